@@ -1,0 +1,212 @@
+// Package lexicon holds general software vocabulary: a table of synonym
+// groups for English terms ("rate limit" ~ throttle ~ quota) and a glossary
+// of Simplified Chinese software terms with their English equivalents, used
+// to segment and translate Chinese task descriptions.
+//
+// All data is compiled into the binary; nothing is read at run time. The
+// tables are built once, on first use, and are safe for concurrent use.
+package lexicon
+
+import (
+	"slices"
+	"strings"
+	"sync"
+	"unicode/utf8"
+)
+
+// Synonyms returns general software synonyms and closely related terms of an
+// English term or phrase (phrases space-separated, e.g. "rate limit"): the
+// union of the groups the term belongs to, without the term itself, in
+// table order. The relation is symmetric. The term is matched after
+// lower-casing, trimming and collapsing '-', '_' and runs of white space to
+// single spaces, so "Rate-Limit" finds "rate limit". Synonyms returns nil
+// for unknown terms. The caller owns the returned slice.
+func Synonyms(term string) []string {
+	t := tables()
+	syn, ok := t.synonyms[term]
+	if !ok {
+		syn, ok = t.synonyms[normalize(term)]
+	}
+	if !ok {
+		return nil
+	}
+	return slices.Clone(syn)
+}
+
+// Phrases returns the multi-word entries of the synonym table, e.g.
+// "rate limit", longest first (ties in lexical order), so that a caller
+// scanning text for them can prefer the longest match. The caller owns the
+// returned slice.
+func Phrases() []string {
+	return slices.Clone(tables().phrases)
+}
+
+// Translate segments Chinese text into known software terms by forward
+// maximum matching over the glossary and returns the primary English
+// equivalent of each, in order; e.g. "修复身份验证令牌过期错误" gives fix,
+// authentication, token, expiry, error. Characters that start no known term
+// are skipped, as is all non-Han text (ASCII words inside Chinese text are
+// left to the caller's tokenizer). Some common words are known only to be
+// skipped (表示 "represent" is consumed so that 表 "table" does not match).
+// Outputs may be phrases ("rate limit").
+func Translate(text string) []string {
+	var out []string
+	segment(text, func(en []string) { out = append(out, en[0]) })
+	return out
+}
+
+// TranslateAll is Translate with every English alternative of each
+// segment, primary first: "错误" gives [[error bug]]. The caller owns the
+// returned slices.
+func TranslateAll(text string) [][]string {
+	var out [][]string
+	segment(text, func(en []string) { out = append(out, slices.Clone(en)) })
+	return out
+}
+
+// segment calls fn with the English terms of each glossary entry matched
+// in text, skipping blockers.
+func segment(text string, fn func([]string)) {
+	t := tables()
+	for i := 0; i < len(text); {
+		r, size := utf8.DecodeRuneInString(text[i:])
+		if !t.first[r] {
+			i += size
+			continue
+		}
+		// Try the longest candidate first: collect up to maxRunes rune ends.
+		var ends [maxKeyRunes]int
+		n := 0
+		for j := i; j < len(text) && n < t.maxRunes; {
+			r2, s2 := utf8.DecodeRuneInString(text[j:])
+			if r2 == utf8.RuneError && s2 <= 1 {
+				break
+			}
+			j += s2
+			ends[n] = j
+			n++
+		}
+		matched := false
+		for k := n - 1; k >= 0; k-- {
+			if en, ok := t.glossary[text[i:ends[k]]]; ok {
+				if len(en) > 0 {
+					fn(en)
+				}
+				i = ends[k]
+				matched = true
+				break
+			}
+		}
+		if !matched {
+			i += size
+		}
+	}
+}
+
+// maxKeyRunes bounds the length of a glossary key, in runes.
+const maxKeyRunes = 8
+
+type lexTables struct {
+	synonyms map[string][]string
+	phrases  []string
+	glossary map[string][]string // blockers map to an empty slice
+	first    map[rune]bool       // first runes of glossary keys
+	maxRunes int
+}
+
+var tables = sync.OnceValue(func() *lexTables {
+	t := &lexTables{
+		synonyms: map[string][]string{},
+		glossary: map[string][]string{},
+		first:    map[rune]bool{},
+	}
+	for _, g := range parseGroups(synonymData) {
+		for _, a := range g {
+			syn := t.synonyms[a]
+			for _, b := range g {
+				if b != a && !slices.Contains(syn, b) {
+					syn = append(syn, b)
+				}
+			}
+			t.synonyms[a] = syn
+		}
+	}
+	for term := range t.synonyms {
+		if strings.Contains(term, " ") {
+			t.phrases = append(t.phrases, term)
+		}
+	}
+	slices.SortFunc(t.phrases, func(a, b string) int {
+		if len(a) != len(b) {
+			return len(b) - len(a)
+		}
+		return strings.Compare(a, b)
+	})
+	for _, e := range parseGlossary(glossaryData) {
+		if _, dup := t.glossary[e.zh]; dup {
+			continue
+		}
+		t.glossary[e.zh] = e.en
+		r, _ := utf8.DecodeRuneInString(e.zh)
+		t.first[r] = true
+		t.maxRunes = max(t.maxRunes, min(utf8.RuneCountInString(e.zh), maxKeyRunes))
+	}
+	return t
+})
+
+// parseGroups parses synonymData. Empty lines are skipped.
+func parseGroups(data string) [][]string {
+	var groups [][]string
+	for line := range strings.Lines(data) {
+		if strings.TrimSpace(line) == "" {
+			continue
+		}
+		var g []string
+		for m := range strings.SplitSeq(line, ",") {
+			if m = normalize(m); m != "" {
+				g = append(g, m)
+			}
+		}
+		groups = append(groups, g)
+	}
+	return groups
+}
+
+type glossEntry struct {
+	zh string
+	en []string
+}
+
+// parseGlossary parses glossaryData. Empty lines and lines starting with
+// '#' are skipped; a line without '=' is an entry with no output.
+func parseGlossary(data string) []glossEntry {
+	var out []glossEntry
+	for line := range strings.Lines(data) {
+		line = strings.TrimSpace(line)
+		if line == "" || line[0] == '#' {
+			continue
+		}
+		zh, rest, _ := strings.Cut(line, "=")
+		e := glossEntry{zh: strings.TrimSpace(zh), en: []string{}}
+		for m := range strings.SplitSeq(rest, ",") {
+			if m = normalize(m); m != "" {
+				e.en = append(e.en, m)
+			}
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+// normalize lower-cases s, turns '-' and '_' into spaces, and trims and
+// collapses white space.
+func normalize(s string) string {
+	s = strings.ToLower(s)
+	s = strings.Map(func(r rune) rune {
+		if r == '-' || r == '_' {
+			return ' '
+		}
+		return r
+	}, s)
+	return strings.Join(strings.Fields(s), " ")
+}

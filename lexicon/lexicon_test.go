@@ -1,0 +1,267 @@
+package lexicon
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"unicode"
+	"unicode/utf8"
+)
+
+func TestSynonyms(t *testing.T) {
+	tests := []struct {
+		term    string
+		want    []string // must be included
+		notWant []string
+	}{
+		{"rate limit", []string{"throttle", "quota", "ratelimit", "rate limiter"}, []string{"rate limit"}},
+		{"throttle", []string{"rate limit", "debounce"}, nil},
+		{"authentication", []string{"auth", "login", "authenticate", "credential"}, []string{"authentication"}},
+		{"auth", []string{"authentication", "authorization"}, nil},
+		{"permission", []string{"authorization", "acl", "role"}, nil},
+		{"session", []string{"login"}, nil},
+		{"delete", []string{"remove", "destroy", "erase", "purge"}, nil},
+		{"cache", []string{"memoize"}, nil},
+		{"retry", []string{"backoff"}, nil},
+		{"config", []string{"configuration", "settings", "options"}, nil},
+		{"expiry", []string{"expire", "expiration", "expired", "ttl"}, nil},
+		{"token", []string{"jwt"}, nil},
+		{"error", []string{"exception", "failure"}, nil},
+		{"endpoint", []string{"route", "api"}, []string{"router"}},
+		{"log", []string{"logger", "logging"}, nil},
+		{"db", []string{"database"}, nil},
+		{"marshal", []string{"serialize", "encode"}, nil},
+		{"unmarshal", []string{"deserialize", "decode"}, nil},
+		{"mutex", []string{"lock", "semaphore"}, nil},
+		{"websocket", []string{"ws", "realtime"}, nil},
+		// normalisation of the query
+		{"Rate-Limit", []string{"throttle"}, []string{"rate limit"}},
+		{"  rate_limit ", []string{"throttle"}, nil},
+	}
+	for _, tt := range tests {
+		got := Synonyms(tt.term)
+		for _, w := range tt.want {
+			if !slices.Contains(got, w) {
+				t.Errorf("Synonyms(%q) = %v, missing %q", tt.term, got, w)
+			}
+		}
+		for _, w := range tt.notWant {
+			if slices.Contains(got, w) {
+				t.Errorf("Synonyms(%q) = %v, should not contain %q", tt.term, got, w)
+			}
+		}
+	}
+	for _, term := range []string{"", "zzyzx", "the", "rate  limit x"} {
+		if got := Synonyms(term); got != nil {
+			t.Errorf("Synonyms(%q) = %v, want nil", term, got)
+		}
+	}
+}
+
+func TestSynonymsSymmetric(t *testing.T) {
+	for a, syn := range tables().synonyms {
+		if slices.Contains(syn, a) {
+			t.Errorf("Synonyms(%q) contains itself", a)
+		}
+		for _, b := range syn {
+			if !slices.Contains(Synonyms(b), a) {
+				t.Errorf("%q ~ %q but not the reverse", a, b)
+			}
+		}
+		if len(syn) > 40 {
+			t.Errorf("Synonyms(%q) has %d terms; keep groups small", a, len(syn))
+		}
+	}
+}
+
+func TestSynonymsCallerOwnsSlice(t *testing.T) {
+	s := Synonyms("cache")
+	s[0] = "mutated"
+	if Synonyms("cache")[0] == "mutated" {
+		t.Fatal("Synonyms returned shared storage")
+	}
+}
+
+func TestGroupsWellFormed(t *testing.T) {
+	groups := 0
+	for line := range strings.Lines(synonymData) {
+		if strings.TrimSpace(line) == "" {
+			continue
+		}
+		groups++
+		seen := map[string]bool{}
+		members := strings.Split(strings.TrimSuffix(line, "\n"), ",")
+		if len(members) < 2 {
+			t.Errorf("group %q has fewer than 2 members", line)
+		}
+		for i, m := range members {
+			if i > 0 {
+				if !strings.HasPrefix(m, " ") {
+					t.Errorf("group %q: want \", \" between members", line)
+				}
+				m = m[1:]
+			}
+			if m == "" || m != strings.TrimSpace(m) || m != strings.ToLower(m) || m != normalize(m) {
+				t.Errorf("group %q: member %q is not lower case, trimmed and normalized", line, m)
+			}
+			if seen[m] {
+				t.Errorf("group %q: duplicate member %q", line, m)
+			}
+			seen[m] = true
+		}
+	}
+	if groups < 80 {
+		t.Errorf("only %d synonym groups", groups)
+	}
+}
+
+func TestPhrases(t *testing.T) {
+	ps := Phrases()
+	for _, want := range []string{"rate limit", "access control", "sign in", "race condition"} {
+		if !slices.Contains(ps, want) {
+			t.Errorf("Phrases() lacks %q", want)
+		}
+	}
+	for i, p := range ps {
+		if !strings.Contains(p, " ") {
+			t.Errorf("phrase %q has one word", p)
+		}
+		if Synonyms(p) == nil {
+			t.Errorf("phrase %q has no synonyms", p)
+		}
+		if i > 0 && len(p) > len(ps[i-1]) {
+			t.Errorf("phrases not longest first: %q after %q", p, ps[i-1])
+		}
+	}
+	ps[0] = "mutated"
+	if Phrases()[0] == "mutated" {
+		t.Error("Phrases returned shared storage")
+	}
+}
+
+func TestTranslate(t *testing.T) {
+	tests := []struct {
+		in   string
+		want string // '|'-separated
+	}{
+		{"修复身份验证令牌过期错误", "fix|authentication|token|expiry|error"},
+		{"为API端点添加速率限制", "endpoint|add|rate limit"},
+		{"给登录接口增加限流", "login|api|add|rate limit"},
+		{"数据库连接超时后重试", "database|connection|timeout|retry"},
+		{"用户上传文件时内存泄漏导致崩溃", "user|upload|file|memory|leak|crash"},
+		{"修复会话缓存过期的问题", "fix|session|cache|expiry|issue"},
+		{"在图表中添加图例并修改坐标轴颜色", "chart|add|legend|modify|axis|color"},
+		{"分页查询返回空列表", "pagination|query|return|empty|list"},
+		{"日志中打印请求头", "log|print|request header"},
+		{"这个函数表示用户的权限", "function|user|permission"},
+		{"通过期望值判断", "value"},
+		{"包括单元测试", "include|unit test"},
+		{"JSON序列化和反序列化", "serialize|deserialize"},
+		{"", ""},
+		{"hello world", ""},
+		{"天气很好", ""},
+		{"🚀登录\xff令牌", "login|token"},
+	}
+	for _, tt := range tests {
+		got := strings.Join(Translate(tt.in), "|")
+		if got != tt.want {
+			t.Errorf("Translate(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestTranslateAll(t *testing.T) {
+	got := TranslateAll("错误接口")
+	want := [][]string{{"error", "bug"}, {"api", "interface"}}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("TranslateAll = %v, want %v", got, want)
+	}
+	got[0][0] = "mutated"
+	if TranslateAll("错误")[0][0] != "error" {
+		t.Error("TranslateAll returned shared storage")
+	}
+	if TranslateAll("天气") != nil {
+		t.Error("TranslateAll of unknown text is not nil")
+	}
+}
+
+func TestGlossaryWellFormed(t *testing.T) {
+	entries := parseGlossary(glossaryData)
+	seen := map[string]bool{}
+	outputs := 0
+	for _, e := range entries {
+		if seen[e.zh] {
+			t.Errorf("duplicate glossary key %q", e.zh)
+		}
+		seen[e.zh] = true
+		n := 0
+		for _, r := range e.zh {
+			n++
+			if !unicode.Is(unicode.Han, r) {
+				t.Errorf("glossary key %q has non-Han rune %q", e.zh, r)
+			}
+		}
+		if n == 0 || n > maxKeyRunes {
+			t.Errorf("glossary key %q has %d runes", e.zh, n)
+		}
+		for _, en := range e.en {
+			if en != normalize(en) || en == "" {
+				t.Errorf("glossary %q: output %q not normalized", e.zh, en)
+			}
+			for _, r := range en {
+				if r >= utf8.RuneSelf {
+					t.Errorf("glossary %q: output %q not ASCII", e.zh, en)
+				}
+			}
+		}
+		if len(e.en) > 0 {
+			outputs++
+		}
+	}
+	if outputs < 300 {
+		t.Errorf("only %d glossary entries", outputs)
+	}
+	// Every entry translates to itself when alone.
+	for _, e := range entries {
+		got := TranslateAll(e.zh)
+		if len(e.en) == 0 {
+			if got != nil {
+				t.Errorf("blocker %q translates to %v", e.zh, got)
+			}
+			continue
+		}
+		if len(got) != 1 || !slices.Equal(got[0], e.en) {
+			t.Errorf("TranslateAll(%q) = %v, want [%v]", e.zh, got, e.en)
+		}
+	}
+}
+
+func FuzzTranslate(f *testing.F) {
+	for _, s := range []string{"", "修复身份验证令牌过期错误", "为API端点添加速率限制", "\xff\xe4\xbf", "表示表", "a修b复c"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		all := TranslateAll(s)
+		one := Translate(s)
+		if len(all) != len(one) {
+			t.Fatalf("Translate and TranslateAll disagree on %q", s)
+		}
+		for i := range one {
+			if len(all[i]) == 0 || all[i][0] != one[i] || one[i] == "" {
+				t.Fatalf("bad translation of %q: %v / %v", s, one, all)
+			}
+		}
+		_ = Synonyms(s)
+	})
+}
+
+func ExampleTranslate() {
+	fmt.Println(Translate("修复身份验证令牌过期错误"))
+	fmt.Println(Translate("为API端点添加速率限制"))
+	fmt.Println(Synonyms("rate limit")[:3])
+	// Output:
+	// [fix authentication token expiry error]
+	// [endpoint add rate limit]
+	// [ratelimit rate limiter ratelimiter]
+}

@@ -1,0 +1,455 @@
+// Package structure extracts the shape of source files: the definitions they
+// make, the modules they import and the functions they call, and resolves
+// imports to files of the repository.
+//
+// This is the fallback extractor: one set of line-oriented patterns per
+// language family. It never fails on a file; a language it does not know
+// yields an empty outline.
+package structure
+
+import (
+	"bytes"
+	"path"
+	"regexp"
+	"strings"
+)
+
+// Def is one definition in a file.
+type Def struct {
+	Name      string `json:"name"`
+	Kind      string `json:"kind"` // function, method, class, type, interface, enum, constant, variable, module, section
+	Container string `json:"container,omitempty"`
+	Line      int    `json:"line"`     // 1-based first line
+	EndLine   int    `json:"end_line"` // 1-based last line (approximate for the fallback extractor)
+}
+
+// Call is a call site: an identifier followed by an opening parenthesis.
+type Call struct {
+	Name string
+	Line int
+}
+
+// Outline is what Extract finds in one file.
+type Outline struct {
+	Lang    string
+	Defs    []Def
+	Imports []string // import specifiers as written ("./session-manager", "django.db.models", "fmt")
+}
+
+// Language names the language of a file from its path, or "" when unknown.
+func Language(p string) string {
+	base := path.Base(p)
+	switch base {
+	case "Makefile", "GNUmakefile":
+		return "make"
+	case "Dockerfile":
+		return "dockerfile"
+	}
+	ext := strings.ToLower(path.Ext(base))
+	return extLang[ext]
+}
+
+var extLang = map[string]string{
+	".go": "go", ".py": "python", ".pyi": "python",
+	".js": "javascript", ".jsx": "javascript", ".mjs": "javascript", ".cjs": "javascript",
+	".ts": "typescript", ".tsx": "typescript", ".mts": "typescript", ".cts": "typescript",
+	".java": "java", ".kt": "kotlin", ".kts": "kotlin", ".scala": "scala", ".cs": "csharp",
+	".rs": "rust", ".c": "c", ".h": "c", ".cc": "cpp", ".cpp": "cpp", ".cxx": "cpp", ".hpp": "cpp", ".hh": "cpp", ".hxx": "cpp",
+	".rb": "ruby", ".php": "php", ".swift": "swift", ".sh": "shell", ".bash": "shell", ".zsh": "shell",
+	".lua": "lua", ".pl": "perl", ".pm": "perl", ".r": "r", ".jl": "julia", ".ex": "elixir", ".exs": "elixir",
+	".erl": "erlang", ".hs": "haskell", ".ml": "ocaml", ".dart": "dart", ".vue": "vue", ".svelte": "svelte",
+	".md": "markdown", ".markdown": "markdown", ".rst": "rst", ".txt": "text",
+	".json": "json", ".yaml": "yaml", ".yml": "yaml", ".toml": "toml", ".ini": "ini", ".cfg": "ini",
+	".html": "html", ".htm": "html", ".css": "css", ".scss": "css", ".sql": "sql", ".proto": "proto",
+}
+
+// IsCode reports whether lang is a programming language rather than prose or data.
+func IsCode(lang string) bool {
+	switch lang {
+	case "", "markdown", "rst", "text", "json", "yaml", "toml", "ini", "html", "css":
+		return false
+	}
+	return true
+}
+
+type rule struct {
+	re   *regexp.Regexp
+	kind string
+	// name is the submatch index of the name.
+	name int
+	// indented definitions are methods when inside a class-like container.
+	method bool
+}
+
+func r(expr, kind string, name int) rule {
+	return rule{re: regexp.MustCompile(expr), kind: kind, name: name}
+}
+
+var (
+	goRules = []rule{
+		r(`^func\s+\(\s*\w*\s*\*?\s*(\w+)(?:\[[^\]]*\])?\s*\)\s*(\w+)`, "method", 2),
+		r(`^func\s+(\w+)`, "function", 1),
+		r(`^type\s+(\w+)(?:\[[^\]]*\])?\s+interface\b`, "interface", 1),
+		r(`^type\s+(\w+)`, "type", 1),
+		r(`^(?:const|var)\s+(\w+)`, "constant", 1),
+		r(`^\t(\w+)(?:\s+\w[\w.]*)?\s*=`, "constant", 1),
+	}
+	pyRules = []rule{
+		r(`^(\s*)(?:async\s+)?def\s+(\w+)`, "function", 2),
+		r(`^(\s*)class\s+(\w+)`, "class", 2),
+		r(`^()([A-Za-z_]\w*)\s*(?::[^=]*)?=[^=]`, "variable", 2),
+	}
+	jsRules = []rule{
+		r(`^(\s*)(?:export\s+)?(?:default\s+)?(?:async\s+)?function\s*\*?\s*(\w+)`, "function", 2),
+		r(`^(\s*)(?:export\s+)?(?:default\s+)?(?:abstract\s+)?class\s+(\w+)`, "class", 2),
+		r(`^(\s*)(?:export\s+)?(?:declare\s+)?interface\s+(\w+)`, "interface", 2),
+		r(`^(\s*)(?:export\s+)?(?:declare\s+)?type\s+(\w+)\s*(?:<[^>]*>)?\s*=`, "type", 2),
+		r(`^(\s*)(?:export\s+)?(?:const\s+)?enum\s+(\w+)`, "enum", 2),
+		r(`^()(?:export\s+)?(?:const|let|var)\s+(\w+)`, "variable", 2),
+		r(`^(\s+)(?:(?:public|private|protected|static|async|readonly|override|get|set)\s+)*(\w+)\s*(?:<[^>]*>)?\([^)]*\)?\s*(?::\s*[^{]+)?\{\s*$`, "method", 2),
+	}
+	javaRules = []rule{
+		r(`^(\s*)(?:(?:public|private|protected|internal|static|final|abstract|sealed|open|data|partial|override|inline|suspend|case)\s+)*(?:class|object|record|struct)\s+(\w+)`, "class", 2),
+		r(`^(\s*)(?:(?:public|private|protected|internal|static|sealed|abstract)\s+)*(?:interface|trait)\s+(\w+)`, "interface", 2),
+		r(`^(\s*)(?:(?:public|private|protected|internal|static)\s+)*enum\s+(?:class\s+)?(\w+)`, "enum", 2),
+		r(`^(\s*)(?:(?:public|private|protected|internal|static|final|abstract|synchronized|override|suspend|open|async|virtual)\s+)*(?:fun|def)\s+(?:<[^>]*>\s*)?(?:\w+\.)?(\w+)`, "method", 2),
+		r(`^(\s+)(?:(?:public|private|protected|internal|static|final|abstract|synchronized|override|async|virtual)\s+)+[\w<>\[\],.? ]+\s+(\w+)\s*\(`, "method", 2),
+	}
+	rustRules = []rule{
+		r(`^(\s*)(?:pub(?:\([^)]*\))?\s+)?(?:async\s+)?(?:const\s+)?(?:unsafe\s+)?(?:extern\s+"[^"]*"\s+)?fn\s+(\w+)`, "function", 2),
+		r(`^(\s*)(?:pub(?:\([^)]*\))?\s+)?struct\s+(\w+)`, "type", 2),
+		r(`^(\s*)(?:pub(?:\([^)]*\))?\s+)?enum\s+(\w+)`, "enum", 2),
+		r(`^(\s*)(?:pub(?:\([^)]*\))?\s+)?trait\s+(\w+)`, "interface", 2),
+		r(`^(\s*)(?:pub(?:\([^)]*\))?\s+)?(?:const|static)\s+(\w+)`, "constant", 2),
+		r(`^(\s*)(?:pub(?:\([^)]*\))?\s+)?mod\s+(\w+)`, "module", 2),
+		r(`^(\s*)(?:pub(?:\([^)]*\))?\s+)?type\s+(\w+)`, "type", 2),
+	}
+	cRules = []rule{
+		r(`^()(?:struct|union|enum|class|namespace)\s+(\w+)\s*(?:final\s*)?[:{]?\s*$`, "type", 2),
+		r(`^()#\s*define\s+(\w+)`, "constant", 2),
+		r(`^()typedef\s+.*?\b(\w+)\s*;`, "type", 2),
+		r(`^()(?:[\w:*&<>,]+\s+)+\**&?((?:\w+::)*~?\w+)\s*\([^;]*$`, "function", 2),
+	}
+	rubyRules = []rule{
+		r(`^(\s*)def\s+(?:self\.)?(\w+[?!]?)`, "method", 2),
+		r(`^(\s*)class\s+([\w:]+)`, "class", 2),
+		r(`^(\s*)module\s+([\w:]+)`, "module", 2),
+	}
+	phpRules = []rule{
+		r(`^(\s*)(?:(?:public|private|protected|static|final|abstract)\s+)*function\s+(\w+)`, "function", 2),
+		r(`^(\s*)(?:(?:final|abstract)\s+)*(?:class|interface|trait|enum)\s+(\w+)`, "class", 2),
+	}
+	shellRules = []rule{
+		r(`^()(?:function\s+)?([\w-]+)\s*\(\)\s*\{?`, "function", 2),
+		r(`^()function\s+([\w-]+)`, "function", 2),
+	}
+	mdRules = []rule{
+		r(`^()#{1,4}\s+(.+?)\s*#*\s*$`, "section", 2),
+	}
+	familyRules = map[string][]rule{
+		"go": goRules, "python": pyRules, "javascript": jsRules, "typescript": jsRules, "vue": jsRules, "svelte": jsRules,
+		"java": javaRules, "kotlin": javaRules, "scala": javaRules, "csharp": javaRules, "swift": javaRules, "dart": javaRules,
+		"rust": rustRules, "c": cRules, "cpp": cRules, "ruby": rubyRules, "php": phpRules, "shell": shellRules,
+		"markdown": mdRules,
+	}
+)
+
+// notNames are keywords that a loose method pattern may capture.
+var notNames = map[string]bool{
+	"if": true, "for": true, "while": true, "switch": true, "catch": true, "return": true, "function": true,
+	"else": true, "do": true, "try": true, "with": true, "typeof": true, "await": true, "sizeof": true, "defined": true,
+}
+
+// notCalls are keywords that look like calls: "new Foo(" calls Foo, not new.
+var notCalls = map[string]bool{"new": true, "super": true, "elif": true, "assert": true, "not": true, "and": true, "or": true, "in": true, "lambda": true, "yield": true}
+
+// Extract outlines src, a file at path p. It never fails: a language it does
+// not know gets an outline with no definitions.
+func Extract(p string, src []byte) Outline {
+	o := Outline{Lang: Language(p)}
+	rules := familyRules[o.Lang]
+	lines := splitLines(src)
+	if rules != nil {
+		o.Defs = extractDefs(o.Lang, rules, lines)
+	}
+	o.Imports = extractImports(o.Lang, lines)
+	return o
+}
+
+func splitLines(src []byte) []string {
+	s := string(src)
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimSuffix(l, "\r")
+	}
+	return lines
+}
+
+type openDef struct {
+	idx    int
+	indent int
+}
+
+func indentOf(l string) int {
+	n := 0
+	for _, c := range l {
+		switch c {
+		case ' ':
+			n++
+		case '\t':
+			n += 4
+		default:
+			return n
+		}
+	}
+	return n
+}
+
+func extractDefs(lang string, rules []rule, lines []string) []Def {
+	var defs []Def
+	var stack []openDef // enclosing class-like definitions by indentation
+	indentScoped := lang == "python" || lang == "ruby"
+	inBlockComment := false
+	for i, line := range lines {
+		if len(line) > 400 {
+			continue // minified or data; patterns would only mislead
+		}
+		trim := strings.TrimSpace(line)
+		if trim == "" {
+			continue
+		}
+		if lang != "python" && lang != "markdown" && lang != "shell" && lang != "ruby" {
+			if inBlockComment {
+				if strings.Contains(trim, "*/") {
+					inBlockComment = false
+				}
+				continue
+			}
+			if strings.HasPrefix(trim, "/*") && !strings.Contains(trim, "*/") {
+				inBlockComment = true
+				continue
+			}
+			if strings.HasPrefix(trim, "//") || strings.HasPrefix(trim, "*") {
+				continue
+			}
+		} else if lang != "markdown" && strings.HasPrefix(trim, "#") {
+			continue
+		}
+		ind := indentOf(line)
+		for len(stack) > 0 && ind <= stack[len(stack)-1].indent && indentScoped {
+			stack = stack[:len(stack)-1]
+		}
+		if (lang == "javascript" || lang == "typescript") && ind == 0 {
+			// A re-export defines the names for the module's importers.
+			if m := jsReexport.FindStringSubmatch(line); m != nil {
+				for _, part := range strings.Split(m[1], ",") {
+					f := strings.Fields(strings.TrimPrefix(strings.TrimSpace(part), "type "))
+					if len(f) == 0 {
+						continue
+					}
+					name := f[len(f)-1] // "a as b" exports b
+					defs = append(defs, Def{Name: name, Kind: "export", Line: i + 1})
+				}
+				continue
+			}
+		}
+		for _, ru := range rules {
+			m := ru.re.FindStringSubmatch(line)
+			if m == nil {
+				continue
+			}
+			name := m[ru.name]
+			if lang == "markdown" {
+				name = strings.TrimSpace(name)
+			}
+			if name == "" || notNames[name] {
+				continue
+			}
+			kind := ru.kind
+			d := Def{Name: name, Kind: kind, Line: i + 1}
+			if lang == "go" && kind == "method" {
+				d.Container = m[1]
+			}
+			if len(stack) > 0 && ind > stack[len(stack)-1].indent {
+				d.Container = defs[stack[len(stack)-1].idx].Name
+				if kind == "function" {
+					d.Kind = "method"
+				}
+			} else if kind == "method" && lang != "go" && ind > 0 && !indentScoped {
+				// an indented method pattern outside any known container: likely a
+				// call or control statement the loose pattern caught.
+				if len(stack) == 0 {
+					continue
+				}
+			}
+			if lang == "python" && kind == "variable" && !isConstName(name) {
+				continue
+			}
+			defs = append(defs, d)
+			if d.Kind == "class" || d.Kind == "interface" || d.Kind == "module" || (d.Kind == "type" && lang != "go") || d.Kind == "enum" {
+				if !indentScoped {
+					// brace languages: the container lasts until the indentation returns.
+					for len(stack) > 0 && ind <= stack[len(stack)-1].indent {
+						stack = stack[:len(stack)-1]
+					}
+				}
+				stack = append(stack, openDef{idx: len(defs) - 1, indent: ind})
+			}
+			break
+		}
+		if !indentScoped && len(stack) > 0 && ind <= stack[len(stack)-1].indent && (trim == "}" || trim == "};" || strings.HasPrefix(trim, "}")) {
+			stack = stack[:len(stack)-1]
+		}
+	}
+	// Approximate end lines: a definition runs until the next one at the same
+	// or lower indentation, or the end of the file.
+	for i := range defs {
+		end := len(lines)
+		ind := indentOf(lines[defs[i].Line-1])
+		for j := i + 1; j < len(defs); j++ {
+			if indentOf(lines[defs[j].Line-1]) <= ind {
+				end = defs[j].Line - 1
+				break
+			}
+		}
+		for end > defs[i].Line && strings.TrimSpace(lines[end-1]) == "" {
+			end--
+		}
+		defs[i].EndLine = end
+	}
+	return defs
+}
+
+func isConstName(s string) bool {
+	// Module-level Python assignments worth listing: CONSTANTS and aliases of
+	// classes (CamelCase); plain lower-case variables are mostly noise.
+	hasLetter := false
+	for _, c := range s {
+		if c >= 'a' && c <= 'z' {
+			return s[0] >= 'A' && s[0] <= 'Z'
+		}
+		if c >= 'A' && c <= 'Z' {
+			hasLetter = true
+		}
+	}
+	return hasLetter
+}
+
+var (
+	jsReexport  = regexp.MustCompile(`^export\s+(?:type\s+)?\{([^}]*)\}\s*from\s`)
+	jsImport    = regexp.MustCompile(`(?:\bfrom\s+|\bimport\s*\(?\s*|\brequire\s*\(\s*)['"]([^'"]+)['"]`)
+	pyFrom      = regexp.MustCompile(`^\s*from\s+(\.*[\w.]*)\s+import\s+(.+)`)
+	pyImport    = regexp.MustCompile(`^\s*import\s+([\w.]+(?:\s*,\s*[\w.]+)*)`)
+	goImportOne = regexp.MustCompile(`^import\s+(?:\w+\s+|\.\s+|_\s+)?"([^"]+)"`)
+	goImportIn  = regexp.MustCompile(`^\s*(?:\w+\s+|\.\s+|_\s+)?"([^"]+)"`)
+	cInclude    = regexp.MustCompile(`^\s*#\s*include\s+"([^"]+)"`)
+	javaImport  = regexp.MustCompile(`^\s*import\s+(?:static\s+)?([\w.]+)(?:\.\*)?\s*;?`)
+	rustUse     = regexp.MustCompile(`^\s*(?:pub\s+)?(?:use|mod)\s+([\w:]+)`)
+	rubyReq     = regexp.MustCompile(`^\s*require(?:_relative)?\s+['"]([^'"]+)['"]`)
+)
+
+func extractImports(lang string, lines []string) []string {
+	var out []string
+	seen := map[string]bool{}
+	add := func(s string) {
+		if s != "" && !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	inGoBlock := false
+	for _, line := range lines {
+		if len(line) > 400 {
+			continue
+		}
+		switch lang {
+		case "javascript", "typescript", "vue", "svelte":
+			if strings.Contains(line, "import") || strings.Contains(line, "require") || strings.Contains(line, "from") {
+				for _, m := range jsImport.FindAllStringSubmatch(line, -1) {
+					add(m[1])
+				}
+			}
+		case "python":
+			if m := pyFrom.FindStringSubmatch(line); m != nil {
+				// "from pkg import mod" may name modules as well as
+				// definitions: keep both forms, resolution sorts them out.
+				mod := m[1]
+				add(mod)
+				for _, name := range strings.Split(strings.Trim(m[2], "() \\"), ",") {
+					name = strings.TrimSpace(strings.SplitN(strings.TrimSpace(name), " ", 2)[0])
+					if name == "" || name == "*" {
+						continue
+					}
+					if strings.HasSuffix(mod, ".") {
+						add(mod + name)
+					} else {
+						add(mod + "." + name)
+					}
+				}
+			} else if m := pyImport.FindStringSubmatch(line); m != nil {
+				for _, name := range strings.Split(m[1], ",") {
+					add(strings.TrimSpace(name))
+				}
+			}
+		case "go":
+			t := strings.TrimSpace(line)
+			if inGoBlock {
+				if strings.HasPrefix(t, ")") {
+					inGoBlock = false
+				} else if m := goImportIn.FindStringSubmatch(line); m != nil {
+					add(m[1])
+				}
+			} else if t == "import (" {
+				inGoBlock = true
+			} else if m := goImportOne.FindStringSubmatch(t); m != nil {
+				add(m[1])
+			}
+		case "c", "cpp":
+			if m := cInclude.FindStringSubmatch(line); m != nil {
+				add(m[1])
+			}
+		case "java", "kotlin", "scala", "csharp":
+			if m := javaImport.FindStringSubmatch(line); m != nil {
+				add(m[1])
+			}
+		case "rust":
+			if m := rustUse.FindStringSubmatch(line); m != nil {
+				add(m[1])
+			}
+		case "ruby":
+			if m := rubyReq.FindStringSubmatch(line); m != nil {
+				add(m[1])
+			}
+		}
+	}
+	return out
+}
+
+var callRe = regexp.MustCompile(`\b([A-Za-z_$][\w$]*)\s*\(`)
+
+// Calls lists the call sites in src: identifiers directly followed by "(".
+// Definitions' own names at their definition lines are included; callers
+// filter them against the file's definitions.
+func Calls(src []byte) []Call {
+	var out []Call
+	line := 1
+	for len(src) > 0 {
+		i := bytes.IndexByte(src, '\n')
+		var l []byte
+		if i < 0 {
+			l, src = src, nil
+		} else {
+			l, src = src[:i], src[i+1:]
+		}
+		if len(l) <= 400 && bytes.IndexByte(l, '(') >= 0 {
+			for _, m := range callRe.FindAllSubmatch(l, -1) {
+				name := string(m[1])
+				if !notNames[name] && !notCalls[name] {
+					out = append(out, Call{Name: name, Line: line})
+				}
+			}
+		}
+		line++
+	}
+	return out
+}

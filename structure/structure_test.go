@@ -1,0 +1,228 @@
+package structure
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+)
+
+type wantDef struct {
+	name, kind, container string
+	line                  int
+}
+
+func TestExtractDefs(t *testing.T) {
+	tests := []struct {
+		path string
+		src  string
+		want []wantDef
+	}{
+		{"a.go", `package a
+
+// Server serves.
+type Server struct {
+	addr string
+}
+
+type Handler interface {
+	Serve()
+}
+
+const MaxConns = 10
+
+func New(addr string) *Server {
+	return &Server{addr: addr}
+}
+
+func (s *Server) Start() error {
+	return nil
+}
+
+func (s Server[T]) Stop() {}
+`, []wantDef{
+			{"Server", "type", "", 4}, {"Handler", "interface", "", 8}, {"MaxConns", "constant", "", 12},
+			{"New", "function", "", 14}, {"Start", "method", "Server", 18}, {"Stop", "method", "Server", 22},
+		}},
+		{"m.py", `import os
+
+MAX_RETRIES = 3
+logger = get_logger()
+
+class Session(Base):
+    timeout = 5
+
+    def refresh(self):
+        pass
+
+    async def close(self):
+        pass
+
+def make_session():
+    return Session()
+`, []wantDef{
+			{"MAX_RETRIES", "variable", "", 3}, {"Session", "class", "", 6},
+			{"refresh", "method", "Session", 9}, {"close", "method", "Session", 12}, {"make_session", "function", "", 15},
+		}},
+		{"s.ts", `import { signJwt } from '../lib/jwt-utils';
+
+export interface SessionOptions {
+  ttl: number;
+}
+
+export type SessionId = string;
+
+export class SessionManager {
+  private store = new Map();
+
+  async refresh(id: SessionId): Promise<string> {
+    if (this.store.has(id)) {
+      return signJwt({ sub: id });
+    }
+    return '';
+  }
+}
+
+export function refreshSession(id: string) {
+  return manager.refresh(id);
+}
+
+export const DEFAULT_TTL = 3600;
+const handler = async (req) => {
+  foo(req);
+};
+`, []wantDef{
+			{"SessionOptions", "interface", "", 3}, {"SessionId", "type", "", 7}, {"SessionManager", "class", "", 9},
+			{"refresh", "method", "SessionManager", 12}, {"refreshSession", "function", "", 20},
+			{"DEFAULT_TTL", "variable", "", 24}, {"handler", "variable", "", 25},
+		}},
+		{"lib.rs", `pub struct Pool {
+    size: usize,
+}
+
+impl Pool {
+    pub fn new(size: usize) -> Self {
+        Pool { size }
+    }
+}
+
+pub trait Conn {}
+enum State { A, B }
+`, []wantDef{
+			{"Pool", "type", "", 1}, {"new", "function", "", 6}, {"Conn", "interface", "", 11}, {"State", "enum", "", 12},
+		}},
+		{"README.md", "# hone\n\nText.\n\n## Install\n", []wantDef{{"hone", "section", "", 1}, {"Install", "section", "", 5}}},
+		{"data.unknownext", "func notCode() {}\n", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.path, func(t *testing.T) {
+			o := Extract(tt.path, []byte(tt.src))
+			var got []wantDef
+			for _, d := range o.Defs {
+				got = append(got, wantDef{d.Name, d.Kind, d.Container, d.Line})
+				if d.EndLine < d.Line {
+					t.Errorf("%s: end line %d before line %d", d.Name, d.EndLine, d.Line)
+				}
+			}
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("defs:\n got  %v\n want %v", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestExtractEndLines(t *testing.T) {
+	src := "def a():\n    x = 1\n    return x\n\n\ndef b():\n    pass\n"
+	o := Extract("x.py", []byte(src))
+	if len(o.Defs) != 2 || o.Defs[0].EndLine != 3 || o.Defs[1].EndLine != 7 {
+		t.Fatalf("end lines: %+v", o.Defs)
+	}
+}
+
+func TestExtractImports(t *testing.T) {
+	tests := []struct {
+		path, src string
+		want      []string
+	}{
+		{"a.ts", "import { a } from './a';\nimport * as b from \"../b/c\";\nconst d = require('./d');\nimport './side';\n", []string{"./a", "../b/c", "./d", "./side"}},
+		{"a.py", "import os, sys\nfrom . import views\nfrom ..db.models import Model, Field as F\nfrom django.conf import settings\n",
+			[]string{"os", "sys", ".", ".views", "..db.models", "..db.models.Model", "..db.models.Field", "django.conf", "django.conf.settings"}},
+		{"a.go", "package a\n\nimport \"fmt\"\n\nimport (\n\t\"os\"\n\tix \"example.com/m/index\"\n)\n", []string{"fmt", "os", "example.com/m/index"}},
+		{"a.c", "#include <stdio.h>\n#include \"util/buf.h\"\n", []string{"util/buf.h"}},
+		{"A.java", "import java.util.List;\nimport com.acme.auth.Token;\n", []string{"java.util.List", "com.acme.auth.Token"}},
+		{"a.rb", "require 'json'\nrequire_relative 'lib/auth'\n", []string{"json", "lib/auth"}},
+	}
+	for _, tt := range tests {
+		o := Extract(tt.path, []byte(tt.src))
+		if !reflect.DeepEqual(o.Imports, tt.want) {
+			t.Errorf("%s imports:\n got  %q\n want %q", tt.path, o.Imports, tt.want)
+		}
+	}
+}
+
+func TestResolve(t *testing.T) {
+	files := map[string]bool{
+		"src/auth/auth.ts": true, "src/session/session-manager.ts": true, "src/middleware/index.ts": true,
+		"pkg/db/models/__init__.py": true, "pkg/db/models/fields.py": true, "pkg/views.py": true, "pkg/db/utils.py": true,
+		"index/": true, "index/index.go": true, "include/util/buf.h": true, "src/util/buf.h": true,
+	}
+	exists := func(p string) bool { return files[p] }
+	tests := []struct {
+		lang, from, spec string
+		want             []string
+	}{
+		{"typescript", "src/auth/auth.ts", "../session/session-manager", []string{"src/session/session-manager.ts"}},
+		{"typescript", "src/auth/auth.ts", "../middleware", []string{"src/middleware/index.ts"}},
+		{"typescript", "src/auth/auth.ts", "express", nil},
+		{"python", "pkg/db/utils.py", ".models", []string{"pkg/db/models/__init__.py"}},
+		{"python", "pkg/db/utils.py", ".models.fields", []string{"pkg/db/models/fields.py"}},
+		{"python", "pkg/db/models/fields.py", "...views", []string{"pkg/views.py"}},
+		{"python", "x.py", "pkg.db.models.fields", []string{"pkg/db/models/fields.py"}},
+		{"python", "x.py", "os.path", nil},
+		{"go", "cmd/main.go", "github.com/x/y/index", []string{"index/"}},
+		{"c", "src/main.c", "util/buf.h", []string{"src/util/buf.h"}},
+	}
+	for _, tt := range tests {
+		got := Resolve(tt.lang, tt.from, tt.spec, exists)
+		if !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("Resolve(%s, %s, %s) = %q, want %q", tt.lang, tt.from, tt.spec, got, tt.want)
+		}
+	}
+}
+
+func TestCalls(t *testing.T) {
+	src := "const t = await refreshSession(id);\nif (isExpired(t)) {\n  verifyJwt (t, secret)\n}\n"
+	var got []string
+	for _, c := range Calls([]byte(src)) {
+		got = append(got, c.Name+":"+string(rune('0'+c.Line)))
+	}
+	want := []string{"refreshSession:1", "isExpired:2", "verifyJwt:3"}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("calls = %v, want %v", got, want)
+	}
+}
+
+func TestLanguage(t *testing.T) {
+	for p, want := range map[string]string{"a/b.go": "go", "x.PY": "python", "Makefile": "make", "c.tsx": "typescript", "noext": ""} {
+		if got := Language(p); got != want {
+			t.Errorf("Language(%q) = %q, want %q", p, got, want)
+		}
+	}
+}
+
+func FuzzExtract(f *testing.F) {
+	f.Add("a.go", "func (s *S) M() {}\ntype T struct{}\n")
+	f.Add("a.py", "class A:\n  def f(self): pass\n")
+	f.Add("a.ts", "export class X {\n  m() {\n  }\n}\n")
+	f.Add("a.c", "int main(int argc, char **argv) {\n")
+	f.Add("a.md", "# x\n")
+	f.Fuzz(func(t *testing.T, p, src string) {
+		o := Extract(p, []byte(src))
+		n := strings.Count(src, "\n") + 1
+		for _, d := range o.Defs {
+			if d.Line < 1 || d.Line > n || d.EndLine < d.Line || d.EndLine > n {
+				t.Fatalf("def %+v out of range 1..%d", d, n)
+			}
+		}
+		Calls([]byte(src))
+	})
+}

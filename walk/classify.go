@@ -1,0 +1,270 @@
+package walk
+
+import (
+	"bytes"
+	"path"
+	"strings"
+)
+
+// HeadSize is how many leading bytes of a file Walk reads for binary
+// detection and classification, and how many [IsBinary] and [Classify]
+// examine.
+const HeadSize = 8 << 10
+
+const (
+	// markerWindow is how far into a file generated-code markers are sought.
+	markerWindow = 1 << 10
+	// minifiedMinSize and minifiedLineLen define minified content: more than
+	// minifiedMinSize bytes whose average line exceeds minifiedLineLen bytes.
+	minifiedMinSize = 2 << 10
+	minifiedLineLen = 300
+)
+
+// IsBinary reports whether content looks binary: whether its first HeadSize
+// bytes contain a NUL byte. Text in UTF-16 or UTF-32 therefore counts as
+// binary.
+func IsBinary(head []byte) bool {
+	return bytes.IndexByte(head[:min(len(head), HeadSize)], 0) >= 0
+}
+
+// Classify derives the Kind of a file from its slash-separated path relative
+// to the repository root and, optionally, the first bytes of its content
+// (head may be nil; only its first HeadSize bytes are examined).
+//
+// Path rules are case-insensitive and look at whole path elements, so
+// latest/x.go is not a test and contest.go is not one either. Content rules
+// add Generated for a generated-code marker in the first KiB or for minified
+// content; because head is a prefix, "larger than 2 KiB" and the average line
+// length are judged on head itself. Documentation files (*.md, *.txt, ...)
+// are never judged minified, since prose is often written one paragraph per
+// line.
+func Classify(p string, head []byte) Kind {
+	p = strings.ToLower(p)
+	p = strings.TrimPrefix(p, "./")
+	dir, base := "", p
+	if i := strings.LastIndexByte(p, '/'); i >= 0 {
+		dir, base = p[:i], p[i+1:]
+	}
+
+	var k Kind
+	if dir != "" {
+		for elem := range strings.SplitSeq(dir, "/") {
+			k |= dirKinds[elem]
+		}
+	}
+	bk, prose := baseKind(base)
+	k |= bk
+
+	if len(head) > 0 && !k.Has(Generated) {
+		head = head[:min(len(head), HeadSize)]
+		if hasGeneratedMarker(head) || (!prose && isMinified(head)) {
+			k |= Generated
+		}
+	}
+	return k
+}
+
+// dirKinds maps a lower-case directory name to the kind it confers on
+// everything below it.
+var dirKinds = map[string]Kind{
+	"test":          Test,
+	"tests":         Test,
+	"__tests__":     Test,
+	"testing":       Test,
+	"spec":          Test,
+	"specs":         Test,
+	"testdata":      Test,
+	"fixtures":      Test,
+	"__fixtures__":  Test,
+	"__mocks__":     Test,
+	"__snapshots__": Test,
+
+	"vendor":           Vendor,
+	"node_modules":     Vendor,
+	"third_party":      Vendor,
+	"third-party":      Vendor,
+	"thirdparty":       Vendor,
+	"external":         Vendor,
+	"bower_components": Vendor,
+	"site-packages":    Vendor,
+
+	"docs":          Docs,
+	"doc":           Docs,
+	"documentation": Docs,
+
+	"examples": Example,
+	"example":  Example,
+	"samples":  Example,
+	"sample":   Example,
+	"demo":     Example,
+	"demos":    Example,
+}
+
+// Generated-code file names.
+var (
+	generatedNames = map[string]bool{
+		"package-lock.json":   true,
+		"npm-shrinkwrap.json": true,
+		"yarn.lock":           true,
+		"pnpm-lock.yaml":      true,
+		"bun.lock":            true,
+		"go.sum":              true,
+		"go.work.sum":         true,
+		"cargo.lock":          true,
+		"poetry.lock":         true,
+		"pipfile.lock":        true,
+		"uv.lock":             true,
+		"gemfile.lock":        true,
+		"composer.lock":       true,
+		"podfile.lock":        true,
+		"pubspec.lock":        true,
+		"mix.lock":            true,
+		"flake.lock":          true,
+		"packages.lock.json":  true,
+	}
+	generatedSuffixes = []string{
+		".pb.go", ".pb.gw.go", ".pb.cc", ".pb.h",
+		"_pb2.py", "_pb2.pyi", "_pb2_grpc.py",
+		".gen.go", "_generated.go",
+		".min.js", ".min.mjs", ".min.css",
+		".js.map", ".css.map",
+	}
+)
+
+// Documentation file names.
+var (
+	docExts = map[string]bool{
+		".md": true, ".markdown": true, ".mdx": true,
+		".rst": true, ".txt": true,
+		".adoc": true, ".asciidoc": true,
+	}
+	// docNames are documentation files conventionally without an extension.
+	docNames = map[string]bool{
+		"readme": true, "license": true, "licence": true, "copying": true,
+		"notice": true, "authors": true, "contributors": true,
+		"contributing": true, "changelog": true, "changes": true,
+		"history": true,
+	}
+)
+
+// Secret-bearing file names.
+var (
+	secretNames = map[string]bool{
+		".env":             true,
+		"credentials":      true,
+		"credentials.json": true,
+		".git-credentials": true,
+		".netrc":           true,
+		"_netrc":           true,
+		".npmrc":           true,
+		".pypirc":          true,
+		".pgpass":          true,
+		".htpasswd":        true,
+		"secrets.yaml":     true,
+		"secrets.yml":      true,
+		"secrets.json":     true,
+		"secrets.toml":     true,
+	}
+	secretExts = map[string]bool{
+		".pem": true, ".key": true, ".p12": true, ".pfx": true,
+		".jks": true, ".keystore": true, ".ppk": true,
+		".credentials": true,
+	}
+	secretPrefixes = []string{".env.", "id_rsa", "id_dsa", "id_ecdsa", "id_ed25519"}
+)
+
+// baseKind classifies a lower-case file name. prose reports whether the name
+// denotes a documentation format, which is exempt from minified detection.
+func baseKind(base string) (k Kind, prose bool) {
+	ext := path.Ext(base)
+	stem := base[:len(base)-len(ext)]
+
+	switch {
+	case strings.HasSuffix(stem, "_test"), // foo_test.go, foo_test.py, foo_test.cc
+		strings.HasSuffix(stem, "_spec"),                 // foo_spec.rb
+		strings.HasSuffix(stem, ".test"),                 // foo.test.ts
+		strings.Index(base, ".spec.") > 0,                // foo.spec.ts
+		ext == ".py" && strings.HasPrefix(base, "test_"), // test_foo.py
+		base == "conftest.py", base == "tests.py":
+		k |= Test
+	}
+
+	if generatedNames[base] || strings.Contains(base, ".generated.") {
+		k |= Generated
+	} else {
+		for _, s := range generatedSuffixes {
+			if strings.HasSuffix(base, s) {
+				k |= Generated
+				break
+			}
+		}
+	}
+
+	if docExts[ext] {
+		prose = true
+		// Build and dependency manifests that happen to end in .txt.
+		if ext != ".txt" || (base != "cmakelists.txt" && !strings.Contains(stem, "requirements") && stem != "constraints") {
+			k |= Docs
+		}
+	} else if ext == "" && docNames[base] {
+		k |= Docs
+	}
+
+	if secretNames[base] || secretExts[ext] {
+		k |= Secret
+	} else {
+		for _, s := range secretPrefixes {
+			if strings.HasPrefix(base, s) {
+				k |= Secret
+				break
+			}
+		}
+	}
+	return k, prose
+}
+
+// Generated-code markers. They are spelled in pieces so that this file does
+// not itself look generated.
+var (
+	markerCodeGenerated = []byte("Code " + "generated")
+	markerDoNotEdit     = []byte("DO NOT " + "EDIT")
+	markerAtGenerated   = []byte("@" + "generated")
+	markerAutoGenerated = []byte("<auto-" + "generated") // C# and other .NET tools
+)
+
+// hasGeneratedMarker reports whether the first KiB of head carries a
+// generated-code marker: "Code generated ... DO NOT EDIT" on one line (the Go
+// convention, in any comment syntax), "@generated", or "<auto-generated".
+func hasGeneratedMarker(head []byte) bool {
+	h := head[:min(len(head), markerWindow)]
+	if bytes.Contains(h, markerAtGenerated) || bytes.Contains(h, markerAutoGenerated) {
+		return true
+	}
+	for {
+		i := bytes.Index(h, markerCodeGenerated)
+		if i < 0 {
+			return false
+		}
+		h = h[i+len(markerCodeGenerated):]
+		line := h
+		if j := bytes.IndexByte(line, '\n'); j >= 0 {
+			line = line[:j]
+		}
+		if bytes.Contains(line, markerDoNotEdit) {
+			return true
+		}
+	}
+}
+
+// isMinified reports whether head is larger than 2 KiB and its average line,
+// counting a final unterminated line, is longer than 300 bytes.
+func isMinified(head []byte) bool {
+	if len(head) <= minifiedMinSize {
+		return false
+	}
+	lines := bytes.Count(head, []byte{'\n'})
+	if head[len(head)-1] != '\n' {
+		lines++
+	}
+	return len(head) > minifiedLineLen*lines
+}

@@ -1,0 +1,29 @@
+// Package walk lists the files of a repository for indexing.
+//
+// [Walk] visits every regular file under a root directory in lexical order of
+// its slash-separated path, skipping what a retrieval index should not see:
+//
+//   - paths ignored by .gitignore, .ignore or .honeignore files at any
+//     directory level (gitignore syntax, with later and deeper files taking
+//     precedence, and .honeignore overriding .ignore overriding .gitignore
+//     within a directory), and by the repository's .git/info/exclude;
+//   - version-control metadata (.git, .hg, .svn, .bzr, _darcs, .jj);
+//   - symbolic links, devices, sockets and pipes;
+//   - files larger than [Options.MaxFileSize];
+//   - binary files, recognised by a NUL byte in their first [HeadSize] bytes.
+//
+// Ignored directories are pruned, so a huge ignored node_modules costs a
+// single directory read. Every ignore file is parsed once, when its directory
+// is entered. Walk reads at most [HeadSize] bytes of each file.
+//
+// Each file is tagged with a [Kind], a bit set derived by [Classify] from its
+// path and first bytes: test, vendored, generated, documentation, example and
+// secret-bearing files. Secret files are listed rather than skipped so that an
+// indexer can record their names without reading their contents.
+//
+// Limitations: ignore files above root and the user's global excludes file
+// (core.excludesFile) are not read, .git/info/exclude is read only for the
+// repository at root (not for nested repositories), and ignore matching uses
+// go-git's gitignore implementation, which supports "**" only as a whole path
+// segment.
+package walk

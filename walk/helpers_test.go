@@ -1,0 +1,53 @@
+package walk
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// writeTree creates files under root. Keys are slash paths; a key ending in
+// "/" creates an empty directory. Parent directories are created as needed.
+func writeTree(t testing.TB, root string, files map[string]string) {
+	t.Helper()
+	for name, content := range files {
+		p := filepath.Join(root, filepath.FromSlash(name))
+		if strings.HasSuffix(name, "/") {
+			if err := os.MkdirAll(p, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// walkPaths returns the paths Walk visits under root.
+func walkPaths(t testing.TB, root string, opts Options) []string {
+	t.Helper()
+	files, err := Files(context.Background(), root, opts)
+	if err != nil {
+		t.Fatalf("Files(%s): %v", root, err)
+	}
+	paths := make([]string, len(files))
+	for i, f := range files {
+		paths[i] = f.Path
+	}
+	return paths
+}
+
+// symlink creates a symbolic link or skips the test where that is not
+// possible (as on Windows without privileges).
+func symlink(t testing.TB, target, link string) {
+	t.Helper()
+	if err := os.Symlink(target, link); err != nil {
+		t.Skipf("cannot create symlinks: %v", err)
+	}
+}

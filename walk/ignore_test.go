@@ -1,0 +1,352 @@
+package walk
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+type ignoreCase struct {
+	name  string
+	files map[string]string
+	want  []string
+	// gitOnly marks cases that use nothing but .gitignore files, so that
+	// their expectations can be checked against git itself.
+	gitOnly bool
+}
+
+var ignoreCases = []ignoreCase{
+	{
+		name: "no ignore files",
+		files: map[string]string{
+			"a.go":     "",
+			"sub/b.go": "",
+			".hidden":  "",
+		},
+		want:    []string{".hidden", "a.go", "sub/b.go"},
+		gitOnly: true,
+	},
+	{
+		name: "nested gitignore with negation",
+		files: map[string]string{
+			".gitignore":        "*.log\n!keep.log\n",
+			"a.log":             "",
+			"keep.log":          "",
+			"main.go":           "",
+			"sub/.gitignore":    "!debug.log\nkeep.log\n",
+			"sub/debug.log":     "",
+			"sub/keep.log":      "",
+			"sub/other.log":     "",
+			"sub/deep/keep.log": "",
+			"sub/deep/x.log":    "",
+			"other/keep.log":    "",
+			"other/debug.log":   "",
+		},
+		want: []string{
+			".gitignore", "keep.log", "main.go", "other/keep.log",
+			"sub/.gitignore", "sub/debug.log",
+		},
+		gitOnly: true,
+	},
+	{
+		name: "anchored patterns",
+		files: map[string]string{
+			".gitignore":     "/build/\n/todo.txt\n/src/gen\n",
+			"build/a.go":     "",
+			"src/build/b.go": "",
+			"todo.txt":       "",
+			"src/todo.txt":   "",
+			"src/gen/c.go":   "",
+			"src/x/gen/d.go": "",
+			"sub/.gitignore": "/local.go\n",
+			"sub/local.go":   "",
+			"sub/x/local.go": "",
+			"local.go":       "",
+		},
+		want: []string{
+			".gitignore", "local.go", "src/build/b.go", "src/todo.txt",
+			"src/x/gen/d.go", "sub/.gitignore", "sub/x/local.go",
+		},
+		gitOnly: true,
+	},
+	{
+		name: "directory patterns",
+		files: map[string]string{
+			".gitignore":        "logs/\ncache\n",
+			"logs/a.txt":        "",
+			"src/logs/b.txt":    "",
+			"other/logs":        "a file named like an ignored directory",
+			"cache":             "",
+			"src/cache/c.txt":   "",
+			"src/catalog/d.txt": "",
+		},
+		want:    []string{".gitignore", "other/logs", "src/catalog/d.txt"},
+		gitOnly: true,
+	},
+	{
+		name: "middle slash is relative to the ignore file",
+		files: map[string]string{
+			".gitignore":       "docs/*.html\n",
+			"docs/a.html":      "",
+			"docs/a.md":        "",
+			"docs/sub/b.html":  "",
+			"x/docs/c.html":    "",
+			"sub/.gitignore":   "gen/*.go\n",
+			"sub/gen/a.go":     "",
+			"sub/gen/a.txt":    "",
+			"sub/x/gen/b.go":   "",
+			"sub/gen/deep/c.g": "",
+		},
+		want: []string{
+			".gitignore", "docs/a.md", "docs/sub/b.html",
+			"sub/.gitignore", "sub/gen/a.txt", "sub/gen/deep/c.g", "sub/x/gen/b.go",
+			"x/docs/c.html",
+		},
+		gitOnly: true,
+	},
+	{
+		name: "double star",
+		files: map[string]string{
+			".gitignore":         "**/tmp\na/**/z.go\nout/**\n!out/keep.txt\n",
+			"tmp/a":              "",
+			"x/y/tmp/b":          "",
+			"a/z.go":             "",
+			"a/b/c/z.go":         "",
+			"a/b/c/y.go":         "",
+			"b/z.go":             "",
+			"out/x.txt":          "",
+			"out/keep.txt":       "",
+			"out/sub/x.txt":      "",
+			"out/sub/keep.txt":   "",
+			"src/out/x.txt":      "",
+			"src/tmpfile/ok.txt": "",
+		},
+		want: []string{
+			".gitignore", "a/b/c/y.go", "b/z.go", "out/keep.txt",
+			"src/out/x.txt", "src/tmpfile/ok.txt",
+		},
+		gitOnly: true,
+	},
+	{
+		name: "whitelist",
+		files: map[string]string{
+			".gitignore": "*\n!*/\n!*.go\n",
+			"a.go":       "",
+			"a.txt":      "",
+			"sub/b.go":   "",
+			"sub/c.txt":  "",
+			"sub/d/e.go": "",
+		},
+		want:    []string{"a.go", "sub/b.go", "sub/d/e.go"},
+		gitOnly: true,
+	},
+	{
+		name: "excluded directory cannot be re-included from inside",
+		files: map[string]string{
+			".gitignore":       "build/\n!build/keep.go\n",
+			"build/keep.go":    "",
+			"build/.gitignore": "!*\n",
+			"build/x.go":       "",
+		},
+		want:    []string{".gitignore"},
+		gitOnly: true,
+	},
+	{
+		name: "deeper files override shallower ones",
+		files: map[string]string{
+			".gitignore":       "*.txt\n!important.md\n*.md\n",
+			"a.txt":            "",
+			"important.md":     "",
+			"sub/.gitignore":   "!*.txt\n",
+			"sub/b.txt":        "",
+			"sub/c.md":         "",
+			"sub/d/.gitignore": "*.go\n",
+			"sub/d/e.txt":      "",
+			"sub/d/f.go":       "",
+			"g.go":             "",
+		},
+		want: []string{
+			".gitignore", "g.go", "sub/.gitignore", "sub/b.txt",
+			"sub/d/.gitignore", "sub/d/e.txt",
+		},
+		gitOnly: true,
+	},
+	{
+		name: "syntax: comments, blank lines, CRLF, BOM, escapes, trailing spaces",
+		files: map[string]string{
+			".gitignore":   "\ufeff*.o\r\n# comment.go\r\n\r\n   \r\n\\#hash.go\r\n\\!bang.go\r\ntrailing.go   \r\n[ab].c\r\n",
+			"x.o":          "",
+			"comment.go":   "",
+			"#hash.go":     "",
+			"!bang.go":     "",
+			"trailing.go":  "",
+			"a.c":          "",
+			"c.c":          "",
+			"sub/y.o":      "",
+			"sub/.keep.go": "",
+		},
+		want:    []string{".gitignore", "c.c", "comment.go", "sub/.keep.go"},
+		gitOnly: true,
+	},
+	{
+		name: "ignore and honeignore",
+		files: map[string]string{
+			".gitignore":       "*.tmp\n*.bak\n",
+			".ignore":          "!keep.tmp\n!keep.bak\n*.log\n",
+			".honeignore":      "keep.bak\ngenerated/\n!keep.log\n",
+			"a.tmp":            "",
+			"keep.tmp":         "",
+			"keep.bak":         "",
+			"x.log":            "",
+			"keep.log":         "",
+			"generated/a.go":   "",
+			"src/.ignore":      "*.go\n",
+			"src/a.go":         "",
+			"src/a.py":         "",
+			"lib/.honeignore":  "/only-here.go\n",
+			"lib/only-here.go": "",
+			"only-here.go":     "",
+		},
+		want: []string{
+			".gitignore", ".honeignore", ".ignore", "keep.log", "keep.tmp",
+			"lib/.honeignore", "only-here.go", "src/.ignore", "src/a.py",
+		},
+	},
+	{
+		name: "git info exclude has the lowest priority",
+		files: map[string]string{
+			".git/HEAD":         "ref: refs/heads/main\n",
+			".git/info/exclude": "*.secret\nlocal/\nscratch.go\n",
+			".gitignore":        "!scratch.go\n",
+			"a.secret":          "",
+			"local/x.go":        "",
+			"scratch.go":        "",
+			"sub/b.secret":      "",
+			"main.go":           "",
+		},
+		want: []string{".gitignore", "main.go", "scratch.go"},
+	},
+	{
+		name: "VCS directories are skipped",
+		files: map[string]string{
+			".git/config":              "",
+			".hg/store/x":              "",
+			".svn/entries":             "",
+			".bzr/branch":              "",
+			"_darcs/prefs":             "",
+			".jj/repo":                 "",
+			"sub/.git":                 "gitdir: ../.git/modules/sub\n",
+			"sub/.hg/x":                "",
+			".github/workflows/ci.yml": "",
+			".gitattributes":           "",
+			"main.go":                  "",
+		},
+		want: []string{".gitattributes", ".github/workflows/ci.yml", "main.go"},
+	},
+}
+
+func TestWalkIgnore(t *testing.T) {
+	for _, tc := range ignoreCases {
+		t.Run(tc.name, func(t *testing.T) {
+			root := t.TempDir()
+			writeTree(t, root, tc.files)
+			got := walkPaths(t, root, Options{})
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("got  %q\nwant %q", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestIgnoreAgreesWithGit checks the .gitignore cases against git itself,
+// which must list the same untracked, non-ignored files.
+func TestIgnoreAgreesWithGit(t *testing.T) {
+	git, err := exec.LookPath("git")
+	if err != nil {
+		t.Skip("git not found")
+	}
+	for _, tc := range ignoreCases {
+		if !tc.gitOnly {
+			continue
+		}
+		t.Run(tc.name, func(t *testing.T) {
+			root := t.TempDir()
+			writeTree(t, root, tc.files)
+			run := func(args ...string) []byte {
+				cmd := exec.Command(git, args...)
+				cmd.Dir = root
+				// Keep the user's configuration and global excludes out.
+				cmd.Env = append(os.Environ(), "HOME="+root, "XDG_CONFIG_HOME="+root,
+					"GIT_CONFIG_GLOBAL="+os.DevNull, "GIT_CONFIG_NOSYSTEM=1")
+				out, err := cmd.CombinedOutput()
+				if err != nil {
+					t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+				}
+				return out
+			}
+			run("init", "-q")
+			out := run("ls-files", "-z", "--others", "--exclude-standard")
+			var fromGit []string
+			for p := range bytes.SplitSeq(bytes.TrimSuffix(out, []byte{0}), []byte{0}) {
+				if len(p) > 0 {
+					fromGit = append(fromGit, string(p))
+				}
+			}
+			slices.Sort(fromGit)
+			if !slices.Equal(fromGit, tc.want) {
+				t.Errorf("git lists %q\ntest wants %q", fromGit, tc.want)
+			}
+		})
+	}
+}
+
+// TestWalkExcludeViaGitFile checks that .git/info/exclude is found through a
+// .git file, as in submodules and linked worktrees.
+func TestWalkExcludeViaGitFile(t *testing.T) {
+	base := t.TempDir()
+	root := filepath.Join(base, "work")
+	writeTree(t, base, map[string]string{
+		"main.git/info/exclude":          "*.main\n",
+		"main.git/worktrees/w/HEAD":      "",
+		"main.git/worktrees/w/commondir": "../..\n",
+		"sub.git/info/exclude":           "*.sub\n",
+		"work/.git":                      "gitdir: " + filepath.Join(base, "main.git", "worktrees", "w") + "\n",
+		"work/a.main":                    "",
+		"work/a.sub":                     "",
+		"work/a.go":                      "",
+		"mod/.git":                       "gitdir: ../sub.git\n",
+		"mod/b.main":                     "",
+		"mod/b.sub":                      "",
+	})
+	if got, want := walkPaths(t, root, Options{}), []string{"a.go", "a.sub"}; !slices.Equal(got, want) {
+		t.Errorf("worktree: got %q, want %q", got, want)
+	}
+	if got, want := walkPaths(t, filepath.Join(base, "mod"), Options{}), []string{"b.main"}; !slices.Equal(got, want) {
+		t.Errorf("submodule: got %q, want %q", got, want)
+	}
+}
+
+func TestParseIgnore(t *testing.T) {
+	tests := []struct {
+		name  string
+		data  string
+		count int
+	}{
+		{"empty", "", 0},
+		{"comments and blanks", "# a\n\n  \t\n#b\r\n", 0},
+		{"patterns", "a\n!b\n/c/\nd/**\n", 4},
+		{"no final newline", "a\nb", 2},
+		{"bom", "\ufeffa", 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := parseIgnore([]byte(tt.data), nil); len(got) != tt.count {
+				t.Errorf("parseIgnore(%q) = %d patterns, want %d", tt.data, len(got), tt.count)
+			}
+		})
+	}
+}
