@@ -1,0 +1,46 @@
+export interface ServerConfig {
+  port: number;
+  databaseUrl: string;
+  corsOrigins: string[];
+  trustProxy: boolean;
+  loginThrottle: {
+    requestsPerWindow: number;
+    windowMs: number;
+  };
+  db: {
+    maxConnections: number;
+    idleTimeoutMs: number;
+  };
+}
+
+function intFromEnv(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (!raw) {
+    return fallback;
+  }
+  const parsed = Number(raw);
+  if (!Number.isInteger(parsed) || parsed < 0) {
+    throw new Error(`${name} must be a non-negative integer (got "${raw}")`);
+  }
+  return parsed;
+}
+
+function listFromEnv(name: string, fallback: string[]): string[] {
+  const raw = process.env[name];
+  return raw ? raw.split(',').map((s) => s.trim()).filter(Boolean) : fallback;
+}
+
+export const config: ServerConfig = {
+  port: intFromEnv('PORT', 8080),
+  databaseUrl: process.env.DATABASE_URL ?? 'postgres://localhost:5432/storefront',
+  corsOrigins: listFromEnv('CORS_ORIGINS', ['http://localhost:3000']),
+  trustProxy: process.env.TRUST_PROXY === 'true',
+  loginThrottle: {
+    requestsPerWindow: intFromEnv('LOGIN_ATTEMPTS_PER_WINDOW', 5),
+    windowMs: intFromEnv('LOGIN_WINDOW_MS', 60_000),
+  },
+  db: {
+    maxConnections: intFromEnv('DB_MAX_CONNECTIONS', 10),
+    idleTimeoutMs: intFromEnv('DB_IDLE_TIMEOUT_MS', 30_000),
+  },
+};
