@@ -3,10 +3,6 @@ export interface ServerConfig {
   databaseUrl: string;
   corsOrigins: string[];
   trustProxy: boolean;
-  loginThrottle: {
-    requestsPerWindow: number;
-    windowMs: number;
-  };
   db: {
     maxConnections: number;
     idleTimeoutMs: number;
@@ -35,10 +31,6 @@ export const config: ServerConfig = {
   databaseUrl: process.env.DATABASE_URL ?? 'postgres://localhost:5432/storefront',
   corsOrigins: listFromEnv('CORS_ORIGINS', ['http://localhost:3000']),
   trustProxy: process.env.TRUST_PROXY === 'true',
-  loginThrottle: {
-    requestsPerWindow: intFromEnv('LOGIN_ATTEMPTS_PER_WINDOW', 5),
-    windowMs: intFromEnv('LOGIN_WINDOW_MS', 60_000),
-  },
   db: {
     maxConnections: intFromEnv('DB_MAX_CONNECTIONS', 10),
     idleTimeoutMs: intFromEnv('DB_IDLE_TIMEOUT_MS', 30_000),

@@ -1,20 +1,12 @@
 import { Express, Router } from 'express';
-import { applyMiddleware, errorHandler, throttle } from '../middleware';
-import { config } from '../config';
+import { applyMiddleware, errorHandler } from '../middleware';
 import { poolStats } from '../db/pool';
 import { usersRouter, loginHandler } from './users';
 import { ordersRouter } from './orders';
 
 function authRouter(): Router {
   const router = Router();
-  router.post(
-    '/login',
-    throttle({
-      requestsPerWindow: config.loginThrottle.requestsPerWindow,
-      windowMs: config.loginThrottle.windowMs,
-    }),
-    loginHandler,
-  );
+  router.post('/login', loginHandler);
   return router;
 }
 

@@ -1,0 +1,79 @@
+// Command hone finds the code context a coding agent needs for a task.
+//
+// Usage:
+//
+//	hone retrieve [--repo DIR] [--json] [--max-cycles N] [--threshold X]
+//	              [--include GLOB]... [--exclude GLOB]... [--task-file FILE|-] [TASK WORDS...]
+//
+// Run "hone help" for the commands.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// usageError is bad input from the user: exit status 2, one line.
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
+
+func usagef(format string, args ...any) error {
+	return usageError{fmt.Sprintf(format, args...)}
+}
+
+const helpText = `hone finds the code context a coding agent needs for a task.
+
+Usage:
+  hone retrieve [flags] TASK WORDS...   find the files that matter for a task
+  hone version                          print the version
+  hone help                             show this help
+
+Run "hone retrieve -h" for the flags of retrieve.
+`
+
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, helpText)
+		return 2
+	}
+	var err error
+	switch args[0] {
+	case "retrieve":
+		err = cmdRetrieve(ctx, args[1:], stdin, stdout, stderr)
+	case "version", "--version", "-version":
+		fmt.Fprintf(stdout, "hone %s\n", versionString())
+	case "help", "-h", "-help", "--help":
+		fmt.Fprint(stdout, helpText)
+	default:
+		err = usagef("unknown command %q: run \"hone help\" for the commands", args[0])
+	}
+	if err == nil {
+		return 0
+	}
+	var ue usageError
+	if errors.As(err, &ue) {
+		fmt.Fprintf(stderr, "hone: %s\n", ue.msg)
+		return 2
+	}
+	if errors.Is(err, errHelp) {
+		return 0
+	}
+	if errors.Is(err, context.Canceled) {
+		fmt.Fprintln(stderr, "hone: interrupted")
+		return 130
+	}
+	fmt.Fprintf(stderr, "hone: %v\n", err)
+	return 1
+}

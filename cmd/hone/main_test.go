@@ -1,0 +1,34 @@
+package main
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"hone": func() {
+			os.Exit(run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+		},
+	})
+}
+
+// TestScripts runs the CLI scripts in testdata/script. $FIXTURES names the
+// fixture repositories.
+func TestScripts(t *testing.T) {
+	fixtures, err := filepath.Abs(filepath.Join("..", "..", "testdata", "repos"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	testscript.Run(t, testscript.Params{
+		Dir: filepath.Join("testdata", "script"),
+		Setup: func(env *testscript.Env) error {
+			env.Setenv("FIXTURES", fixtures)
+			return nil
+		},
+	})
+}

@@ -1,0 +1,193 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"strings"
+
+	"github.com/hone-tools/hone"
+)
+
+var errHelp = errors.New("help shown")
+
+// stringList is a repeatable flag.
+type stringList []string
+
+func (s *stringList) String() string     { return strings.Join(*s, ",") }
+func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
+
+// maxTaskBytes bounds a task read from a file or standard input.
+const maxTaskBytes = 1 << 20
+
+func cmdRetrieve(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("retrieve", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	var (
+		repo      = fs.String("repo", "", "the repository (default: the git root enclosing the working directory)")
+		asJSON    = fs.Bool("json", false, "print one JSON object instead of the trace")
+		maxCycles = fs.Int("max-cycles", hone.DefaultMaxCycles, "cycles of the loop at most (1-10)")
+		threshold = fs.Float64("threshold", hone.DefaultThreshold, "relevance a file needs to be returned (0-1]")
+		taskFile  = fs.String("task-file", "", "read the task from FILE, or from standard input with -")
+		include   stringList
+		exclude   stringList
+	)
+	fs.Var(&include, "include", "search only files matching GLOB (repeatable)")
+	fs.Var(&exclude, "exclude", "never search files matching GLOB or under PATH (repeatable)")
+	words, err := parseInterspersed(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		fmt.Fprintln(stdout, "Usage: hone retrieve [flags] TASK WORDS...")
+		fs.SetOutput(stdout)
+		fs.PrintDefaults()
+		return errHelp
+	}
+	if err != nil {
+		return usagef("%v (run \"hone retrieve -h\" for the flags)", err)
+	}
+
+	// Zero means "the default" to the library; on the command line it is a
+	// mistake.
+	if *maxCycles < 1 || *maxCycles > 10 {
+		return usagef("max cycles must be between 1 and 10, not %d", *maxCycles)
+	}
+	if *threshold <= 0 || *threshold > 1 {
+		return usagef("threshold must be in (0, 1], not %g", *threshold)
+	}
+
+	task := strings.Join(words, " ")
+	if *taskFile != "" {
+		if task != "" {
+			return usagef("give the task as words or with --task-file, not both")
+		}
+		if task, err = readTask(*taskFile, stdin); err != nil {
+			return err
+		}
+	}
+	if strings.TrimSpace(task) == "" {
+		return usagef("the task is empty: say what you need context for, e.g. hone retrieve \"fix the token expiry bug\"")
+	}
+
+	root, err := repoRoot(*repo)
+	if err != nil {
+		return err
+	}
+	res, err := hone.Retrieve(ctx, root, task, hone.Options{
+		MaxCycles: *maxCycles,
+		Threshold: *threshold,
+		Include:   include,
+		Exclude:   exclude,
+	})
+	if err != nil {
+		if errors.Is(err, context.Canceled) {
+			return err
+		}
+		var oe *hone.OptionError
+		if errors.As(err, &oe) {
+			return usagef("%v", err)
+		}
+		return err
+	}
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(res)
+	}
+	return writeText(stdout, res)
+}
+
+// parseInterspersed parses flags wherever they stand among the task words;
+// "--" ends the flags.
+func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	var words []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return words, nil
+		}
+		// fs.Parse stops at the first word, or after "--".
+		if len(args) > len(rest) && args[len(args)-len(rest)-1] == "--" {
+			return append(words, rest...), nil
+		}
+		words = append(words, rest[0])
+		args = rest[1:]
+	}
+}
+
+func readTask(name string, stdin io.Reader) (string, error) {
+	var r io.Reader = stdin
+	if name != "-" {
+		f, err := os.Open(name)
+		if err != nil {
+			return "", usagef("cannot read the task file: %v", err)
+		}
+		defer f.Close()
+		r = f
+	}
+	b, err := io.ReadAll(io.LimitReader(r, maxTaskBytes+1))
+	if err != nil {
+		return "", usagef("cannot read the task: %v", err)
+	}
+	if len(b) > maxTaskBytes {
+		return "", usagef("the task is over %d bytes: shorten it to the issue text and the stack trace", maxTaskBytes)
+	}
+	return string(b), nil
+}
+
+// repoRoot resolves --repo, or finds the git root enclosing the working
+// directory, else the working directory itself.
+func repoRoot(flagRepo string) (string, error) {
+	if flagRepo != "" {
+		abs, err := filepath.Abs(flagRepo)
+		if err != nil {
+			return "", usagef("bad repository path %q: %v", flagRepo, err)
+		}
+		fi, err := os.Stat(abs)
+		switch {
+		case errors.Is(err, os.ErrNotExist):
+			return "", usagef("repository %s does not exist", flagRepo)
+		case err != nil:
+			return "", usagef("cannot read repository %s: %v", flagRepo, err)
+		case !fi.IsDir():
+			return "", usagef("repository %s is not a directory", flagRepo)
+		}
+		if _, err := os.ReadDir(abs); err != nil {
+			return "", usagef("cannot read repository %s: %v", flagRepo, err)
+		}
+		return abs, nil
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return "", fmt.Errorf("find the working directory: %w", err)
+	}
+	for dir := wd; ; {
+		if _, err := os.Stat(filepath.Join(dir, ".git")); err == nil {
+			return dir, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return wd, nil
+		}
+		dir = parent
+	}
+}
+
+func versionString() string {
+	v := hone.Version
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		for _, s := range bi.Settings {
+			if s.Key == "vcs.revision" && len(s.Value) >= 12 {
+				v += " (" + s.Value[:12] + ")"
+			}
+		}
+	}
+	return v
+}

@@ -1,0 +1,164 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/hone-tools/hone"
+)
+
+// traceRows is how many evaluated files a cycle's block shows.
+const traceRows = 12
+
+// writeText prints the per-cycle trace, then the result.
+func writeText(w io.Writer, res *hone.Result) error {
+	b := bufio.NewWriter(w)
+	task := res.Task
+	if i := strings.IndexByte(task, '\n'); i >= 0 || len(task) > 100 {
+		if i < 0 || i > 100 {
+			i = 100
+		}
+		task = strings.TrimSpace(task[:i]) + " …"
+	}
+	fmt.Fprintf(b, "Task: %s\n", task)
+	fmt.Fprintf(b, "Repo: %s\n", res.Repo)
+
+	for _, c := range res.Cycles {
+		fmt.Fprintf(b, "\n── Cycle %d ──\n", c.N)
+		fmt.Fprintf(b, "Dispatch\n")
+		fmt.Fprintf(b, "  keywords:    %s\n", list(c.Query.Keywords, 16))
+		if len(c.Query.Patterns) > 0 {
+			fmt.Fprintf(b, "  patterns:    %s\n", list(c.Query.Patterns, 8))
+		} else {
+			fmt.Fprintf(b, "  patterns:    all source files\n")
+		}
+		if len(c.Query.FocusAreas) > 0 {
+			fmt.Fprintf(b, "  focus:       %s\n", list(c.Query.FocusAreas, 8))
+		}
+		if len(c.Query.Excludes) > 0 {
+			fmt.Fprintf(b, "  excludes:    %s\n", list(c.Query.Excludes, 6))
+		}
+		if len(c.Query.SkipKinds) > 0 {
+			fmt.Fprintf(b, "  skipping:    %s files\n", strings.Join(c.Query.SkipKinds, ", "))
+		}
+		fmt.Fprintf(b, "Evaluate (%d files)\n", len(c.Evaluated))
+		for i, ev := range c.Evaluated {
+			if i == traceRows {
+				fmt.Fprintf(b, "  … %d more below %.2f\n", len(c.Evaluated)-traceRows, ev.Relevance)
+				break
+			}
+			fmt.Fprintf(b, "  %.2f  %-40s %s\n", ev.Relevance, ev.Path, band(ev.Relevance))
+		}
+		fmt.Fprintf(b, "Refine\n")
+		fromCode := c.LearnedKeywords[:len(c.LearnedKeywords)-len(c.LearnedSynonyms)]
+		fmt.Fprintf(b, "  learned:     %s\n", orNone(list(fromCode, 10)))
+		if len(c.LearnedSynonyms) > 0 {
+			var syns []string
+			for _, s := range c.LearnedSynonyms {
+				syns = append(syns, fmt.Sprintf("%s (for %s)", s.Term, s.For))
+			}
+			fmt.Fprintf(b, "  synonyms:    %s\n", list(syns, 8))
+		}
+		if len(c.LearnedPatterns) > 0 {
+			fmt.Fprintf(b, "  patterns:    %s\n", list(c.LearnedPatterns, 8))
+		}
+		fmt.Fprintf(b, "  excluded:    %s\n", orNone(list(c.Excluded, 6)))
+		if len(c.Gaps) == 0 {
+			fmt.Fprintf(b, "  gaps:        none\n")
+		}
+		for i, g := range c.Gaps {
+			label := "gaps:"
+			if i > 0 {
+				label = ""
+			}
+			if i == 8 {
+				fmt.Fprintf(b, "  %-12s … %d more\n", "", len(c.Gaps)-8)
+				break
+			}
+			fmt.Fprintf(b, "  %-12s %s\n", label, gapLine(g))
+		}
+	}
+
+	fmt.Fprintf(b, "\n── Result ──\n")
+	if len(res.Files) == 0 {
+		fmt.Fprintf(b, "No file scored %.2f or above.\n", res.Threshold)
+	} else {
+		fmt.Fprintf(b, "%d file%s at %.2f or above:\n", len(res.Files), plural(len(res.Files)), res.Threshold)
+	}
+	for _, f := range res.Files {
+		fmt.Fprintf(b, "\n  %.2f  %s  (cycle %d)\n", f.Relevance, f.Path, f.Cycle)
+		fmt.Fprintf(b, "        why:     %s\n", f.Reason)
+		if len(f.MissingContext) > 0 {
+			fmt.Fprintf(b, "        missing: %s\n", strings.Join(f.MissingContext, "; "))
+		}
+	}
+	if res.Notice != "" {
+		fmt.Fprintf(b, "\n%s\n", res.Notice)
+	}
+	fmt.Fprintf(b, "\nStopped: %s. %d cycle%s, %d files evaluated, %d ms.\n",
+		stopText(res), len(res.Cycles), plural(len(res.Cycles)), len(res.Ranking), res.ElapsedMS)
+	return b.Flush()
+}
+
+func gapLine(g hone.Gap) string {
+	var s string
+	switch g.Kind {
+	case "call":
+		s = fmt.Sprintf("%s() in %s, called by %s", g.Name, g.Where, g.From)
+	case "import":
+		s = fmt.Sprintf("%s, imported by %s", g.Where, g.From)
+	default:
+		s = fmt.Sprintf("%q: no relevant file covers it yet", g.Name)
+	}
+	if g.Critical {
+		s += " [critical]"
+	}
+	return s
+}
+
+func stopText(res *hone.Result) string {
+	switch res.StopReason {
+	case hone.StopSufficient:
+		return fmt.Sprintf("sufficient (%d files at %.2f or above and no critical gap left)", len(res.Files), res.Threshold)
+	case hone.StopNoProgress:
+		return "no progress (the last cycle found nothing new)"
+	case hone.StopMaxCycles:
+		return "max cycles reached"
+	}
+	return string(res.StopReason)
+}
+
+func band(r float64) string {
+	switch {
+	case r >= 0.8:
+		return "direct"
+	case r >= 0.5:
+		return "related"
+	case r >= 0.2:
+		return "tangential"
+	}
+	return "irrelevant"
+}
+
+func list(ss []string, max int) string {
+	if len(ss) > max {
+		return strings.Join(ss[:max], ", ") + fmt.Sprintf(", … (%d more)", len(ss)-max)
+	}
+	return strings.Join(ss, ", ")
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "none"
+	}
+	return s
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}

@@ -1,0 +1,384 @@
+package hone
+
+import (
+	"fmt"
+	"math"
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/hone-tools/hone/index"
+	"github.com/hone-tools/hone/walk"
+)
+
+// The lexical evaluator judges a file by the task concepts it holds, where
+// it holds them (its name, its directories, its definitions or only its
+// body), the vocabulary learned from relevant files, and its calls to and
+// from the files already judged relevant. Each piece of evidence is a
+// probability-like strength; they combine as independent evidence (a
+// noisy-or), so one strong match in a definition outweighs many mentions.
+
+// Field strengths: how much a match in each field says about the file.
+const (
+	strengthName = 1.0
+	strengthDef  = 0.8
+	strengthDir  = 0.65
+	strengthBody = 0.6 // the ceiling of body matches, reached only by dense use
+
+	// Aboutness: a file named for a concept, or in a folder named for it, is
+	// about it; one that defines something named for it, in part.
+	aboutName = 1.0
+	aboutDir  = 0.65
+	aboutDef  = 0.5
+
+	// coverageConcepts: coverage is measured against the weight of the few
+	// most important concepts, so a long task does not dilute it.
+	coverageConcepts = 4
+	// aboutWeight scales how much being about one key concept counts beside
+	// covering the whole task.
+	aboutWeight = 0.6
+	// learnedWeight scales the vocabulary learned from relevant files.
+	learnedWeight = 0.45
+
+	// Support from relevant files, by edge: a relevant file calls into this
+	// one on lines about the task; calls into it elsewhere; imports it; or
+	// this file calls into a relevant one.
+	supportCritical = 0.85
+	supportCall     = 0.7
+	supportImport   = 0.35
+	supportCaller   = 0.45
+	// extraSupport scales every link after the strongest.
+	extraSupport = 0.3
+)
+
+// learnedTerm is a term refine learned from the codebase.
+type learnedTerm struct {
+	stem   string
+	label  string
+	weight float64 // association with the task, 0..1
+	source string  // "feedback" or "synonym of <concept>"
+}
+
+// support is an edge from a relevant file to the evaluated one.
+type support struct {
+	from     string
+	rel      float64
+	name     string
+	kind     string // "critical", "call", "import", "caller"
+	strength float64
+}
+
+// knowledge is what the run knows when it evaluates a cycle.
+type knowledge struct {
+	concepts []*concept
+	learned  []learnedTerm
+	// supports maps a path to the edges that tie it to relevant files.
+	supports   map[string][]support
+	aboutTests bool
+}
+
+type match struct {
+	label    string
+	strength float64
+	where    string
+}
+
+// evaluate scores one file.
+func evaluate(ix *index.Index, d *index.Doc, k *knowledge, extra []support) Evaluation {
+	// Coverage: how much of the task the file holds, against what a file
+	// could hold (the few most important concepts).
+	var denom, top float64
+	for i, c := range k.concepts {
+		if i < coverageConcepts {
+			denom += c.weight
+		}
+		top = math.Max(top, c.weight)
+	}
+	var cover, about float64
+	var matched []match
+	for _, c := range k.concepts {
+		e, a, where := conceptEvidence(ix, d, c)
+		if e <= 0 {
+			continue
+		}
+		cover += c.weight * e
+		about = math.Max(about, c.weight/top*a)
+		matched = append(matched, match{label: c.label, strength: e, where: where})
+	}
+	if denom > 0 {
+		cover = math.Min(1, cover/denom)
+	}
+
+	// The vocabulary learned from relevant files: the best term counts.
+	var learned float64
+	var learnedHits []match
+	for _, l := range k.learned {
+		e, where := altEvidence(ix, d, []string{l.stem})
+		if e <= 0 {
+			continue
+		}
+		learned = math.Max(learned, l.weight*e)
+		learnedHits = append(learnedHits, match{label: l.label, strength: e, where: where})
+	}
+
+	// Links to relevant files: the strongest counts in full, the others
+	// add little, so that a file many relevant ones import (a config, say)
+	// is not taken for the target.
+	var edges []string
+	link := 1.0
+	sups := append(append([]support(nil), k.supports[d.Path]...), extra...)
+	sort.SliceStable(sups, func(i, j int) bool { return sups[i].rel*sups[i].strength > sups[j].rel*sups[j].strength })
+	for i, s := range sups {
+		x := s.rel * s.strength
+		if i > 0 {
+			x *= extraSupport
+		}
+		link *= 1 - x
+		edges = append(edges, s.describe())
+	}
+
+	rel := 1 - (1-cover)*(1-aboutWeight*about)*(1-learnedWeight*learned)*link
+	rel *= prior(d, k.aboutTests)
+	rel = math.Round(rel*100) / 100
+
+	return Evaluation{
+		Path:      d.Path,
+		Relevance: rel,
+		Reason:    reason(d, matched, learnedHits, edges),
+	}
+}
+
+func (s support) describe() string {
+	switch s.kind {
+	case "critical", "call":
+		return fmt.Sprintf("%s calls %s here", s.from, s.name)
+	case "import":
+		return fmt.Sprintf("imported by %s", s.from)
+	default:
+		return fmt.Sprintf("calls %s in %s", s.name, s.from)
+	}
+}
+
+// prior lowers files that are rarely what a task is after: tests (unless
+// the task is about them), documentation, examples, vendored and generated
+// code.
+func prior(d *index.Doc, aboutTests bool) float64 {
+	p := 1.0
+	switch {
+	case d.Kind.Has(walk.Vendor), d.Kind.Has(walk.Generated):
+		p = 0.4
+	case d.Kind.Has(walk.Test):
+		if !aboutTests {
+			p = 0.5
+		}
+	case d.Kind.Has(walk.Example):
+		p = 0.6
+	case d.Kind.Has(walk.Docs):
+		p = 0.7
+	}
+	return p
+}
+
+// conceptEvidence is the strongest way a concept shows in the file, how
+// much the file is about it, and where it showed.
+func conceptEvidence(ix *index.Index, d *index.Doc, c *concept) (e, about float64, where string) {
+	if c.kind == filePath {
+		p := strings.TrimPrefix(c.path, "./")
+		switch {
+		case d.Path == p || strings.HasSuffix(d.Path, "/"+p):
+			return 1, 1, "path"
+		case path.Base(d.Path) == path.Base(p):
+			return 0.8, 0.8, "file name"
+		}
+	}
+	for _, a := range c.alts {
+		tf, ok := altFreqs(ix, d, a.stems)
+		if !ok {
+			continue
+		}
+		s := fieldStrengths(ix, d, tf)
+		v := combined(s) * a.discount
+		ab := a.discount * aboutness(tf)
+		about = math.Max(about, ab)
+		if v > e {
+			e, where = v, strongestField(d, s, a.stems)
+			if a.source == "synonym" {
+				where = fmt.Sprintf("%s, as %q", where, a.label)
+			}
+		}
+	}
+	if c.kind == filePath {
+		e *= 0.6 // the file named, in parts: weaker than the file itself
+		about *= 0.6
+	}
+	return e, about, where
+}
+
+func aboutness(tf [index.NumFields]uint16) float64 {
+	switch {
+	case tf[index.Name] > 0:
+		return aboutName
+	case tf[index.Dir] > 0:
+		return aboutDir
+	case tf[index.Def] > 0:
+		return aboutDef
+	}
+	return 0
+}
+
+// altFreqs is how often a group of stems occurs together in each field: the
+// least frequent stem's count. ok is false when a stem is unknown.
+func altFreqs(ix *index.Index, d *index.Doc, stems []string) (tf [index.NumFields]uint16, ok bool) {
+	for i, s := range stems {
+		id, found := ix.Term(s)
+		if !found {
+			return tf, false
+		}
+		t := d.TF(id)
+		for f := range tf {
+			if i == 0 || t[f] < tf[f] {
+				tf[f] = t[f]
+			}
+		}
+	}
+	return tf, true
+}
+
+// altEvidence is the strength of a group of stems that must occur together
+// in a field, combined over the fields, and where it was strongest.
+func altEvidence(ix *index.Index, d *index.Doc, stems []string) (float64, string) {
+	tf, ok := altFreqs(ix, d, stems)
+	if !ok {
+		return 0, ""
+	}
+	s := fieldStrengths(ix, d, tf)
+	c := combined(s)
+	if c == 0 {
+		return 0, ""
+	}
+	return c, strongestField(d, s, stems)
+}
+
+// strongestField names the field with the strongest evidence, with the
+// definition that matched when it is a definition.
+func strongestField(d *index.Doc, s [index.NumFields]float64, stems []string) string {
+	bestF, best := index.Field(0), 0.0
+	for f, v := range s {
+		if v > best {
+			best, bestF = v, index.Field(f)
+		}
+	}
+	if bestF == index.Def {
+		if name := defMatching(d, stems); name != "" {
+			return "definition " + name
+		}
+	}
+	return bestF.String()
+}
+
+// fieldStrengths turns a term's frequencies in each field of a file into
+// evidence strengths.
+func fieldStrengths(ix *index.Index, d *index.Doc, tf [index.NumFields]uint16) [index.NumFields]float64 {
+	var s [index.NumFields]float64
+	if tf[index.Name] > 0 {
+		s[index.Name] = strengthName
+	}
+	if tf[index.Def] > 0 {
+		s[index.Def] = math.Min(0.95, strengthDef+0.05*float64(tf[index.Def]-1))
+	}
+	if tf[index.Dir] > 0 {
+		s[index.Dir] = strengthDir
+	}
+	if tf[index.Body] > 0 {
+		norm := 0.5 + 0.5*float64(d.Len[index.Body])/ix.AvgLen(index.Body)
+		t := float64(tf[index.Body]) / norm
+		s[index.Body] = strengthBody * t / (t + 2)
+	}
+	return s
+}
+
+// combined is the strength of independent pieces of evidence together.
+func combined(s [index.NumFields]float64) float64 {
+	c := 1.0
+	for _, v := range s {
+		c *= 1 - v
+	}
+	return 1 - c
+}
+
+// defMatching names a definition of d whose name holds all the stems.
+func defMatching(d *index.Doc, stems []string) string {
+	for _, def := range d.Defs {
+		if def.Kind == "section" {
+			continue
+		}
+		have := map[string]bool{}
+		for _, s := range stemsOf(def.Name) {
+			have[s] = true
+		}
+		if len(stems) == 1 {
+			// the whole identifier, lower-cased, is a stem too
+			have[strings.ToLower(def.Name)] = true
+			for _, s := range wholeStems(def.Name) {
+				have[s] = true
+			}
+		}
+		ok := true
+		for _, s := range stems {
+			if !have[s] {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return def.Name
+		}
+	}
+	return ""
+}
+
+func reason(d *index.Doc, matched, learned []match, edges []string) string {
+	var parts []string
+	if len(matched) > 0 {
+		sort.SliceStable(matched, func(i, j int) bool { return matched[i].strength > matched[j].strength })
+		var ms []string
+		for i, m := range matched {
+			if i == 4 {
+				ms = append(ms, fmt.Sprintf("%d more", len(matched)-4))
+				break
+			}
+			ms = append(ms, fmt.Sprintf("%s (%s)", m.label, m.where))
+		}
+		parts = append(parts, "matches "+strings.Join(ms, ", "))
+	}
+	if len(learned) > 0 {
+		sort.SliceStable(learned, func(i, j int) bool { return learned[i].strength > learned[j].strength })
+		var ms []string
+		for i, m := range learned {
+			if i == 3 {
+				break
+			}
+			ms = append(ms, fmt.Sprintf("%s (%s)", m.label, m.where))
+		}
+		parts = append(parts, "uses learned terms "+strings.Join(ms, ", "))
+	}
+	if len(edges) > 0 {
+		if len(edges) > 2 {
+			edges = append(edges[:2], fmt.Sprintf("%d more links", len(edges)-2))
+		}
+		parts = append(parts, strings.Join(edges, "; "))
+	}
+	if len(parts) == 0 {
+		return "no task concept matched"
+	}
+	s := strings.Join(parts, "; ")
+	switch {
+	case d.Kind.Has(walk.Test):
+		s += " (a test file)"
+	case d.Kind.Has(walk.Vendor):
+		s += " (vendored)"
+	case d.Kind.Has(walk.Generated):
+		s += " (generated)"
+	}
+	return s
+}

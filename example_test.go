@@ -1,0 +1,29 @@
+package hone_test
+
+import (
+	"context"
+	"fmt"
+	"log"
+
+	"github.com/hone-tools/hone"
+)
+
+// Retrieve runs the loop and returns the files at or above the threshold,
+// best first, with the trace of every cycle.
+func ExampleRetrieve() {
+	res, err := hone.Retrieve(context.Background(), "testdata/repos/auth-expiry",
+		"fix the auth token expiry bug", hone.Options{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, f := range res.Files {
+		fmt.Printf("%s (found in cycle %d)\n", f.Path, f.Cycle)
+	}
+	fmt.Println("stopped:", res.StopReason)
+	// Output:
+	// src/auth/tokens.ts (found in cycle 1)
+	// src/auth/auth.ts (found in cycle 1)
+	// src/session/session-manager.ts (found in cycle 2)
+	// src/lib/jwt-utils.ts (found in cycle 2)
+	// stopped: sufficient
+}

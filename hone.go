@@ -1,0 +1,203 @@
+// Package hone finds the code context a coding agent needs for a task.
+//
+// It runs the iterative retrieval loop: dispatch a broad search, evaluate
+// each candidate file's relevance to the task, refine the query with the
+// codebase's own vocabulary and the gaps the relevant files leave, and loop
+// until enough highly relevant files are in hand. Retrieve is the entry
+// point; the result carries a trace of every cycle.
+package hone
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Version is the version of hone and of its JSON output.
+const Version = "0.1.0"
+
+// Defaults of the loop.
+const (
+	DefaultMaxCycles  = 3
+	DefaultThreshold  = 0.7
+	DefaultCandidates = 25
+	// SufficientFiles is how many files at or above the threshold let the
+	// loop stop early, when no critical gap is left.
+	SufficientFiles = 3
+	// ExcludeBelow: files scored under it are excluded for the rest of the run.
+	ExcludeBelow = 0.2
+)
+
+// Query is what one cycle dispatches.
+type Query struct {
+	// Keywords are stemmed search terms: the task's own, then those learned
+	// from the codebase.
+	Keywords []string `json:"keywords"`
+	// Patterns are globs of the files to search. Empty means all source files.
+	// Those the caller gives are a hard filter; those refine learns (where
+	// the relevant files live) narrow the keyword search, while gap searches
+	// still reach the whole repository.
+	Patterns []string `json:"patterns"`
+	// Excludes are globs or paths never evaluated again in this run.
+	Excludes []string `json:"excludes"`
+	// FocusAreas name the missing context the cycle aims at: definitions a
+	// relevant file needs, and task concepts no relevant file covers yet.
+	FocusAreas []string `json:"focus_areas"`
+	// SkipKinds are kinds of file left out of the search: tests (unless the
+	// task is about tests), vendored, generated and secret-bearing files.
+	SkipKinds []string `json:"skip_kinds"`
+}
+
+// Evaluation is the verdict on one file.
+type Evaluation struct {
+	Path string `json:"path"`
+	// Relevance is in 0..1: 0.8-1.0 directly implements the target; 0.5-0.8
+	// related patterns or types; 0.2-0.5 tangential; below 0.2 irrelevant.
+	Relevance float64 `json:"relevance"`
+	// Reason says which task concepts matched, and where.
+	Reason string `json:"reason"`
+	// MissingContext lists what the file needs that is not yet in hand.
+	MissingContext []string `json:"missing_context"`
+	// Cycle is the cycle that found the file: the first in which it reached
+	// the threshold, or below it, the one that gave its best score.
+	Cycle int `json:"cycle"`
+}
+
+// Concept is one thing the task is about.
+type Concept struct {
+	Label string `json:"label"`
+	// Kind is "identifier", "path" or "word".
+	Kind string `json:"kind"`
+	// Weight is the concept's importance in 0..1: rarer in the repository,
+	// and named as code rather than prose, weighs more.
+	Weight float64 `json:"weight"`
+	// Terms are the stemmed terms that match it, the task's own first, then
+	// synonyms and translations.
+	Terms []string `json:"terms"`
+}
+
+// Ranked is one entry of the full ranking.
+type Ranked struct {
+	Path      string  `json:"path"`
+	Relevance float64 `json:"relevance"`
+}
+
+// Cycle is the trace of one pass of the loop.
+type Cycle struct {
+	N         int          `json:"n"`
+	Query     Query        `json:"query"`
+	Evaluated []Evaluation `json:"evaluated"`
+	// LearnedKeywords are the terms refine learned from the codebase: those
+	// that go with the task in the relevant files, then the synonyms of task
+	// concepts that the code uses (also in LearnedSynonyms).
+	LearnedKeywords []string  `json:"learned_keywords"`
+	LearnedSynonyms []Synonym `json:"learned_synonyms"`
+	LearnedPatterns []string  `json:"learned_patterns"`
+	Excluded        []string  `json:"excluded"`
+	// Gaps are the missing context refine found, aimed at by the next cycle.
+	Gaps []Gap `json:"gaps"`
+}
+
+// Synonym is a general synonym of a task concept that the codebase uses.
+type Synonym struct {
+	Term string `json:"term"`
+	For  string `json:"for"`
+}
+
+// Gap is context the relevant files need and the run does not yet have.
+type Gap struct {
+	// Name is what the next cycle looks for: a definition's name, or a task
+	// concept.
+	Name string `json:"name"`
+	// Kind is "call" (relevant code calls it), "import" (a relevant file
+	// imports a file not yet evaluated) or "concept" (a task concept no
+	// relevant file covers).
+	Kind string `json:"kind"`
+	// From is the relevant file that needs it; empty for concepts.
+	From string `json:"from,omitempty"`
+	// Where is the file expected to hold it, when known.
+	Where string `json:"where,omitempty"`
+	// Critical gaps keep the loop going: the relevant code calls into them,
+	// or the task names them and nothing covers them.
+	Critical bool `json:"critical"`
+}
+
+// StopReason says why the loop stopped.
+type StopReason string
+
+// The reasons the loop stops.
+const (
+	StopSufficient StopReason = "sufficient"  // enough relevant files, no critical gap
+	StopNoProgress StopReason = "no_progress" // a cycle found nothing new
+	StopMaxCycles  StopReason = "max_cycles"  // the cycle budget ran out
+)
+
+// Result is the outcome of a run.
+type Result struct {
+	Version string `json:"version"`
+	Task    string `json:"task"`
+	Repo    string `json:"repo"`
+	// Concepts are what hone understood the task to be about, most
+	// important first, with the ways the code may say each.
+	Concepts []Concept `json:"concepts"`
+	// Files are the files at or above the threshold, merged over all cycles,
+	// best first.
+	Files []Evaluation `json:"files"`
+	// Ranking lists every file evaluated in the run, best first.
+	Ranking    []Ranked   `json:"ranking"`
+	Cycles     []Cycle    `json:"cycles"`
+	StopReason StopReason `json:"stop_reason"`
+	// Notice explains an empty or doubtful result in one sentence.
+	Notice    string  `json:"notice,omitempty"`
+	Threshold float64 `json:"threshold"`
+	ElapsedMS int64   `json:"elapsed_ms"`
+}
+
+// Options tunes a run. The zero value gives the defaults.
+type Options struct {
+	MaxCycles  int      // default DefaultMaxCycles
+	Threshold  float64  // default DefaultThreshold
+	Candidates int      // files evaluated per cycle at most; default DefaultCandidates
+	Include    []string // globs: only these files are searched
+	Exclude    []string // globs or paths never searched
+	// MaxFileSize skips larger files; 0 means 1 MiB.
+	MaxFileSize int64
+}
+
+// ErrEmptyTask is returned for a task with no text.
+var ErrEmptyTask = errors.New("the task is empty: say what you need context for")
+
+// OptionError reports an option out of range; the message says which.
+type OptionError struct{ Msg string }
+
+func (e *OptionError) Error() string { return e.Msg }
+
+func optionErr(format string, args ...any) error {
+	return &OptionError{Msg: fmt.Sprintf(format, args...)}
+}
+
+func (o Options) withDefaults() (Options, error) {
+	if o.MaxCycles == 0 {
+		o.MaxCycles = DefaultMaxCycles
+	}
+	if o.Threshold == 0 {
+		o.Threshold = DefaultThreshold
+	}
+	if o.Candidates == 0 {
+		o.Candidates = DefaultCandidates
+	}
+	if o.MaxCycles < 1 || o.MaxCycles > 10 {
+		return o, optionErr("max cycles must be between 1 and 10, not %d", o.MaxCycles)
+	}
+	if o.Threshold <= 0 || o.Threshold > 1 {
+		return o, optionErr("threshold must be in (0, 1], not %g", o.Threshold)
+	}
+	if o.Candidates < 1 {
+		return o, optionErr("candidates must be at least 1, not %d", o.Candidates)
+	}
+	for _, g := range append(append([]string{}, o.Include...), o.Exclude...) {
+		if !validGlob(g) {
+			return o, optionErr("bad glob %q: check its brackets and braces", g)
+		}
+	}
+	return o, nil
+}

@@ -1,0 +1,369 @@
+package hone
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/hone-tools/hone/index"
+	"github.com/hone-tools/hone/walk"
+)
+
+// Retrieve runs the retrieval loop for task over the repository at repoDir.
+func Retrieve(ctx context.Context, repoDir, task string, opts Options) (*Result, error) {
+	start := time.Now()
+	task = strings.TrimSpace(task)
+	if task == "" {
+		return nil, ErrEmptyTask
+	}
+	opts, err := opts.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	ix, err := index.Build(ctx, repoDir, index.Options{MaxFileSize: opts.MaxFileSize})
+	if err != nil {
+		return nil, err
+	}
+	return run(ctx, ix, task, opts, start)
+}
+
+// RetrieveIndex runs the loop over an index already built, so that several
+// tasks can share one.
+func RetrieveIndex(ctx context.Context, ix *index.Index, task string, opts Options) (*Result, error) {
+	start := time.Now()
+	task = strings.TrimSpace(task)
+	if task == "" {
+		return nil, ErrEmptyTask
+	}
+	opts, err := opts.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	return run(ctx, ix, task, opts, start)
+}
+
+// state is one run of the loop.
+type state struct {
+	ix    *index.Index
+	opts  Options
+	task  string
+	know  knowledge
+	best  map[string]Evaluation // merged over cycles: each file's best verdict
+	seen  map[string]int        // path -> cycle it was first evaluated in
+	last  map[string]int        // path -> last cycle it was evaluated in
+	excl  map[string]bool       // excluded for the rest of the run
+	gaps  []*gapState
+	pats  []string // learned patterns
+	calls map[string]*fileCalls
+	skip  []string // kinds left out of the search
+}
+
+type gapState struct {
+	Gap
+	found int // cycle whose refine found it
+	open  bool
+}
+
+func run(ctx context.Context, ix *index.Index, task string, opts Options, start time.Time) (*Result, error) {
+	st := &state{
+		ix: ix, opts: opts, task: task,
+		best: map[string]Evaluation{}, seen: map[string]int{}, last: map[string]int{},
+		excl: map[string]bool{}, calls: map[string]*fileCalls{},
+	}
+	st.know.concepts = analyzeTask(task, ix)
+	st.know.aboutTests = mentionsTests(task)
+	st.know.supports = map[string][]support{}
+	if !st.know.aboutTests {
+		st.skip = append(st.skip, "test")
+	}
+	st.skip = append(st.skip, "vendor", "generated", "secret")
+
+	abs, _ := filepath.Abs(ix.Root)
+	res := &Result{Version: Version, Task: task, Repo: abs, Threshold: opts.Threshold}
+	if len(st.know.concepts) == 0 {
+		res.StopReason = StopNoProgress
+		res.Notice = "nothing found: the task has no words or identifiers hone can search for; describe it with the names of the things involved"
+		res.Ranking, res.Files = []Ranked{}, []Evaluation{}
+		res.ElapsedMS = time.Since(start).Milliseconds()
+		return res, nil
+	}
+
+	q := st.query(nil)
+	for n := 1; n <= opts.MaxCycles; n++ {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		cyc := Cycle{N: n, Query: q}
+		cands := st.dispatch()
+		newFiles, crossed := 0, 0
+		relBefore := map[string]float64{}
+		for _, ev := range st.relevant() {
+			relBefore[ev.Path] = ev.Relevance
+		}
+		for _, d := range cands {
+			ev := evaluate(st.ix, d, &st.know, st.callerSupports(d, relBefore))
+			ev.Cycle = n
+			ev.MissingContext = []string{}
+			cyc.Evaluated = append(cyc.Evaluated, ev)
+			if _, ok := st.seen[d.Path]; !ok {
+				st.seen[d.Path] = n
+				newFiles++
+			}
+			st.last[d.Path] = n
+			old, had := st.best[d.Path]
+			if !had || ev.Relevance > old.Relevance {
+				if ev.Relevance >= opts.Threshold && had && old.Relevance >= opts.Threshold {
+					ev.Cycle = old.Cycle // found when it first reached the threshold
+				} else if ev.Relevance >= opts.Threshold {
+					crossed++
+				}
+				st.best[d.Path] = ev
+			}
+		}
+		sort.SliceStable(cyc.Evaluated, func(i, j int) bool { return cyc.Evaluated[i].Relevance > cyc.Evaluated[j].Relevance })
+
+		closed := st.refine(n, &cyc)
+		for i := range cyc.Evaluated {
+			cyc.Evaluated[i].MissingContext = st.missing(cyc.Evaluated[i].Path, false)
+		}
+		q = st.query(cyc.Gaps)
+		res.Cycles = append(res.Cycles, cyc)
+
+		if st.countRelevant() >= SufficientFiles && !st.criticalOpen() {
+			res.StopReason = StopSufficient
+			break
+		}
+		if newFiles == 0 && crossed == 0 && closed == 0 {
+			res.StopReason = StopNoProgress
+			break
+		}
+		if n == opts.MaxCycles {
+			res.StopReason = StopMaxCycles
+		}
+	}
+
+	res.Concepts = []Concept{}
+	for _, c := range st.know.concepts {
+		ci := Concept{Label: c.label, Kind: c.kind.String(), Weight: math.Round(c.weight*100) / 100}
+		for _, a := range c.alts {
+			ci.Terms = append(ci.Terms, strings.Join(a.stems, " "))
+		}
+		res.Concepts = append(res.Concepts, ci)
+	}
+	res.Ranking = []Ranked{}
+	for _, ev := range st.best {
+		res.Ranking = append(res.Ranking, Ranked{Path: ev.Path, Relevance: ev.Relevance})
+	}
+	sort.Slice(res.Ranking, func(i, j int) bool {
+		if res.Ranking[i].Relevance != res.Ranking[j].Relevance {
+			return res.Ranking[i].Relevance > res.Ranking[j].Relevance
+		}
+		return res.Ranking[i].Path < res.Ranking[j].Path
+	})
+	res.Files = []Evaluation{}
+	for _, r := range res.Ranking {
+		if r.Relevance < opts.Threshold {
+			break
+		}
+		ev := st.best[r.Path]
+		ev.MissingContext = st.missing(r.Path, true)
+		res.Files = append(res.Files, ev)
+	}
+	if len(res.Files) == 0 {
+		if len(res.Ranking) == 0 {
+			res.Notice = "nothing found: no file matched the task's terms"
+		} else {
+			res.Notice = fmt.Sprintf("nothing scored %.2f or above; the closest files are in the ranking", opts.Threshold)
+		}
+	}
+	res.ElapsedMS = time.Since(start).Milliseconds()
+	return res, nil
+}
+
+func (st *state) countRelevant() int {
+	n := 0
+	for _, ev := range st.best {
+		if ev.Relevance >= st.opts.Threshold {
+			n++
+		}
+	}
+	return n
+}
+
+func (st *state) criticalOpen() bool {
+	for _, g := range st.gaps {
+		if g.open && g.Critical {
+			return true
+		}
+	}
+	return false
+}
+
+// missing lists what a file needs that is not in hand: the targets of its
+// open gaps, or at the end of the run, those not among the result's files.
+func (st *state) missing(p string, final bool) []string {
+	out := []string{}
+	for _, g := range st.gaps {
+		if g.From != p {
+			continue
+		}
+		if final {
+			if ev, ok := st.best[g.Where]; ok && ev.Relevance >= st.opts.Threshold {
+				continue
+			}
+		} else if !g.open {
+			continue
+		}
+		out = append(out, g.describe())
+	}
+	return out
+}
+
+func (g Gap) describe() string {
+	switch g.Kind {
+	case "call":
+		return fmt.Sprintf("%s() in %s", g.Name, g.Where)
+	case "import":
+		return fmt.Sprintf("imports %s", g.Where)
+	}
+	return g.Name
+}
+
+// query is the query the next cycle dispatches, for the trace.
+func (st *state) query(gaps []Gap) Query {
+	q := Query{Keywords: []string{}, Patterns: []string{}, Excludes: []string{}, FocusAreas: []string{}}
+	seen := map[string]bool{}
+	for _, c := range st.know.concepts {
+		for _, a := range c.alts {
+			k := strings.Join(a.stems, " ")
+			if !seen[k] {
+				seen[k] = true
+				q.Keywords = append(q.Keywords, k)
+			}
+		}
+	}
+	for _, l := range st.know.learned {
+		if !seen[l.stem] {
+			seen[l.stem] = true
+			q.Keywords = append(q.Keywords, l.stem)
+		}
+	}
+	q.Patterns = append(append(q.Patterns, st.opts.Include...), st.pats...)
+	q.Excludes = append(q.Excludes, st.opts.Exclude...)
+	var ex []string
+	for p := range st.excl {
+		ex = append(ex, p)
+	}
+	sort.Strings(ex)
+	q.Excludes = append(q.Excludes, ex...)
+	for _, g := range gaps {
+		f := g.Name
+		if g.Kind == "import" {
+			f = g.Where
+		}
+		if !contains(q.FocusAreas, f) {
+			q.FocusAreas = append(q.FocusAreas, f)
+		}
+	}
+	q.SkipKinds = st.skip
+	return q
+}
+
+// keep reports whether a file may be dispatched at all.
+func (st *state) keep(d *index.Doc) bool {
+	if st.excl[d.Path] {
+		return false
+	}
+	if d.Kind.Has(walk.Secret) || d.Kind.Has(walk.Vendor) || d.Kind.Has(walk.Generated) {
+		return false
+	}
+	if d.Kind.Has(walk.Test) && !st.know.aboutTests {
+		return false
+	}
+	if len(st.opts.Include) > 0 && !matchAny(st.opts.Include, d.Path) {
+		return false
+	}
+	return !matchAny(st.opts.Exclude, d.Path)
+}
+
+// dispatch picks the cycle's candidates: first what the open gaps point at,
+// then the best files for the keywords, preferring learned patterns.
+func (st *state) dispatch() []*index.Doc {
+	var out []*index.Doc
+	picked := map[string]bool{}
+	pick := func(d *index.Doc) {
+		if d != nil && !picked[d.Path] && st.keep(d) && len(out) < st.opts.Candidates {
+			picked[d.Path] = true
+			out = append(out, d)
+		}
+	}
+	for _, g := range st.gaps {
+		if !g.open {
+			continue
+		}
+		switch g.Kind {
+		case "call", "import":
+			pick(st.ix.Doc(g.Where))
+		case "concept":
+			for _, h := range st.ix.Run(index.Search{Terms: st.conceptTerms(g.Name), Keep: st.keep, Prior: st.searchPrior, Limit: 3}) {
+				pick(h.Doc)
+			}
+		}
+	}
+	for _, h := range st.ix.Run(index.Search{Terms: st.keywordTerms(), Keep: st.keep, Prior: st.searchPrior, Limit: st.opts.Candidates}) {
+		pick(h.Doc)
+	}
+	return out
+}
+
+func (st *state) searchPrior(d *index.Doc) float64 {
+	p := prior(d, st.know.aboutTests)
+	if len(st.pats) > 0 && matchAny(st.pats, d.Path) {
+		p *= 1.3
+	}
+	return p
+}
+
+// keywordTerms are the search terms of every concept and learned term.
+func (st *state) keywordTerms() []index.QueryTerm {
+	var ts []index.QueryTerm
+	for _, c := range st.know.concepts {
+		ts = append(ts, conceptQueryTerms(c)...)
+	}
+	for _, l := range st.know.learned {
+		ts = append(ts, index.QueryTerm{Stem: l.stem, Weight: learnedWeight * l.weight})
+	}
+	return ts
+}
+
+func conceptQueryTerms(c *concept) []index.QueryTerm {
+	var ts []index.QueryTerm
+	for _, a := range c.alts {
+		w := c.weight * a.discount
+		if c.kind != prose && len(a.stems) == 1 {
+			w *= 1.5 // an identifier as written: the strongest evidence
+		}
+		for _, s := range a.stems {
+			ts = append(ts, index.QueryTerm{Stem: s, Weight: w / float64(len(a.stems))})
+		}
+	}
+	return ts
+}
+
+// conceptTerms searches one concept gap, with the learned vocabulary.
+func (st *state) conceptTerms(label string) []index.QueryTerm {
+	var ts []index.QueryTerm
+	for _, c := range st.know.concepts {
+		if c.label == label {
+			ts = append(ts, conceptQueryTerms(c)...)
+		}
+	}
+	for _, l := range st.know.learned {
+		ts = append(ts, index.QueryTerm{Stem: l.stem, Weight: 0.5 * learnedWeight * l.weight})
+	}
+	return ts
+}

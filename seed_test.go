@@ -1,0 +1,316 @@
+package hone_test
+
+import (
+	"context"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/hone-tools/hone"
+)
+
+// The seed's examples are the acceptance tests of the loop: they run on the
+// fixture repositories in testdata/repos.
+
+func retrieve(t *testing.T, repo, task string) *hone.Result {
+	t.Helper()
+	res, err := hone.Retrieve(context.Background(), filepath.Join("testdata", "repos", repo), task, hone.Options{})
+	if err != nil {
+		t.Fatalf("Retrieve(%q): %v", task, err)
+	}
+	return res
+}
+
+// scoreIn returns a file's relevance in a cycle's evaluations, or -1.
+func scoreIn(c hone.Cycle, path string) float64 {
+	for _, ev := range c.Evaluated {
+		if ev.Path == path {
+			return ev.Relevance
+		}
+	}
+	return -1
+}
+
+// firstRelevant is the cycle in which a file first reached the threshold, or 0.
+func firstRelevant(res *hone.Result, path string) int {
+	for _, c := range res.Cycles {
+		if scoreIn(c, path) >= res.Threshold {
+			return c.N
+		}
+	}
+	return 0
+}
+
+func learnedIn(c hone.Cycle) []string { return c.LearnedKeywords }
+
+func resultPaths(res *hone.Result) []string {
+	var ps []string
+	for _, f := range res.Files {
+		ps = append(ps, f.Path)
+	}
+	sort.Strings(ps)
+	return ps
+}
+
+func TestSeedAuthTokenExpiry(t *testing.T) {
+	res := retrieve(t, "auth-expiry", "fix the auth token expiry bug")
+	if len(res.Cycles) < 2 {
+		t.Fatalf("ran %d cycles, want at least 2", len(res.Cycles))
+	}
+	c1, c2 := res.Cycles[0], res.Cycles[1]
+
+	// Cycle 1 finds auth.ts and tokens.ts high, user.ts low.
+	for _, p := range []string{"src/auth/auth.ts", "src/auth/tokens.ts"} {
+		if s := scoreIn(c1, p); s < 0.8 {
+			t.Errorf("cycle 1: %s scored %.2f, want at least 0.8", p, s)
+		}
+	}
+	if s := scoreIn(c1, "src/models/user.ts"); s < 0 || s >= 0.5 {
+		t.Errorf("cycle 1: user.ts scored %.2f, want it evaluated and below 0.5", s)
+	}
+	// Refine learns the codebase's terms from those files.
+	for _, w := range []string{"refresh", "jwt"} {
+		if !slices.Contains(learnedIn(c1), w) {
+			t.Errorf("cycle 1 learned %v, want %q among them", learnedIn(c1), w)
+		}
+	}
+	// It names the gaps: what auth.ts calls and does not have.
+	var gaps []string
+	for _, g := range c1.Gaps {
+		gaps = append(gaps, g.Name+"@"+g.Where)
+	}
+	for _, want := range []string{"refreshSession@src/session/session-manager.ts", "verifyJwt@src/lib/jwt-utils.ts"} {
+		if !slices.Contains(gaps, want) {
+			t.Errorf("cycle 1 gaps %v, want %s", gaps, want)
+		}
+	}
+	// Cycle 2 finds session-manager.ts and jwt-utils.ts.
+	for _, p := range []string{"src/session/session-manager.ts", "src/lib/jwt-utils.ts"} {
+		if n := firstRelevant(res, p); n != 2 {
+			t.Errorf("%s first reached the threshold in cycle %d, want 2 (cycle 2 scored %.2f)", p, n, scoreIn(c2, p))
+		}
+	}
+	want := []string{"src/auth/auth.ts", "src/auth/tokens.ts", "src/lib/jwt-utils.ts", "src/session/session-manager.ts"}
+	if got := resultPaths(res); !slices.Equal(got, want) {
+		t.Errorf("result = %v, want %v", got, want)
+	}
+	if res.StopReason != hone.StopSufficient {
+		t.Errorf("stopped for %s, want %s", res.StopReason, hone.StopSufficient)
+	}
+	for _, r := range res.Ranking {
+		if strings.HasPrefix(r.Path, "dist/") || strings.HasSuffix(r.Path, ".test.ts") {
+			t.Errorf("ranking holds %s: ignored files and tests must stay out", r.Path)
+		}
+	}
+}
+
+func TestSeedRateLimitingIsThrottle(t *testing.T) {
+	res := retrieve(t, "throttle-api", "add rate limiting to the API endpoints")
+	if len(res.Cycles) < 3 {
+		t.Fatalf("ran %d cycles, want 3", len(res.Cycles))
+	}
+	c1 := res.Cycles[0]
+	// The first search finds nothing relevant: the code never says "rate limit".
+	for _, ev := range c1.Evaluated {
+		if ev.Relevance >= res.Threshold {
+			t.Errorf("cycle 1 found %s at %.2f; the task's words should find nothing relevant", ev.Path, ev.Relevance)
+		}
+	}
+	// Refine learns what the code calls it.
+	for _, w := range []string{"throttle", "middleware"} {
+		if !slices.Contains(learnedIn(c1), w) {
+			t.Errorf("cycle 1 learned %v, want %q among them", learnedIn(c1), w)
+		}
+	}
+	var syn bool
+	for _, s := range c1.LearnedSynonyms {
+		if s.Term == "throttle" && strings.Contains(s.For, "rate limit") {
+			syn = true
+		}
+	}
+	if !syn {
+		t.Errorf("cycle 1 synonyms %v, want throttle for rate limiting", c1.LearnedSynonyms)
+	}
+	// The next cycle finds throttle.ts and middleware/index.ts, a later one router-setup.ts.
+	for _, p := range []string{"src/middleware/throttle.ts", "src/middleware/index.ts"} {
+		if n := firstRelevant(res, p); n != 2 {
+			t.Errorf("%s first reached the threshold in cycle %d, want 2", p, n)
+		}
+	}
+	if n := firstRelevant(res, "src/routes/router-setup.ts"); n < 3 {
+		t.Errorf("router-setup.ts first reached the threshold in cycle %d, want a later cycle than 2", n)
+	}
+	got := resultPaths(res)
+	for _, p := range []string{"src/middleware/index.ts", "src/middleware/throttle.ts", "src/routes/router-setup.ts"} {
+		if !slices.Contains(got, p) {
+			t.Errorf("result %v lacks %s", got, p)
+		}
+	}
+	// Distractors that say "rate" or "limit" in other senses stay out.
+	for _, p := range []string{"src/services/billing.ts", "src/services/exchange.ts", "src/db/pool.ts", "src/utils/pagination.ts"} {
+		if slices.Contains(got, p) {
+			t.Errorf("result holds the distractor %s", p)
+		}
+	}
+}
+
+// The same tasks in Chinese: the glossary carries them to the code's words.
+func TestSeedChinese(t *testing.T) {
+	tests := []struct {
+		repo, task string
+		want       []string
+	}{
+		{"auth-expiry", "修复身份验证令牌过期错误", []string{"src/auth/auth.ts", "src/auth/tokens.ts"}},
+		{"throttle-api", "为API端点添加速率限制", []string{"src/middleware/throttle.ts"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.repo, func(t *testing.T) {
+			res := retrieve(t, tt.repo, tt.task)
+			got := resultPaths(res)
+			for _, p := range tt.want {
+				if !slices.Contains(got, p) {
+					t.Errorf("result %v lacks %s", got, p)
+				}
+			}
+		})
+	}
+}
+
+func TestNothingFound(t *testing.T) {
+	tests := []struct {
+		task, notice string
+	}{
+		{"the of and to", "the task has no words or identifiers hone can search for"},
+		{"你好", "the task has no words or identifiers hone can search for"},
+		{"quaternion spectrogram", "no file matched the task's terms"},
+	}
+	for _, tt := range tests {
+		res := retrieve(t, "auth-expiry", tt.task)
+		if len(res.Files) != 0 {
+			t.Errorf("%q: found %d files, want none", tt.task, len(res.Files))
+		}
+		if !strings.Contains(res.Notice, tt.notice) {
+			t.Errorf("%q: notice %q, want it to say %q", tt.task, res.Notice, tt.notice)
+		}
+		if res.Files == nil || res.Ranking == nil {
+			t.Errorf("%q: files and ranking must be empty lists, not null", tt.task)
+		}
+	}
+}
+
+func TestResultContract(t *testing.T) {
+	res := retrieve(t, "auth-expiry", "fix the auth token expiry bug")
+	if res.Version != hone.Version || res.Task == "" || res.ElapsedMS < 0 {
+		t.Errorf("version %q task %q elapsed %d", res.Version, res.Task, res.ElapsedMS)
+	}
+	// files are at or above the threshold, best first, merged over cycles.
+	for i, f := range res.Files {
+		if f.Relevance < res.Threshold {
+			t.Errorf("files[%d] %s at %.2f is below the threshold", i, f.Path, f.Relevance)
+		}
+		if i > 0 && f.Relevance > res.Files[i-1].Relevance {
+			t.Errorf("files not best first at %d", i)
+		}
+		if f.Reason == "" || f.MissingContext == nil || f.Cycle < 1 {
+			t.Errorf("files[%d] incomplete: %+v", i, f)
+		}
+	}
+	// ranking holds every file evaluated in any cycle, at its best score.
+	evaluated := map[string]float64{}
+	for _, c := range res.Cycles {
+		for _, ev := range c.Evaluated {
+			evaluated[ev.Path] = max(evaluated[ev.Path], ev.Relevance)
+		}
+	}
+	if len(res.Ranking) != len(evaluated) {
+		t.Errorf("ranking has %d files, %d were evaluated", len(res.Ranking), len(evaluated))
+	}
+	for i, r := range res.Ranking {
+		if evaluated[r.Path] != r.Relevance {
+			t.Errorf("ranking %s at %.2f, best evaluation %.2f", r.Path, r.Relevance, evaluated[r.Path])
+		}
+		if i > 0 && r.Relevance > res.Ranking[i-1].Relevance {
+			t.Errorf("ranking not best first at %d", i)
+		}
+	}
+	// excluded files are never evaluated again.
+	excluded := map[string]int{}
+	for _, c := range res.Cycles {
+		for _, ev := range c.Evaluated {
+			if n, ok := excluded[ev.Path]; ok {
+				t.Errorf("%s excluded in cycle %d, evaluated again in cycle %d", ev.Path, n, c.N)
+			}
+		}
+		for _, p := range c.Excluded {
+			excluded[p] = c.N
+		}
+	}
+}
+
+func TestOptions(t *testing.T) {
+	dir := filepath.Join("testdata", "repos", "auth-expiry")
+	ctx := context.Background()
+
+	res, err := hone.Retrieve(ctx, dir, "fix the auth token expiry bug", hone.Options{MaxCycles: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Cycles) != 1 || res.StopReason != hone.StopMaxCycles {
+		t.Errorf("max cycles 1: ran %d cycles, stopped for %s", len(res.Cycles), res.StopReason)
+	}
+
+	res, err = hone.Retrieve(ctx, dir, "fix the auth token expiry bug", hone.Options{Include: []string{"src/lib/**"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range res.Ranking {
+		if !strings.HasPrefix(r.Path, "src/lib/") {
+			t.Errorf("include src/lib/**: ranking holds %s", r.Path)
+		}
+	}
+
+	res, err = hone.Retrieve(ctx, dir, "fix the auth token expiry bug", hone.Options{Exclude: []string{"src/auth"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range res.Ranking {
+		if strings.HasPrefix(r.Path, "src/auth/") {
+			t.Errorf("exclude src/auth: ranking holds %s", r.Path)
+		}
+	}
+
+	// A task about tests keeps test files in the search.
+	res, err = hone.Retrieve(ctx, dir, "the token expiry tests fail", hone.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sawTest bool
+	for _, r := range res.Ranking {
+		sawTest = sawTest || strings.HasSuffix(r.Path, ".test.ts")
+	}
+	if !sawTest {
+		t.Errorf("a task about tests: no test file evaluated in %v", res.Ranking)
+	}
+
+	for _, o := range []hone.Options{{Threshold: 2}, {MaxCycles: 11}, {Include: []string{"a/[b"}}} {
+		if _, err := hone.Retrieve(ctx, dir, "token", o); err == nil {
+			t.Errorf("%+v: no error", o)
+		}
+	}
+	if _, err := hone.Retrieve(ctx, dir, "  ", hone.Options{}); err != hone.ErrEmptyTask {
+		t.Errorf("empty task: %v, want ErrEmptyTask", err)
+	}
+	if _, err := hone.Retrieve(ctx, filepath.Join(dir, "nope"), "token", hone.Options{}); err == nil {
+		t.Error("missing repository: no error")
+	}
+}
+
+func TestCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := hone.Retrieve(ctx, filepath.Join("testdata", "repos", "auth-expiry"), "token", hone.Options{}); err == nil {
+		t.Error("cancelled context: no error")
+	}
+}

@@ -1,0 +1,374 @@
+package hone
+
+import (
+	"math"
+	"regexp"
+	"sort"
+	"strings"
+	"unicode"
+
+	"github.com/hone-tools/hone/index"
+	"github.com/hone-tools/hone/lexicon"
+	"github.com/hone-tools/hone/tokenize"
+)
+
+// conceptKind orders the evidence a task gives: a named identifier or path
+// says far more than a prose word.
+type conceptKind int
+
+const (
+	prose conceptKind = iota
+	identifier
+	filePath
+)
+
+func (k conceptKind) String() string {
+	return [...]string{"word", "identifier", "path"}[k]
+}
+
+// alt is one way a concept shows in code: all its stems together.
+type alt struct {
+	stems    []string
+	label    string
+	discount float64 // 1 for the task's own words, less for synonyms and learned terms
+	source   string  // "task", "synonym", "glossary"
+}
+
+// concept is one thing the task is about, with the ways the code may say it.
+type concept struct {
+	label  string
+	kind   conceptKind
+	alts   []alt
+	weight float64 // importance in 0..1, set against the index
+	count  int     // mentions in the task
+	path   string  // for filePath concepts: the path as written
+}
+
+func (c *concept) hasStems(stems []string) bool {
+	for _, a := range c.alts {
+		if equalStems(a.stems, stems) {
+			return true
+		}
+	}
+	return false
+}
+
+func equalStems(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// genericWords are words of task prose that say what to do, not what about.
+var genericWords = map[string]bool{
+	"fix": true, "fixes": true, "fixed": true, "fixing": true, "bug": true, "bugs": true, "issue": true, "issues": true,
+	"problem": true, "problems": true, "add": true, "adding": true, "added": true, "implement": true, "implementing": true,
+	"implemented": true, "support": true, "make": true, "makes": true, "need": true, "needs": true, "want": true,
+	"please": true, "should": true, "would": true, "could": true, "work": true, "works": true, "working": true,
+	"use": true, "using": true, "used": true, "get": true, "gets": true, "try": true, "tried": true, "also": true,
+	"like": true, "way": true, "thing": true, "things": true, "able": true, "currently": true, "expected": true,
+	"actual": true, "behavior": true, "behaviour": true, "instead": true, "seems": true, "seem": true, "happen": true,
+	"happens": true, "code": true, "change": true, "changes": true, "update": true, "improve": true, "allow": true,
+	"example": true, "following": true, "result": true, "results": true, "case": true, "cases": true, "when": true,
+	"which": true, "there": true, "here": true, "what": true, "where": true, "why": true, "how": true, "some": true,
+	"any": true, "all": true, "one": true, "two": true, "first": true, "still": true, "just": true, "only": true,
+	"even": true, "now": true, "well": true, "see": true, "look": true, "think": true, "know": true, "new": true,
+	"current": true, "correct": true, "correctly": true, "wrong": true, "properly": true, "proper": true,
+	"doesn": true, "don": true, "isn": true, "wasn": true, "aren": true, "won": true, "can": true, "cannot": true,
+	"will": true, "may": true, "might": true, "must": true, "let": true, "lets": true, "etc": true,
+}
+
+var (
+	backticked = regexp.MustCompile("`([^`\n]{1,120})`")
+	codeIdent  = regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*(?:\(\))?`)
+	pathLike   = regexp.MustCompile(`(?:[\w.-]+/)+[\w.-]+\.[A-Za-z0-9]{1,8}\b|\b[\w-]+\.(?:go|py|ts|tsx|js|jsx|java|rs|rb|php|c|h|cc|cpp|hpp|cs|kt|swift|scala|sh|md|ya?ml|toml|json)\b`)
+)
+
+// isIdentifierLike: snake_case, camelCase, dotted paths, calls.
+func isIdentifierLike(s string) bool {
+	s = strings.TrimSuffix(s, "()")
+	if len(s) < 3 {
+		return false
+	}
+	if strings.Contains(s, "_") && strings.Trim(s, "_") != "" {
+		return true
+	}
+	if strings.Contains(s, ".") {
+		return true
+	}
+	// an upper-case letter after a lower-case one: camelCase or CamelCase.
+	prevLower := false
+	for _, r := range s {
+		if unicode.IsUpper(r) && prevLower {
+			return true
+		}
+		prevLower = unicode.IsLower(r) || unicode.IsDigit(r)
+	}
+	return false
+}
+
+// analyzeTask turns the task into concepts, weighted against the index.
+func analyzeTask(task string, ix *index.Index) []*concept {
+	byKey := map[string]*concept{}
+	var order []*concept
+	add := func(c *concept) {
+		// One concept per stems: the first way the task says it (a path, an
+		// identifier, then prose) is the strongest.
+		key := strings.Join(c.alts[0].stems, " ")
+		if old, ok := byKey[key]; ok {
+			old.count++
+			return
+		}
+		c.count = 1
+		byKey[key] = c
+		order = append(order, c)
+	}
+
+	// File paths the task names.
+	for _, m := range pathLike.FindAllString(task, -1) {
+		stems := stemsOf(m)
+		if len(stems) == 0 {
+			continue
+		}
+		add(&concept{label: m, kind: filePath, path: m, alts: []alt{{stems: stems, label: m, discount: 1, source: "task"}}})
+	}
+
+	// Identifiers: in backticks, or shaped like code.
+	seenIdent := map[string]bool{}
+	addIdent := func(s string) {
+		s = strings.TrimSuffix(strings.Trim(s, "`'\"(),.:;"), "()")
+		if s == "" || seenIdent[s] {
+			return
+		}
+		seenIdent[s] = true
+		// A dotted name counts by its parts: module.Class.method.
+		parts := strings.Split(s, ".")
+		for _, p := range parts {
+			if p == "" || !isIdentifierLike(p) && len(parts) == 1 {
+				continue
+			}
+			if len(p) < 3 || tokenize.IsStopWord(strings.ToLower(p)) {
+				continue
+			}
+			whole := tokenize.Stem(strings.ToLower(p))
+			split := stemsOf(p)
+			c := &concept{label: p, kind: identifier, alts: []alt{{stems: []string{whole}, label: p, discount: 1, source: "task"}}}
+			if len(split) > 1 {
+				c.alts = append(c.alts, alt{stems: split, label: p, discount: 0.75, source: "task"})
+			}
+			add(c)
+		}
+	}
+	for _, m := range backticked.FindAllStringSubmatch(task, -1) {
+		for _, id := range codeIdent.FindAllString(m[1], -1) {
+			if isIdentifierLike(id) || len(id) >= 4 {
+				addIdent(id)
+			}
+		}
+	}
+	for _, id := range codeIdent.FindAllString(task, -1) {
+		if isIdentifierLike(id) {
+			addIdent(id)
+		}
+	}
+
+	// Prose: words, with Chinese translated through the glossary.
+	var words []string
+	tokenize.Each(task, func(t tokenize.Token) {
+		if t.Whole {
+			return
+		}
+		if isCJKWord(t.Text) {
+			for _, alts := range lexicon.TranslateAll(t.Text) {
+				if len(alts) == 0 {
+					continue
+				}
+				words = append(words, "\x00"+strings.Join(alts, "|"))
+			}
+			return
+		}
+		words = append(words, t.Text)
+	})
+	addProse(words, add)
+
+	// Weigh each concept by how telling it is in this repository.
+	n := float64(ix.N())
+	idf1 := ix.IDF(1)
+	for _, c := range order {
+		df := bestDF(c, ix)
+		spec := 0.0
+		if df > 0 && idf1 > 0 {
+			spec = ix.IDF(df) / idf1
+		}
+		base := 0.8
+		switch c.kind {
+		case identifier:
+			base = 1
+		case filePath:
+			base = 1
+		}
+		c.weight = base * (0.35 + 0.65*spec) * (1 + 0.15*math.Log(float64(c.count)))
+		if df == 0 {
+			c.weight *= 0.5 // nothing in the code says it (yet)
+		}
+		if n > 0 && float64(df)/n > 0.5 {
+			c.weight *= 0.5 // nearly every file says it
+		}
+		c.weight = math.Min(1, c.weight)
+	}
+	sort.SliceStable(order, func(i, j int) bool { return order[i].weight > order[j].weight })
+	if len(order) > maxConcepts {
+		order = order[:maxConcepts]
+	}
+	return order
+}
+
+const maxConcepts = 40
+
+func bestDF(c *concept, ix *index.Index) int {
+	best := 0
+	for _, a := range c.alts {
+		df := ix.N()
+		for _, s := range a.stems {
+			if d := ix.DF(s); d < df {
+				df = d
+			}
+		}
+		if df > best {
+			best = df
+		}
+	}
+	return best
+}
+
+// addProse makes concepts of prose words, joining the phrases the synonym
+// table knows ("rate limit") into one concept.
+func addProse(words []string, add func(*concept)) {
+	phrases := map[string][]string{} // first stem -> phrase stems
+	for _, p := range lexicon.Phrases() {
+		st := stemsOf(p)
+		if len(st) > 1 {
+			phrases[st[0]] = append(phrases[st[0]], strings.Join(st, " "))
+		}
+	}
+	var stems []string
+	var labels []string
+	var glossary []bool
+	for _, w := range words {
+		if strings.HasPrefix(w, "\x00") {
+			// a translated segment: its first English alternative names it.
+			alts := strings.Split(w[1:], "|")
+			st := stemsOf(alts[0])
+			if len(st) == 0 || genericWords[alts[0]] {
+				continue
+			}
+			c := &concept{label: alts[0], kind: prose, alts: []alt{{stems: st, label: alts[0], discount: 1, source: "glossary"}}}
+			for _, a := range alts[1:] {
+				if s := stemsOf(a); len(s) > 0 && !c.hasStems(s) {
+					c.alts = append(c.alts, alt{stems: s, label: a, discount: 0.9, source: "glossary"})
+				}
+			}
+			add(c)
+			continue
+		}
+		if tokenize.IsStopWord(w) || genericWords[w] || len(w) < 2 || isNumber(w) {
+			stems = append(stems, "")
+			labels = append(labels, "")
+			glossary = append(glossary, false)
+			continue
+		}
+		stems = append(stems, tokenize.Stem(w))
+		labels = append(labels, w)
+		glossary = append(glossary, false)
+	}
+	for i := 0; i < len(stems); i++ {
+		if stems[i] == "" {
+			continue
+		}
+		matched := false
+		for _, ph := range phrases[stems[i]] {
+			ps := strings.Split(ph, " ")
+			if i+len(ps) > len(stems) {
+				continue
+			}
+			ok := true
+			for j, s := range ps {
+				if stems[i+j] != s {
+					ok = false
+					break
+				}
+			}
+			if ok {
+				label := strings.Join(labels[i:i+len(ps)], " ")
+				add(&concept{label: label, kind: prose, alts: []alt{{stems: ps, label: label, discount: 1, source: "task"}}})
+				i += len(ps) - 1
+				matched = true
+				break
+			}
+		}
+		if !matched && len(labels[i]) >= 3 {
+			add(&concept{label: labels[i], kind: prose, alts: []alt{{stems: []string{stems[i]}, label: labels[i], discount: 1, source: "task"}}})
+		}
+	}
+}
+
+// stemsOf tokenizes s into the stems of its parts, stop words dropped.
+func stemsOf(s string) []string {
+	var out []string
+	tokenize.Each(s, func(t tokenize.Token) {
+		if t.Whole || tokenize.IsStopWord(t.Text) {
+			return
+		}
+		out = append(out, t.Stem)
+	})
+	return out
+}
+
+func isCJKWord(s string) bool {
+	for _, r := range s {
+		if unicode.Is(unicode.Han, r) || unicode.Is(unicode.Hiragana, r) || unicode.Is(unicode.Katakana, r) || unicode.Is(unicode.Hangul, r) {
+			return true
+		}
+	}
+	return false
+}
+
+func isNumber(s string) bool {
+	for _, r := range s {
+		if !unicode.IsDigit(r) {
+			return false
+		}
+	}
+	return true
+}
+
+// mentionsTests reports whether the task is about tests, so test files stay
+// in the search.
+func mentionsTests(task string) bool {
+	found := strings.Contains(task, "测试")
+	tokenize.Each(task, func(t tokenize.Token) {
+		switch t.Text {
+		case "test", "tests", "testing", "spec", "specs", "pytest", "unittest", "jest", "fixture", "fixtures":
+			found = true
+		}
+	})
+	return found
+}
+
+// wholeStems are the stems of an identifier's compound forms
+// ("refreshSession" gives "refreshsession").
+func wholeStems(s string) []string {
+	var out []string
+	tokenize.Each(s, func(t tokenize.Token) {
+		if t.Whole {
+			out = append(out, t.Stem)
+		}
+	})
+	return out
+}
