@@ -138,7 +138,7 @@ func evaluate(ix *index.Index, d *index.Doc, k *knowledge, extra []support) Eval
 	}
 
 	rel := 1 - (1-cover)*(1-aboutWeight*about)*(1-learnedWeight*learned)*link
-	rel *= prior(d, k.aboutTests)
+	rel *= prior(&d.Entry, k.aboutTests)
 	rel = math.Round(rel*100) / 100
 
 	return Evaluation{
@@ -162,7 +162,7 @@ func (s support) describe() string {
 // prior lowers files that are rarely what a task is after: tests (unless
 // the task is about them), documentation, examples, vendored and generated
 // code.
-func prior(d *index.Doc, aboutTests bool) float64 {
+func prior(d *index.Entry, aboutTests bool) float64 {
 	p := 1.0
 	switch {
 	case d.Kind.Has(walk.Vendor), d.Kind.Has(walk.Generated):
@@ -192,7 +192,7 @@ func conceptEvidence(ix *index.Index, d *index.Doc, c *concept) (e, about float6
 		}
 	}
 	for _, a := range c.alts {
-		tf, ok := altFreqs(ix, d, a.stems)
+		tf, ok := altFreqs(d, a.stems)
 		if !ok {
 			continue
 		}
@@ -228,13 +228,12 @@ func aboutness(tf [index.NumFields]uint16) float64 {
 
 // altFreqs is how often a group of stems occurs together in each field: the
 // least frequent stem's count. ok is false when a stem is unknown.
-func altFreqs(ix *index.Index, d *index.Doc, stems []string) (tf [index.NumFields]uint16, ok bool) {
+func altFreqs(d *index.Doc, stems []string) (tf [index.NumFields]uint16, ok bool) {
 	for i, s := range stems {
-		id, found := ix.Term(s)
-		if !found {
+		t := d.TF(s)
+		if t == ([index.NumFields]uint16{}) {
 			return tf, false
 		}
-		t := d.TF(id)
 		for f := range tf {
 			if i == 0 || t[f] < tf[f] {
 				tf[f] = t[f]
@@ -247,7 +246,7 @@ func altFreqs(ix *index.Index, d *index.Doc, stems []string) (tf [index.NumField
 // altEvidence is the strength of a group of stems that must occur together
 // in a field, combined over the fields, and where it was strongest.
 func altEvidence(ix *index.Index, d *index.Doc, stems []string) (float64, string) {
-	tf, ok := altFreqs(ix, d, stems)
+	tf, ok := altFreqs(d, stems)
 	if !ok {
 		return 0, ""
 	}

@@ -161,6 +161,11 @@ type Options struct {
 	Exclude    []string // globs or paths never searched
 	// MaxFileSize skips larger files; 0 means 1 MiB.
 	MaxFileSize int64
+	// IndexDir holds the indexes; empty means $HONE_INDEX_DIR, else the
+	// user's cache directory.
+	IndexDir string
+	// Notice, if set, receives one-line notices, such as an index rebuilt.
+	Notice func(string)
 }
 
 // ErrEmptyTask is returned for a task with no text.

@@ -24,8 +24,12 @@ func Retrieve(ctx context.Context, repoDir, task string, opts Options) (*Result,
 	if err != nil {
 		return nil, err
 	}
-	ix, err := index.Build(ctx, repoDir, index.Options{MaxFileSize: opts.MaxFileSize})
+	ix, err := index.Open(ctx, repoDir, index.Options{Dir: opts.IndexDir, MaxFileSize: opts.MaxFileSize, Notice: opts.Notice})
 	if err != nil {
+		return nil, err
+	}
+	defer ix.Close()
+	if _, err := ix.Update(ctx, nil); err != nil {
 		return nil, err
 	}
 	return run(ctx, ix, task, opts, start)
@@ -104,8 +108,9 @@ func run(ctx context.Context, ix *index.Index, task string, opts Options, start 
 		for _, ev := range st.relevant() {
 			relBefore[ev.Path] = ev.Relevance
 		}
+		relDefs := st.relevantDefs(relBefore)
 		for _, d := range cands {
-			ev := evaluate(st.ix, d, &st.know, st.callerSupports(d, relBefore))
+			ev := evaluate(st.ix, d, &st.know, st.callerSupports(d, relBefore, relDefs))
 			ev.Cycle = n
 			ev.MissingContext = []string{}
 			cyc.Evaluated = append(cyc.Evaluated, ev)
@@ -181,6 +186,9 @@ func run(ctx context.Context, ix *index.Index, task string, opts Options, start 
 		}
 	}
 	res.ElapsedMS = time.Since(start).Milliseconds()
+	if err := ix.Err(); err != nil {
+		return nil, err
+	}
 	return res, nil
 }
 
@@ -274,7 +282,7 @@ func (st *state) query(gaps []Gap) Query {
 }
 
 // keep reports whether a file may be dispatched at all.
-func (st *state) keep(d *index.Doc) bool {
+func (st *state) keep(d *index.Entry) bool {
 	if st.excl[d.Path] {
 		return false
 	}
@@ -295,9 +303,12 @@ func (st *state) keep(d *index.Doc) bool {
 func (st *state) dispatch() []*index.Doc {
 	var out []*index.Doc
 	picked := map[string]bool{}
-	pick := func(d *index.Doc) {
-		if d != nil && !picked[d.Path] && st.keep(d) && len(out) < st.opts.Candidates {
-			picked[d.Path] = true
+	pick := func(e *index.Entry) {
+		if e == nil || picked[e.Path] || !st.keep(e) || len(out) >= st.opts.Candidates {
+			return
+		}
+		picked[e.Path] = true
+		if d := st.ix.Doc(e.Path); d != nil {
 			out = append(out, d)
 		}
 	}
@@ -307,20 +318,20 @@ func (st *state) dispatch() []*index.Doc {
 		}
 		switch g.Kind {
 		case "call", "import":
-			pick(st.ix.Doc(g.Where))
+			pick(st.ix.Entry(g.Where))
 		case "concept":
 			for _, h := range st.ix.Run(index.Search{Terms: st.conceptTerms(g.Name), Keep: st.keep, Prior: st.searchPrior, Limit: 3}) {
-				pick(h.Doc)
+				pick(h.Entry)
 			}
 		}
 	}
 	for _, h := range st.ix.Run(index.Search{Terms: st.keywordTerms(), Keep: st.keep, Prior: st.searchPrior, Limit: st.opts.Candidates}) {
-		pick(h.Doc)
+		pick(h.Entry)
 	}
 	return out
 }
 
-func (st *state) searchPrior(d *index.Doc) float64 {
+func (st *state) searchPrior(d *index.Entry) float64 {
 	p := prior(d, st.know.aboutTests)
 	if len(st.pats) > 0 && matchAny(st.pats, d.Path) {
 		p *= 1.3

@@ -25,10 +25,33 @@ const (
 	feedbackFloor = 0.3
 )
 
-// fileCalls caches what a file calls, with its lines, for gap finding.
+// fileCalls caches what a file calls, with its lines, for gap finding and
+// feedback.
 type fileCalls struct {
 	calls []structure.Call
 	lines []string
+	stems [][]string // each line's distinct stems, whole identifiers left out
+}
+
+// lineStems tokenizes the file's lines once. Lines over 400 bytes
+// (minified code, data) are left out.
+func (fc *fileCalls) lineStems() [][]string {
+	if fc.stems != nil || len(fc.lines) == 0 {
+		return fc.stems
+	}
+	fc.stems = make([][]string, 0, len(fc.lines))
+	for _, line := range fc.lines {
+		var stems []string
+		if len(line) <= 400 {
+			tokenize.Each(line, func(t tokenize.Token) {
+				if !t.Whole && !contains(stems, t.Stem) {
+					stems = append(stems, t.Stem)
+				}
+			})
+		}
+		fc.stems = append(fc.stems, stems)
+	}
+	return fc.stems
 }
 
 func (st *state) callsOf(d *index.Doc) *fileCalls {
@@ -36,7 +59,7 @@ func (st *state) callsOf(d *index.Doc) *fileCalls {
 		return fc
 	}
 	fc := &fileCalls{}
-	if src, err := st.ix.Content(d); err == nil {
+	if src, err := st.ix.Content(&d.Entry); err == nil {
 		fc.calls = structure.Calls(src)
 		fc.lines = strings.Split(string(src), "\n")
 	}
@@ -221,6 +244,13 @@ func (st *state) gapsOf(d *index.Doc) []Gap {
 		imported[p] = true
 	}
 	stems := st.taskStems()
+	var names []string
+	for _, c := range fc.calls {
+		if !own[c.Name] {
+			names = append(names, c.Name)
+		}
+	}
+	definers := st.ix.DefinersOf(names)
 	var gaps []Gap
 	seen := map[string]bool{}
 	perTarget := map[string]int{}
@@ -229,9 +259,9 @@ func (st *state) gapsOf(d *index.Doc) []Gap {
 			continue
 		}
 		seen[c.Name] = true
-		var target *index.Doc
-		var defs []*index.Doc
-		for _, o := range st.ix.Definers(c.Name) {
+		var target *index.Entry
+		var defs []*index.Entry
+		for _, o := range definers[c.Name] {
 			if o.Path != d.Path && st.keep(o) {
 				defs = append(defs, o)
 			}
@@ -268,7 +298,7 @@ func (st *state) gapsOf(d *index.Doc) []Gap {
 		targets[g.Where] = true
 	}
 	for _, p := range imports {
-		if o := st.ix.Doc(p); o != nil && !targets[p] && st.keep(o) {
+		if o := st.ix.Entry(p); o != nil && !targets[p] && st.keep(o) {
 			if _, evaluated := st.seen[p]; !evaluated {
 				gaps = append(gaps, Gap{Name: path.Base(p), Kind: "import", From: d.Path, Where: p})
 			}
@@ -332,26 +362,43 @@ func (st *state) rebuildSupports() {
 	st.know.supports = sup
 }
 
-// callerSupports ties a file to the relevant files whose definitions it
-// calls: where a relevant piece is used.
-func (st *state) callerSupports(d *index.Doc, rel map[string]float64) []support {
-	if len(rel) == 0 {
-		return nil
-	}
-	var out []support
-	done := map[string]bool{}
-	for _, c := range st.callsOf(d).calls {
-		defs := st.ix.Definers(c.Name)
-		if len(defs) == 0 || len(defs) > 3 {
+// relevantDefs maps the names the relevant files define to those files.
+func (st *state) relevantDefs(rel map[string]float64) map[string][]string {
+	defs := map[string][]string{}
+	for p := range rel {
+		d := st.ix.Doc(p)
+		if d == nil {
 			continue
 		}
-		for _, o := range defs {
-			r, ok := rel[o.Path]
-			if !ok || o.Path == d.Path || done[o.Path] {
+		for _, def := range d.Defs {
+			if def.Kind != "section" && !contains(defs[def.Name], p) {
+				defs[def.Name] = append(defs[def.Name], p)
+			}
+		}
+	}
+	return defs
+}
+
+// callerSupports ties a file to the relevant files whose definitions it
+// calls: where a relevant piece is used. A name defined in many files says
+// nothing of which one is called.
+func (st *state) callerSupports(d *index.Doc, rel map[string]float64, relDefs map[string][]string) []support {
+	var out []support
+	done := map[string]bool{}
+	for _, name := range d.Calls {
+		files := relDefs[name]
+		if len(files) == 0 {
+			continue
+		}
+		if n := len(st.ix.Definers(name)); n > 3 {
+			continue
+		}
+		for _, p := range files {
+			if p == d.Path || done[p] {
 				continue
 			}
-			done[o.Path] = true
-			out = append(out, support{from: o.Path, rel: r, name: c.Name, kind: "caller", strength: supportCaller})
+			done[p] = true
+			out = append(out, support{from: p, rel: rel[p], name: name, kind: "caller", strength: supportCaller})
 		}
 	}
 	return out
@@ -398,8 +445,8 @@ func (st *state) learnSynonyms() []learnedSynonym {
 			}
 			a := alt{stems: stems, label: syn, discount: synonymDiscount, source: "synonym"}
 			c.alts = append(c.alts, a)
-			own := cooccurring(st.ix, c.alts[0].stems)
-			out = append(out, learnedSynonym{concept: c.label, alt: a, replaces: cooccurring(st.ix, stems) > 2*own})
+			own := st.ix.Cooccur(c.alts[0].stems)
+			out = append(out, learnedSynonym{concept: c.label, alt: a, replaces: st.ix.Cooccur(stems) > 2*own})
 		}
 	}
 	return out
@@ -470,15 +517,15 @@ func (st *state) synonymHomes(syns []learnedSynonym, have []Evaluation) []Evalua
 		if len(s.alt.stems) > 1 || !s.replaces {
 			continue // phrases say too little by their parts; and only the codebase's own terms
 		}
-		id, ok := st.ix.Term(s.alt.stems[0])
-		if !ok {
-			continue
-		}
-		for _, h := range st.ix.Run(index.Search{Terms: []index.QueryTerm{{Stem: s.alt.stems[0], Weight: 1}}, Keep: st.keep}) {
-			tf := h.Doc.TF(id)
-			if (tf[index.Name] > 0 || tf[index.Def] > 0) && !in[h.Doc.Path] && len(out) < 3 {
-				in[h.Doc.Path] = true
-				out = append(out, Evaluation{Path: h.Doc.Path, Relevance: synonymHomeRelevance})
+		for _, h := range st.ix.Run(index.Search{Terms: []index.QueryTerm{{Stem: s.alt.stems[0], Weight: 1}}, Keep: st.keep, Limit: 10}) {
+			d := st.ix.Doc(h.Entry.Path)
+			if d == nil {
+				continue
+			}
+			tf := d.TF(s.alt.stems[0])
+			if (tf[index.Name] > 0 || tf[index.Def] > 0) && !in[d.Path] && len(out) < 3 {
+				in[d.Path] = true
+				out = append(out, Evaluation{Path: d.Path, Relevance: synonymHomeRelevance})
 			}
 		}
 	}
@@ -524,29 +571,19 @@ func (st *state) learnFeedback(feedback []Evaluation) []learnedTerm {
 			continue
 		}
 		counts := map[string]int{}
-		for _, line := range st.callsOf(d).lines {
-			if len(line) > 400 {
-				continue
-			}
-			var stems []string
+		for _, line := range st.callsOf(d).lineStems() {
 			about := false
-			tokenize.Each(line, func(t tokenize.Token) {
-				if t.Whole {
-					return
-				}
-				if known[t.Stem] {
+			for _, s := range line {
+				if known[s] {
 					about = true
-					return
+					break
 				}
-				stems = append(stems, t.Stem)
-			})
+			}
 			if !about {
 				continue
 			}
-			seen := map[string]bool{}
-			for _, s := range stems {
-				if !seen[s] {
-					seen[s] = true
+			for _, s := range line {
+				if !known[s] {
 					counts[s]++
 				}
 			}
@@ -561,15 +598,20 @@ func (st *state) learnFeedback(feedback []Evaluation) []learnedTerm {
 				}
 			})
 		}
-		for stem, k := range counts {
+		var want []string
+		for stem := range counts {
 			if len(stem) < 3 || isNumber(stem) || tokenize.IsStopWord(stem) || genericWords[stem] || codeNoise[stem] {
+				delete(counts, stem)
 				continue
 			}
-			id, ok := st.ix.Term(stem)
-			if !ok || genericWords[st.ix.Surface(id)] {
+			want = append(want, stem)
+		}
+		st.ix.Prefetch(want)
+		for stem, k := range counts {
+			df := st.ix.DF(stem)
+			if df == 0 || genericWords[st.ix.Surface(stem)] {
 				continue
 			}
-			df := st.ix.DFID(id)
 			if df < 2 || float64(df) > 0.5*n || (n >= 20 && float64(df) > 0.25*n) {
 				continue // rare or everywhere: either way it finds nothing
 			}
@@ -580,7 +622,7 @@ func (st *state) learnFeedback(feedback []Evaluation) []learnedTerm {
 			}
 			c.score += ev.Relevance * (1 - math.Exp(-float64(k)/2))
 			c.inDocs++
-			if tf := d.TF(id); tf[index.Name] > 0 || tf[index.Def] > 0 || dirTerms[stem] {
+			if tf := d.TF(stem); tf[index.Name] > 0 || tf[index.Def] > 0 || dirTerms[stem] {
 				c.strong = true
 			}
 		}
@@ -611,10 +653,9 @@ func (st *state) learnFeedback(feedback []Evaluation) []learnedTerm {
 		if st.isCompound(c.stem) {
 			continue
 		}
-		id, _ := st.ix.Term(c.stem)
 		out = append(out, learnedTerm{
 			stem:   c.stem,
-			label:  st.ix.Surface(id),
+			label:  st.ix.Surface(c.stem),
 			weight: 0.5 + 0.5*c.score/list[0].score,
 			source: "feedback",
 		})
@@ -627,13 +668,10 @@ func (st *state) learnFeedback(feedback []Evaluation) []learnedTerm {
 // the same, more generally.
 func (st *state) isCompound(t string) bool {
 	for i := 3; i+3 <= len(t); i++ {
-		if _, ok := st.ix.Term(t[:i]); !ok {
+		if st.ix.DF(t[:i]) == 0 {
 			continue
 		}
-		if _, ok := st.ix.Term(tokenize.Stem(t[i:])); ok {
-			return true
-		}
-		if _, ok := st.ix.Term(t[i:]); ok {
+		if st.ix.DF(tokenize.Stem(t[i:])) > 0 || st.ix.DF(t[i:]) > 0 {
 			return true
 		}
 	}
@@ -650,33 +688,4 @@ func phraseStems(p string) []string {
 		return []string{tokenize.Stem(strings.Join(words, ""))}
 	}
 	return stems
-}
-
-// cooccurring counts the files holding all the stems.
-func cooccurring(ix *index.Index, stems []string) int {
-	var ids []uint32
-	for _, s := range stems {
-		id, ok := ix.Term(s)
-		if !ok {
-			return 0
-		}
-		ids = append(ids, id)
-	}
-	if len(ids) == 0 {
-		return 0
-	}
-	n := 0
-	for _, doc := range ix.Postings(ids[0]) {
-		all := true
-		for _, id := range ids[1:] {
-			if ix.Docs[doc].TF(id) == [index.NumFields]uint16{} {
-				all = false
-				break
-			}
-		}
-		if all {
-			n++
-		}
-	}
-	return n
 }

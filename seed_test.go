@@ -2,6 +2,7 @@ package hone_test
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -13,6 +14,18 @@ import (
 
 // The seed's examples are the acceptance tests of the loop: they run on the
 // fixture repositories in testdata/repos.
+
+// TestMain keeps the tests' indexes out of the user's cache.
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "hone-test-index-")
+	if err != nil {
+		panic(err)
+	}
+	os.Setenv("HONE_INDEX_DIR", dir)
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
 
 func retrieve(t *testing.T, repo, task string) *hone.Result {
 	t.Helper()

@@ -11,10 +11,11 @@ import (
 
 func fixtureIndex(t testing.TB, name string) *index.Index {
 	t.Helper()
-	ix, err := index.Build(context.Background(), filepath.Join("testdata", "repos", name), index.Options{})
+	ix, err := index.Build(context.Background(), filepath.Join("testdata", "repos", name), index.Options{Dir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() { ix.Close() })
 	return ix
 }
 

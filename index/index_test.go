@@ -5,14 +5,15 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/hone-tools/hone/tokenize"
 )
 
-func build(t *testing.T, files map[string]string) *Index {
+func writeTree(t testing.TB, dir string, files map[string]string) {
 	t.Helper()
-	dir := t.TempDir()
 	for p, body := range files {
 		full := filepath.Join(dir, filepath.FromSlash(p))
 		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
@@ -22,19 +23,27 @@ func build(t *testing.T, files map[string]string) *Index {
 			t.Fatal(err)
 		}
 	}
-	ix, err := Build(context.Background(), dir, Options{})
+}
+
+// build indexes a tree of files in a fresh index.
+func build(t *testing.T, files map[string]string) *Index {
+	t.Helper()
+	dir := t.TempDir()
+	writeTree(t, dir, files)
+	ix, err := Build(context.Background(), dir, Options{Dir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() { ix.Close() })
 	return ix
 }
 
 func tf(ix *Index, path, word string) [NumFields]uint16 {
-	id, ok := ix.Term(tokenize.Stem(word))
-	if !ok {
+	d := ix.Doc(path)
+	if d == nil {
 		return [NumFields]uint16{}
 	}
-	return ix.Doc(path).TF(id)
+	return d.TF(tokenize.Stem(word))
 }
 
 func TestFields(t *testing.T) {
@@ -44,11 +53,14 @@ func TestFields(t *testing.T) {
 		".env":                           "SECRET_TOKEN=hunter2\n",
 	})
 	got := tf(ix, "src/session/session-manager.ts", "session")
-	if got[Name] != 1 || got[Dir] != 1 || got[Def] != 1 || got[Body] < 2 {
-		t.Errorf("session: %v, want name 1, dir 1, def 1, body 2+", got)
+	if got[Name] != 1 || got[Dir] != 1 || got[Def] != 1 || got[Body] < 2 || got[Comment] != 1 {
+		t.Errorf("session: %v, want name 1, dir 1, def 1, body 2+, comment 1", got)
 	}
 	if got := tf(ix, "src/session/session-manager.ts", "refreshsession"); got[Def] != 1 {
 		t.Errorf("the whole identifier refreshsession: %v, want it in the definitions", got)
+	}
+	if d := ix.Doc("src/session/session-manager.ts"); !slices.Equal(d.Calls, []string{"refreshSession", "signJwt"}) {
+		t.Errorf("calls: %v", d.Calls)
 	}
 	// an index file is named for its folder
 	if got := tf(ix, "src/middleware/index.ts", "middleware"); got[Name] != 1 {
@@ -58,20 +70,15 @@ func TestFields(t *testing.T) {
 	if got := tf(ix, ".env", "hunter2"); got != [NumFields]uint16{} {
 		t.Errorf(".env contents indexed: %v", got)
 	}
-	if _, err := ix.Content(ix.Doc(".env")); err == nil {
+	if _, err := ix.Content(ix.Entry(".env")); err == nil {
 		t.Error("Content read a secret-bearing file")
 	}
-	if ix.Surface(mustTerm(t, ix, "session")) != "session" {
-		t.Errorf("surface of session: %q", ix.Surface(mustTerm(t, ix, "session")))
+	if s := ix.Surface(tokenize.Stem("session")); s != "session" {
+		t.Errorf("surface of session: %q", s)
 	}
-}
-
-func mustTerm(t *testing.T, ix *Index, word string) uint32 {
-	id, ok := ix.Term(tokenize.Stem(word))
-	if !ok {
-		t.Fatalf("no term %q", word)
+	if ix.N() != 3 || ix.DF(tokenize.Stem("session")) != 1 || ix.DF("nosuchterm") != 0 {
+		t.Errorf("N %d, DF(session) %d", ix.N(), ix.DF(tokenize.Stem("session")))
 	}
-	return id
 }
 
 func TestRun(t *testing.T) {
@@ -81,31 +88,34 @@ func TestRun(t *testing.T) {
 		"billing.ts":  "const taxRate = 0.2;\n",
 		"README.md":   "# throttle\nthrottle throttle throttle\n",
 	})
-	hits := ix.Run(Search{Terms: []QueryTerm{{Stem: tokenize.Stem("throttle"), Weight: 1}}})
+	q := []QueryTerm{{Stem: tokenize.Stem("throttle"), Weight: 1}}
+	hits := ix.Run(Search{Terms: q})
 	var paths []string
 	for _, h := range hits {
-		paths = append(paths, h.Doc.Path)
+		paths = append(paths, h.Entry.Path)
 	}
 	if len(paths) != 3 || paths[0] != "throttle.ts" {
 		t.Errorf("hits %v: want the file named for the term first, billing.ts absent", paths)
 	}
-	// Keep, Prior and Limit
 	hits = ix.Run(Search{
-		Terms: []QueryTerm{{Stem: tokenize.Stem("throttle"), Weight: 1}},
-		Keep:  func(d *Doc) bool { return d.Path != "throttle.ts" },
-		Prior: func(d *Doc) float64 {
-			if d.Path == "README.md" {
+		Terms: q,
+		Keep:  func(e *Entry) bool { return e.Path != "throttle.ts" },
+		Prior: func(e *Entry) float64 {
+			if e.Path == "README.md" {
 				return 0
 			}
 			return 1
 		},
 		Limit: 5,
 	})
-	if len(hits) != 1 || hits[0].Doc.Path != "routes.ts" {
+	if len(hits) != 1 || hits[0].Entry.Path != "routes.ts" {
 		t.Errorf("with Keep and Prior: %v", hits)
 	}
 	if hits := ix.Run(Search{Terms: []QueryTerm{{Stem: "nosuchterm", Weight: 1}}}); len(hits) != 0 {
 		t.Errorf("unknown term: %d hits", len(hits))
+	}
+	if n := ix.Cooccur([]string{tokenize.Stem("throttle"), tokenize.Stem("app")}); n != 1 {
+		t.Errorf("Cooccur(throttle, app) = %d, want 1", n)
 	}
 }
 
@@ -115,12 +125,17 @@ func TestStructure(t *testing.T) {
 		"src/session/session-manager.ts": "export function refreshSession(id: string) {}\n",
 		"pkg/models/__init__.py":         "from .fields import Field\n",
 		"pkg/models/fields.py":           "class Field:\n    pass\n",
+		"pkg/store/store.go":             "package store\n\nfunc Open() {}\n",
+		"cmd/main.go":                    "package main\n\nimport \"example.com/m/pkg/store\"\n\nfunc main() { store.Open() }\n",
 	})
 	if got := ix.Imports(ix.Doc("src/auth/auth.ts")); !slices.Equal(got, []string{"src/session/session-manager.ts"}) {
 		t.Errorf("imports of auth.ts: %v", got)
 	}
 	if got := ix.Imports(ix.Doc("pkg/models/__init__.py")); !slices.Equal(got, []string{"pkg/models/fields.py"}) {
 		t.Errorf("imports of __init__.py: %v", got)
+	}
+	if got := ix.Imports(ix.Doc("cmd/main.go")); !slices.Equal(got, []string{"pkg/store/store.go"}) {
+		t.Errorf("imports of main.go: %v", got)
 	}
 	defs := ix.Definers("refreshSession")
 	if len(defs) != 1 || defs[0].Path != "src/session/session-manager.ts" {
@@ -131,13 +146,172 @@ func TestStructure(t *testing.T) {
 	}
 }
 
-func TestBuildErrors(t *testing.T) {
-	if _, err := Build(context.Background(), filepath.Join(t.TempDir(), "missing"), Options{}); err == nil {
+func TestOpenErrors(t *testing.T) {
+	if _, err := Open(context.Background(), filepath.Join(t.TempDir(), "missing"), Options{Dir: t.TempDir()}); err == nil {
 		t.Error("missing root: no error")
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := Build(ctx, t.TempDir(), Options{}); err == nil {
+	if _, err := Build(ctx, t.TempDir(), Options{Dir: t.TempDir()}); err == nil {
 		t.Error("cancelled: no error")
+	}
+}
+
+// snapshot is what a retrieval sees of an index: for each file, its score
+// for a few queries, and the statistics behind them.
+func snapshot(t *testing.T, ix *Index, words ...string) string {
+	t.Helper()
+	var b strings.Builder
+	for _, w := range words {
+		st := tokenize.Stem(w)
+		b.WriteString(w + " df=" + itoa(ix.DF(st)) + ":")
+		for _, h := range ix.Run(Search{Terms: []QueryTerm{{Stem: st, Weight: 1}}}) {
+			b.WriteString(" " + h.Entry.Path + "=" + ftoa(h.Score))
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString("N=" + itoa(ix.N()))
+	for f := Field(0); f < NumFields; f++ {
+		b.WriteString(" avg" + f.String() + "=" + ftoa(ix.AvgLen(f)))
+	}
+	return b.String()
+}
+
+func itoa(n int) string { return fmtInt(n) }
+
+func TestIncrementalEqualsRebuild(t *testing.T) {
+	repo := t.TempDir()
+	files := map[string]string{}
+	for i := 0; i < 600; i++ {
+		files[pathN(i)] = bodyN(i, "token")
+	}
+	writeTree(t, repo, files)
+	dir := t.TempDir()
+	ctx := context.Background()
+	ix, err := Build(ctx, repo, Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+
+	// Change, delete and add files in several rounds: tombstones, a delta,
+	// new segments, merges.
+	for round := 0; round < 12; round++ {
+		for i := round * 40; i < round*40+30; i++ {
+			writeTree(t, repo, map[string]string{pathN(i): bodyN(i, "expiry refresh round"+fmtInt(round))})
+		}
+		os.Remove(filepath.Join(repo, filepath.FromSlash(pathN(599-round))))
+		writeTree(t, repo, map[string]string{"new/" + pathN(round): bodyN(round, "fresh")})
+		bumpTimes(t, repo)
+		if _, err := ix.Update(ctx, nil); err != nil {
+			t.Fatalf("round %d: %v", round, err)
+		}
+	}
+	fresh, err := Build(ctx, repo, Options{Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fresh.Close()
+	words := []string{"token", "expiry", "refresh", "fresh", "round3", "file42"}
+	got, want := snapshot(t, ix, words...), snapshot(t, fresh, words...)
+	if got != want {
+		t.Errorf("incremental index differs from a rebuild:\n%s\n---\n%s", got, want)
+	}
+	st, err := ix.Status(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Files != fresh.N() || st.Segments > maxSegments+1 {
+		t.Errorf("status: %+v", st)
+	}
+
+	// Nothing changed: nothing written.
+	s, err := ix.Update(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Added+s.Changed+s.Deleted+s.Touched != 0 {
+		t.Errorf("no-change update: %+v", s)
+	}
+	// A time changed, the content not: touched, not re-indexed.
+	now := time.Now().Add(time.Hour)
+	os.Chtimes(filepath.Join(repo, filepath.FromSlash(pathN(1))), now, now)
+	s, err = ix.Update(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Touched != 1 || s.Changed != 0 {
+		t.Errorf("touch: %+v", s)
+	}
+}
+
+// bumpTimes moves every file's time forward, as a checkout would, so that
+// files rewritten within the clock's resolution still look changed.
+func bumpTimes(t *testing.T, dir string) {
+	t.Helper()
+	bump := time.Now().Add(time.Duration(len(dir)) * time.Millisecond)
+	filepath.Walk(dir, func(p string, fi os.FileInfo, err error) error {
+		if err == nil && !fi.IsDir() {
+			bump = bump.Add(time.Microsecond)
+			os.Chtimes(p, bump, bump)
+		}
+		return nil
+	})
+}
+
+func TestSchemaVersionRebuild(t *testing.T) {
+	repo := t.TempDir()
+	writeTree(t, repo, map[string]string{"a.go": "package a\n\nfunc Token() {}\n"})
+	dir := t.TempDir()
+	ctx := context.Background()
+	ix, err := Build(ctx, repo, Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ix.db.Exec(`UPDATE meta SET value = '0' WHERE key = 'schema'`); err != nil {
+		t.Fatal(err)
+	}
+	ix.Close()
+	var notices []string
+	ix, err = Build(ctx, repo, Options{Dir: dir, Notice: func(s string) { notices = append(notices, s) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	if len(notices) != 1 || !strings.Contains(notices[0], "rebuilding") {
+		t.Errorf("notices %q, want one about rebuilding", notices)
+	}
+	if ix.DF(tokenize.Stem("token")) != 1 {
+		t.Error("rebuilt index lacks the file")
+	}
+}
+
+func TestCorruptRebuild(t *testing.T) {
+	repo := t.TempDir()
+	writeTree(t, repo, map[string]string{"a.go": "package a\n\nfunc Token() {}\n"})
+	dir := t.TempDir()
+	ctx := context.Background()
+	ix, err := Build(ctx, repo, Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := ix.Path
+	ix.Close()
+	os.Remove(path + "-wal")
+	os.Remove(path + "-shm")
+	if err := os.WriteFile(path, []byte(strings.Repeat("not a database ", 500)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var notices []string
+	ix, err = Build(ctx, repo, Options{Dir: dir, Notice: func(s string) { notices = append(notices, s) }})
+	if err != nil {
+		t.Fatalf("a corrupt index must be rebuilt, not fail: %v", err)
+	}
+	defer ix.Close()
+	if len(notices) != 1 || !strings.Contains(notices[0], "damaged") {
+		t.Errorf("notices %q", notices)
+	}
+	if ix.DF(tokenize.Stem("token")) != 1 {
+		t.Error("rebuilt index lacks the file")
 	}
 }

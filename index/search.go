@@ -1,18 +1,496 @@
 package index
 
 import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
 	"sort"
+	"strings"
+
+	"github.com/hone-tools/hone/structure"
+	"github.com/hone-tools/hone/walk"
 )
 
 // FieldWeights are the BM25F weights of the fields: a term in a file's name
-// says more than one in its body.
-var FieldWeights = [NumFields]float64{Name: 5, Dir: 2, Def: 3, Body: 1}
+// says more than one in its body. Comments are part of the body already.
+var FieldWeights = [NumFields]float64{Name: 5, Dir: 2, Def: 3, Body: 1, Comment: 0}
 
 // BM25 parameters.
 const (
 	k1 = 1.2
 	b  = 0.75
 )
+
+// termStat is what the index knows of a term: its exact document frequency
+// and its postings, segment by segment.
+type termStat struct {
+	df      int
+	surface string
+	segs    []segPostings
+	loaded  bool // segs read
+}
+
+type segPostings struct {
+	seg  int64
+	data []byte
+}
+
+// prepare loads the delta's files and the tombstones, once per catalog.
+func (ix *Index) prepare() {
+	if ix.ready {
+		return
+	}
+	ix.ready = true
+	ctx := context.Background()
+	rows, err := ix.db.QueryContext(ctx, `SELECT id, doc FROM files WHERE seg = 0`)
+	if err != nil {
+		ix.fail(err)
+		return
+	}
+	for rows.Next() {
+		var id int64
+		var blob []byte
+		if err := rows.Scan(&id, &blob); err != nil {
+			ix.fail(err)
+			break
+		}
+		e := ix.byID[id]
+		if e == nil || e.seg != 0 {
+			continue // written after the catalog was read
+		}
+		d := &Doc{Entry: *e}
+		if err := decodeDoc(blob, d); err != nil {
+			ix.fail(err)
+			continue
+		}
+		ix.delta = append(ix.delta, d)
+		ix.docs[id] = d
+	}
+	rows.Close()
+	ix.tomb = map[int64][]string{}
+	rows, err = ix.db.QueryContext(ctx, `SELECT id, stems FROM tomb`)
+	if err != nil {
+		ix.fail(err)
+		return
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var blob []byte
+		if err := rows.Scan(&id, &blob); err != nil {
+			ix.fail(err)
+			return
+		}
+		ix.tomb[id] = decodeStems(blob)
+	}
+}
+
+// fail keeps the first error of the read methods, which return no error
+// themselves; Err reports it. Callers hold ix.mu.
+func (ix *Index) fail(err error) {
+	if ix.readErr == nil {
+		ix.readErr = fmt.Errorf("read index %s: %w", ix.Path, err)
+	}
+}
+
+// Err reports the first error the read methods met, if any.
+func (ix *Index) Err() error {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	return ix.readErr
+}
+
+// stat returns a term's statistics, loading them if needed. Callers hold
+// ix.mu.
+func (ix *Index) stat(stem string) *termStat {
+	if ts, ok := ix.terms[stem]; ok {
+		return ts
+	}
+	ix.loadStats([]string{stem})
+	return ix.terms[stem]
+}
+
+// term returns a term's statistics and postings. Callers hold ix.mu.
+func (ix *Index) term(stem string) *termStat {
+	ts := ix.stat(stem)
+	if ts.loaded || ts.df == 0 {
+		return ts
+	}
+	ts.loaded = true
+	rows, err := ix.db.QueryContext(context.Background(), `SELECT seg, data FROM postings WHERE stem = ?`, stem)
+	if err != nil {
+		ix.fail(err)
+		return ts
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var sp segPostings
+		if err := rows.Scan(&sp.seg, &sp.data); err != nil {
+			ix.fail(err)
+			return ts
+		}
+		ts.segs = append(ts.segs, sp)
+	}
+	if err := rows.Err(); err != nil {
+		ix.fail(err)
+	}
+	return ts
+}
+
+// Prefetch loads the statistics of many terms at once, so that DF and
+// Surface answer from memory.
+func (ix *Index) Prefetch(stems []string) {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	var need []string
+	for _, s := range stems {
+		if _, ok := ix.terms[s]; !ok {
+			need = append(need, s)
+		}
+	}
+	ix.loadStats(need)
+}
+
+// loadStats reads the document frequencies and surfaces of stems, without
+// their postings. Callers hold ix.mu.
+func (ix *Index) loadStats(stems []string) {
+	ix.prepare()
+	var fresh []string
+	for _, s := range stems {
+		if ix.terms[s] == nil {
+			ix.terms[s] = &termStat{}
+			fresh = append(fresh, s)
+		}
+	}
+	defer func() {
+		for _, s := range fresh {
+			ix.adjust(s, ix.terms[s])
+		}
+	}()
+	stems = fresh
+	for len(stems) > 0 {
+		n := min(len(stems), 400)
+		args := make([]any, n)
+		for i, s := range stems[:n] {
+			args[i] = s
+		}
+		rows, err := ix.db.QueryContext(context.Background(),
+			`SELECT stem, df, surface FROM postings WHERE stem IN (?`+strings.Repeat(",?", n-1)+`)`, args...)
+		if err != nil {
+			ix.fail(err)
+			return
+		}
+		for rows.Next() {
+			var stem, surface string
+			var df int
+			if err := rows.Scan(&stem, &df, &surface); err != nil {
+				ix.fail(err)
+				break
+			}
+			ts := ix.terms[stem]
+			ts.df += df
+			if ts.surface == "" || surface != "" && shorter(surface, ts.surface) {
+				ts.surface = surface
+			}
+		}
+		rows.Close()
+		stems = stems[n:]
+	}
+}
+
+// adjust corrects a term's count from its segments: less the tombstoned
+// files that held it, plus the delta's. Callers hold ix.mu.
+func (ix *Index) adjust(stem string, ts *termStat) {
+	for _, stems := range ix.tomb {
+		if containsSorted(stems, stem) {
+			ts.df--
+		}
+	}
+	for _, d := range ix.delta {
+		if tf := d.TF(stem); tf != ([NumFields]uint16{}) {
+			ts.df++
+			for _, t := range d.Terms {
+				if t.Stem == stem && t.Surface != "" && (ts.surface == "" || shorter(t.Surface, ts.surface)) {
+					ts.surface = t.Surface
+				}
+			}
+		}
+	}
+	if ts.df < 0 {
+		ts.df = 0
+	}
+}
+
+func containsSorted(ss []string, s string) bool {
+	i := sort.SearchStrings(ss, s)
+	return i < len(ss) && ss[i] == s
+}
+
+// live reports whether a posting of segment seg for file id is current.
+func (ix *Index) live(id, seg int64) *Entry {
+	e := ix.byID[id]
+	if e == nil || e.seg != seg {
+		return nil
+	}
+	if _, dead := ix.tomb[id]; dead {
+		return nil
+	}
+	return e
+}
+
+// N is the number of indexed files.
+func (ix *Index) N() int {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	return len(ix.cat)
+}
+
+// DF is the number of files holding the term.
+func (ix *Index) DF(stem string) int {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	return ix.stat(stem).df
+}
+
+// Surface is the shortest word seen for a stem: "middleware" for
+// "middlewar". It is the stem itself when the stem is a word.
+func (ix *Index) Surface(stem string) string {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	if s := ix.stat(stem).surface; s != "" {
+		return s
+	}
+	return stem
+}
+
+// IDF is the BM25 inverse document frequency of a term held by df files.
+func (ix *Index) IDF(df int) float64 {
+	n := float64(ix.N())
+	return math.Log(1 + (n-float64(df)+0.5)/(float64(df)+0.5))
+}
+
+// AvgLen is the mean number of tokens in a field.
+func (ix *Index) AvgLen(f Field) float64 {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	if len(ix.cat) == 0 {
+		return 1
+	}
+	return math.Max(1, float64(ix.total[f])/float64(len(ix.cat)))
+}
+
+// Entry returns the catalog entry of a slash path, or nil.
+func (ix *Index) Entry(p string) *Entry {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	return ix.cat[p]
+}
+
+// Entries lists the catalog, in no particular order.
+func (ix *Index) Entries() []*Entry {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	out := make([]*Entry, 0, len(ix.cat))
+	for _, e := range ix.cat {
+		out = append(out, e)
+	}
+	return out
+}
+
+// Doc loads a file's terms and outline, or returns nil when the path is not
+// indexed.
+func (ix *Index) Doc(p string) *Doc {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	e := ix.cat[p]
+	if e == nil {
+		return nil
+	}
+	return ix.doc(e)
+}
+
+func (ix *Index) doc(e *Entry) *Doc {
+	if d, ok := ix.docs[e.ID]; ok {
+		return d
+	}
+	var blob []byte
+	err := ix.db.QueryRowContext(context.Background(), `SELECT doc FROM files WHERE id = ?`, e.ID).Scan(&blob)
+	if err != nil {
+		if !errors.Is(err, sql.ErrNoRows) {
+			ix.fail(err)
+		}
+		return nil // replaced by another process since the catalog was read
+	}
+	d := &Doc{Entry: *e}
+	if err := decodeDoc(blob, d); err != nil {
+		ix.fail(err)
+		return nil
+	}
+	ix.docs[e.ID] = d
+	return d
+}
+
+// Definers lists the files that define name (exact, case-sensitive).
+func (ix *Index) Definers(name string) []*Entry {
+	return ix.DefinersOf([]string{name})[name]
+}
+
+// DefinersOf is Definers for many names at once.
+func (ix *Index) DefinersOf(names []string) map[string][]*Entry {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	out := make(map[string][]*Entry, len(names))
+	var need []string
+	for _, n := range names {
+		if es, ok := ix.defs[n]; ok {
+			out[n] = es
+		} else if _, dup := out[n]; !dup {
+			out[n] = nil
+			need = append(need, n)
+		}
+	}
+	for len(need) > 0 {
+		k := min(len(need), 400)
+		args := make([]any, k)
+		for i, n := range need[:k] {
+			args[i] = n
+			ix.defs[n] = nil
+		}
+		rows, err := ix.db.QueryContext(context.Background(),
+			`SELECT DISTINCT name, file FROM defs WHERE name IN (?`+strings.Repeat(",?", k-1)+`)`, args...)
+		if err != nil {
+			ix.fail(err)
+			return out
+		}
+		for rows.Next() {
+			var name string
+			var id int64
+			if err := rows.Scan(&name, &id); err != nil {
+				ix.fail(err)
+				break
+			}
+			if e := ix.byID[id]; e != nil {
+				ix.defs[name] = append(ix.defs[name], e)
+			}
+		}
+		rows.Close()
+		for _, n := range need[:k] {
+			sort.Slice(ix.defs[n], func(i, j int) bool { return ix.defs[n][i].Path < ix.defs[n][j].Path })
+			out[n] = ix.defs[n]
+		}
+		need = need[k:]
+	}
+	return out
+}
+
+// Exists reports whether p names an indexed file, or with a trailing slash a
+// directory holding indexed files.
+func (ix *Index) Exists(p string) bool {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	if strings.HasSuffix(p, "/") {
+		return len(ix.inDir(p)) > 0
+	}
+	return ix.cat[p] != nil
+}
+
+// inDir lists the entries directly inside dir ("a/b/"). Callers hold ix.mu.
+func (ix *Index) inDir(dir string) []*Entry {
+	var out []*Entry
+	for p, e := range ix.cat {
+		if strings.HasPrefix(p, dir) && !strings.Contains(p[len(dir):], "/") {
+			out = append(out, e)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	return out
+}
+
+// Imports resolves the imports of d to indexed files.
+func (ix *Index) Imports(d *Doc) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, spec := range d.Imports {
+		for _, p := range structure.Resolve(d.Lang, d.Path, spec, ix.Exists) {
+			if strings.HasSuffix(p, "/") {
+				// a package directory: every file of the language inside it.
+				ix.mu.Lock()
+				in := ix.inDir(p)
+				ix.mu.Unlock()
+				for _, o := range in {
+					if o.Lang == d.Lang && !seen[o.Path] && o.Path != d.Path {
+						seen[o.Path] = true
+						out = append(out, o.Path)
+					}
+				}
+				continue
+			}
+			if !seen[p] && p != d.Path {
+				seen[p] = true
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}
+
+// Content reads a file's text. Secret-bearing files are refused.
+func (ix *Index) Content(e *Entry) ([]byte, error) {
+	if e.Kind.Has(walk.Secret) {
+		return nil, fmt.Errorf("read %s: secret-bearing file, contents are never read", e.Path)
+	}
+	b, err := os.ReadFile(filepath.Join(ix.Root, filepath.FromSlash(e.Path)))
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", e.Path, err)
+	}
+	return b, nil
+}
+
+// Cooccur counts the files holding all the stems.
+func (ix *Index) Cooccur(stems []string) int {
+	if len(stems) == 0 {
+		return 0
+	}
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	var have map[int64]int
+	for i, s := range stems {
+		next := map[int64]int{}
+		ix.eachHolder(s, func(e *Entry, _ [NumFields]uint16) {
+			if i == 0 || have[e.ID] == i {
+				next[e.ID] = i + 1
+			}
+		})
+		have = next
+	}
+	return len(have)
+}
+
+// eachHolder calls fn for every current file holding a stem, with its
+// frequencies. Callers hold ix.mu.
+func (ix *Index) eachHolder(stem string, fn func(*Entry, [NumFields]uint16)) {
+	ts := ix.term(stem)
+	for _, sp := range ts.segs {
+		if err := eachPosting(sp.data, func(p posting) {
+			if e := ix.live(p.id, sp.seg); e != nil {
+				fn(e, p.tf)
+			}
+		}); err != nil {
+			ix.fail(err)
+		}
+	}
+	for _, d := range ix.delta {
+		if e := ix.byID[d.ID]; e != nil && e.seg == 0 {
+			if tf := d.TF(stem); tf != ([NumFields]uint16{}) {
+				fn(e, tf)
+			}
+		}
+	}
+}
 
 // QueryTerm is one stemmed term of a search, with its weight.
 type QueryTerm struct {
@@ -24,52 +502,55 @@ type QueryTerm struct {
 type Search struct {
 	Terms []QueryTerm
 	// Keep, if set, drops the files it returns false for.
-	Keep func(*Doc) bool
+	Keep func(*Entry) bool
 	// Prior, if set, multiplies each file's score.
-	Prior func(*Doc) float64
+	Prior func(*Entry) float64
 	Limit int
 }
 
 // Hit is one scored file.
 type Hit struct {
-	Doc   *Doc
+	Entry *Entry
 	Score float64
 }
 
 // Run scores every file holding at least one term and returns the best,
 // highest score first; ties go to the shorter path.
 func (ix *Index) Run(s Search) []Hit {
-	scores := map[int32]float64{}
+	ix.mu.Lock()
+	scores := map[*Entry]float64{}
+	n := float64(len(ix.cat))
 	for _, qt := range s.Terms {
-		id, ok := ix.terms[qt.Stem]
-		if !ok || qt.Weight <= 0 {
+		if qt.Weight <= 0 {
 			continue
 		}
-		idf := ix.IDF(int(ix.df[id]))
-		for _, docID := range ix.post[id] {
-			d := ix.Docs[docID]
-			tf := d.TF(id)
-			scores[docID] += qt.Weight * idf * ix.saturate(d, tf)
+		ts := ix.term(qt.Stem)
+		if ts.df == 0 {
+			continue
 		}
+		idf := math.Log(1 + (n-float64(ts.df)+0.5)/(float64(ts.df)+0.5))
+		ix.eachHolder(qt.Stem, func(e *Entry, tf [NumFields]uint16) {
+			scores[e] += qt.Weight * idf * ix.saturate(e, tf)
+		})
 	}
+	ix.mu.Unlock()
 	hits := make([]Hit, 0, len(scores))
-	for id, sc := range scores {
-		d := ix.Docs[id]
-		if s.Keep != nil && !s.Keep(d) {
+	for e, sc := range scores {
+		if s.Keep != nil && !s.Keep(e) {
 			continue
 		}
 		if s.Prior != nil {
-			sc *= s.Prior(d)
+			sc *= s.Prior(e)
 		}
 		if sc > 0 {
-			hits = append(hits, Hit{Doc: d, Score: sc})
+			hits = append(hits, Hit{Entry: e, Score: sc})
 		}
 	}
 	sort.Slice(hits, func(i, j int) bool {
 		if hits[i].Score != hits[j].Score {
 			return hits[i].Score > hits[j].Score
 		}
-		return hits[i].Doc.Path < hits[j].Doc.Path
+		return hits[i].Entry.Path < hits[j].Entry.Path
 	})
 	if s.Limit > 0 && len(hits) > s.Limit {
 		hits = hits[:s.Limit]
@@ -78,18 +559,40 @@ func (ix *Index) Run(s Search) []Hit {
 }
 
 // saturate is BM25F's term-frequency part: field frequencies, weighted and
-// normalised by field length, summed, then saturated.
-func (ix *Index) saturate(d *Doc, tf [NumFields]uint16) float64 {
+// normalised by field length, summed, then saturated. Callers hold ix.mu.
+func (ix *Index) saturate(e *Entry, tf [NumFields]uint16) float64 {
 	var t float64
+	n := float64(len(ix.cat))
 	for f := Field(0); f < NumFields; f++ {
-		if tf[f] == 0 {
+		if tf[f] == 0 || FieldWeights[f] == 0 {
 			continue
 		}
-		norm := 1 - b + b*float64(d.Len[f])/ix.avgLen[f]
-		if f == Name || f == Dir {
-			norm = 1 // short fields: no length penalty
+		norm := 1.0
+		if f != Name && f != Dir && n > 0 {
+			// short fields get no length penalty
+			avg := math.Max(1, float64(ix.total[f])/n)
+			norm = 1 - b + b*float64(e.Len[f])/avg
 		}
 		t += FieldWeights[f] * float64(tf[f]) / norm
 	}
 	return t / (k1 + t)
+}
+
+// decodeStems reads the stems blob of a tombstone.
+func decodeStems(b []byte) []string {
+	d := dec{b: b}
+	out := make([]string, d.count())
+	for i := range out {
+		out[i] = d.str()
+	}
+	return out
+}
+
+func encodeStems(doc *Doc) []byte {
+	var e enc
+	e.uint(uint64(len(doc.Terms)))
+	for _, t := range doc.Terms {
+		e.str(t.Stem)
+	}
+	return e.b
 }

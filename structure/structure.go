@@ -235,6 +235,7 @@ func extractDefs(lang string, rules []rule, lines []string) []Def {
 		} else if lang != "markdown" && strings.HasPrefix(trim, "#") {
 			continue
 		}
+		may := mayDefine(lang, line, trim)
 		ind := indentOf(line)
 		for len(stack) > 0 && ind <= stack[len(stack)-1].indent && indentScoped {
 			stack = stack[:len(stack)-1]
@@ -254,6 +255,9 @@ func extractDefs(lang string, rules []rule, lines []string) []Def {
 			}
 		}
 		for _, ru := range rules {
+			if !may {
+				break
+			}
 			m := ru.re.FindStringSubmatch(line)
 			if m == nil {
 				continue
@@ -318,6 +322,57 @@ func extractDefs(lang string, rules []rule, lines []string) []Def {
 		defs[i].EndLine = end
 	}
 	return defs
+}
+
+// mayDefine is a cheap test that lets most lines skip the patterns: a line
+// no pattern of the family can match.
+func mayDefine(lang, line, trim string) bool {
+	first := trim
+	if i := strings.IndexAny(trim, " \t(<{:="); i >= 0 {
+		first = trim[:i]
+	}
+	indented := line[0] == ' ' || line[0] == '\t'
+	switch lang {
+	case "go":
+		if !indented {
+			return first == "func" || first == "type" || first == "const" || first == "var"
+		}
+		return line[0] == '\t' && strings.Contains(line, "=")
+	case "python":
+		switch first {
+		case "def", "async", "class":
+			return true
+		}
+		return !indented && strings.Contains(line, "=")
+	case "javascript", "typescript", "vue", "svelte":
+		switch first {
+		case "export", "function", "class", "interface", "type", "enum", "const", "let", "var", "async", "abstract", "declare", "default":
+			return true
+		}
+		return indented && strings.HasSuffix(trim, "{") && strings.Contains(trim, "(")
+	case "java", "kotlin", "scala", "csharp", "swift", "dart":
+		return strings.Contains(trim, "(") || strings.Contains(trim, "class ") || strings.Contains(trim, "interface ") ||
+			strings.Contains(trim, "enum ") || strings.Contains(trim, "object ") || strings.Contains(trim, "record ") ||
+			strings.Contains(trim, "struct ") || strings.Contains(trim, "trait ")
+	case "rust":
+		switch first {
+		case "pub", "fn", "struct", "enum", "trait", "const", "static", "mod", "type", "async", "unsafe", "extern":
+			return true
+		}
+		return strings.HasPrefix(first, "pub")
+	case "c", "cpp":
+		return !indented
+	case "ruby":
+		return first == "def" || first == "class" || first == "module"
+	case "php":
+		return strings.Contains(trim, "function") || strings.Contains(trim, "class ") || strings.Contains(trim, "interface ") ||
+			strings.Contains(trim, "trait ") || strings.Contains(trim, "enum ")
+	case "shell":
+		return strings.Contains(trim, "()") || first == "function"
+	case "markdown":
+		return trim[0] == '#'
+	}
+	return true
 }
 
 func isConstName(s string) bool {
@@ -425,31 +480,48 @@ func extractImports(lang string, lines []string) []string {
 	return out
 }
 
-var callRe = regexp.MustCompile(`\b([A-Za-z_$][\w$]*)\s*\(`)
-
-// Calls lists the call sites in src: identifiers directly followed by "(".
-// Definitions' own names at their definition lines are included; callers
-// filter them against the file's definitions.
+// Calls lists the call sites in src: identifiers directly followed by "(",
+// spaces allowed between. Lines over 400 bytes (minified code, data) are
+// skipped.
 func Calls(src []byte) []Call {
 	var out []Call
-	line := 1
-	for len(src) > 0 {
-		i := bytes.IndexByte(src, '\n')
-		var l []byte
-		if i < 0 {
-			l, src = src, nil
-		} else {
+	for line := 1; len(src) > 0; line++ {
+		l := src
+		if i := bytes.IndexByte(src, '\n'); i >= 0 {
 			l, src = src[:i], src[i+1:]
+		} else {
+			src = nil
 		}
-		if len(l) <= 400 && bytes.IndexByte(l, '(') >= 0 {
-			for _, m := range callRe.FindAllSubmatch(l, -1) {
-				name := string(m[1])
-				if !notNames[name] && !notCalls[name] {
+		if len(l) > 400 || bytes.IndexByte(l, '(') < 0 {
+			continue
+		}
+		for i := 0; i < len(l); i++ {
+			if !isIdentStart(l[i]) || i > 0 && isIdentPart(l[i-1]) {
+				continue
+			}
+			j := i + 1
+			for j < len(l) && isIdentPart(l[j]) {
+				j++
+			}
+			k := j
+			for k < len(l) && (l[k] == ' ' || l[k] == '\t') {
+				k++
+			}
+			if k < len(l) && l[k] == '(' {
+				if name := string(l[i:j]); !notNames[name] && !notCalls[name] {
 					out = append(out, Call{Name: name, Line: line})
 				}
 			}
+			i = j - 1
 		}
-		line++
 	}
 	return out
+}
+
+func isIdentStart(c byte) bool {
+	return c == '_' || c == '$' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}
+
+func isIdentPart(c byte) bool {
+	return isIdentStart(c) || c >= '0' && c <= '9'
 }

@@ -226,3 +226,30 @@ func FuzzExtract(f *testing.F) {
 		Calls([]byte(src))
 	})
 }
+
+func TestComments(t *testing.T) {
+	tests := []struct {
+		lang, src string
+		want      []string
+	}{
+		{"go", "// Package a.\npackage a\n\nvar u = \"http://x\" // trailing\n/* block\n comment */\n", []string{"// Package a.", "// trailing", "/* block\n comment */"}},
+		{"typescript", "const s = 'it''s'; // note\nconst t = `multi\n// not a comment`;\n", []string{"// note"}},
+		{"python", "\"\"\"Module doc.\"\"\"\nx = '#not'  # real\ndef f():\n    '''Doc of f.'''\n", []string{"Module doc.", "# real", "Doc of f."}},
+		{"sql", "SELECT 1; -- one\n", []string{"-- one"}},
+		{"markdown", "# title\n", nil},
+	}
+	for _, tt := range tests {
+		got := Comments(tt.lang, []byte(tt.src))
+		if !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("%s: Comments = %q, want %q", tt.lang, got, tt.want)
+		}
+	}
+}
+
+func FuzzComments(f *testing.F) {
+	f.Add("go", "/* a */ // b \"c\" `d`")
+	f.Add("python", "'''x''' # y \"z")
+	f.Fuzz(func(t *testing.T, lang, src string) {
+		Comments(lang, []byte(src))
+	})
+}

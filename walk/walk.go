@@ -36,6 +36,18 @@ type Options struct {
 	// directory concerned (the entry's own directory for a file); any other
 	// error stops the walk and is returned by Walk.
 	OnError func(path string, err error) error
+
+	// Seen, if not nil, is asked about each regular file before its head is
+	// read. When it answers ok, the file is known unchanged since it was
+	// last classified (the caller compares size and time): its kind is
+	// taken from kind, or it is skipped as binary when skip is true, and
+	// its head is not read. This keeps a walk over an indexed repository
+	// to stat calls.
+	Seen func(path string, size int64, modTime time.Time) (kind Kind, skip, ok bool)
+
+	// Binary, if not nil, is called for each file skipped as binary after
+	// its head was read, so that a caller can answer Seen for it next time.
+	Binary func(path string, size int64, modTime time.Time)
 }
 
 // maxFileSize returns the effective size limit, negative for none.
@@ -273,6 +285,14 @@ func (w *walker) visitFile(abs, rel string, e fs.DirEntry) error {
 	if w.maxSize >= 0 && size > w.maxSize {
 		return nil
 	}
+	if w.opts.Seen != nil {
+		if kind, skip, ok := w.opts.Seen(rel, size, info.ModTime()); ok {
+			if skip {
+				return nil
+			}
+			return w.fn(File{Path: rel, Size: size, ModTime: info.ModTime(), Kind: kind})
+		}
+	}
 	var head []byte
 	if size > 0 {
 		head, err = w.readHead(abs, size)
@@ -280,6 +300,9 @@ func (w *walker) visitFile(abs, rel string, e fs.DirEntry) error {
 			return w.report(rel, err)
 		}
 		if IsBinary(head) {
+			if w.opts.Binary != nil {
+				w.opts.Binary(rel, size, info.ModTime())
+			}
 			return nil
 		}
 	}

@@ -28,6 +28,7 @@ func TestScripts(t *testing.T) {
 		Dir: filepath.Join("testdata", "script"),
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("FIXTURES", fixtures)
+			env.Setenv("HONE_INDEX_DIR", filepath.Join(env.WorkDir, ".index"))
 			return nil
 		},
 	})

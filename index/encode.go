@@ -1,0 +1,164 @@
+package index
+
+import (
+	"encoding/binary"
+	"errors"
+
+	"github.com/hone-tools/hone/structure"
+)
+
+// The blobs are varint-encoded. A doc blob holds a file's field lengths,
+// terms, outline and calls; a postings blob holds, for one term of one
+// segment, the files that have it with their field frequencies.
+
+var errCorrupt = errors.New("corrupt blob")
+
+type enc struct{ b []byte }
+
+func (e *enc) uint(v uint64) { e.b = binary.AppendUvarint(e.b, v) }
+func (e *enc) str(s string) {
+	e.uint(uint64(len(s)))
+	e.b = append(e.b, s...)
+}
+
+type dec struct {
+	b   []byte
+	err error
+}
+
+func (d *dec) uint() uint64 {
+	if d.err != nil {
+		return 0
+	}
+	v, n := binary.Uvarint(d.b)
+	if n <= 0 {
+		d.err = errCorrupt
+		return 0
+	}
+	d.b = d.b[n:]
+	return v
+}
+
+func (d *dec) str() string {
+	n := d.uint()
+	if d.err != nil {
+		return ""
+	}
+	if n > uint64(len(d.b)) {
+		d.err = errCorrupt
+		return ""
+	}
+	s := string(d.b[:n])
+	d.b = d.b[n:]
+	return s
+}
+
+// count reads a length that must not exceed what remains of the blob.
+func (d *dec) count() int {
+	n := d.uint()
+	if n > uint64(len(d.b)) {
+		d.err = errCorrupt
+		return 0
+	}
+	return int(n)
+}
+
+func encodeDoc(doc *Doc) []byte {
+	var e enc
+	e.uint(uint64(len(doc.Terms)))
+	for _, t := range doc.Terms {
+		e.str(t.Stem)
+		e.str(t.Surface)
+		for _, v := range t.TF {
+			e.uint(uint64(v))
+		}
+	}
+	e.uint(uint64(len(doc.Defs)))
+	for _, d := range doc.Defs {
+		e.str(d.Name)
+		e.str(d.Kind)
+		e.str(d.Container)
+		e.uint(uint64(d.Line))
+		e.uint(uint64(d.EndLine))
+	}
+	e.uint(uint64(len(doc.Imports)))
+	for _, s := range doc.Imports {
+		e.str(s)
+	}
+	e.uint(uint64(len(doc.Calls)))
+	for _, s := range doc.Calls {
+		e.str(s)
+	}
+	return e.b
+}
+
+// decodeDoc fills doc's terms, outline and calls from a blob.
+func decodeDoc(b []byte, doc *Doc) error {
+	d := dec{b: b}
+	doc.Terms = make([]TermFreq, d.count())
+	for i := range doc.Terms {
+		t := &doc.Terms[i]
+		t.Stem = d.str()
+		t.Surface = d.str()
+		for f := range t.TF {
+			t.TF[f] = uint16(d.uint())
+		}
+	}
+	if n := d.count(); n > 0 {
+		doc.Defs = make([]structure.Def, n)
+		for i := range doc.Defs {
+			df := &doc.Defs[i]
+			df.Name, df.Kind, df.Container = d.str(), d.str(), d.str()
+			df.Line, df.EndLine = int(d.uint()), int(d.uint())
+		}
+	}
+	if n := d.count(); n > 0 {
+		doc.Imports = make([]string, n)
+		for i := range doc.Imports {
+			doc.Imports[i] = d.str()
+		}
+	}
+	if n := d.count(); n > 0 {
+		doc.Calls = make([]string, n)
+		for i := range doc.Calls {
+			doc.Calls[i] = d.str()
+		}
+	}
+	return d.err
+}
+
+// posting is one file's frequencies of a term.
+type posting struct {
+	id int64
+	tf [NumFields]uint16
+}
+
+// encodePostings writes postings sorted by id.
+func encodePostings(ps []posting) []byte {
+	e := enc{b: make([]byte, 0, len(ps)*(2+int(NumFields)))}
+	e.uint(uint64(len(ps)))
+	var last int64
+	for _, p := range ps {
+		e.uint(uint64(p.id - last))
+		last = p.id
+		for _, v := range p.tf {
+			e.uint(uint64(v))
+		}
+	}
+	return e.b
+}
+
+// eachPosting decodes a postings blob.
+func eachPosting(b []byte, fn func(posting)) error {
+	d := dec{b: b}
+	n := d.count()
+	var p posting
+	for i := 0; i < n && d.err == nil; i++ {
+		p.id += int64(d.uint())
+		for f := range p.tf {
+			p.tf[f] = uint16(d.uint())
+		}
+		fn(p)
+	}
+	return d.err
+}

@@ -1,0 +1,355 @@
+// Package index keeps what hone knows about a repository's files in a
+// SQLite database in the user's cache directory: each file's kind, outline
+// and terms by field, and postings per term for BM25F search.
+//
+// The postings live in segments: a batch of files indexed together writes
+// one segment. A file that changes is tombstoned in its segment and indexed
+// again into the delta, a handful of files scored from their own term
+// vectors until the delta is flushed into a new segment. Small segments are
+// merged as they accumulate. Every write is one SQLite transaction, so a
+// process killed at any moment leaves an index the next run uses as it is,
+// and the next update finishes the work.
+package index
+
+import (
+	"context"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/hone-tools/hone/walk"
+	_ "modernc.org/sqlite" // the database/sql driver "sqlite"
+)
+
+// schemaVersion changes whenever the tables or blobs change shape; an index
+// of another version is rebuilt.
+const schemaVersion = "3"
+
+const schema = `
+CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS files(
+	id INTEGER PRIMARY KEY AUTOINCREMENT,
+	path TEXT NOT NULL UNIQUE,
+	lang TEXT NOT NULL,
+	kind INTEGER NOT NULL,
+	size INTEGER NOT NULL,
+	mtime INTEGER NOT NULL,
+	hash BLOB NOT NULL,
+	seg INTEGER NOT NULL,
+	l0 INTEGER NOT NULL, l1 INTEGER NOT NULL, l2 INTEGER NOT NULL, l3 INTEGER NOT NULL, l4 INTEGER NOT NULL,
+	doc BLOB NOT NULL
+);
+CREATE INDEX IF NOT EXISTS files_seg ON files(seg);
+CREATE TABLE IF NOT EXISTS postings(
+	stem TEXT NOT NULL,
+	seg INTEGER NOT NULL,
+	df INTEGER NOT NULL,
+	surface TEXT NOT NULL,
+	data BLOB NOT NULL,
+	PRIMARY KEY(stem, seg)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS postings_seg ON postings(seg);
+CREATE TABLE IF NOT EXISTS defs(name TEXT NOT NULL, file INTEGER NOT NULL);
+CREATE INDEX IF NOT EXISTS defs_name ON defs(name);
+CREATE INDEX IF NOT EXISTS defs_file ON defs(file);
+CREATE TABLE IF NOT EXISTS tomb(id INTEGER PRIMARY KEY, seg INTEGER NOT NULL, stems BLOB NOT NULL);
+CREATE TABLE IF NOT EXISTS binaries(path TEXT PRIMARY KEY, size INTEGER NOT NULL, mtime INTEGER NOT NULL) WITHOUT ROWID;
+`
+
+// Options controls Open.
+type Options struct {
+	// Dir holds the indexes, one folder per repository. Empty means
+	// $HONE_INDEX_DIR, else the user's cache directory.
+	Dir string
+	// MaxFileSize skips larger files; 0 means 1 MiB.
+	MaxFileSize int64
+	// Notice, if set, receives one-line notices, such as an index rebuilt
+	// because it was corrupt or of an older format.
+	Notice func(string)
+}
+
+// Index is the index of one repository. Its methods are safe for
+// concurrent use; several processes may share one index.
+type Index struct {
+	Root string
+	// Path is the database file.
+	Path string
+
+	opts Options
+	db   *sql.DB
+
+	mu    sync.Mutex
+	cat   map[string]*Entry
+	byID  map[int64]*Entry
+	total [NumFields]int64
+	docs  map[int64]*Doc
+	terms map[string]*termStat
+	delta []*Doc
+	defs  map[string][]*Entry // definers by name
+	tomb  map[int64][]string  // tombstoned ids and the stems they held
+	ready bool                // caches loaded
+	// readErr is the first error the read methods met.
+	readErr error
+	// loaded is the version of the index the catalog was read at.
+	loaded string
+}
+
+// version is the time of the last write to the index, which changes with
+// every write by any process.
+func (ix *Index) version(ctx context.Context) (string, error) {
+	var v string
+	err := ix.db.QueryRowContext(ctx, `SELECT value FROM meta WHERE key = 'updated'`).Scan(&v)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return "", fmt.Errorf("read index %s: %w", ix.Path, err)
+	}
+	return v, nil
+}
+
+// DefaultDir is where indexes live unless Options.Dir says otherwise.
+func DefaultDir() (string, error) {
+	if d := os.Getenv("HONE_INDEX_DIR"); d != "" {
+		return d, nil
+	}
+	c, err := os.UserCacheDir()
+	if err != nil {
+		return "", fmt.Errorf("find the cache directory (set HONE_INDEX_DIR to choose one): %w", err)
+	}
+	return filepath.Join(c, "hone"), nil
+}
+
+// dbPath names the database of a repository: one folder per absolute root.
+func dbPath(dir, root string) string {
+	sum := sha256.Sum256([]byte(root))
+	name := filepath.Base(root)
+	if name == "" || name == "/" || name == "." {
+		name = "root"
+	}
+	return filepath.Join(dir, name+"-"+hex.EncodeToString(sum[:8]), "index.db")
+}
+
+// Open opens the index of the repository at root, creating it if needed. It
+// does not bring it up to date: call Update.
+func Open(ctx context.Context, root string, opts Options) (*Index, error) {
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return nil, fmt.Errorf("open index of %s: %w", root, err)
+	}
+	fi, err := os.Stat(abs)
+	if err != nil {
+		return nil, fmt.Errorf("open index of %s: %w", root, err)
+	}
+	if !fi.IsDir() {
+		return nil, fmt.Errorf("open index of %s: not a directory", root)
+	}
+	dir := opts.Dir
+	if dir == "" {
+		if dir, err = DefaultDir(); err != nil {
+			return nil, err
+		}
+	}
+	ix := &Index{Root: abs, Path: dbPath(dir, abs), opts: opts}
+	if err := ix.open(ctx); err != nil {
+		if !isCorrupt(err) {
+			return nil, err
+		}
+		ix.notice(fmt.Sprintf("the index at %s is damaged (%v); rebuilding it", ix.Path, err))
+		if err := ix.remove(); err != nil {
+			return nil, err
+		}
+		if err := ix.open(ctx); err != nil {
+			return nil, err
+		}
+	}
+	return ix, nil
+}
+
+func (ix *Index) notice(s string) {
+	if ix.opts.Notice != nil {
+		ix.opts.Notice(s)
+	}
+}
+
+// open opens the database, checks its version and loads the catalog.
+func (ix *Index) open(ctx context.Context) error {
+	if err := os.MkdirAll(filepath.Dir(ix.Path), 0o755); err != nil {
+		return fmt.Errorf("create index directory: %w", err)
+	}
+	dsn := "file:" + ix.Path + "?_pragma=busy_timeout(60000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_txlock=immediate"
+	db, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		return fmt.Errorf("open index %s: %w", ix.Path, err)
+	}
+	db.SetMaxOpenConns(4)
+	ix.db = db
+	var version string
+	err = db.QueryRowContext(ctx, `SELECT value FROM meta WHERE key = 'schema'`).Scan(&version)
+	switch {
+	case err == nil && version == schemaVersion:
+	case err == nil || isMissingTable(err):
+		if err == nil {
+			ix.notice(fmt.Sprintf("the index at %s has format %s, not %s; rebuilding it", ix.Path, version, schemaVersion))
+			db.Close()
+			if err := ix.remove(); err != nil {
+				return err
+			}
+			return ix.open(ctx)
+		}
+		if err := ix.create(ctx); err != nil {
+			db.Close()
+			return err
+		}
+	default:
+		db.Close()
+		return fmt.Errorf("open index %s: %w", ix.Path, err)
+	}
+	if err := ix.loadCatalog(ctx); err != nil {
+		db.Close()
+		return err
+	}
+	return nil
+}
+
+func (ix *Index) create(ctx context.Context) error {
+	tx, err := ix.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("create index %s: %w", ix.Path, err)
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, schema); err != nil {
+		return fmt.Errorf("create index %s: %w", ix.Path, err)
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO meta(key, value) VALUES('schema', ?), ('root', ?)
+		ON CONFLICT(key) DO NOTHING`, schemaVersion, ix.Root); err != nil {
+		return fmt.Errorf("create index %s: %w", ix.Path, err)
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("create index %s: %w", ix.Path, err)
+	}
+	return nil
+}
+
+// remove deletes the database and its journal files.
+func (ix *Index) remove() error {
+	if ix.db != nil {
+		ix.db.Close()
+		ix.db = nil
+	}
+	for _, suffix := range []string{"", "-wal", "-shm", "-journal"} {
+		if err := os.Remove(ix.Path + suffix); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return fmt.Errorf("remove index %s: %w", ix.Path, err)
+		}
+	}
+	return nil
+}
+
+// Close releases the database.
+func (ix *Index) Close() error {
+	if ix.db == nil {
+		return nil
+	}
+	err := ix.db.Close()
+	ix.db = nil
+	return err
+}
+
+func isMissingTable(err error) bool {
+	return err != nil && strings.Contains(err.Error(), "no such table")
+}
+
+// isCorrupt reports errors of a damaged database file.
+func isCorrupt(err error) bool {
+	if err == nil {
+		return false
+	}
+	s := err.Error()
+	return errors.Is(err, errCorrupt) || strings.Contains(s, "malformed") || strings.Contains(s, "not a database") ||
+		strings.Contains(s, "SQLITE_CORRUPT") || strings.Contains(s, "SQLITE_NOTADB") || strings.Contains(s, "file is encrypted")
+}
+
+// loadCatalog reads every file's entry, and drops the caches built on the
+// previous catalog.
+func (ix *Index) loadCatalog(ctx context.Context) error {
+	version, err := ix.version(ctx)
+	if err != nil {
+		return err
+	}
+	rows, err := ix.db.QueryContext(ctx, `SELECT id, path, lang, kind, size, mtime, hash, seg, l0, l1, l2, l3, l4 FROM files`)
+	if err != nil {
+		return fmt.Errorf("read index %s: %w", ix.Path, err)
+	}
+	defer rows.Close()
+	cat := map[string]*Entry{}
+	byID := map[int64]*Entry{}
+	var total [NumFields]int64
+	for rows.Next() {
+		e := &Entry{}
+		var kind int64
+		if err := rows.Scan(&e.ID, &e.Path, &e.Lang, &kind, &e.Size, &e.ModTime, &e.hash, &e.seg,
+			&e.Len[0], &e.Len[1], &e.Len[2], &e.Len[3], &e.Len[4]); err != nil {
+			return fmt.Errorf("read index %s: %w", ix.Path, err)
+		}
+		e.Kind = walk.Kind(kind)
+		cat[e.Path] = e
+		byID[e.ID] = e
+		for f := range total {
+			total[f] += int64(e.Len[f])
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("read index %s: %w", ix.Path, err)
+	}
+	ix.mu.Lock()
+	ix.cat, ix.byID, ix.total, ix.loaded = cat, byID, total, version
+	ix.docs, ix.terms, ix.defs, ix.delta, ix.tomb, ix.ready = map[int64]*Doc{}, map[string]*termStat{}, map[string][]*Entry{}, nil, nil, false
+	ix.mu.Unlock()
+	return nil
+}
+
+// Status describes an index.
+type Status struct {
+	Path     string
+	Root     string
+	Files    int
+	Bytes    int64 // of the database and its journal
+	Source   int64 // bytes of the indexed files
+	Segments int
+	Delta    int // files not yet in a segment
+	Updated  time.Time
+}
+
+// Status reports on the index.
+func (ix *Index) Status(ctx context.Context) (Status, error) {
+	st := Status{Path: ix.Path, Root: ix.Root}
+	ix.mu.Lock()
+	st.Files = len(ix.cat)
+	for _, e := range ix.cat {
+		st.Source += e.Size
+		if e.seg == 0 {
+			st.Delta++
+		}
+	}
+	ix.mu.Unlock()
+	for _, suffix := range []string{"", "-wal"} {
+		if fi, err := os.Stat(ix.Path + suffix); err == nil {
+			st.Bytes += fi.Size()
+		}
+	}
+	if err := ix.db.QueryRowContext(ctx, `SELECT COUNT(DISTINCT seg) FROM postings`).Scan(&st.Segments); err != nil {
+		return st, fmt.Errorf("read index %s: %w", ix.Path, err)
+	}
+	var updated string
+	err := ix.db.QueryRowContext(ctx, `SELECT value FROM meta WHERE key = 'updated'`).Scan(&updated)
+	if err == nil {
+		st.Updated, _ = time.Parse(time.RFC3339Nano, updated)
+	} else if !errors.Is(err, sql.ErrNoRows) {
+		return st, fmt.Errorf("read index %s: %w", ix.Path, err)
+	}
+	return st, nil
+}

@@ -1,0 +1,708 @@
+package index
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"database/sql"
+	"errors"
+	"fmt"
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/hone-tools/hone/walk"
+)
+
+// Tuning of the writes.
+const (
+	// batchBytes and batchFiles bound a batch: the files indexed, and so
+	// lost to a crash, in one transaction.
+	batchBytes = 48 << 20
+	batchFiles = 8000
+	// flushAt is the delta size at which it becomes a segment.
+	flushAt = 256
+	// maxSegments: past it, the smaller segments are merged.
+	maxSegments = 8
+	// tombShare: past this share of tombstoned files, segments are merged
+	// to drop them.
+	tombShare = 0.25
+)
+
+// Stats reports an update.
+type Stats struct {
+	Files    int   // indexed after the update
+	Added    int   // new files
+	Changed  int   // files whose content changed
+	Deleted  int   // files gone
+	Touched  int   // files whose time changed but not their content
+	Bytes    int64 // read and indexed
+	Segments int   // segments written
+	Merged   int   // segments merged away
+	Elapsed  time.Duration
+}
+
+// Progress reports an update under way.
+type Progress struct {
+	Done, Total int
+	Bytes       int64
+}
+
+// Build opens the index of root and brings it up to date.
+func Build(ctx context.Context, root string, opts Options) (*Index, error) {
+	ix, err := Open(ctx, root, opts)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := ix.Update(ctx, nil); err != nil {
+		ix.Close()
+		return nil, err
+	}
+	return ix, nil
+}
+
+// Rebuild discards the index and builds it again.
+func (ix *Index) Rebuild(ctx context.Context, progress func(Progress)) (Stats, error) {
+	if err := ix.remove(); err != nil {
+		return Stats{}, err
+	}
+	if err := ix.open(ctx); err != nil {
+		return Stats{}, err
+	}
+	return ix.Update(ctx, progress)
+}
+
+type change struct {
+	file walk.File
+	doc  *Doc   // the new content's doc, nil when only touched
+	hash []byte // of the content
+}
+
+// Update brings the index up to date with the files on disk: a stat pass,
+// then files whose size or time changed are read, and indexed again when
+// their content did change. Deleted files are dropped. progress, if set, is
+// called as files are indexed.
+func (ix *Index) Update(ctx context.Context, progress func(Progress)) (Stats, error) {
+	start := time.Now()
+	var st Stats
+	if ix.db == nil {
+		return st, fmt.Errorf("update index of %s: the index is closed", ix.Root)
+	}
+	// Another process may have updated the index since it was opened.
+	v, err := ix.version(ctx)
+	if err != nil {
+		return st, err
+	}
+	if ix.mu.Lock(); v != ix.loaded {
+		ix.mu.Unlock()
+		if err := ix.loadCatalog(ctx); err != nil {
+			return st, err
+		}
+	} else {
+		ix.mu.Unlock()
+	}
+	ix.mu.Lock()
+	cat := ix.cat
+	ix.mu.Unlock()
+	var bins map[string]stamp
+	// Files known unchanged keep their kind, and binaries stay skipped,
+	// without reading a byte: the walk is stat calls.
+	bins, err = ix.loadBinaries(ctx)
+	if err != nil {
+		return st, err
+	}
+	binsNow := map[string]stamp{}
+	files, err := walk.Files(ctx, ix.Root, walk.Options{
+		MaxFileSize: ix.opts.MaxFileSize,
+		Seen: func(p string, size int64, mt time.Time) (walk.Kind, bool, bool) {
+			if e := cat[p]; e != nil && e.Size == size && e.ModTime == mt.UnixNano() {
+				return e.Kind, false, true
+			}
+			if b, ok := bins[p]; ok && b.size == size && b.mtime == mt.UnixNano() {
+				binsNow[p] = b
+				return 0, true, true
+			}
+			return 0, false, false
+		},
+		Binary: func(p string, size int64, mt time.Time) {
+			binsNow[p] = stamp{size, mt.UnixNano()}
+		},
+	})
+	if err != nil {
+		return st, fmt.Errorf("update index of %s: %w", ix.Root, err)
+	}
+	if !sameStamps(bins, binsNow) {
+		if err := ix.saveBinaries(ctx, binsNow); err != nil {
+			return st, err
+		}
+	}
+	seen := make(map[string]bool, len(files))
+	var todo []walk.File
+	var total int64
+	for _, f := range files {
+		seen[f.Path] = true
+		e := cat[f.Path]
+		if e == nil || e.Size != f.Size || e.ModTime != f.ModTime.UnixNano() || e.Kind != f.Kind {
+			todo = append(todo, f)
+			total += f.Size
+		}
+	}
+	var gone []string
+	for p := range cat {
+		if !seen[p] {
+			gone = append(gone, p)
+		}
+	}
+	sort.Strings(gone)
+	if len(todo) == 0 && len(gone) == 0 {
+		st.Files = len(cat)
+		st.Elapsed = time.Since(start)
+		return st, nil
+	}
+
+	// Read and analyze in parallel; write in batches, in order.
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	results := make([]chan change, len(todo))
+	for i := range results {
+		results[i] = make(chan change, 1)
+	}
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				f := todo[i]
+				src := readFile(ix.Root, f)
+				sum := sha256.Sum256(src)
+				c := change{file: f, hash: sum[:]}
+				if e := cat[f.Path]; e == nil || !bytes.Equal(e.hash, c.hash) || e.Kind != f.Kind {
+					c.doc = analyze(f, src)
+					c.doc.hash = c.hash
+				}
+				results[i] <- c
+			}
+		}()
+	}
+	go func() {
+		defer close(next)
+		for i := range todo {
+			select {
+			case next <- i:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+
+	var batch []change
+	var batchSize int64
+	var done int
+	var read int64
+	write := func(gone []string) error {
+		n, err := ix.writeBatch(ctx, batch, gone, cat, &st)
+		st.Segments += n
+		batch, batchSize = batch[:0], 0
+		return err
+	}
+	for i := range todo {
+		var c change
+		select {
+		case c = <-results[i]:
+		case <-ctx.Done():
+			cancel()
+			wg.Wait()
+			return st, ctx.Err()
+		}
+		batch = append(batch, c)
+		batchSize += c.file.Size
+		done++
+		read += c.file.Size
+		if progress != nil {
+			progress(Progress{Done: done, Total: len(todo), Bytes: read})
+		}
+		if batchSize >= batchBytes || len(batch) >= batchFiles {
+			if err := write(nil); err != nil {
+				cancel()
+				wg.Wait()
+				return st, err
+			}
+		}
+	}
+	wg.Wait()
+	if err := write(gone); err != nil {
+		return st, err
+	}
+	merged, err := ix.maybeMerge(ctx)
+	if err != nil {
+		return st, err
+	}
+	st.Merged = merged
+	st.Bytes = read
+	if err := ix.loadCatalog(ctx); err != nil {
+		return st, err
+	}
+	st.Files = ix.N()
+	st.Elapsed = time.Since(start)
+	return st, nil
+}
+
+// stamp is a file's size and time, to tell whether it changed.
+type stamp struct{ size, mtime int64 }
+
+func sameStamps(a, b map[string]stamp) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if b[k] != v {
+			return false
+		}
+	}
+	return true
+}
+
+// loadBinaries reads the files skipped as binary at the last update.
+func (ix *Index) loadBinaries(ctx context.Context) (map[string]stamp, error) {
+	rows, err := ix.db.QueryContext(ctx, `SELECT path, size, mtime FROM binaries`)
+	if err != nil {
+		return nil, fmt.Errorf("read index %s: %w", ix.Path, err)
+	}
+	defer rows.Close()
+	out := map[string]stamp{}
+	for rows.Next() {
+		var p string
+		var s stamp
+		if err := rows.Scan(&p, &s.size, &s.mtime); err != nil {
+			return nil, fmt.Errorf("read index %s: %w", ix.Path, err)
+		}
+		out[p] = s
+	}
+	return out, rows.Err()
+}
+
+// saveBinaries replaces the list of files skipped as binary.
+func (ix *Index) saveBinaries(ctx context.Context, bins map[string]stamp) error {
+	tx, err := ix.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("write index %s: %w", ix.Path, err)
+	}
+	defer tx.Rollback()
+	w := writer{tx: tx, ctx: ctx}
+	w.exec(`DELETE FROM binaries`)
+	rows := make([][]any, 0, len(bins))
+	for p, s := range bins {
+		rows = append(rows, []any{p, s.size, s.mtime})
+	}
+	w.insertMany(`INSERT INTO binaries(path, size, mtime) VALUES `, 3, rows)
+	if w.err != nil {
+		return fmt.Errorf("write index %s: %w", ix.Path, w.err)
+	}
+	return tx.Commit()
+}
+
+// writeBatch writes one batch of changes and deletions in a transaction,
+// and flushes the delta into a segment when it has grown. Writes go by
+// path, so two processes updating at once only repeat each other's work.
+func (ix *Index) writeBatch(ctx context.Context, batch []change, gone []string, cat map[string]*Entry, st *Stats) (int, error) {
+	if len(batch) == 0 && len(gone) == 0 {
+		return 0, nil
+	}
+	tx, err := ix.db.BeginTx(ctx, nil)
+	if err != nil {
+		return 0, fmt.Errorf("write index %s: %w", ix.Path, err)
+	}
+	defer tx.Rollback()
+	w := writer{tx: tx, ctx: ctx}
+	inBatch := map[int64]*Doc{}
+	for _, p := range gone {
+		if w.drop(p) {
+			st.Deleted++
+		}
+	}
+	var docs []*Doc
+	for _, c := range batch {
+		if c.doc == nil {
+			w.exec(`UPDATE files SET mtime = ? WHERE path = ? AND hash = ?`, c.file.ModTime.UnixNano(), c.file.Path, c.hash)
+			st.Touched++
+			continue
+		}
+		if w.drop(c.file.Path) {
+			st.Changed++
+		} else {
+			st.Added++
+		}
+		docs = append(docs, c.doc)
+	}
+	w.insertDocs(docs)
+	var defRows [][]any
+	for _, d := range docs {
+		inBatch[d.ID] = d
+		seen := map[string]bool{}
+		for _, def := range d.Defs {
+			if def.Kind != "section" && !seen[def.Name] {
+				seen[def.Name] = true
+				defRows = append(defRows, []any{def.Name, d.ID})
+			}
+		}
+	}
+	w.insertMany(`INSERT INTO defs(name, file) VALUES `, 2, defRows)
+	segs := 0
+	if w.err == nil {
+		var delta int
+		w.queryRow(`SELECT COUNT(*) FROM files WHERE seg = 0`).scan(&delta)
+		if delta >= flushAt {
+			w.flushDelta(inBatch)
+			segs = 1
+		}
+	}
+	w.exec(`INSERT INTO meta(key, value) VALUES('updated', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`,
+		time.Now().UTC().Format(time.RFC3339Nano))
+	if w.err != nil {
+		return 0, fmt.Errorf("write index %s: %w", ix.Path, w.err)
+	}
+	if err := tx.Commit(); err != nil {
+		return 0, fmt.Errorf("write index %s: %w", ix.Path, err)
+	}
+	return segs, nil
+}
+
+// writer runs statements in a transaction, keeping the first error.
+type writer struct {
+	tx  *sql.Tx
+	ctx context.Context
+	err error
+}
+
+func (w *writer) exec(q string, args ...any) sql.Result {
+	if w.err != nil {
+		return nil
+	}
+	res, err := w.tx.ExecContext(w.ctx, q, args...)
+	if err != nil {
+		w.err = err
+		return nil
+	}
+	return res
+}
+
+type row struct {
+	r *sql.Row
+	w *writer
+}
+
+func (w *writer) queryRow(q string, args ...any) row {
+	if w.err != nil {
+		return row{w: w}
+	}
+	return row{r: w.tx.QueryRowContext(w.ctx, q, args...), w: w}
+}
+
+// scan reads the row; a missing row reports false, not an error.
+func (r row) scan(dest ...any) bool {
+	if r.r == nil {
+		return false
+	}
+	if err := r.r.Scan(dest...); err != nil {
+		if !errors.Is(err, sql.ErrNoRows) {
+			r.w.err = err
+		}
+		return false
+	}
+	return true
+}
+
+// insertMany inserts rows of cols values each, many rows a statement.
+func (w *writer) insertMany(head string, cols int, rows [][]any) {
+	per := max(1, min(500, 30000/cols))
+	one := "(" + strings.Repeat("?,", cols-1) + "?)"
+	for len(rows) > 0 && w.err == nil {
+		n := min(per, len(rows))
+		args := make([]any, 0, n*cols)
+		for _, r := range rows[:n] {
+			args = append(args, r...)
+		}
+		w.exec(head+strings.Repeat(one+",", n-1)+one, args...)
+		rows = rows[n:]
+	}
+}
+
+// insertDocs inserts new files into the delta and sets their ids.
+func (w *writer) insertDocs(docs []*Doc) {
+	const cols = 13
+	one := "(" + strings.Repeat("?,", cols-1) + "?)"
+	for len(docs) > 0 && w.err == nil {
+		n := min(200, len(docs))
+		args := make([]any, 0, n*cols)
+		byPath := map[string]*Doc{}
+		for _, d := range docs[:n] {
+			byPath[d.Path] = d
+			args = append(args, d.Path, d.Lang, int64(d.Kind), d.Size, d.ModTime, d.hash, 0,
+				d.Len[0], d.Len[1], d.Len[2], d.Len[3], d.Len[4], encodeDoc(d))
+		}
+		q := `INSERT INTO files(path, lang, kind, size, mtime, hash, seg, l0, l1, l2, l3, l4, doc) VALUES ` +
+			strings.Repeat(one+",", n-1) + one + ` RETURNING id, path`
+		rows, err := w.tx.QueryContext(w.ctx, q, args...)
+		if err != nil {
+			w.err = err
+			return
+		}
+		for rows.Next() {
+			var id int64
+			var p string
+			if err := rows.Scan(&id, &p); err != nil {
+				w.err = err
+				break
+			}
+			if d := byPath[p]; d != nil {
+				d.ID = id
+			}
+		}
+		if err := rows.Close(); err != nil && w.err == nil {
+			w.err = err
+		}
+		docs = docs[n:]
+	}
+}
+
+// drop removes the file at path, tombstoning its postings if it is in a
+// segment. It reports whether there was such a file.
+func (w *writer) drop(path string) bool {
+	var id, seg int64
+	var blob []byte
+	if !w.queryRow(`SELECT id, seg, doc FROM files WHERE path = ?`, path).scan(&id, &seg, &blob) {
+		return false
+	}
+	if seg > 0 {
+		old := &Doc{}
+		if err := decodeDoc(blob, old); err != nil {
+			w.err = err
+			return false
+		}
+		w.exec(`INSERT INTO tomb(id, seg, stems) VALUES(?, ?, ?)`, id, seg, encodeStems(old))
+	}
+	w.exec(`DELETE FROM defs WHERE file = ?`, id)
+	w.exec(`DELETE FROM files WHERE id = ?`, id)
+	return true
+}
+
+// nextSeg allocates a segment number.
+func (w *writer) nextSeg() int64 {
+	var v string
+	n := int64(1)
+	if w.queryRow(`SELECT value FROM meta WHERE key = 'next_seg'`).scan(&v) {
+		n, _ = strconv.ParseInt(v, 10, 64)
+	}
+	w.exec(`INSERT INTO meta(key, value) VALUES('next_seg', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`,
+		strconv.FormatInt(n+1, 10))
+	return n
+}
+
+// flushDelta turns the delta into a new segment. have holds docs already in
+// memory, by id.
+func (w *writer) flushDelta(have map[int64]*Doc) {
+	rows, err := w.tx.QueryContext(w.ctx, `SELECT id, doc FROM files WHERE seg = 0 ORDER BY id`)
+	if err != nil {
+		w.err = err
+		return
+	}
+	var docs []*Doc
+	for rows.Next() {
+		var id int64
+		var blob []byte
+		if err := rows.Scan(&id, &blob); err != nil {
+			w.err = err
+			break
+		}
+		if d, ok := have[id]; ok {
+			docs = append(docs, d)
+			continue
+		}
+		d := &Doc{Entry: Entry{ID: id}}
+		if err := decodeDoc(blob, d); err != nil {
+			w.err = err
+			break
+		}
+		docs = append(docs, d)
+	}
+	rows.Close()
+	if w.err != nil {
+		return
+	}
+	type list struct {
+		surface string
+		ps      []posting
+	}
+	post := map[string]*list{}
+	for _, d := range docs {
+		for _, t := range d.Terms {
+			l := post[t.Stem]
+			if l == nil {
+				l = &list{}
+				post[t.Stem] = l
+			}
+			if t.Surface != "" && (l.surface == "" || shorter(t.Surface, l.surface)) {
+				l.surface = t.Surface
+			}
+			l.ps = append(l.ps, posting{id: d.ID, tf: t.TF})
+		}
+	}
+	seg := w.nextSeg()
+	stems := make([]string, 0, len(post))
+	for s := range post {
+		stems = append(stems, s)
+	}
+	sort.Strings(stems)
+	vals := make([][]any, 0, len(stems))
+	for _, s := range stems {
+		l := post[s]
+		vals = append(vals, []any{s, seg, len(l.ps), l.surface, encodePostings(l.ps)})
+	}
+	w.insertMany(`INSERT INTO postings(stem, seg, df, surface, data) VALUES `, 5, vals)
+	w.exec(`UPDATE files SET seg = ? WHERE seg = 0`, seg)
+}
+
+// maybeMerge merges segments when there are too many, or too many of their
+// files are tombstoned. It returns how many segments it merged.
+func (ix *Index) maybeMerge(ctx context.Context) (int, error) {
+	type segInfo struct {
+		seg   int64
+		files int
+		tomb  int
+	}
+	q := `SELECT s.seg, (SELECT COUNT(*) FROM files f WHERE f.seg = s.seg), (SELECT COUNT(*) FROM tomb t WHERE t.seg = s.seg)
+		FROM (SELECT DISTINCT seg FROM postings) s ORDER BY s.seg`
+	rows, err := ix.db.QueryContext(ctx, q)
+	if err != nil {
+		return 0, fmt.Errorf("read index %s: %w", ix.Path, err)
+	}
+	var segs []segInfo
+	for rows.Next() {
+		var s segInfo
+		if err := rows.Scan(&s.seg, &s.files, &s.tomb); err != nil {
+			rows.Close()
+			return 0, fmt.Errorf("read index %s: %w", ix.Path, err)
+		}
+		segs = append(segs, s)
+	}
+	rows.Close()
+	// Segments heavy with tombstones are merged; past maxSegments, the
+	// smallest are merged too, into one.
+	var pick []int64
+	sort.Slice(segs, func(i, j int) bool { return segs[i].files < segs[j].files })
+	for i, s := range segs {
+		heavy := float64(s.tomb) > tombShare*float64(s.files+s.tomb)
+		tooMany := len(segs)-i > maxSegments/2 && len(segs) > maxSegments
+		if heavy || tooMany {
+			pick = append(pick, s.seg)
+		}
+	}
+	if len(pick) == 0 || len(pick) == 1 && segs[0].tomb == 0 {
+		return 0, nil
+	}
+	return len(pick), ix.merge(ctx, pick)
+}
+
+// merge rewrites the postings of segs as one segment, dropping tombstoned
+// files.
+func (ix *Index) merge(ctx context.Context, segs []int64) error {
+	tx, err := ix.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("merge index %s: %w", ix.Path, err)
+	}
+	defer tx.Rollback()
+	w := writer{tx: tx, ctx: ctx}
+	in := map[int64]bool{}
+	var args []any
+	marks := ""
+	for i, s := range segs {
+		in[s] = true
+		args = append(args, s)
+		if i > 0 {
+			marks += ","
+		}
+		marks += "?"
+	}
+	// The live files of those segments.
+	live := map[int64]int64{}
+	rows, err := tx.QueryContext(ctx, `SELECT id, seg FROM files WHERE seg IN (`+marks+`)`, args...)
+	if err != nil {
+		return fmt.Errorf("merge index %s: %w", ix.Path, err)
+	}
+	for rows.Next() {
+		var id, seg int64
+		if err := rows.Scan(&id, &seg); err != nil {
+			rows.Close()
+			return fmt.Errorf("merge index %s: %w", ix.Path, err)
+		}
+		live[id] = seg
+	}
+	rows.Close()
+	seg := w.nextSeg()
+	stmt, err := tx.PrepareContext(ctx, `INSERT INTO postings(stem, seg, df, surface, data) VALUES(?, ?, ?, ?, ?)`)
+	if err != nil {
+		return fmt.Errorf("merge index %s: %w", ix.Path, err)
+	}
+	defer stmt.Close()
+	rows, err = tx.QueryContext(ctx, `SELECT stem, seg, surface, data FROM postings WHERE seg IN (`+marks+`) ORDER BY stem`, args...)
+	if err != nil {
+		return fmt.Errorf("merge index %s: %w", ix.Path, err)
+	}
+	// Collect first: SQLite would see the new rows while reading.
+	type merged struct {
+		stem, surface string
+		ps            []posting
+	}
+	var out []merged
+	for rows.Next() {
+		var stem, surface string
+		var from int64
+		var data []byte
+		if err := rows.Scan(&stem, &from, &surface, &data); err != nil {
+			rows.Close()
+			return fmt.Errorf("merge index %s: %w", ix.Path, err)
+		}
+		if len(out) == 0 || out[len(out)-1].stem != stem {
+			out = append(out, merged{stem: stem, surface: surface})
+		}
+		m := &out[len(out)-1]
+		if surface != "" && (m.surface == "" || shorter(surface, m.surface)) {
+			m.surface = surface
+		}
+		if err := eachPosting(data, func(p posting) {
+			if live[p.id] == from {
+				m.ps = append(m.ps, p)
+			}
+		}); err != nil {
+			rows.Close()
+			return fmt.Errorf("merge index %s: %w", ix.Path, err)
+		}
+	}
+	rows.Close()
+	w.exec(`DELETE FROM postings WHERE seg IN (`+marks+`)`, args...)
+	for _, m := range out {
+		if len(m.ps) == 0 {
+			continue
+		}
+		sort.Slice(m.ps, func(i, j int) bool { return m.ps[i].id < m.ps[j].id })
+		if w.err == nil {
+			if _, err := stmt.ExecContext(ctx, m.stem, seg, len(m.ps), m.surface, encodePostings(m.ps)); err != nil {
+				w.err = err
+			}
+		}
+	}
+	w.exec(`DELETE FROM tomb WHERE seg IN (`+marks+`)`, args...)
+	w.exec(`UPDATE files SET seg = ? WHERE seg IN (`+marks+`)`, append([]any{seg}, args...)...)
+	if w.err != nil {
+		return fmt.Errorf("merge index %s: %w", ix.Path, w.err)
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("merge index %s: %w", ix.Path, err)
+	}
+	return nil
+}
