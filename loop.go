@@ -64,6 +64,8 @@ type state struct {
 	pats  []string // learned patterns
 	calls map[string]*fileCalls
 	skip  []string // kinds left out of the search
+	// gapsFound: relevant files whose gaps were looked for.
+	gapsFound map[string]bool
 }
 
 type gapState struct {
@@ -76,7 +78,7 @@ func run(ctx context.Context, ix *index.Index, task string, opts Options, start 
 	st := &state{
 		ix: ix, opts: opts, task: task,
 		best: map[string]Evaluation{}, seen: map[string]int{}, last: map[string]int{},
-		excl: map[string]bool{}, calls: map[string]*fileCalls{},
+		excl: map[string]bool{}, calls: map[string]*fileCalls{}, gapsFound: map[string]bool{},
 	}
 	st.know.concepts = analyzeTask(task, ix)
 	st.know.aboutTests = mentionsTests(task)

@@ -20,6 +20,12 @@ const (
 	gapsPerFile   = 8
 	// callsPerTarget: call gaps named per target file at most.
 	callsPerTarget = 2
+	// feedbackShortlist: feedback terms whose statistics are read at most.
+	feedbackShortlist = 150
+	// feedbackFiles: the relevant files feedback reads at most, the best.
+	feedbackFiles = 5
+	// gapFiles: the relevant files whose gaps are looked for, the best.
+	gapFiles = 8
 	// feedbackFloor: with nothing relevant yet, feedback comes from the best
 	// files at or above it.
 	feedbackFloor = 0.3
@@ -30,28 +36,25 @@ const (
 type fileCalls struct {
 	calls []structure.Call
 	lines []string
-	stems [][]string // each line's distinct stems, whole identifiers left out
+	stems [][]string // each line's distinct stems once tokenized, whole identifiers left out
+	done  []bool
 }
 
-// lineStems tokenizes the file's lines once. Lines over 400 bytes
-// (minified code, data) are left out.
-func (fc *fileCalls) lineStems() [][]string {
-	if fc.stems != nil || len(fc.lines) == 0 {
-		return fc.stems
+// lineStems tokenizes line i, once.
+func (fc *fileCalls) lineStems(i int) []string {
+	if fc.done == nil {
+		fc.stems = make([][]string, len(fc.lines))
+		fc.done = make([]bool, len(fc.lines))
 	}
-	fc.stems = make([][]string, 0, len(fc.lines))
-	for _, line := range fc.lines {
-		var stems []string
-		if len(line) <= 400 {
-			tokenize.Each(line, func(t tokenize.Token) {
-				if !t.Whole && !contains(stems, t.Stem) {
-					stems = append(stems, t.Stem)
-				}
-			})
-		}
-		fc.stems = append(fc.stems, stems)
+	if !fc.done[i] && len(fc.lines[i]) <= 400 {
+		fc.done[i] = true
+		tokenize.Each(fc.lines[i], func(t tokenize.Token) {
+			if !t.Whole && !contains(fc.stems[i], t.Stem) {
+				fc.stems[i] = append(fc.stems[i], t.Stem)
+			}
+		})
 	}
-	return fc.stems
+	return fc.stems[i]
 }
 
 func (st *state) callsOf(d *index.Doc) *fileCalls {
@@ -154,7 +157,16 @@ func (st *state) refine(n int, cyc *Cycle) int {
 
 	// Gaps: what the relevant files call or import that is not in hand, and
 	// the task's key concepts that no relevant file covers.
-	for _, ev := range rel {
+	for i, ev := range rel {
+		// Each relevant file's gaps are found once, when it first stands
+		// among the best.
+		if i == gapFiles {
+			break
+		}
+		if st.gapsFound[ev.Path] {
+			continue
+		}
+		st.gapsFound[ev.Path] = true
 		for _, g := range st.gapsOf(st.ix.Doc(ev.Path)) {
 			if st.addGap(g, n) {
 				cyc.Gaps = append(cyc.Gaps, g)
@@ -280,11 +292,9 @@ func (st *state) gapsOf(d *index.Doc) []Gap {
 		}
 		critical := false
 		if c.Line-1 < len(fc.lines) {
-			tokenize.Each(fc.lines[c.Line-1], func(t tokenize.Token) {
-				if stems[t.Stem] {
-					critical = true
-				}
-			})
+			for _, s := range fc.lineStems(c.Line - 1) {
+				critical = critical || stems[s]
+			}
 		}
 		if perTarget[target.Path] == callsPerTarget {
 			continue // the file is named already; its other calls add nothing to aim at
@@ -565,13 +575,18 @@ func (st *state) learnFeedback(feedback []Evaluation) []learnedTerm {
 		strong bool
 	}
 	cands := map[string]*cand{}
+	if len(feedback) > feedbackFiles {
+		feedback = feedback[:feedbackFiles] // the best, which are first
+	}
 	for _, ev := range feedback {
 		d := st.ix.Doc(ev.Path)
 		if d == nil {
 			continue
 		}
 		counts := map[string]int{}
-		for _, line := range st.callsOf(d).lineStems() {
+		fc := st.callsOf(d)
+		for i := range fc.lines {
+			line := fc.lineStems(i)
 			about := false
 			for _, s := range line {
 				if known[s] {
@@ -598,22 +613,9 @@ func (st *state) learnFeedback(feedback []Evaluation) []learnedTerm {
 				}
 			})
 		}
-		var want []string
-		for stem := range counts {
-			if len(stem) < 3 || isNumber(stem) || tokenize.IsStopWord(stem) || genericWords[stem] || codeNoise[stem] {
-				delete(counts, stem)
-				continue
-			}
-			want = append(want, stem)
-		}
-		st.ix.Prefetch(want)
 		for stem, k := range counts {
-			df := st.ix.DF(stem)
-			if df == 0 || genericWords[st.ix.Surface(stem)] {
+			if len(stem) < 3 || isNumber(stem) || tokenize.IsStopWord(stem) || genericWords[stem] || codeNoise[stem] {
 				continue
-			}
-			if df < 2 || float64(df) > 0.5*n || (n >= 20 && float64(df) > 0.25*n) {
-				continue // rare or everywhere: either way it finds nothing
 			}
 			c := cands[stem]
 			if c == nil {
@@ -627,6 +629,37 @@ func (st *state) learnFeedback(feedback []Evaluation) []learnedTerm {
 			}
 		}
 	}
+	// The repository's statistics only for the most promising: reading
+	// them is what costs.
+	pre := make([]*cand, 0, len(cands))
+	for _, c := range cands {
+		if c.strong {
+			c.score *= 1.5
+		}
+		pre = append(pre, c)
+	}
+	sort.Slice(pre, func(i, j int) bool {
+		if pre[i].score != pre[j].score {
+			return pre[i].score > pre[j].score
+		}
+		return pre[i].stem < pre[j].stem
+	})
+	if len(pre) > feedbackShortlist {
+		pre = pre[:feedbackShortlist]
+	}
+	want := make([]string, len(pre))
+	for i, c := range pre {
+		want[i] = c.stem
+	}
+	st.ix.Prefetch(want)
+	cands = map[string]*cand{}
+	for _, c := range pre {
+		df := st.ix.DF(c.stem)
+		if df < 2 || float64(df) > 0.5*n || (n >= 20 && float64(df) > 0.25*n) || genericWords[st.ix.Surface(c.stem)] {
+			continue // rare or everywhere: either way it finds nothing
+		}
+		cands[c.stem] = c
+	}
 	var list []*cand
 	for _, c := range cands {
 		df := st.ix.DF(c.stem)
@@ -634,9 +667,6 @@ func (st *state) learnFeedback(feedback []Evaluation) []learnedTerm {
 			continue // finds nothing new, or too weak
 		}
 		c.score *= st.ix.IDF(df)
-		if c.strong {
-			c.score *= 1.5
-		}
 		list = append(list, c)
 	}
 	sort.Slice(list, func(i, j int) bool {

@@ -3,8 +3,10 @@ package index
 import (
 	"encoding/binary"
 	"errors"
+	"sort"
 
 	"github.com/hone-tools/hone/structure"
+	"github.com/hone-tools/hone/walk"
 )
 
 // The blobs are varint-encoded. A doc blob holds a file's field lengths,
@@ -161,4 +163,117 @@ func eachPosting(b []byte, fn func(posting)) error {
 		fn(p)
 	}
 	return d.err
+}
+
+func encodeEntries(es []*Entry) []byte {
+	var e enc
+	e.uint(uint64(len(es)))
+	for _, x := range es {
+		e.uint(uint64(x.ID))
+		e.str(x.Path)
+		e.str(x.Lang)
+		e.uint(uint64(x.Kind))
+		e.uint(uint64(x.Size))
+		e.uint(uint64(x.ModTime))
+		e.str(string(x.hash))
+		e.uint(uint64(x.seg))
+		for _, l := range x.Len {
+			e.uint(uint64(l))
+		}
+	}
+	return e.b
+}
+
+func decodeEntries(b []byte) ([]*Entry, error) {
+	d := dec{b: b}
+	out := make([]*Entry, d.count())
+	for i := range out {
+		x := &Entry{}
+		x.ID = int64(d.uint())
+		x.Path = d.str()
+		x.Lang = d.str()
+		x.Kind = walk.Kind(d.uint())
+		x.Size = int64(d.uint())
+		x.ModTime = int64(d.uint())
+		x.hash = []byte(d.str())
+		x.seg = int64(d.uint())
+		for f := range x.Len {
+			x.Len[f] = int32(d.uint())
+		}
+		out[i] = x
+	}
+	if d.err != nil {
+		return nil, d.err
+	}
+	return out, nil
+}
+
+// numBlocks is how many blocks a segment's postings are spread over, by a
+// hash of the stem: a few thousand rows a segment rather than one per term.
+const numBlocks = 2048
+
+// blockOf is the block a stem's postings live in.
+func blockOf(stem string) int64 {
+	h := uint32(2166136261)
+	for i := 0; i < len(stem); i++ {
+		h ^= uint32(stem[i])
+		h *= 16777619
+	}
+	return int64(h % numBlocks)
+}
+
+// blockEntry is one stem's postings in a block.
+type blockEntry struct {
+	stem, surface string
+	df            int
+	data          []byte // encodePostings
+}
+
+// encodeBlock writes entries sorted by stem: a directory, then the postings.
+func encodeBlock(entries []blockEntry) []byte {
+	var e enc
+	e.uint(uint64(len(entries)))
+	for _, b := range entries {
+		e.str(b.stem)
+		e.str(b.surface)
+		e.uint(uint64(b.df))
+		e.uint(uint64(len(b.data)))
+	}
+	for _, b := range entries {
+		e.b = append(e.b, b.data...)
+	}
+	return e.b
+}
+
+// decodeBlock reads a block; the entries' data share b.
+func decodeBlock(b []byte) ([]blockEntry, error) {
+	d := dec{b: b}
+	out := make([]blockEntry, d.count())
+	lens := make([]int, len(out))
+	for i := range out {
+		out[i].stem = d.str()
+		out[i].surface = d.str()
+		out[i].df = int(d.uint())
+		lens[i] = d.count()
+	}
+	if d.err != nil {
+		return nil, d.err
+	}
+	rest := d.b
+	for i, n := range lens {
+		if n > len(rest) {
+			return nil, errCorrupt
+		}
+		out[i].data, rest = rest[:n:n], rest[n:]
+	}
+	return out, nil
+}
+
+// findEntry finds a stem in a decoded block.
+func findEntry(entries []blockEntry, stem string) *blockEntry {
+	i := sort.Search(len(entries), func(i int) bool { return entries[i].stem >= stem })
+	if i < len(entries) && entries[i].stem == stem {
+		return &entries[i]
+	}
+	return nil
 }

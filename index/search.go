@@ -31,7 +31,6 @@ type termStat struct {
 	df      int
 	surface string
 	segs    []segPostings
-	loaded  bool // segs read
 }
 
 type segPostings struct {
@@ -46,7 +45,7 @@ func (ix *Index) prepare() {
 	}
 	ix.ready = true
 	ctx := context.Background()
-	rows, err := ix.db.QueryContext(ctx, `SELECT id, doc FROM files WHERE seg = 0`)
+	rows, err := ix.reader().QueryContext(ctx, `SELECT id, doc FROM files WHERE seg = 0`)
 	if err != nil {
 		ix.fail(err)
 		return
@@ -72,7 +71,7 @@ func (ix *Index) prepare() {
 	}
 	rows.Close()
 	ix.tomb = map[int64][]string{}
-	rows, err = ix.db.QueryContext(ctx, `SELECT id, stems FROM tomb`)
+	rows, err = ix.reader().QueryContext(ctx, `SELECT id, stems FROM tomb`)
 	if err != nil {
 		ix.fail(err)
 		return
@@ -104,101 +103,97 @@ func (ix *Index) Err() error {
 	return ix.readErr
 }
 
-// stat returns a term's statistics, loading them if needed. Callers hold
-// ix.mu.
+// segBlock is one segment's part of a block.
+type segBlock struct {
+	seg     int64
+	entries []blockEntry
+}
+
+// stat returns a term's statistics and postings, loading its block if
+// needed. Callers hold ix.mu.
 func (ix *Index) stat(stem string) *termStat {
 	if ts, ok := ix.terms[stem]; ok {
 		return ts
 	}
-	ix.loadStats([]string{stem})
-	return ix.terms[stem]
-}
-
-// term returns a term's statistics and postings. Callers hold ix.mu.
-func (ix *Index) term(stem string) *termStat {
-	ts := ix.stat(stem)
-	if ts.loaded || ts.df == 0 {
-		return ts
+	ix.prepare()
+	b := blockOf(stem)
+	if _, ok := ix.blocks[b]; !ok {
+		ix.loadBlocks([]int64{b})
 	}
-	ts.loaded = true
-	rows, err := ix.db.QueryContext(context.Background(), `SELECT seg, data FROM postings WHERE stem = ?`, stem)
-	if err != nil {
-		ix.fail(err)
-		return ts
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var sp segPostings
-		if err := rows.Scan(&sp.seg, &sp.data); err != nil {
-			ix.fail(err)
-			return ts
+	ts := &termStat{}
+	for _, sb := range ix.blocks[b] {
+		e := findEntry(sb.entries, stem)
+		if e == nil {
+			continue
 		}
-		ts.segs = append(ts.segs, sp)
+		ts.df += e.df
+		if ts.surface == "" || e.surface != "" && shorter(e.surface, ts.surface) {
+			ts.surface = e.surface
+		}
+		ts.segs = append(ts.segs, segPostings{seg: sb.seg, data: e.data})
 	}
-	if err := rows.Err(); err != nil {
-		ix.fail(err)
-	}
+	ix.adjust(stem, ts)
+	ix.terms[stem] = ts
 	return ts
 }
 
-// Prefetch loads the statistics of many terms at once, so that DF and
-// Surface answer from memory.
+// term is stat: a term's statistics come with its postings.
+func (ix *Index) term(stem string) *termStat { return ix.stat(stem) }
+
+// Prefetch loads the blocks of many terms at once, so that DF and Surface
+// answer from memory.
 func (ix *Index) Prefetch(stems []string) {
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
-	var need []string
+	ix.prepare()
+	var need []int64
+	seen := map[int64]bool{}
 	for _, s := range stems {
-		if _, ok := ix.terms[s]; !ok {
-			need = append(need, s)
+		if _, ok := ix.terms[s]; ok {
+			continue
+		}
+		b := blockOf(s)
+		if _, ok := ix.blocks[b]; !ok && !seen[b] {
+			seen[b] = true
+			need = append(need, b)
 		}
 	}
-	ix.loadStats(need)
+	ix.loadBlocks(need)
 }
 
-// loadStats reads the document frequencies and surfaces of stems, without
-// their postings. Callers hold ix.mu.
-func (ix *Index) loadStats(stems []string) {
-	ix.prepare()
-	var fresh []string
-	for _, s := range stems {
-		if ix.terms[s] == nil {
-			ix.terms[s] = &termStat{}
-			fresh = append(fresh, s)
-		}
+// loadBlocks reads postings blocks of every segment. Callers hold ix.mu.
+func (ix *Index) loadBlocks(blocks []int64) {
+	for _, b := range blocks {
+		ix.blocks[b] = nil
 	}
-	defer func() {
-		for _, s := range fresh {
-			ix.adjust(s, ix.terms[s])
-		}
-	}()
-	stems = fresh
-	for len(stems) > 0 {
-		n := min(len(stems), 400)
+	for len(blocks) > 0 {
+		n := min(len(blocks), 400)
 		args := make([]any, n)
-		for i, s := range stems[:n] {
-			args[i] = s
+		for i, b := range blocks[:n] {
+			args[i] = b
 		}
-		rows, err := ix.db.QueryContext(context.Background(),
-			`SELECT stem, df, surface FROM postings WHERE stem IN (?`+strings.Repeat(",?", n-1)+`)`, args...)
+		rows, err := ix.reader().QueryContext(context.Background(),
+			`SELECT block, seg, data FROM postings WHERE block IN (?`+strings.Repeat(",?", n-1)+`)`, args...)
 		if err != nil {
 			ix.fail(err)
 			return
 		}
 		for rows.Next() {
-			var stem, surface string
-			var df int
-			if err := rows.Scan(&stem, &df, &surface); err != nil {
+			var b, seg int64
+			var data []byte
+			if err := rows.Scan(&b, &seg, &data); err != nil {
 				ix.fail(err)
 				break
 			}
-			ts := ix.terms[stem]
-			ts.df += df
-			if ts.surface == "" || surface != "" && shorter(surface, ts.surface) {
-				ts.surface = surface
+			entries, err := decodeBlock(data)
+			if err != nil {
+				ix.fail(err)
+				continue
 			}
+			ix.blocks[b] = append(ix.blocks[b], segBlock{seg: seg, entries: entries})
 		}
 		rows.Close()
-		stems = stems[n:]
+		blocks = blocks[n:]
 	}
 }
 
@@ -318,7 +313,7 @@ func (ix *Index) doc(e *Entry) *Doc {
 		return d
 	}
 	var blob []byte
-	err := ix.db.QueryRowContext(context.Background(), `SELECT doc FROM files WHERE id = ?`, e.ID).Scan(&blob)
+	err := ix.reader().QueryRowContext(context.Background(), `SELECT doc FROM files WHERE id = ?`, e.ID).Scan(&blob)
 	if err != nil {
 		if !errors.Is(err, sql.ErrNoRows) {
 			ix.fail(err)
@@ -360,7 +355,7 @@ func (ix *Index) DefinersOf(names []string) map[string][]*Entry {
 			args[i] = n
 			ix.defs[n] = nil
 		}
-		rows, err := ix.db.QueryContext(context.Background(),
+		rows, err := ix.reader().QueryContext(context.Background(),
 			`SELECT DISTINCT name, file FROM defs WHERE name IN (?`+strings.Repeat(",?", k-1)+`)`, args...)
 		if err != nil {
 			ix.fail(err)

@@ -30,7 +30,7 @@ import (
 
 // schemaVersion changes whenever the tables or blobs change shape; an index
 // of another version is rebuilt.
-const schemaVersion = "3"
+const schemaVersion = "5"
 
 const schema = `
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
@@ -48,18 +48,17 @@ CREATE TABLE IF NOT EXISTS files(
 );
 CREATE INDEX IF NOT EXISTS files_seg ON files(seg);
 CREATE TABLE IF NOT EXISTS postings(
-	stem TEXT NOT NULL,
+	block INTEGER NOT NULL,
 	seg INTEGER NOT NULL,
-	df INTEGER NOT NULL,
-	surface TEXT NOT NULL,
 	data BLOB NOT NULL,
-	PRIMARY KEY(stem, seg)
+	PRIMARY KEY(block, seg)
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS postings_seg ON postings(seg);
 CREATE TABLE IF NOT EXISTS defs(name TEXT NOT NULL, file INTEGER NOT NULL);
 CREATE INDEX IF NOT EXISTS defs_name ON defs(name);
 CREATE INDEX IF NOT EXISTS defs_file ON defs(file);
 CREATE TABLE IF NOT EXISTS tomb(id INTEGER PRIMARY KEY, seg INTEGER NOT NULL, stems BLOB NOT NULL);
+CREATE TABLE IF NOT EXISTS snapshot(id INTEGER PRIMARY KEY CHECK (id = 1), version TEXT NOT NULL, data BLOB NOT NULL);
 CREATE TABLE IF NOT EXISTS binaries(path TEXT PRIMARY KEY, size INTEGER NOT NULL, mtime INTEGER NOT NULL) WITHOUT ROWID;
 `
 
@@ -84,6 +83,8 @@ type Index struct {
 
 	opts Options
 	db   *sql.DB
+	rd   *sql.Conn // the read transaction, if one is open
+	wtx  *sql.Tx   // the rebuild's transaction, while one runs
 
 	mu    sync.Mutex
 	cat   map[string]*Entry
@@ -91,10 +92,12 @@ type Index struct {
 	total [NumFields]int64
 	docs  map[int64]*Doc
 	terms map[string]*termStat
-	delta []*Doc
-	defs  map[string][]*Entry // definers by name
-	tomb  map[int64][]string  // tombstoned ids and the stems they held
-	ready bool                // caches loaded
+	// blocks caches the postings blocks read, by block number.
+	blocks map[int64][]segBlock
+	delta  []*Doc
+	defs   map[string][]*Entry // definers by name
+	tomb   map[int64][]string  // tombstoned ids and the stems they held
+	ready  bool                // caches loaded
 	// readErr is the first error the read methods met.
 	readErr error
 	// loaded is the version of the index the catalog was read at.
@@ -105,7 +108,7 @@ type Index struct {
 // every write by any process.
 func (ix *Index) version(ctx context.Context) (string, error) {
 	var v string
-	err := ix.db.QueryRowContext(ctx, `SELECT value FROM meta WHERE key = 'updated'`).Scan(&v)
+	err := ix.reader().QueryRowContext(ctx, `SELECT value FROM meta WHERE key = 'updated'`).Scan(&v)
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return "", fmt.Errorf("read index %s: %w", ix.Path, err)
 	}
@@ -237,6 +240,7 @@ func (ix *Index) create(ctx context.Context) error {
 
 // remove deletes the database and its journal files.
 func (ix *Index) remove() error {
+	ix.endRead()
 	if ix.db != nil {
 		ix.db.Close()
 		ix.db = nil
@@ -254,9 +258,50 @@ func (ix *Index) Close() error {
 	if ix.db == nil {
 		return nil
 	}
+	ix.endRead()
 	err := ix.db.Close()
 	ix.db = nil
 	return err
+}
+
+// reader is what the read methods query: the read transaction when one is
+// open, so that everything a retrieval reads comes from one version of the
+// index, whatever other processes write meanwhile.
+func (ix *Index) reader() queryer {
+	if ix.wtx != nil {
+		return ix.wtx
+	}
+	if ix.rd != nil {
+		return ix.rd
+	}
+	return ix.db
+}
+
+// Snapshot pins the index as it is now for the read methods, until the
+// next Update, Snapshot or Close: a read transaction, in which the catalog
+// is read again.
+func (ix *Index) Snapshot(ctx context.Context) error {
+	ix.endRead()
+	conn, err := ix.db.Conn(ctx)
+	if err != nil {
+		return fmt.Errorf("read index %s: %w", ix.Path, err)
+	}
+	if _, err := conn.ExecContext(ctx, "BEGIN DEFERRED"); err != nil {
+		conn.Close()
+		return fmt.Errorf("read index %s: %w", ix.Path, err)
+	}
+	ix.rd = conn
+	return ix.loadCatalog(ctx)
+}
+
+// endRead ends the read transaction, if any.
+func (ix *Index) endRead() {
+	if ix.rd == nil {
+		return
+	}
+	ix.rd.ExecContext(context.Background(), "ROLLBACK")
+	ix.rd.Close()
+	ix.rd = nil
 }
 
 func isMissingTable(err error) bool {
@@ -280,36 +325,90 @@ func (ix *Index) loadCatalog(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	rows, err := ix.db.QueryContext(ctx, `SELECT id, path, lang, kind, size, mtime, hash, seg, l0, l1, l2, l3, l4 FROM files`)
+	entries, err := readSnapshot(ctx, ix.reader(), version)
 	if err != nil {
 		return fmt.Errorf("read index %s: %w", ix.Path, err)
 	}
-	defer rows.Close()
-	cat := map[string]*Entry{}
-	byID := map[int64]*Entry{}
-	var total [NumFields]int64
-	for rows.Next() {
-		e := &Entry{}
-		var kind int64
-		if err := rows.Scan(&e.ID, &e.Path, &e.Lang, &kind, &e.Size, &e.ModTime, &e.hash, &e.seg,
-			&e.Len[0], &e.Len[1], &e.Len[2], &e.Len[3], &e.Len[4]); err != nil {
+	if entries == nil {
+		if entries, err = readEntries(ctx, ix.reader()); err != nil {
 			return fmt.Errorf("read index %s: %w", ix.Path, err)
 		}
-		e.Kind = walk.Kind(kind)
+	}
+	cat := make(map[string]*Entry, len(entries))
+	byID := make(map[int64]*Entry, len(entries))
+	var total [NumFields]int64
+	for _, e := range entries {
 		cat[e.Path] = e
 		byID[e.ID] = e
 		for f := range total {
 			total[f] += int64(e.Len[f])
 		}
 	}
-	if err := rows.Err(); err != nil {
-		return fmt.Errorf("read index %s: %w", ix.Path, err)
-	}
 	ix.mu.Lock()
 	ix.cat, ix.byID, ix.total, ix.loaded = cat, byID, total, version
-	ix.docs, ix.terms, ix.defs, ix.delta, ix.tomb, ix.ready = map[int64]*Doc{}, map[string]*termStat{}, map[string][]*Entry{}, nil, nil, false
+	ix.docs, ix.terms, ix.defs, ix.blocks = map[int64]*Doc{}, map[string]*termStat{}, map[string][]*Entry{}, map[int64][]segBlock{}
+	ix.delta, ix.tomb, ix.ready = nil, nil, false
 	ix.mu.Unlock()
 	return nil
+}
+
+// queryer is a database, a connection or a transaction.
+type queryer interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+// readEntries reads every file's entry from the files table.
+func readEntries(ctx context.Context, q queryer) ([]*Entry, error) {
+	rows, err := q.QueryContext(ctx, `SELECT id, path, lang, kind, size, mtime, hash, seg, l0, l1, l2, l3, l4 FROM files`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []*Entry
+	for rows.Next() {
+		e := &Entry{}
+		var kind int64
+		if err := rows.Scan(&e.ID, &e.Path, &e.Lang, &kind, &e.Size, &e.ModTime, &e.hash, &e.seg,
+			&e.Len[0], &e.Len[1], &e.Len[2], &e.Len[3], &e.Len[4]); err != nil {
+			return nil, err
+		}
+		e.Kind = walk.Kind(kind)
+		out = append(out, e)
+	}
+	return out, rows.Err()
+}
+
+// The snapshot is the catalog in one blob, read in a few milliseconds
+// where the files table takes tens. It is good only for the version of the
+// index it was written at; an update that wrote files writes a new one.
+
+func readSnapshot(ctx context.Context, q queryer, version string) ([]*Entry, error) {
+	var v string
+	var data []byte
+	err := q.QueryRowContext(ctx, `SELECT version, data FROM snapshot WHERE id = 1`).Scan(&v, &data)
+	if errors.Is(err, sql.ErrNoRows) || err == nil && v != version {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return decodeEntries(data)
+}
+
+// writeSnapshot stores the catalog as of the transaction's version.
+func writeSnapshot(ctx context.Context, tx *sql.Tx) error {
+	var version string
+	if err := tx.QueryRowContext(ctx, `SELECT value FROM meta WHERE key = 'updated'`).Scan(&version); err != nil {
+		return err
+	}
+	entries, err := readEntries(ctx, tx)
+	if err != nil {
+		return err
+	}
+	_, err = tx.ExecContext(ctx, `INSERT INTO snapshot(id, version, data) VALUES(1, ?, ?)
+		ON CONFLICT(id) DO UPDATE SET version = excluded.version, data = excluded.data`, version, encodeEntries(entries))
+	return err
 }
 
 // Status describes an index.
@@ -341,11 +440,11 @@ func (ix *Index) Status(ctx context.Context) (Status, error) {
 			st.Bytes += fi.Size()
 		}
 	}
-	if err := ix.db.QueryRowContext(ctx, `SELECT COUNT(DISTINCT seg) FROM postings`).Scan(&st.Segments); err != nil {
+	if err := ix.reader().QueryRowContext(ctx, `SELECT COUNT(DISTINCT seg) FROM postings`).Scan(&st.Segments); err != nil {
 		return st, fmt.Errorf("read index %s: %w", ix.Path, err)
 	}
 	var updated string
-	err := ix.db.QueryRowContext(ctx, `SELECT value FROM meta WHERE key = 'updated'`).Scan(&updated)
+	err := ix.reader().QueryRowContext(ctx, `SELECT value FROM meta WHERE key = 'updated'`).Scan(&updated)
 	if err == nil {
 		st.Updated, _ = time.Parse(time.RFC3339Nano, updated)
 	} else if !errors.Is(err, sql.ErrNoRows) {

@@ -21,8 +21,10 @@ import (
 const (
 	// batchBytes and batchFiles bound a batch: the files indexed, and so
 	// lost to a crash, in one transaction.
-	batchBytes = 48 << 20
-	batchFiles = 8000
+	batchBytes = 32 << 20
+	batchFiles = 4000
+	// lookahead is how many files the readers may be ahead of the writer.
+	lookahead = 2048
 	// flushAt is the delta size at which it becomes a segment.
 	flushAt = 256
 	// maxSegments: past it, the smaller segments are merged.
@@ -65,14 +67,66 @@ func Build(ctx context.Context, root string, opts Options) (*Index, error) {
 }
 
 // Rebuild discards the index and builds it again.
+// The rebuild is one transaction: other processes read the old index
+// until it commits, and a rebuild killed midway leaves the old index as it
+// was.
 func (ix *Index) Rebuild(ctx context.Context, progress func(Progress)) (Stats, error) {
-	if err := ix.remove(); err != nil {
+	ix.endRead()
+	tx, err := ix.db.BeginTx(ctx, nil)
+	if err != nil {
+		return Stats{}, fmt.Errorf("rebuild index %s: %w", ix.Path, err)
+	}
+	defer tx.Rollback()
+	ix.wtx = tx
+	defer func() { ix.wtx = nil }()
+	err = ix.write(ctx, "rebuild", func(w *writer) {
+		for _, t := range []string{"files", "postings", "defs", "tomb", "snapshot", "binaries"} {
+			w.exec(`DELETE FROM ` + t)
+		}
+		w.touchVersion()
+	})
+	if err != nil {
 		return Stats{}, err
 	}
-	if err := ix.open(ctx); err != nil {
+	if err := ix.loadCatalog(ctx); err != nil {
 		return Stats{}, err
 	}
-	return ix.Update(ctx, progress)
+	st, err := ix.update(ctx, progress)
+	if err != nil {
+		return st, err
+	}
+	ix.wtx = nil
+	if err := tx.Commit(); err != nil {
+		return st, fmt.Errorf("rebuild index %s: %w", ix.Path, err)
+	}
+	return st, ix.Snapshot(ctx)
+}
+
+// write runs fn in the rebuild's transaction when one is open, else in a
+// transaction of its own.
+func (ix *Index) write(ctx context.Context, what string, fn func(w *writer)) error {
+	if ix.wtx != nil {
+		w := writer{tx: ix.wtx, ctx: ctx}
+		fn(&w)
+		if w.err != nil {
+			return fmt.Errorf("%s index %s: %w", what, ix.Path, w.err)
+		}
+		return nil
+	}
+	tx, err := ix.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("%s index %s: %w", what, ix.Path, err)
+	}
+	defer tx.Rollback()
+	w := writer{tx: tx, ctx: ctx}
+	fn(&w)
+	if w.err != nil {
+		return fmt.Errorf("%s index %s: %w", what, ix.Path, w.err)
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("%s index %s: %w", what, ix.Path, err)
+	}
+	return nil
 }
 
 type change struct {
@@ -86,11 +140,21 @@ type change struct {
 // their content did change. Deleted files are dropped. progress, if set, is
 // called as files are indexed.
 func (ix *Index) Update(ctx context.Context, progress func(Progress)) (Stats, error) {
+	if ix.db == nil {
+		return Stats{}, fmt.Errorf("update index of %s: the index is closed", ix.Root)
+	}
+	ix.endRead()
+	st, err := ix.update(ctx, progress)
+	if err != nil {
+		return st, err
+	}
+	// Read what the update left, as one version.
+	return st, ix.Snapshot(ctx)
+}
+
+func (ix *Index) update(ctx context.Context, progress func(Progress)) (Stats, error) {
 	start := time.Now()
 	var st Stats
-	if ix.db == nil {
-		return st, fmt.Errorf("update index of %s: the index is closed", ix.Root)
-	}
 	// Another process may have updated the index since it was opened.
 	v, err := ix.version(ctx)
 	if err != nil {
@@ -189,9 +253,17 @@ func (ix *Index) Update(ctx context.Context, progress func(Progress)) (Stats, er
 			}
 		}()
 	}
+	// The workers stay at most window files ahead of the writer, so that a
+	// big repository is never all in memory at once.
+	window := make(chan struct{}, lookahead)
 	go func() {
 		defer close(next)
 		for i := range todo {
+			select {
+			case window <- struct{}{}:
+			case <-ctx.Done():
+				return
+			}
 			select {
 			case next <- i:
 			case <-ctx.Done():
@@ -214,6 +286,7 @@ func (ix *Index) Update(ctx context.Context, progress func(Progress)) (Stats, er
 		var c change
 		select {
 		case c = <-results[i]:
+			<-window
 		case <-ctx.Done():
 			cancel()
 			wg.Wait()
@@ -243,6 +316,9 @@ func (ix *Index) Update(ctx context.Context, progress func(Progress)) (Stats, er
 		return st, err
 	}
 	st.Merged = merged
+	if err := ix.snapshot(ctx); err != nil {
+		return st, err
+	}
 	st.Bytes = read
 	if err := ix.loadCatalog(ctx); err != nil {
 		return st, err
@@ -288,88 +364,84 @@ func (ix *Index) loadBinaries(ctx context.Context) (map[string]stamp, error) {
 
 // saveBinaries replaces the list of files skipped as binary.
 func (ix *Index) saveBinaries(ctx context.Context, bins map[string]stamp) error {
-	tx, err := ix.db.BeginTx(ctx, nil)
-	if err != nil {
-		return fmt.Errorf("write index %s: %w", ix.Path, err)
-	}
-	defer tx.Rollback()
-	w := writer{tx: tx, ctx: ctx}
-	w.exec(`DELETE FROM binaries`)
-	rows := make([][]any, 0, len(bins))
-	for p, s := range bins {
-		rows = append(rows, []any{p, s.size, s.mtime})
-	}
-	w.insertMany(`INSERT INTO binaries(path, size, mtime) VALUES `, 3, rows)
-	if w.err != nil {
-		return fmt.Errorf("write index %s: %w", ix.Path, w.err)
-	}
-	return tx.Commit()
+	return ix.write(ctx, "write", func(w *writer) {
+		w.exec(`DELETE FROM binaries`)
+		rows := make([][]any, 0, len(bins))
+		for p, s := range bins {
+			rows = append(rows, []any{p, s.size, s.mtime})
+		}
+		w.insertMany(`INSERT INTO binaries(path, size, mtime) VALUES `, 3, rows)
+	})
+}
+
+// snapshot writes the catalog snapshot for the current version.
+func (ix *Index) snapshot(ctx context.Context) error {
+	return ix.write(ctx, "write", func(w *writer) {
+		if w.err == nil {
+			w.err = writeSnapshot(ctx, w.tx)
+		}
+	})
 }
 
 // writeBatch writes one batch of changes and deletions in a transaction,
 // and flushes the delta into a segment when it has grown. Writes go by
 // path, so two processes updating at once only repeat each other's work.
+// The cat argument is unused but documents that the batch was computed
+// against it.
 func (ix *Index) writeBatch(ctx context.Context, batch []change, gone []string, cat map[string]*Entry, st *Stats) (int, error) {
 	if len(batch) == 0 && len(gone) == 0 {
 		return 0, nil
 	}
-	tx, err := ix.db.BeginTx(ctx, nil)
-	if err != nil {
-		return 0, fmt.Errorf("write index %s: %w", ix.Path, err)
-	}
-	defer tx.Rollback()
-	w := writer{tx: tx, ctx: ctx}
-	inBatch := map[int64]*Doc{}
-	for _, p := range gone {
-		if w.drop(p) {
-			st.Deleted++
-		}
-	}
-	var docs []*Doc
-	for _, c := range batch {
-		if c.doc == nil {
-			w.exec(`UPDATE files SET mtime = ? WHERE path = ? AND hash = ?`, c.file.ModTime.UnixNano(), c.file.Path, c.hash)
-			st.Touched++
-			continue
-		}
-		if w.drop(c.file.Path) {
-			st.Changed++
-		} else {
-			st.Added++
-		}
-		docs = append(docs, c.doc)
-	}
-	w.insertDocs(docs)
-	var defRows [][]any
-	for _, d := range docs {
-		inBatch[d.ID] = d
-		seen := map[string]bool{}
-		for _, def := range d.Defs {
-			if def.Kind != "section" && !seen[def.Name] {
-				seen[def.Name] = true
-				defRows = append(defRows, []any{def.Name, d.ID})
+	segs := 0
+	err := ix.write(ctx, "write", func(w *writer) {
+		inBatch := map[int64]*Doc{}
+		for _, p := range gone {
+			if w.drop(p) {
+				st.Deleted++
 			}
 		}
-	}
-	w.insertMany(`INSERT INTO defs(name, file) VALUES `, 2, defRows)
-	segs := 0
-	if w.err == nil {
+		var docs []*Doc
+		for _, c := range batch {
+			if c.doc == nil {
+				w.exec(`UPDATE files SET mtime = ? WHERE path = ? AND hash = ?`, c.file.ModTime.UnixNano(), c.file.Path, c.hash)
+				st.Touched++
+				continue
+			}
+			if w.drop(c.file.Path) {
+				st.Changed++
+			} else {
+				st.Added++
+			}
+			docs = append(docs, c.doc)
+		}
+		w.insertDocs(docs)
+		var defRows [][]any
+		for _, d := range docs {
+			inBatch[d.ID] = d
+			seen := map[string]bool{}
+			for _, def := range d.Defs {
+				if def.Kind != "section" && !seen[def.Name] {
+					seen[def.Name] = true
+					defRows = append(defRows, []any{def.Name, d.ID})
+				}
+			}
+		}
+		w.insertMany(`INSERT INTO defs(name, file) VALUES `, 2, defRows)
 		var delta int
 		w.queryRow(`SELECT COUNT(*) FROM files WHERE seg = 0`).scan(&delta)
 		if delta >= flushAt {
 			w.flushDelta(inBatch)
 			segs = 1
 		}
-	}
+		w.touchVersion()
+	})
+	return segs, err
+}
+
+// touchVersion marks the index changed: readers reload their catalog.
+func (w *writer) touchVersion() {
 	w.exec(`INSERT INTO meta(key, value) VALUES('updated', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`,
 		time.Now().UTC().Format(time.RFC3339Nano))
-	if w.err != nil {
-		return 0, fmt.Errorf("write index %s: %w", ix.Path, w.err)
-	}
-	if err := tx.Commit(); err != nil {
-		return 0, fmt.Errorf("write index %s: %w", ix.Path, err)
-	}
-	return segs, nil
 }
 
 // writer runs statements in a transaction, keeping the first error.
@@ -553,17 +625,12 @@ func (w *writer) flushDelta(have map[int64]*Doc) {
 		}
 	}
 	seg := w.nextSeg()
-	stems := make([]string, 0, len(post))
-	for s := range post {
-		stems = append(stems, s)
+	entries := make(map[int64][]blockEntry, numBlocks)
+	for stem, l := range post {
+		b := blockOf(stem)
+		entries[b] = append(entries[b], blockEntry{stem: stem, surface: l.surface, df: len(l.ps), data: encodePostings(l.ps)})
 	}
-	sort.Strings(stems)
-	vals := make([][]any, 0, len(stems))
-	for _, s := range stems {
-		l := post[s]
-		vals = append(vals, []any{s, seg, len(l.ps), l.surface, encodePostings(l.ps)})
-	}
-	w.insertMany(`INSERT INTO postings(stem, seg, df, surface, data) VALUES `, 5, vals)
+	w.writeBlocks(seg, entries)
 	w.exec(`UPDATE files SET seg = ? WHERE seg = 0`, seg)
 }
 
@@ -577,7 +644,7 @@ func (ix *Index) maybeMerge(ctx context.Context) (int, error) {
 	}
 	q := `SELECT s.seg, (SELECT COUNT(*) FROM files f WHERE f.seg = s.seg), (SELECT COUNT(*) FROM tomb t WHERE t.seg = s.seg)
 		FROM (SELECT DISTINCT seg FROM postings) s ORDER BY s.seg`
-	rows, err := ix.db.QueryContext(ctx, q)
+	rows, err := ix.reader().QueryContext(ctx, q)
 	if err != nil {
 		return 0, fmt.Errorf("read index %s: %w", ix.Path, err)
 	}
@@ -608,101 +675,108 @@ func (ix *Index) maybeMerge(ctx context.Context) (int, error) {
 	return len(pick), ix.merge(ctx, pick)
 }
 
+// writeBlocks writes a segment's postings, block by block.
+func (w *writer) writeBlocks(seg int64, entries map[int64][]blockEntry) {
+	rows := make([][]any, 0, len(entries))
+	for b, es := range entries {
+		sort.Slice(es, func(i, j int) bool { return es[i].stem < es[j].stem })
+		rows = append(rows, []any{b, seg, encodeBlock(es)})
+	}
+	sort.Slice(rows, func(i, j int) bool { return rows[i][0].(int64) < rows[j][0].(int64) })
+	w.insertMany(`INSERT INTO postings(block, seg, data) VALUES `, 3, rows)
+}
+
 // merge rewrites the postings of segs as one segment, dropping tombstoned
 // files.
 func (ix *Index) merge(ctx context.Context, segs []int64) error {
-	tx, err := ix.db.BeginTx(ctx, nil)
-	if err != nil {
-		return fmt.Errorf("merge index %s: %w", ix.Path, err)
-	}
-	defer tx.Rollback()
-	w := writer{tx: tx, ctx: ctx}
-	in := map[int64]bool{}
-	var args []any
-	marks := ""
+	return ix.write(ctx, "merge", func(w *writer) { w.merge(segs) })
+}
+
+// merge rewrites segments into one: see Index.merge.
+func (w *writer) merge(segs []int64) {
+	ctx, tx := w.ctx, w.tx
+	args := make([]any, len(segs))
 	for i, s := range segs {
-		in[s] = true
-		args = append(args, s)
-		if i > 0 {
-			marks += ","
-		}
-		marks += "?"
+		args[i] = s
 	}
+	marks := "?" + strings.Repeat(",?", len(segs)-1)
 	// The live files of those segments.
 	live := map[int64]int64{}
 	rows, err := tx.QueryContext(ctx, `SELECT id, seg FROM files WHERE seg IN (`+marks+`)`, args...)
 	if err != nil {
-		return fmt.Errorf("merge index %s: %w", ix.Path, err)
+		w.err = err
+		return
 	}
 	for rows.Next() {
 		var id, seg int64
 		if err := rows.Scan(&id, &seg); err != nil {
 			rows.Close()
-			return fmt.Errorf("merge index %s: %w", ix.Path, err)
+			w.err = err
+			return
 		}
 		live[id] = seg
 	}
 	rows.Close()
-	seg := w.nextSeg()
-	stmt, err := tx.PrepareContext(ctx, `INSERT INTO postings(stem, seg, df, surface, data) VALUES(?, ?, ?, ?, ?)`)
-	if err != nil {
-		return fmt.Errorf("merge index %s: %w", ix.Path, err)
-	}
-	defer stmt.Close()
-	rows, err = tx.QueryContext(ctx, `SELECT stem, seg, surface, data FROM postings WHERE seg IN (`+marks+`) ORDER BY stem`, args...)
-	if err != nil {
-		return fmt.Errorf("merge index %s: %w", ix.Path, err)
-	}
 	// Collect first: SQLite would see the new rows while reading.
 	type merged struct {
-		stem, surface string
-		ps            []posting
+		surface string
+		ps      []posting
 	}
-	var out []merged
-	for rows.Next() {
-		var stem, surface string
-		var from int64
+	byBlock := map[int64]map[string]*merged{}
+	rows, err = tx.QueryContext(ctx, `SELECT block, seg, data FROM postings WHERE seg IN (`+marks+`)`, args...)
+	if err != nil {
+		w.err = err
+		return
+	}
+	for rows.Next() && w.err == nil {
+		var b, from int64
 		var data []byte
-		if err := rows.Scan(&stem, &from, &surface, &data); err != nil {
-			rows.Close()
-			return fmt.Errorf("merge index %s: %w", ix.Path, err)
+		if err := rows.Scan(&b, &from, &data); err != nil {
+			w.err = err
+			break
 		}
-		if len(out) == 0 || out[len(out)-1].stem != stem {
-			out = append(out, merged{stem: stem, surface: surface})
+		entries, err := decodeBlock(data)
+		if err != nil {
+			w.err = err
+			break
 		}
-		m := &out[len(out)-1]
-		if surface != "" && (m.surface == "" || shorter(surface, m.surface)) {
-			m.surface = surface
+		m := byBlock[b]
+		if m == nil {
+			m = map[string]*merged{}
+			byBlock[b] = m
 		}
-		if err := eachPosting(data, func(p posting) {
-			if live[p.id] == from {
-				m.ps = append(m.ps, p)
+		for _, e := range entries {
+			t := m[e.stem]
+			if t == nil {
+				t = &merged{surface: e.surface}
+				m[e.stem] = t
+			} else if e.surface != "" && (t.surface == "" || shorter(e.surface, t.surface)) {
+				t.surface = e.surface
 			}
-		}); err != nil {
-			rows.Close()
-			return fmt.Errorf("merge index %s: %w", ix.Path, err)
-		}
-	}
-	rows.Close()
-	w.exec(`DELETE FROM postings WHERE seg IN (`+marks+`)`, args...)
-	for _, m := range out {
-		if len(m.ps) == 0 {
-			continue
-		}
-		sort.Slice(m.ps, func(i, j int) bool { return m.ps[i].id < m.ps[j].id })
-		if w.err == nil {
-			if _, err := stmt.ExecContext(ctx, m.stem, seg, len(m.ps), m.surface, encodePostings(m.ps)); err != nil {
+			if err := eachPosting(e.data, func(p posting) {
+				if live[p.id] == from {
+					t.ps = append(t.ps, p)
+				}
+			}); err != nil {
 				w.err = err
 			}
 		}
 	}
+	rows.Close()
+	seg := w.nextSeg()
+	w.exec(`DELETE FROM postings WHERE seg IN (`+marks+`)`, args...)
+	entries := make(map[int64][]blockEntry, len(byBlock))
+	for b, m := range byBlock {
+		for stem, t := range m {
+			if len(t.ps) == 0 {
+				continue
+			}
+			sort.Slice(t.ps, func(i, j int) bool { return t.ps[i].id < t.ps[j].id })
+			entries[b] = append(entries[b], blockEntry{stem: stem, surface: t.surface, df: len(t.ps), data: encodePostings(t.ps)})
+		}
+	}
+	w.writeBlocks(seg, entries)
 	w.exec(`DELETE FROM tomb WHERE seg IN (`+marks+`)`, args...)
 	w.exec(`UPDATE files SET seg = ? WHERE seg IN (`+marks+`)`, append([]any{seg}, args...)...)
-	if w.err != nil {
-		return fmt.Errorf("merge index %s: %w", ix.Path, w.err)
-	}
-	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("merge index %s: %w", ix.Path, err)
-	}
-	return nil
+	w.touchVersion()
 }

@@ -37,10 +37,14 @@ const helpText = `hone finds the code context a coding agent needs for a task.
 
 Usage:
   hone retrieve [flags] TASK WORDS...   find the files that matter for a task
+  hone index [--rebuild]                bring the repository's index up to date
+  hone status                           show the index: path, files, size, last update
+  hone bench index --git-dir DIR ...    measure the index on a real repository
   hone version                          print the version
   hone help                             show this help
 
-Run "hone retrieve -h" for the flags of retrieve.
+Run "hone COMMAND -h" for a command's flags. The index lives in the user's
+cache directory; --index-dir or HONE_INDEX_DIR put it elsewhere.
 `
 
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -52,6 +56,12 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	switch args[0] {
 	case "retrieve":
 		err = cmdRetrieve(ctx, args[1:], stdin, stdout, stderr)
+	case "index":
+		err = cmdIndex(ctx, args[1:], stdout, stderr)
+	case "status":
+		err = cmdStatus(ctx, args[1:], stdout, stderr)
+	case "bench":
+		err = cmdBench(ctx, args[1:], stdout, stderr)
 	case "version", "--version", "-version":
 		fmt.Fprintf(stdout, "hone %s\n", versionString())
 	case "help", "-h", "-help", "--help":

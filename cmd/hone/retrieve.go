@@ -28,9 +28,9 @@ const maxTaskBytes = 1 << 20
 
 func cmdRetrieve(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("retrieve", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
+	var idx indexFlags
+	idx.register(fs)
 	var (
-		repo      = fs.String("repo", "", "the repository (default: the git root enclosing the working directory)")
 		asJSON    = fs.Bool("json", false, "print one JSON object instead of the trace")
 		maxCycles = fs.Int("max-cycles", hone.DefaultMaxCycles, "cycles of the loop at most (1-10)")
 		threshold = fs.Float64("threshold", hone.DefaultThreshold, "relevance a file needs to be returned (0-1]")
@@ -40,15 +40,9 @@ func cmdRetrieve(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	)
 	fs.Var(&include, "include", "search only files matching GLOB (repeatable)")
 	fs.Var(&exclude, "exclude", "never search files matching GLOB or under PATH (repeatable)")
-	words, err := parseInterspersed(fs, args)
-	if errors.Is(err, flag.ErrHelp) {
-		fmt.Fprintln(stdout, "Usage: hone retrieve [flags] TASK WORDS...")
-		fs.SetOutput(stdout)
-		fs.PrintDefaults()
-		return errHelp
-	}
+	words, err := parseFlags(fs, args, stdout, "hone retrieve [flags] TASK WORDS...")
 	if err != nil {
-		return usagef("%v (run \"hone retrieve -h\" for the flags)", err)
+		return err
 	}
 
 	// Zero means "the default" to the library; on the command line it is a
@@ -73,7 +67,7 @@ func cmdRetrieve(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		return usagef("the task is empty: say what you need context for, e.g. hone retrieve \"fix the token expiry bug\"")
 	}
 
-	root, err := repoRoot(*repo)
+	root, err := repoRoot(idx.repo)
 	if err != nil {
 		return err
 	}
@@ -82,6 +76,8 @@ func cmdRetrieve(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		Threshold: *threshold,
 		Include:   include,
 		Exclude:   exclude,
+		IndexDir:  idx.dir,
+		Notice:    notifier(stderr),
 	})
 	if err != nil {
 		if errors.Is(err, context.Canceled) {

@@ -1,0 +1,317 @@
+// Package bench measures hone: the index's speed and size on a real
+// repository, and retrieval quality on benchmark data.
+package bench
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/hone-tools/hone"
+	"github.com/hone-tools/hone/index"
+)
+
+// IndexConfig says what IndexBench measures.
+type IndexConfig struct {
+	// GitDir is a git directory (a bare mirror will do) holding Rev and Rev2.
+	GitDir string
+	// Rev is checked out and indexed; Rev2, a commit some files away, is
+	// checked out to time an incremental update. Rev2 may be empty.
+	Rev, Rev2 string
+	// Exe is the hone binary, run for the cold indexes so that their peak
+	// memory is their own.
+	Exe string
+	// Tasks are timed retrieves on the warm index.
+	Tasks []string
+	// Runs is how many times each measure is taken; the median is reported.
+	Runs int
+	// Work is a scratch directory; empty means a temporary one.
+	Work string
+	// Peer, if set, is a command run on the checkout for a side-by-side
+	// cold index (e.g. "zoekt-index -index {out} {repo}").
+	Peer string
+	// Log receives progress lines.
+	Log io.Writer
+}
+
+// IndexReport is what IndexBench measured. Durations are medians.
+type IndexReport struct {
+	Rev, Rev2   string
+	Files       int
+	SourceBytes int64
+	IndexBytes  int64
+	Cold        time.Duration
+	ColdRSS     int64 // peak resident set of the cold index, bytes
+	NoChange    time.Duration
+	Changed     int // files that differ between Rev and Rev2
+	Checkout    time.Duration
+	Retrieve    Latency
+	Peer        *PeerReport `json:",omitempty"`
+}
+
+// PeerReport is the side-by-side cold index of a peer tool.
+type PeerReport struct {
+	Command string
+	Cold    time.Duration
+	RSS     int64
+}
+
+// Latency summarises retrieve times.
+type Latency struct {
+	N           int
+	Median, P90 time.Duration
+}
+
+// IndexBench checks Rev out into a scratch directory and measures: cold
+// indexes (wall time and peak memory), updates with nothing changed,
+// updates across a checkout of Rev2 and back, and retrieves on the warm
+// index.
+func IndexBench(ctx context.Context, cfg IndexConfig) (*IndexReport, error) {
+	if cfg.Runs < 1 {
+		cfg.Runs = 3
+	}
+	logf := func(format string, args ...any) {
+		if cfg.Log != nil {
+			fmt.Fprintf(cfg.Log, format+"\n", args...)
+		}
+	}
+	work := cfg.Work
+	if work == "" {
+		dir, err := os.MkdirTemp("", "hone-bench-")
+		if err != nil {
+			return nil, err
+		}
+		defer os.RemoveAll(dir)
+		work = dir
+	}
+	co := &checkout{gitDir: cfg.GitDir, tree: filepath.Join(work, "tree"), index: filepath.Join(work, "git-index")}
+	if err := co.to(ctx, "", cfg.Rev); err != nil {
+		return nil, err
+	}
+	rep := &IndexReport{Rev: cfg.Rev, Rev2: cfg.Rev2}
+	idxDir := filepath.Join(work, "index")
+
+	// Cold indexes, each in its own process.
+	var colds, peers []time.Duration
+	var rss []int64
+	for i := 0; i < cfg.Runs; i++ {
+		os.RemoveAll(idxDir)
+		d, peak, err := runMeasured(ctx, cfg.Exe, "index", "--repo", co.tree, "--index-dir", idxDir)
+		if err != nil {
+			return nil, fmt.Errorf("cold index: %w", err)
+		}
+		logf("cold index %d: %s, peak %s", i+1, d.Round(time.Millisecond), mb(peak))
+		colds = append(colds, d)
+		rss = append(rss, peak)
+		if cfg.Peer != "" {
+			out := filepath.Join(work, "peer")
+			os.RemoveAll(out)
+			cmd := strings.NewReplacer("{out}", out, "{repo}", co.tree).Replace(cfg.Peer)
+			f := strings.Fields(cmd)
+			pd, ppeak, err := runMeasured(ctx, f[0], f[1:]...)
+			if err != nil {
+				return nil, fmt.Errorf("peer: %w", err)
+			}
+			logf("peer cold index %d: %s, peak %s", i+1, pd.Round(time.Millisecond), mb(ppeak))
+			if rep.Peer == nil {
+				rep.Peer = &PeerReport{Command: cmd}
+			}
+			peers = append(peers, pd)
+			rep.Peer.RSS = max(rep.Peer.RSS, ppeak)
+		}
+	}
+	rep.Cold = median(colds)
+	sort.Slice(rss, func(i, j int) bool { return rss[i] < rss[j] })
+	rep.ColdRSS = rss[len(rss)/2]
+	if rep.Peer != nil {
+		rep.Peer.Cold = median(peers)
+	}
+
+	opts := index.Options{Dir: idxDir}
+	update := func() (time.Duration, index.Stats, error) {
+		start := time.Now()
+		ix, err := index.Open(ctx, co.tree, opts)
+		if err != nil {
+			return 0, index.Stats{}, err
+		}
+		defer ix.Close()
+		st, err := ix.Update(ctx, nil)
+		return time.Since(start), st, err
+	}
+	var nochange []time.Duration
+	for i := 0; i < 2*cfg.Runs+1; i++ {
+		d, _, err := update()
+		if err != nil {
+			return nil, err
+		}
+		nochange = append(nochange, d)
+	}
+	rep.NoChange = median(nochange)
+	logf("no-change update: %s", rep.NoChange.Round(time.Millisecond))
+
+	ix, err := index.Open(ctx, co.tree, opts)
+	if err != nil {
+		return nil, err
+	}
+	st, err := ix.Status(ctx)
+	ix.Close()
+	if err != nil {
+		return nil, err
+	}
+	rep.Files, rep.SourceBytes, rep.IndexBytes = st.Files, st.Source, st.Bytes
+
+	if cfg.Rev2 != "" {
+		var times []time.Duration
+		for i := 0; i < cfg.Runs; i++ {
+			for _, step := range [][2]string{{cfg.Rev, cfg.Rev2}, {cfg.Rev2, cfg.Rev}} {
+				if err := co.to(ctx, step[0], step[1]); err != nil {
+					return nil, err
+				}
+				d, s, err := update()
+				if err != nil {
+					return nil, err
+				}
+				rep.Changed = max(rep.Changed, s.Added+s.Changed+s.Deleted)
+				times = append(times, d)
+				logf("update %s -> %s: %d files, %s", short(step[0]), short(step[1]), s.Added+s.Changed+s.Deleted, d.Round(time.Millisecond))
+			}
+		}
+		rep.Checkout = median(times)
+	}
+
+	if len(cfg.Tasks) > 0 {
+		var times []time.Duration
+		hopts := hone.Options{IndexDir: idxDir}
+		for i, task := range cfg.Tasks {
+			start := time.Now()
+			if _, err := hone.Retrieve(ctx, co.tree, task, hopts); err != nil {
+				return nil, fmt.Errorf("retrieve task %d: %w", i+1, err)
+			}
+			times = append(times, time.Since(start))
+		}
+		rep.Retrieve = latency(times)
+		logf("retrieve: median %s, p90 %s over %d tasks", rep.Retrieve.Median.Round(time.Millisecond), rep.Retrieve.P90.Round(time.Millisecond), len(times))
+	}
+	return rep, nil
+}
+
+// checkout keeps a work tree of a git directory at a revision, with its own
+// index file, so that the git directory itself is not changed.
+type checkout struct {
+	gitDir, tree, index string
+}
+
+// to moves the tree from revision from ("" for an empty tree) to to.
+func (c *checkout) to(ctx context.Context, from, to string) error {
+	if err := os.MkdirAll(c.tree, 0o755); err != nil {
+		return err
+	}
+	args := []string{"--git-dir", c.gitDir, "--work-tree", c.tree, "read-tree", "-u"}
+	if from == "" {
+		args = append(args, "--reset", to)
+	} else {
+		args = append(args, "-m", from, to)
+	}
+	cmd := exec.CommandContext(ctx, "git", args...)
+	cmd.Env = append(os.Environ(), "GIT_INDEX_FILE="+c.index)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("check out %s: %v: %s", to, err, strings.TrimSpace(stderr.String()))
+	}
+	return nil
+}
+
+// runMeasured runs a command and returns its wall time and peak RSS.
+func runMeasured(ctx context.Context, name string, args ...string) (time.Duration, int64, error) {
+	cmd := exec.CommandContext(ctx, name, args...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	start := time.Now()
+	if err := cmd.Run(); err != nil {
+		return 0, 0, fmt.Errorf("%s: %v: %s", name, err, strings.TrimSpace(stderr.String()))
+	}
+	return time.Since(start), peakRSS(cmd.ProcessState), nil
+}
+
+func median(ds []time.Duration) time.Duration {
+	s := append([]time.Duration(nil), ds...)
+	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
+	return s[len(s)/2]
+}
+
+func latency(ds []time.Duration) Latency {
+	s := append([]time.Duration(nil), ds...)
+	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
+	p90 := s[min(len(s)-1, (len(s)*9+9)/10-1)]
+	return Latency{N: len(s), Median: s[len(s)/2], P90: p90}
+}
+
+func mb(n int64) string { return fmt.Sprintf("%.0f MB", float64(n)/(1<<20)) }
+
+func short(rev string) string {
+	if len(rev) > 10 {
+		return rev[:10]
+	}
+	return rev
+}
+
+// ReadTasks reads tasks from a file: JSON lines with a "problem_statement"
+// (optionally only those whose "repo" is repo), or plain text, one task per
+// line.
+func ReadTasks(path, repo string, limit int) ([]string, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, line := range strings.Split(string(data), "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" {
+			continue
+		}
+		if strings.HasPrefix(line, "{") {
+			var row struct {
+				Repo             string `json:"repo"`
+				ProblemStatement string `json:"problem_statement"`
+			}
+			if err := json.Unmarshal([]byte(line), &row); err != nil {
+				return nil, fmt.Errorf("%s: %w", path, err)
+			}
+			if repo != "" && row.Repo != repo {
+				continue
+			}
+			line = row.ProblemStatement
+		}
+		out = append(out, line)
+		if limit > 0 && len(out) == limit {
+			break
+		}
+	}
+	return out, nil
+}
+
+// Print writes a report for people.
+func (r *IndexReport) Print(w io.Writer) {
+	fmt.Fprintf(w, "files %d (%s of source), index %s\n", r.Files, mb(r.SourceBytes), mb(r.IndexBytes))
+	fmt.Fprintf(w, "cold index:        %s, peak RSS %s\n", r.Cold.Round(time.Millisecond), mb(r.ColdRSS))
+	if r.Peer != nil {
+		fmt.Fprintf(w, "peer cold index:   %s, peak RSS %s (%s); hone/peer time %.2f\n",
+			r.Peer.Cold.Round(time.Millisecond), mb(r.Peer.RSS), r.Peer.Command, float64(r.Cold)/float64(r.Peer.Cold))
+	}
+	fmt.Fprintf(w, "no-change update:  %s\n", r.NoChange.Round(time.Millisecond))
+	if r.Rev2 != "" {
+		fmt.Fprintf(w, "checkout update:   %s (%d files between %s and %s)\n", r.Checkout.Round(time.Millisecond), r.Changed, short(r.Rev), short(r.Rev2))
+	}
+	if r.Retrieve.N > 0 {
+		fmt.Fprintf(w, "warm retrieve:     median %s, p90 %s over %d tasks\n", r.Retrieve.Median.Round(time.Millisecond), r.Retrieve.P90.Round(time.Millisecond), r.Retrieve.N)
+	}
+}

@@ -1,0 +1,179 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/hone-tools/hone/index"
+)
+
+// indexFlags are the flags every command that opens an index shares.
+type indexFlags struct {
+	repo, dir string
+}
+
+func (f *indexFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&f.repo, "repo", "", "the repository (default: the git root enclosing the working directory)")
+	fs.StringVar(&f.dir, "index-dir", "", "where indexes live (default: $HONE_INDEX_DIR, else the user's cache directory)")
+}
+
+// open resolves the repository and opens its index; notices go to stderr.
+func (f *indexFlags) open(ctx context.Context, stderr io.Writer) (*index.Index, error) {
+	root, err := repoRoot(f.repo)
+	if err != nil {
+		return nil, err
+	}
+	return index.Open(ctx, root, index.Options{Dir: f.dir, Notice: notifier(stderr)})
+}
+
+func notifier(stderr io.Writer) func(string) {
+	return func(s string) { fmt.Fprintf(stderr, "hone: %s\n", s) }
+}
+
+func parseFlags(fs *flag.FlagSet, args []string, stdout io.Writer, usage string) ([]string, error) {
+	fs.SetOutput(io.Discard)
+	words, err := parseInterspersed(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		fmt.Fprintln(stdout, "Usage: "+usage)
+		fs.SetOutput(stdout)
+		fs.PrintDefaults()
+		return nil, errHelp
+	}
+	if err != nil {
+		return nil, usagef("%v (run \"hone %s -h\" for the flags)", err, fs.Name())
+	}
+	return words, nil
+}
+
+func cmdIndex(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("index", flag.ContinueOnError)
+	var f indexFlags
+	f.register(fs)
+	rebuild := fs.Bool("rebuild", false, "discard the index and build it again")
+	words, err := parseFlags(fs, args, stdout, "hone index [--repo DIR] [--index-dir DIR] [--rebuild]")
+	if err != nil {
+		return err
+	}
+	if len(words) > 0 {
+		return usagef("index takes no arguments, not %q", strings.Join(words, " "))
+	}
+	ix, err := f.open(ctx, stderr)
+	if err != nil {
+		return err
+	}
+	defer ix.Close()
+	bar := newProgressBar(stderr)
+	var st index.Stats
+	if *rebuild {
+		st, err = ix.Rebuild(ctx, bar.update)
+	} else {
+		st, err = ix.Update(ctx, bar.update)
+	}
+	bar.done()
+	if err != nil {
+		return err
+	}
+	status, err := ix.Status(ctx)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "indexed %d files (%s) in %s: %d added, %d changed, %d deleted; index %s at %s\n",
+		st.Files, bytesText(status.Source), st.Elapsed.Round(time.Millisecond), st.Added, st.Changed, st.Deleted,
+		bytesText(status.Bytes), status.Path)
+	return nil
+}
+
+func cmdStatus(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("status", flag.ContinueOnError)
+	var f indexFlags
+	f.register(fs)
+	asJSON := fs.Bool("json", false, "print one JSON object")
+	words, err := parseFlags(fs, args, stdout, "hone status [--repo DIR] [--index-dir DIR] [--json]")
+	if err != nil {
+		return err
+	}
+	if len(words) > 0 {
+		return usagef("status takes no arguments, not %q", strings.Join(words, " "))
+	}
+	ix, err := f.open(ctx, stderr)
+	if err != nil {
+		return err
+	}
+	defer ix.Close()
+	st, err := ix.Status(ctx)
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(map[string]any{
+			"repo": st.Root, "index": st.Path, "files": st.Files, "index_bytes": st.Bytes,
+			"source_bytes": st.Source, "segments": st.Segments, "delta": st.Delta, "updated": st.Updated,
+		})
+	}
+	fmt.Fprintf(stdout, "repo:     %s\n", st.Root)
+	fmt.Fprintf(stdout, "index:    %s\n", st.Path)
+	fmt.Fprintf(stdout, "files:    %d (%s of source)\n", st.Files, bytesText(st.Source))
+	fmt.Fprintf(stdout, "size:     %s in %d segments, %d files in the delta\n", bytesText(st.Bytes), st.Segments, st.Delta)
+	if st.Updated.IsZero() {
+		fmt.Fprintf(stdout, "updated:  never (run \"hone index\")\n")
+	} else {
+		fmt.Fprintf(stdout, "updated:  %s (%s ago)\n", st.Updated.Local().Format("2006-01-02 15:04:05"), time.Since(st.Updated).Round(time.Second))
+	}
+	return nil
+}
+
+func bytesText(n int64) string {
+	switch {
+	case n >= 1<<30:
+		return fmt.Sprintf("%.1f GB", float64(n)/(1<<30))
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d B", n)
+}
+
+// progressBar draws on a terminal and stays silent anywhere else.
+type progressBar struct {
+	w    io.Writer
+	tty  bool
+	last time.Time
+	drew bool
+}
+
+func newProgressBar(w io.Writer) *progressBar {
+	b := &progressBar{w: w}
+	if f, ok := w.(*os.File); ok {
+		if fi, err := f.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
+			b.tty = true
+		}
+	}
+	return b
+}
+
+func (b *progressBar) update(p index.Progress) {
+	if !b.tty || p.Total == 0 || time.Since(b.last) < 100*time.Millisecond && p.Done != p.Total {
+		return
+	}
+	b.last = time.Now()
+	const width = 30
+	fill := width * p.Done / p.Total
+	fmt.Fprintf(b.w, "\r[%s%s] %d/%d files, %s", strings.Repeat("=", fill), strings.Repeat(" ", width-fill), p.Done, p.Total, bytesText(p.Bytes))
+	b.drew = true
+}
+
+func (b *progressBar) done() {
+	if b.drew {
+		fmt.Fprintf(b.w, "\r%s\r", strings.Repeat(" ", 70))
+	}
+}
