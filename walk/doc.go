@@ -14,7 +14,9 @@
 //
 // Ignored directories are pruned, so a huge ignored node_modules costs a
 // single directory read. Every ignore file is parsed once, when its directory
-// is entered. Walk reads at most [HeadSize] bytes of each file.
+// is read. Walk reads at most [HeadSize] bytes of each file. It reads
+// directories in parallel, ahead of the callback, which it calls in order
+// from a single goroutine.
 //
 // Each file is tagged with a [Kind], a bit set derived by [Classify] from its
 // path and first bytes: test, vendored, generated, documentation, example and

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
@@ -26,22 +27,39 @@ var vcsDirs = map[string]bool{
 
 // parseIgnore parses the contents of a gitignore-syntax file found in the
 // directory whose path elements, relative to the root, are domain.
-func parseIgnore(data []byte, domain []string) []gitignore.Pattern {
+func parseIgnore(data []byte, domain []string) []*rule {
 	data = bytes.TrimPrefix(data, []byte("\ufeff"))
-	var ps []gitignore.Pattern
+	var rs []*rule
 	for line := range bytes.Lines(data) {
 		line = bytes.TrimSuffix(line, []byte("\n"))
 		line = bytes.TrimSuffix(line, []byte("\r"))
 		if len(line) == 0 || line[0] == '#' || len(bytes.TrimSpace(line)) == 0 {
 			continue
 		}
-		ps = append(ps, newPattern(string(line), domain))
+		rs = append(rs, newRule(string(line), domain))
 	}
-	return ps
+	return rs
 }
 
-// newPattern parses one gitignore pattern with gitignore.ParsePattern and
-// adjusts two of go-git's matching rules to git's:
+// ruleKind tells how a rule is matched.
+type ruleKind uint8
+
+const (
+	// ruleBase is a pattern without a slash, matched against the final path
+	// element.
+	ruleBase ruleKind = iota
+	// ruleSegs is a pattern with a slash but without "**", matched element
+	// by element against the path below its domain.
+	ruleSegs
+	// ruleGeneric is any other pattern, matched by go-git.
+	ruleGeneric
+)
+
+// A rule is one pattern of an ignore file. Rules are immutable once made,
+// so the walker's goroutines share them.
+//
+// Rules follow go-git's gitignore matching, as gitignore.ParsePattern and
+// gitignore.NewMatcher do, with two of go-git's rules adjusted to git's:
 //
 //   - A pattern without a slash (other than a trailing one) is matched
 //     against the final path element only. go-git matches it against every
@@ -49,42 +67,58 @@ func parseIgnore(data []byte, domain []string) []gitignore.Pattern {
 //     under a directory instead of just the directory.
 //   - A pattern ending in "/**" matches what is inside a directory but not the
 //     directory itself, so that "dir/**" followed by "!dir/keep" works.
-func newPattern(line string, domain []string) gitignore.Pattern {
-	p := gitignore.ParsePattern(line, domain)
-	body := strings.TrimPrefix(line, "!")
-	if !strings.HasSuffix(body, `\ `) {
-		body = strings.TrimRight(body, " ")
+//
+// Matching is compiled per directory (see compile) so that a walk matches
+// each entry against the few rules that can decide it, mostly without
+// filepath.Match.
+type rule struct {
+	kind    ruleKind
+	exclude bool // false for a negated ("!") pattern
+	dirOnly bool // the pattern ends in a slash
+	depth   int  // the length of the domain
+
+	name    nameMatcher       // ruleBase: the pattern
+	segs    []nameMatcher     // ruleSegs: the pattern's non-empty elements
+	generic gitignore.Pattern // ruleGeneric: the pattern as go-git parses it
+}
+
+// newRule parses one gitignore pattern found in the directory whose path
+// elements are domain. It reads the pattern as gitignore.ParsePattern does.
+func newRule(line string, domain []string) *rule {
+	r := &rule{exclude: true, depth: len(domain)}
+	p := line
+	if strings.HasPrefix(p, "!") {
+		r.exclude = false
+		p = p[1:]
 	}
-	body = strings.TrimSuffix(body, "/")
+	if !strings.HasSuffix(p, `\ `) {
+		p = strings.TrimRight(p, " ")
+	}
+	if strings.HasSuffix(p, "/") {
+		r.dirOnly = true
+		p = p[:len(p)-1]
+	}
 	switch {
-	case !strings.Contains(body, "/"):
-		d := append([]string(nil), domain...)
-		return &basenamePattern{inner: p, domain: d, probe: append(d[:len(d):len(d)], "")}
-	case strings.HasSuffix(body, "/**"):
-		return contentsPattern{p}
-	}
-	return p
-}
-
-// basenamePattern matches a slash-free pattern against the last element of
-// paths below its domain. It is not safe for concurrent use.
-type basenamePattern struct {
-	inner  gitignore.Pattern
-	domain []string
-	probe  []string // domain plus one scratch element for the base name
-}
-
-func (b *basenamePattern) Match(path []string, isDir bool) gitignore.MatchResult {
-	if len(path) <= len(b.domain) {
-		return gitignore.NoMatch
-	}
-	for i, e := range b.domain {
-		if path[i] != e {
-			return gitignore.NoMatch
+	case !strings.Contains(p, "/"):
+		r.kind = ruleBase
+		r.name = newNameMatcher(p)
+	case strings.Contains(p, "**"):
+		r.kind = ruleGeneric
+		r.generic = gitignore.ParsePattern(line, domain)
+		if strings.HasSuffix(p, "/**") {
+			r.generic = contentsPattern{r.generic}
+		}
+	default:
+		// go-git skips empty elements, as in "/a" or "a//b", without
+		// consuming a path element.
+		r.kind = ruleSegs
+		for _, s := range strings.Split(p, "/") {
+			if s != "" {
+				r.segs = append(r.segs, newNameMatcher(s))
+			}
 		}
 	}
-	b.probe[len(b.domain)] = path[len(path)-1]
-	return b.inner.Match(b.probe, isDir)
+	return r
 }
 
 // contentsPattern matches a pattern ending in "/**" only strictly inside the
@@ -99,6 +133,191 @@ func (c contentsPattern) Match(path []string, isDir bool) gitignore.MatchResult 
 		return gitignore.NoMatch
 	}
 	return r
+}
+
+// A ruleSet holds the rules in force in one directory, compiled for the
+// directory's entries. It is immutable once made.
+type ruleSet struct {
+	// rules are the rules that can still match something in the
+	// directory's subtree, lowest priority first: the rules of
+	// .git/info/exclude, then those of each directory's ignore files from
+	// the root down.
+	rules []*rule
+	// files and dirs are the checks that can decide the directory's file
+	// and subdirectory entries, highest priority first; when none matches,
+	// the entry is ignored if dflt is set.
+	files, dirs []check
+	dflt        bool
+	// uniform reports whether the rule set is the same in the directory's
+	// subdirectories, as long as they have no ignore files of their own.
+	uniform bool
+	// generic reports whether some check needs the entry's path.
+	generic bool
+}
+
+// check is one step of matching a directory entry.
+type check struct {
+	name    *nameMatcher      // the entry's name must match this,
+	generic gitignore.Pattern // or, if not nil, its path this pattern
+	exclude bool              // the entry is ignored if it matches
+}
+
+// compile returns the rule set of the directory whose path elements are
+// elems, given the rules in force there, lowest priority first. Their
+// domains are elems or prefixes of it.
+func compile(rules []*rule, elems []string) *ruleSet {
+	rs := &ruleSet{
+		uniform: true,
+		files:   make([]check, 0, len(rules)),
+		dirs:    make([]check, 0, len(rules)),
+	}
+	kept := make([]*rule, 0, len(rules)) // highest priority first
+	add := func(c check, dirOnly bool) {
+		if !dirOnly {
+			rs.files = append(rs.files, c)
+		}
+		rs.dirs = append(rs.dirs, c)
+	}
+Rules:
+	for i := len(rules) - 1; i >= 0; i-- {
+		r := rules[i]
+		switch r.kind {
+		case ruleBase:
+			add(check{name: &r.name, exclude: r.exclude}, r.dirOnly)
+		case ruleGeneric:
+			add(check{generic: r.generic, exclude: r.exclude}, false)
+			rs.generic = true
+		case ruleSegs:
+			// An entry's path below the domain has m+1 elements. A
+			// pattern of k elements matches it if its first k
+			// elements match, except that a directory pattern does not
+			// match a file. Past the k-th element everything matches.
+			m, k := len(elems)-r.depth, len(r.segs)
+			if k == 0 {
+				continue // matches nothing
+			}
+			for j := range min(m, k) {
+				if !r.segs[j].match(elems[r.depth+j]) {
+					continue Rules // matches nothing in this subtree
+				}
+			}
+			rs.uniform = false
+			switch {
+			case m >= k:
+				// It matches everything here: lower rules never decide.
+				kept = append(kept, r)
+				rs.dflt = r.exclude
+				break Rules
+			case m == k-1:
+				add(check{name: &r.segs[k-1], exclude: r.exclude}, r.dirOnly)
+			}
+		}
+		kept = append(kept, r)
+	}
+	slices.Reverse(kept)
+	rs.rules = kept[:len(kept):len(kept)]
+	return rs
+}
+
+// ignored reports whether the entry called name of the directory whose path
+// elements are elems is ignored. elems are needed only if rs.generic is
+// set. scratch is reused to build the entry's path for generic checks.
+func (rs *ruleSet) ignored(name string, isDir bool, elems []string, scratch *[]string) bool {
+	checks := rs.files
+	if isDir {
+		checks = rs.dirs
+	}
+	for i := range checks {
+		c := &checks[i]
+		if c.generic == nil {
+			if c.name.match(name) {
+				return c.exclude
+			}
+			continue
+		}
+		path := append(append((*scratch)[:0], elems...), name)
+		*scratch = path
+		if r := c.generic.Match(path, isDir); r != gitignore.NoMatch {
+			return r == gitignore.Exclude
+		}
+	}
+	return rs.dflt
+}
+
+// matchOp is how a nameMatcher matches.
+type matchOp uint8
+
+const (
+	opEqual        matchOp = iota // name == s
+	opPrefix                      // s*
+	opSuffix                      // *s
+	opContains                    // *s*
+	opPrefixSuffix                // s*t
+	opSuffixClass                 // *s[t]
+	opGlob                        // anything else, by filepath.Match
+)
+
+// nameMatcher matches a file name against one path element of a pattern,
+// as filepath.Match does, but without it for the common simple shapes.
+type nameMatcher struct {
+	op   matchOp
+	s, t string
+	glob string
+}
+
+// newNameMatcher returns a matcher of names against the pattern p, which
+// has no slash.
+func newNameMatcher(p string) nameMatcher {
+	const meta = `*?[\`
+	plain := func(s string) bool { return !strings.ContainsAny(s, meta) }
+	if plain(p) {
+		return nameMatcher{op: opEqual, s: p}
+	}
+	if rest, ok := strings.CutPrefix(p, "*"); ok {
+		if plain(rest) {
+			return nameMatcher{op: opSuffix, s: rest}
+		}
+		if mid, ok := strings.CutSuffix(rest, "*"); ok && plain(mid) {
+			return nameMatcher{op: opContains, s: mid}
+		}
+		// *s[t], where t is a set of letters, digits, dots and
+		// underscores: ASCII characters, so that they match one byte.
+		if lit, set, ok := strings.Cut(rest, "["); ok && plain(lit) && len(set) > 1 && set[len(set)-1] == ']' {
+			set = set[:len(set)-1]
+			if strings.IndexFunc(set, func(c rune) bool {
+				return !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '.' || c == '_')
+			}) < 0 {
+				return nameMatcher{op: opSuffixClass, s: lit, t: set}
+			}
+		}
+	} else if pre, suf, ok := strings.Cut(p, "*"); ok && plain(pre) && plain(suf) {
+		if suf == "" {
+			return nameMatcher{op: opPrefix, s: pre}
+		}
+		return nameMatcher{op: opPrefixSuffix, s: pre, t: suf}
+	}
+	return nameMatcher{op: opGlob, glob: p}
+}
+
+// match reports whether name, a path element, matches.
+func (m *nameMatcher) match(name string) bool {
+	switch m.op {
+	case opEqual:
+		return name == m.s
+	case opPrefix:
+		return strings.HasPrefix(name, m.s)
+	case opSuffix:
+		return strings.HasSuffix(name, m.s)
+	case opContains:
+		return strings.Contains(name, m.s)
+	case opPrefixSuffix:
+		return len(name) >= len(m.s)+len(m.t) && strings.HasPrefix(name, m.s) && strings.HasSuffix(name, m.t)
+	case opSuffixClass:
+		n := len(name) - 1
+		return n >= 0 && strings.IndexByte(m.t, name[n]) >= 0 && strings.HasSuffix(name[:n], m.s)
+	}
+	ok, err := filepath.Match(m.glob, name)
+	return ok && err == nil
 }
 
 // gitDir returns the git directory of the repository at root, or "" if root

@@ -4,15 +4,16 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
-
-	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
 )
 
 // DefaultMaxFileSize is the size limit used when Options.MaxFileSize is 0.
@@ -22,6 +23,10 @@ const DefaultMaxFileSize = 1 << 20
 var ErrNotDir = errors.New("not a directory")
 
 // Options controls a walk. The zero value is usable.
+//
+// Walk calls the hooks OnError, Seen and Binary, like its fn, only from the
+// goroutine that called it, one call at a time, in the order of the paths
+// they are about, so they need no locking.
 type Options struct {
 	// MaxFileSize is the size in bytes above which files are skipped.
 	// 0 means DefaultMaxFileSize; a negative value means no limit.
@@ -81,7 +86,14 @@ type File struct {
 // A missing or unreadable root, or one that is not a directory, is an error
 // of the form "walk ROOT: cause" that wraps the cause. Errors reading entries
 // below the root go to Options.OnError and are skipped by default. Walk checks
-// ctx before reading each directory and returns ctx.Err() once it is done.
+// ctx before entering each directory and returns ctx.Err() once it is done.
+//
+// Walk reads directories (their entries, their ignore files and the status
+// of their files) ahead of fn on up to GOMAXPROCS goroutines, and without a
+// Seen hook it reads the heads of files there too. It calls fn and the hooks
+// of Options only from the goroutine that called it, one call at a time and
+// in the order of the paths they are about, as a sequential walk would. The
+// goroutines it starts have ended when it returns.
 func Walk(ctx context.Context, root string, opts Options, fn func(File) error) error {
 	fi, err := os.Stat(root)
 	if err != nil {
@@ -90,18 +102,7 @@ func Walk(ctx context.Context, root string, opts Options, fn func(File) error) e
 	if !fi.IsDir() {
 		return fmt.Errorf("walk %s: %w", root, ErrNotDir)
 	}
-	w := &walker{
-		ctx:     ctx,
-		root:    root,
-		opts:    opts,
-		maxSize: opts.maxFileSize(),
-		fn:      fn,
-		buf:     make([]byte, HeadSize),
-	}
-	if err := w.loadExclude(); err != nil {
-		return skipToNil(err)
-	}
-	return skipToNil(w.walkDir(root, "", nil))
+	return newWalker(ctx, root, opts, fn).walk()
 }
 
 // Files returns the files Walk would visit, in the same order.
@@ -125,19 +126,136 @@ func skipToNil(err error) error {
 	return err
 }
 
+// maxBuffered bounds how many directory entries the workers read ahead of
+// the walk. It is a variable for tests.
+var maxBuffered = 1 << 16
+
+// A walker walks one tree. The goroutine that called Walk, the walking
+// goroutine, visits the directories depth-first in lexical order, calling
+// fn and the hooks. The workers read directories ahead of it: a read
+// directory's subdirectories are pushed on a stack, whose top is the next
+// directory the walk will need, and a worker pops them from there. The
+// walking goroutine reads a directory itself when it needs one no worker
+// has taken yet.
 type walker struct {
 	ctx     context.Context
 	root    string
 	opts    Options
 	maxSize int64
 	fn      func(File) error
+	scratch scratch // the walking goroutine's
 
-	// patterns holds the ignore patterns in force in the current directory,
-	// in increasing priority: .git/info/exclude, then the ignore files of
-	// each directory from the root down. It is used as a stack.
-	patterns []gitignore.Pattern
+	workers int // how many worker goroutines to start, 0 for none
 
-	buf []byte // scratch space for file heads, HeadSize bytes
+	mu       sync.Mutex
+	cond     sync.Cond // signals a push, a release or a stop, with mu
+	stack    []*dirJob // directories to read, the most urgent last
+	buffered int       // entries read and not yet walked
+	started  bool      // whether the workers have been started
+	stopped  bool      // whether the walk is over
+	idle     int       // workers waiting on cond
+	wg       sync.WaitGroup
+}
+
+// scratch is one goroutine's scratch space.
+type scratch struct {
+	head []byte   // for file heads, HeadSize bytes
+	dir  []byte   // for directory entries
+	path []string // for the path of a directory entry
+}
+
+// A dirJob is a directory to read and walk. The fields up to rules are set
+// when it is made; the results are written by the goroutine that reads it
+// before it marks it done, and are not changed after.
+type dirJob struct {
+	abs   string   // the OS path
+	rel   string   // the slash path relative to the root, "" for the root
+	elems []string // the path elements of rel, made on demand by pathElems
+	rules *ruleSet // the rule set of the parent directory
+	state atomic.Uint32
+	done  sync.WaitGroup // done when read
+
+	readErr    error       // from reading the directory
+	ignoreErrs []pathError // from reading its ignore files
+	entries    []entry     // the entries to visit, in walk order
+}
+
+// dirJob states.
+const (
+	jobPending uint32 = iota // not taken by any goroutine
+	jobTaken                 // being read or read, or dropped
+)
+
+func newDirJob(abs, rel string, rules *ruleSet) *dirJob {
+	j := &dirJob{abs: abs, rel: rel, rules: rules}
+	j.done.Add(1)
+	return j
+}
+
+// pathElems returns the path elements of the directory of j. Only the
+// goroutine reading the directory calls it.
+func (j *dirJob) pathElems() []string {
+	if j.elems == nil && j.rel != "" {
+		j.elems = strings.Split(j.rel, "/")
+	}
+	return j.elems
+}
+
+// pathError is an error about a path to report to OnError.
+type pathError struct {
+	rel string
+	err error
+}
+
+// An entry is a file or subdirectory of a read directory that is not
+// ignored.
+type entry struct {
+	rel   string    // the slash path relative to the root
+	sub   *dirJob   // for a directory, nil for a file
+	size  int64     // for a file, the size
+	mtime time.Time // and the modification time
+	err   error     // why stating or reading the file failed
+	kind  Kind      // with state fileText, the file's kind
+	state fileState
+}
+
+// fileState is how much is known about a file.
+type fileState uint8
+
+const (
+	fileStatFailed fileState = iota // err says why
+	fileStated                      // its head has not been read
+	fileText                        // its head was read: kind is its Kind
+	fileBinary                      // its head was read: it is binary
+	fileReadFailed                  // reading its head failed: err says why
+)
+
+func newWalker(ctx context.Context, root string, opts Options, fn func(File) error) *walker {
+	w := &walker{
+		ctx:     ctx,
+		root:    root,
+		opts:    opts,
+		maxSize: opts.maxFileSize(),
+		fn:      fn,
+		workers: runtime.GOMAXPROCS(0),
+	}
+	w.cond.L = &w.mu
+	if w.workers == 1 {
+		w.workers = 0 // the walking goroutine reads every directory itself
+	}
+	return w
+}
+
+// walk walks the tree.
+func (w *walker) walk() error {
+	rules, err := w.loadExclude()
+	if err != nil {
+		return skipToNil(err)
+	}
+	top := newDirJob(w.root, "", &ruleSet{rules: rules[:len(rules):len(rules)]})
+	err = w.walkDir(top)
+	w.stop()
+	return skipToNil(err)
 }
 
 // report hands a non-fatal error to Options.OnError.
@@ -149,94 +267,261 @@ func (w *walker) report(rel string, err error) error {
 }
 
 // loadExclude loads the patterns of the repository's .git/info/exclude.
-func (w *walker) loadExclude() error {
+func (w *walker) loadExclude() ([]*rule, error) {
 	dir := gitDir(w.root)
 	if dir == "" {
-		return nil
+		return nil, nil
 	}
 	data, err := os.ReadFile(filepath.Join(dir, "info", "exclude"))
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return nil
+			return nil, nil
 		}
-		return w.report(".git/info/exclude", err)
+		return nil, w.report(".git/info/exclude", err)
 	}
-	w.patterns = append(w.patterns, parseIgnore(data, nil)...)
-	return nil
+	return parseIgnore(data, nil), nil
 }
 
-// walkDir walks the directory abs, whose slash path relative to the root is
-// rel ("" for the root) and whose path elements are elems. It returns
-// filepath.SkipDir if the caller should simply go on with the next entry.
-func (w *walker) walkDir(abs, rel string, elems []string) error {
+// walkDir walks the directory of j. It returns nil or filepath.SkipDir
+// once it is done with j (filepath.SkipDir if the caller should simply go
+// on with the next entry), and any other error to end the walk.
+func (w *walker) walkDir(j *dirJob) error {
 	if err := w.ctx.Err(); err != nil {
 		return err
 	}
-	entries, err := readDir(abs)
-	if err != nil {
-		if rel == "" {
-			return fmt.Errorf("walk %s: %w", w.root, err)
+	w.await(j)
+	if j.readErr != nil {
+		if j.rel == "" {
+			return fmt.Errorf("walk %s: %w", w.root, j.readErr)
 		}
-		if err := w.report(rel, err); err != nil {
-			return err
+		if err := w.report(j.rel, j.readErr); err != nil {
+			return w.abandon(j, err)
 		}
 		// Go on with whatever part of the directory could be read.
 	}
-
-	// Push this directory's ignore patterns; pop them on the way out.
-	depth := len(w.patterns)
-	defer func() {
-		clear(w.patterns[depth:])
-		w.patterns = w.patterns[:depth]
-	}()
-	unreadable, err := w.loadIgnores(abs, rel, elems, entries)
-	if err != nil {
-		return err
+	for _, pe := range j.ignoreErrs {
+		if err := w.report(pe.rel, pe.err); err != nil {
+			return w.abandon(j, err)
+		}
 	}
-	var m gitignore.Matcher
-	if len(w.patterns) > 0 {
-		m = gitignore.NewMatcher(w.patterns)
-	}
-
-	slices.SortFunc(entries, compareEntries)
-	for _, e := range entries {
-		name := e.Name()
-		if vcsDirs[name] || unreadable != 0 && unreadable.has(name) {
-			continue
-		}
-		typ := e.Type()
-		if !typ.IsDir() && !typ.IsRegular() {
-			continue // symbolic link, device, pipe, socket, ...
-		}
-		path := append(elems, name)
-		if m != nil && m.Match(path, typ.IsDir()) {
-			continue
-		}
-		if typ.IsDir() {
-			err = w.walkDir(join(abs, name), joinRel(rel, name), path)
+	for i := range j.entries {
+		e := &j.entries[i]
+		var err error
+		isDir := e.sub != nil
+		if isDir {
+			err = w.walkDir(e.sub)
+			e.sub = nil // let the garbage collector have it
 		} else {
-			err = w.visitFile(join(abs, name), joinRel(rel, name), e)
+			err = w.visitFile(j, e)
 		}
 		switch {
 		case err == nil:
-		case err == filepath.SkipDir && typ.IsDir():
+		case err == filepath.SkipDir && isDir:
 			// The subdirectory was abandoned; go on with its siblings.
 		case err == filepath.SkipDir:
-			return nil // skip the rest of this directory
+			// Skip the rest of this directory.
+			for _, e := range j.entries[i+1:] {
+				if e.sub != nil {
+					w.drop(e.sub)
+				}
+			}
+			w.release(j)
+			return nil
 		default:
 			return err
 		}
 	}
+	w.release(j)
 	return nil
 }
 
-// loadIgnores pushes the patterns of the ignore files among the entries of
-// the directory abs. It returns the ignore files it could not read, which
-// have been reported already and should not be visited.
-func (w *walker) loadIgnores(abs, rel string, elems []string, entries []fs.DirEntry) (unreadable ignoreSet, err error) {
+// abandon returns err, which OnError returned for the directory of j,
+// after dropping the directory if the walk goes on without it.
+func (w *walker) abandon(j *dirJob, err error) error {
+	if err == filepath.SkipDir {
+		w.drop(j)
+	}
+	return err
+}
+
+// await makes sure the directory of j has been read: it reads it unless a
+// worker has taken it, in which case it waits for the worker.
+func (w *walker) await(j *dirJob) {
+	if j.state.CompareAndSwap(jobPending, jobTaken) {
+		w.read(j, &w.scratch)
+		if !w.started && w.workers > 0 && len(w.stack) > 0 {
+			w.start()
+		}
+		return
+	}
+	j.done.Wait()
+}
+
+// drop gives up the directory of j and its subdirectories, which will not
+// be walked, releasing what they hold.
+func (w *walker) drop(j *dirJob) {
+	if j.state.CompareAndSwap(jobPending, jobTaken) {
+		return // never read: it holds nothing
+	}
+	j.done.Wait()
+	for i := range j.entries {
+		if sub := j.entries[i].sub; sub != nil {
+			w.drop(sub)
+		}
+	}
+	w.release(j)
+}
+
+// release returns what the read directory of j counts against maxBuffered.
+func (w *walker) release(j *dirJob) {
+	if w.workers == 0 {
+		return
+	}
+	w.mu.Lock()
+	full := w.buffered >= maxBuffered
+	w.buffered -= len(j.entries) + 1
+	if full && w.buffered < maxBuffered && w.idle > 0 {
+		w.cond.Broadcast()
+	}
+	w.mu.Unlock()
+}
+
+// start starts the workers.
+func (w *walker) start() {
+	w.started = true
+	w.wg.Add(w.workers)
+	for range w.workers {
+		go w.work()
+	}
+}
+
+// stop ends the walk: it stops the workers and waits for them.
+func (w *walker) stop() {
+	if !w.started {
+		return
+	}
+	w.mu.Lock()
+	w.stopped = true
+	w.cond.Broadcast()
+	w.mu.Unlock()
+	w.wg.Wait()
+}
+
+// work is a worker: it reads the directories pushed on the stack until the
+// walk is over.
+func (w *walker) work() {
+	defer w.wg.Done()
+	s := &scratch{}
+	for {
+		j := w.next()
+		if j == nil {
+			return
+		}
+		w.read(j, s)
+	}
+}
+
+// next returns the next directory for a worker to read, or nil when the
+// walk is over.
+func (w *walker) next() *dirJob {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for !w.stopped {
+		if w.buffered < maxBuffered {
+			for len(w.stack) > 0 {
+				j := w.stack[len(w.stack)-1]
+				w.stack[len(w.stack)-1] = nil
+				w.stack = w.stack[:len(w.stack)-1]
+				if j.state.CompareAndSwap(jobPending, jobTaken) {
+					return j
+				}
+			}
+		}
+		w.idle++
+		w.cond.Wait()
+		w.idle--
+	}
+	return nil
+}
+
+// read reads the directory of j, its ignore files and the status of its
+// files (and, without a Seen hook, their heads), and pushes its
+// subdirectories for the workers. s is the calling goroutine's scratch
+// space.
+func (w *walker) read(j *dirJob, s *scratch) {
+	defer j.done.Done()
+	entries, err := readDir(j.abs, &s.dir)
+	j.readErr = err
+	if err != nil && j.rel == "" {
+		return // fatal
+	}
+	rules, unreadable := w.loadIgnores(j, entries)
+
+	var elems []string
+	if rules.generic {
+		elems = j.pathElems()
+	}
+	slices.SortFunc(entries, compareEntries)
+	j.entries = make([]entry, 0, len(entries))
+	nsub := 0
+	for _, e := range entries {
+		name := e.name
+		if vcsDirs[name] || unreadable != 0 && unreadable.has(name) {
+			continue
+		}
+		typ := e.typ
+		if !typ.IsDir() && !typ.IsRegular() {
+			continue // symbolic link, device, pipe, socket, ...
+		}
+		if rules.ignored(name, typ.IsDir(), elems, &s.path) {
+			continue
+		}
+		rel := joinRel(j.rel, name)
+		if typ.IsDir() {
+			j.entries = append(j.entries, entry{rel: rel, sub: newDirJob(join(j.abs, name), rel, rules)})
+			nsub++
+			continue
+		}
+		size, mtime, err := statFile(join(j.abs, name))
+		if err != nil {
+			j.entries = append(j.entries, entry{rel: rel, err: err, state: fileStatFailed})
+			continue
+		}
+		if w.maxSize >= 0 && size > w.maxSize {
+			continue
+		}
+		f := entry{rel: rel, size: size, mtime: mtime, state: fileStated}
+		if w.opts.Seen == nil {
+			// Nothing can spare the read: do it here.
+			f.kind, f.state, f.err = classify(join(j.abs, name), rel, size, s)
+		}
+		j.entries = append(j.entries, f)
+	}
+	if w.workers == 0 {
+		return
+	}
+	w.mu.Lock()
+	w.buffered += len(j.entries) + 1
+	for i := len(j.entries) - 1; i >= 0 && nsub > 0; i-- {
+		if sub := j.entries[i].sub; sub != nil {
+			w.stack = append(w.stack, sub)
+			nsub--
+		}
+	}
+	if w.idle > 0 {
+		w.cond.Broadcast()
+	}
+	w.mu.Unlock()
+}
+
+// loadIgnores reads the ignore files among the entries of the directory of
+// j and returns the rule set of the directory. It records the errors
+// reading them in j and returns the ignore files it could not read, which
+// should not be visited.
+func (w *walker) loadIgnores(j *dirJob, entries []dirent) (*ruleSet, ignoreSet) {
 	var present [len(ignoreFiles)]bool
 	for _, e := range entries {
-		if name := e.Name(); len(name) > 0 && name[0] == '.' && e.Type().IsRegular() {
+		if name := e.name; len(name) > 0 && name[0] == '.' && e.typ.IsRegular() {
 			for i, f := range ignoreFiles {
 				if name == f {
 					present[i] = true
@@ -244,21 +529,24 @@ func (w *walker) loadIgnores(abs, rel string, elems []string, entries []fs.DirEn
 			}
 		}
 	}
+	var own []*rule
+	var unreadable ignoreSet
 	for i, name := range ignoreFiles {
 		if !present[i] {
 			continue
 		}
-		data, err := os.ReadFile(join(abs, name))
+		data, err := os.ReadFile(join(j.abs, name))
 		if err != nil {
-			if err := w.report(joinRel(rel, name), err); err != nil {
-				return 0, err
-			}
+			j.ignoreErrs = append(j.ignoreErrs, pathError{joinRel(j.rel, name), err})
 			unreadable |= 1 << i
 			continue
 		}
-		w.patterns = append(w.patterns, parseIgnore(data, elems)...)
+		own = append(own, parseIgnore(data, j.pathElems())...)
 	}
-	return unreadable, nil
+	if len(own) == 0 && j.rules.uniform { // never so for the root
+		return j.rules, unreadable
+	}
+	return compile(append(j.rules.rules, own...), j.pathElems()), unreadable
 }
 
 // ignoreSet is a set of ignoreFiles, by index.
@@ -274,84 +562,84 @@ func (s ignoreSet) has(name string) bool {
 	return false
 }
 
-// visitFile classifies the regular file abs and passes it to fn unless it is
-// too large or binary.
-func (w *walker) visitFile(abs, rel string, e fs.DirEntry) error {
-	info, err := e.Info()
-	if err != nil {
-		return w.report(rel, err)
-	}
-	size := info.Size()
-	if w.maxSize >= 0 && size > w.maxSize {
-		return nil
+// visitFile passes the file of e, in the directory of j, to fn unless it is
+// binary.
+func (w *walker) visitFile(j *dirJob, e *entry) error {
+	if e.state == fileStatFailed {
+		return w.report(e.rel, e.err)
 	}
 	if w.opts.Seen != nil {
-		if kind, skip, ok := w.opts.Seen(rel, size, info.ModTime()); ok {
+		if kind, skip, ok := w.opts.Seen(e.rel, e.size, e.mtime); ok {
 			if skip {
 				return nil
 			}
-			return w.fn(File{Path: rel, Size: size, ModTime: info.ModTime(), Kind: kind})
+			return w.fn(File{Path: e.rel, Size: e.size, ModTime: e.mtime, Kind: kind})
 		}
 	}
-	var head []byte
-	if size > 0 {
-		head, err = w.readHead(abs, size)
-		if err != nil {
-			return w.report(rel, err)
-		}
-		if IsBinary(head) {
-			if w.opts.Binary != nil {
-				w.opts.Binary(rel, size, info.ModTime())
-			}
-			return nil
-		}
+	kind, state, err := e.kind, e.state, e.err
+	if state == fileStated {
+		kind, state, err = classify(join(j.abs, path.Base(e.rel)), e.rel, e.size, &w.scratch)
 	}
-	return w.fn(File{Path: rel, Size: size, ModTime: info.ModTime(), Kind: Classify(rel, head)})
+	switch state {
+	case fileReadFailed:
+		return w.report(e.rel, err)
+	case fileBinary:
+		if w.opts.Binary != nil {
+			w.opts.Binary(e.rel, e.size, e.mtime)
+		}
+		return nil
+	}
+	return w.fn(File{Path: e.rel, Size: e.size, ModTime: e.mtime, Kind: kind})
 }
 
-// readHead reads the first min(size, HeadSize) bytes of the file abs into
-// the walker's scratch buffer. A file that has shrunk yields what it has.
-func (w *walker) readHead(abs string, size int64) ([]byte, error) {
-	f, err := os.Open(abs)
+// classify reads the head of the file abs, of the given size, and returns
+// its kind and state: fileText, fileBinary or fileReadFailed with the
+// error.
+func classify(abs, rel string, size int64, s *scratch) (Kind, fileState, error) {
+	if size == 0 {
+		return Classify(rel, nil), fileText, nil
+	}
+	head, err := readHead(abs, s.headBuf()[:min(size, HeadSize)])
 	if err != nil {
-		return nil, err
+		return 0, fileReadFailed, err
 	}
-	defer f.Close()
-	n, err := io.ReadFull(f, w.buf[:min(size, HeadSize)])
-	if err == io.EOF || err == io.ErrUnexpectedEOF {
-		err = nil
+	if IsBinary(head) {
+		return 0, fileBinary, nil
 	}
-	return w.buf[:n], err
+	return Classify(rel, head), fileText, nil
 }
 
-// readDir returns the entries of directory dir, unsorted. On error it
-// returns the entries read before the error.
-func readDir(dir string) ([]fs.DirEntry, error) {
-	f, err := os.Open(dir)
-	if err != nil {
-		return nil, err
+// headBuf returns the scratch buffer for file heads, HeadSize bytes.
+func (s *scratch) headBuf() []byte {
+	if s.head == nil {
+		s.head = make([]byte, HeadSize)
 	}
-	defer f.Close()
-	return f.ReadDir(-1)
+	return s.head
+}
+
+// A dirent is a directory entry.
+type dirent struct {
+	name string
+	typ  fs.FileMode // the type bits of the mode
 }
 
 // compareEntries orders the entries of one directory so that a depth-first
 // walk yields paths in byte-wise lexical order: a directory sorts as its name
 // followed by '/', so "a.go" < "a/" < "a0".
-func compareEntries(a, b fs.DirEntry) int {
-	an, bn := a.Name(), b.Name()
+func compareEntries(a, b dirent) int {
+	an, bn := a.name, b.name
 	n := min(len(an), len(bn))
 	if c := strings.Compare(an[:n], bn[:n]); c != 0 || len(an) == len(bn) {
 		return c
 	}
 	// One name is a proper prefix of the other.
 	if len(an) < len(bn) {
-		if !a.IsDir() || bn[n] > '/' {
+		if !a.typ.IsDir() || bn[n] > '/' {
 			return -1
 		}
 		return 1
 	}
-	if !b.IsDir() || an[n] > '/' {
+	if !b.typ.IsDir() || an[n] > '/' {
 		return 1
 	}
 	return -1

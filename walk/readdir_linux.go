@@ -1,0 +1,148 @@
+package walk
+
+import (
+	"bytes"
+	"encoding/binary"
+	"io/fs"
+	"os"
+	"syscall"
+	"time"
+)
+
+// dirBufSize is the size of the buffer for directory entries.
+const dirBufSize = 16 << 10
+
+// Offsets in a struct linux_dirent64.
+const (
+	direntReclen = 16 // unsigned short d_reclen
+	direntType   = 18 // unsigned char d_type
+	direntName   = 19 // char d_name[], NUL-terminated
+)
+
+// readDir returns the entries of directory dir other than "." and "..",
+// unsorted. On error it returns the entries read before the error. buf is
+// scratch space, reallocated if too small.
+//
+// It makes the system calls itself: os.Open would add five (to set up and
+// give up non-blocking I/O), which would double the cost of reading a
+// small directory.
+func readDir(dir string, buf *[]byte) ([]dirent, error) {
+	var fd int
+	err := ignoringEINTR(func() (err error) {
+		fd, err = syscall.Open(dir, syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_CLOEXEC, 0)
+		return err
+	})
+	if err != nil {
+		return nil, &fs.PathError{Op: "open", Path: dir, Err: err}
+	}
+	defer syscall.Close(fd)
+	if len(*buf) < dirBufSize {
+		*buf = make([]byte, dirBufSize)
+	}
+	var ents []dirent
+	for {
+		var n int
+		err := ignoringEINTR(func() (err error) {
+			n, err = syscall.ReadDirent(fd, *buf)
+			return err
+		})
+		if err != nil {
+			return ents, &fs.PathError{Op: "readdirent", Path: dir, Err: err}
+		}
+		if n <= 0 {
+			return ents, nil
+		}
+		for b := (*buf)[:n]; len(b) > direntName; {
+			reclen := int(binary.NativeEndian.Uint16(b[direntReclen:]))
+			if reclen <= direntName || reclen > len(b) {
+				break
+			}
+			rec := b[:reclen]
+			b = b[reclen:]
+			name := rec[direntName:]
+			if i := bytes.IndexByte(name, 0); i >= 0 {
+				name = name[:i]
+			}
+			if string(name) == "." || string(name) == ".." {
+				continue
+			}
+			e := dirent{name: string(name)}
+			switch rec[direntType] {
+			case syscall.DT_REG:
+			case syscall.DT_DIR:
+				e.typ = fs.ModeDir
+			case syscall.DT_LNK:
+				e.typ = fs.ModeSymlink
+			case syscall.DT_FIFO:
+				e.typ = fs.ModeNamedPipe
+			case syscall.DT_SOCK:
+				e.typ = fs.ModeSocket
+			case syscall.DT_CHR:
+				e.typ = fs.ModeDevice | fs.ModeCharDevice
+			case syscall.DT_BLK:
+				e.typ = fs.ModeDevice
+			default:
+				// The file system does not say: ask.
+				info, err := os.Lstat(join(dir, e.name))
+				if err != nil {
+					if os.IsNotExist(err) {
+						continue // gone already
+					}
+					return ents, err
+				}
+				e.typ = info.Mode().Type()
+			}
+			ents = append(ents, e)
+		}
+	}
+}
+
+// ignoringEINTR calls fn until it fails with an error other than EINTR.
+func ignoringEINTR(fn func() error) error {
+	for {
+		if err := fn(); err != syscall.EINTR {
+			return err
+		}
+	}
+}
+
+// statFile returns the size and modification time of the file path, not
+// following symbolic links, as os.Lstat would.
+func statFile(path string) (size int64, mtime time.Time, err error) {
+	var st syscall.Stat_t
+	err = ignoringEINTR(func() error { return syscall.Lstat(path, &st) })
+	if err != nil {
+		return 0, time.Time{}, &fs.PathError{Op: "lstat", Path: path, Err: err}
+	}
+	return st.Size, time.Unix(st.Mtim.Unix()), nil
+}
+
+// readHead reads the first len(buf) bytes of the file path into buf, or as
+// many as it has, and returns them.
+func readHead(path string, buf []byte) ([]byte, error) {
+	var fd int
+	err := ignoringEINTR(func() (err error) {
+		fd, err = syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
+		return err
+	})
+	if err != nil {
+		return nil, &fs.PathError{Op: "open", Path: path, Err: err}
+	}
+	defer syscall.Close(fd)
+	n := 0
+	for n < len(buf) {
+		var m int
+		err := ignoringEINTR(func() (err error) {
+			m, err = syscall.Read(fd, buf[n:])
+			return err
+		})
+		if err != nil {
+			return nil, &fs.PathError{Op: "read", Path: path, Err: err}
+		}
+		if m <= 0 {
+			break
+		}
+		n += m
+	}
+	return buf[:n], nil
+}

@@ -1,0 +1,51 @@
+//go:build !linux
+
+package walk
+
+import (
+	"io"
+	"os"
+	"time"
+)
+
+// readDir returns the entries of directory dir other than "." and "..",
+// unsorted. On error it returns the entries read before the error. buf is
+// unused.
+func readDir(dir string, buf *[]byte) ([]dirent, error) {
+	f, err := os.Open(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	des, err := f.ReadDir(-1)
+	ents := make([]dirent, len(des))
+	for i, de := range des {
+		ents[i] = dirent{name: de.Name(), typ: de.Type()}
+	}
+	return ents, err
+}
+
+// statFile returns the size and modification time of the file path, not
+// following symbolic links.
+func statFile(path string) (size int64, mtime time.Time, err error) {
+	info, err := os.Lstat(path)
+	if err != nil {
+		return 0, time.Time{}, err
+	}
+	return info.Size(), info.ModTime(), nil
+}
+
+// readHead reads the first len(buf) bytes of the file path into buf, or as
+// many as it has, and returns them.
+func readHead(path string, buf []byte) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	n, err := io.ReadFull(f, buf)
+	if err == io.EOF || err == io.ErrUnexpectedEOF {
+		err = nil
+	}
+	return buf[:n], err
+}
