@@ -2,9 +2,12 @@
 // make, the modules they import and the functions they call, and resolves
 // imports to files of the repository.
 //
-// This is the fallback extractor: one set of line-oriented patterns per
-// language family. It never fails on a file; a language it does not know
-// yields an empty outline.
+// Extract parses the languages that TreeSitterLanguages lists with
+// tree-sitter and its tags queries (queries/), which give exact definitions,
+// ranges, containers, calls and references. Every other language, and any
+// file tree-sitter fails on, gets the fallback extractor: one set of
+// line-oriented patterns per language family. Extract never fails on a
+// file; a language it does not know yields an empty outline.
 package structure
 
 import (
@@ -17,23 +20,54 @@ import (
 // Def is one definition in a file.
 type Def struct {
 	Name      string `json:"name"`
-	Kind      string `json:"kind"` // function, method, class, type, interface, enum, constant, variable, module, section
+	Kind      string `json:"kind"` // function, method, class, type, interface, enum, constant, variable, field, module, macro, export, section
 	Container string `json:"container,omitempty"`
 	Line      int    `json:"line"`     // 1-based first line
-	EndLine   int    `json:"end_line"` // 1-based last line (approximate for the fallback extractor)
+	EndLine   int    `json:"end_line"` // 1-based last line (exact from tree-sitter, approximate from the fallback)
 }
 
-// Call is a call site: an identifier followed by an opening parenthesis.
+// Call is a call site: the name of the function, method or constructor
+// called (the last part of a qualified name: "Println" for fmt.Println).
 type Call struct {
 	Name string
 	Line int
 }
+
+// Ref is a reference to a name other than a call: a type named in a
+// declaration, a base class, an implemented interface.
+type Ref struct {
+	Name string
+	Kind string // type, class, interface, implementation
+	Line int
+}
+
+// The extractors that can make an outline.
+const (
+	ParserTreeSitter = "tree-sitter"
+	ParserFallback   = "fallback"
+)
 
 // Outline is what Extract finds in one file.
 type Outline struct {
 	Lang    string
 	Defs    []Def
 	Imports []string // import specifiers as written ("./session-manager", "django.db.models", "fmt")
+	// Calls are the call sites in source order. Tree-sitter's are exact
+	// (no keywords, nothing in strings or comments; `new X()` calls X);
+	// the fallback fills them with the Calls scanner for code languages.
+	Calls []Call
+	// Refs are the other references tree-sitter finds (types, base
+	// classes, implemented interfaces), definitions' own names left out;
+	// nil from the fallback.
+	Refs []Ref
+	// Parser is the extractor that made the outline: ParserTreeSitter or
+	// ParserFallback.
+	Parser string
+	// Err is why tree-sitter could not outline the file (Parser is then
+	// ParserFallback): a parse or query timeout, a panic, a file too large.
+	// With ParserTreeSitter it names the first syntax error: the outline is
+	// then what tree-sitter recovered around it. Empty when all went well.
+	Err string
 }
 
 // Language names the language of a file from its path, or "" when unknown.
@@ -163,16 +197,45 @@ var notNames = map[string]bool{
 // notCalls are keywords that look like calls: "new Foo(" calls Foo, not new.
 var notCalls = map[string]bool{"new": true, "super": true, "elif": true, "assert": true, "not": true, "and": true, "or": true, "in": true, "lambda": true, "yield": true}
 
-// Extract outlines src, a file at path p. It never fails: a language it does
-// not know gets an outline with no definitions.
+// Extract outlines src, a file at path p, with tree-sitter where a grammar
+// exists, else (or when tree-sitter fails on the file, see Outline.Err) with
+// the fallback patterns. It never fails: a language it does not know gets an
+// outline with no definitions. It is safe for concurrent use.
 func Extract(p string, src []byte) Outline {
-	o := Outline{Lang: Language(p)}
+	lang := Language(p)
+	if g := grammarFor(p, lang); g != nil {
+		o := Outline{Lang: lang, Parser: ParserTreeSitter}
+		err := treeSitter(g, src, &o)
+		if err == nil {
+			stats.treeSitter.Add(1)
+			if o.Err != "" {
+				stats.syntaxErrors.Add(1)
+			}
+			return o
+		}
+		stats.fallback.Add(1)
+		if _, ok := err.(errTimeout); ok {
+			stats.timeouts.Add(1)
+		}
+		o = ExtractFallback(p, src)
+		o.Err = err.Error()
+		return o
+	}
+	return ExtractFallback(p, src)
+}
+
+// ExtractFallback outlines src with the fallback patterns only.
+func ExtractFallback(p string, src []byte) Outline {
+	o := Outline{Lang: Language(p), Parser: ParserFallback}
 	rules := familyRules[o.Lang]
 	lines := splitLines(src)
 	if rules != nil {
 		o.Defs = extractDefs(o.Lang, rules, lines)
 	}
 	o.Imports = extractImports(o.Lang, lines)
+	if IsCode(o.Lang) {
+		o.Calls = Calls(src)
+	}
 	return o
 }
 
