@@ -112,13 +112,15 @@ func analyze(f walk.File, src []byte) *Doc {
 	if src != nil {
 		var spans [][2]int
 		if !f.Kind.Has(walk.Generated) {
-			o := structure.Extract(f.Path, src)
+			// The fast extractor for every file; Index.Outline parses the
+			// few files a retrieval looks at closely with tree-sitter.
+			o := structure.ExtractFallback(f.Path, src)
 			d.Defs, d.Imports = o.Defs, o.Imports
 			for _, def := range d.Defs {
 				tokenize.Each(def.Name, func(t tokenize.Token) { add(Def, t) })
 			}
 			seen := map[string]bool{}
-			for _, c := range structure.Calls(src) {
+			for _, c := range o.Calls {
 				if !seen[c.Name] {
 					seen[c.Name] = true
 					d.Calls = append(d.Calls, c.Name)

@@ -315,3 +315,77 @@ func TestCorruptRebuild(t *testing.T) {
 		t.Error("rebuilt index lacks the file")
 	}
 }
+
+func TestOutline(t *testing.T) {
+	ix := build(t, map[string]string{
+		"src/session/session-manager.ts": "export class SessionManager {\n  refresh(id: string) {\n    return signJwt(id);\n  }\n}\n",
+	})
+	e := ix.Entry("src/session/session-manager.ts")
+	o, err := ix.Outline(e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(o.Defs) != 2 || o.Defs[1].Name != "refresh" || o.Defs[1].Container != "SessionManager" || o.Defs[1].EndLine != 4 {
+		t.Errorf("outline defs: %+v", o.Defs)
+	}
+	if len(o.Calls) != 1 || o.Calls[0].Name != "signJwt" || o.Calls[0].Line != 3 {
+		t.Errorf("outline calls: %+v", o.Calls)
+	}
+	// Kept by content hash: another index of the same content reads it back.
+	ix.outlines = nil
+	o2, err := ix.Outline(e)
+	if err != nil || len(o2.Defs) != len(o.Defs) || o2.Parser != o.Parser {
+		t.Errorf("cached outline: %+v, %v", o2, err)
+	}
+}
+
+// TestOddPaths: an index path is part of a URI; characters that would end
+// or alter it must not.
+func TestOddPaths(t *testing.T) {
+	base := t.TempDir()
+	repo := filepath.Join(base, "r#1 50%?x")
+	writeTree(t, repo, map[string]string{"a.go": "package a\n\nfunc Token() {}\n"})
+	dir := filepath.Join(base, "idx#?%41")
+	ix, err := Build(context.Background(), repo, Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	if _, err := os.Stat(ix.Path); err != nil {
+		t.Errorf("the database is not where it should be: %v", err)
+	}
+	if ix.DF(tokenize.Stem("token")) != 1 {
+		t.Error("the file was not indexed")
+	}
+}
+
+// TestMergeDropsTombstones: a segment with many tombstones is rewritten
+// even when it is the only one to merge.
+func TestMergeDropsTombstones(t *testing.T) {
+	repo := t.TempDir()
+	files := map[string]string{}
+	for i := 0; i < 700; i++ {
+		files[pathN(i)] = bodyN(i, "token")
+	}
+	writeTree(t, repo, files)
+	ctx := context.Background()
+	ix, err := Build(ctx, repo, Options{Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	for i := 0; i < 300; i++ {
+		writeTree(t, repo, map[string]string{pathN(i): bodyN(i, "token changed")})
+	}
+	bumpTimes(t, repo)
+	if _, err := ix.Update(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	var tombs int
+	if err := ix.db.QueryRow(`SELECT COUNT(*) FROM tomb`).Scan(&tombs); err != nil {
+		t.Fatal(err)
+	}
+	if tombs != 0 {
+		t.Errorf("%d tombstones left after an update that tombstoned 43%% of a segment", tombs)
+	}
+}

@@ -24,13 +24,14 @@ import (
 	"sync"
 	"time"
 
+	"github.com/hone-tools/hone/structure"
 	"github.com/hone-tools/hone/walk"
 	_ "modernc.org/sqlite" // the database/sql driver "sqlite"
 )
 
 // schemaVersion changes whenever the tables or blobs change shape; an index
 // of another version is rebuilt.
-const schemaVersion = "5"
+const schemaVersion = "6"
 
 const schema = `
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
@@ -59,6 +60,7 @@ CREATE INDEX IF NOT EXISTS defs_name ON defs(name);
 CREATE INDEX IF NOT EXISTS defs_file ON defs(file);
 CREATE TABLE IF NOT EXISTS tomb(id INTEGER PRIMARY KEY, seg INTEGER NOT NULL, stems BLOB NOT NULL);
 CREATE TABLE IF NOT EXISTS snapshot(id INTEGER PRIMARY KEY CHECK (id = 1), version TEXT NOT NULL, data BLOB NOT NULL);
+CREATE TABLE IF NOT EXISTS outlines(hash BLOB PRIMARY KEY, data BLOB NOT NULL) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS binaries(path TEXT PRIMARY KEY, size INTEGER NOT NULL, mtime INTEGER NOT NULL) WITHOUT ROWID;
 `
 
@@ -102,6 +104,8 @@ type Index struct {
 	readErr error
 	// loaded is the version of the index the catalog was read at.
 	loaded string
+	// outlines caches exact outlines by content hash.
+	outlines map[string]*structure.Outline
 }
 
 // version is the time of the last write to the index, which changes with
@@ -184,7 +188,9 @@ func (ix *Index) open(ctx context.Context) error {
 	if err := os.MkdirAll(filepath.Dir(ix.Path), 0o755); err != nil {
 		return fmt.Errorf("create index directory: %w", err)
 	}
-	dsn := "file:" + ix.Path + "?_pragma=busy_timeout(60000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_txlock=immediate"
+	// The path is part of a URI: escape what would end or alter it.
+	path := strings.NewReplacer("%", "%25", "?", "%3F", "#", "%23").Replace(ix.Path)
+	dsn := "file:" + path + "?_pragma=busy_timeout(60000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_txlock=immediate"
 	db, err := sql.Open("sqlite", dsn)
 	if err != nil {
 		return fmt.Errorf("open index %s: %w", ix.Path, err)

@@ -80,7 +80,7 @@ func (ix *Index) Rebuild(ctx context.Context, progress func(Progress)) (Stats, e
 	ix.wtx = tx
 	defer func() { ix.wtx = nil }()
 	err = ix.write(ctx, "rebuild", func(w *writer) {
-		for _, t := range []string{"files", "postings", "defs", "tomb", "snapshot", "binaries"} {
+		for _, t := range []string{"files", "postings", "defs", "tomb", "snapshot", "binaries", "outlines"} {
 			w.exec(`DELETE FROM ` + t)
 		}
 		w.touchVersion()
@@ -661,15 +661,18 @@ func (ix *Index) maybeMerge(ctx context.Context) (int, error) {
 	// Segments heavy with tombstones are merged; past maxSegments, the
 	// smallest are merged too, into one.
 	var pick []int64
+	tombs := 0
 	sort.Slice(segs, func(i, j int) bool { return segs[i].files < segs[j].files })
 	for i, s := range segs {
 		heavy := float64(s.tomb) > tombShare*float64(s.files+s.tomb)
 		tooMany := len(segs)-i > maxSegments/2 && len(segs) > maxSegments
 		if heavy || tooMany {
 			pick = append(pick, s.seg)
+			tombs += s.tomb
 		}
 	}
-	if len(pick) == 0 || len(pick) == 1 && segs[0].tomb == 0 {
+	// One segment alone is worth rewriting only to drop its tombstones.
+	if len(pick) == 0 || len(pick) == 1 && tombs == 0 {
 		return 0, nil
 	}
 	return len(pick), ix.merge(ctx, pick)

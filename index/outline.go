@@ -1,0 +1,134 @@
+package index
+
+import (
+	"context"
+	"time"
+
+	"github.com/hone-tools/hone/structure"
+)
+
+// Outline returns the exact outline of a file, parsed with tree-sitter
+// where a grammar exists: definitions with their exact ranges and
+// containers, calls and references. Indexing uses the fast extractor for
+// every file; the exact outline is made for the few files a retrieval looks
+// at closely, and kept by content hash so that it is parsed once.
+func (ix *Index) Outline(e *Entry) (structure.Outline, error) {
+	key := string(e.hash)
+	ix.mu.Lock()
+	if o, ok := ix.outlines[key]; ok && key != "" {
+		ix.mu.Unlock()
+		return *o, nil
+	}
+	ix.mu.Unlock()
+	if key != "" {
+		var blob []byte
+		err := ix.reader().QueryRowContext(context.Background(), `SELECT data FROM outlines WHERE hash = ?`, e.hash).Scan(&blob)
+		if err == nil {
+			if o, err := decodeOutline(blob); err == nil {
+				ix.keepOutline(key, o)
+				return *o, nil
+			}
+		}
+	}
+	src, err := ix.Content(e)
+	if err != nil {
+		return structure.Outline{}, err
+	}
+	o := structure.Extract(e.Path, src)
+	ix.keepOutline(key, &o)
+	if key != "" {
+		ix.storeOutline(e.hash, &o)
+	}
+	return o, nil
+}
+
+func (ix *Index) keepOutline(key string, o *structure.Outline) {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	if ix.outlines == nil {
+		ix.outlines = map[string]*structure.Outline{}
+	}
+	ix.outlines[key] = o
+}
+
+// storeOutline saves an outline for other processes and later runs. It is
+// a cache: when another process holds the write lock, it gives up rather
+// than wait.
+func (ix *Index) storeOutline(hash []byte, o *structure.Outline) {
+	if ix.wtx != nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	conn, err := ix.db.Conn(ctx)
+	if err != nil {
+		return
+	}
+	defer conn.Close()
+	conn.ExecContext(ctx, `PRAGMA busy_timeout = 0`)
+	conn.ExecContext(ctx, `INSERT OR IGNORE INTO outlines(hash, data) VALUES(?, ?)`, hash, encodeOutline(o))
+	conn.ExecContext(context.Background(), `PRAGMA busy_timeout = 60000`)
+}
+
+func encodeOutline(o *structure.Outline) []byte {
+	var e enc
+	e.str(o.Lang)
+	e.str(o.Parser)
+	e.str(o.Err)
+	e.uint(uint64(len(o.Defs)))
+	for _, d := range o.Defs {
+		e.str(d.Name)
+		e.str(d.Kind)
+		e.str(d.Container)
+		e.uint(uint64(d.Line))
+		e.uint(uint64(d.EndLine))
+	}
+	e.uint(uint64(len(o.Imports)))
+	for _, s := range o.Imports {
+		e.str(s)
+	}
+	e.uint(uint64(len(o.Calls)))
+	for _, c := range o.Calls {
+		e.str(c.Name)
+		e.uint(uint64(c.Line))
+	}
+	e.uint(uint64(len(o.Refs)))
+	for _, r := range o.Refs {
+		e.str(r.Name)
+		e.str(r.Kind)
+		e.uint(uint64(r.Line))
+	}
+	return e.b
+}
+
+func decodeOutline(b []byte) (*structure.Outline, error) {
+	d := dec{b: b}
+	o := &structure.Outline{Lang: d.str(), Parser: d.str(), Err: d.str()}
+	if n := d.count(); n > 0 {
+		o.Defs = make([]structure.Def, n)
+		for i := range o.Defs {
+			df := &o.Defs[i]
+			df.Name, df.Kind, df.Container = d.str(), d.str(), d.str()
+			df.Line, df.EndLine = int(d.uint()), int(d.uint())
+		}
+	}
+	if n := d.count(); n > 0 {
+		o.Imports = make([]string, n)
+		for i := range o.Imports {
+			o.Imports[i] = d.str()
+		}
+	}
+	if n := d.count(); n > 0 {
+		o.Calls = make([]structure.Call, n)
+		for i := range o.Calls {
+			o.Calls[i] = structure.Call{Name: d.str(), Line: int(d.uint())}
+		}
+	}
+	if n := d.count(); n > 0 {
+		o.Refs = make([]structure.Ref, n)
+		for i := range o.Refs {
+			o.Refs[i] = structure.Ref{Name: d.str(), Kind: d.str(), Line: int(d.uint())}
+		}
+	}
+	return o, d.err
+}
