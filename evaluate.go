@@ -139,11 +139,10 @@ func evaluate(ix *index.Index, d *index.Doc, k *knowledge, extra []support) Eval
 
 	rel := 1 - (1-cover)*(1-aboutWeight*about)*(1-learnedWeight*learned)*link
 	rel *= prior(&d.Entry, k.aboutTests)
-	rel = math.Round(rel*100) / 100
-
 	return Evaluation{
 		Path:      d.Path,
-		Relevance: rel,
+		Relevance: math.Round(rel*100) / 100,
+		score:     rel,
 		Reason:    reason(d, matched, learnedHits, edges),
 	}
 }

@@ -60,6 +60,12 @@ type Evaluation struct {
 	// Cycle is the cycle that found the file: the first in which it reached
 	// the threshold, or below it, the one that gave its best score.
 	Cycle int `json:"cycle"`
+	// Spans are the line ranges that matter, in the result's files only.
+	Spans []Span `json:"spans,omitempty"`
+
+	// score is the relevance before rounding: it orders files whose
+	// rounded relevance ties.
+	score float64
 }
 
 // Concept is one thing the task is about.

@@ -122,7 +122,7 @@ func run(ctx context.Context, ix *index.Index, task string, opts Options, start 
 			}
 			st.last[d.Path] = n
 			old, had := st.best[d.Path]
-			if !had || ev.Relevance > old.Relevance {
+			if !had || ev.score > old.score {
 				if ev.Relevance >= opts.Threshold && had && old.Relevance >= opts.Threshold {
 					ev.Cycle = old.Cycle // found when it first reached the threshold
 				} else if ev.Relevance >= opts.Threshold {
@@ -131,7 +131,7 @@ func run(ctx context.Context, ix *index.Index, task string, opts Options, start 
 				st.best[d.Path] = ev
 			}
 		}
-		sort.SliceStable(cyc.Evaluated, func(i, j int) bool { return cyc.Evaluated[i].Relevance > cyc.Evaluated[j].Relevance })
+		sortEvals(cyc.Evaluated)
 
 		closed := st.refine(n, &cyc)
 		for i := range cyc.Evaluated {
@@ -161,23 +161,33 @@ func run(ctx context.Context, ix *index.Index, task string, opts Options, start 
 		}
 		res.Concepts = append(res.Concepts, ci)
 	}
-	res.Ranking = []Ranked{}
+	var all []Evaluation
 	for _, ev := range st.best {
+		all = append(all, ev)
+	}
+	sortEvals(all)
+	res.Ranking = []Ranked{}
+	for _, ev := range all {
 		res.Ranking = append(res.Ranking, Ranked{Path: ev.Path, Relevance: ev.Relevance})
 	}
-	sort.Slice(res.Ranking, func(i, j int) bool {
-		if res.Ranking[i].Relevance != res.Ranking[j].Relevance {
-			return res.Ranking[i].Relevance > res.Ranking[j].Relevance
-		}
-		return res.Ranking[i].Path < res.Ranking[j].Path
-	})
 	res.Files = []Evaluation{}
+	inHand := map[string]bool{}
+	for _, r := range res.Ranking {
+		if r.Relevance < opts.Threshold {
+			break
+		}
+		inHand[r.Path] = true
+	}
 	for _, r := range res.Ranking {
 		if r.Relevance < opts.Threshold {
 			break
 		}
 		ev := st.best[r.Path]
 		ev.MissingContext = st.missing(r.Path, true)
+		ev.Spans = []Span{}
+		if d := st.ix.Doc(r.Path); d != nil {
+			ev.Spans = st.spans(d, inHand)
+		}
 		res.Files = append(res.Files, ev)
 	}
 	if len(res.Files) == 0 {
@@ -327,8 +337,82 @@ func (st *state) dispatch() []*index.Doc {
 			}
 		}
 	}
-	for _, h := range st.ix.Run(index.Search{Terms: st.keywordTerms(), Keep: st.keep, Prior: st.searchPrior, Limit: st.opts.Candidates}) {
+	hits := st.ix.Run(index.Search{Terms: st.keywordTerms(), Keep: st.keep, Prior: st.searchPrior, Limit: st.opts.Candidates})
+	first := min(len(hits), st.opts.Candidates*2/5)
+	for _, h := range hits[:first] {
 		pick(h.Entry)
+	}
+	// One hop along imports and calls from the best files so far: the
+	// context their code depends on, found by structure, not by words.
+	for _, e := range st.neighbours() {
+		pick(e)
+	}
+	for _, h := range hits[first:] {
+		pick(h.Entry)
+	}
+	return out
+}
+
+// Neighbour expansion: the best files so far, and how many neighbours of
+// each are considered.
+const (
+	hopFiles      = 3
+	hopNeighbours = 4
+	hopFloor      = 0.5 // a file must be at least related to be expanded
+)
+
+// neighbours are the files one hop from the best files so far: what they
+// import, the files defining what they call, and the files using what
+// they define.
+func (st *state) neighbours() []*index.Entry {
+	var best []Evaluation
+	for _, ev := range st.best {
+		if ev.Relevance >= hopFloor {
+			best = append(best, ev)
+		}
+	}
+	sortEvals(best)
+	if len(best) > hopFiles {
+		best = best[:hopFiles]
+	}
+	var out []*index.Entry
+	for _, ev := range best {
+		d := st.ix.Doc(ev.Path)
+		if d == nil {
+			continue
+		}
+		n := 0
+		add := func(e *index.Entry) {
+			if e != nil && e.Path != d.Path && n < hopNeighbours && st.keep(e) {
+				if _, seen := st.seen[e.Path]; !seen {
+					out = append(out, e)
+					n++
+				}
+			}
+		}
+		for _, p := range st.ix.Imports(d) {
+			add(st.ix.Entry(p))
+		}
+		defs := st.ix.DefinersOf(d.Calls)
+		for _, name := range d.Calls {
+			if ds := defs[name]; len(ds) >= 1 && len(ds) <= 2 {
+				for _, e := range ds {
+					add(e)
+				}
+			}
+		}
+		// Users of its most distinctive definitions: files whose text holds
+		// the whole identifier.
+		for _, def := range d.Defs {
+			if n >= hopNeighbours || len(def.Name) < 8 || def.Kind == "section" {
+				continue
+			}
+			for _, ws := range wholeStems(def.Name) {
+				for _, h := range st.ix.Run(index.Search{Terms: []index.QueryTerm{{Stem: ws, Weight: 1}}, Keep: st.keep, Limit: 3}) {
+					add(h.Entry)
+				}
+			}
+		}
 	}
 	return out
 }

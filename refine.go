@@ -34,10 +34,12 @@ const (
 // fileCalls caches what a file calls, with its lines, for gap finding and
 // feedback.
 type fileCalls struct {
-	calls []structure.Call
-	lines []string
-	stems [][]string // each line's distinct stems once tokenized, whole identifiers left out
-	done  []bool
+	parsed bool // calls and defs are filled
+	calls  []structure.Call
+	defs   []structure.Def
+	lines  []string
+	stems  [][]string // each line's distinct stems once tokenized, whole identifiers left out
+	done   []bool
 }
 
 // lineStems tokenizes line i, once.
@@ -63,10 +65,26 @@ func (st *state) callsOf(d *index.Doc) *fileCalls {
 	}
 	fc := &fileCalls{}
 	if src, err := st.ix.Content(&d.Entry); err == nil {
-		fc.calls = structure.Calls(src)
 		fc.lines = strings.Split(string(src), "\n")
 	}
 	st.calls[d.Path] = fc
+	return fc
+}
+
+// outline is a file's exact outline (tree-sitter where a grammar exists),
+// for the few files the loop looks at closely; the fast one otherwise.
+func (st *state) outline(d *index.Doc) *fileCalls {
+	fc := st.callsOf(d)
+	if fc.parsed {
+		return fc
+	}
+	fc.parsed = true
+	if o, err := st.ix.Outline(&d.Entry); err == nil {
+		fc.calls, fc.defs = o.Calls, o.Defs
+	} else {
+		fc.defs = d.Defs
+		fc.calls = structure.Calls([]byte(strings.Join(fc.lines, "\n")))
+	}
 	return fc
 }
 
@@ -82,10 +100,11 @@ func (st *state) relevant() []Evaluation {
 	return out
 }
 
+// sortEvals orders evaluations best first, by unrounded relevance.
 func sortEvals(evs []Evaluation) {
 	sort.Slice(evs, func(i, j int) bool {
-		if evs[i].Relevance != evs[j].Relevance {
-			return evs[i].Relevance > evs[j].Relevance
+		if evs[i].score != evs[j].score {
+			return evs[i].score > evs[j].score
 		}
 		return evs[i].Path < evs[j].Path
 	})
@@ -238,16 +257,16 @@ func (st *state) taskStems() map[string]bool {
 	return m
 }
 
-// gapsOf finds what a relevant file calls or imports from files not in hand.
-// A call is critical when its line is about the task: the relevant code
-// depends on it for exactly what the task touches.
+// gapsOf finds what a relevant file needs from files not in hand: the
+// definitions it calls on the lines about the task (critical), and the
+// files it imports that were never evaluated.
 func (st *state) gapsOf(d *index.Doc) []Gap {
 	if d == nil {
 		return nil
 	}
-	fc := st.callsOf(d)
+	fc := st.outline(d)
 	own := map[string]bool{}
-	for _, def := range d.Defs {
+	for _, def := range fc.defs {
 		own[def.Name] = true
 	}
 	imported := map[string]bool{}
@@ -290,11 +309,17 @@ func (st *state) gapsOf(d *index.Doc) []Gap {
 		if target == nil {
 			continue
 		}
+		// A call is a gap when its line is about the task: the relevant
+		// code depends on it for exactly what the task touches. That makes
+		// it critical; the file's other calls are context, not gaps.
 		critical := false
 		if c.Line-1 < len(fc.lines) {
 			for _, s := range fc.lineStems(c.Line - 1) {
 				critical = critical || stems[s]
 			}
+		}
+		if !critical {
+			continue
 		}
 		if perTarget[target.Path] == callsPerTarget {
 			continue // the file is named already; its other calls add nothing to aim at

@@ -39,6 +39,7 @@ Usage:
   hone retrieve [flags] TASK WORDS...   find the files that matter for a task
   hone index [--rebuild]                bring the repository's index up to date
   hone status                           show the index: path, files, size, last update
+  hone outline [--json] PATH...         a file's definitions with their line ranges
   hone bench index --git-dir DIR ...    measure the index on a real repository
   hone version                          print the version
   hone help                             show this help
@@ -62,6 +63,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		err = cmdStatus(ctx, args[1:], stdout, stderr)
 	case "bench":
 		err = cmdBench(ctx, args[1:], stdout, stderr)
+	case "outline":
+		err = cmdOutline(ctx, args[1:], stdout, stderr)
 	case "version", "--version", "-version":
 		fmt.Fprintf(stdout, "hone %s\n", versionString())
 	case "help", "-h", "-help", "--help":
