@@ -1,0 +1,458 @@
+package bench
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/hone-tools/hone"
+)
+
+// Instance is one task of a localization benchmark, in the format of
+// SWE-bench Lite as shared/bench/swebench_lite.jsonl holds it.
+type Instance struct {
+	ID         string   `json:"instance_id"`
+	Repo       string   `json:"repo"`
+	BaseCommit string   `json:"base_commit"`
+	Problem    string   `json:"problem_statement"`
+	Gold       []string `json:"gold_files"`
+}
+
+// ReadInstances reads a benchmark file, one JSON object a line.
+func ReadInstances(path string) ([]Instance, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var out []Instance
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 64<<20)
+	for n := 1; sc.Scan(); n++ {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" {
+			continue
+		}
+		var in Instance
+		if err := json.Unmarshal([]byte(line), &in); err != nil {
+			return nil, fmt.Errorf("%s:%d: %w", path, n, err)
+		}
+		if in.ID == "" || in.Repo == "" || in.BaseCommit == "" || len(in.Gold) == 0 {
+			return nil, fmt.Errorf("%s:%d: an instance needs instance_id, repo, base_commit and gold_files", path, n)
+		}
+		out = append(out, in)
+	}
+	return out, sc.Err()
+}
+
+// Every keeps every nth instance, a fixed subset spread over the file.
+func Every(ins []Instance, n int) []Instance {
+	if n <= 1 {
+		return ins
+	}
+	var out []Instance
+	for i := 0; i < len(ins); i += n {
+		out = append(out, ins[i])
+	}
+	return out
+}
+
+// Repos finds the git directory of each repository under a directory. A
+// mapping file, if given, says it first: lines "owner/name = relative/path".
+// Otherwise a repository owner/name is looked for as owner+name/repo (the
+// layout fetch makes), owner+name, owner__name, name.git and name.
+type Repos struct {
+	Dir     string
+	Mapping map[string]string
+}
+
+// ReadMapping reads a mapping file.
+func ReadMapping(path string) (map[string]string, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	m := map[string]string{}
+	for n, line := range strings.Split(string(data), "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		k, v, ok := strings.Cut(line, "=")
+		if !ok {
+			return nil, fmt.Errorf("%s:%d: want \"owner/name = path\"", path, n+1)
+		}
+		m[strings.TrimSpace(k)] = strings.TrimSpace(v)
+	}
+	return m, nil
+}
+
+// GitDir returns the git directory of a repository.
+func (r Repos) GitDir(repo string) (string, error) {
+	owner, name, _ := strings.Cut(repo, "/")
+	var cands []string
+	if p, ok := r.Mapping[repo]; ok {
+		cands = append(cands, p)
+	}
+	cands = append(cands, owner+"+"+name+"/repo", owner+"+"+name, owner+"__"+name, name+".git", name, filepath.Join(name, ".git"))
+	for _, c := range cands {
+		p := c
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(r.Dir, c)
+		}
+		if isGitDir(p) {
+			return p, nil
+		}
+	}
+	return "", fmt.Errorf("no git directory for %s under %s (tried %s); say where it is with a mapping file", repo, r.Dir, strings.Join(cands, ", "))
+}
+
+func isGitDir(p string) bool {
+	for _, f := range []string{"HEAD", "objects"} {
+		if _, err := os.Stat(filepath.Join(p, f)); err != nil {
+			return false
+		}
+	}
+	return true
+}
+
+// Row is the outcome of one instance.
+type Row struct {
+	ID        string   `json:"instance_id"`
+	Repo      string   `json:"repo"`
+	Gold      []string `json:"gold_files"`
+	GoldRanks []int    `json:"gold_ranks"` // 1-based rank of each gold file in the ranking, 0 when absent
+	Top       []string `json:"top"`        // the first ten of the ranking
+	Files     []string `json:"files"`      // the returned files
+	// FileRelevance are the returned files' relevance, in order.
+	FileRelevance []float64 `json:"file_relevance"`
+	// Scores are every ranked file's relevance, with whether it is gold: for
+	// calibration.
+	Scores    []Scored `json:"scores"`
+	Tokens    int      `json:"tokens"` // in the returned files' text
+	ElapsedMS int64    `json:"elapsed_ms"`
+	Cycles    int      `json:"cycles"`
+	Stop      string   `json:"stop_reason"`
+	Error     string   `json:"error,omitempty"`
+}
+
+// Scored is one ranked file's relevance and whether it is gold.
+type Scored struct {
+	Relevance float64 `json:"r"`
+	Gold      bool    `json:"g"`
+}
+
+// SWEConfig says how to run a localization benchmark.
+type SWEConfig struct {
+	Instances []Instance
+	Repos     Repos
+	Work      string // scratch: work trees and indexes; empty means a temporary directory
+	Options   hone.Options
+	Out       io.Writer // per-instance rows, JSON lines; may be nil
+	Log       io.Writer // progress; may be nil
+	// CountTokens counts the tokens of a text; nil counts bytes/4.
+	CountTokens func(string) int
+}
+
+// RunSWE runs every instance: it checks each repository out at the
+// instance's base commit (one work tree and one index per repository,
+// updated incrementally from commit to commit), retrieves with the
+// problem statement as the task and scores the ranking.
+func RunSWE(ctx context.Context, cfg SWEConfig) ([]Row, error) {
+	work := cfg.Work
+	if work == "" {
+		dir, err := os.MkdirTemp("", "hone-swe-")
+		if err != nil {
+			return nil, err
+		}
+		defer os.RemoveAll(dir)
+		work = dir
+	}
+	count := cfg.CountTokens
+	if count == nil {
+		count = func(s string) int { return len(s) / 4 }
+	}
+	// Group by repository, keeping the file's order within each.
+	order := []string{}
+	byRepo := map[string][]Instance{}
+	for _, in := range cfg.Instances {
+		if _, ok := byRepo[in.Repo]; !ok {
+			order = append(order, in.Repo)
+		}
+		byRepo[in.Repo] = append(byRepo[in.Repo], in)
+	}
+	var rows []Row
+	enc := json.NewEncoder(io.Discard)
+	if cfg.Out != nil {
+		enc = json.NewEncoder(cfg.Out)
+	}
+	done := 0
+	for _, repo := range order {
+		gitDir, err := cfg.Repos.GitDir(repo)
+		if err != nil {
+			// Score what can be scored; these rows say why they failed.
+			for _, in := range byRepo[repo] {
+				row := Row{ID: in.ID, Repo: in.Repo, Gold: in.Gold, GoldRanks: make([]int, len(in.Gold)), Error: err.Error()}
+				rows = append(rows, row)
+				if err := enc.Encode(row); err != nil {
+					return rows, err
+				}
+			}
+			if cfg.Log != nil {
+				fmt.Fprintf(cfg.Log, "%s: %v\n", repo, err)
+			}
+			continue
+		}
+		slug := strings.ReplaceAll(repo, "/", "+")
+		co := &checkout{gitDir: gitDir, tree: filepath.Join(work, slug, "tree"), index: filepath.Join(work, slug, "git-index")}
+		opts := cfg.Options
+		opts.IndexDir = filepath.Join(work, slug, "index")
+		prev := ""
+		for _, in := range byRepo[repo] {
+			if err := ctx.Err(); err != nil {
+				return rows, err
+			}
+			if err := co.to(ctx, prev, in.BaseCommit); err != nil {
+				return rows, fmt.Errorf("%s: %w", in.ID, err)
+			}
+			prev = in.BaseCommit
+			row := Row{ID: in.ID, Repo: in.Repo, Gold: in.Gold}
+			start := time.Now()
+			res, err := hone.Retrieve(ctx, co.tree, in.Problem, opts)
+			row.ElapsedMS = time.Since(start).Milliseconds()
+			if err != nil {
+				row.Error = err.Error()
+			} else {
+				score(&row, res, co.tree, count)
+			}
+			rows = append(rows, row)
+			if err := enc.Encode(row); err != nil {
+				return rows, err
+			}
+			done++
+			if cfg.Log != nil {
+				fmt.Fprintf(cfg.Log, "[%d/%d] %s: gold at %v, %d files, %d ms\n", done, len(cfg.Instances), in.ID, row.GoldRanks, len(row.Files), row.ElapsedMS)
+			}
+		}
+	}
+	return rows, nil
+}
+
+func score(row *Row, res *hone.Result, tree string, count func(string) int) {
+	rank := map[string]int{}
+	for i, r := range res.Ranking {
+		rank[r.Path] = i + 1
+		if i < 10 {
+			row.Top = append(row.Top, r.Path)
+		}
+	}
+	gold := map[string]bool{}
+	for _, g := range row.Gold {
+		gold[g] = true
+		row.GoldRanks = append(row.GoldRanks, rank[g])
+	}
+	for _, r := range res.Ranking {
+		row.Scores = append(row.Scores, Scored{Relevance: r.Relevance, Gold: gold[r.Path]})
+	}
+	for _, f := range res.Files {
+		row.Files = append(row.Files, f.Path)
+		row.FileRelevance = append(row.FileRelevance, f.Relevance)
+		if b, err := os.ReadFile(filepath.Join(tree, filepath.FromSlash(f.Path))); err == nil {
+			row.Tokens += count(string(b))
+		}
+	}
+	row.Cycles = len(res.Cycles)
+	row.Stop = string(res.StopReason)
+}
+
+// Summary is a benchmark's figures.
+type Summary struct {
+	N        int
+	Acc      map[int]float64 // k -> share of instances with every gold file in the top k, in percent
+	Recall5  float64         // mean share of gold files in the top 5, in percent
+	MRR      float64         // mean reciprocal rank of the first gold file
+	Returned float64         // share of instances whose returned files hold every gold file, in percent
+	Files    float64         // median count of returned files
+	Tokens   float64         // median tokens in the returned files
+	Median   time.Duration   // retrieve time, incremental update included
+	P90      time.Duration
+	Errors   int
+}
+
+// AccK are the k of Acc@k.
+var AccK = []int{1, 3, 5, 10}
+
+// Summarize computes the figures of a set of rows.
+func Summarize(rows []Row) Summary {
+	s := Summary{N: len(rows), Acc: map[int]float64{}}
+	if len(rows) == 0 {
+		return s
+	}
+	var files, tokens []float64
+	var times []time.Duration
+	for _, r := range rows {
+		if r.Error != "" {
+			s.Errors++
+		}
+		worst := 0
+		first := math.MaxInt
+		found := 0
+		in5 := 0
+		for _, k := range r.GoldRanks {
+			if k == 0 {
+				worst = math.MaxInt
+				continue
+			}
+			found++
+			worst = max(worst, k)
+			first = min(first, k)
+			if k <= 5 {
+				in5++
+			}
+		}
+		for _, k := range AccK {
+			if worst <= k && found > 0 {
+				s.Acc[k]++
+			}
+		}
+		if len(r.Gold) > 0 {
+			s.Recall5 += float64(in5) / float64(len(r.Gold))
+		}
+		if first != math.MaxInt {
+			s.MRR += 1 / float64(first)
+		}
+		held := 0
+		for _, g := range r.Gold {
+			for _, f := range r.Files {
+				if f == g {
+					held++
+					break
+				}
+			}
+		}
+		if held == len(r.Gold) {
+			s.Returned++
+		}
+		files = append(files, float64(len(r.Files)))
+		tokens = append(tokens, float64(r.Tokens))
+		times = append(times, time.Duration(r.ElapsedMS)*time.Millisecond)
+	}
+	n := float64(len(rows))
+	for _, k := range AccK {
+		s.Acc[k] = 100 * s.Acc[k] / n
+	}
+	s.Recall5 = 100 * s.Recall5 / n
+	s.MRR /= n
+	s.Returned = 100 * s.Returned / n
+	s.Files = medianF(files)
+	s.Tokens = medianF(tokens)
+	l := latency(times)
+	s.Median, s.P90 = l.Median, l.P90
+	return s
+}
+
+func medianF(xs []float64) float64 {
+	s := append([]float64(nil), xs...)
+	sort.Float64s(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
+
+// PrintSummary writes the figures overall and per repository.
+func PrintSummary(w io.Writer, rows []Row) { printSummary(w, rows, true) }
+
+// PrintRankStats writes the figures without the timings, which vary from
+// run to run: the golden files keep these.
+func PrintRankStats(w io.Writer, rows []Row) { printSummary(w, rows, false) }
+
+func printSummary(w io.Writer, rows []Row, times bool) {
+	head := fmt.Sprintf("%-26s %4s %6s %6s %6s %6s %6s %6s %9s %6s %7s",
+		"repository", "n", "Acc@1", "Acc@3", "Acc@5", "Acc@10", "R@5", "MRR", "returned", "files", "tokens")
+	if times {
+		head += fmt.Sprintf(" %7s %7s", "median", "p90")
+	}
+	fmt.Fprintln(w, head)
+	line := func(name string, s Summary) {
+		l := fmt.Sprintf("%-26s %4d %6.1f %6.1f %6.1f %6.1f %6.1f %6.3f %8.1f%% %6.1f %7.0f",
+			name, s.N, s.Acc[1], s.Acc[3], s.Acc[5], s.Acc[10], s.Recall5, s.MRR, s.Returned, s.Files, s.Tokens)
+		if times {
+			l += fmt.Sprintf(" %6dms %6dms", s.Median.Milliseconds(), s.P90.Milliseconds())
+		}
+		fmt.Fprintln(w, l)
+	}
+	line("all", Summarize(rows))
+	byRepo := map[string][]Row{}
+	var repos []string
+	for _, r := range rows {
+		if _, ok := byRepo[r.Repo]; !ok {
+			repos = append(repos, r.Repo)
+		}
+		byRepo[r.Repo] = append(byRepo[r.Repo], r)
+	}
+	sort.Strings(repos)
+	for _, repo := range repos {
+		line(repo, Summarize(byRepo[repo]))
+	}
+	if s := Summarize(rows); s.Errors > 0 {
+		fmt.Fprintf(w, "%d instances failed: see their error in the rows\n", s.Errors)
+	}
+}
+
+// Calibration is, per relevance band, how many ranked files fell in it and
+// the share of them that were gold.
+type Calibration struct {
+	Band       string
+	Files      int
+	GoldShare  float64 // percent
+	GoldInBand int
+}
+
+// Calibrate bins every ranked file by relevance band.
+func Calibrate(rows []Row) []Calibration {
+	bands := []struct {
+		name   string
+		lo, hi float64
+	}{{"0.8-1.0", 0.8, 1.01}, {"0.7-0.8", 0.7, 0.8}, {"0.5-0.7", 0.5, 0.7}, {"0.2-0.5", 0.2, 0.5}, {"0.0-0.2", 0, 0.2}}
+	out := make([]Calibration, len(bands))
+	for i, b := range bands {
+		out[i].Band = b.name
+	}
+	for _, r := range rows {
+		for _, s := range r.Scores {
+			for i, b := range bands {
+				if s.Relevance >= b.lo && s.Relevance < b.hi {
+					out[i].Files++
+					if s.Gold {
+						out[i].GoldInBand++
+					}
+					break
+				}
+			}
+		}
+	}
+	for i := range out {
+		if out[i].Files > 0 {
+			out[i].GoldShare = 100 * float64(out[i].GoldInBand) / float64(out[i].Files)
+		}
+	}
+	return out
+}
+
+// PrintCalibration writes, per relevance band, the share of files that
+// were gold.
+func PrintCalibration(w io.Writer, rows []Row) {
+	fmt.Fprintf(w, "%-8s %8s %8s %7s\n", "band", "files", "gold", "gold%")
+	for _, c := range Calibrate(rows) {
+		fmt.Fprintf(w, "%-8s %8d %8d %6.1f%%\n", c.Band, c.Files, c.GoldInBand, c.GoldShare)
+	}
+}

@@ -1,0 +1,164 @@
+package bench
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files")
+
+// fixtureMirror makes a bare git mirror of a fixture repository, with a
+// second commit that changes it, and returns the mirror and both commits.
+func fixtureMirror(t *testing.T, fixture string) (mirror, c1, c2 string) {
+	t.Helper()
+	src := t.TempDir()
+	cp := exec.Command("cp", "-r", filepath.Join("..", "testdata", "repos", fixture)+"/.", src)
+	if out, err := cp.CombinedOutput(); err != nil {
+		t.Fatalf("copy fixture: %v: %s", err, out)
+	}
+	git := func(args ...string) string {
+		t.Helper()
+		cmd := exec.Command("git", args...)
+		cmd.Dir = src
+		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@t",
+			"GIT_AUTHOR_DATE=2020-01-01T00:00:00Z", "GIT_COMMITTER_DATE=2020-01-01T00:00:00Z")
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("git %v: %v: %s", args, err, out)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	git("init", "-q")
+	git("add", ".")
+	git("commit", "-qm", "one")
+	c1 = git("rev-parse", "HEAD")
+	os.WriteFile(filepath.Join(src, "CHANGELOG.md"), []byte("# Changes\n\n- first release\n"), 0o644)
+	os.Remove(filepath.Join(src, "tsconfig.json"))
+	git("add", "-A")
+	git("commit", "-qm", "two")
+	c2 = git("rev-parse", "HEAD")
+	mirror = filepath.Join(t.TempDir(), "mirror.git")
+	git("clone", "-q", "--bare", src, mirror)
+	return mirror, c1, c2
+}
+
+// TestRunSWE runs the harness end to end on the fixture repositories, and
+// keeps its rank statistics in a golden file, so that every change to the
+// ranking shows its effect in review.
+func TestRunSWE(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	t.Setenv("HONE_INDEX_DIR", t.TempDir())
+	authMirror, a1, a2 := fixtureMirror(t, "auth-expiry")
+	thrMirror, t1, _ := fixtureMirror(t, "throttle-api")
+	instances := []Instance{
+		{ID: "auth-1", Repo: "fixtures/auth", BaseCommit: a1, Problem: "fix the auth token expiry bug", Gold: []string{"src/auth/auth.ts"}},
+		{ID: "auth-2", Repo: "fixtures/auth", BaseCommit: a2, Problem: "Sessions are not renewed: refreshSession returns null although the session TTL has not passed.", Gold: []string{"src/session/session-manager.ts"}},
+		{ID: "auth-3", Repo: "fixtures/auth", BaseCommit: a1, Problem: "verifyJwt accepts a token whose signature does not match", Gold: []string{"src/lib/jwt-utils.ts"}},
+		{ID: "thr-1", Repo: "fixtures/throttle", BaseCommit: t1, Problem: "add rate limiting to the API endpoints", Gold: []string{"src/middleware/throttle.ts"}},
+		{ID: "thr-2", Repo: "fixtures/throttle", BaseCommit: t1, Problem: "为API端点添加速率限制", Gold: []string{"src/middleware/throttle.ts", "src/routes/router-setup.ts"}},
+	}
+	dataFile := filepath.Join(t.TempDir(), "data.jsonl")
+	var buf bytes.Buffer
+	for _, in := range instances {
+		b, _ := json.Marshal(in)
+		buf.Write(append(b, '\n'))
+	}
+	os.WriteFile(dataFile, buf.Bytes(), 0o644)
+	read, err := ReadInstances(dataFile)
+	if err != nil || len(read) != len(instances) {
+		t.Fatalf("ReadInstances: %d instances, %v", len(read), err)
+	}
+	mapFile := filepath.Join(t.TempDir(), "map")
+	os.WriteFile(mapFile, []byte("# where the fixtures live\nfixtures/auth = "+authMirror+"\nfixtures/throttle = "+thrMirror+"\n"), 0o644)
+	mapping, err := ReadMapping(mapFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	rows, err := RunSWE(context.Background(), SWEConfig{
+		Instances:   read,
+		Repos:       Repos{Dir: t.TempDir(), Mapping: mapping},
+		Out:         &out,
+		CountTokens: CountTokens,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(out.String(), "\n"); n != len(instances) {
+		t.Errorf("wrote %d rows, want %d", n, len(instances))
+	}
+	for _, r := range rows {
+		if r.Error != "" {
+			t.Errorf("%s: %s", r.ID, r.Error)
+		}
+	}
+	var got bytes.Buffer
+	PrintRankStats(&got, rows)
+	got.WriteString("\n")
+	PrintCalibration(&got, rows)
+	golden := filepath.Join("testdata", "fixtures.golden")
+	if *update {
+		if err := os.WriteFile(golden, got.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (run go test ./bench -run TestRunSWE -update to create it)", err)
+	}
+	if got.String() != string(want) {
+		t.Errorf("rank statistics changed (if intended, go test ./bench -run TestRunSWE -update):\n--- got\n%s--- want\n%s", got.String(), want)
+	}
+}
+
+func TestSummarize(t *testing.T) {
+	rows := []Row{
+		{Gold: []string{"a"}, GoldRanks: []int{1}, Files: []string{"a", "b"}},
+		{Gold: []string{"a", "b"}, GoldRanks: []int{2, 4}, Files: []string{"a"}},
+		{Gold: []string{"a"}, GoldRanks: []int{0}, Files: nil},
+		{Gold: []string{"a"}, GoldRanks: []int{7}, Files: []string{"x", "y", "a"}},
+	}
+	s := Summarize(rows)
+	if s.Acc[1] != 25 || s.Acc[3] != 25 || s.Acc[5] != 50 || s.Acc[10] != 75 {
+		t.Errorf("Acc = %v", s.Acc)
+	}
+	if s.Returned != 50 || s.Files != 1.5 {
+		t.Errorf("returned %.1f, files %.1f", s.Returned, s.Files)
+	}
+	if want := (1 + 0.5 + 0 + 1.0/7) / 4; s.MRR != want {
+		t.Errorf("MRR %.4f, want %.4f", s.MRR, want)
+	}
+	if want := 100 * (1 + 1 + 0 + 0) / 4.0; s.Recall5 != want {
+		t.Errorf("Recall@5 %.1f, want %.1f", s.Recall5, want)
+	}
+	if got := Every(make([]Instance, 300), 5); len(got) != 60 {
+		t.Errorf("Every(300, 5) = %d", len(got))
+	}
+}
+
+func TestReposGitDir(t *testing.T) {
+	dir := t.TempDir()
+	for _, d := range []string{"psf+requests/repo", "flask.git", "mirror-x"} {
+		os.MkdirAll(filepath.Join(dir, d, "objects"), 0o755)
+		os.WriteFile(filepath.Join(dir, d, "HEAD"), []byte("ref: refs/heads/main\n"), 0o644)
+	}
+	r := Repos{Dir: dir, Mapping: map[string]string{"django/django": "mirror-x"}}
+	for repo, want := range map[string]string{"psf/requests": "psf+requests/repo", "pallets/flask": "flask.git", "django/django": "mirror-x"} {
+		got, err := r.GitDir(repo)
+		if err != nil || got != filepath.Join(dir, want) {
+			t.Errorf("GitDir(%s) = %s, %v", repo, got, err)
+		}
+	}
+	if _, err := r.GitDir("sympy/sympy"); err == nil || !strings.Contains(err.Error(), "mapping file") {
+		t.Errorf("missing repository: %v", err)
+	}
+}
