@@ -6,28 +6,31 @@ import (
 	"testing"
 
 	"github.com/hone-tools/hone"
+	"github.com/hone-tools/hone/bench"
 )
 
-// BenchmarkRetrieveWarm times a retrieve on a warm index of a real
-// checkout, the incremental update included:
+// BenchmarkRetrieveWarm times retrieves on a warm index of a real checkout,
+// the incremental update included. HONE_BENCH_TASKS is a file of tasks
+// (JSON lines with problem_statement, or one per line), filtered by
+// HONE_BENCH_TASKS_REPO:
 //
-//	HONE_BENCH_REPO=/path/to/repo HONE_BENCH_TASK=task.txt go test -run '^$' -bench RetrieveWarm .
+//	HONE_BENCH_REPO=/path/to/repo HONE_BENCH_TASKS=tasks.jsonl go test -run '^$' -bench RetrieveWarm .
 func BenchmarkRetrieveWarm(b *testing.B) {
-	repo, taskFile := os.Getenv("HONE_BENCH_REPO"), os.Getenv("HONE_BENCH_TASK")
+	repo, taskFile := os.Getenv("HONE_BENCH_REPO"), os.Getenv("HONE_BENCH_TASKS")
 	if repo == "" || taskFile == "" {
-		b.Skip("set HONE_BENCH_REPO and HONE_BENCH_TASK")
+		b.Skip("set HONE_BENCH_REPO and HONE_BENCH_TASKS")
 	}
-	task, err := os.ReadFile(taskFile)
-	if err != nil {
-		b.Fatal(err)
+	tasks, err := bench.ReadTasks(taskFile, os.Getenv("HONE_BENCH_TASKS_REPO"), 20)
+	if err != nil || len(tasks) == 0 {
+		b.Fatalf("no tasks: %v", err)
 	}
 	opts := hone.Options{IndexDir: b.TempDir()}
-	if _, err := hone.Retrieve(context.Background(), repo, string(task), opts); err != nil {
+	if _, err := hone.Retrieve(context.Background(), repo, tasks[0], opts); err != nil {
 		b.Fatal(err)
 	}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if _, err := hone.Retrieve(context.Background(), repo, string(task), opts); err != nil {
+		if _, err := hone.Retrieve(context.Background(), repo, tasks[i%len(tasks)], opts); err != nil {
 			b.Fatal(err)
 		}
 	}

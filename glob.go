@@ -28,6 +28,10 @@ func matchOne(pat, p string) bool {
 		dir := strings.TrimSuffix(pat, "/")
 		return p == dir || strings.HasPrefix(p, dir+"/")
 	}
+	// "dir/**", the patterns refine learns: a prefix test.
+	if dir, ok := strings.CutSuffix(pat, "/**"); ok && !strings.ContainsAny(dir, "*?[{") {
+		return strings.HasPrefix(p, dir+"/")
+	}
 	if !strings.Contains(pat, "/") {
 		pat = "**/" + pat
 	}

@@ -178,7 +178,7 @@ func run(ctx context.Context, ix *index.Index, task string, opts Options, start 
 		}
 		inHand[r.Path] = true
 	}
-	for _, r := range res.Ranking {
+	for i, r := range res.Ranking {
 		if r.Relevance < opts.Threshold {
 			break
 		}
@@ -186,7 +186,7 @@ func run(ctx context.Context, ix *index.Index, task string, opts Options, start 
 		ev.MissingContext = st.missing(r.Path, true)
 		ev.Spans = []Span{}
 		if d := st.ix.Doc(r.Path); d != nil {
-			ev.Spans = st.spans(d, inHand)
+			ev.Spans = st.spans(d, inHand, i < exactSpans)
 		}
 		res.Files = append(res.Files, ev)
 	}

@@ -21,12 +21,16 @@ type Span struct {
 // maxSpans bounds the spans of one file.
 const maxSpans = 8
 
+// exactSpans: the best files of the result get spans from exact outlines
+// (a tree-sitter parse each); the others from the index's fast outline.
+const exactSpans = 5
+
 // spans finds the line ranges of a returned file that matter: the
 // definitions whose names match the task (its own words first, then
 // synonyms and learned terms), those the other returned files call, and
 // those that call into them. The best few are kept, and a definition that
 // holds a kept one (a class around its methods) gives way to it.
-func (st *state) spans(d *index.Doc, inHand map[string]bool) []Span {
+func (st *state) spans(d *index.Doc, inHand map[string]bool, exact bool) []Span {
 	own, other := map[string]bool{}, map[string]bool{}
 	for _, c := range st.know.concepts {
 		for _, a := range c.alts {
@@ -59,7 +63,10 @@ func (st *state) spans(d *index.Doc, inHand map[string]bool) []Span {
 		}
 		c.score += score
 	}
-	fc := st.outline(d)
+	fc := st.fastOutline(d)
+	if exact {
+		fc = st.outline(d)
+	}
 	for _, def := range fc.defs {
 		score := 0.0
 		for _, s := range append(stemsOf(def.Name), wholeStems(def.Name)...) {
