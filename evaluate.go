@@ -24,6 +24,9 @@ const (
 	strengthDef  = 0.8
 	strengthDir  = 0.65
 	strengthBody = 0.6 // the ceiling of body matches, reached only by dense use
+	// commentShare is what a mention in a comment or docstring counts for,
+	// against one in code.
+	commentShare = 0.4
 
 	// Aboutness: a file named for a concept, or in a folder named for it, is
 	// about it; one that defines something named for it, in part.
@@ -73,7 +76,10 @@ type knowledge struct {
 	concepts []*concept
 	learned  []learnedTerm
 	// supports maps a path to the edges that tie it to relevant files.
-	supports   map[string][]support
+	supports map[string][]support
+	// near is each candidate's closeness to the relevant files in the
+	// graph of calls and imports, scaled by their relevance.
+	near       map[string]float64
 	aboutTests bool
 }
 
@@ -137,6 +143,10 @@ func evaluate(ix *index.Index, d *index.Doc, k *knowledge, extra []support) Eval
 		edges = append(edges, s.describe())
 	}
 
+	if near := k.near[d.Path]; near > 0.05 {
+		link *= 1 - graphWeight*near
+		edges = append(edges, "near the relevant files in the call graph")
+	}
 	rel := 1 - (1-cover)*(1-aboutWeight*about)*(1-learnedWeight*learned)*link
 	rel *= prior(&d.Entry, k.aboutTests)
 	return Evaluation{
@@ -288,8 +298,11 @@ func fieldStrengths(ix *index.Index, d *index.Doc, tf [index.NumFields]uint16) [
 		s[index.Dir] = strengthDir
 	}
 	if tf[index.Body] > 0 {
+		// A mention in a comment counts less than one in code.
+		code := float64(tf[index.Body]) - float64(tf[index.Comment])
+		n := math.Max(0, code) + commentShare*float64(tf[index.Comment])
 		norm := 0.5 + 0.5*float64(d.Len[index.Body])/ix.AvgLen(index.Body)
-		t := float64(tf[index.Body]) / norm
+		t := n / norm
 		s[index.Body] = strengthBody * t / (t + 2)
 	}
 	return s

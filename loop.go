@@ -111,6 +111,7 @@ func run(ctx context.Context, ix *index.Index, task string, opts Options, start 
 			relBefore[ev.Path] = ev.Relevance
 		}
 		relDefs := st.relevantDefs(relBefore)
+		st.know.near = st.proximity(cands, relBefore)
 		for _, d := range cands {
 			ev := evaluate(st.ix, d, &st.know, st.callerSupports(d, relBefore, relDefs))
 			ev.Cycle = n

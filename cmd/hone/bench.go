@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"flag"
+	"fmt"
 	"io"
 	"os"
 	"strings"
@@ -14,10 +15,74 @@ import (
 const benchUsage = `hone bench index --git-dir DIR --rev REV [--rev2 REV] [--tasks FILE] [--tasks-repo NAME]
                  [--limit N] [--runs N] [--peer "CMD {out} {repo}"] [--json]`
 
+const sweUsage = `hone bench --data FILE.jsonl --repos DIR [--map FILE] [--limit N] [--every N] [--repo NAME]
+           [--out ROWS.jsonl] [--work DIR]`
+
 func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	if len(args) == 0 || args[0] != "index" {
-		return usagef("usage: %s", benchUsage)
+	if len(args) > 0 && args[0] == "index" {
+		return cmdBenchIndex(ctx, args[1:], stdout, stderr)
 	}
+	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
+	data := fs.String("data", "", "benchmark instances: JSON lines with instance_id, repo, base_commit, problem_statement, gold_files")
+	repos := fs.String("repos", "", "directory holding a full-history git directory of each repository")
+	mapping := fs.String("map", "", "file of \"owner/name = path\" lines, where a repository lives under --repos")
+	limit := fs.Int("limit", 0, "run the first N instances only")
+	every := fs.Int("every", 1, "run every Nth instance: a fixed subset (5 gives the quick 60 of SWE-bench Lite)")
+	only := fs.String("repo", "", "run only the instances of this repository")
+	out := fs.String("out", "", "write per-instance rows to this JSON-lines file")
+	work := fs.String("work", "", "keep work trees and indexes here between runs (default: a temporary directory)")
+	words, err := parseFlags(fs, args, stdout, sweUsage+"\n   or: "+benchUsage)
+	if err != nil {
+		return err
+	}
+	if len(words) > 0 || *data == "" || *repos == "" {
+		return usagef("usage: %s\n   or: %s", sweUsage, benchUsage)
+	}
+	ins, err := bench.ReadInstances(*data)
+	if err != nil {
+		return usagef("cannot read the benchmark: %v", err)
+	}
+	if *only != "" {
+		var keep []bench.Instance
+		for _, in := range ins {
+			if in.Repo == *only {
+				keep = append(keep, in)
+			}
+		}
+		ins = keep
+	}
+	ins = bench.Every(ins, *every)
+	if *limit > 0 && len(ins) > *limit {
+		ins = ins[:*limit]
+	}
+	if len(ins) == 0 {
+		return usagef("no instance to run")
+	}
+	r := bench.Repos{Dir: *repos}
+	if *mapping != "" {
+		if r.Mapping, err = bench.ReadMapping(*mapping); err != nil {
+			return usagef("cannot read the mapping: %v", err)
+		}
+	}
+	cfg := bench.SWEConfig{Instances: ins, Repos: r, Work: *work, Log: stderr, CountTokens: bench.CountTokens}
+	if *out != "" {
+		f, err := os.Create(*out)
+		if err != nil {
+			return usagef("cannot write the rows: %v", err)
+		}
+		defer f.Close()
+		cfg.Out = f
+	}
+	rows, err := bench.RunSWE(ctx, cfg)
+	if len(rows) > 0 {
+		bench.PrintSummary(stdout, rows)
+		fmt.Fprintln(stdout)
+		bench.PrintCalibration(stdout, rows)
+	}
+	return err
+}
+
+func cmdBenchIndex(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("bench index", flag.ContinueOnError)
 	gitDir := fs.String("git-dir", "", "git directory (a bare mirror will do) holding the revisions")
 	rev := fs.String("rev", "", "revision to index")
@@ -28,7 +93,7 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	runs := fs.Int("runs", 3, "times each measure is taken (medians are reported)")
 	peer := fs.String("peer", "", "a peer indexer to time side by side, e.g. \"zoekt-index -index {out} {repo}\"")
 	asJSON := fs.Bool("json", false, "print the report as JSON")
-	words, err := parseFlags(fs, args[1:], stdout, benchUsage)
+	words, err := parseFlags(fs, args, stdout, benchUsage)
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,64 @@
+package index
+
+// Edge is a link from one file to another in the file graph.
+type Edge struct {
+	To   string // the other file
+	Kind string // "import" or "call"
+	Name string // the definition called, for calls
+}
+
+// MaxDefiners: a name defined in more files than this is too common to
+// say which of them a call means, and makes no edge.
+const MaxDefiners = 3
+
+// Edges are a file's links to other files: the files it imports (resolved
+// per language) and the files defining what it calls. The graph is not a
+// table of its own: it is the join of what the index keeps per file (its
+// imports and calls, and the definitions table), so it stays exact as
+// files change, with no edge to recompute.
+func (ix *Index) Edges(d *Doc) []Edge {
+	var out []Edge
+	seen := map[string]bool{}
+	for _, p := range ix.Imports(d) {
+		if !seen["import "+p] {
+			seen["import "+p] = true
+			out = append(out, Edge{To: p, Kind: "import"})
+		}
+	}
+	own := map[string]bool{}
+	for _, def := range d.Defs {
+		own[def.Name] = true
+	}
+	defs := ix.DefinersOf(d.Calls)
+	for _, name := range d.Calls {
+		ds := defs[name]
+		if own[name] || len(ds) == 0 || len(ds) > MaxDefiners {
+			continue
+		}
+		for _, e := range ds {
+			if !sameFamily(d.Lang, e.Lang) {
+				continue // a Go main is not what a C file calls
+			}
+			if e.Path != d.Path && !seen["call "+name+" "+e.Path] {
+				seen["call "+name+" "+e.Path] = true
+				out = append(out, Edge{To: e.Path, Kind: "call", Name: name})
+			}
+		}
+	}
+	return out
+}
+
+// family groups languages that call into each other's definitions.
+var family = map[string]string{
+	"c": "c", "cpp": "c",
+	"javascript": "js", "typescript": "js", "vue": "js", "svelte": "js",
+	"java": "jvm", "kotlin": "jvm", "scala": "jvm",
+}
+
+func sameFamily(a, b string) bool {
+	if a == b {
+		return true
+	}
+	fa, fb := family[a], family[b]
+	return fa != "" && fa == fb
+}
