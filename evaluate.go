@@ -100,16 +100,28 @@ func evaluate(ix *index.Index, d *index.Doc, k *knowledge, extra []support) Eval
 		}
 		top = math.Max(top, c.weight)
 	}
-	var cover, about float64
+	var about float64
 	var matched []match
+	var contrib []float64
 	for _, c := range k.concepts {
 		e, a, where := conceptEvidence(ix, d, c)
 		if e <= 0 {
 			continue
 		}
-		cover += c.weight * e
+		contrib = append(contrib, c.weight*e)
 		about = math.Max(about, c.weight/top*a)
 		matched = append(matched, match{label: c.label, strength: e, where: where})
+	}
+	// Coverage counts the file's best few matches against the task's few
+	// most important concepts: many weak mentions do not add up to one
+	// strong match, however long the task.
+	sort.Sort(sort.Reverse(sort.Float64Slice(contrib)))
+	var cover float64
+	for i, x := range contrib {
+		if i == coverageConcepts {
+			break
+		}
+		cover += x
 	}
 	if denom > 0 {
 		cover = math.Min(1, cover/denom)
@@ -192,12 +204,13 @@ func prior(d *index.Entry, aboutTests bool) float64 {
 // much the file is about it, and where it showed.
 func conceptEvidence(ix *index.Index, d *index.Doc, c *concept) (e, about float64, where string) {
 	if c.kind == filePath {
-		p := strings.TrimPrefix(c.path, "./")
-		switch {
-		case d.Path == p || strings.HasSuffix(d.Path, "/"+p):
-			return 1, 1, "path"
-		case path.Base(d.Path) == path.Base(p):
-			return 0.8, 0.8, "file name"
+		for _, f := range c.files {
+			if d.Path == f {
+				return 1, 1, "path"
+			}
+		}
+		if path.Base(d.Path) == path.Base(c.path) && len(c.files) == 0 {
+			return 0.5, 0.5, "file name"
 		}
 	}
 	for _, a := range c.alts {
@@ -217,8 +230,8 @@ func conceptEvidence(ix *index.Index, d *index.Doc, c *concept) (e, about float6
 		}
 	}
 	if c.kind == filePath {
-		e *= 0.6 // the file named, in parts: weaker than the file itself
-		about *= 0.6
+		e *= 0.3 // another file of the same name: weak
+		about *= 0.3
 	}
 	return e, about, where
 }

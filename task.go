@@ -2,6 +2,7 @@ package hone
 
 import (
 	"math"
+	"path"
 	"regexp"
 	"sort"
 	"strings"
@@ -39,9 +40,10 @@ type concept struct {
 	label  string
 	kind   conceptKind
 	alts   []alt
-	weight float64 // importance in 0..1, set against the index
-	count  int     // mentions in the task
-	path   string  // for filePath concepts: the path as written
+	weight float64  // importance in 0..1, set against the index
+	count  int      // mentions in the task
+	path   string   // for filePath concepts: the path as written
+	files  []string // for filePath concepts: the repository files it names
 }
 
 func (c *concept) hasStems(stems []string) bool {
@@ -130,14 +132,31 @@ func analyzeTask(task string, ix *index.Index) []*concept {
 		order = append(order, c)
 	}
 
-	// File paths the task names.
+	// File paths the task names, resolved to the repository's files by
+	// their longest matching tail ("/venv/lib/.../django/core/base.py" is
+	// django/core/base.py). Their folders' words are not prose.
+	var entries []*index.Entry
 	for _, m := range pathLike.FindAllString(task, -1) {
-		stems := stemsOf(m)
-		if len(stems) == 0 {
+		if entries == nil {
+			entries = ix.Entries()
+		}
+		files := resolvePath(m, entries)
+		base := path.Base(m)
+		stems := stemsOf(strings.TrimSuffix(base, path.Ext(base)))
+		if len(stems) == 0 && len(files) == 0 {
 			continue
 		}
-		add(&concept{label: m, kind: filePath, path: m, alts: []alt{{stems: stems, label: m, discount: 1, source: "task"}}})
+		label := m
+		if len(files) == 1 {
+			label = files[0]
+		}
+		c := &concept{label: label, kind: filePath, path: m, files: files, alts: []alt{{stems: stems, label: base, discount: 1, source: "task"}}}
+		if len(stems) == 0 {
+			c.alts[0].stems = []string{strings.ToLower(base)}
+		}
+		add(c)
 	}
+	task = pathLike.ReplaceAllString(task, " ")
 
 	// Identifiers: in backticks, or shaped like code.
 	seenIdent := map[string]bool{}
@@ -359,6 +378,33 @@ func mentionsTests(task string) bool {
 		}
 	})
 	return found
+}
+
+// resolvePath finds the repository files a path written in a task names:
+// those with the longest tail of folders in common, at least the file name
+// and its folder (or the file name alone when only one file has it).
+func resolvePath(p string, entries []*index.Entry) []string {
+	parts := strings.Split(strings.Trim(strings.ReplaceAll(p, "\\", "/"), "./"), "/")
+	best, bestLen := []string(nil), 0
+	for _, e := range entries {
+		ep := strings.Split(e.Path, "/")
+		n := 0
+		for n < len(parts) && n < len(ep) && parts[len(parts)-1-n] == ep[len(ep)-1-n] {
+			n++
+		}
+		switch {
+		case n == 0 || n < bestLen:
+		case n > bestLen:
+			best, bestLen = []string{e.Path}, n
+		default:
+			best = append(best, e.Path)
+		}
+	}
+	if bestLen >= 2 || bestLen == len(parts) || len(best) == 1 {
+		sort.Strings(best)
+		return best
+	}
+	return nil
 }
 
 // wholeStems are the stems of an identifier's compound forms

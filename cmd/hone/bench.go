@@ -9,6 +9,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/hone-tools/hone"
 	"github.com/hone-tools/hone/bench"
 )
 
@@ -31,6 +32,7 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	only := fs.String("repo", "", "run only the instances of this repository")
 	out := fs.String("out", "", "write per-instance rows to this JSON-lines file")
 	work := fs.String("work", "", "keep work trees and indexes here between runs (default: a temporary directory)")
+	maxCycles := fs.Int("max-cycles", hone.DefaultMaxCycles, "cycles of the loop at most (1-10)")
 	words, err := parseFlags(fs, args, stdout, sweUsage+"\n   or: "+benchUsage)
 	if err != nil {
 		return err
@@ -64,7 +66,8 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			return usagef("cannot read the mapping: %v", err)
 		}
 	}
-	cfg := bench.SWEConfig{Instances: ins, Repos: r, Work: *work, Log: stderr, CountTokens: bench.CountTokens}
+	cfg := bench.SWEConfig{Instances: ins, Repos: r, Work: *work, Log: stderr, CountTokens: bench.CountTokens,
+		Options: hone.Options{MaxCycles: *maxCycles}}
 	if *out != "" {
 		f, err := os.Create(*out)
 		if err != nil {
