@@ -220,11 +220,25 @@ func RunSWE(ctx context.Context, cfg SWEConfig) ([]Row, error) {
 			if err := ctx.Err(); err != nil {
 				return rows, err
 			}
+			row := Row{ID: in.ID, Repo: in.Repo, Gold: in.Gold}
 			if err := co.to(ctx, prev, in.BaseCommit); err != nil {
-				return rows, fmt.Errorf("%s: %w", in.ID, err)
+				// A snapshot can lack a large file at some commit: score
+				// this instance as failed, and start the next checkout
+				// afresh.
+				row.GoldRanks, row.Error = make([]int, len(in.Gold)), err.Error()
+				rows = append(rows, row)
+				if err := enc.Encode(row); err != nil {
+					return rows, err
+				}
+				if cfg.Log != nil {
+					fmt.Fprintf(cfg.Log, "%s: %v\n", in.ID, err)
+				}
+				os.RemoveAll(co.tree)
+				os.Remove(co.index)
+				prev = ""
+				continue
 			}
 			prev = in.BaseCommit
-			row := Row{ID: in.ID, Repo: in.Repo, Gold: in.Gold}
 			start := time.Now()
 			res, err := hone.Retrieve(ctx, co.tree, in.Problem, opts)
 			row.ElapsedMS = time.Since(start).Milliseconds()
