@@ -14,13 +14,10 @@ import (
 )
 
 // Retrieve runs the retrieval loop for task over the repository at repoDir.
+// Its index is brought up to date first.
 func Retrieve(ctx context.Context, repoDir, task string, opts Options) (*Result, error) {
 	start := time.Now()
-	task = strings.TrimSpace(task)
-	if task == "" {
-		return nil, ErrEmptyTask
-	}
-	opts, err := opts.withDefaults()
+	task, opts, err := prepare(task, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -35,19 +32,24 @@ func Retrieve(ctx context.Context, repoDir, task string, opts Options) (*Result,
 	return run(ctx, ix, task, opts, start)
 }
 
-// RetrieveIndex runs the loop over an index already built, so that several
-// tasks can share one.
+// RetrieveIndex runs the loop over an index the caller keeps up to date,
+// so that several tasks can share one.
 func RetrieveIndex(ctx context.Context, ix *index.Index, task string, opts Options) (*Result, error) {
 	start := time.Now()
-	task = strings.TrimSpace(task)
-	if task == "" {
-		return nil, ErrEmptyTask
-	}
-	opts, err := opts.withDefaults()
+	task, opts, err := prepare(task, opts)
 	if err != nil {
 		return nil, err
 	}
 	return run(ctx, ix, task, opts, start)
+}
+
+func prepare(task string, opts Options) (string, Options, error) {
+	task = strings.TrimSpace(task)
+	if task == "" {
+		return "", opts, ErrEmptyTask
+	}
+	opts, err := opts.withDefaults()
+	return task, opts, err
 }
 
 // state is one run of the loop.

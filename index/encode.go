@@ -55,6 +55,50 @@ func (d *dec) str() string {
 	return s
 }
 
+func (e *enc) defs(defs []structure.Def) {
+	e.uint(uint64(len(defs)))
+	for _, d := range defs {
+		e.str(d.Name)
+		e.str(d.Kind)
+		e.str(d.Container)
+		e.uint(uint64(d.Line))
+		e.uint(uint64(d.EndLine))
+	}
+}
+
+func (e *enc) strs(ss []string) {
+	e.uint(uint64(len(ss)))
+	for _, s := range ss {
+		e.str(s)
+	}
+}
+
+func (d *dec) defs() []structure.Def {
+	n := d.count()
+	if n == 0 {
+		return nil
+	}
+	out := make([]structure.Def, n)
+	for i := range out {
+		df := &out[i]
+		df.Name, df.Kind, df.Container = d.str(), d.str(), d.str()
+		df.Line, df.EndLine = int(d.uint()), int(d.uint())
+	}
+	return out
+}
+
+func (d *dec) strs() []string {
+	n := d.count()
+	if n == 0 {
+		return nil
+	}
+	out := make([]string, n)
+	for i := range out {
+		out[i] = d.str()
+	}
+	return out
+}
+
 // count reads a length that must not exceed what remains of the blob.
 func (d *dec) count() int {
 	n := d.uint()
@@ -75,18 +119,8 @@ func encodeDoc(doc *Doc) []byte {
 			e.uint(uint64(v))
 		}
 	}
-	e.uint(uint64(len(doc.Defs)))
-	for _, d := range doc.Defs {
-		e.str(d.Name)
-		e.str(d.Kind)
-		e.str(d.Container)
-		e.uint(uint64(d.Line))
-		e.uint(uint64(d.EndLine))
-	}
-	e.uint(uint64(len(doc.Imports)))
-	for _, s := range doc.Imports {
-		e.str(s)
-	}
+	e.defs(doc.Defs)
+	e.strs(doc.Imports)
 	e.uint(uint64(len(doc.Calls)))
 	for _, s := range doc.Calls {
 		e.str(s)
@@ -106,20 +140,8 @@ func decodeDoc(b []byte, doc *Doc) error {
 			t.TF[f] = uint16(d.uint())
 		}
 	}
-	if n := d.count(); n > 0 {
-		doc.Defs = make([]structure.Def, n)
-		for i := range doc.Defs {
-			df := &doc.Defs[i]
-			df.Name, df.Kind, df.Container = d.str(), d.str(), d.str()
-			df.Line, df.EndLine = int(d.uint()), int(d.uint())
-		}
-	}
-	if n := d.count(); n > 0 {
-		doc.Imports = make([]string, n)
-		for i := range doc.Imports {
-			doc.Imports[i] = d.str()
-		}
-	}
+	doc.Defs = d.defs()
+	doc.Imports = d.strs()
 	if n := d.count(); n > 0 {
 		doc.Calls = make([]string, n)
 		for i := range doc.Calls {

@@ -75,18 +75,8 @@ func encodeOutline(o *structure.Outline) []byte {
 	e.str(o.Lang)
 	e.str(o.Parser)
 	e.str(o.Err)
-	e.uint(uint64(len(o.Defs)))
-	for _, d := range o.Defs {
-		e.str(d.Name)
-		e.str(d.Kind)
-		e.str(d.Container)
-		e.uint(uint64(d.Line))
-		e.uint(uint64(d.EndLine))
-	}
-	e.uint(uint64(len(o.Imports)))
-	for _, s := range o.Imports {
-		e.str(s)
-	}
+	e.defs(o.Defs)
+	e.strs(o.Imports)
 	e.uint(uint64(len(o.Calls)))
 	for _, c := range o.Calls {
 		e.str(c.Name)
@@ -104,20 +94,8 @@ func encodeOutline(o *structure.Outline) []byte {
 func decodeOutline(b []byte) (*structure.Outline, error) {
 	d := dec{b: b}
 	o := &structure.Outline{Lang: d.str(), Parser: d.str(), Err: d.str()}
-	if n := d.count(); n > 0 {
-		o.Defs = make([]structure.Def, n)
-		for i := range o.Defs {
-			df := &o.Defs[i]
-			df.Name, df.Kind, df.Container = d.str(), d.str(), d.str()
-			df.Line, df.EndLine = int(d.uint()), int(d.uint())
-		}
-	}
-	if n := d.count(); n > 0 {
-		o.Imports = make([]string, n)
-		for i := range o.Imports {
-			o.Imports[i] = d.str()
-		}
-	}
+	o.Defs = d.defs()
+	o.Imports = d.strs()
 	if n := d.count(); n > 0 {
 		o.Calls = make([]structure.Call, n)
 		for i := range o.Calls {
