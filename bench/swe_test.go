@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/hone-tools/hone/pack"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
@@ -88,7 +90,7 @@ func TestRunSWE(t *testing.T) {
 		Instances:   read,
 		Repos:       Repos{Dir: t.TempDir(), Mapping: mapping},
 		Out:         &out,
-		CountTokens: CountTokens,
+		CountTokens: pack.CountTokens,
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/hone-tools/hone"
 	"github.com/hone-tools/hone/bench"
+	"github.com/hone-tools/hone/pack"
 )
 
 const benchUsage = `hone bench index --git-dir DIR --rev REV [--rev2 REV] [--tasks FILE] [--tasks-repo NAME]
@@ -66,7 +67,7 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			return usagef("cannot read the mapping: %v", err)
 		}
 	}
-	cfg := bench.SWEConfig{Instances: ins, Repos: r, Work: *work, Log: stderr, CountTokens: bench.CountTokens,
+	cfg := bench.SWEConfig{Instances: ins, Repos: r, Work: *work, Log: stderr, CountTokens: pack.CountTokens,
 		Options: hone.Options{MaxCycles: *maxCycles}}
 	if *out != "" {
 		f, err := os.Create(*out)

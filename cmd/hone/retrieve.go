@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/hone-tools/hone"
+	"github.com/hone-tools/hone/pack"
 )
 
 var errHelp = errors.New("help shown")
@@ -31,7 +32,9 @@ func cmdRetrieve(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	var idx indexFlags
 	idx.register(fs)
 	var (
-		asJSON    = fs.Bool("json", false, "print one JSON object instead of the trace")
+		asJSON    = fs.Bool("json", false, "print one JSON object instead of the trace (the same as --format json)")
+		format    = fs.String("format", "text", "text (the trace), json, or context (a pack to paste into a prompt)")
+		budget    = fs.Int("budget", pack.DefaultBudget, "with --format context: the most tokens the pack may hold")
 		maxCycles = fs.Int("max-cycles", hone.DefaultMaxCycles, "cycles of the loop at most (1-10)")
 		threshold = fs.Float64("threshold", hone.DefaultThreshold, "relevance a file needs to be returned (0-1]")
 		taskFile  = fs.String("task-file", "", "read the task from FILE, or from standard input with -")
@@ -45,6 +48,17 @@ func cmdRetrieve(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		return err
 	}
 
+	if *asJSON {
+		*format = "json"
+	}
+	switch *format {
+	case "text", "json", "context":
+	default:
+		return usagef("unknown format %q: use text, json or context", *format)
+	}
+	if *budget < 1 {
+		return usagef("the budget must be at least 1 token, not %d", *budget)
+	}
 	// Zero means "the default" to the library; on the command line it is a
 	// mistake.
 	if *maxCycles < 1 || *maxCycles > 10 {
@@ -89,10 +103,18 @@ func cmdRetrieve(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		}
 		return err
 	}
-	if *asJSON {
+	switch *format {
+	case "json":
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		return enc.Encode(res)
+	case "context":
+		p := pack.Build(res, root, pack.Options{Budget: *budget})
+		_, err := io.WriteString(stdout, p.Text)
+		if p.Redacted > 0 {
+			fmt.Fprintf(stderr, "hone: %d strings that looked like keys or tokens were redacted\n", p.Redacted)
+		}
+		return err
 	}
 	return writeText(stdout, res)
 }
