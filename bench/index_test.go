@@ -6,8 +6,11 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/hone-tools/hone"
 )
 
 func TestReadTasks(t *testing.T) {
@@ -111,5 +114,28 @@ func TestCheckout(t *testing.T) {
 	}
 	if err := co.to(ctx, rev2, "no-such-rev"); err == nil {
 		t.Error("bad revision: no error")
+	}
+}
+
+func TestBM25(t *testing.T) {
+	repo := filepath.Join("..", "testdata", "repos", "auth-expiry")
+	res, err := BM25(context.Background(), repo, "fix the auth token expiry bug", hone.Options{IndexDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Ranking) == 0 || len(res.Files) != 0 {
+		t.Fatalf("ranking %v, files %v", res.Ranking, res.Files)
+	}
+	top := []string{}
+	for _, r := range res.Ranking[:min(3, len(res.Ranking))] {
+		top = append(top, r.Path)
+	}
+	if !slices.Contains(top, "src/auth/auth.ts") && !slices.Contains(top, "src/auth/tokens.ts") {
+		t.Errorf("BM25 top 3 = %v", top)
+	}
+	for i, r := range res.Ranking {
+		if strings.HasSuffix(r.Path, ".test.ts") || r.Relevance > 1 || i > 0 && r.Relevance > res.Ranking[i-1].Relevance {
+			t.Errorf("ranking[%d] = %+v", i, r)
+		}
 	}
 }

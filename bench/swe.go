@@ -160,6 +160,9 @@ type SWEConfig struct {
 	Log       io.Writer // progress; may be nil
 	// CountTokens counts the tokens of a text; nil counts bytes/4.
 	CountTokens func(string) int
+	// Baseline ranks with plain BM25 over the task's words instead of the
+	// loop: the reference every change is measured against.
+	Baseline bool
 }
 
 // RunSWE runs every instance: it checks each repository out at the
@@ -240,7 +243,11 @@ func RunSWE(ctx context.Context, cfg SWEConfig) ([]Row, error) {
 			}
 			prev = in.BaseCommit
 			start := time.Now()
-			res, err := hone.Retrieve(ctx, co.tree, in.Problem, opts)
+			retrieve := hone.Retrieve
+			if cfg.Baseline {
+				retrieve = BM25
+			}
+			res, err := retrieve(ctx, co.tree, in.Problem, opts)
 			row.ElapsedMS = time.Since(start).Milliseconds()
 			if err != nil {
 				row.Error = err.Error()

@@ -34,6 +34,7 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	out := fs.String("out", "", "write per-instance rows to this JSON-lines file")
 	work := fs.String("work", "", "keep work trees and indexes here between runs (default: a temporary directory)")
 	maxCycles := fs.Int("max-cycles", hone.DefaultMaxCycles, "cycles of the loop at most (1-10)")
+	baseline := fs.Bool("bm25", false, "rank with plain BM25 over the task's words instead of the loop: the baseline")
 	words, err := parseFlags(fs, args, stdout, sweUsage+"\n   or: "+benchUsage)
 	if err != nil {
 		return err
@@ -68,7 +69,7 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 	}
 	cfg := bench.SWEConfig{Instances: ins, Repos: r, Work: *work, Log: stderr, CountTokens: pack.CountTokens,
-		Options: hone.Options{MaxCycles: *maxCycles}}
+		Options: hone.Options{MaxCycles: *maxCycles}, Baseline: *baseline}
 	if *out != "" {
 		f, err := os.Create(*out)
 		if err != nil {

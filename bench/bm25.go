@@ -1,0 +1,48 @@
+package bench
+
+import (
+	"context"
+	"time"
+
+	"github.com/hone-tools/hone"
+	"github.com/hone-tools/hone/index"
+	"github.com/hone-tools/hone/tokenize"
+	"github.com/hone-tools/hone/walk"
+)
+
+// BM25 ranks a repository's files for a task with plain BM25F over the
+// task's words, on the same index and with the same file filters as the
+// loop (no tests, vendored, generated or secret files): no concepts, no
+// synonyms, no structure, one pass. Its ranking is the baseline the loop
+// must beat; it returns no files.
+func BM25(ctx context.Context, repo, task string, opts hone.Options) (*hone.Result, error) {
+	start := time.Now()
+	ix, err := index.Open(ctx, repo, index.Options{Dir: opts.IndexDir})
+	if err != nil {
+		return nil, err
+	}
+	defer ix.Close()
+	if _, err := ix.Update(ctx, nil); err != nil {
+		return nil, err
+	}
+	weights := map[string]float64{}
+	tokenize.Each(task, func(t tokenize.Token) {
+		if !tokenize.IsStopWord(t.Text) && len(t.Text) > 1 {
+			weights[t.Stem]++
+		}
+	})
+	var terms []index.QueryTerm
+	for s, w := range weights {
+		terms = append(terms, index.QueryTerm{Stem: s, Weight: w})
+	}
+	skip := walk.Test | walk.Vendor | walk.Generated | walk.Secret
+	hits := ix.Run(index.Search{Terms: terms, Limit: 50, Keep: func(e *index.Entry) bool { return e.Kind&skip == 0 }})
+	res := &hone.Result{Version: hone.Version, Task: task, Repo: ix.Root, Files: []hone.Evaluation{}, Ranking: []hone.Ranked{}, StopReason: hone.StopMaxCycles}
+	if len(hits) > 0 {
+		for _, h := range hits {
+			res.Ranking = append(res.Ranking, hone.Ranked{Path: h.Entry.Path, Relevance: h.Score / hits[0].Score})
+		}
+	}
+	res.ElapsedMS = time.Since(start).Milliseconds()
+	return res, ix.Err()
+}
