@@ -160,13 +160,13 @@ func (ix *Index) update(ctx context.Context, progress func(Progress)) (Stats, er
 	if err != nil {
 		return st, err
 	}
-	if ix.mu.Lock(); v != ix.loaded {
-		ix.mu.Unlock()
+	ix.mu.Lock()
+	stale := v != ix.loaded
+	ix.mu.Unlock()
+	if stale {
 		if err := ix.loadCatalog(ctx); err != nil {
 			return st, err
 		}
-	} else {
-		ix.mu.Unlock()
 	}
 	ix.mu.Lock()
 	cat := ix.cat
@@ -277,7 +277,7 @@ func (ix *Index) update(ctx context.Context, progress func(Progress)) (Stats, er
 	var done int
 	var read int64
 	write := func(gone []string) error {
-		n, err := ix.writeBatch(ctx, batch, gone, cat, &st)
+		n, err := ix.writeBatch(ctx, batch, gone, &st)
 		st.Segments += n
 		batch, batchSize = batch[:0], 0
 		return err
@@ -386,9 +386,7 @@ func (ix *Index) snapshot(ctx context.Context) error {
 // writeBatch writes one batch of changes and deletions in a transaction,
 // and flushes the delta into a segment when it has grown. Writes go by
 // path, so two processes updating at once only repeat each other's work.
-// The cat argument is unused but documents that the batch was computed
-// against it.
-func (ix *Index) writeBatch(ctx context.Context, batch []change, gone []string, cat map[string]*Entry, st *Stats) (int, error) {
+func (ix *Index) writeBatch(ctx context.Context, batch []change, gone []string, st *Stats) (int, error) {
 	if len(batch) == 0 && len(gone) == 0 {
 		return 0, nil
 	}
