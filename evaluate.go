@@ -79,8 +79,10 @@ type knowledge struct {
 	supports map[string][]support
 	// near is each candidate's closeness to the relevant files in the
 	// graph of calls and imports, scaled by their relevance.
-	near       map[string]float64
-	aboutTests bool
+	near map[string]float64
+	// The task asks for tests, vendored or generated code: they are searched
+	// and not weighed down.
+	aboutTests, aboutVendor, aboutGenerated bool
 }
 
 type match struct {
@@ -160,7 +162,7 @@ func evaluate(ix *index.Index, d *index.Doc, k *knowledge, extra []support) Eval
 		edges = append(edges, "near the relevant files in the call graph")
 	}
 	rel := 1 - (1-cover)*(1-aboutWeight*about)*(1-learnedWeight*learned)*link
-	rel *= prior(&d.Entry, k.aboutTests)
+	rel *= prior(&d.Entry, k)
 	return Evaluation{
 		Path:      d.Path,
 		Relevance: math.Round(rel*100) / 100,
@@ -183,21 +185,18 @@ func (s support) describe() string {
 // prior lowers files that are rarely what a task is after: tests (unless
 // the task is about them), documentation, examples, vendored and generated
 // code.
-func prior(d *index.Entry, aboutTests bool) float64 {
-	p := 1.0
+func prior(d *index.Entry, k *knowledge) float64 {
 	switch {
-	case d.Kind.Has(walk.Vendor), d.Kind.Has(walk.Generated):
-		p = 0.4
-	case d.Kind.Has(walk.Test):
-		if !aboutTests {
-			p = 0.5
-		}
+	case d.Kind.Has(walk.Vendor) && !k.aboutVendor, d.Kind.Has(walk.Generated) && !k.aboutGenerated:
+		return 0.4
+	case d.Kind.Has(walk.Test) && !k.aboutTests:
+		return 0.5
 	case d.Kind.Has(walk.Example):
-		p = 0.6
+		return 0.6
 	case d.Kind.Has(walk.Docs):
-		p = 0.7
+		return 0.7
 	}
-	return p
+	return 1
 }
 
 // conceptEvidence is the strongest way a concept shows in the file, how

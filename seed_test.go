@@ -327,3 +327,38 @@ func TestCancelled(t *testing.T) {
 		t.Error("cancelled context: no error")
 	}
 }
+
+// Vendored files are searched when the task asks for them, or when the
+// caller includes them by name.
+func TestVendorWhenAsked(t *testing.T) {
+	repo := t.TempDir()
+	for p, body := range map[string]string{
+		"vendor/github.com/acme/ratelimit/bucket.go": "package ratelimit\n\n// TokenBucket refills tokens at a fixed rate.\nfunc TokenBucket() {}\n",
+		"app/server.go": "package app\n\nfunc Serve() {}\n",
+	} {
+		full := filepath.Join(repo, filepath.FromSlash(p))
+		os.MkdirAll(filepath.Dir(full), 0o755)
+		os.WriteFile(full, []byte(body), 0o644)
+	}
+	ranked := func(task string, o hone.Options) bool {
+		res, err := hone.Retrieve(context.Background(), repo, task, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range res.Ranking {
+			if strings.HasPrefix(r.Path, "vendor/") {
+				return true
+			}
+		}
+		return false
+	}
+	if ranked("token bucket refill rate", hone.Options{}) {
+		t.Error("a vendored file was searched though the task does not ask for it")
+	}
+	if !ranked("the vendored token bucket refills at the wrong rate", hone.Options{}) {
+		t.Error("the task asks for vendored code: it must be searched")
+	}
+	if !ranked("token bucket refill rate", hone.Options{Include: []string{"vendor/**"}}) {
+		t.Error("--include vendor/** must search vendored files")
+	}
+}

@@ -418,3 +418,16 @@ func wholeStems(s string) []string {
 	})
 	return out
 }
+
+// mentionsAny reports whether the task says one of the words.
+func mentionsAny(task string, words ...string) bool {
+	found := false
+	tokenize.Each(task, func(t tokenize.Token) {
+		for _, w := range words {
+			if t.Text == w {
+				found = true
+			}
+		}
+	})
+	return found
+}
