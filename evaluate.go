@@ -45,8 +45,9 @@ const (
 
 	// Support from relevant files, by edge: a relevant file calls into this
 	// one on lines about the task; calls into it elsewhere; imports it; or
-	// this file calls into a relevant one.
-	supportCritical = 0.85
+	// this file calls into a relevant one. Alone, even the strongest makes
+	// a file related, not direct: with it, the file's own evidence decides.
+	supportCritical = 0.5
 	supportCall     = 0.7
 	supportImport   = 0.35
 	supportCaller   = 0.45

@@ -22,8 +22,8 @@ func ExampleRetrieve() {
 	fmt.Println("stopped:", res.StopReason)
 	// Output:
 	// src/auth/tokens.ts (found in cycle 1)
-	// src/session/session-manager.ts (found in cycle 2)
 	// src/auth/auth.ts (found in cycle 1)
+	// src/session/session-manager.ts (found in cycle 2)
 	// src/lib/jwt-utils.ts (found in cycle 2)
 	// stopped: sufficient
 }
