@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/hone-tools/hone/index"
+	"github.com/hone-tools/hone/tokenize"
 	"github.com/hone-tools/hone/walk"
 )
 
@@ -330,23 +331,16 @@ func combined(s [index.NumFields]float64) float64 {
 	return 1 - c
 }
 
-// defMatching names a definition of d whose name holds all the stems.
+// defMatching names a definition of d whose name holds all the stems. A
+// cheap substring test spares tokenizing most names.
 func defMatching(d *index.Doc, stems []string) string {
+	probe := stems[0][:min(4, len(stems[0]))]
 	for _, def := range d.Defs {
-		if def.Kind == "section" {
+		if def.Kind == "section" || !strings.Contains(strings.ToLower(def.Name), probe) {
 			continue
 		}
-		have := map[string]bool{}
-		for _, s := range stemsOf(def.Name) {
-			have[s] = true
-		}
-		if len(stems) == 1 {
-			// the whole identifier, lower-cased, is a stem too
-			have[strings.ToLower(def.Name)] = true
-			for _, s := range wholeStems(def.Name) {
-				have[s] = true
-			}
-		}
+		have := map[string]bool{strings.ToLower(def.Name): true}
+		tokenize.Each(def.Name, func(t tokenize.Token) { have[t.Stem] = true })
 		ok := true
 		for _, s := range stems {
 			if !have[s] {

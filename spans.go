@@ -23,7 +23,7 @@ const maxSpans = 8
 
 // exactSpans: the best files of the result get spans from exact outlines
 // (a tree-sitter parse each); the others from the index's fast outline.
-const exactSpans = 5
+const exactSpans = 3
 
 // spans finds the line ranges of a returned file that matter: the
 // definitions whose names match the task (its own words first, then

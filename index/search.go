@@ -393,16 +393,20 @@ func (ix *Index) Exists(p string) bool {
 	return ix.cat[p] != nil
 }
 
-// inDir lists the entries directly inside dir ("a/b/"). Callers hold ix.mu.
+// inDir lists the entries directly inside dir ("a/b/"), from a map of the
+// catalog's folders made once per catalog. Callers hold ix.mu.
 func (ix *Index) inDir(dir string) []*Entry {
-	var out []*Entry
-	for p, e := range ix.cat {
-		if strings.HasPrefix(p, dir) && !strings.Contains(p[len(dir):], "/") {
-			out = append(out, e)
+	if ix.dirs == nil {
+		ix.dirs = map[string][]*Entry{}
+		for p, e := range ix.cat {
+			d := p[:strings.LastIndexByte(p, '/')+1]
+			ix.dirs[d] = append(ix.dirs[d], e)
+		}
+		for _, es := range ix.dirs {
+			sort.Slice(es, func(i, j int) bool { return es[i].Path < es[j].Path })
 		}
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
-	return out
+	return ix.dirs[dir]
 }
 
 // Imports resolves the imports of d to indexed files.

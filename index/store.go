@@ -98,6 +98,7 @@ type Index struct {
 	blocks map[int64][]segBlock
 	delta  []*Doc
 	defs   map[string][]*Entry // definers by name
+	dirs   map[string][]*Entry // entries by folder ("a/b/"), made on demand
 	tomb   map[int64][]string  // tombstoned ids and the stems they held
 	ready  bool                // caches loaded
 	// readErr is the first error the read methods met.
@@ -352,7 +353,7 @@ func (ix *Index) loadCatalog(ctx context.Context) error {
 	}
 	ix.mu.Lock()
 	ix.cat, ix.byID, ix.total, ix.loaded = cat, byID, total, version
-	ix.docs, ix.terms, ix.defs, ix.blocks = map[int64]*Doc{}, map[string]*termStat{}, map[string][]*Entry{}, map[int64][]segBlock{}
+	ix.docs, ix.terms, ix.defs, ix.blocks, ix.dirs = map[int64]*Doc{}, map[string]*termStat{}, map[string][]*Entry{}, map[int64][]segBlock{}, nil
 	ix.delta, ix.tomb, ix.ready = nil, nil, false
 	ix.mu.Unlock()
 	return nil
