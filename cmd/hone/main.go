@@ -2,8 +2,9 @@
 //
 // Usage:
 //
-//	hone retrieve [--repo DIR] [--json] [--max-cycles N] [--threshold X]
-//	              [--include GLOB]... [--exclude GLOB]... [--task-file FILE|-] [TASK WORDS...]
+//	hone retrieve [--repo DIR] [--json | --format text|json|context] [--budget TOKENS]
+//	              [--max-cycles N] [--threshold X] [--include GLOB]... [--exclude GLOB]...
+//	              [--task-file FILE|-] [TASK WORDS...]
 //
 // Run "hone help" for the commands.
 package main
@@ -40,6 +41,7 @@ Usage:
   hone index [--rebuild]                bring the repository's index up to date
   hone status                           show the index: path, files, size, last update
   hone outline [--json] PATH...         a file's definitions with their line ranges
+  hone bench --data FILE --repos DIR    run a localization benchmark (SWE-bench Lite's format)
   hone bench index --git-dir DIR ...    measure the index on a real repository
   hone version                          print the version
   hone help                             show this help
