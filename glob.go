@@ -42,3 +42,7 @@ func matchOne(pat, p string) bool {
 func validGlob(pat string) bool {
 	return doublestar.ValidatePattern(pat)
 }
+
+// MatchGlobs reports whether a slash path matches one of the patterns, as
+// Options.Include and Options.Exclude read them.
+func MatchGlobs(patterns []string, p string) bool { return matchAny(patterns, p) }

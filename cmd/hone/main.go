@@ -41,6 +41,7 @@ Usage:
   hone index [--rebuild]                bring the repository's index up to date
   hone status                           show the index: path, files, size, last update
   hone outline [--json] PATH...         a file's definitions with their line ranges
+  hone mcp                              serve hone to agents over MCP (stdio)
   hone bench --data FILE --repos DIR    run a localization benchmark (SWE-bench Lite's format)
   hone bench index --git-dir DIR ...    measure the index on a real repository
   hone version                          print the version
@@ -67,6 +68,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		err = cmdBench(ctx, args[1:], stdout, stderr)
 	case "outline":
 		err = cmdOutline(ctx, args[1:], stdout, stderr)
+	case "mcp":
+		err = cmdMCP(ctx, args[1:], stdout, stderr)
 	case "version", "--version", "-version":
 		fmt.Fprintf(stdout, "hone %s\n", versionString())
 	case "help", "-h", "-help", "--help":

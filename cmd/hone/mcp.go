@@ -1,0 +1,47 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"io"
+	"log/slog"
+	"os"
+	"strings"
+
+	"github.com/hone-tools/hone/mcpserver"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// cmdMCP serves MCP over standard input and output. Standard output
+// carries only the protocol: logs go to stderr or --log-file.
+func cmdMCP(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("mcp", flag.ContinueOnError)
+	var f indexFlags
+	f.register(fs)
+	logFile := fs.String("log-file", "", "write logs to FILE instead of standard error")
+	words, err := parseFlags(fs, args, stderr, "hone mcp [--repo DIR] [--index-dir DIR] [--log-file FILE]")
+	if err != nil {
+		return err
+	}
+	if len(words) > 0 {
+		return usagef("mcp takes no arguments, not %q", strings.Join(words, " "))
+	}
+	root, err := repoRoot(f.repo)
+	if err != nil {
+		return err
+	}
+	var logw io.Writer = stderr
+	if *logFile != "" {
+		lf, err := os.OpenFile(*logFile, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+		if err != nil {
+			return usagef("cannot open the log file: %v", err)
+		}
+		defer lf.Close()
+		logw = lf
+	}
+	srv, err := mcpserver.New(root, f.dir, slog.New(slog.NewTextHandler(logw, nil)))
+	if err != nil {
+		return usagef("%v", err)
+	}
+	return srv.Run(ctx, &mcp.StdioTransport{})
+}

@@ -1,0 +1,68 @@
+package mcpserver
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/hone-tools/hone/structure"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// OutlineParams are file_outline's arguments.
+type OutlineParams struct {
+	Path string `json:"path" jsonschema:"the file, relative to the repository root"`
+}
+
+// OutlineResult is file_outline's structured result.
+type OutlineResult struct {
+	Path    string          `json:"path"`
+	Lang    string          `json:"lang"`
+	Defs    []structure.Def `json:"defs"`
+	Imports []string        `json:"imports"`
+}
+
+func (s *Server) addFileOutline(srv *mcp.Server) {
+	mcp.AddTool(srv, &mcp.Tool{
+		Name:        "file_outline",
+		Description: "List a file's definitions (functions, methods, classes, types...) with their exact line ranges and containers, and its imports. Read what you need with read_span.",
+	}, s.fileOutline)
+}
+
+func (s *Server) fileOutline(ctx context.Context, _ *mcp.CallToolRequest, in OutlineParams) (*mcp.CallToolResult, OutlineResult, error) {
+	slash, abs, err := s.resolve(in.Path)
+	if err != nil {
+		return nil, OutlineResult{}, err
+	}
+	src, err := os.ReadFile(abs)
+	if err != nil {
+		return nil, OutlineResult{}, fmt.Errorf("read %s: %w", slash, err)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, OutlineResult{}, err
+	}
+	o := structure.Extract(slash, src)
+	out := OutlineResult{Path: slash, Lang: o.Lang, Defs: o.Defs, Imports: o.Imports}
+	if out.Defs == nil {
+		out.Defs = []structure.Def{}
+	}
+	if out.Imports == nil {
+		out.Imports = []string{}
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s (%s): %d definitions\n", slash, o.Lang, len(o.Defs))
+	for i, d := range o.Defs {
+		if i == 2000 {
+			fmt.Fprintf(&b, "… %d more (cut to stay within the answer size)\n", len(o.Defs)-i)
+			out.Defs = out.Defs[:i]
+			break
+		}
+		name := d.Name
+		if d.Container != "" {
+			name = d.Container + "." + d.Name
+		}
+		fmt.Fprintf(&b, "%d-%d %s %s\n", d.Line, d.EndLine, d.Kind, name)
+	}
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: b.String()}}}, out, nil
+}

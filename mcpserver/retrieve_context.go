@@ -1,0 +1,76 @@
+package mcpserver
+
+import (
+	"context"
+
+	"github.com/hone-tools/hone"
+	"github.com/hone-tools/hone/pack"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// RetrieveParams are retrieve_context's arguments.
+type RetrieveParams struct {
+	Task         string   `json:"task" jsonschema:"what you need context for, in plain words; a whole issue with stack traces is fine"`
+	BudgetTokens int      `json:"budget_tokens,omitempty" jsonschema:"most tokens the context pack may hold (default 6000, at most 20000)"`
+	MaxCycles    int      `json:"max_cycles,omitempty" jsonschema:"retrieval cycles at most (1-10, default 3)"`
+	Include      []string `json:"include,omitempty" jsonschema:"search only files matching these globs, e.g. src/**/*.ts"`
+	Exclude      []string `json:"exclude,omitempty" jsonschema:"never search files matching these globs or under these paths"`
+}
+
+// RetrieveFile is one file of retrieve_context's structured result.
+type RetrieveFile struct {
+	Path           string      `json:"path"`
+	Relevance      float64     `json:"relevance"`
+	Reason         string      `json:"reason"`
+	MissingContext []string    `json:"missing_context"`
+	Spans          []hone.Span `json:"spans,omitempty"`
+}
+
+// RetrieveResult is retrieve_context's structured result.
+type RetrieveResult struct {
+	Files      []RetrieveFile `json:"files"`
+	StopReason string         `json:"stop_reason"`
+	Notice     string         `json:"notice,omitempty"`
+	// Omitted lists what the pack left out for its budget.
+	Omitted  []string `json:"omitted"`
+	Tokens   int      `json:"tokens"`
+	Redacted int      `json:"redacted"`
+}
+
+const defaultBudget = 6000
+
+func (s *Server) addRetrieveContext(srv *mcp.Server) {
+	mcp.AddTool(srv, &mcp.Tool{
+		Name: "retrieve_context",
+		Description: "Find the files that matter for a task and return a context pack: the files with relevance (0..1), " +
+			"why each matters, what each still misses, and their key code (imports, the definitions that matter) within a token budget. " +
+			"Use it first, before reading files one by one.",
+	}, s.retrieveContext)
+}
+
+func (s *Server) retrieveContext(ctx context.Context, _ *mcp.CallToolRequest, in RetrieveParams) (*mcp.CallToolResult, RetrieveResult, error) {
+	budget := in.BudgetTokens
+	if budget <= 0 {
+		budget = defaultBudget
+	}
+	budget = min(budget, maxAnswerTokens)
+	ix, err := s.index(ctx)
+	if err != nil {
+		return nil, RetrieveResult{}, err
+	}
+	defer ix.Close()
+	res, err := hone.RetrieveIndex(ctx, ix, in.Task, hone.Options{MaxCycles: in.MaxCycles, Include: in.Include, Exclude: in.Exclude})
+	if err != nil {
+		return nil, RetrieveResult{}, err
+	}
+	p := pack.Build(res, s.root, pack.Options{Budget: budget})
+	out := RetrieveResult{Files: []RetrieveFile{}, StopReason: string(res.StopReason), Notice: res.Notice, Omitted: p.Omitted, Tokens: p.Tokens, Redacted: p.Redacted}
+	for _, f := range res.Files {
+		out.Files = append(out.Files, RetrieveFile{Path: f.Path, Relevance: f.Relevance, Reason: f.Reason, MissingContext: f.MissingContext, Spans: f.Spans})
+	}
+	text := p.Text
+	if len(p.Omitted) > 0 {
+		text += "\n(The pack was cut to its budget: raise budget_tokens, or read what was left out with read_span.)\n"
+	}
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}, out, nil
+}

@@ -1,0 +1,125 @@
+package mcpserver
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/hone-tools/hone"
+	"github.com/hone-tools/hone/index"
+	"github.com/hone-tools/hone/pack"
+	"github.com/hone-tools/hone/tokenize"
+	"github.com/hone-tools/hone/walk"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// SearchParams are search_code's arguments.
+type SearchParams struct {
+	Query   string   `json:"query" jsonschema:"keywords or identifiers, e.g. refreshSession token expiry"`
+	Include []string `json:"include,omitempty" jsonschema:"search only files matching these globs"`
+	Exclude []string `json:"exclude,omitempty" jsonschema:"never search files matching these globs or under these paths"`
+	Limit   int      `json:"limit,omitempty" jsonschema:"files to return at most (default 10, at most 50)"`
+}
+
+// SearchHit is one file search_code found.
+type SearchHit struct {
+	Path  string   `json:"path"`
+	Score float64  `json:"score"`
+	Lines []string `json:"lines"` // "NUMBER: text" of the first matching lines
+}
+
+// SearchResult is search_code's structured result.
+type SearchResult struct {
+	Hits      []SearchHit `json:"hits"`
+	Truncated bool        `json:"truncated"`
+}
+
+func (s *Server) addSearchCode(srv *mcp.Server) {
+	mcp.AddTool(srv, &mcp.Tool{
+		Name: "search_code",
+		Description: "Search the repository's files for keywords or identifiers (identifier-aware: refreshSession matches refresh_session " +
+			"and session refresh), ranked by BM25 over file names, definitions and text, with the first matching lines of each file.",
+	}, s.searchCode)
+}
+
+func (s *Server) searchCode(ctx context.Context, _ *mcp.CallToolRequest, in SearchParams) (*mcp.CallToolResult, SearchResult, error) {
+	limit := in.Limit
+	if limit <= 0 {
+		limit = 10
+	}
+	limit = min(limit, 50)
+	weights := map[string]float64{}
+	tokenize.Each(in.Query, func(t tokenize.Token) {
+		if !tokenize.IsStopWord(t.Text) {
+			weights[t.Stem]++
+		}
+	})
+	if len(weights) == 0 {
+		return nil, SearchResult{}, fmt.Errorf("the query %q has no words to search for", in.Query)
+	}
+	ix, err := s.index(ctx)
+	if err != nil {
+		return nil, SearchResult{}, err
+	}
+	defer ix.Close()
+	var terms []index.QueryTerm
+	for st, w := range weights {
+		terms = append(terms, index.QueryTerm{Stem: st, Weight: w})
+	}
+	keep := func(e *index.Entry) bool {
+		if e.Kind.Has(walk.Secret) || len(in.Exclude) > 0 && hone.MatchGlobs(in.Exclude, e.Path) {
+			return false
+		}
+		return len(in.Include) == 0 || hone.MatchGlobs(in.Include, e.Path)
+	}
+	out := SearchResult{Hits: []SearchHit{}}
+	var b strings.Builder
+	used := 0
+	for _, h := range ix.Run(index.Search{Terms: terms, Keep: keep, Limit: limit}) {
+		hit := SearchHit{Path: h.Entry.Path, Score: h.Score, Lines: matchingLines(s.root, h.Entry.Path, weights, 3)}
+		block := fmt.Sprintf("%s (score %.2f)\n", hit.Path, hit.Score)
+		for _, l := range hit.Lines {
+			block += "  " + l + "\n"
+		}
+		n := pack.CountTokens(block)
+		if used+n > maxAnswerTokens {
+			out.Truncated = true
+			break
+		}
+		used += n
+		b.WriteString(block)
+		out.Hits = append(out.Hits, hit)
+	}
+	if len(out.Hits) == 0 {
+		b.WriteString("No file matched. Try other words, or the codebase's own names for the thing.\n")
+	}
+	if out.Truncated {
+		b.WriteString("(Cut to stay within the answer size: narrow with include globs or a smaller limit.)\n")
+	}
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: b.String()}}}, out, nil
+}
+
+// matchingLines returns the first lines of a file holding a query term.
+func matchingLines(root, p string, stems map[string]float64, max int) []string {
+	data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(p)))
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for i, line := range strings.Split(string(data), "\n") {
+		if len(out) == max {
+			break
+		}
+		if len(line) > 300 {
+			continue
+		}
+		hit := false
+		tokenize.Each(line, func(t tokenize.Token) { hit = hit || stems[t.Stem] > 0 })
+		if hit {
+			out = append(out, fmt.Sprintf("%d: %s", i+1, strings.TrimSpace(line)))
+		}
+	}
+	return out
+}

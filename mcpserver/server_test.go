@@ -1,0 +1,168 @@
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+var fixture = filepath.Join("..", "testdata", "repos", "auth-expiry")
+
+// connect starts the server on a repository and a client beside it, over
+// the SDK's in-memory transports.
+func connect(t *testing.T, repo string) *mcp.ClientSession {
+	t.Helper()
+	srv, err := New(repo, t.TempDir(), slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := srv.MCP().Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "v0"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close(); ss.Wait() })
+	return cs
+}
+
+func call(t *testing.T, cs *mcp.ClientSession, tool string, args any) (*mcp.CallToolResult, string) {
+	t.Helper()
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: tool, Arguments: args})
+	if err != nil {
+		t.Fatalf("%s: %v", tool, err)
+	}
+	var text strings.Builder
+	for _, c := range res.Content {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			text.WriteString(tc.Text)
+		}
+	}
+	return res, text.String()
+}
+
+func TestTools(t *testing.T) {
+	cs := connect(t, fixture)
+	tools, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, tl := range tools.Tools {
+		names = append(names, tl.Name)
+		if tl.Description == "" || tl.InputSchema == nil {
+			t.Errorf("%s: no description or schema", tl.Name)
+		}
+	}
+	if got := strings.Join(names, " "); !strings.Contains(got, "retrieve_context") || !strings.Contains(got, "read_span") ||
+		!strings.Contains(got, "search_code") || !strings.Contains(got, "file_outline") || !strings.Contains(got, "index_status") || !strings.Contains(got, "reindex") {
+		t.Errorf("tools: %s", got)
+	}
+
+	res, text := call(t, cs, "retrieve_context", map[string]any{"task": "fix the auth token expiry bug", "budget_tokens": 3000})
+	if res.IsError || !strings.Contains(text, "# Context pack from hone") || !strings.Contains(text, "src/session/session-manager.ts") {
+		t.Errorf("retrieve_context: %s", text)
+	}
+	var out RetrieveResult
+	b, _ := json.Marshal(res.StructuredContent)
+	json.Unmarshal(b, &out)
+	if len(out.Files) != 4 || out.StopReason != "sufficient" || out.Tokens > 3000 {
+		t.Errorf("retrieve_context structured: %+v", out)
+	}
+
+	_, text = call(t, cs, "search_code", map[string]any{"query": "refreshSession"})
+	if !strings.Contains(text, "src/session/session-manager.ts") || !strings.Contains(text, "refreshSession(") {
+		t.Errorf("search_code: %s", text)
+	}
+	_, text = call(t, cs, "file_outline", map[string]any{"path": "src/session/session-manager.ts"})
+	if !strings.Contains(text, "91-101 function refreshSession") {
+		t.Errorf("file_outline: %s", text)
+	}
+	_, text = call(t, cs, "read_span", map[string]any{"path": "src/auth/auth.ts", "start_line": 31, "end_line": 33})
+	if !strings.HasPrefix(text, "31: export function isTokenExpired") || strings.Count(text, "\n") != 3 {
+		t.Errorf("read_span: %q", text)
+	}
+	_, text = call(t, cs, "index_status", map[string]any{})
+	if !strings.Contains(text, "files ") {
+		t.Errorf("index_status: %s", text)
+	}
+	_, text = call(t, cs, "reindex", map[string]any{"rebuild": true})
+	if !strings.Contains(text, "added") {
+		t.Errorf("reindex: %s", text)
+	}
+}
+
+// TestReadSpanRefuses checks the escapes: read_span and file_outline read
+// only files inside the repository, and never secrets.
+func TestReadSpanRefuses(t *testing.T) {
+	repo := t.TempDir()
+	outside := t.TempDir()
+	os.WriteFile(filepath.Join(outside, "passwd"), []byte("root:x:0:0\n"), 0o644)
+	os.WriteFile(filepath.Join(repo, "a.go"), []byte("package a\n"), 0o644)
+	os.WriteFile(filepath.Join(repo, ".env"), []byte("TOKEN=secret\n"), 0o644)
+	os.WriteFile(filepath.Join(repo, "id_rsa"), []byte("-----BEGIN\n"), 0o644)
+	os.Symlink(filepath.Join(outside, "passwd"), filepath.Join(repo, "link"))
+	os.Symlink(outside, filepath.Join(repo, "dirlink"))
+	cs := connect(t, repo)
+	for _, tt := range []struct{ path, why string }{
+		{"../" + filepath.Base(outside) + "/passwd", "leaves the repository"},
+		{"a/../../x", "leaves the repository"},
+		{filepath.Join(outside, "passwd"), "is absolute"},
+		{"link", "link that leaves the repository"},
+		{"dirlink/passwd", "link that leaves the repository"},
+		{".env", "secret-bearing"},
+		{"id_rsa", "secret-bearing"},
+		{"missing.go", "no such file"},
+		{"", "path is empty"},
+	} {
+		for _, tool := range []string{"read_span", "file_outline"} {
+			args := map[string]any{"path": tt.path}
+			if tool == "read_span" {
+				args["start_line"] = 1
+			}
+			res, text := call(t, cs, tool, args)
+			if !res.IsError || !strings.Contains(text, tt.why) {
+				t.Errorf("%s %q: error %v, %q; want it refused as %q", tool, tt.path, res.IsError, text, tt.why)
+			}
+			if strings.Contains(text, "root:x") || strings.Contains(text, "TOKEN=secret") {
+				t.Errorf("%s %q leaked contents", tool, tt.path)
+			}
+		}
+	}
+	res, text := call(t, cs, "read_span", map[string]any{"path": "a.go", "start_line": 5})
+	if !res.IsError || !strings.Contains(text, "past its end") {
+		t.Errorf("read_span past the end: %q", text)
+	}
+}
+
+func TestErrorsAndCancellation(t *testing.T) {
+	cs := connect(t, fixture)
+	res, text := call(t, cs, "retrieve_context", map[string]any{"task": "  "})
+	if !res.IsError || !strings.Contains(text, "the task is empty") {
+		t.Errorf("empty task: %q", text)
+	}
+	res, text = call(t, cs, "search_code", map[string]any{"query": "the of"})
+	if !res.IsError || !strings.Contains(text, "no words to search") {
+		t.Errorf("empty query: %q", text)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "retrieve_context", Arguments: map[string]any{"task": "token expiry"}}); err == nil {
+		t.Error("a cancelled call succeeded")
+	}
+	// The session still serves after a cancelled call.
+	if _, text := call(t, cs, "index_status", map[string]any{}); !strings.Contains(text, "files ") {
+		t.Errorf("after cancellation: %q", text)
+	}
+}
