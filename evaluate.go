@@ -45,11 +45,10 @@ const (
 	learnedWeight = 0.45
 
 	// Support from relevant files, by edge: a relevant file calls into this
-	// one on lines about the task; calls into it elsewhere; imports it; or
-	// this file calls into a relevant one. Alone, even the strongest makes
+	// one on lines about the task; imports it; or this file calls into a
+	// relevant one. Alone, even the strongest makes
 	// a file related, not direct: with it, the file's own evidence decides.
 	supportCritical = 0.5
-	supportCall     = 0.7
 	supportImport   = 0.35
 	supportCaller   = 0.45
 	// extraSupport scales every link after the strongest.
@@ -69,7 +68,7 @@ type support struct {
 	from     string
 	rel      float64
 	name     string
-	kind     string // "critical", "call", "import", "caller"
+	kind     string // "critical", "import" or "caller"
 	strength float64
 }
 
@@ -175,7 +174,7 @@ func evaluate(ix *index.Index, d *index.Doc, k *knowledge, extra []support) Eval
 
 func (s support) describe() string {
 	switch s.kind {
-	case "critical", "call":
+	case "critical":
 		return fmt.Sprintf("%s calls %s here", s.from, s.name)
 	case "import":
 		return fmt.Sprintf("imported by %s", s.from)

@@ -93,13 +93,12 @@ func (st *state) outline(d *index.Doc) *fileCalls {
 	if fc.parsed {
 		return fc
 	}
-	fc.parsed = true
 	if o, err := st.ix.Outline(&d.Entry); err == nil {
 		fc.calls, fc.defs = o.Calls, o.Defs
 	} else {
-		fc.defs = d.Defs
-		fc.calls = structure.Calls([]byte(strings.Join(fc.lines, "\n")))
+		st.fastOutline(d) // the file could not be parsed: the fast outline
 	}
+	fc.parsed = true
 	return fc
 }
 
@@ -398,14 +397,10 @@ func (st *state) rebuildSupports() {
 		if !ok || from.Relevance < st.opts.Threshold {
 			continue
 		}
-		s := support{from: g.From, rel: from.Relevance, name: g.Name, kind: g.Kind}
-		switch {
-		case g.Kind == "import":
-			s.strength = supportImport
-		case g.Critical:
-			s.kind, s.strength = "critical", supportCritical
-		default:
-			s.strength = supportCall
+		// Call gaps are always critical (made from the lines about the task).
+		s := support{from: g.From, rel: from.Relevance, name: g.Name, kind: "critical", strength: supportCritical}
+		if g.Kind == "import" {
+			s.kind, s.strength = "import", supportImport
 		}
 		sup[g.Where] = append(sup[g.Where], s)
 	}

@@ -6,7 +6,6 @@ import (
 
 	"github.com/hone-tools/hone"
 	"github.com/hone-tools/hone/index"
-	"github.com/hone-tools/hone/tokenize"
 	"github.com/hone-tools/hone/walk"
 )
 
@@ -25,16 +24,7 @@ func BM25(ctx context.Context, repo, task string, opts hone.Options) (*hone.Resu
 	if _, err := ix.Update(ctx, nil); err != nil {
 		return nil, err
 	}
-	weights := map[string]float64{}
-	tokenize.Each(task, func(t tokenize.Token) {
-		if !tokenize.IsStopWord(t.Text) && len(t.Text) > 1 {
-			weights[t.Stem]++
-		}
-	})
-	var terms []index.QueryTerm
-	for s, w := range weights {
-		terms = append(terms, index.QueryTerm{Stem: s, Weight: w})
-	}
+	terms := index.Words(task)
 	skip := walk.Test | walk.Vendor | walk.Generated | walk.Secret
 	hits := ix.Run(index.Search{Terms: terms, Limit: 50, Keep: func(e *index.Entry) bool { return e.Kind&skip == 0 }})
 	res := &hone.Result{Version: hone.Version, Task: task, Repo: ix.Root, Files: []hone.Evaluation{}, Ranking: []hone.Ranked{}, StopReason: hone.StopMaxCycles}

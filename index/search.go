@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/hone-tools/hone/structure"
+	"github.com/hone-tools/hone/tokenize"
 	"github.com/hone-tools/hone/walk"
 )
 
@@ -136,9 +137,6 @@ func (ix *Index) stat(stem string) *termStat {
 	ix.terms[stem] = ts
 	return ts
 }
-
-// term is stat: a term's statistics come with its postings.
-func (ix *Index) term(stem string) *termStat { return ix.stat(stem) }
 
 // Prefetch loads the blocks of many terms at once, so that DF and Surface
 // answer from memory.
@@ -472,7 +470,7 @@ func (ix *Index) Cooccur(stems []string) int {
 // eachHolder calls fn for every current file holding a stem, with its
 // frequencies. Callers hold ix.mu.
 func (ix *Index) eachHolder(stem string, fn func(*Entry, [NumFields]uint16)) {
-	ts := ix.term(stem)
+	ts := ix.stat(stem)
 	for _, sp := range ts.segs {
 		if err := eachPosting(sp.data, func(p posting) {
 			if e := ix.live(p.id, sp.seg); e != nil {
@@ -489,6 +487,23 @@ func (ix *Index) eachHolder(stem string, fn func(*Entry, [NumFields]uint16)) {
 			}
 		}
 	}
+}
+
+// Words makes a query of a text's words: each stem weighed by how often it
+// occurs, stop words left out, in stem order.
+func Words(text string) []QueryTerm {
+	weights := map[string]float64{}
+	tokenize.Each(text, func(t tokenize.Token) {
+		if !tokenize.IsStopWord(t.Text) && len(t.Text) > 1 {
+			weights[t.Stem]++
+		}
+	})
+	terms := make([]QueryTerm, 0, len(weights))
+	for st, w := range weights {
+		terms = append(terms, QueryTerm{Stem: st, Weight: w})
+	}
+	sort.Slice(terms, func(i, j int) bool { return terms[i].Stem < terms[j].Stem })
+	return terms
 }
 
 // QueryTerm is one stemmed term of a search, with its weight.
@@ -523,7 +538,7 @@ func (ix *Index) Run(s Search) []Hit {
 		if qt.Weight <= 0 {
 			continue
 		}
-		ts := ix.term(qt.Stem)
+		ts := ix.stat(qt.Stem)
 		if ts.df == 0 {
 			continue
 		}

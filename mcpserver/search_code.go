@@ -50,13 +50,8 @@ func (s *Server) searchCode(ctx context.Context, _ *mcp.CallToolRequest, in Sear
 		limit = 10
 	}
 	limit = min(limit, 50)
-	weights := map[string]float64{}
-	tokenize.Each(in.Query, func(t tokenize.Token) {
-		if !tokenize.IsStopWord(t.Text) {
-			weights[t.Stem]++
-		}
-	})
-	if len(weights) == 0 {
+	terms := index.Words(in.Query)
+	if len(terms) == 0 {
 		return nil, SearchResult{}, fmt.Errorf("the query %q has no words to search for", in.Query)
 	}
 	ix, err := s.index(ctx)
@@ -64,9 +59,9 @@ func (s *Server) searchCode(ctx context.Context, _ *mcp.CallToolRequest, in Sear
 		return nil, SearchResult{}, err
 	}
 	defer ix.Close()
-	var terms []index.QueryTerm
-	for st, w := range weights {
-		terms = append(terms, index.QueryTerm{Stem: st, Weight: w})
+	stems := map[string]bool{}
+	for _, t := range terms {
+		stems[t.Stem] = true
 	}
 	keep := func(e *index.Entry) bool {
 		if e.Kind.Has(walk.Secret) || len(in.Exclude) > 0 && hone.MatchGlobs(in.Exclude, e.Path) {
@@ -78,7 +73,7 @@ func (s *Server) searchCode(ctx context.Context, _ *mcp.CallToolRequest, in Sear
 	var b strings.Builder
 	used := 0
 	for _, h := range ix.Run(index.Search{Terms: terms, Keep: keep, Limit: limit}) {
-		hit := SearchHit{Path: h.Entry.Path, Score: h.Score, Lines: matchingLines(s.root, h.Entry.Path, weights, 3)}
+		hit := SearchHit{Path: h.Entry.Path, Score: h.Score, Lines: matchingLines(s.root, h.Entry.Path, stems, 3)}
 		block := fmt.Sprintf("%s (score %.2f)\n", hit.Path, hit.Score)
 		for _, l := range hit.Lines {
 			block += "  " + l + "\n"
@@ -102,7 +97,7 @@ func (s *Server) searchCode(ctx context.Context, _ *mcp.CallToolRequest, in Sear
 }
 
 // matchingLines returns the first lines of a file holding a query term.
-func matchingLines(root, p string, stems map[string]float64, max int) []string {
+func matchingLines(root, p string, stems map[string]bool, max int) []string {
 	data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(p)))
 	if err != nil {
 		return nil
@@ -116,7 +111,7 @@ func matchingLines(root, p string, stems map[string]float64, max int) []string {
 			continue
 		}
 		hit := false
-		tokenize.Each(line, func(t tokenize.Token) { hit = hit || stems[t.Stem] > 0 })
+		tokenize.Each(line, func(t tokenize.Token) { hit = hit || stems[t.Stem] })
 		if hit {
 			out = append(out, fmt.Sprintf("%d: %s", i+1, strings.TrimSpace(line)))
 		}
