@@ -81,6 +81,8 @@ type knowledge struct {
 	// near is each candidate's closeness to the relevant files in the
 	// graph of calls and imports, scaled by their relevance.
 	near map[string]float64
+	// evidence is what the task says beyond its concepts.
+	evidence taskEvidence
 	// The task asks for tests, vendored or generated code: they are searched
 	// and not weighed down.
 	aboutTests, aboutVendor, aboutGenerated bool
@@ -169,6 +171,7 @@ func evaluate(ix *index.Index, d *index.Doc, k *knowledge, extra []support) Eval
 		Relevance: math.Round(rel*100) / 100,
 		score:     rel,
 		Reason:    reason(d, matched, learnedHits, edges),
+		parts:     evidence{cover: cover, about: about, learned: learned, link: 1 - link},
 	}
 }
 

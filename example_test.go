@@ -17,13 +17,13 @@ func ExampleRetrieve() {
 		log.Fatal(err)
 	}
 	for _, f := range res.Files {
-		fmt.Printf("%s (found in cycle %d)\n", f.Path, f.Cycle)
+		fmt.Printf("%s: %s, found in cycle %d\n", f.Path, f.Role, f.Cycle)
 	}
 	fmt.Println("stopped:", res.StopReason)
 	// Output:
-	// src/auth/tokens.ts (found in cycle 1)
-	// src/auth/auth.ts (found in cycle 1)
-	// src/session/session-manager.ts (found in cycle 2)
-	// src/lib/jwt-utils.ts (found in cycle 2)
+	// src/auth/tokens.ts: target, found in cycle 1
+	// src/auth/auth.ts: target, found in cycle 1
+	// src/lib/jwt-utils.ts: context, found in cycle 2
+	// src/session/session-manager.ts: context, found in cycle 2
 	// stopped: sufficient
 }

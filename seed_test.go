@@ -218,35 +218,56 @@ func TestResultContract(t *testing.T) {
 	if res.Version != hone.Version || res.Task == "" || res.ElapsedMS < 0 {
 		t.Errorf("version %q task %q elapsed %d", res.Version, res.Task, res.ElapsedMS)
 	}
-	// files are at or above the threshold, best first, merged over cycles.
+	// files are the targets, best first, holding the coverage of the
+	// probability (or all there is), then the context they need.
+	var mass, all float64
+	for _, r := range res.Ranking {
+		all += r.Relevance
+	}
+	targets := 0
 	for i, f := range res.Files {
-		if f.Relevance < res.Threshold {
-			t.Errorf("files[%d] %s at %.2f is below the threshold", i, f.Path, f.Relevance)
-		}
-		if i > 0 && f.Relevance > res.Files[i-1].Relevance {
-			t.Errorf("files not best first at %d", i)
+		switch f.Role {
+		case hone.RoleTarget:
+			if i != targets || res.Ranking[i].Path != f.Path {
+				t.Errorf("files[%d] %s: the targets must come first, in the ranking's order", i, f.Path)
+			}
+			targets++
+			mass += f.Relevance
+		case hone.RoleContext:
+			if !strings.Contains(f.Reason, "calls") && !strings.Contains(f.Reason, "imported by") {
+				t.Errorf("files[%d] %s is context, and its reason %q does not say what needs it", i, f.Path, f.Reason)
+			}
+		default:
+			t.Errorf("files[%d] %s has role %q", i, f.Path, f.Role)
 		}
 		if f.Reason == "" || f.MissingContext == nil || f.Cycle < 1 {
 			t.Errorf("files[%d] incomplete: %+v", i, f)
 		}
 	}
-	// ranking holds every file evaluated in any cycle, at its best score.
-	evaluated := map[string]float64{}
+	if targets == 0 || mass < hone.DefaultCoverage-0.05 && targets < len(res.Ranking) {
+		t.Errorf("%d targets hold %.2f of the probability, want at least %.2f", targets, mass, hone.DefaultCoverage)
+	}
+	// ranking holds every file evaluated in any cycle, best first; its
+	// relevance is a probability.
+	evaluated := map[string]bool{}
 	for _, c := range res.Cycles {
 		for _, ev := range c.Evaluated {
-			evaluated[ev.Path] = max(evaluated[ev.Path], ev.Relevance)
+			evaluated[ev.Path] = true
 		}
 	}
 	if len(res.Ranking) != len(evaluated) {
 		t.Errorf("ranking has %d files, %d were evaluated", len(res.Ranking), len(evaluated))
 	}
 	for i, r := range res.Ranking {
-		if evaluated[r.Path] != r.Relevance {
-			t.Errorf("ranking %s at %.2f, best evaluation %.2f", r.Path, r.Relevance, evaluated[r.Path])
+		if !evaluated[r.Path] {
+			t.Errorf("ranking holds %s, never evaluated", r.Path)
 		}
 		if i > 0 && r.Relevance > res.Ranking[i-1].Relevance {
 			t.Errorf("ranking not best first at %d", i)
 		}
+	}
+	if all < 0.95 || all > 1.05 {
+		t.Errorf("the ranking's relevance sums to %.2f, want 1", all)
 	}
 	// excluded files are never evaluated again.
 	excluded := map[string]int{}

@@ -163,6 +163,9 @@ type SWEConfig struct {
 	// Baseline ranks with plain BM25 over the task's words instead of the
 	// loop: the reference every change is measured against.
 	Baseline bool
+	// Signals, if set, receives each instance's ranked files with their
+	// signals, JSON lines of SignalRow: what `hone bench fit` fits on.
+	Signals io.Writer
 }
 
 // RunSWE runs every instance: it checks each repository out at the
@@ -196,6 +199,11 @@ func RunSWE(ctx context.Context, cfg SWEConfig) ([]Row, error) {
 	enc := json.NewEncoder(io.Discard)
 	if cfg.Out != nil {
 		enc = json.NewEncoder(cfg.Out)
+	}
+	var sig *json.Encoder
+	if cfg.Signals != nil {
+		sig = json.NewEncoder(cfg.Signals)
+		cfg.Options.Signals = true
 	}
 	done := 0
 	for _, repo := range order {
@@ -233,6 +241,12 @@ func RunSWE(ctx context.Context, cfg SWEConfig) ([]Row, error) {
 				if err := enc.Encode(row); err != nil {
 					return rows, err
 				}
+				if sig != nil {
+					// A failed instance counts, with nothing ranked.
+					if err := sig.Encode(signalRow(in, &hone.Result{})); err != nil {
+						return rows, err
+					}
+				}
 				if cfg.Log != nil {
 					fmt.Fprintf(cfg.Log, "%s: %v\n", in.ID, err)
 				}
@@ -251,8 +265,18 @@ func RunSWE(ctx context.Context, cfg SWEConfig) ([]Row, error) {
 			row.ElapsedMS = time.Since(start).Milliseconds()
 			if err != nil {
 				row.Error = err.Error()
+				if sig != nil {
+					if err := sig.Encode(signalRow(in, &hone.Result{})); err != nil {
+						return rows, err
+					}
+				}
 			} else {
 				score(&row, res, co.tree, count)
+				if sig != nil {
+					if err := sig.Encode(signalRow(in, res)); err != nil {
+						return rows, err
+					}
+				}
 			}
 			rows = append(rows, row)
 			if err := enc.Encode(row); err != nil {
@@ -265,6 +289,20 @@ func RunSWE(ctx context.Context, cfg SWEConfig) ([]Row, error) {
 		}
 	}
 	return rows, nil
+}
+
+func signalRow(in Instance, res *hone.Result) SignalRow {
+	gold := map[string]bool{}
+	for _, g := range in.Gold {
+		gold[g] = true
+	}
+	r := SignalRow{ID: in.ID, Repo: in.Repo, Names: hone.SignalNames, Gold: len(in.Gold), Paths: []string{}, IsG: []bool{}, X: [][]float64{}}
+	for _, f := range res.Ranking {
+		r.Paths = append(r.Paths, f.Path)
+		r.IsG = append(r.IsG, gold[f.Path])
+		r.X = append(r.X, f.Signals)
+	}
+	return r
 }
 
 func score(row *Row, res *hone.Result, tree string, count func(string) int) {

@@ -18,11 +18,14 @@ const benchUsage = `hone bench index --git-dir DIR --rev REV [--rev2 REV] [--tas
                  [--limit N] [--runs N] [--peer "CMD {out} {repo}"] [--json]`
 
 const sweUsage = `hone bench --data FILE.jsonl --repos DIR [--map FILE] [--limit N] [--every N] [--repo NAME]
-           [--out ROWS.jsonl] [--work DIR]`
+           [--out ROWS.jsonl] [--work DIR] [--signals FILE.jsonl]`
 
 func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) > 0 && args[0] == "index" {
 		return cmdBenchIndex(ctx, args[1:], stdout, stderr)
+	}
+	if len(args) > 0 && args[0] == "fit" {
+		return cmdBenchFit(args[1:], stdout)
 	}
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
 	data := fs.String("data", "", "benchmark instances: JSON lines with instance_id, repo, base_commit, problem_statement, gold_files")
@@ -35,6 +38,7 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	work := fs.String("work", "", "keep work trees and indexes here between runs (default: a temporary directory)")
 	maxCycles := fs.Int("max-cycles", hone.DefaultMaxCycles, "cycles of the loop at most (1-10)")
 	baseline := fs.Bool("bm25", false, "rank with plain BM25 over the task's words instead of the loop: the baseline")
+	signals := fs.String("signals", "", "write each instance's ranked files with their signals to this JSON-lines file, for hone bench fit")
 	words, err := parseFlags(fs, args, stdout, sweUsage+"\n   or: "+benchUsage)
 	if err != nil {
 		return err
@@ -77,6 +81,14 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 		defer f.Close()
 		cfg.Out = f
+	}
+	if *signals != "" {
+		f, err := os.Create(*signals)
+		if err != nil {
+			return usagef("cannot write the signals: %v", err)
+		}
+		defer f.Close()
+		cfg.Signals = f
 	}
 	rows, err := bench.RunSWE(ctx, cfg)
 	if len(rows) > 0 {
@@ -125,5 +137,32 @@ func cmdBenchIndex(ctx context.Context, args []string, stdout, stderr io.Writer)
 		return enc.Encode(rep)
 	}
 	rep.Print(stdout)
+	return nil
+}
+
+const fitUsage = `hone bench fit --signals FILE.jsonl [--l2 X] [--iters N]`
+
+// cmdBenchFit fits the ranking's weights on the signals a benchmark run
+// wrote, and reports them under leave-one-repository-out cross-validation.
+func cmdBenchFit(args []string, stdout io.Writer) error {
+	fs := flag.NewFlagSet("bench fit", flag.ContinueOnError)
+	signals := fs.String("signals", "", "signal rows written by hone bench --signals")
+	l2 := fs.Float64("l2", 1e-3, "ridge penalty on the weights")
+	iters := fs.Int("iters", 1500, "gradient steps")
+	words, err := parseFlags(fs, args, stdout, fitUsage)
+	if err != nil {
+		return err
+	}
+	if len(words) > 0 || *signals == "" {
+		return usagef("usage: %s", fitUsage)
+	}
+	rows, err := bench.ReadSignals(*signals)
+	if err != nil {
+		return usagef("cannot read the signals: %v", err)
+	}
+	if len(rows) == 0 {
+		return usagef("no signal rows in %s", *signals)
+	}
+	bench.PrintFit(stdout, rows, bench.FitConfig{L2: *l2, Iters: *iters})
 	return nil
 }

@@ -1,0 +1,381 @@
+package hone
+
+import (
+	"fmt"
+	"math"
+	"path"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/hone-tools/hone/index"
+	"github.com/hone-tools/hone/walk"
+)
+
+// The final ranking weighs the evidence the loop gathered about each file
+// it evaluated: its signals. Each is a number in about 0..1; the ranking
+// score is their weighted sum (rankWeights), with weights fit on a
+// benchmark by `hone bench fit`, which reports them under leave-one-
+// repository-out cross-validation.
+
+// SignalNames names the signals, in the order of Ranked.Signals.
+var SignalNames = []string{
+	"search",      // BM25F score of the task's own terms, against the best file's
+	"search_rr",   // reciprocal rank in that search
+	"first",       // the evaluator's score when the file was first evaluated
+	"best",        // its best score over the cycles
+	"cover",       // coverage of the task's key concepts
+	"about",       // named, or in a folder named, for a key concept
+	"learned",     // vocabulary learned from the relevant files
+	"link",        // calls and imports tying it to relevant files
+	"near",        // graph proximity to the relevant files
+	"path",        // the task names the file by its path
+	"path_last",   // the last path the task names (a stack trace's deepest frame)
+	"module",      // the task names it as a dotted module path
+	"ident_def",   // share of the task's identifiers the file defines
+	"ident_name",  // a task identifier in the file's name
+	"ident_body",  // share of the task's identifiers the file mentions
+	"word_def",    // the task's key words in the file's definitions
+	"message",     // a message quoted in the task, in the file's text
+	"prior",       // 1 for source, less for tests, docs, examples
+	"later",       // first evaluated after the first cycle
+	"length",      // log of the file's length
+	"test",        // a test file
+	"word_name",   // a key word in the file's name
+	"frames",      // how many of the task's paths name the file
+	"ident_def_n", // how many task identifiers the file defines, up to 4, over 4
+	"search_top",  // BM25F's first file
+	"best_top",    // the evaluator's best file
+}
+
+// Signal indexes.
+const (
+	sigSearch = iota
+	sigSearchRR
+	sigFirst
+	sigBest
+	sigCover
+	sigAbout
+	sigLearned
+	sigLink
+	sigNear
+	sigPath
+	sigPathLast
+	sigModule
+	sigIdentDef
+	sigIdentName
+	sigIdentBody
+	sigWordDef
+	sigMessage
+	sigPrior
+	sigLater
+	sigLength
+	sigTest
+	sigWordName
+	sigFrames
+	sigIdentDefN
+	sigSearchTop
+	sigBestTop
+	numSignals
+)
+
+// taskEvidence is what the task says beyond its concepts: the files it
+// names by path (in order of mention), by dotted module path, and the
+// messages it quotes.
+type taskEvidence struct {
+	paths    []string // repository files named by path, in order of mention
+	lastPath string
+	modules  map[string]bool
+	messages [][]string // stems of each quoted message
+}
+
+var (
+	quotedMsg = regexp.MustCompile(`"([^"\n]{12,300})"|'([^'\n]{12,300})'`)
+	errorLine = regexp.MustCompile(`(?m)^\s*(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception|Warning|Failure|Panic)\b:\s*(.{8,300})$`)
+	dottedRef = regexp.MustCompile(`\b[A-Za-z_]\w*(?:\.[A-Za-z_]\w*){1,8}\b`)
+)
+
+// readEvidence finds the paths, module paths and messages of a task.
+func readEvidence(task string, concepts []*concept, ix *index.Index) taskEvidence {
+	ev := taskEvidence{modules: map[string]bool{}}
+	// Paths in order of mention.
+	type at struct {
+		pos   int
+		files []string
+	}
+	var named []at
+	for _, c := range concepts {
+		if c.kind == filePath && len(c.files) > 0 && len(c.files) <= 3 {
+			named = append(named, at{pos: strings.LastIndex(task, c.path), files: c.files})
+		}
+	}
+	last := -1
+	for _, n := range named {
+		ev.paths = append(ev.paths, n.files...)
+		if n.pos > last && len(n.files) == 1 {
+			last, ev.lastPath = n.pos, n.files[0]
+		}
+	}
+	// Dotted module paths: a.b.c names a/b/c.py, a/b/c/__init__.py, or,
+	// when c is a class or function, a/b.py.
+	var byStem map[string][]string
+	for _, m := range dottedRef.FindAllString(task, 40) {
+		parts := strings.Split(m, ".")
+		if len(parts) < 2 {
+			continue
+		}
+		if byStem == nil {
+			byStem = map[string][]string{}
+			for _, e := range ix.Entries() {
+				p := strings.TrimSuffix(e.Path, path.Ext(e.Path))
+				p = strings.TrimSuffix(p, "/__init__")
+				p = strings.TrimSuffix(p, "/index")
+				byStem[p] = append(byStem[p], e.Path)
+			}
+		}
+		for k := len(parts); k >= 2; k-- {
+			files := byStem[strings.Join(parts[:k], "/")]
+			if len(files) > 0 && len(files) <= 2 {
+				for _, f := range files {
+					ev.modules[f] = true
+				}
+				break
+			}
+		}
+	}
+	// Messages: quoted, or the text of an error line.
+	add := func(s string) {
+		if len(strings.Fields(s)) < 3 {
+			return // a path or a name, not a message
+		}
+		st := stemsOf(s)
+		if len(st) >= 3 {
+			ev.messages = append(ev.messages, st)
+		}
+	}
+	for _, m := range quotedMsg.FindAllStringSubmatch(task, 20) {
+		add(m[1] + m[2])
+	}
+	for _, m := range errorLine.FindAllStringSubmatch(task, 20) {
+		add(m[1])
+	}
+	return ev
+}
+
+// signals computes a file's signals. first and best are its first and best
+// evaluations; hit is its BM25F score over the best's and its rank (0 when
+// the search did not return it).
+func (st *state) signals(d *index.Doc, first, best Evaluation, hitScore float64, hitRank int) []float64 {
+	x := make([]float64, numSignals)
+	x[sigSearch] = hitScore
+	if hitRank > 0 {
+		x[sigSearchRR] = 1 / float64(hitRank)
+	}
+	if hitRank == 1 {
+		x[sigSearchTop] = 1
+	}
+	x[sigFirst] = first.score
+	x[sigBest] = best.score
+	x[sigCover] = best.parts.cover
+	x[sigAbout] = best.parts.about
+	x[sigLearned] = best.parts.learned
+	x[sigLink] = best.parts.link
+	x[sigNear] = st.know.near[d.Path]
+	te := &st.know.evidence
+	for _, p := range te.paths {
+		if p == d.Path {
+			x[sigPath] = 1
+			x[sigFrames]++
+		}
+	}
+	x[sigFrames] = math.Min(1, x[sigFrames]/3)
+	if te.lastPath == d.Path {
+		x[sigPathLast] = 1
+	}
+	if te.modules[d.Path] {
+		x[sigModule] = 1
+	}
+	var idW, idDef, idBody, wordW, wordDef float64
+	nDef := 0
+	for i, c := range st.know.concepts {
+		if len(c.alts) == 0 || c.kind == filePath {
+			continue
+		}
+		tf := d.TF(c.alts[0].stems[0])
+		if len(c.alts[0].stems) > 1 {
+			tf, _ = altFreqs(d, c.alts[0].stems)
+		}
+		if c.kind == identifier {
+			idW += c.weight
+			if tf[index.Def] > 0 {
+				idDef += c.weight
+				nDef++
+			}
+			if tf[index.Name] > 0 {
+				x[sigIdentName] = math.Max(x[sigIdentName], c.weight)
+			}
+			if tf[index.Body] > 0 {
+				idBody += c.weight
+			}
+			continue
+		}
+		if i < 2*coverageConcepts {
+			wordW += c.weight
+			if tf[index.Def] > 0 {
+				wordDef += c.weight
+			}
+			if tf[index.Name] > 0 {
+				x[sigWordName] = math.Max(x[sigWordName], c.weight)
+			}
+		}
+	}
+	if idW > 0 {
+		x[sigIdentDef] = idDef / idW
+		x[sigIdentBody] = idBody / idW
+	}
+	x[sigIdentDefN] = math.Min(4, float64(nDef)) / 4
+	if wordW > 0 {
+		x[sigWordDef] = wordDef / wordW
+	}
+	for _, m := range te.messages {
+		var have, all float64
+		for _, s := range m {
+			w := st.ix.IDF(max(1, st.ix.DF(s)))
+			all += w
+			if d.TF(s)[index.Body] > 0 {
+				have += w
+			}
+		}
+		if all > 0 {
+			x[sigMessage] = math.Max(x[sigMessage], have/all)
+		}
+	}
+	x[sigPrior] = prior(&d.Entry, &st.know)
+	if st.seen[d.Path] > 1 {
+		x[sigLater] = 1
+	}
+	x[sigLength] = math.Log1p(float64(d.Len[index.Body])) / 10
+	if d.Kind.Has(walk.Test) {
+		x[sigTest] = 1
+	}
+	return x
+}
+
+// rankScore is the ranking score of a file's signals.
+func rankScore(x []float64) float64 {
+	s := 0.0
+	for i, v := range x {
+		if i < len(rankWeights) {
+			s += rankWeights[i] * v
+		}
+	}
+	return s
+}
+
+// contextFiles is how many files the result adds, at most, for the
+// context its targets need.
+const contextFiles = 3
+
+// rankWeights weigh the signals, in the order of SignalNames; a file's
+// relevance is the softmax of the run's scores over rankTemp. Both come
+// from `hone bench fit` on SWE-bench Lite (see the README for the figures
+// under cross-validation).
+var (
+	rankWeights = []float64{2.045, 1.417, 4.932, 4.077, 1.651, 1.326, 0.1406, 0.2035, -0.9417, 0.5431, 0.533, 0.3007, 0.8795, -0.2733, -0.04055, 1.331, 1.017, 1.575, -1.215, 0.7703, -4.42, 0.9115, 0.181, -1.119, -0.4308, -0.08833}
+	rankTemp    = 1.0
+)
+
+// rank orders every evaluated file by its ranking score, gives each its
+// calibrated relevance, and picks the result's files: the best-first
+// prefix that holds Options.Coverage of the ranking's probability, and
+// any other file at or above the threshold.
+func (st *state) rank() (ranking []Ranked, files map[string]string) {
+	type scored struct {
+		ev Evaluation
+		x  []float64
+		s  float64
+	}
+	var all []scored
+	top, topBest := "", -1.0
+	for p, ev := range st.best {
+		if ev.score > topBest || ev.score == topBest && p < top {
+			top, topBest = p, ev.score
+		}
+	}
+	for p, ev := range st.best {
+		d := st.ix.Doc(p)
+		if d == nil {
+			continue
+		}
+		h := st.hits[p]
+		x := st.signals(d, st.first[p], ev, h.score, h.rank)
+		if p == top {
+			x[sigBestTop] = 1
+		}
+		all = append(all, scored{ev: ev, x: x, s: rankScore(x)})
+	}
+	sort.Slice(all, func(i, j int) bool {
+		if all[i].s != all[j].s {
+			return all[i].s > all[j].s
+		}
+		if all[i].ev.score != all[j].ev.score {
+			return all[i].ev.score > all[j].ev.score
+		}
+		return all[i].ev.Path < all[j].ev.Path
+	})
+	// The probability that each file is the one the task is after: a
+	// softmax over the ranking's scores.
+	sum := 0.0
+	for _, a := range all {
+		sum += math.Exp((a.s - all[0].s) / rankTemp)
+	}
+	out := make([]Ranked, 0, len(all))
+	files = map[string]string{}
+	cum := 0.0
+	for _, a := range all {
+		p := math.Exp((a.s-all[0].s)/rankTemp) / sum
+		r := Ranked{Path: a.ev.Path, Relevance: math.Round(p*100) / 100}
+		if st.opts.Signals {
+			r.Signals = a.x
+		}
+		if cum < st.opts.Coverage || r.Relevance >= st.opts.Threshold {
+			files[r.Path] = RoleTarget
+		}
+		cum += p
+		out = append(out, r)
+	}
+	// The context the targets need, when the loop judged it relevant: the
+	// definitions they call on the task's lines, then the files they
+	// import; contextFiles at most.
+	var targets []string
+	for _, r := range out {
+		if files[r.Path] == RoleTarget {
+			targets = append(targets, r.Path)
+		}
+	}
+	added := 0
+	need := func(from, p, why string) {
+		if added == contextFiles || files[p] != "" {
+			return
+		}
+		if ev, ok := st.best[p]; ok && ev.Relevance >= st.opts.Threshold {
+			files[p] = RoleContext
+			ev.Reason = why + "; " + ev.Reason
+			st.best[p] = ev
+			added++
+		}
+	}
+	for _, g := range st.gaps {
+		if g.Critical && g.Kind == "call" && files[g.From] == RoleTarget {
+			need(g.From, g.Where, fmt.Sprintf("%s calls %s() here on the lines about the task", g.From, g.Name))
+		}
+	}
+	for _, t := range targets {
+		if d := st.ix.Doc(t); d != nil {
+			for _, p := range st.ix.Imports(d) {
+				need(t, p, "imported by "+t)
+			}
+		}
+	}
+	return out, files
+}

@@ -1,0 +1,71 @@
+package hone
+
+import (
+	"slices"
+	"testing"
+)
+
+func TestReadEvidence(t *testing.T) {
+	ix := fixtureIndex(t, "auth-expiry")
+	tests := []struct {
+		name     string
+		task     string
+		paths    []string
+		last     string
+		modules  []string
+		messages int
+	}{
+		{
+			name: "python traceback: frames in order, the deepest last",
+			task: "Traceback (most recent call last):\n  File \"/venv/app/src/api/routes.ts\", line 3, in handler\n" +
+				"  File \"/venv/app/src/session/session-manager.ts\", line 9, in refresh\n" +
+				"ValueError: the session cannot be refreshed after expiry\n",
+			paths:    []string{"src/api/routes.ts", "src/session/session-manager.ts"},
+			last:     "src/session/session-manager.ts",
+			messages: 1,
+		},
+		{
+			name:    "dotted module path",
+			task:    "importing src.auth.tokens.issueToken fails",
+			modules: []string{"src/auth/tokens.ts"},
+		},
+		{
+			name:     "quoted message",
+			task:     `it says "token expired before the refresh window" and stops`,
+			messages: 1,
+		},
+		{
+			name: "short quotes are not messages",
+			task: `the "auth" module`,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ev := readEvidence(tt.task, analyzeTask(tt.task, ix), ix)
+			if !slices.Equal(ev.paths, tt.paths) {
+				t.Errorf("paths %v, want %v", ev.paths, tt.paths)
+			}
+			if ev.lastPath != tt.last {
+				t.Errorf("last path %q, want %q", ev.lastPath, tt.last)
+			}
+			var mods []string
+			for m := range ev.modules {
+				mods = append(mods, m)
+			}
+			slices.Sort(mods)
+			if !slices.Equal(mods, tt.modules) {
+				t.Errorf("modules %v, want %v", mods, tt.modules)
+			}
+			if len(ev.messages) != tt.messages {
+				t.Errorf("messages %v, want %d", ev.messages, tt.messages)
+			}
+		})
+	}
+}
+
+// Every signal has a name, and the weights one each.
+func TestSignalsNamed(t *testing.T) {
+	if len(SignalNames) != numSignals || len(rankWeights) != numSignals {
+		t.Fatalf("%d names and %d weights for %d signals", len(SignalNames), len(rankWeights), numSignals)
+	}
+}
