@@ -171,6 +171,9 @@ type Result struct {
 	// Files are the files at or above the threshold, merged over all cycles,
 	// best first.
 	Files []Evaluation `json:"files"`
+	// RelatedTests are the tests that exercise the files: what to run
+	// after changing them.
+	RelatedTests []RelatedTest `json:"related_tests"`
 	// Ranking lists every file evaluated in the run, best first.
 	Ranking    []Ranked   `json:"ranking"`
 	Cycles     []Cycle    `json:"cycles"`

@@ -116,7 +116,7 @@ func run(ctx context.Context, ix *index.Index, task string, opts Options, start 
 	if len(st.know.concepts) == 0 {
 		res.StopReason = StopNoProgress
 		res.Notice = "nothing found: the task has no words or identifiers hone can search for; describe it with the names of the things involved"
-		res.Ranking, res.Files = []Ranked{}, []Evaluation{}
+		res.Ranking, res.Files, res.RelatedTests = []Ranked{}, []Evaluation{}, []RelatedTest{}
 		res.ElapsedMS = time.Since(start).Milliseconds()
 		return res, nil
 	}
@@ -210,6 +210,7 @@ func run(ctx context.Context, ix *index.Index, task string, opts Options, start 
 			res.Files = append(res.Files, ev)
 		}
 	}
+	res.RelatedTests = st.relatedTests(res.Files)
 	if len(res.Files) == 0 {
 		if len(res.Ranking) == 0 {
 			res.Notice = "nothing found: no file matched the task's terms"

@@ -353,28 +353,44 @@ func (st *state) rank() (ranking []Ranked, files map[string]string) {
 			targets = append(targets, r.Path)
 		}
 	}
-	added := 0
-	need := func(from, p, why string) {
-		if added == contextFiles || files[p] != "" {
-			return
-		}
-		if ev, ok := st.best[p]; ok && ev.Relevance >= st.opts.Threshold {
-			files[p] = RoleContext
-			ev.Reason = why + "; " + ev.Reason
-			st.best[p] = ev
-			added++
-		}
+	type need struct {
+		path, why string
+		critical  bool
+		score     float64
 	}
+	var needs []need
 	for _, g := range st.gaps {
 		if g.Critical && g.Kind == "call" && files[g.From] == RoleTarget {
-			need(g.From, g.Where, fmt.Sprintf("%s calls %s() here on the lines about the task", g.From, g.Name))
+			needs = append(needs, need{g.Where, fmt.Sprintf("%s calls %s() here on the lines about the task", g.From, g.Name), true, 0})
 		}
 	}
 	for _, t := range targets {
 		if d := st.ix.Doc(t); d != nil {
 			for _, p := range st.ix.Imports(d) {
-				need(t, p, "imported by "+t)
+				needs = append(needs, need{p, "imported by " + t, false, 0})
 			}
+		}
+	}
+	for i := range needs {
+		needs[i].score = st.best[needs[i].path].score
+	}
+	// What a target calls on the task's lines first, then the best judged.
+	sort.SliceStable(needs, func(i, j int) bool {
+		if needs[i].critical != needs[j].critical {
+			return needs[i].critical
+		}
+		return needs[i].score > needs[j].score
+	})
+	added := 0
+	for _, n := range needs {
+		if added == contextFiles || files[n.path] != "" {
+			continue
+		}
+		if ev, ok := st.best[n.path]; ok && ev.Relevance >= st.opts.Threshold {
+			files[n.path] = RoleContext
+			ev.Reason = n.why + "; " + ev.Reason
+			st.best[n.path] = ev
+			added++
 		}
 	}
 	return out, files

@@ -1,6 +1,7 @@
 package hone
 
 import (
+	"path/filepath"
 	"slices"
 	"testing"
 )
@@ -68,4 +69,47 @@ func TestSignalsNamed(t *testing.T) {
 	if len(SignalNames) != numSignals || len(rankWeights) != numSignals {
 		t.Fatalf("%d names and %d weights for %d signals", len(SignalNames), len(rankWeights), numSignals)
 	}
+}
+
+func TestRelatedTests(t *testing.T) {
+	res := retrieveFixture(t, "auth-expiry", "fix the auth token expiry bug")
+	if len(res.RelatedTests) == 0 || res.RelatedTests[0].Path != "src/auth/auth.test.ts" {
+		t.Fatalf("related tests %+v, want src/auth/auth.test.ts first", res.RelatedTests)
+	}
+	if !slices.Contains(res.RelatedTests[0].For, "src/auth/auth.ts") {
+		t.Errorf("auth.test.ts is for %v, want auth.ts among them", res.RelatedTests[0].For)
+	}
+	for _, f := range res.Files {
+		if f.Path == "src/auth/auth.test.ts" {
+			t.Errorf("a test is among the files; it belongs in related_tests")
+		}
+	}
+}
+
+func TestTestNamedFor(t *testing.T) {
+	tests := []struct {
+		test, base string
+		want       bool
+	}{
+		{"tests/test_query.py", "query", true},
+		{"pkg/query_test.go", "query", true},
+		{"src/auth/auth.test.ts", "auth", true},
+		{"src/auth/auth.spec.js", "auth", true},
+		{"tests/test_querystring.py", "query", false},
+		{"tests/tests.py", "query", false},
+	}
+	for _, tt := range tests {
+		if got := testNamedFor(tt.test, tt.base); got != tt.want {
+			t.Errorf("testNamedFor(%q, %q) = %v, want %v", tt.test, tt.base, got, tt.want)
+		}
+	}
+}
+
+func retrieveFixture(t *testing.T, repo, task string) *Result {
+	t.Helper()
+	res, err := Retrieve(t.Context(), filepath.Join("testdata", "repos", repo), task, Options{IndexDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
 }

@@ -21,6 +21,7 @@ type RetrieveParams struct {
 type RetrieveFile struct {
 	Path           string      `json:"path"`
 	Relevance      float64     `json:"relevance"`
+	Role           string      `json:"role"`
 	Reason         string      `json:"reason"`
 	MissingContext []string    `json:"missing_context"`
 	Spans          []hone.Span `json:"spans,omitempty"`
@@ -28,9 +29,10 @@ type RetrieveFile struct {
 
 // RetrieveResult is retrieve_context's structured result.
 type RetrieveResult struct {
-	Files      []RetrieveFile `json:"files"`
-	StopReason string         `json:"stop_reason"`
-	Notice     string         `json:"notice,omitempty"`
+	Files        []RetrieveFile     `json:"files"`
+	RelatedTests []hone.RelatedTest `json:"related_tests"`
+	StopReason   string             `json:"stop_reason"`
+	Notice       string             `json:"notice,omitempty"`
 	// Omitted lists what the pack left out for its budget.
 	Omitted  []string `json:"omitted"`
 	Tokens   int      `json:"tokens"`
@@ -42,8 +44,8 @@ const defaultBudget = 6000
 func (s *Server) addRetrieveContext(srv *mcp.Server) {
 	mcp.AddTool(srv, &mcp.Tool{
 		Name: "retrieve_context",
-		Description: "Find the files that matter for a task and return a context pack: the files with relevance (0..1), " +
-			"why each matters, what each still misses, and their key code (imports, the definitions that matter) within a token budget. " +
+		Description: "Find the files that matter for a task and return a context pack: the target files, each with the probability that the change goes there, the context they need, " +
+			"why each matters, what each still misses, the tests to run, and their key code (imports, the definitions that matter) within a token budget. " +
 			"Use it first, before reading files one by one.",
 	}, s.retrieveContext)
 }
@@ -64,9 +66,9 @@ func (s *Server) retrieveContext(ctx context.Context, _ *mcp.CallToolRequest, in
 		return nil, RetrieveResult{}, err
 	}
 	p := pack.Build(res, s.root, pack.Options{Budget: budget})
-	out := RetrieveResult{Files: []RetrieveFile{}, StopReason: string(res.StopReason), Notice: res.Notice, Omitted: p.Omitted, Tokens: p.Tokens, Redacted: p.Redacted}
+	out := RetrieveResult{Files: []RetrieveFile{}, RelatedTests: res.RelatedTests, StopReason: string(res.StopReason), Notice: res.Notice, Omitted: p.Omitted, Tokens: p.Tokens, Redacted: p.Redacted}
 	for _, f := range res.Files {
-		out.Files = append(out.Files, RetrieveFile{Path: f.Path, Relevance: f.Relevance, Reason: f.Reason, MissingContext: f.MissingContext, Spans: f.Spans})
+		out.Files = append(out.Files, RetrieveFile{Path: f.Path, Relevance: f.Relevance, Role: f.Role, Reason: f.Reason, MissingContext: f.MissingContext, Spans: f.Spans})
 	}
 	text := p.Text
 	if len(p.Omitted) > 0 {

@@ -200,18 +200,28 @@ func header(res *hone.Result) string {
 	}
 	fmt.Fprintf(&b, "Task: %s\n\n", task)
 	if len(res.Files) == 0 {
-		fmt.Fprintf(&b, "hone found no file at %.2f relevance or above.", res.Threshold)
+		b.WriteString("hone found no file for this task.")
 		if res.Notice != "" {
 			b.WriteString(" " + res.Notice + ".")
 		}
 		b.WriteString("\n")
 		return b.String()
 	}
-	fmt.Fprintf(&b, "Files (relevance 0..1; stopped: %s):\n", res.StopReason)
+	fmt.Fprintf(&b, "Files (target: likely where the change goes, with the probability it is; context: what the targets need; stopped: %s):\n", res.StopReason)
 	for _, f := range res.Files {
-		fmt.Fprintf(&b, "- %s (%.2f): %s\n", f.Path, f.Relevance, f.Reason)
+		role := f.Role
+		if role == "" {
+			role = "file"
+		}
+		fmt.Fprintf(&b, "- %s (%s, %.2f): %s\n", f.Path, role, f.Relevance, f.Reason)
 		if len(f.MissingContext) > 0 {
 			fmt.Fprintf(&b, "  missing: %s\n", strings.Join(f.MissingContext, "; "))
+		}
+	}
+	if len(res.RelatedTests) > 0 {
+		b.WriteString("Tests to run after a change:\n")
+		for _, t := range res.RelatedTests {
+			fmt.Fprintf(&b, "- %s (%s)\n", t.Path, t.Reason)
 		}
 	}
 	b.WriteString("\n")

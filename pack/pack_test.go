@@ -75,13 +75,13 @@ func TestBudgetRespected(t *testing.T) {
 func TestHeader(t *testing.T) {
 	res := retrieve(t, fixture, "fix the auth token expiry bug")
 	p := Build(res, fixture, Options{})
-	for _, want := range []string{"Task: fix the auth token expiry bug", "stopped: sufficient", "src/session/session-manager.ts (0.", "refreshSession"} {
+	for _, want := range []string{"Task: fix the auth token expiry bug", "stopped: sufficient", "src/session/session-manager.ts (context, 0.", "refreshSession", "Tests to run after a change:\n- src/auth/auth.test.ts"} {
 		if !strings.Contains(p.Text, want) {
 			t.Errorf("the pack lacks %q", want)
 		}
 	}
 	none := retrieve(t, fixture, "quaternion spectrogram")
-	if p := Build(none, fixture, Options{}); !strings.Contains(p.Text, "no file at 0.70 relevance") {
+	if p := Build(none, fixture, Options{}); !strings.Contains(p.Text, "hone found no file for this task") {
 		t.Errorf("an empty result should say so: %s", p.Text)
 	}
 }

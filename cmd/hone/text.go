@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"math"
 	"strings"
 
 	"github.com/hone-tools/hone"
@@ -83,15 +84,29 @@ func writeText(w io.Writer, res *hone.Result) error {
 
 	fmt.Fprintf(b, "\n── Result ──\n")
 	if len(res.Files) == 0 {
-		fmt.Fprintf(b, "No file scored %.2f or above.\n", res.Threshold)
+		fmt.Fprintf(b, "No file found.\n")
 	} else {
-		fmt.Fprintf(b, "%d file%s at %.2f or above:\n", len(res.Files), plural(len(res.Files)), res.Threshold)
+		targets, mass := 0, 0.0
+		for _, f := range res.Files {
+			if f.Role == hone.RoleTarget {
+				targets++
+				mass += f.Relevance
+			}
+		}
+		fmt.Fprintf(b, "%d file%s: %d target%s, holding %.0f%% of the probability, and %d of context they need:\n",
+			len(res.Files), plural(len(res.Files)), targets, plural(targets), 100*math.Min(1, mass), len(res.Files)-targets)
 	}
 	for _, f := range res.Files {
-		fmt.Fprintf(b, "\n  %.2f  %s  (cycle %d)\n", f.Relevance, f.Path, f.Cycle)
+		fmt.Fprintf(b, "\n  %.2f  %s  %s, cycle %d\n", f.Relevance, f.Path, f.Role, f.Cycle)
 		fmt.Fprintf(b, "        why:     %s\n", f.Reason)
 		if len(f.MissingContext) > 0 {
 			fmt.Fprintf(b, "        missing: %s\n", strings.Join(f.MissingContext, "; "))
+		}
+	}
+	if len(res.RelatedTests) > 0 {
+		fmt.Fprintf(b, "\nTests to run:\n")
+		for _, t := range res.RelatedTests {
+			fmt.Fprintf(b, "  %s  (%s; for %s)\n", t.Path, t.Reason, strings.Join(t.For, ", "))
 		}
 	}
 	if res.Notice != "" {

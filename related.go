@@ -1,0 +1,147 @@
+package hone
+
+import (
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/hone-tools/hone/index"
+	"github.com/hone-tools/hone/walk"
+)
+
+// RelatedTest is a test file that exercises the result's files: what an
+// agent should run after changing them.
+type RelatedTest struct {
+	Path string `json:"path"`
+	// For are the result's files it exercises.
+	For []string `json:"for"`
+	// Reason says how it was found: named for the file, importing it, or
+	// calling its definitions.
+	Reason string `json:"reason"`
+}
+
+// maxRelatedTests bounds the list.
+const maxRelatedTests = 5
+
+// relatedTests finds the tests of the result's files: test files named for
+// one (test_query.py, query_test.go, auth.test.ts), and those whose text
+// uses its most distinctive definitions, best confirmed by an import.
+func (st *state) relatedTests(files []Evaluation) []RelatedTest {
+	type cand struct {
+		score  float64
+		for_   []string
+		reason string
+	}
+	found := map[string]*cand{}
+	add := func(p, f string, score float64, reason string) {
+		c := found[p]
+		if c == nil {
+			c = &cand{reason: reason}
+			found[p] = c
+		}
+		if score > c.score {
+			c.score, c.reason = score, reason
+		}
+		if !contains(c.for_, f) {
+			c.for_ = append(c.for_, f)
+			c.score += 0.1 // a test of several result files is worth more
+		}
+	}
+	isTest := func(e *index.Entry) bool { return e.Kind.Has(walk.Test) }
+	var tests []*index.Entry
+	for _, e := range st.ix.Entries() {
+		if isTest(e) {
+			tests = append(tests, e)
+		}
+	}
+	if len(tests) == 0 {
+		return []RelatedTest{}
+	}
+	for fi, f := range files {
+		// The tests of the best files first.
+		at := 1 / (1 + 0.3*float64(fi))
+		d := st.ix.Doc(f.Path)
+		if d == nil {
+			continue
+		}
+		base := strings.TrimSuffix(path.Base(f.Path), path.Ext(f.Path))
+		if base == "__init__" || base == "index" || base == "mod" {
+			base = path.Base(path.Dir(f.Path))
+		}
+		// Named for it: the more of its folders the test's path shares,
+		// the surer; a common name (utils, base) needs a shared folder.
+		var named []*index.Entry
+		for _, e := range tests {
+			if testNamedFor(e.Path, base) {
+				named = append(named, e)
+			}
+		}
+		dirs := strings.Split(path.Dir(f.Path), "/")
+		for _, e := range named {
+			shared := 0
+			for _, part := range strings.Split(path.Dir(e.Path), "/") {
+				if contains(dirs, part) {
+					shared++
+				}
+			}
+			if shared == 0 && len(named) > 1 {
+				continue
+			}
+			add(e.Path, f.Path, at*(0.7+0.3*float64(shared)/float64(len(dirs))), "named for "+path.Base(f.Path))
+		}
+		// Tests that use its most distinctive definitions.
+		var terms []index.QueryTerm
+		n := 0
+		for _, def := range d.Defs {
+			if def.Kind == "section" || len(def.Name) < 6 || n == 6 {
+				continue
+			}
+			for _, ws := range wholeStems(def.Name) {
+				if df := st.ix.DF(ws); df > 0 && df <= 50 {
+					terms = append(terms, index.QueryTerm{Stem: ws, Weight: 1})
+					n++
+				}
+			}
+		}
+		if len(terms) == 0 {
+			continue
+		}
+		for i, h := range st.ix.Run(index.Search{Terms: terms, Keep: isTest, Limit: 3}) {
+			reason := "uses its definitions"
+			score := 0.6 - 0.1*float64(i)
+			if td := st.ix.Doc(h.Entry.Path); td != nil && contains(st.ix.Imports(td), f.Path) {
+				reason, score = "imports it", score+0.3
+			}
+			add(h.Entry.Path, f.Path, at*score, reason)
+		}
+	}
+	out := make([]RelatedTest, 0, len(found))
+	for p, c := range found {
+		out = append(out, RelatedTest{Path: p, For: c.for_, Reason: c.reason})
+	}
+	sort.Slice(out, func(i, j int) bool {
+		si, sj := found[out[i].Path].score, found[out[j].Path].score
+		if si != sj {
+			return si > sj
+		}
+		return out[i].Path < out[j].Path
+	})
+	if len(out) > maxRelatedTests {
+		out = out[:maxRelatedTests]
+	}
+	return out
+}
+
+// testNamedFor reports whether a test file's name is the source file's
+// base with a test prefix or suffix.
+func testNamedFor(p, base string) bool {
+	name := strings.ToLower(path.Base(p))
+	name = strings.TrimSuffix(name, path.Ext(name))
+	base = strings.ToLower(base)
+	for _, n := range []string{"test_" + base, base + "_test", base + ".test", base + ".spec", base + "test", base + "tests", "test" + base, "tests_" + base} {
+		if name == n {
+			return true
+		}
+	}
+	return false
+}
