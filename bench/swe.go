@@ -9,6 +9,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"time"
@@ -142,6 +143,30 @@ type Row struct {
 	Cycles    int      `json:"cycles"`
 	Stop      string   `json:"stop_reason"`
 	Error     string   `json:"error,omitempty"`
+	// Evidence says what the task gives beyond prose: "path",
+	// "traceback", "identifier"; for the analysis of misses.
+	Evidence []string `json:"evidence"`
+}
+
+var (
+	evPath       = regexp.MustCompile(`[\w-]+/[\w./-]*\.\w{1,5}\b|\b\w+\.(?:py|go|js|ts|java|rs|rb|c|h)\b`)
+	evTraceback  = regexp.MustCompile(`Traceback \(most recent call last\)|goroutine \d+ \[|\n\s+at [\w.$<>]+\(|Exception in thread`)
+	evIdentifier = regexp.MustCompile("`[^`\n]+`|\\b[a-z]+_[a-z_]+\\b|\\b[a-z]+[A-Z]\\w*\\b|\\b[A-Z][a-z]+[A-Z]\\w*\\b|\\w\\(\\)")
+)
+
+// taskEvidence says what a task gives beyond prose.
+func taskEvidence(task string) []string {
+	out := []string{}
+	if evPath.MatchString(task) {
+		out = append(out, "path")
+	}
+	if evTraceback.MatchString(task) {
+		out = append(out, "traceback")
+	}
+	if evIdentifier.MatchString(task) {
+		out = append(out, "identifier")
+	}
+	return out
 }
 
 // Scored is one ranked file's relevance and whether it is gold.
@@ -231,7 +256,7 @@ func RunSWE(ctx context.Context, cfg SWEConfig) ([]Row, error) {
 			if err := ctx.Err(); err != nil {
 				return rows, err
 			}
-			row := Row{ID: in.ID, Repo: in.Repo, Gold: in.Gold}
+			row := Row{ID: in.ID, Repo: in.Repo, Gold: in.Gold, Evidence: taskEvidence(in.Problem)}
 			if err := co.to(ctx, prev, in.BaseCommit); err != nil {
 				// A snapshot can lack a large file at some commit: score
 				// this instance as failed, and start the next checkout
@@ -513,5 +538,60 @@ func PrintCalibration(w io.Writer, rows []Row) {
 	fmt.Fprintf(w, "%-8s %8s %8s %7s\n", "band", "files", "gold", "gold%")
 	for _, c := range Calibrate(rows) {
 		fmt.Fprintf(w, "%-8s %8d %8d %6.1f%%\n", c.Band, c.Files, c.GoldInBand, c.GoldShare)
+	}
+}
+
+// PrintMisses writes, for the instances whose gold files are not all in
+// the top 5, why: never ranked at all, ranked 6-10, or lower; and what the
+// tasks gave beyond prose.
+func PrintMisses(w io.Writer, rows []Row) {
+	causes := []string{"failed to run", "gold never a candidate", "ranked 6-10", "ranked 11 or lower"}
+	count := map[string]int{}
+	byEv := map[string][2]int{} // evidence -> {instances, misses}
+	for _, r := range rows {
+		worst := 0
+		for _, k := range r.GoldRanks {
+			if k == 0 {
+				worst = math.MaxInt
+			} else {
+				worst = max(worst, k)
+			}
+		}
+		miss := worst > 5 || len(r.GoldRanks) == 0
+		ev := "prose only"
+		if len(r.Evidence) > 0 {
+			ev = strings.Join(r.Evidence, "+")
+		}
+		c := byEv[ev]
+		c[0]++
+		if miss {
+			c[1]++
+		}
+		byEv[ev] = c
+		switch {
+		case !miss:
+		case r.Error != "":
+			count[causes[0]]++
+		case worst == math.MaxInt:
+			count[causes[1]]++
+		case worst <= 10:
+			count[causes[2]]++
+		default:
+			count[causes[3]]++
+		}
+	}
+	fmt.Fprintln(w, "misses at 5, by cause:")
+	for _, c := range causes {
+		fmt.Fprintf(w, "  %-24s %4d\n", c, count[c])
+	}
+	fmt.Fprintln(w, "by what the task gives:")
+	var evs []string
+	for e := range byEv {
+		evs = append(evs, e)
+	}
+	sort.Strings(evs)
+	for _, e := range evs {
+		c := byEv[e]
+		fmt.Fprintf(w, "  %-32s %4d tasks, Acc@5 %5.1f\n", e, c[0], 100*float64(c[0]-c[1])/float64(c[0]))
 	}
 }

@@ -95,6 +95,8 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		bench.PrintSummary(stdout, rows)
 		fmt.Fprintln(stdout)
 		bench.PrintCalibration(stdout, rows)
+		fmt.Fprintln(stdout)
+		bench.PrintMisses(stdout, rows)
 	}
 	return err
 }
