@@ -54,18 +54,19 @@ func prepare(task string, opts Options) (string, Options, error) {
 
 // state is one run of the loop.
 type state struct {
-	ix    *index.Index
-	opts  Options
-	task  string
-	know  knowledge
-	best  map[string]Evaluation // merged over cycles: each file's best verdict
-	seen  map[string]int        // path -> cycle it was first evaluated in
-	last  map[string]int        // path -> last cycle it was evaluated in
-	excl  map[string]bool       // excluded for the rest of the run
-	gaps  []*gapState
-	pats  []string // learned patterns
-	calls map[string]*fileCalls
-	skip  []string // kinds left out of the search
+	ix     *index.Index
+	opts   Options
+	task   string
+	know   knowledge
+	best   map[string]Evaluation // merged over cycles: each file's best verdict
+	seen   map[string]int        // path -> cycle it was first evaluated in
+	last   map[string]int        // path -> last cycle it was evaluated in
+	excl   map[string]bool       // excluded for the rest of the run
+	gaps   []*gapState
+	pats   []string // learned patterns
+	calls  map[string]*fileCalls
+	skip   []string // kinds left out of the search
+	cycles int      // cycles run
 	// gapsFound: relevant files whose gaps were looked for.
 	gapsFound map[string]bool
 	// first is each file's first evaluation; hits the first cycle's search
@@ -127,6 +128,7 @@ func run(ctx context.Context, ix *index.Index, task string, opts Options, start 
 			return nil, err
 		}
 		cyc := Cycle{N: n, Query: q}
+		st.cycles = n
 		cands := st.dispatch()
 		newFiles, crossed := 0, 0
 		relBefore := map[string]float64{}

@@ -20,32 +20,38 @@ import (
 
 // SignalNames names the signals, in the order of Ranked.Signals.
 var SignalNames = []string{
-	"search",      // BM25F score of the task's own terms, against the best file's
-	"search_rr",   // reciprocal rank in that search
-	"first",       // the evaluator's score when the file was first evaluated
-	"best",        // its best score over the cycles
-	"cover",       // coverage of the task's key concepts
-	"about",       // named, or in a folder named, for a key concept
-	"learned",     // vocabulary learned from the relevant files
-	"link",        // calls and imports tying it to relevant files
-	"near",        // graph proximity to the relevant files
-	"path",        // the task names the file by its path
-	"path_last",   // the last path the task names (a stack trace's deepest frame)
-	"module",      // the task names it as a dotted module path
-	"ident_def",   // share of the task's identifiers the file defines
-	"ident_name",  // a task identifier in the file's name
-	"ident_body",  // share of the task's identifiers the file mentions
-	"word_def",    // the task's key words in the file's definitions
-	"message",     // a message quoted in the task, in the file's text
-	"prior",       // 1 for source, less for tests, docs, examples
-	"later",       // first evaluated after the first cycle
-	"length",      // log of the file's length
-	"test",        // a test file
-	"word_name",   // a key word in the file's name
-	"frames",      // how many of the task's paths name the file
-	"ident_def_n", // how many task identifiers the file defines, up to 4, over 4
-	"search_top",  // BM25F's first file
-	"best_top",    // the evaluator's best file
+	"search",       // BM25F score of the task's own terms, against the best file's
+	"search_rr",    // reciprocal rank in that search
+	"first",        // the evaluator's score when the file was first evaluated
+	"best",         // its best score over the cycles
+	"cover",        // coverage of the task's key concepts
+	"about",        // named, or in a folder named, for a key concept
+	"learned",      // vocabulary learned from the relevant files
+	"link",         // calls and imports tying it to relevant files
+	"near",         // graph proximity to the relevant files
+	"path",         // the task names the file by its path
+	"path_last",    // the last path the task names (a stack trace's deepest frame)
+	"module",       // the task names it as a dotted module path
+	"ident_def",    // share of the task's identifiers the file defines
+	"ident_name",   // a task identifier in the file's name
+	"ident_body",   // share of the task's identifiers the file mentions
+	"word_def",     // the task's key words in the file's definitions
+	"message",      // a message quoted in the task, in the file's text
+	"prior",        // 1 for source, less for tests, docs, examples
+	"later",        // first evaluated after the first cycle
+	"length",       // log of the file's length
+	"test",         // a test file
+	"word_name",    // a key word in the file's name
+	"frames",       // how many of the task's paths name the file
+	"ident_def_n",  // how many task identifiers the file defines, up to 4, over 4
+	"search_top",   // BM25F's first file
+	"best_top",     // the evaluator's best file
+	"ident_unique", // it defines a task identifier few files define: 1 over their count
+	"member_def",   // it defines a Class.member the task names
+	"title_def",    // the task's first line in its name, folders and definitions
+	"title_body",   // the task's first line in its text
+	"module_dir",   // it lies in a package the task names by dotted path
+	"widened",      // evaluated only for the ranking, not by a cycle
 }
 
 // Signal indexes.
@@ -76,6 +82,12 @@ const (
 	sigIdentDefN
 	sigSearchTop
 	sigBestTop
+	sigIdentUnique
+	sigMemberDef
+	sigTitleDef
+	sigTitleBody
+	sigModuleDir
+	sigWidened
 	numSignals
 )
 
@@ -87,6 +99,14 @@ type taskEvidence struct {
 	lastPath string
 	modules  map[string]bool
 	messages [][]string // stems of each quoted message
+	// definers of each identifier the task names, when few files define it
+	definers map[string][]*index.Entry
+	// members are the Class.member pairs the task names
+	members map[[2]string]bool
+	// title holds the stems of the task's first line
+	title []string
+	// packages are folders the task names as dotted package paths
+	packages []string
 }
 
 var (
@@ -138,9 +158,45 @@ func readEvidence(task string, concepts []*concept, ix *index.Index) taskEvidenc
 			if len(files) > 0 && len(files) <= 2 {
 				for _, f := range files {
 					ev.modules[f] = true
+					if b := path.Base(f); strings.HasPrefix(b, "__init__.") || strings.HasPrefix(b, "index.") {
+						if dir := path.Dir(f); !contains(ev.packages, dir) {
+							ev.packages = append(ev.packages, dir)
+						}
+					}
 				}
 				break
 			}
+		}
+	}
+	// Identifiers and the few files that define each; Class.member pairs.
+	ev.definers = map[string][]*index.Entry{}
+	ev.members = map[[2]string]bool{}
+	var names []string
+	for _, c := range concepts {
+		if c.kind == identifier {
+			names = append(names, c.label)
+		}
+	}
+	for n, es := range ix.DefinersOf(names) {
+		if len(es) > 0 && len(es) <= maxDefiners {
+			ev.definers[n] = es
+		}
+	}
+	for _, m := range dottedRef.FindAllString(task, 80) {
+		parts := strings.Split(m, ".")
+		for i := 0; i+1 < len(parts); i++ {
+			ev.members[[2]string{parts[i], parts[i+1]}] = true
+		}
+	}
+	// The first line: an issue's title.
+	for _, line := range strings.Split(task, "\n") {
+		if line = strings.TrimSpace(line); line != "" {
+			for _, s := range stemsOf(line) {
+				if !genericWords[s] && !contains(ev.title, s) {
+					ev.title = append(ev.title, s)
+				}
+			}
+			break
 		}
 	}
 	// Messages: quoted, or the text of an error line.
@@ -250,6 +306,41 @@ func (st *state) signals(d *index.Doc, first, best Evaluation, hitScore float64,
 			x[sigMessage] = math.Max(x[sigMessage], have/all)
 		}
 	}
+	for _, es := range te.definers {
+		for _, e := range es {
+			if e.Path == d.Path {
+				x[sigIdentUnique] = math.Max(x[sigIdentUnique], 1/float64(len(es)))
+			}
+		}
+	}
+	for _, def := range d.Defs {
+		if def.Container != "" && te.members[[2]string{def.Container, def.Name}] {
+			x[sigMemberDef] = 1
+			break
+		}
+	}
+	if len(te.title) > 0 {
+		var all, inDef, inBody float64
+		for _, s := range te.title {
+			w := st.ix.IDF(max(1, st.ix.DF(s)))
+			all += w
+			tf := d.TF(s)
+			if tf[index.Name] > 0 || tf[index.Dir] > 0 || tf[index.Def] > 0 {
+				inDef += w
+			}
+			if tf[index.Body] > 0 || tf[index.Name] > 0 {
+				inBody += w
+			}
+		}
+		if all > 0 {
+			x[sigTitleDef], x[sigTitleBody] = inDef/all, inBody/all
+		}
+	}
+	for _, dir := range te.packages {
+		if strings.HasPrefix(d.Path, dir+"/") {
+			x[sigModuleDir] = 1
+		}
+	}
 	x[sigPrior] = prior(&d.Entry, &st.know)
 	if st.seen[d.Path] > 1 {
 		x[sigLater] = 1
@@ -276,12 +367,15 @@ func rankScore(x []float64) float64 {
 // context its targets need.
 const contextFiles = 3
 
+// maxDefiners: an identifier more files define says little about each.
+const maxDefiners = 10
+
 // rankWeights weigh the signals, in the order of SignalNames; a file's
 // relevance is the softmax of the run's scores over rankTemp. Both come
 // from `hone bench fit` on SWE-bench Lite (see the README for the figures
 // under cross-validation).
 var (
-	rankWeights = []float64{2.045, 1.417, 4.932, 4.077, 1.651, 1.326, 0.1406, 0.2035, -0.9417, 0.5431, 0.533, 0.3007, 0.8795, -0.2733, -0.04055, 1.331, 1.017, 1.575, -1.215, 0.7703, -4.42, 0.9115, 0.181, -1.119, -0.4308, -0.08833}
+	rankWeights = []float64{1.226, 1.122, 3.709, 3.848, -0.2712, 1.115, 0.000441, 0.287, -0.8258, 0.9395, 0.4452, -0.07864, 0.408, 0.02275, -0.03467, -0.1405, 1.196, 1.477, -0.8402, -1.148, -4.498, 0.6322, 0.3132, -1.507, -0.05658, -0.1903, 0.8431, 1.439, 3.39, 2.589, 0.7955, -0.308}
 	rankTemp    = 1.0
 )
 
@@ -295,6 +389,7 @@ func (st *state) rank() (ranking []Ranked, files map[string]string) {
 		x  []float64
 		s  float64
 	}
+	widened := st.widen()
 	var all []scored
 	top, topBest := "", -1.0
 	for p, ev := range st.best {
@@ -311,6 +406,9 @@ func (st *state) rank() (ranking []Ranked, files map[string]string) {
 		x := st.signals(d, st.first[p], ev, h.score, h.rank)
 		if p == top {
 			x[sigBestTop] = 1
+		}
+		if widened[p] {
+			x[sigWidened] = 1
 		}
 		all = append(all, scored{ev: ev, x: x, s: rankScore(x)})
 	}
@@ -394,4 +492,56 @@ func (st *state) rank() (ranking []Ranked, files map[string]string) {
 		}
 	}
 	return out, files
+}
+
+// The ranking also weighs files no cycle evaluated: the next best of the
+// first search, and the few files defining an identifier the task names.
+const (
+	widenSearch   = 30
+	widenDefiners = 3
+)
+
+// widen evaluates them, with what the loop learned.
+func (st *state) widen() map[string]bool {
+	out := map[string]bool{}
+	add := func(e *index.Entry) {
+		if e == nil || out[e.Path] || !st.keep(e) {
+			return
+		}
+		if _, ok := st.best[e.Path]; ok {
+			return
+		}
+		d := st.ix.Doc(e.Path)
+		if d == nil {
+			return
+		}
+		ev := evaluate(st.ix, d, &st.know, nil)
+		ev.MissingContext = []string{}
+		ev.Cycle = st.cycles
+		st.best[e.Path], st.first[e.Path] = ev, ev
+		out[e.Path] = true
+	}
+	var ranked []string
+	for p, h := range st.hits {
+		if h.rank <= widenSearch {
+			ranked = append(ranked, p)
+		}
+	}
+	sort.Slice(ranked, func(i, j int) bool { return st.hits[ranked[i]].rank < st.hits[ranked[j]].rank })
+	for _, p := range ranked {
+		add(st.ix.Entry(p))
+	}
+	var names []string
+	for n, es := range st.know.evidence.definers {
+		if len(es) <= widenDefiners {
+			names = append(names, n)
+		}
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		for _, e := range st.know.evidence.definers[n] {
+			add(e)
+		}
+	}
+	return out
 }
