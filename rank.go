@@ -52,6 +52,9 @@ var SignalNames = []string{
 	"title_body",   // the task's first line in its text
 	"module_dir",   // it lies in a package the task names by dotted path
 	"widened",      // evaluated only for the ranking, not by a cycle
+	"title_ident",  // it defines an identifier the task's first line names
+	"title_name",   // its name is a word of the task's first line
+	"defs",         // log of how many definitions it makes
 }
 
 // Signal indexes.
@@ -88,6 +91,9 @@ const (
 	sigTitleBody
 	sigModuleDir
 	sigWidened
+	sigTitleIdent
+	sigTitleName
+	sigDefs
 	numSignals
 )
 
@@ -103,8 +109,11 @@ type taskEvidence struct {
 	definers map[string][]*index.Entry
 	// members are the Class.member pairs the task names
 	members map[[2]string]bool
-	// title holds the stems of the task's first line
-	title []string
+	// title holds the stems of the task's first line, titleWords its
+	// lower-cased words and titleIdents the identifiers it names
+	title       []string
+	titleWords  map[string]bool
+	titleIdents map[string]bool
 	// packages are folders the task names as dotted package paths
 	packages []string
 }
@@ -189,11 +198,22 @@ func readEvidence(task string, concepts []*concept, ix *index.Index) taskEvidenc
 		}
 	}
 	// The first line: an issue's title.
+	ev.titleWords, ev.titleIdents = map[string]bool{}, map[string]bool{}
 	for _, line := range strings.Split(task, "\n") {
 		if line = strings.TrimSpace(line); line != "" {
 			for _, s := range stemsOf(line) {
 				if !genericWords[s] && !contains(ev.title, s) {
 					ev.title = append(ev.title, s)
+				}
+			}
+			for _, w := range codeIdent.FindAllString(line, -1) {
+				for _, part := range strings.Split(strings.TrimSuffix(w, "()"), ".") {
+					if len(part) >= 3 {
+						ev.titleWords[strings.ToLower(part)] = true
+						if isIdentifierLike(part) {
+							ev.titleIdents[part] = true
+						}
+					}
 				}
 			}
 			break
@@ -319,23 +339,48 @@ func (st *state) signals(d *index.Doc, first, best Evaluation, hitScore float64,
 			break
 		}
 	}
+	// The task's first line, said any way the code says it.
 	if len(te.title) > 0 {
 		var all, inDef, inBody float64
-		for _, s := range te.title {
-			w := st.ix.IDF(max(1, st.ix.DF(s)))
-			all += w
-			tf := d.TF(s)
-			if tf[index.Name] > 0 || tf[index.Dir] > 0 || tf[index.Def] > 0 {
-				inDef += w
+		for _, c := range st.know.concepts {
+			if len(c.alts) == 0 || !contains(te.title, c.alts[0].stems[0]) {
+				continue
 			}
-			if tf[index.Body] > 0 || tf[index.Name] > 0 {
-				inBody += w
+			all += c.weight
+			def, body := false, false
+			for _, a := range c.alts {
+				tf, ok := altFreqs(d, a.stems)
+				if !ok {
+					continue
+				}
+				def = def || tf[index.Name] > 0 || tf[index.Dir] > 0 || tf[index.Def] > 0
+				body = body || tf[index.Body] > 0 || tf[index.Name] > 0
+			}
+			if def {
+				inDef += c.weight
+			}
+			if body {
+				inBody += c.weight
 			}
 		}
 		if all > 0 {
 			x[sigTitleDef], x[sigTitleBody] = inDef/all, inBody/all
 		}
 	}
+	for _, def := range d.Defs {
+		if te.titleIdents[def.Name] {
+			x[sigTitleIdent] = 1
+			break
+		}
+	}
+	base := strings.ToLower(strings.TrimSuffix(path.Base(d.Path), path.Ext(d.Path)))
+	if base == "__init__" || base == "index" {
+		base = strings.ToLower(path.Base(path.Dir(d.Path)))
+	}
+	if len(base) >= 3 && te.titleWords[base] {
+		x[sigTitleName] = 1
+	}
+	x[sigDefs] = math.Log1p(float64(len(d.Defs))) / 5
 	for _, dir := range te.packages {
 		if strings.HasPrefix(d.Path, dir+"/") {
 			x[sigModuleDir] = 1
@@ -365,7 +410,7 @@ func rankScore(x []float64) float64 {
 
 // contextFiles is how many files the result adds, at most, for the
 // context its targets need.
-const contextFiles = 3
+const contextFiles = 2
 
 // maxDefiners: an identifier more files define says little about each.
 const maxDefiners = 10
@@ -375,8 +420,8 @@ const maxDefiners = 10
 // from `hone bench fit` on SWE-bench Lite (see the README for the figures
 // under cross-validation).
 var (
-	rankWeights = []float64{1.226, 1.122, 3.709, 3.848, -0.2712, 1.115, 0.000441, 0.287, -0.8258, 0.9395, 0.4452, -0.07864, 0.408, 0.02275, -0.03467, -0.1405, 1.196, 1.477, -0.8402, -1.148, -4.498, 0.6322, 0.3132, -1.507, -0.05658, -0.1903, 0.8431, 1.439, 3.39, 2.589, 0.7955, -0.308}
-	rankTemp    = 1.0
+	rankWeights = []float64{1.03, 1.506, 2.612, 2.275, 0.4505, 1.313, -0.268, 0.8698, -1.016, 0.9278, 0.4773, 0.06339, 0.8895, -0.03095, -0.2157, 0.7714, 1.17, 1.751, -0.789, -1.798, -4.627, 0.8378, 0.3093, -1.882, -0.1852, -0.1875, 0.3886, 1.307, 2.299, 2.289, 0.7657, -0.4226, 1.263, 0.3173, 1.055}
+	rankTemp    = 1.05
 )
 
 // rank orders every evaluated file by its ranking score, gives each its
@@ -495,10 +540,12 @@ func (st *state) rank() (ranking []Ranked, files map[string]string) {
 }
 
 // The ranking also weighs files no cycle evaluated: the next best of the
-// first search, and the few files defining an identifier the task names.
+// first search, the best for the task's first line, and the few files
+// defining an identifier the task names.
 const (
-	widenSearch   = 30
-	widenDefiners = 3
+	widenSearch   = 60
+	widenDefiners = 5
+	widenTitle    = 15
 )
 
 // widen evaluates them, with what the loop learned.
@@ -530,6 +577,17 @@ func (st *state) widen() map[string]bool {
 	sort.Slice(ranked, func(i, j int) bool { return st.hits[ranked[i]].rank < st.hits[ranked[j]].rank })
 	for _, p := range ranked {
 		add(st.ix.Entry(p))
+	}
+	// The best files for the task's first line alone: an issue's title
+	// says what it is about in few words.
+	if title := st.know.evidence.title; len(title) > 0 {
+		var terms []index.QueryTerm
+		for _, s := range title {
+			terms = append(terms, index.QueryTerm{Stem: s, Weight: 1})
+		}
+		for _, h := range st.ix.Run(index.Search{Terms: terms, Keep: st.keep, Prior: st.searchPrior, Limit: widenTitle}) {
+			add(h.Entry)
+		}
 	}
 	var names []string
 	for n, es := range st.know.evidence.definers {
