@@ -169,6 +169,26 @@ func taskEvidence(task string) []string {
 	return out
 }
 
+// ReadRows reads the per-instance rows of a run.
+func ReadRows(path string) ([]Row, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var out []Row
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 64<<20)
+	for n := 1; sc.Scan(); n++ {
+		var r Row
+		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+			return nil, fmt.Errorf("%s:%d: %w", path, n, err)
+		}
+		out = append(out, r)
+	}
+	return out, sc.Err()
+}
+
 // Scored is one ranked file's relevance and whether it is gold.
 type Scored struct {
 	Relevance float64 `json:"r"`

@@ -27,6 +27,9 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if len(args) > 0 && args[0] == "fit" {
 		return cmdBenchFit(args[1:], stdout)
 	}
+	if len(args) > 0 && args[0] == "report" {
+		return cmdBenchReport(args[1:], stdout)
+	}
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
 	data := fs.String("data", "", "benchmark instances: JSON lines with instance_id, repo, base_commit, problem_statement, gold_files")
 	repos := fs.String("repos", "", "directory holding a full-history git directory of each repository")
@@ -44,7 +47,7 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	if len(words) > 0 || *data == "" || *repos == "" {
-		return usagef("usage: %s\n   or: %s", sweUsage, benchUsage)
+		return usagef("usage: %s\n   or: %s\n   or: %s\n   or: %s", sweUsage, benchUsage, fitUsage, reportUsage)
 	}
 	ins, err := bench.ReadInstances(*data)
 	if err != nil {
@@ -166,5 +169,32 @@ func cmdBenchFit(args []string, stdout io.Writer) error {
 		return usagef("no signal rows in %s", *signals)
 	}
 	bench.PrintFit(stdout, rows, bench.FitConfig{L2: *l2, Iters: *iters})
+	return nil
+}
+
+const reportUsage = `hone bench report ROWS.jsonl`
+
+// cmdBenchReport prints the figures of rows an earlier run wrote.
+func cmdBenchReport(args []string, stdout io.Writer) error {
+	fs := flag.NewFlagSet("bench report", flag.ContinueOnError)
+	words, err := parseFlags(fs, args, stdout, reportUsage)
+	if err != nil {
+		return err
+	}
+	if len(words) != 1 {
+		return usagef("usage: %s", reportUsage)
+	}
+	rows, err := bench.ReadRows(words[0])
+	if err != nil {
+		return usagef("cannot read the rows: %v", err)
+	}
+	if len(rows) == 0 {
+		return usagef("no rows in %s", words[0])
+	}
+	bench.PrintSummary(stdout, rows)
+	fmt.Fprintln(stdout)
+	bench.PrintCalibration(stdout, rows)
+	fmt.Fprintln(stdout)
+	bench.PrintMisses(stdout, rows)
 	return nil
 }

@@ -44,6 +44,8 @@ Usage:
   hone mcp                              serve hone to agents over MCP (stdio)
   hone bench --data FILE --repos DIR    run a localization benchmark (SWE-bench Lite's format)
   hone bench index --git-dir DIR ...    measure the index on a real repository
+  hone bench fit --signals FILE         fit the ranking's weights, with cross-validation
+  hone bench report ROWS.jsonl          print the figures of an earlier run
   hone version                          print the version
   hone help                             show this help
 
