@@ -73,6 +73,8 @@ type state struct {
 	// of the task's own terms, by path.
 	first map[string]Evaluation
 	hits  map[string]hit
+	// tested scores the files the tests best matching the task exercise.
+	tested map[string]float64
 }
 
 type hit struct {

@@ -55,6 +55,7 @@ var SignalNames = []string{
 	"title_ident",  // it defines an identifier the task's first line names
 	"title_name",   // its name is a word of the task's first line
 	"defs",         // log of how many definitions it makes
+	"tested",       // the tests that best match the task import it or are named for it
 }
 
 // Signal indexes.
@@ -94,6 +95,7 @@ const (
 	sigTitleIdent
 	sigTitleName
 	sigDefs
+	sigTested
 	numSignals
 )
 
@@ -420,7 +422,7 @@ const maxDefiners = 10
 // from `hone bench fit` on SWE-bench Lite (see the README for the figures
 // under cross-validation).
 var (
-	rankWeights = []float64{1.03, 1.506, 2.612, 2.275, 0.4505, 1.313, -0.268, 0.8698, -1.016, 0.9278, 0.4773, 0.06339, 0.8895, -0.03095, -0.2157, 0.7714, 1.17, 1.751, -0.789, -1.798, -4.627, 0.8378, 0.3093, -1.882, -0.1852, -0.1875, 0.3886, 1.307, 2.299, 2.289, 0.7657, -0.4226, 1.263, 0.3173, 1.055}
+	rankWeights = []float64{0.9907, 1.399, 2.535, 2.208, 0.5661, 1.279, -0.2649, 0.8106, -0.9449, 0.955, 0.4841, -0.08322, 0.8663, 0.01078, -0.2334, 0.7548, 1.168, 1.684, -0.7576, -1.692, -4.434, 0.9405, 0.3184, -1.892, -0.1376, -0.2539, 0.3026, 1.271, 2.329, 2.356, 0.7113, -0.4195, 1.306, 0.2247, 0.9072, 0.5963}
 	rankTemp    = 1.05
 )
 
@@ -434,6 +436,7 @@ func (st *state) rank() (ranking []Ranked, files map[string]string) {
 		x  []float64
 		s  float64
 	}
+	st.tested = st.testPointers()
 	widened := st.widen()
 	var all []scored
 	top, topBest := "", -1.0
@@ -455,6 +458,7 @@ func (st *state) rank() (ranking []Ranked, files map[string]string) {
 		if widened[p] {
 			x[sigWidened] = 1
 		}
+		x[sigTested] = st.tested[p]
 		all = append(all, scored{ev: ev, x: x, s: rankScore(x)})
 	}
 	sort.Slice(all, func(i, j int) bool {
@@ -546,6 +550,10 @@ const (
 	widenSearch   = 60
 	widenDefiners = 5
 	widenTitle    = 15
+	widenTested   = 8
+	// testsSearched: the tests that best match the task, whose imports
+	// point at the code under test.
+	testsSearched = 5
 )
 
 // widen evaluates them, with what the loop learned.
@@ -589,6 +597,19 @@ func (st *state) widen() map[string]bool {
 			add(h.Entry)
 		}
 	}
+	var tested []string
+	for p := range st.tested {
+		tested = append(tested, p)
+	}
+	sort.Slice(tested, func(i, j int) bool {
+		if st.tested[tested[i]] != st.tested[tested[j]] {
+			return st.tested[tested[i]] > st.tested[tested[j]]
+		}
+		return tested[i] < tested[j]
+	})
+	for _, p := range tested[:min(len(tested), widenTested)] {
+		add(st.ix.Entry(p))
+	}
 	var names []string
 	for n, es := range st.know.evidence.definers {
 		if len(es) <= widenDefiners {
@@ -599,6 +620,51 @@ func (st *state) widen() map[string]bool {
 	for _, n := range names {
 		for _, e := range st.know.evidence.definers[n] {
 			add(e)
+		}
+	}
+	return out
+}
+
+// testPointers finds the tests that best match the task and scores the
+// files they exercise: those they import, and the file each is named for,
+// by the test's score against the best test's.
+func (st *state) testPointers() map[string]float64 {
+	out := map[string]float64{}
+	var terms []index.QueryTerm
+	for _, c := range st.know.concepts {
+		terms = append(terms, conceptQueryTerms(c)...)
+	}
+	isTest := func(e *index.Entry) bool { return e.Kind.Has(walk.Test) && !st.excl[e.Path] }
+	hits := st.ix.Run(index.Search{Terms: terms, Keep: isTest, Limit: testsSearched})
+	if len(hits) == 0 {
+		return out
+	}
+	byBase := map[string][]string{}
+	for _, e := range st.ix.Entries() {
+		if !e.Kind.Has(walk.Test) {
+			b := strings.ToLower(strings.TrimSuffix(path.Base(e.Path), path.Ext(e.Path)))
+			byBase[b] = append(byBase[b], e.Path)
+		}
+	}
+	for _, h := range hits {
+		v := h.Score / hits[0].Score
+		d := st.ix.Doc(h.Entry.Path)
+		if d == nil {
+			continue
+		}
+		for _, p := range st.ix.Imports(d) {
+			if e := st.ix.Entry(p); e != nil && !e.Kind.Has(walk.Test) {
+				out[p] = math.Max(out[p], v)
+			}
+		}
+		name := strings.ToLower(strings.TrimSuffix(path.Base(h.Entry.Path), path.Ext(h.Entry.Path)))
+		for _, b := range []string{strings.TrimPrefix(name, "test_"), strings.TrimSuffix(name, "_test"), strings.TrimSuffix(name, ".test"), strings.TrimSuffix(name, ".spec")} {
+			if b == name || len(byBase[b]) == 0 || len(byBase[b]) > 3 {
+				continue
+			}
+			for _, p := range byBase[b] {
+				out[p] = math.Max(out[p], v)
+			}
 		}
 	}
 	return out

@@ -113,3 +113,21 @@ func retrieveFixture(t *testing.T, repo, task string) *Result {
 	}
 	return res
 }
+
+// The tests that best match the task point at the code they exercise.
+func TestTestedSignal(t *testing.T) {
+	res, err := Retrieve(t.Context(), filepath.Join("testdata", "repos", "auth-expiry"), "fix the auth token expiry bug", Options{IndexDir: t.TempDir(), Signals: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]float64{}
+	for _, r := range res.Ranking {
+		got[r.Path] = r.Signals[sigTested]
+	}
+	if got["src/auth/auth.ts"] <= 0 {
+		t.Errorf("auth.test.ts, the test best matching the task, imports auth.ts: tested %v", got)
+	}
+	if got["src/models/user.ts"] > 0 {
+		t.Errorf("no test matching the task exercises user.ts: tested %v", got)
+	}
+}
