@@ -214,20 +214,77 @@ func (c *checkout) to(ctx context.Context, from, to string) error {
 	if err := os.MkdirAll(c.tree, 0o755); err != nil {
 		return err
 	}
-	args := []string{"--git-dir", c.gitDir, "--work-tree", c.tree, "read-tree", "-u"}
+	args := []string{"read-tree", "-u"}
 	if from == "" {
 		args = append(args, "--reset", to)
 	} else {
 		args = append(args, "-m", from, to)
 	}
-	cmd := exec.CommandContext(ctx, "git", args...)
-	cmd.Env = append(os.Environ(), "GIT_INDEX_FILE="+c.index)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	if err := cmd.Run(); err != nil {
-		return fmt.Errorf("check out %s: %v: %s", to, err, strings.TrimSpace(stderr.String()))
+	if _, err := c.git(ctx, nil, args...); err != nil {
+		// A snapshot can lack a large file's blob: check out the rest.
+		if perr := c.partial(ctx, to); perr != nil {
+			return fmt.Errorf("check out %s: %v; without the missing files: %v", to, err, perr)
+		}
 	}
 	return nil
+}
+
+// partial checks a commit out afresh without the files whose blobs the
+// git directory lacks.
+func (c *checkout) partial(ctx context.Context, to string) error {
+	list, err := c.git(ctx, nil, "ls-tree", "-r", "--full-tree", to)
+	if err != nil {
+		return err
+	}
+	var shas, paths []string
+	for _, line := range strings.Split(strings.TrimSpace(list), "\n") {
+		meta, p, ok := strings.Cut(line, "\t")
+		if f := strings.Fields(meta); ok && len(f) == 3 && f[1] == "blob" {
+			shas, paths = append(shas, f[2]), append(paths, p)
+		}
+	}
+	check, err := c.git(ctx, strings.NewReader(strings.Join(shas, "\n")+"\n"), "cat-file", "--batch-check")
+	if err != nil {
+		return err
+	}
+	var missing []string
+	for i, line := range strings.Split(strings.TrimSpace(check), "\n") {
+		if strings.HasSuffix(line, " missing") && i < len(paths) {
+			missing = append(missing, paths[i])
+		}
+	}
+	if len(missing) == 0 {
+		return fmt.Errorf("no blob is missing")
+	}
+	if err := os.RemoveAll(c.tree); err != nil {
+		return err
+	}
+	if err := os.MkdirAll(c.tree, 0o755); err != nil {
+		return err
+	}
+	if _, err := c.git(ctx, nil, "read-tree", "--reset", to); err != nil {
+		return err
+	}
+	if _, err := c.git(ctx, nil, append([]string{"update-index", "--force-remove", "--"}, missing...)...); err != nil {
+		return err
+	}
+	_, err = c.git(ctx, nil, "checkout-index", "-a", "-f")
+	return err
+}
+
+// git runs a git command on the checkout's git directory, work tree and
+// index, and returns its output.
+func (c *checkout) git(ctx context.Context, stdin io.Reader, args ...string) (string, error) {
+	cmd := exec.CommandContext(ctx, "git", append([]string{"--git-dir", c.gitDir, "--work-tree", c.tree}, args...)...)
+	cmd.Env = append(os.Environ(), "GIT_INDEX_FILE="+c.index)
+	cmd.Dir = c.tree
+	cmd.Stdin = stdin
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		return "", fmt.Errorf("git %s: %v: %s", args[0], err, strings.TrimSpace(stderr.String()))
+	}
+	return stdout.String(), nil
 }
 
 // runMeasured runs a command and returns its wall time and peak RSS.
