@@ -30,7 +30,7 @@ var SignalNames = []string{
 	"link",         // calls and imports tying it to relevant files
 	"near",         // graph proximity to the relevant files
 	"path",         // the task names the file by its path
-	"path_last",    // the last path the task names (a stack trace's deepest frame)
+	"path_last",    // a stack trace's deepest frame: the last path named, the first in traces that print it first
 	"module",       // the task names it as a dotted module path
 	"ident_def",    // share of the task's identifiers the file defines
 	"ident_name",   // a task identifier in the file's name
@@ -123,7 +123,9 @@ type taskEvidence struct {
 var (
 	quotedMsg = regexp.MustCompile(`"([^"\n]{12,300})"|'([^'\n]{12,300})'`)
 	errorLine = regexp.MustCompile(`(?m)^\s*(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception|Warning|Failure|Panic)\b:\s*(.{8,300})$`)
-	dottedRef = regexp.MustCompile(`\b[A-Za-z_]\w*(?:\.[A-Za-z_]\w*){1,8}\b`)
+	// deepestFirstTrace: stack traces that print the deepest frame first.
+	deepestFirstTrace = regexp.MustCompile(`(?m)^\s+at \S|^goroutine \d+ \[`)
+	dottedRef         = regexp.MustCompile(`\b[A-Za-z_]\w*(?:\.[A-Za-z_]\w*){1,8}\b`)
 )
 
 // readEvidence finds the paths, module paths and messages of a task.
@@ -140,11 +142,21 @@ func readEvidence(task string, concepts []*concept, ix *index.Index) taskEvidenc
 			named = append(named, at{pos: strings.LastIndex(task, c.path), files: c.files})
 		}
 	}
-	last := -1
+	// In mention order. Python prints the deepest frame last; JavaScript,
+	// Java and Go print it first.
+	sort.SliceStable(named, func(i, j int) bool { return named[i].pos < named[j].pos })
 	for _, n := range named {
 		ev.paths = append(ev.paths, n.files...)
-		if n.pos > last && len(n.files) == 1 {
-			last, ev.lastPath = n.pos, n.files[0]
+	}
+	deepestFirst := deepestFirstTrace.MatchString(task) && !strings.Contains(task, "most recent call last")
+	for i := range named {
+		n := named[len(named)-1-i]
+		if deepestFirst {
+			n = named[i]
+		}
+		if len(n.files) == 1 {
+			ev.lastPath = n.files[0]
+			break
 		}
 	}
 	// Dotted module paths: a.b.c names a/b/c.py, a/b/c/__init__.py, or,

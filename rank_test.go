@@ -26,6 +26,27 @@ func TestReadEvidence(t *testing.T) {
 			messages: 1,
 		},
 		{
+			name: "javascript stack trace",
+			task: "TypeError: Cannot read properties of undefined (reading 'exp')\n" +
+				"    at verify (/app/src/auth/tokens.ts:42:17)\n    at handler (/app/src/api/routes.ts:9:3)",
+			paths:    []string{"src/auth/tokens.ts", "src/api/routes.ts"},
+			last:     "src/auth/tokens.ts",
+			messages: 1,
+		},
+		{
+			name:  "go panic",
+			task:  "panic: runtime error\n\ngoroutine 1 [running]:\nmain.refresh()\n\t/home/me/app/src/session/session-manager.ts:12 +0x1d",
+			paths: []string{"src/session/session-manager.ts"},
+			last:  "src/session/session-manager.ts",
+		},
+		{
+			name:    "java frame: the class's dotted path",
+			task:    "Exception in thread main\n\tat src.auth.tokens.issueToken(tokens.ts:51)",
+			paths:   []string{"src/auth/tokens.ts"},
+			last:    "src/auth/tokens.ts",
+			modules: []string{"src/auth/tokens.ts"},
+		},
+		{
 			name:    "dotted module path",
 			task:    "importing src.auth.tokens.issueToken fails",
 			modules: []string{"src/auth/tokens.ts"},
