@@ -229,7 +229,7 @@ func (o Options) withDefaults() (Options, error) {
 	if o.Coverage == 0 {
 		o.Coverage = DefaultCoverage
 	}
-	if o.Coverage < 0 || o.Coverage > 1 {
+	if o.Coverage <= 0 || o.Coverage > 1 {
 		return o, optionErr("coverage must be in (0, 1], not %g", o.Coverage)
 	}
 	if o.MaxCycles < 1 || o.MaxCycles > 10 {

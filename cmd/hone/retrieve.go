@@ -36,7 +36,8 @@ func cmdRetrieve(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		format    = fs.String("format", "text", "text (the trace), json, or context (a pack to paste into a prompt)")
 		budget    = fs.Int("budget", pack.DefaultBudget, "with --format context: the most tokens the pack may hold")
 		maxCycles = fs.Int("max-cycles", hone.DefaultMaxCycles, "cycles of the loop at most (1-10)")
-		threshold = fs.Float64("threshold", hone.DefaultThreshold, "relevance a file needs to be returned (0-1]")
+		threshold = fs.Float64("threshold", hone.DefaultThreshold, "the evaluator's score the loop counts as relevant, and the probability that makes any file a target (0-1]")
+		coverage  = fs.Float64("coverage", hone.DefaultCoverage, "share of the ranking's probability the target files hold (0-1]")
 		taskFile  = fs.String("task-file", "", "read the task from FILE, or from standard input with -")
 		include   stringList
 		exclude   stringList
@@ -88,6 +89,7 @@ func cmdRetrieve(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	res, err := hone.Retrieve(ctx, root, task, hone.Options{
 		MaxCycles: *maxCycles,
 		Threshold: *threshold,
+		Coverage:  *coverage,
 		Include:   include,
 		Exclude:   exclude,
 		IndexDir:  idx.dir,
