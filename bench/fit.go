@@ -45,6 +45,37 @@ func ReadSignals(path string) ([]SignalRow, error) {
 	return out, sc.Err()
 }
 
+// DropSignals zeroes the named signals in every row, so that a fit gives
+// them no weight.
+func DropSignals(rows []SignalRow, names []string) error {
+	if len(rows) == 0 {
+		return nil
+	}
+	var idx []int
+	for _, n := range names {
+		i := -1
+		for j, m := range rows[0].Names {
+			if m == strings.TrimSpace(n) {
+				i = j
+			}
+		}
+		if i < 0 {
+			return fmt.Errorf("no signal named %q; the signals are %s", n, strings.Join(rows[0].Names, ", "))
+		}
+		idx = append(idx, i)
+	}
+	for _, r := range rows {
+		for _, x := range r.X {
+			for _, i := range idx {
+				if i < len(x) {
+					x[i] = 0
+				}
+			}
+		}
+	}
+	return nil
+}
+
 // A Ranker is a linear ranking model: a file's score is the weighted sum of
 // its signals. A file's relevance is the probability that it is the file
 // the task is after: a softmax of the run's scores over Temp.

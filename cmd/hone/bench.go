@@ -145,7 +145,7 @@ func cmdBenchIndex(ctx context.Context, args []string, stdout, stderr io.Writer)
 	return nil
 }
 
-const fitUsage = `hone bench fit --signals FILE.jsonl [--l2 X] [--iters N]`
+const fitUsage = `hone bench fit --signals FILE.jsonl [--drop NAME,...] [--l2 X] [--iters N]`
 
 // cmdBenchFit fits the ranking's weights on the signals a benchmark run
 // wrote, and reports them under leave-one-repository-out cross-validation.
@@ -154,6 +154,7 @@ func cmdBenchFit(args []string, stdout io.Writer) error {
 	signals := fs.String("signals", "", "signal rows written by hone bench --signals")
 	l2 := fs.Float64("l2", 1e-3, "ridge penalty on the weights")
 	iters := fs.Int("iters", 1500, "gradient steps")
+	drop := fs.String("drop", "", "comma-separated signals to leave out of the fit (their weight is 0)")
 	words, err := parseFlags(fs, args, stdout, fitUsage)
 	if err != nil {
 		return err
@@ -167,6 +168,11 @@ func cmdBenchFit(args []string, stdout io.Writer) error {
 	}
 	if len(rows) == 0 {
 		return usagef("no signal rows in %s", *signals)
+	}
+	if *drop != "" {
+		if err := bench.DropSignals(rows, strings.Split(*drop, ",")); err != nil {
+			return usagef("%v", err)
+		}
 	}
 	bench.PrintFit(stdout, rows, bench.FitConfig{L2: *l2, Iters: *iters})
 	return nil
