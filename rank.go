@@ -423,8 +423,12 @@ func rankScore(x []float64) float64 {
 }
 
 // contextFiles is how many files the result adds, at most, for the
-// context its targets need.
-const contextFiles = 2
+// context its targets need; it adds none past resultFiles in all, so that
+// the result stays a handful an agent reads whole.
+const (
+	contextFiles = 2
+	resultFiles  = 5
+)
 
 // maxDefiners: an identifier more files define says little about each.
 const maxDefiners = 10
@@ -542,7 +546,7 @@ func (st *state) rank() (ranking []Ranked, files map[string]string) {
 	})
 	added := 0
 	for _, n := range needs {
-		if added == contextFiles || files[n.path] != "" {
+		if added == contextFiles || len(files) >= resultFiles || files[n.path] != "" {
 			continue
 		}
 		if ev, ok := st.best[n.path]; ok && ev.Relevance >= st.opts.Threshold {
