@@ -56,6 +56,7 @@ var SignalNames = []string{
 	"title_name",   // its name is a word of the task's first line
 	"defs",         // log of how many definitions it makes
 	"tested",       // the tests that best match the task import it or are named for it
+	"docs",         // documentation, examples or a README
 }
 
 // Signal indexes.
@@ -96,6 +97,7 @@ const (
 	sigTitleName
 	sigDefs
 	sigTested
+	sigDocs
 	numSignals
 )
 
@@ -408,6 +410,9 @@ func (st *state) signals(d *index.Doc, first, best Evaluation, hitScore float64,
 	if d.Kind.Has(walk.Test) {
 		x[sigTest] = 1
 	}
+	if d.Kind.Has(walk.Docs) || d.Kind.Has(walk.Example) {
+		x[sigDocs] = 1
+	}
 	return x
 }
 
@@ -438,7 +443,7 @@ const maxDefiners = 10
 // from `hone bench fit` on SWE-bench Lite (see the README for the figures
 // under cross-validation).
 var (
-	rankWeights = []float64{1.205, 1.593, 4.746, 0, 0, 0, 0, 0, -0.5533, 1.154, 0.5102, -0.1166, 0.811, 0.3544, -0.1263, 0.5603, 1.153, 1.875, -0.985, -2.085, -4.495, 1.489, 0.3845, -1.899, -0.2671, 0, 0.3431, 1.364, 2.426, 2.415, 0.8043, -0.9594, 1.263, 0.2808, 1.204, 0.6371}
+	rankWeights = []float64{1.212, 1.586, 4.576, 0, 0, 0, 0, 0, -0.5439, 1.166, 0.5056, -0.1237, 0.829, 0.3842, -0.1005, 0.584, 1.171, 0.5526, -0.9637, -1.938, -4.506, 1.491, 0.3888, -1.901, -0.2682, 0, 0.3435, 1.361, 2.442, 2.429, 0.7893, -0.9502, 1.266, 0.2821, 1.058, 0.632, -1.806}
 	rankTemp    = 1.05
 )
 
