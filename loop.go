@@ -73,8 +73,6 @@ type state struct {
 	// of the task's own terms, by path.
 	first map[string]Evaluation
 	hits  map[string]hit
-	// tested scores the files the tests best matching the task exercise.
-	tested map[string]float64
 }
 
 type hit struct {

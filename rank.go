@@ -163,8 +163,9 @@ func readEvidence(task string, concepts []*concept, ix *index.Index) taskEvidenc
 	}
 	// Dotted module paths: a.b.c names a/b/c.py, a/b/c/__init__.py, or,
 	// when c is a class or function, a/b.py.
+	dotted := dottedRef.FindAllString(task, 80)
 	var byStem map[string][]string
-	for _, m := range dottedRef.FindAllString(task, 40) {
+	for _, m := range dotted[:min(len(dotted), 40)] {
 		parts := strings.Split(m, ".")
 		if len(parts) < 2 {
 			continue
@@ -207,7 +208,7 @@ func readEvidence(task string, concepts []*concept, ix *index.Index) taskEvidenc
 			ev.definers[n] = es
 		}
 	}
-	for _, m := range dottedRef.FindAllString(task, 80) {
+	for _, m := range dotted {
 		parts := strings.Split(m, ".")
 		for i := 0; i+1 < len(parts); i++ {
 			ev.members[[2]string{parts[i], parts[i+1]}] = true
@@ -389,11 +390,7 @@ func (st *state) signals(d *index.Doc, first, best Evaluation, hitScore float64,
 			break
 		}
 	}
-	base := strings.ToLower(strings.TrimSuffix(path.Base(d.Path), path.Ext(d.Path)))
-	if base == "__init__" || base == "index" {
-		base = strings.ToLower(path.Base(path.Dir(d.Path)))
-	}
-	if len(base) >= 3 && te.titleWords[base] {
+	if base := moduleName(d.Path); len(base) >= 3 && te.titleWords[base] {
 		x[sigTitleName] = 1
 	}
 	x[sigDefs] = math.Log1p(float64(len(d.Defs))) / 5
@@ -457,8 +454,8 @@ func (st *state) rank() (ranking []Ranked, files map[string]string) {
 		x  []float64
 		s  float64
 	}
-	st.tested = st.testPointers()
-	widened := st.widen()
+	tested := st.testPointers()
+	widened := st.widen(tested)
 	var all []scored
 	top, topBest := "", -1.0
 	for p, ev := range st.best {
@@ -479,7 +476,7 @@ func (st *state) rank() (ranking []Ranked, files map[string]string) {
 		if widened[p] {
 			x[sigWidened] = 1
 		}
-		x[sigTested] = st.tested[p]
+		x[sigTested] = tested[p]
 		all = append(all, scored{ev: ev, x: x, s: rankScore(x)})
 	}
 	sort.Slice(all, func(i, j int) bool {
@@ -493,15 +490,17 @@ func (st *state) rank() (ranking []Ranked, files map[string]string) {
 	})
 	// The probability that each file is the one the task is after: a
 	// softmax over the ranking's scores.
+	probs := make([]float64, len(all))
 	sum := 0.0
-	for _, a := range all {
-		sum += math.Exp((a.s - all[0].s) / rankTemp)
+	for i, a := range all {
+		probs[i] = math.Exp((a.s - all[0].s) / rankTemp)
+		sum += probs[i]
 	}
 	out := make([]Ranked, 0, len(all))
 	files = map[string]string{}
 	cum := 0.0
-	for _, a := range all {
-		p := math.Exp((a.s-all[0].s)/rankTemp) / sum
+	for i, a := range all {
+		p := probs[i] / sum
 		r := Ranked{Path: a.ev.Path, Relevance: math.Round(p*100) / 100}
 		if st.opts.Signals {
 			r.Signals = a.x
@@ -577,8 +576,9 @@ const (
 	testsSearched = 5
 )
 
-// widen evaluates them, with what the loop learned.
-func (st *state) widen() map[string]bool {
+// widen evaluates them, with what the loop learned; tested scores the
+// files the best-matching tests exercise.
+func (st *state) widen(tested map[string]float64) map[string]bool {
 	out := map[string]bool{}
 	add := func(e *index.Entry) {
 		if e == nil || out[e.Path] || !st.keep(e) {
@@ -618,17 +618,17 @@ func (st *state) widen() map[string]bool {
 			add(h.Entry)
 		}
 	}
-	var tested []string
-	for p := range st.tested {
-		tested = append(tested, p)
+	var byTests []string
+	for p := range tested {
+		byTests = append(byTests, p)
 	}
-	sort.Slice(tested, func(i, j int) bool {
-		if st.tested[tested[i]] != st.tested[tested[j]] {
-			return st.tested[tested[i]] > st.tested[tested[j]]
+	sort.Slice(byTests, func(i, j int) bool {
+		if tested[byTests[i]] != tested[byTests[j]] {
+			return tested[byTests[i]] > tested[byTests[j]]
 		}
-		return tested[i] < tested[j]
+		return byTests[i] < byTests[j]
 	})
-	for _, p := range tested[:min(len(tested), widenTested)] {
+	for _, p := range byTests[:min(len(byTests), widenTested)] {
 		add(st.ix.Entry(p))
 	}
 	var names []string
@@ -678,9 +678,8 @@ func (st *state) testPointers() map[string]float64 {
 				out[p] = math.Max(out[p], v)
 			}
 		}
-		name := strings.ToLower(strings.TrimSuffix(path.Base(h.Entry.Path), path.Ext(h.Entry.Path)))
-		for _, b := range []string{strings.TrimPrefix(name, "test_"), strings.TrimSuffix(name, "_test"), strings.TrimSuffix(name, ".test"), strings.TrimSuffix(name, ".spec")} {
-			if b == name || len(byBase[b]) == 0 || len(byBase[b]) > 3 {
+		for _, b := range testSubjects(h.Entry.Path) {
+			if len(byBase[b]) == 0 || len(byBase[b]) > 3 {
 				continue
 			}
 			for _, p := range byBase[b] {

@@ -64,10 +64,7 @@ func (st *state) relatedTests(files []Evaluation) []RelatedTest {
 		if d == nil {
 			continue
 		}
-		base := strings.TrimSuffix(path.Base(f.Path), path.Ext(f.Path))
-		if base == "__init__" || base == "index" || base == "mod" {
-			base = path.Base(path.Dir(f.Path))
-		}
+		base := moduleName(f.Path)
 		// Named for it: the more of its folders the test's path shares,
 		// the surer; a common name (utils, base) needs a shared folder.
 		var named []*index.Entry
@@ -135,13 +132,36 @@ func (st *state) relatedTests(files []Evaluation) []RelatedTest {
 // testNamedFor reports whether a test file's name is the source file's
 // base with a test prefix or suffix.
 func testNamedFor(p, base string) bool {
+	return contains(testSubjects(p), strings.ToLower(base))
+}
+
+// testSubjects are the names a test file may be named for: its name less
+// a test prefix (test_, tests_, test) or suffix (_test, .test, .spec,
+// tests, test), lower-cased.
+func testSubjects(p string) []string {
 	name := strings.ToLower(path.Base(p))
 	name = strings.TrimSuffix(name, path.Ext(name))
-	base = strings.ToLower(base)
-	for _, n := range []string{"test_" + base, base + "_test", base + ".test", base + ".spec", base + "test", base + "tests", "test" + base, "tests_" + base} {
-		if name == n {
-			return true
+	var out []string
+	for _, pre := range []string{"test_", "tests_", "test"} {
+		if b, ok := strings.CutPrefix(name, pre); ok && b != "" {
+			out = append(out, b)
 		}
 	}
-	return false
+	for _, suf := range []string{"_test", ".test", ".spec", "tests", "test"} {
+		if b, ok := strings.CutSuffix(name, suf); ok && b != "" {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+// moduleName is what a file is named for, lower-cased: its name without
+// the extension, or its folder's for a package's own file (__init__.py,
+// index.ts, mod.rs).
+func moduleName(p string) string {
+	base := strings.ToLower(strings.TrimSuffix(path.Base(p), path.Ext(p)))
+	if base == "__init__" || base == "index" || base == "mod" {
+		base = strings.ToLower(path.Base(path.Dir(p)))
+	}
+	return base
 }

@@ -1,12 +1,9 @@
 package bench
 
 import (
-	"bufio"
-	"encoding/json"
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"sort"
 	"strings"
 
@@ -26,24 +23,7 @@ type SignalRow struct {
 }
 
 // ReadSignals reads a file of signal rows.
-func ReadSignals(path string) ([]SignalRow, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	var out []SignalRow
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 256<<20)
-	for n := 1; sc.Scan(); n++ {
-		var r SignalRow
-		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
-			return nil, fmt.Errorf("%s:%d: %w", path, n, err)
-		}
-		out = append(out, r)
-	}
-	return out, sc.Err()
-}
+func ReadSignals(path string) ([]SignalRow, error) { return readLines[SignalRow](path) }
 
 // DropSignals zeroes the named signals in every row, so that a fit gives
 // them no weight.

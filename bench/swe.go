@@ -2,6 +2,7 @@ package bench
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -170,23 +171,46 @@ func taskEvidence(task string) []string {
 }
 
 // ReadRows reads the per-instance rows of a run.
-func ReadRows(path string) ([]Row, error) {
+func ReadRows(path string) ([]Row, error) { return readLines[Row](path) }
+
+// readLines reads a file of JSON objects, one a line; blank lines are
+// skipped.
+func readLines[T any](path string) ([]T, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	var out []Row
+	var out []T
 	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 64<<20)
+	sc.Buffer(make([]byte, 1<<20), 256<<20)
 	for n := 1; sc.Scan(); n++ {
-		var r Row
-		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+		if len(bytes.TrimSpace(sc.Bytes())) == 0 {
+			continue
+		}
+		var v T
+		if err := json.Unmarshal(sc.Bytes(), &v); err != nil {
 			return nil, fmt.Errorf("%s:%d: %w", path, n, err)
 		}
-		out = append(out, r)
+		out = append(out, v)
 	}
 	return out, sc.Err()
+}
+
+// worstRank is the rank of a row's last gold file, math.MaxInt when one
+// was not ranked at all or the row has none.
+func worstRank(r Row) int {
+	worst := 0
+	for _, k := range r.GoldRanks {
+		if k == 0 {
+			return math.MaxInt
+		}
+		worst = max(worst, k)
+	}
+	if worst == 0 {
+		return math.MaxInt
+	}
+	return worst
 }
 
 // Scored is one ranked file's relevance and whether it is gold.
@@ -406,24 +430,20 @@ func Summarize(rows []Row) Summary {
 		if r.Error != "" {
 			s.Errors++
 		}
-		worst := 0
+		worst := worstRank(r)
 		first := math.MaxInt
-		found := 0
 		in5 := 0
 		for _, k := range r.GoldRanks {
 			if k == 0 {
-				worst = math.MaxInt
 				continue
 			}
-			found++
-			worst = max(worst, k)
 			first = min(first, k)
 			if k <= 5 {
 				in5++
 			}
 		}
 		for _, k := range AccK {
-			if worst <= k && found > 0 {
+			if worst <= k {
 				s.Acc[k]++
 			}
 		}
@@ -569,15 +589,8 @@ func PrintMisses(w io.Writer, rows []Row) {
 	count := map[string]int{}
 	byEv := map[string][2]int{} // evidence -> {instances, misses}
 	for _, r := range rows {
-		worst := 0
-		for _, k := range r.GoldRanks {
-			if k == 0 {
-				worst = math.MaxInt
-			} else {
-				worst = max(worst, k)
-			}
-		}
-		miss := worst > 5 || len(r.GoldRanks) == 0
+		worst := worstRank(r)
+		miss := worst > 5
 		ev := "prose only"
 		if len(r.Evidence) > 0 {
 			ev = strings.Join(r.Evidence, "+")

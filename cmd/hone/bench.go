@@ -77,21 +77,19 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	cfg := bench.SWEConfig{Instances: ins, Repos: r, Work: *work, Log: stderr, CountTokens: pack.CountTokens,
 		Options: hone.Options{MaxCycles: *maxCycles}, Baseline: *baseline}
-	if *out != "" {
-		f, err := os.Create(*out)
+	for _, o := range []struct {
+		path, what string
+		to         *io.Writer
+	}{{*out, "rows", &cfg.Out}, {*signals, "signals", &cfg.Signals}} {
+		if o.path == "" {
+			continue
+		}
+		f, err := os.Create(o.path)
 		if err != nil {
-			return usagef("cannot write the rows: %v", err)
+			return usagef("cannot write the %s: %v", o.what, err)
 		}
 		defer f.Close()
-		cfg.Out = f
-	}
-	if *signals != "" {
-		f, err := os.Create(*signals)
-		if err != nil {
-			return usagef("cannot write the signals: %v", err)
-		}
-		defer f.Close()
-		cfg.Signals = f
+		*o.to = f
 	}
 	rows, err := bench.RunSWE(ctx, cfg)
 	if len(rows) > 0 {
