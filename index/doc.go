@@ -58,6 +58,10 @@ type Doc struct {
 	Defs    []structure.Def
 	Imports []string
 	Calls   []string // names the file calls, each once, sorted
+	// Pairs are the terms that stand together in one identifier, or near
+	// each other in a comment, as indexes into Terms, sorted: what the
+	// file adds to the repository's thesaurus.
+	Pairs [][2]int32
 }
 
 // TF returns the term's frequency in each field of the file.
@@ -109,6 +113,7 @@ func analyze(f walk.File, src []byte) *Doc {
 	if dir := path.Dir(f.Path); dir != "." {
 		tokenize.Each(dir, func(t tokenize.Token) { add(Dir, t) })
 	}
+	var pairs *pairer
 	if src != nil {
 		var spans [][2]int
 		if !f.Kind.Has(walk.Generated) {
@@ -131,13 +136,23 @@ func analyze(f walk.File, src []byte) *Doc {
 		}
 		// One pass over the text: a token inside a comment counts in both
 		// the body and the comments.
+		pairs = newPairer(d.Defs)
+		span := 0
+		// Prose documentation pairs its words as comments do.
+		prose := f.Kind.Has(walk.Docs) && len(spans) == 0
 		tokenize.Each(string(src), func(t tokenize.Token) {
 			add(Body, t)
 			for len(spans) > 0 && spans[0][1] <= t.Pos {
 				spans = spans[1:]
+				span++
 			}
 			if len(spans) > 0 && spans[0][0] <= t.Pos {
 				add(Comment, t)
+				pairs.token(t, span)
+			} else if prose {
+				pairs.token(t, 0)
+			} else {
+				pairs.token(t, -1)
 			}
 		})
 	}
@@ -149,6 +164,9 @@ func analyze(f walk.File, src []byte) *Doc {
 		d.Terms = append(d.Terms, *tf)
 	}
 	sort.Slice(d.Terms, func(i, j int) bool { return d.Terms[i].Stem < d.Terms[j].Stem })
+	if pairs != nil && !f.Kind.Has(walk.Generated) && !f.Kind.Has(walk.Vendor) {
+		d.Pairs = pairs.pairs(d.Terms)
+	}
 	return d
 }
 

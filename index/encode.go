@@ -125,6 +125,7 @@ func encodeDoc(doc *Doc) []byte {
 	for _, s := range doc.Calls {
 		e.str(s)
 	}
+	e.pairs(doc.Pairs)
 	return e.b
 }
 
@@ -148,6 +149,7 @@ func decodeDoc(b []byte, doc *Doc) error {
 			doc.Calls[i] = d.str()
 		}
 	}
+	doc.Pairs = d.pairs(len(doc.Terms))
 	return d.err
 }
 

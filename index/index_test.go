@@ -217,6 +217,9 @@ func TestIncrementalEqualsRebuild(t *testing.T) {
 	if got != want {
 		t.Errorf("incremental index differs from a rebuild:\n%s\n---\n%s", got, want)
 	}
+	if got, want := pairCounts(t, ix), pairCounts(t, fresh); got != want {
+		t.Errorf("incremental thesaurus differs from a rebuild:\n%s\n---\n%s", got, want)
+	}
 	st, err := ix.Status(ctx)
 	if err != nil {
 		t.Fatal(err)

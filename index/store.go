@@ -31,7 +31,7 @@ import (
 
 // schemaVersion changes whenever the tables or blobs change shape; an index
 // of another version is rebuilt.
-const schemaVersion = "6"
+const schemaVersion = "7"
 
 const schema = `
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
@@ -61,6 +61,7 @@ CREATE INDEX IF NOT EXISTS defs_file ON defs(file);
 CREATE TABLE IF NOT EXISTS tomb(id INTEGER PRIMARY KEY, seg INTEGER NOT NULL, stems BLOB NOT NULL);
 CREATE TABLE IF NOT EXISTS snapshot(id INTEGER PRIMARY KEY CHECK (id = 1), version TEXT NOT NULL, data BLOB NOT NULL);
 CREATE TABLE IF NOT EXISTS outlines(hash BLOB PRIMARY KEY, data BLOB NOT NULL) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS cooc(a TEXT NOT NULL, b TEXT NOT NULL, n INTEGER NOT NULL, PRIMARY KEY(a, b)) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS binaries(path TEXT PRIMARY KEY, size INTEGER NOT NULL, mtime INTEGER NOT NULL) WITHOUT ROWID;
 `
 

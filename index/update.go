@@ -80,7 +80,7 @@ func (ix *Index) Rebuild(ctx context.Context, progress func(Progress)) (Stats, e
 	ix.wtx = tx
 	defer func() { ix.wtx = nil }()
 	err = ix.write(ctx, "rebuild", func(w *writer) {
-		for _, t := range []string{"files", "postings", "defs", "tomb", "snapshot", "binaries", "outlines"} {
+		for _, t := range []string{"files", "postings", "defs", "tomb", "snapshot", "binaries", "outlines", "cooc"} {
 			w.exec(`DELETE FROM ` + t)
 		}
 		w.touchVersion()
@@ -413,6 +413,10 @@ func (ix *Index) writeBatch(ctx context.Context, batch []change, gone []string, 
 			docs = append(docs, c.doc)
 		}
 		w.insertDocs(docs)
+		for _, d := range docs {
+			w.countPairs(d, 1)
+		}
+		w.flushPairs()
 		var defRows [][]any
 		for _, d := range docs {
 			inBatch[d.ID] = d
@@ -447,6 +451,8 @@ type writer struct {
 	tx  *sql.Tx
 	ctx context.Context
 	err error
+	// cooc holds the batch's changes to the thesaurus's pair counts.
+	cooc map[[2]string]int
 }
 
 func (w *writer) exec(q string, args ...any) sql.Result {
@@ -488,7 +494,7 @@ func (r row) scan(dest ...any) bool {
 }
 
 // insertMany inserts rows of cols values each, many rows a statement.
-func (w *writer) insertMany(head string, cols int, rows [][]any) {
+func (w *writer) insertMany(head string, cols int, rows [][]any, tail ...string) {
 	per := max(1, min(500, 30000/cols))
 	one := "(" + strings.Repeat("?,", cols-1) + "?)"
 	for len(rows) > 0 && w.err == nil {
@@ -497,7 +503,7 @@ func (w *writer) insertMany(head string, cols int, rows [][]any) {
 		for _, r := range rows[:n] {
 			args = append(args, r...)
 		}
-		w.exec(head+strings.Repeat(one+",", n-1)+one, args...)
+		w.exec(head+strings.Repeat(one+",", n-1)+one+strings.Join(tail, ""), args...)
 		rows = rows[n:]
 	}
 }
@@ -548,12 +554,13 @@ func (w *writer) drop(path string) bool {
 	if !w.queryRow(`SELECT id, seg, doc FROM files WHERE path = ?`, path).scan(&id, &seg, &blob) {
 		return false
 	}
+	old := &Doc{}
+	if err := decodeDoc(blob, old); err != nil {
+		w.err = err
+		return false
+	}
+	w.countPairs(old, -1)
 	if seg > 0 {
-		old := &Doc{}
-		if err := decodeDoc(blob, old); err != nil {
-			w.err = err
-			return false
-		}
 		w.exec(`INSERT INTO tomb(id, seg, stems) VALUES(?, ?, ?)`, id, seg, encodeStems(old))
 	}
 	w.exec(`DELETE FROM defs WHERE file = ?`, id)

@@ -1,0 +1,110 @@
+package index
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/hone-tools/hone/tokenize"
+)
+
+// pairCounts dumps the thesaurus's pair counts, sorted.
+func pairCounts(t *testing.T, ix *Index) string {
+	t.Helper()
+	rows, err := ix.reader().QueryContext(context.Background(), `SELECT a, b, n FROM cooc ORDER BY a, b`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var b strings.Builder
+	for rows.Next() {
+		var x, y string
+		var n int
+		if err := rows.Scan(&x, &y, &n); err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(&b, "%s %s %d\n", x, y, n)
+	}
+	return b.String()
+}
+
+func TestPairs(t *testing.T) {
+	ix := build(t, map[string]string{
+		"a.py":      "# Throttle requests that exceed the rate.\ndef get_throttle_rate(): pass\n",
+		"README.md": "The throttle keeps the request rate low.\n",
+	})
+	stems := func(p string) map[string]bool {
+		m := map[string]bool{}
+		for _, pr := range ix.Doc(p).pairStems() {
+			m[pr[0]+"+"+pr[1]] = true
+		}
+		return m
+	}
+	key := func(a, b string) string {
+		a, b = tokenize.Stem(a), tokenize.Stem(b)
+		if b < a {
+			a, b = b, a
+		}
+		return a + "+" + b
+	}
+	tests := []struct {
+		path, a, b string
+		want       bool
+	}{
+		{"a.py", "throttle", "rate", true},       // one identifier
+		{"a.py", "throttle", "requests", true},   // next to each other in a comment
+		{"a.py", "requests", "exceed", true},     // within the window
+		{"a.py", "throttle", "exceed", true},     // two words apart: the stop word "that" does not count
+		{"a.py", "throttle", "the", false},       // stop words never pair
+		{"a.py", "requests", "get", false},       // a comment's words do not pair with the code's
+		{"README.md", "throttle", "keeps", true}, // prose documentation pairs as comments do
+		{"README.md", "request", "rate", true},
+		{"README.md", "throttle", "low", false},
+	}
+	for _, tt := range tests {
+		if got := stems(tt.path)[key(tt.a, tt.b)]; got != tt.want {
+			t.Errorf("%s: %s with %s paired = %v, want %v (pairs %v)", tt.path, tt.a, tt.b, got, tt.want, stems(tt.path))
+		}
+	}
+}
+
+func TestRelated(t *testing.T) {
+	files := map[string]string{}
+	// throttle and rate stand together in five files; limit stands with
+	// rate in three; everything holds "value", with nothing in particular.
+	for i := 0; i < 5; i++ {
+		files[fmt.Sprintf("svc/api%d.py", i)] = "def throttle_rate(value):\n    return value\n"
+	}
+	for i := 0; i < 3; i++ {
+		files[fmt.Sprintf("svc/quota%d.py", i)] = "def rate_limit(value):\n    return value\n"
+	}
+	for i := 0; i < 2; i++ {
+		files[fmt.Sprintf("svc/rare%d.py", i)] = "def rate_bucket(value):\n    return value\n"
+	}
+	for i := 0; i < 30; i++ {
+		files[fmt.Sprintf("other/f%d.py", i)] = fmt.Sprintf("def handler%d(value):\n    return value\n", i)
+	}
+	ix := build(t, files)
+	got := ix.Related(tokenize.Stem("rate"), 5)
+	var names []string
+	for _, nb := range got {
+		names = append(names, nb.Surface)
+		if nb.Assoc <= 0 || nb.Assoc > 1 {
+			t.Errorf("%s: association %v, want in (0, 1]", nb.Surface, nb.Assoc)
+		}
+	}
+	if strings.Join(names, " ") != "throttle limit" {
+		t.Errorf("related to rate: %v, want throttle then limit (bucket pairs in too few files)", names)
+	}
+	if got[0].Files != 5 {
+		t.Errorf("throttle pairs with rate in %d files, want 5", got[0].Files)
+	}
+	if nb := ix.Related("nosuchterm", 5); len(nb) != 0 {
+		t.Errorf("an unknown term has neighbors: %v", nb)
+	}
+	all := ix.RelatedAll([]string{tokenize.Stem("throttle"), tokenize.Stem("limit")}, 1)
+	if len(all) != 2 || all[tokenize.Stem("throttle")][0].Surface != "rate" || all[tokenize.Stem("limit")][0].Surface != "rate" {
+		t.Errorf("RelatedAll: %v, want rate for both", all)
+	}
+}
