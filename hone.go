@@ -120,10 +120,23 @@ type Cycle struct {
 	// concepts that the code uses (also in LearnedSynonyms).
 	LearnedKeywords []string  `json:"learned_keywords"`
 	LearnedSynonyms []Synonym `json:"learned_synonyms"`
+	// LearnedRelated are the learned keywords the repository's thesaurus
+	// ties to a task word: they stand together in its identifiers, comments
+	// and docstrings.
+	LearnedRelated  []Related `json:"learned_related"`
 	LearnedPatterns []string  `json:"learned_patterns"`
 	Excluded        []string  `json:"excluded"`
 	// Gaps are the missing context refine found, aimed at by the next cycle.
 	Gaps []Gap `json:"gaps"`
+}
+
+// Related is a learned keyword that the repository's thesaurus ties to a
+// task word.
+type Related struct {
+	Term string `json:"term"`
+	// With is the task word it stands with most, in Files files.
+	With  string `json:"with"`
+	Files int    `json:"files"`
 }
 
 // Synonym is a general synonym of a task concept that the codebase uses.

@@ -73,6 +73,9 @@ type state struct {
 	// of the task's own terms, by path.
 	first map[string]Evaluation
 	hits  map[string]hit
+	// thes maps the terms the thesaurus ties to the task's, read once, to
+	// their strongest association.
+	thes map[string]thesLink
 }
 
 type hit struct {

@@ -24,6 +24,13 @@ const (
 	feedbackShortlist = 150
 	// feedbackFiles: the relevant files feedback reads at most, the best.
 	feedbackFiles = 5
+	// The thesaurus: how many task words are looked up (the rarest), how
+	// many neighbors each, the weakest association kept, and how much an
+	// association adds to a feedback term's score.
+	thesaurusTerms     = 16
+	thesaurusNeighbors = 8
+	thesaurusMinAssoc  = 0.2
+	thesaurusBoost     = 2.0
 	// gapFiles: the relevant files whose gaps are looked for, the best.
 	gapFiles = 8
 	// feedbackFloor: with nothing relevant yet, feedback comes from the best
@@ -129,6 +136,7 @@ func sortEvals(evs []Evaluation) {
 // how many gaps the cycle closed.
 func (st *state) refine(n int, cyc *Cycle) int {
 	cyc.LearnedKeywords, cyc.LearnedSynonyms, cyc.LearnedPatterns, cyc.Excluded, cyc.Gaps = []string{}, []Synonym{}, []string{}, []string{}, []Gap{}
+	cyc.LearnedRelated = []Related{}
 
 	// Gaps this cycle closed: their targets were evaluated knowing of them.
 	closed := 0
@@ -169,6 +177,9 @@ func (st *state) refine(n int, cyc *Cycle) int {
 	for _, l := range st.learnFeedback(feedback) {
 		st.know.learned = append(st.know.learned, l)
 		cyc.LearnedKeywords = append(cyc.LearnedKeywords, l.label)
+		if t, ok := st.thes[l.stem]; ok && l.source == "thesaurus" {
+			cyc.LearnedRelated = append(cyc.LearnedRelated, Related{Term: l.label, With: st.ix.Surface(t.with), Files: t.files})
+		}
 	}
 	for _, s := range syns {
 		cyc.LearnedKeywords = append(cyc.LearnedKeywords, s.alt.label)
@@ -602,6 +613,7 @@ func (st *state) learnFeedback(feedback []Evaluation) []learnedTerm {
 		return nil
 	}
 	known := st.taskStems()
+	thes := st.thesaurus()
 	n := float64(st.ix.N())
 	type cand struct {
 		stem   string
@@ -638,6 +650,13 @@ func (st *state) learnFeedback(feedback []Evaluation) []learnedTerm {
 				}
 			}
 		}
+		// Terms the repository ties to the task's count where the file
+		// holds them, on the task's lines or not.
+		for stem := range thes {
+			if counts[stem] == 0 && !known[stem] && d.TF(stem)[index.Body] > 0 {
+				counts[stem] = 1
+			}
+		}
 		// Where the file lives says what it is about, too.
 		dirTerms := map[string]bool{}
 		if dir := path.Dir(d.Path); dir != "." {
@@ -671,6 +690,7 @@ func (st *state) learnFeedback(feedback []Evaluation) []learnedTerm {
 		if c.strong {
 			c.score *= 1.5
 		}
+		c.score *= 1 + thesaurusBoost*thes[c.stem].assoc
 		pre = append(pre, c)
 	}
 	sort.Slice(pre, func(i, j int) bool {
@@ -718,14 +738,65 @@ func (st *state) learnFeedback(feedback []Evaluation) []learnedTerm {
 		if st.isCompound(c.stem) {
 			continue
 		}
+		source := "feedback"
+		if _, ok := thes[c.stem]; ok {
+			source = "thesaurus"
+		}
 		out = append(out, learnedTerm{
 			stem:   c.stem,
 			label:  st.ix.Surface(c.stem),
 			weight: 0.5 + 0.5*c.score/list[0].score,
-			source: "feedback",
+			source: source,
 		})
 	}
 	return out
+}
+
+// thesaurus reads, once a run, the terms the repository's thesaurus ties
+// to the task's prose and identifier words, with the strongest
+// association of each. Words in a quarter of the files or more are left
+// out: what stands with them says nothing of the task.
+func (st *state) thesaurus() map[string]thesLink {
+	if st.thes != nil {
+		return st.thes
+	}
+	st.thes = map[string]thesLink{}
+	n := st.ix.N()
+	var stems []string
+	seen := map[string]bool{}
+	for _, c := range st.know.concepts {
+		if c.kind == filePath {
+			continue
+		}
+		for _, s := range c.alts[0].stems {
+			if df := st.ix.DF(s); !seen[s] && df > 0 && 4*df < n {
+				seen[s] = true
+				stems = append(stems, s)
+			}
+		}
+	}
+	if len(stems) > thesaurusTerms {
+		sort.SliceStable(stems, func(i, j int) bool { return st.ix.DF(stems[i]) < st.ix.DF(stems[j]) })
+		stems = stems[:thesaurusTerms]
+	}
+	for stem, nbs := range st.ix.RelatedAll(stems, thesaurusNeighbors) {
+		for _, nb := range nbs {
+			if nb.Assoc < thesaurusMinAssoc || seen[nb.Stem] {
+				continue
+			}
+			if l, ok := st.thes[nb.Stem]; !ok || nb.Assoc > l.assoc || nb.Assoc == l.assoc && stem < l.with {
+				st.thes[nb.Stem] = thesLink{assoc: nb.Assoc, with: stem, files: nb.Files}
+			}
+		}
+	}
+	return st.thes
+}
+
+// thesLink ties a term to the task word it stands with most.
+type thesLink struct {
+	assoc float64
+	with  string // the task's stem
+	files int    // files that pair them
 }
 
 // isCompound reports whether a term is a whole identifier made of two

@@ -2,6 +2,7 @@ package hone_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -382,5 +383,57 @@ func TestVendorWhenAsked(t *testing.T) {
 	}
 	if !ranked("token bucket refill rate", hone.Options{Include: []string{"vendor/**"}}) {
 		t.Error("--include vendor/** must search vendored files")
+	}
+}
+
+// The repository's thesaurus: "journal" stands with "ledger" in the
+// identifiers of several files, so refine learns it from the first cycle's
+// relevant file and the next cycle finds the journal's own module, which
+// never says "ledger".
+func TestThesaurusLearnsTheCodebaseTerm(t *testing.T) {
+	repo := t.TempDir()
+	files := map[string]string{
+		"billing/ledger.py": "\"\"\"The ledger keeps entries.\"\"\"\n\n\nclass LedgerJournal:\n" +
+			"    def add_entry(self, entry):\n        self.entries.append(entry)\n",
+		"billing/reports.py": "def ledger_journal_report(rows):\n    return rows\n",
+		"billing/export.py":  "def export_journal_ledger(rows):\n    return rows\n",
+		"billing/audit.py":   "def audit_journal_ledger(rows):\n    return rows\n",
+		"posting/journal.py": "def post_to_journal(record):\n    \"\"\"Write the record to the journal.\"\"\"\n" +
+			"    write(record)\n    write(record)\n\n\ndef replay_journal():\n    pass\n",
+	}
+	for i := 0; i < 24; i++ {
+		files[fmt.Sprintf("misc/tool%d.py", i)] = fmt.Sprintf("def tool%d(value):\n    return value\n", i)
+	}
+	for p, body := range files {
+		full := filepath.Join(repo, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res, err := hone.Retrieve(context.Background(), repo, "ledger entries are posted twice", hone.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c1 := res.Cycles[0]
+	var learned bool
+	for _, r := range c1.LearnedRelated {
+		if r.Term == "journal" && r.With == "ledger" && r.Files == 4 {
+			learned = true
+		}
+	}
+	if !learned {
+		t.Fatalf("cycle 1 learned %v from the thesaurus, want journal (with ledger in 4 files)", c1.LearnedRelated)
+	}
+	found := false
+	for _, c := range res.Cycles[1:] {
+		if scoreIn(c, "posting/journal.py") >= 0 {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("no later cycle evaluated posting/journal.py; result %v", resultPaths(res))
 	}
 }

@@ -62,6 +62,13 @@ func writeText(w io.Writer, res *hone.Result) error {
 			}
 			fmt.Fprintf(b, "  synonyms:    %s\n", list(syns, 8))
 		}
+		if len(c.LearnedRelated) > 0 {
+			var rel []string
+			for _, r := range c.LearnedRelated {
+				rel = append(rel, fmt.Sprintf("%s (with %s in %d files)", r.Term, r.With, r.Files))
+			}
+			fmt.Fprintf(b, "  thesaurus:   %s\n", list(rel, 6))
+		}
 		if len(c.LearnedPatterns) > 0 {
 			fmt.Fprintf(b, "  patterns:    %s\n", list(c.LearnedPatterns, 8))
 		}
