@@ -115,6 +115,23 @@ func isIdentifierLike(s string) bool {
 	return false
 }
 
+// versionLine is a line of an environment report: a package and its
+// version, as pip freeze, conda list and show_versions() print them
+// ("numpy 1.19.2 py38h54aff64_0 conda-forge", "pandas: 1.1.0",
+// "attrs==20.3.0"). The packages a user has installed say nothing of where
+// the task lies, and a long list of them would drown the task's words.
+var versionLine = regexp.MustCompile(`(?m)^[ \t*-]*[A-Za-z_][\w.+-]*(?:[ \t]*(?::|==|>=|<=|~=)[ \t]*|[ \t]+)v?\d+(?:\.\w+)+\S*(?:[ \t]+\S+){0,3}[ \t\r]*$`)
+
+// htmlComment is text an issue form hides from its readers: the
+// template's instructions ("please fill out the form").
+var htmlComment = regexp.MustCompile(`(?s)<!--.*?-->`)
+
+// cleanTask drops what a task's author did not write about the task: an
+// issue template's hidden instructions, and environment reports.
+func cleanTask(task string) string {
+	return versionLine.ReplaceAllString(htmlComment.ReplaceAllString(task, ""), "")
+}
+
 // analyzeTask turns the task into concepts, weighted against the index.
 func analyzeTask(task string, ix *index.Index) []*concept {
 	byKey := map[string]*concept{}
@@ -158,9 +175,10 @@ func analyzeTask(task string, ix *index.Index) []*concept {
 	}
 	task = pathLike.ReplaceAllString(task, " ")
 
-	// Identifiers: in backticks, or shaped like code.
+	// Identifiers: in backticks, in code blocks, or shaped like code.
 	seenIdent := map[string]bool{}
-	addIdent := func(s string) {
+	var addIdent func(s string, code bool)
+	addIdent = func(s string, code bool) {
 		s = strings.TrimSuffix(strings.Trim(s, "`'\"(),.:;"), "()")
 		if s == "" || seenIdent[s] {
 			return
@@ -169,7 +187,10 @@ func analyzeTask(task string, ix *index.Index) []*concept {
 		// A dotted name counts by its parts: module.Class.method.
 		parts := strings.Split(s, ".")
 		for _, p := range parts {
-			if p == "" || !isIdentifierLike(p) && len(parts) == 1 {
+			if p == "" || !code && !isIdentifierLike(p) && len(parts) == 1 {
+				continue
+			}
+			if code && len(parts) == 1 && !isIdentifierLike(p) && codeNoiseNames[p] {
 				continue
 			}
 			if len(p) < 3 || tokenize.IsStopWord(strings.ToLower(p)) {
@@ -187,13 +208,18 @@ func analyzeTask(task string, ix *index.Index) []*concept {
 	for _, m := range backticked.FindAllStringSubmatch(task, -1) {
 		for _, id := range codeIdent.FindAllString(m[1], -1) {
 			if isIdentifierLike(id) || len(id) >= 4 {
-				addIdent(id)
+				addIdent(id, true)
 			}
 		}
 	}
+	// In code the task quotes, what it calls and imports is code too,
+	// however plainly named: Mod(x, 2), from pkg import thing.
+	for _, name := range codeBlockNames(task) {
+		addIdent(name, true)
+	}
 	for _, id := range codeIdent.FindAllString(task, -1) {
 		if isIdentifierLike(id) {
-			addIdent(id)
+			addIdent(id, false)
 		}
 	}
 
@@ -243,12 +269,85 @@ func analyzeTask(task string, ix *index.Index) []*concept {
 	}
 	sort.SliceStable(order, func(i, j int) bool { return order[i].weight > order[j].weight })
 	if len(order) > maxConcepts {
-		order = order[:maxConcepts]
+		// The files the task names are kept whatever their weight: they
+		// are its strongest evidence.
+		kept := order[:0:0]
+		for _, c := range order {
+			if c.kind == filePath && len(kept) < maxConcepts {
+				kept = append(kept, c)
+			}
+		}
+		for _, c := range order {
+			if c.kind != filePath && len(kept) < maxConcepts {
+				kept = append(kept, c)
+			}
+		}
+		sort.SliceStable(kept, func(i, j int) bool { return kept[i].weight > kept[j].weight })
+		order = kept
 	}
 	return order
 }
 
 const maxConcepts = 40
+
+var (
+	fence       = regexp.MustCompile("(?s)```[^\n]*\n(.*?)```")
+	promptLine  = regexp.MustCompile(`(?m)^\s*(?:>>>|\.\.\.|In \[\d+\]:)[ \t](.*)$`)
+	calledName  = regexp.MustCompile(`([A-Za-z_][A-Za-z0-9_]*)\(`)
+	importNames = regexp.MustCompile(`(?m)^\s*from\s+[\w.]+\s+import\s+\(?([\w, \t]+)`)
+)
+
+// codeBlockNames are the names a task's code calls and imports: in fenced
+// blocks and interpreter prompt lines. Tracebacks are left out: their
+// frames are evidence of their own.
+func codeBlockNames(task string) []string {
+	var code []string
+	for _, m := range fence.FindAllStringSubmatch(task, -1) {
+		if !strings.Contains(m[1], "Traceback (most recent call last)") {
+			code = append(code, m[1])
+		}
+	}
+	for _, m := range promptLine.FindAllStringSubmatch(task, -1) {
+		code = append(code, m[1])
+	}
+	var out []string
+	seen := map[string]bool{}
+	keep := func(n string) {
+		if len(n) >= 3 && !seen[n] && !codeNoiseNames[n] {
+			seen[n] = true
+			out = append(out, n)
+		}
+	}
+	for _, c := range code {
+		for _, m := range importNames.FindAllStringSubmatch(c, -1) {
+			for _, n := range strings.Split(m[1], ",") {
+				if f := strings.Fields(n); len(f) > 0 {
+					keep(f[0])
+				}
+			}
+		}
+		for _, m := range calledName.FindAllStringSubmatch(c, -1) {
+			keep(m[1])
+		}
+	}
+	return out
+}
+
+// codeNoiseNames are names every program calls: builtins and keywords of
+// the common languages, and the plainest method names. Named plainly in a
+// task's code, they say nothing of where the task lies.
+var codeNoiseNames = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`print len range str int float list dict set tuple type isinstance issubclass open super
+		repr min max sum abs sorted reversed enumerate zip map filter object bool getattr setattr hasattr delattr format
+		round pow divmod hash iter next vars dir callable input eval exec compile bytes bytearray frozenset property
+		staticmethod classmethod assert return lambda yield import from with while for if elif else not and def class
+		pass raise try except finally global del console log printf println sprintf fmt func fn new make append main
+		init get put run call test self cls this require exit quit help id all any`) {
+		m[w] = true
+	}
+	return m
+}()
 
 func bestDF(c *concept, ix *index.Index) int {
 	best := 0

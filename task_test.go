@@ -4,6 +4,7 @@ import (
 	"context"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/hone-tools/hone/index"
@@ -140,4 +141,64 @@ func FuzzAnalyzeTask(f *testing.F) {
 			}
 		}
 	})
+}
+
+func TestCodeBlockNames(t *testing.T) {
+	tests := []struct {
+		name, task string
+		want       []string
+	}{
+		{"fenced block", "Mod is wrong:\n```python\nfrom sympy import Symbol, Mod\ni = Symbol('i', integer=True)\nprint(Mod(3*i, 2))\n```\n",
+			[]string{"Symbol", "Mod"}},
+		{"interpreter prompt", "It fails:\n>>> lambdify(x, expr)(1)\n... nsolve(f, 0)\nTypeError\n", []string{"lambdify", "nsolve"}},
+		{"ipython prompt", "In [3]: df.groupby('a').resample('1D')\n", []string{"groupby", "resample"}},
+		{"traceback block is left out", "```\nTraceback (most recent call last):\n  File \"a.py\", line 3, in <module>\n    foo(1)\n```\n", nil},
+		{"prose calls are not code", "Calling foo(x) breaks.\n", nil},
+		{"short names are dropped", ">>> f(x)\n", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := codeBlockNames(tt.task); !slices.Equal(got, tt.want) {
+				t.Errorf("codeBlockNames = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestCleanTask(t *testing.T) {
+	task := "Title\r\n<!--Please fill out\r\nthe form-->\r\nBody keeps this.\r\n```\r\nnumpy 1.19.2 py38_0 conda-forge\r\nscipy==1.5.2\r\n```\r\n"
+	got := cleanTask(task)
+	for _, gone := range []string{"fill", "form", "numpy", "scipy"} {
+		if strings.Contains(got, gone) {
+			t.Errorf("cleanTask kept %q: %q", gone, got)
+		}
+	}
+	for _, kept := range []string{"Title", "Body keeps this."} {
+		if !strings.Contains(got, kept) {
+			t.Errorf("cleanTask dropped %q: %q", kept, got)
+		}
+	}
+}
+
+func TestVersionLines(t *testing.T) {
+	tests := []struct {
+		line string
+		want bool
+	}{
+		{"_libgcc_mutex             0.1                 conda_forge    conda-forge", true},
+		{"numpy 1.19.2 py38h54aff64_0 conda-forge", true},
+		{"pandas: 1.1.0", true},
+		{"attrs==20.3.0", true},
+		{"numpy 1.19.2\r", true},
+		{"numpy\n1.19.2", false},
+		{"  * Matplotlib version: 3.1.2 (conda-forge)", false},
+		{"Mod(3*i, 2) returns 3.5 instead", false},
+		{"Creating AxesGrid raises TypeError", false},
+		{"python: 3.8.5 (default, Sep  4 2020, 07:30:14)", false},
+	}
+	for _, tt := range tests {
+		if got := versionLine.MatchString(tt.line); got != tt.want {
+			t.Errorf("%q: environment line = %v, want %v", tt.line, got, tt.want)
+		}
+	}
 }
