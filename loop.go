@@ -76,6 +76,8 @@ type state struct {
 	// thes maps the terms the thesaurus ties to the task's, read once, to
 	// their strongest association.
 	thes map[string]thesLink
+	// masks are the task's concepts as bit masks, for spanCover.
+	masks *maskedConcepts
 }
 
 type hit struct {

@@ -57,6 +57,8 @@ var SignalNames = []string{
 	"defs",         // log of how many definitions it makes
 	"tested",       // the tests that best match the task import it or are named for it
 	"docs",         // documentation, examples or a README
+	"span_cover",   // the most of the task's concepts one function of the file holds
+	"span_title",   // the most of the task's first line one function of the file holds
 }
 
 // Signal indexes.
@@ -98,6 +100,8 @@ const (
 	sigDefs
 	sigTested
 	sigDocs
+	sigSpanCover
+	sigSpanTitle
 	numSignals
 )
 
@@ -413,6 +417,120 @@ func (st *state) signals(d *index.Doc, first, best Evaluation, hitScore float64,
 	return x
 }
 
+// spanCover is the largest weighted share of the task's concepts that one
+// function or method of the file holds in its lines, and the same for the
+// concepts of the task's first line: a file whose one function handles the
+// whole task, rather than a long file that mentions each word somewhere.
+func (st *state) spanCover(d *index.Doc) (all, title float64) {
+	cm := st.conceptMasks()
+	if cm.all == 0 || len(d.Defs) == 0 {
+		return 0, 0
+	}
+	has := false
+	for stem := range cm.bit {
+		if d.TF(stem)[index.Body] > 0 {
+			has = true
+			break
+		}
+	}
+	if !has {
+		return 0, 0
+	}
+	fc := st.callsOf(d)
+	masks := make([]uint64, len(fc.lines))
+	for i := range fc.lines {
+		for _, s := range fc.lineStems(i) {
+			masks[i] |= cm.bit[s]
+		}
+	}
+	for _, def := range d.Defs {
+		if def.Kind != "function" && def.Kind != "method" {
+			continue
+		}
+		var m uint64
+		for i := max(def.Line, 1) - 1; i < min(def.EndLine, len(masks)); i++ {
+			m |= masks[i]
+		}
+		var w, wt float64
+		for _, c := range cm.concepts {
+			for _, a := range c.alts {
+				if a&m == a {
+					w += c.weight
+					if c.title {
+						wt += c.weight
+					}
+					break
+				}
+			}
+		}
+		all = max(all, w/cm.all)
+		if cm.title > 0 {
+			title = max(title, wt/cm.title)
+		}
+	}
+	return all, title
+}
+
+// maskedConcepts are the task's concepts as bit masks over their stems,
+// for matching many lines fast.
+type maskedConcepts struct {
+	bit      map[string]uint64
+	concepts []maskedConcept
+	all      float64 // the concepts' total weight
+	title    float64 // the total weight of those on the task's first line
+}
+
+type maskedConcept struct {
+	weight float64
+	title  bool     // on the task's first line
+	alts   []uint64 // each alternative's stems; all must be present
+}
+
+// conceptMasks builds the masks of the task's own words and identifiers,
+// once a run: 64 stems at most, the most important concepts first.
+func (st *state) conceptMasks() *maskedConcepts {
+	if st.masks != nil {
+		return st.masks
+	}
+	cm := &maskedConcepts{bit: map[string]uint64{}}
+	st.masks = cm
+	for _, c := range st.know.concepts {
+		if c.kind == filePath || c.weight <= 0 {
+			continue
+		}
+		mc := maskedConcept{weight: c.weight, title: contains(st.know.evidence.title, c.alts[0].stems[0])}
+		for _, a := range c.alts {
+			if a.source != "task" && a.source != "glossary" {
+				continue
+			}
+			var m uint64
+			for _, s := range a.stems {
+				b, ok := cm.bit[s]
+				if !ok {
+					if len(cm.bit) == 64 {
+						m = 0
+						break
+					}
+					b = 1 << len(cm.bit)
+					cm.bit[s] = b
+				}
+				m |= b
+			}
+			if m != 0 {
+				mc.alts = append(mc.alts, m)
+			}
+		}
+		if len(mc.alts) > 0 {
+			cm.concepts = append(cm.concepts, mc)
+			cm.all += c.weight
+			if mc.title {
+				cm.title += c.weight
+			}
+		}
+	}
+	return cm
+}
+
 // rankScore is the ranking score of a file's signals.
 func rankScore(x []float64) float64 {
 	s := 0.0
@@ -432,6 +550,9 @@ const (
 	resultFiles  = 5
 )
 
+// spanFiles is how many of the best files are read for spanCover.
+const spanFiles = 20
+
 // maxDefiners: an identifier more files define says little about each.
 const maxDefiners = 10
 
@@ -440,7 +561,7 @@ const maxDefiners = 10
 // from `hone bench fit` on SWE-bench Lite (see the README for the figures
 // under cross-validation).
 var (
-	rankWeights = []float64{1.212, 1.586, 4.576, 0, 0, 0, 0, 0, -0.5439, 1.166, 0.5056, -0.1237, 0.829, 0.3842, -0.1005, 0.584, 1.171, 0.5526, -0.9637, -1.938, -4.506, 1.491, 0.3888, -1.901, -0.2682, 0, 0.3435, 1.361, 2.442, 2.429, 0.7893, -0.9502, 1.266, 0.2821, 1.058, 0.632, -1.806}
+	rankWeights = []float64{0.6249, 1.518, 4.745, 0, 0, 0, 0, 0, -0.5889, 1.143, 0.8924, 0.1203, 0.9067, 0.1853, 0.1454, 0.6475, 0.6459, 0.4537, -0.9426, -2.357, -3.903, 1.546, 0.3809, -1.584, -0.3422, 0, 0.5142, 1.032, 1.904, 1.135, 0.406, -1.017, 1.192, 0.2216, 0.8021, 0.551, -1.386, 1.751, 1.777}
 	rankTemp    = 1.05
 )
 
@@ -479,15 +600,27 @@ func (st *state) rank() (ranking []Ranked, files map[string]string) {
 		x[sigTested] = tested[p]
 		all = append(all, scored{ev: ev, x: x, s: rankScore(x)})
 	}
-	sort.Slice(all, func(i, j int) bool {
-		if all[i].s != all[j].s {
-			return all[i].s > all[j].s
+	order := func() {
+		sort.Slice(all, func(i, j int) bool {
+			if all[i].s != all[j].s {
+				return all[i].s > all[j].s
+			}
+			if all[i].ev.score != all[j].ev.score {
+				return all[i].ev.score > all[j].ev.score
+			}
+			return all[i].ev.Path < all[j].ev.Path
+		})
+	}
+	order()
+	// Reading the lines of each function costs: only the files that
+	// already stand near the top are read for it.
+	for i := range all[:min(spanFiles, len(all))] {
+		if d := st.ix.Doc(all[i].ev.Path); d != nil {
+			all[i].x[sigSpanCover], all[i].x[sigSpanTitle] = st.spanCover(d)
+			all[i].s = rankScore(all[i].x)
 		}
-		if all[i].ev.score != all[j].ev.score {
-			return all[i].ev.score > all[j].ev.score
-		}
-		return all[i].ev.Path < all[j].ev.Path
-	})
+	}
+	order()
 	// The probability that each file is the one the task is after: a
 	// softmax over the ranking's scores.
 	probs := make([]float64, len(all))
