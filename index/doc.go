@@ -164,7 +164,7 @@ func analyze(f walk.File, src []byte) *Doc {
 		d.Terms = append(d.Terms, *tf)
 	}
 	sort.Slice(d.Terms, func(i, j int) bool { return d.Terms[i].Stem < d.Terms[j].Stem })
-	if pairs != nil && !f.Kind.Has(walk.Generated) && !f.Kind.Has(walk.Vendor) {
+	if pairs != nil && !f.Kind.Has(walk.Generated) && !f.Kind.Has(walk.Vendor) && !f.Kind.Has(walk.Test) {
 		d.Pairs = pairs.pairs(d.Terms)
 	}
 	return d

@@ -31,7 +31,7 @@ import (
 
 // schemaVersion changes whenever the tables or blobs change shape; an index
 // of another version is rebuilt.
-const schemaVersion = "7"
+const schemaVersion = "8"
 
 const schema = `
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
@@ -62,6 +62,7 @@ CREATE TABLE IF NOT EXISTS tomb(id INTEGER PRIMARY KEY, seg INTEGER NOT NULL, st
 CREATE TABLE IF NOT EXISTS snapshot(id INTEGER PRIMARY KEY CHECK (id = 1), version TEXT NOT NULL, data BLOB NOT NULL);
 CREATE TABLE IF NOT EXISTS outlines(hash BLOB PRIMARY KEY, data BLOB NOT NULL) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS cooc(a TEXT NOT NULL, b TEXT NOT NULL, n INTEGER NOT NULL, PRIMARY KEY(a, b)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS cooc_out(id INTEGER PRIMARY KEY AUTOINCREMENT, pairs BLOB NOT NULL);
 CREATE TABLE IF NOT EXISTS binaries(path TEXT PRIMARY KEY, size INTEGER NOT NULL, mtime INTEGER NOT NULL) WITHOUT ROWID;
 `
 
@@ -101,7 +102,10 @@ type Index struct {
 	defs   map[string][]*Entry // definers by name
 	dirs   map[string][]*Entry // entries by folder ("a/b/"), made on demand
 	tomb   map[int64][]string  // tombstoned ids and the stems they held
-	ready  bool                // caches loaded
+	// pairsOut counts the pairs of files dropped since the thesaurus was
+	// last flushed, still counted in the cooc table.
+	pairsOut map[[2]string]int
+	ready    bool // caches loaded
 	// readErr is the first error the read methods met.
 	readErr error
 	// loaded is the version of the index the catalog was read at.
@@ -355,7 +359,7 @@ func (ix *Index) loadCatalog(ctx context.Context) error {
 	ix.mu.Lock()
 	ix.cat, ix.byID, ix.total, ix.loaded = cat, byID, total, version
 	ix.docs, ix.terms, ix.defs, ix.blocks, ix.dirs = map[int64]*Doc{}, map[string]*termStat{}, map[string][]*Entry{}, map[int64][]segBlock{}, nil
-	ix.delta, ix.tomb, ix.ready = nil, nil, false
+	ix.delta, ix.tomb, ix.pairsOut, ix.ready = nil, nil, nil, false
 	ix.mu.Unlock()
 	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
@@ -190,35 +191,132 @@ func (d *Doc) pairStems() [][2]string {
 	return out
 }
 
-// countPairs adds sign times each of doc's pairs to the batch's changes.
-func (w *writer) countPairs(d *Doc, sign int) {
-	if w.cooc == nil {
-		w.cooc = map[[2]string]int{}
+// The thesaurus is kept like the postings: the pairs of the files in the
+// delta are counted when it is flushed into a segment, and those of files
+// dropped from a segment wait in cooc_out until then. A retrieval adds the
+// delta's pairs and takes back those waiting, so that the counts it reads
+// are exact; an update of a few files writes no pair counts at all.
+
+// flushThesaurus counts the pairs of the delta's docs, being flushed, and
+// takes back those of the files dropped since the last flush.
+func (w *writer) flushThesaurus(delta []*Doc) {
+	counts := map[[2]string]int{}
+	for _, d := range delta {
+		for _, p := range d.pairStems() {
+			counts[p]++
+		}
 	}
-	for _, p := range d.pairStems() {
-		w.cooc[p] += sign
+	rows, err := w.tx.QueryContext(w.ctx, `SELECT pairs FROM cooc_out`)
+	if err != nil {
+		w.err = err
+		return
 	}
+	for rows.Next() {
+		var blob []byte
+		if err := rows.Scan(&blob); err != nil {
+			w.err = err
+			break
+		}
+		ps, err := decodePairStems(blob)
+		if err != nil {
+			w.err = err
+			break
+		}
+		for _, p := range ps {
+			counts[p]--
+		}
+	}
+	rows.Close()
+	if w.err != nil {
+		return
+	}
+	w.exec(`DELETE FROM cooc_out`)
+	w.cooc = counts
+	w.flushPairs()
+}
+
+// encodePairStems writes pairs of stems; decodePairStems reads them.
+func encodePairStems(ps [][2]string) []byte {
+	var e enc
+	e.uint(uint64(len(ps)))
+	for _, p := range ps {
+		e.str(p[0])
+		e.str(p[1])
+	}
+	return e.b
+}
+
+func decodePairStems(b []byte) ([][2]string, error) {
+	d := dec{b: b}
+	out := make([][2]string, d.count())
+	for i := range out {
+		out[i] = [2]string{d.str(), d.str()}
+	}
+	return out, d.err
+}
+
+// pairAdjust is what the delta adds to the counted pairs of stem, and what
+// the files dropped since the last flush take back. Callers hold ix.mu.
+func (ix *Index) pairAdjust(stem string) map[string]int {
+	ix.prepare()
+	adj := map[string]int{}
+	for _, d := range ix.delta {
+		if e := ix.byID[d.ID]; e == nil || e.seg != 0 {
+			continue
+		}
+		i := sort.Search(len(d.Terms), func(i int) bool { return d.Terms[i].Stem >= stem })
+		if i == len(d.Terms) || d.Terms[i].Stem != stem {
+			continue
+		}
+		for _, p := range d.Pairs {
+			switch int32(i) {
+			case p[0]:
+				adj[d.Terms[p[1]].Stem]++
+			case p[1]:
+				adj[d.Terms[p[0]].Stem]++
+			}
+		}
+	}
+	for p, n := range ix.pairsOut {
+		switch stem {
+		case p[0]:
+			adj[p[1]] -= n
+		case p[1]:
+			adj[p[0]] -= n
+		}
+	}
+	return adj
 }
 
 // flushPairs writes the batch's pair counts, both ways round, and deletes
 // the pairs no file holds any more.
 func (w *writer) flushPairs() {
-	var up, gone [][]any
+	type change struct {
+		a, b string
+		n    int
+	}
+	changes := make([]change, 0, 2*len(w.cooc))
 	for k, n := range w.cooc {
-		switch {
-		case n > 0:
-			up = append(up, []any{k[0], k[1], n}, []any{k[1], k[0], n})
-		case n < 0:
-			up = append(up, []any{k[0], k[1], n}, []any{k[1], k[0], n})
-			gone = append(gone, []any{k[0], k[1]}, []any{k[1], k[0]})
+		if n != 0 {
+			changes = append(changes, change{k[0], k[1], n}, change{k[1], k[0], n})
 		}
 	}
 	w.cooc = nil
 	// In key order, the b-tree takes them page by page.
-	sort.Slice(up, func(i, j int) bool {
-		a, b := up[i], up[j]
-		return a[0].(string) < b[0].(string) || a[0] == b[0] && a[1].(string) < b[1].(string)
+	slices.SortFunc(changes, func(x, y change) int {
+		if c := strings.Compare(x.a, y.a); c != 0 {
+			return c
+		}
+		return strings.Compare(x.b, y.b)
 	})
+	up := make([][]any, len(changes))
+	var gone [][]any
+	for i, c := range changes {
+		up[i] = []any{c.a, c.b, c.n}
+		if c.n < 0 {
+			gone = append(gone, []any{c.a, c.b})
+		}
+	}
 	w.insertMany(`INSERT INTO cooc(a, b, n) VALUES `, 3, up, ` ON CONFLICT(a, b) DO UPDATE SET n = n + excluded.n`)
 	for len(gone) > 0 && w.err == nil {
 		n := min(400, len(gone))
@@ -229,6 +327,27 @@ func (w *writer) flushPairs() {
 		w.exec(`DELETE FROM cooc WHERE n <= 0 AND (a, b) IN (VALUES `+strings.Repeat("(?,?),", n-1)+`(?,?))`, args...)
 		gone = gone[n:]
 	}
+}
+
+// segmentDF is how many files of the segments hold stem, not counting the
+// delta's or the tombstones.
+func (ix *Index) segmentDF(stem string) int {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	if ts, ok := ix.terms[stem]; ok {
+		return ts.df
+	}
+	b := blockOf(stem)
+	if _, ok := ix.blocks[b]; !ok {
+		ix.loadBlocks([]int64{b})
+	}
+	df := 0
+	for _, sb := range ix.blocks[b] {
+		if e := findEntry(sb.entries, stem); e != nil {
+			df += e.df
+		}
+	}
+	return df
 }
 
 // Neighbor is a term that stands with another in the repository's
@@ -249,7 +368,7 @@ const (
 	// to count: one file's pair is a coincidence.
 	minNeighborFiles = 3
 	// relatedScan is how many of a term's most frequent pairs are weighed.
-	relatedScan = 200
+	relatedScan = 60
 )
 
 // Related returns up to k terms that stand together with stem in the
@@ -260,7 +379,8 @@ func (ix *Index) Related(stem string, k int) []Neighbor {
 	return ix.RelatedAll([]string{stem}, k)[stem]
 }
 
-// RelatedAll is Related for several stems, in one query.
+// RelatedAll is Related for several stems, in one query. Of a term's
+// pairs, the relatedScan most frequent are weighed.
 func (ix *Index) RelatedAll(stems []string, k int) map[string][]Neighbor {
 	out := map[string][]Neighbor{}
 	if k <= 0 || len(stems) == 0 {
@@ -270,10 +390,10 @@ func (ix *Index) RelatedAll(stems []string, k int) map[string][]Neighbor {
 	for _, s := range stems {
 		args = append(args, s)
 	}
-	args = append(args, minNeighborFiles, relatedScan)
+	args = append(args, relatedScan)
 	rows, err := ix.reader().QueryContext(context.Background(),
 		`SELECT a, b, n FROM (SELECT a, b, n, row_number() OVER (PARTITION BY a ORDER BY n DESC, b) AS r
-		FROM cooc WHERE a IN (?`+strings.Repeat(",?", len(stems)-1)+`) AND n >= ?) WHERE r <= ?`, args...)
+		FROM cooc WHERE a IN (?`+strings.Repeat(",?", len(stems)-1)+`)) WHERE r <= ?`, args...)
 	if err != nil {
 		ix.fail(fmt.Errorf("read thesaurus: %w", err))
 		return out
@@ -293,7 +413,39 @@ func (ix *Index) RelatedAll(stems []string, k int) map[string][]Neighbor {
 		ix.fail(fmt.Errorf("read thesaurus: %w", err))
 		return out
 	}
+	// The counts as they stand: the delta's pairs added, the dropped files'
+	// taken back.
+	ix.mu.Lock()
+	for _, a := range stems {
+		adj := ix.pairAdjust(a)
+		if len(adj) == 0 {
+			continue
+		}
+		list := cands[a]
+		for i := range list {
+			list[i].Files += adj[list[i].Stem]
+			delete(adj, list[i].Stem)
+		}
+		for b, k := range adj {
+			list = append(list, Neighbor{Stem: b, Files: k})
+		}
+		cands[a] = list
+	}
+	ix.mu.Unlock()
 	n := float64(ix.N())
+	var want []string
+	for a, list := range cands {
+		kept := list[:0]
+		for _, nb := range list {
+			if nb.Files >= minNeighborFiles {
+				kept = append(kept, nb)
+				want = append(want, nb.Stem)
+			}
+		}
+		cands[a] = kept
+	}
+	// Their statistics in one read of the postings blocks.
+	ix.Prefetch(want)
 	for a, list := range cands {
 		if nbs := ix.associate(a, list, n); len(nbs) > 0 {
 			if len(nbs) > k {
@@ -314,10 +466,10 @@ func (ix *Index) associate(stem string, cands []Neighbor, n float64) []Neighbor 
 	}
 	var out []Neighbor
 	for _, nb := range cands {
-		db := float64(ix.DF(nb.Stem))
-		if db == 0 {
-			continue
-		}
+		// The segments' count will do for a neighbour: reading the delta
+		// and tombstones for every one of them costs more than the
+		// association gains. No term is in fewer files than it pairs in.
+		db := float64(max(ix.segmentDF(nb.Stem), nb.Files))
 		// Pairs count files where the terms stand together, a subset of
 		// the files holding both, so p(ab) <= min(p(a), p(b)).
 		pab := math.Min(float64(nb.Files), math.Min(da, db)) / n

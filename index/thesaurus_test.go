@@ -3,30 +3,56 @@ package index
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 
 	"github.com/hone-tools/hone/tokenize"
 )
 
-// pairCounts dumps the thesaurus's pair counts, sorted.
+// pairCounts dumps the thesaurus's pair counts as a retrieval reads them,
+// the delta's pairs added and the dropped files' taken back, sorted.
 func pairCounts(t *testing.T, ix *Index) string {
 	t.Helper()
-	rows, err := ix.reader().QueryContext(context.Background(), `SELECT a, b, n FROM cooc ORDER BY a, b`)
+	rows, err := ix.reader().QueryContext(context.Background(), `SELECT a, b, n FROM cooc`)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer rows.Close()
-	var b strings.Builder
+	counts := map[[2]string]int{}
 	for rows.Next() {
 		var x, y string
 		var n int
 		if err := rows.Scan(&x, &y, &n); err != nil {
 			t.Fatal(err)
 		}
-		fmt.Fprintf(&b, "%s %s %d\n", x, y, n)
+		counts[[2]string{x, y}] += n
 	}
-	return b.String()
+	rows.Close()
+	ix.mu.Lock()
+	ix.prepare()
+	for _, d := range ix.delta {
+		if e := ix.byID[d.ID]; e != nil && e.seg == 0 {
+			for _, p := range d.pairStems() {
+				counts[p]++
+				counts[[2]string{p[1], p[0]}]++
+			}
+		}
+	}
+	for p, n := range ix.pairsOut {
+		counts[p] -= n
+		counts[[2]string{p[1], p[0]}] -= n
+	}
+	ix.mu.Unlock()
+	var lines []string
+	for k, n := range counts {
+		if n != 0 {
+			lines = append(lines, fmt.Sprintf("%s %s %d", k[0], k[1], n))
+		}
+	}
+	sort.Strings(lines)
+	return strings.Join(lines, "\n")
 }
 
 func TestPairs(t *testing.T) {
@@ -106,5 +132,49 @@ func TestRelated(t *testing.T) {
 	all := ix.RelatedAll([]string{tokenize.Stem("throttle"), tokenize.Stem("limit")}, 1)
 	if len(all) != 2 || all[tokenize.Stem("throttle")][0].Surface != "rate" || all[tokenize.Stem("limit")][0].Surface != "rate" {
 		t.Errorf("RelatedAll: %v, want rate for both", all)
+	}
+}
+
+// Counts stay exact between flushes: a dropped file's pairs are taken back
+// at once, although the table keeps them until the next flush.
+func TestRelatedAfterDrop(t *testing.T) {
+	repo := t.TempDir()
+	files := map[string]string{}
+	for i := 0; i < 4; i++ {
+		files[fmt.Sprintf("svc/api%d.py", i)] = "def throttle_rate(value):\n    return value\n"
+	}
+	for i := 0; i < flushAt+20; i++ {
+		files[fmt.Sprintf("other/f%d.py", i)] = fmt.Sprintf("def handler%d(value):\n    return value\n", i)
+	}
+	writeTree(t, repo, files)
+	ctx := context.Background()
+	ix, err := Build(ctx, repo, Options{Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	var stored int
+	ix.reader().QueryRowContext(ctx, `SELECT COUNT(*) FROM cooc`).Scan(&stored)
+	if stored == 0 {
+		t.Fatalf("a build of %d files flushed no pairs into the table", len(files))
+	}
+	rate := tokenize.Stem("rate")
+	if nb := ix.Related(rate, 3); len(nb) != 1 || nb[0].Files != 4 {
+		t.Fatalf("before the drop: %v, want throttle in 4 files", nb)
+	}
+	os.Remove(filepath.Join(repo, "svc", "api0.py"))
+	os.Remove(filepath.Join(repo, "svc", "api1.py"))
+	if _, err := ix.Update(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	if nb := ix.Related(rate, 3); len(nb) != 0 {
+		t.Errorf("after dropping two of the four files: %v, want nothing (paired in 2 files, fewer than 3)", nb)
+	}
+	writeTree(t, repo, map[string]string{"svc/new.py": "def throttle_rate(v):\n    return v\n"})
+	if _, err := ix.Update(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	if nb := ix.Related(rate, 3); len(nb) != 1 || nb[0].Files != 3 {
+		t.Errorf("after adding one back: %v, want throttle in 3 files", nb)
 	}
 }

@@ -80,7 +80,7 @@ func (ix *Index) Rebuild(ctx context.Context, progress func(Progress)) (Stats, e
 	ix.wtx = tx
 	defer func() { ix.wtx = nil }()
 	err = ix.write(ctx, "rebuild", func(w *writer) {
-		for _, t := range []string{"files", "postings", "defs", "tomb", "snapshot", "binaries", "outlines", "cooc"} {
+		for _, t := range []string{"files", "postings", "defs", "tomb", "snapshot", "binaries", "outlines", "cooc", "cooc_out"} {
 			w.exec(`DELETE FROM ` + t)
 		}
 		w.touchVersion()
@@ -413,10 +413,6 @@ func (ix *Index) writeBatch(ctx context.Context, batch []change, gone []string, 
 			docs = append(docs, c.doc)
 		}
 		w.insertDocs(docs)
-		for _, d := range docs {
-			w.countPairs(d, 1)
-		}
-		w.flushPairs()
 		var defRows [][]any
 		for _, d := range docs {
 			inBatch[d.ID] = d
@@ -429,9 +425,10 @@ func (ix *Index) writeBatch(ctx context.Context, batch []change, gone []string, 
 			}
 		}
 		w.insertMany(`INSERT INTO defs(name, file) VALUES `, 2, defRows)
-		var delta int
+		var delta, out int
 		w.queryRow(`SELECT COUNT(*) FROM files WHERE seg = 0`).scan(&delta)
-		if delta >= flushAt {
+		w.queryRow(`SELECT COUNT(*) FROM cooc_out`).scan(&out)
+		if delta+out >= flushAt {
 			w.flushDelta(inBatch)
 			segs = 1
 		}
@@ -554,14 +551,18 @@ func (w *writer) drop(path string) bool {
 	if !w.queryRow(`SELECT id, seg, doc FROM files WHERE path = ?`, path).scan(&id, &seg, &blob) {
 		return false
 	}
-	old := &Doc{}
-	if err := decodeDoc(blob, old); err != nil {
-		w.err = err
-		return false
-	}
-	w.countPairs(old, -1)
 	if seg > 0 {
+		old := &Doc{}
+		if err := decodeDoc(blob, old); err != nil {
+			w.err = err
+			return false
+		}
 		w.exec(`INSERT INTO tomb(id, seg, stems) VALUES(?, ?, ?)`, id, seg, encodeStems(old))
+		// Its pairs are in the thesaurus: they are taken back at the next
+		// flush. A file of the delta never had its pairs counted.
+		if len(old.Pairs) > 0 {
+			w.exec(`INSERT INTO cooc_out(pairs) VALUES(?)`, encodePairStems(old.pairStems()))
+		}
 	}
 	w.exec(`DELETE FROM defs WHERE file = ?`, id)
 	w.exec(`DELETE FROM files WHERE id = ?`, id)
@@ -637,6 +638,7 @@ func (w *writer) flushDelta(have map[int64]*Doc) {
 	}
 	w.writeBlocks(seg, entries)
 	w.exec(`UPDATE files SET seg = ? WHERE seg = 0`, seg)
+	w.flushThesaurus(docs)
 }
 
 // maybeMerge merges segments when there are too many, or too many of their
