@@ -134,8 +134,9 @@ func FuzzAnalyzeTask(f *testing.F) {
 	f.Add("为API端点添加速率限制")
 	f.Add("Traceback (most recent call last):\n  File \"a/b.py\", line 3, in f\n    x.y()\nValueError: bad `thing`")
 	f.Add("`a.b.c()` src/x.ts ``")
+	f.Add("<!-- hidden -->\n```python\nfrom a import (b, c)\n>>> d(e)\n```\nnumpy 1.2.3 py_0\n")
 	f.Fuzz(func(t *testing.T, task string) {
-		for _, c := range analyzeTask(task, ix) {
+		for _, c := range analyzeTask(cleanTask(task), ix) {
 			if len(c.alts) == 0 || c.weight < 0 || c.weight > 1 {
 				t.Fatalf("bad concept %+v", c)
 			}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/hone-tools/hone/tokenize"
+	"github.com/hone-tools/hone/walk"
 )
 
 // pairCounts dumps the thesaurus's pair counts as a retrieval reads them,
@@ -177,4 +178,39 @@ func TestRelatedAfterDrop(t *testing.T) {
 	if nb := ix.Related(rate, 3); len(nb) != 1 || nb[0].Files != 3 {
 		t.Errorf("after adding one back: %v, want throttle in 3 files", nb)
 	}
+}
+
+// Whatever a file holds, its pairs point into its terms and survive the
+// round trip through the index's encoding.
+func FuzzPairs(f *testing.F) {
+	f.Add("a.py", "# Throttle requests that exceed the rate.\ndef get_throttle_rate(): pass\n")
+	f.Add("README.md", "The throttle keeps the request rate low.\n")
+	f.Add("x.go", "// 限流 rateLimit\nfunc RateLimitHTTPRequests() {}\n")
+	f.Fuzz(func(t *testing.T, name, body string) {
+		if name == "" || strings.ContainsAny(name, "/\\\x00") {
+			return
+		}
+		d := analyze(walk.File{Path: name, Size: int64(len(body))}, []byte(body))
+		for _, p := range d.Pairs {
+			if p[0] < 0 || p[1] < 0 || int(p[0]) >= len(d.Terms) || int(p[1]) >= len(d.Terms) || p[0] == p[1] {
+				t.Fatalf("pair %v out of %d terms", p, len(d.Terms))
+			}
+		}
+		back := &Doc{}
+		if err := decodeDoc(encodeDoc(d), back); err != nil {
+			t.Fatalf("decode: %v", err)
+		}
+		if len(back.Pairs) != len(d.Pairs) {
+			t.Fatalf("%d pairs decoded, %d encoded", len(back.Pairs), len(d.Pairs))
+		}
+		for i := range d.Pairs {
+			if back.Pairs[i] != d.Pairs[i] {
+				t.Fatalf("pair %d: %v decoded, %v encoded", i, back.Pairs[i], d.Pairs[i])
+			}
+		}
+		ps, err := decodePairStems(encodePairStems(d.pairStems()))
+		if err != nil || len(ps) != len(d.Pairs) {
+			t.Fatalf("pair stems: %d decoded (%v), %d encoded", len(ps), err, len(d.Pairs))
+		}
+	})
 }
