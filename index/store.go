@@ -29,9 +29,10 @@ import (
 	_ "modernc.org/sqlite" // the database/sql driver "sqlite"
 )
 
-// schemaVersion changes whenever the tables or blobs change shape; an index
-// of another version is rebuilt.
-const schemaVersion = "8"
+// schemaVersion changes whenever the tables or blobs change shape, or what
+// they hold is made differently (how pairs are counted, how a path's kind is
+// told); an index of another version is rebuilt.
+const schemaVersion = "9"
 
 const schema = `
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;

@@ -91,6 +91,12 @@ var dirKinds = map[string]Kind{
 	"docs":          Docs,
 	"doc":           Docs,
 	"documentation": Docs,
+	// The forms of a forge's issues and merge requests are prose, whatever
+	// their format (.github/ISSUE_TEMPLATE/bug.yml).
+	"issue_template":          Docs,
+	"issue_templates":         Docs,
+	"pull_request_template":   Docs,
+	"merge_request_templates": Docs,
 
 	"examples": Example,
 	"example":  Example,

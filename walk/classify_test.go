@@ -46,7 +46,7 @@ func TestClassifyPath(t *testing.T) {
 		{Docs, []string{
 			"README.md", "docs/index.html", "doc/design.go", "CHANGES.rst", "notes.txt",
 			"guide.adoc", "LICENSE", "README", "docs/api/openapi.yaml", "x/y/CONTRIBUTING.md",
-			"manual.markdown",
+			"manual.markdown", ".github/ISSUE_TEMPLATE/BUG-REPORT.yml", ".gitlab/merge_request_templates/default.md",
 		}},
 		{0, []string{
 			"document.go", "docsgen/x.go", "CMakeLists.txt", "requirements.txt",

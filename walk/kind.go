@@ -29,7 +29,9 @@ const (
 	// 300).
 	Generated
 	// Docs marks documentation: *.md, *.rst, *.txt, *.adoc, README-style
-	// names without an extension, and anything under docs/ or doc/.
+	// names without an extension, and anything under docs/ or doc/, or
+	// among a forge's issue and merge-request templates
+	// (.github/ISSUE_TEMPLATE/).
 	Docs
 	// Example marks example code: anything under examples/, example/,
 	// samples/, sample/, demo/ or demos/.
