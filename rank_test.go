@@ -1,7 +1,6 @@
 package hone
 
 import (
-	"os"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -151,48 +150,5 @@ func TestTestedSignal(t *testing.T) {
 	}
 	if got["src/models/user.ts"] > 0 {
 		t.Errorf("no test matching the task exercises user.ts: tested %v", got)
-	}
-}
-
-// One function holding the whole task outweighs a file that says each
-// word somewhere.
-func TestSpanSignals(t *testing.T) {
-	repo := t.TempDir()
-	files := map[string]string{
-		// The API: one method holds the task's words, and calls the helper.
-		"pkg/api.py": "class Grid:\n    def set_label_mode(self, mode):\n        \"\"\"Set the label mode of the axes grid.\"\"\"\n" +
-			"        for ax in self.axes:\n            _toggle_tick_labels(ax, mode)\n\n" +
-			"    def other(self):\n        return 1\n",
-		// The implementation of the helper.
-		"pkg/ticks.py": "def _toggle_tick_labels(ax, mode):\n    ax.axis['bottom'].toggle(mode)\n",
-		// Every word, each in another function.
-		"pkg/scatter.py": "def label():\n    return 1\n\n\ndef mode():\n    return 2\n\n\ndef grid():\n    return 3\n\n\ndef axes():\n    return 4\n",
-	}
-	for p, body := range files {
-		full := filepath.Join(repo, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(full, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	res, err := Retrieve(t.Context(), repo, "label mode of the axes grid is wrong", Options{IndexDir: t.TempDir(), Signals: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	sig := map[string][]float64{}
-	for _, r := range res.Ranking {
-		sig[r.Path] = r.Signals
-	}
-	api, scatter := sig["pkg/api.py"], sig["pkg/scatter.py"]
-	if api == nil || scatter == nil {
-		t.Fatalf("ranking %v lacks a file", res.Ranking)
-	}
-	if api[sigSpanCover] < 0.99 || api[sigSpanTitle] < 0.99 {
-		t.Errorf("api.py's set_label_mode holds every word of the task: span_cover %v, span_title %v", api[sigSpanCover], api[sigSpanTitle])
-	}
-	if scatter[sigSpanCover] >= api[sigSpanCover] || scatter[sigSpanCover] > 0.5 {
-		t.Errorf("scatter.py holds one word a function: span_cover %v, against api.py's %v", scatter[sigSpanCover], api[sigSpanCover])
 	}
 }

@@ -177,7 +177,8 @@ func (st *state) refine(n int, cyc *Cycle) int {
 	for _, l := range st.learnFeedback(feedback) {
 		st.know.learned = append(st.know.learned, l)
 		cyc.LearnedKeywords = append(cyc.LearnedKeywords, l.label)
-		if t, ok := st.thes[l.stem]; ok && l.source == "thesaurus" {
+		if l.source == "thesaurus" {
+			t := st.thes[l.stem]
 			cyc.LearnedRelated = append(cyc.LearnedRelated, Related{Term: l.label, With: st.ix.Surface(t.with), Files: t.files})
 		}
 	}

@@ -59,6 +59,22 @@ func firstRelevant(res *hone.Result, path string) int {
 
 func learnedIn(c hone.Cycle) []string { return c.LearnedKeywords }
 
+// writeRepo writes files, by slash-separated path, into a new folder.
+func writeRepo(t *testing.T, files map[string]string) string {
+	t.Helper()
+	repo := t.TempDir()
+	for p, body := range files {
+		full := filepath.Join(repo, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return repo
+}
+
 func resultPaths(res *hone.Result) []string {
 	var ps []string
 	for _, f := range res.Files {
@@ -354,15 +370,10 @@ func TestCancelled(t *testing.T) {
 // Vendored files are searched when the task asks for them, or when the
 // caller includes them by name.
 func TestVendorWhenAsked(t *testing.T) {
-	repo := t.TempDir()
-	for p, body := range map[string]string{
+	repo := writeRepo(t, map[string]string{
 		"vendor/github.com/acme/ratelimit/bucket.go": "package ratelimit\n\n// TokenBucket refills tokens at a fixed rate.\nfunc TokenBucket() {}\n",
 		"app/server.go": "package app\n\nfunc Serve() {}\n",
-	} {
-		full := filepath.Join(repo, filepath.FromSlash(p))
-		os.MkdirAll(filepath.Dir(full), 0o755)
-		os.WriteFile(full, []byte(body), 0o644)
-	}
+	})
 	ranked := func(task string, o hone.Options) bool {
 		res, err := hone.Retrieve(context.Background(), repo, task, o)
 		if err != nil {
@@ -391,7 +402,6 @@ func TestVendorWhenAsked(t *testing.T) {
 // relevant file and the next cycle finds the journal's own module, which
 // never says "ledger".
 func TestThesaurusLearnsTheCodebaseTerm(t *testing.T) {
-	repo := t.TempDir()
 	files := map[string]string{
 		"billing/ledger.py": "\"\"\"The ledger keeps entries.\"\"\"\n\n\nclass LedgerJournal:\n" +
 			"    def add_entry(self, entry):\n        self.entries.append(entry)\n",
@@ -404,16 +414,7 @@ func TestThesaurusLearnsTheCodebaseTerm(t *testing.T) {
 	for i := 0; i < 24; i++ {
 		files[fmt.Sprintf("misc/tool%d.py", i)] = fmt.Sprintf("def tool%d(value):\n    return value\n", i)
 	}
-	for p, body := range files {
-		full := filepath.Join(repo, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(full, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	res, err := hone.Retrieve(context.Background(), repo, "ledger entries are posted twice", hone.Options{})
+	res, err := hone.Retrieve(context.Background(), writeRepo(t, files), "ledger entries are posted twice", hone.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

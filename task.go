@@ -177,8 +177,7 @@ func analyzeTask(task string, ix *index.Index) []*concept {
 
 	// Identifiers: in backticks, in code blocks, or shaped like code.
 	seenIdent := map[string]bool{}
-	var addIdent func(s string, code bool)
-	addIdent = func(s string, code bool) {
+	addIdent := func(s string, code bool) {
 		s = strings.TrimSuffix(strings.Trim(s, "`'\"(),.:;"), "()")
 		if s == "" || seenIdent[s] {
 			return
@@ -190,7 +189,7 @@ func analyzeTask(task string, ix *index.Index) []*concept {
 			if p == "" || !code && !isIdentifierLike(p) && len(parts) == 1 {
 				continue
 			}
-			if code && len(parts) == 1 && !isIdentifierLike(p) && codeNoiseNames[p] {
+			if code && len(parts) == 1 && codeNoiseNames[p] {
 				continue
 			}
 			if len(p) < 3 || tokenize.IsStopWord(strings.ToLower(p)) {

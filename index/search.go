@@ -71,28 +71,6 @@ func (ix *Index) prepare() {
 		ix.docs[id] = d
 	}
 	rows.Close()
-	ix.pairsOut = map[[2]string]int{}
-	rows, err = ix.reader().QueryContext(ctx, `SELECT pairs FROM cooc_out`)
-	if err != nil {
-		ix.fail(err)
-		return
-	}
-	for rows.Next() {
-		var blob []byte
-		if err := rows.Scan(&blob); err != nil {
-			ix.fail(err)
-			break
-		}
-		ps, err := decodePairStems(blob)
-		if err != nil {
-			ix.fail(err)
-			continue
-		}
-		for _, p := range ps {
-			ix.pairsOut[p]++
-		}
-	}
-	rows.Close()
 	ix.tomb = map[int64][]string{}
 	rows, err = ix.reader().QueryContext(ctx, `SELECT id, stems FROM tomb`)
 	if err != nil {

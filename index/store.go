@@ -104,7 +104,7 @@ type Index struct {
 	dirs   map[string][]*Entry // entries by folder ("a/b/"), made on demand
 	tomb   map[int64][]string  // tombstoned ids and the stems they held
 	// pairsOut counts the pairs of files dropped since the thesaurus was
-	// last flushed, still counted in the cooc table.
+	// last flushed, still counted in the cooc table; read on demand.
 	pairsOut map[[2]string]int
 	ready    bool // caches loaded
 	// readErr is the first error the read methods met.

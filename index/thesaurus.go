@@ -17,8 +17,12 @@ import (
 // docstrings ("throttle requests to limit their rate"). It is counted at
 // index time, per file: a pair counts once per file that holds it, so a
 // word pair repeated through one file weighs no more than one mention.
-// Counts are kept up to date incrementally, like the postings: a file
-// indexed adds its pairs, a file dropped takes them back.
+//
+// It is kept like the postings: the pairs of the files in the delta are
+// counted when it is flushed into a segment, and those of files dropped
+// from a segment wait in cooc_out until then. A retrieval adds the delta's
+// pairs and takes back those waiting, so that the counts it reads are
+// exact; an update of a few files writes no pair counts at all.
 
 // Thesaurus limits.
 const (
@@ -191,48 +195,49 @@ func (d *Doc) pairStems() [][2]string {
 	return out
 }
 
-// The thesaurus is kept like the postings: the pairs of the files in the
-// delta are counted when it is flushed into a segment, and those of files
-// dropped from a segment wait in cooc_out until then. A retrieval adds the
-// delta's pairs and takes back those waiting, so that the counts it reads
-// are exact; an update of a few files writes no pair counts at all.
-
 // flushThesaurus counts the pairs of the delta's docs, being flushed, and
 // takes back those of the files dropped since the last flush.
 func (w *writer) flushThesaurus(delta []*Doc) {
+	out, err := readPairsOut(w.ctx, w.tx)
+	if err != nil {
+		w.err = err
+		return
+	}
 	counts := map[[2]string]int{}
 	for _, d := range delta {
 		for _, p := range d.pairStems() {
 			counts[p]++
 		}
 	}
-	rows, err := w.tx.QueryContext(w.ctx, `SELECT pairs FROM cooc_out`)
-	if err != nil {
-		w.err = err
-		return
+	for p, n := range out {
+		counts[p] -= n
 	}
+	w.exec(`DELETE FROM cooc_out`)
+	w.flushPairs(counts)
+}
+
+// readPairsOut counts the pairs waiting in cooc_out.
+func readPairsOut(ctx context.Context, q queryer) (map[[2]string]int, error) {
+	rows, err := q.QueryContext(ctx, `SELECT pairs FROM cooc_out`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[[2]string]int{}
 	for rows.Next() {
 		var blob []byte
 		if err := rows.Scan(&blob); err != nil {
-			w.err = err
-			break
+			return nil, err
 		}
 		ps, err := decodePairStems(blob)
 		if err != nil {
-			w.err = err
-			break
+			return nil, err
 		}
 		for _, p := range ps {
-			counts[p]--
+			out[p]++
 		}
 	}
-	rows.Close()
-	if w.err != nil {
-		return
-	}
-	w.exec(`DELETE FROM cooc_out`)
-	w.cooc = counts
-	w.flushPairs()
+	return out, rows.Err()
 }
 
 // encodePairStems writes pairs of stems; decodePairStems reads them.
@@ -259,6 +264,7 @@ func decodePairStems(b []byte) ([][2]string, error) {
 // the files dropped since the last flush take back. Callers hold ix.mu.
 func (ix *Index) pairAdjust(stem string) map[string]int {
 	ix.prepare()
+	ix.loadPairsOut()
 	adj := map[string]int{}
 	for _, d := range ix.delta {
 		if e := ix.byID[d.ID]; e == nil || e.seg != 0 {
@@ -288,20 +294,33 @@ func (ix *Index) pairAdjust(stem string) map[string]int {
 	return adj
 }
 
-// flushPairs writes the batch's pair counts, both ways round, and deletes
+// loadPairsOut reads the pairs waiting in cooc_out, once per catalog:
+// only the thesaurus needs them. Callers hold ix.mu.
+func (ix *Index) loadPairsOut() {
+	if ix.pairsOut != nil {
+		return
+	}
+	out, err := readPairsOut(context.Background(), ix.reader())
+	if err != nil {
+		ix.fail(fmt.Errorf("read thesaurus: %w", err))
+		out = map[[2]string]int{}
+	}
+	ix.pairsOut = out
+}
+
+// flushPairs adds changes to the pair counts, both ways round, and deletes
 // the pairs no file holds any more.
-func (w *writer) flushPairs() {
+func (w *writer) flushPairs(counts map[[2]string]int) {
 	type change struct {
 		a, b string
 		n    int
 	}
-	changes := make([]change, 0, 2*len(w.cooc))
-	for k, n := range w.cooc {
+	changes := make([]change, 0, 2*len(counts))
+	for k, n := range counts {
 		if n != 0 {
 			changes = append(changes, change{k[0], k[1], n}, change{k[1], k[0], n})
 		}
 	}
-	w.cooc = nil
 	// In key order, the b-tree takes them page by page.
 	slices.SortFunc(changes, func(x, y change) int {
 		if c := strings.Compare(x.a, y.a); c != 0 {
@@ -330,7 +349,7 @@ func (w *writer) flushPairs() {
 }
 
 // segmentDF is how many files of the segments hold stem, not counting the
-// delta's or the tombstones.
+// delta's or the tombstones, unless the term's full count was read already.
 func (ix *Index) segmentDF(stem string) int {
 	ix.mu.Lock()
 	defer ix.mu.Unlock()

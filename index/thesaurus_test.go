@@ -33,6 +33,7 @@ func pairCounts(t *testing.T, ix *Index) string {
 	rows.Close()
 	ix.mu.Lock()
 	ix.prepare()
+	ix.loadPairsOut()
 	for _, d := range ix.delta {
 		if e := ix.byID[d.ID]; e != nil && e.seg == 0 {
 			for _, p := range d.pairStems() {

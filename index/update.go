@@ -448,8 +448,6 @@ type writer struct {
 	tx  *sql.Tx
 	ctx context.Context
 	err error
-	// cooc holds the batch's changes to the thesaurus's pair counts.
-	cooc map[[2]string]int
 }
 
 func (w *writer) exec(q string, args ...any) sql.Result {

@@ -93,13 +93,18 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	rows, err := bench.RunSWE(ctx, cfg)
 	if len(rows) > 0 {
-		bench.PrintSummary(stdout, rows)
-		fmt.Fprintln(stdout)
-		bench.PrintCalibration(stdout, rows)
-		fmt.Fprintln(stdout)
-		bench.PrintMisses(stdout, rows)
+		printRows(stdout, rows)
 	}
 	return err
+}
+
+// printRows prints a run's figures: the summary, calibration and misses.
+func printRows(stdout io.Writer, rows []bench.Row) {
+	bench.PrintSummary(stdout, rows)
+	fmt.Fprintln(stdout)
+	bench.PrintCalibration(stdout, rows)
+	fmt.Fprintln(stdout)
+	bench.PrintMisses(stdout, rows)
 }
 
 func cmdBenchIndex(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -195,10 +200,6 @@ func cmdBenchReport(args []string, stdout io.Writer) error {
 	if len(rows) == 0 {
 		return usagef("no rows in %s", words[0])
 	}
-	bench.PrintSummary(stdout, rows)
-	fmt.Fprintln(stdout)
-	bench.PrintCalibration(stdout, rows)
-	fmt.Fprintln(stdout)
-	bench.PrintMisses(stdout, rows)
+	printRows(stdout, rows)
 	return nil
 }
