@@ -154,13 +154,22 @@ func readEvidence(task string, concepts []*concept, ix *index.Index) taskEvidenc
 	for _, n := range named {
 		ev.paths = append(ev.paths, n.files...)
 	}
+	// The deepest frame is the deepest in the code under work: a trace
+	// that runs on into the reporter's test, an example or vendored code
+	// passes through the frame that matters on its way there.
 	deepestFirst := deepestFirstTrace.MatchString(task) && !strings.Contains(task, "most recent call last")
 	for i := range named {
 		n := named[len(named)-1-i]
 		if deepestFirst {
 			n = named[i]
 		}
-		if len(n.files) == 1 {
+		if len(n.files) != 1 {
+			continue
+		}
+		if ev.lastPath == "" {
+			ev.lastPath = n.files[0]
+		}
+		if e := ix.Entry(n.files[0]); e != nil && e.Kind&(walk.Test|walk.Docs|walk.Example|walk.Vendor|walk.Generated) == 0 {
 			ev.lastPath = n.files[0]
 			break
 		}

@@ -34,6 +34,22 @@ func TestReadEvidence(t *testing.T) {
 			messages: 1,
 		},
 		{
+			name: "python traceback into the reporter's test: the deepest frame in the code",
+			task: "Traceback (most recent call last):\n  File \"/venv/app/src/api/routes.ts\", line 3, in handler\n" +
+				"  File \"/venv/app/src/session/session-manager.ts\", line 9, in refresh\n" +
+				"  File \"/venv/app/src/auth/auth.test.ts\", line 4, in check\n" +
+				"ValueError: the session cannot be refreshed after expiry\n",
+			paths:    []string{"src/api/routes.ts", "src/session/session-manager.ts", "src/auth/auth.test.ts"},
+			last:     "src/session/session-manager.ts",
+			messages: 1,
+		},
+		{
+			name:  "a test file is the deepest when no frame is in the code",
+			task:  "Traceback (most recent call last):\n  File \"/venv/app/src/auth/auth.test.ts\", line 4, in check\nValueError: boom",
+			paths: []string{"src/auth/auth.test.ts"},
+			last:  "src/auth/auth.test.ts",
+		},
+		{
 			name:  "go panic",
 			task:  "panic: runtime error\n\ngoroutine 1 [running]:\nmain.refresh()\n\t/home/me/app/src/session/session-manager.ts:12 +0x1d",
 			paths: []string{"src/session/session-manager.ts"},
