@@ -195,7 +195,7 @@ func analyzeTask(task string, ix *index.Index) []*concept {
 			if len(p) < 3 || tokenize.IsStopWord(strings.ToLower(p)) {
 				continue
 			}
-			whole := tokenize.Stem(strings.ToLower(p))
+			whole := wholeStem(p)
 			split := stemsOf(p)
 			c := &concept{label: p, kind: identifier, alts: []alt{{stems: []string{whole}, label: p, discount: 1, source: "task"}}}
 			if len(split) > 1 {
@@ -251,11 +251,15 @@ func analyzeTask(task string, ix *index.Index) []*concept {
 			spec = ix.IDF(df) / idf1
 		}
 		base := 0.8
-		switch c.kind {
-		case identifier:
+		switch {
+		case c.kind == identifier:
 			base = 1
-		case filePath:
+		case c.kind == filePath && len(c.files) > 0:
 			base = 1
+		case c.kind == filePath:
+			// A path outside the repository (a library's, the
+			// interpreter's) says little of where in it the task lies.
+			base = 0.5
 		}
 		c.weight = base * (0.35 + 0.65*spec) * (1 + 0.15*math.Log(float64(c.count)))
 		if df == 0 {
@@ -272,12 +276,12 @@ func analyzeTask(task string, ix *index.Index) []*concept {
 		// are its strongest evidence.
 		kept := order[:0:0]
 		for _, c := range order {
-			if c.kind == filePath && len(kept) < maxConcepts {
+			if c.kind == filePath && len(c.files) > 0 && len(kept) < maxConcepts {
 				kept = append(kept, c)
 			}
 		}
 		for _, c := range order {
-			if c.kind != filePath && len(kept) < maxConcepts {
+			if (c.kind != filePath || len(c.files) == 0) && len(kept) < maxConcepts {
 				kept = append(kept, c)
 			}
 		}
@@ -348,8 +352,11 @@ var codeNoiseNames = func() map[string]bool {
 	return m
 }()
 
+// bestDF is how many files say the concept the way the task says it: its
+// first form the code knows (an identifier as a whole before its parts, a
+// word before its synonyms). A form of several stems counts the files of
+// its rarest.
 func bestDF(c *concept, ix *index.Index) int {
-	best := 0
 	for _, a := range c.alts {
 		df := ix.N()
 		for _, s := range a.stems {
@@ -357,11 +364,11 @@ func bestDF(c *concept, ix *index.Index) int {
 				df = d
 			}
 		}
-		if df > best {
-			best = df
+		if df > 0 {
+			return df
 		}
 	}
-	return best
+	return 0
 }
 
 // addProse makes concepts of prose words, joining the phrases the synonym
@@ -436,6 +443,29 @@ func addProse(words []string, add func(*concept)) {
 }
 
 // stemsOf tokenizes s into the stems of its parts, stop words dropped.
+// wholeStem is the stem the index gives an identifier as a whole, as the
+// code writes it: its parts joined, without separators ("repr_instance"
+// and "reprInstance" are both "reprinstanc"), or its only part
+// ("_hookexec" is "hookexec").
+func wholeStem(id string) string {
+	whole, only, parts := "", "", 0
+	tokenize.Each(id, func(t tokenize.Token) {
+		if t.Whole {
+			whole = t.Stem
+			return
+		}
+		only = t.Stem
+		parts++
+	})
+	switch {
+	case whole != "":
+		return whole
+	case parts == 1:
+		return only
+	}
+	return tokenize.Stem(strings.ToLower(id))
+}
+
 func stemsOf(s string) []string {
 	var out []string
 	tokenize.Each(s, func(t tokenize.Token) {

@@ -203,3 +203,46 @@ func TestVersionLines(t *testing.T) {
 		}
 	}
 }
+
+func TestWholeStem(t *testing.T) {
+	// The task's identifier must meet the index's whole token, however
+	// the code spells it.
+	for _, pair := range [][2]string{
+		{"repr_instance", "reprInstance"},
+		{"SESSION_TTL", "sessionTtl"},
+		{"_hookexec", "hookexec"},
+		{"__repr__", "repr"},
+	} {
+		if a, b := wholeStem(pair[0]), wholeStem(pair[1]); a != b || a == "" {
+			t.Errorf("wholeStem(%q) = %q, wholeStem(%q) = %q: want the same stem", pair[0], a, pair[1], b)
+		}
+	}
+}
+
+func TestIdentifiersMeetTheIndex(t *testing.T) {
+	ix := fixtureIndex(t, "auth-expiry")
+	task := "`password_hash` is empty after refreshSession; SESSION_TTL_SECONDS is set\n" +
+		"  File \"/usr/lib/python3.11/site-packages/thirdparty/callers.py\", line 3, in wrap\n" +
+		"  File \"/srv/app/src/session/session-manager.ts\", line 9, in refresh\n"
+	byLabel := map[string]*concept{}
+	for _, c := range analyzeTask(task, ix) {
+		byLabel[c.label] = c
+	}
+	for _, id := range []string{"password_hash", "refreshSession", "SESSION_TTL_SECONDS"} {
+		c := byLabel[id]
+		if c == nil {
+			t.Errorf("no concept %q", id)
+			continue
+		}
+		if df := ix.DF(c.alts[0].stems[0]); df == 0 {
+			t.Errorf("%s: its whole form %q is in no file of the index", id, c.alts[0].stems[0])
+		}
+	}
+	in, out := byLabel["src/session/session-manager.ts"], byLabel["usr/lib/python3.11/site-packages/thirdparty/callers.py"]
+	if in == nil || out == nil {
+		t.Fatalf("paths: %v", byLabel)
+	}
+	if out.weight >= in.weight || out.weight > 0.5 {
+		t.Errorf("a path outside the repository weighs %.2f, one in it %.2f: want the outside one at most 0.5 and lighter", out.weight, in.weight)
+	}
+}
