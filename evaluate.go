@@ -86,6 +86,8 @@ type knowledge struct {
 	// The task asks for tests, vendored or generated code: they are searched
 	// and not weighed down.
 	aboutTests, aboutVendor, aboutGenerated bool
+	// history scores the files that past commits like the task changed.
+	history map[string]float64
 }
 
 type match struct {

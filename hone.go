@@ -215,6 +215,14 @@ type Options struct {
 	// Signals asks for each ranked file's signals, to explain the ranking
 	// or to fit its weights.
 	Signals bool
+	// NoHistory leaves the repository's git history out: no past commit
+	// like the task points to the files it changed.
+	NoHistory bool
+	// GitDir and Rev say whose history to read when the repository is not
+	// a git work tree checked out at the revision (a benchmark's checkout
+	// of a bare mirror): empty GitDir means the git repository enclosing
+	// the repository, empty Rev its HEAD.
+	GitDir, Rev string
 }
 
 // ErrEmptyTask is returned for a task with no text.

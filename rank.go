@@ -59,6 +59,7 @@ var SignalNames = []string{
 	"docs",         // documentation, examples or a README
 	"span_cover",   // the most of the task's concepts one function of the file holds
 	"span_title",   // the most of the task's first line one function of the file holds
+	"history",      // past commits whose messages are like the task changed it
 }
 
 // Signal indexes.
@@ -102,6 +103,7 @@ const (
 	sigDocs
 	sigSpanCover
 	sigSpanTitle
+	sigHistory
 	numSignals
 )
 
@@ -301,6 +303,7 @@ func (st *state) signals(d *index.Doc, first, best Evaluation, hitScore float64,
 	if te.modules[d.Path] {
 		x[sigModule] = 1
 	}
+	x[sigHistory] = math.Min(1, math.Log1p(st.know.history[d.Path]))
 	var idW, idDef, idBody, wordW, wordDef float64
 	nDef := 0
 	for i, c := range st.know.concepts {
@@ -570,7 +573,7 @@ const maxDefiners = 10
 // from `hone bench fit` on SWE-bench Lite (see the README for the figures
 // under cross-validation).
 var (
-	rankWeights = []float64{0.6249, 1.518, 4.745, 0, 0, 0, 0, 0, -0.5889, 1.143, 0.8924, 0.1203, 0.9067, 0.1853, 0.1454, 0.6475, 0.6459, 0.4537, -0.9426, -2.357, -3.903, 1.546, 0.3809, -1.584, -0.3422, 0, 0.5142, 1.032, 1.904, 1.135, 0.406, -1.017, 1.192, 0.2216, 0.8021, 0.551, -1.386, 1.751, 1.777}
+	rankWeights = []float64{0.6249, 1.518, 4.745, 0, 0, 0, 0, 0, -0.5889, 1.143, 0.8924, 0.1203, 0.9067, 0.1853, 0.1454, 0.6475, 0.6459, 0.4537, -0.9426, -2.357, -3.903, 1.546, 0.3809, -1.584, -0.3422, 0, 0.5142, 1.032, 1.904, 1.135, 0.406, -1.017, 1.192, 0.2216, 0.8021, 0.551, -1.386, 1.751, 1.777, 0}
 	rankTemp    = 1.05
 )
 

@@ -16,13 +16,19 @@ import (
 // The seed's examples are the acceptance tests of the loop: they run on the
 // fixture repositories in testdata/repos.
 
-// TestMain keeps the tests' indexes out of the user's cache.
+// TestMain keeps the tests' indexes out of the user's cache, and the
+// fixtures out of this project's git history: git stops looking for a
+// repository at testdata/repos, so each fixture is a repository without
+// history, whatever commit of hone is checked out.
 func TestMain(m *testing.M) {
 	dir, err := os.MkdirTemp("", "hone-test-index-")
 	if err != nil {
 		panic(err)
 	}
 	os.Setenv("HONE_INDEX_DIR", dir)
+	if repos, err := filepath.Abs(filepath.Join("testdata", "repos")); err == nil {
+		os.Setenv("GIT_CEILING_DIRECTORIES", repos)
+	}
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)

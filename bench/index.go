@@ -189,7 +189,7 @@ func IndexBench(ctx context.Context, cfg IndexConfig) (*IndexReport, error) {
 
 	if len(cfg.Tasks) > 0 {
 		var times []time.Duration
-		hopts := hone.Options{IndexDir: idxDir}
+		hopts := hone.Options{IndexDir: idxDir, GitDir: cfg.GitDir, Rev: cfg.Rev}
 		for i, task := range cfg.Tasks {
 			start := time.Now()
 			if _, err := hone.Retrieve(ctx, co.tree, task, hopts); err != nil {

@@ -330,6 +330,9 @@ func RunSWE(ctx context.Context, cfg SWEConfig) ([]Row, error) {
 			if cfg.Baseline {
 				retrieve = BM25
 			}
+			// The work tree is checked out from a bare mirror: the history
+			// is the mirror's, as of the instance's commit.
+			opts.GitDir, opts.Rev = co.gitDir, in.BaseCommit
 			res, err := retrieve(ctx, co.tree, in.Problem, opts)
 			row.ElapsedMS = time.Since(start).Milliseconds()
 			if err != nil {

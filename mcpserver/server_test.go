@@ -13,6 +13,16 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
+// TestMain: the fixtures are folders of this project's repository; git
+// stops looking for a repository at testdata/repos, so that they have no
+// history, whatever commit of hone is checked out.
+func TestMain(m *testing.M) {
+	if repos, err := filepath.Abs(filepath.Join("..", "testdata", "repos")); err == nil {
+		os.Setenv("GIT_CEILING_DIRECTORIES", repos)
+	}
+	os.Exit(m.Run())
+}
+
 var fixture = filepath.Join("..", "testdata", "repos", "auth-expiry")
 
 // connect starts the server on a repository and a client beside it, over

@@ -10,6 +10,16 @@ import (
 	"github.com/hone-tools/hone"
 )
 
+// TestMain: the fixtures are folders of this project's repository; git
+// stops looking for a repository at testdata/repos, so that they have no
+// history, whatever commit of hone is checked out.
+func TestMain(m *testing.M) {
+	if repos, err := filepath.Abs(filepath.Join("..", "testdata", "repos")); err == nil {
+		os.Setenv("GIT_CEILING_DIRECTORIES", repos)
+	}
+	os.Exit(m.Run())
+}
+
 func retrieve(t *testing.T, repo, task string) *hone.Result {
 	t.Helper()
 	res, err := hone.Retrieve(context.Background(), repo, task, hone.Options{IndexDir: t.TempDir()})

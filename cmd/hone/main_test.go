@@ -10,6 +10,12 @@ import (
 )
 
 func TestMain(m *testing.M) {
+	// The fixtures are folders of this project's repository: git stops
+	// looking for a repository at testdata/repos, so that they have no
+	// history, whatever commit of hone is checked out.
+	if repos, err := filepath.Abs(filepath.Join("..", "..", "testdata", "repos")); err == nil {
+		os.Setenv("GIT_CEILING_DIRECTORIES", repos)
+	}
 	testscript.Main(m, map[string]func(){
 		"hone": func() {
 			os.Exit(run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
@@ -29,6 +35,7 @@ func TestScripts(t *testing.T) {
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("FIXTURES", fixtures)
 			env.Setenv("HONE_INDEX_DIR", filepath.Join(env.WorkDir, ".index"))
+			env.Setenv("GIT_CEILING_DIRECTORIES", fixtures)
 			return nil
 		},
 	})

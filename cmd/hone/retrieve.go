@@ -39,6 +39,7 @@ func cmdRetrieve(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		threshold = fs.Float64("threshold", hone.DefaultThreshold, "the evaluator's score the loop counts as relevant, and the probability that makes any file a target (0-1]")
 		coverage  = fs.Float64("coverage", hone.DefaultCoverage, "share of the ranking's probability the target files hold (0-1]")
 		taskFile  = fs.String("task-file", "", "read the task from FILE, or from standard input with -")
+		noHistory = fs.Bool("no-history", false, "leave the repository's git history out of the ranking")
 		include   stringList
 		exclude   stringList
 	)
@@ -94,6 +95,7 @@ func cmdRetrieve(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		Exclude:   exclude,
 		IndexDir:  idx.dir,
 		Notice:    notifier(stderr),
+		NoHistory: *noHistory,
 	})
 	if err != nil {
 		if errors.Is(err, context.Canceled) {

@@ -1,0 +1,318 @@
+// Package history reads a repository's git history: which files each
+// commit changed, and what its message says. Past commits whose messages
+// are like a task point to the files such tasks change.
+//
+// Commits never change, so what git says of each is cached by hash in a
+// SQLite database beside the indexes, and only commits not seen before
+// are read from git. What a search sees is the history of one revision:
+// its ancestors, never a commit made after it or on another branch.
+package history
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"github.com/hone-tools/hone/tokenize"
+	_ "modernc.org/sqlite" // the database/sql driver "sqlite"
+)
+
+// MaxCommits is how many of a revision's ancestors, newest first, a
+// search reads.
+const MaxCommits = 20000
+
+const schema = `
+CREATE TABLE IF NOT EXISTS commits(
+	hash TEXT PRIMARY KEY,
+	parents TEXT NOT NULL,
+	terms TEXT NOT NULL,
+	subject TEXT NOT NULL,
+	files TEXT NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS heads(hash TEXT PRIMARY KEY) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+`
+
+// schemaVersion changes when what a row holds is made differently.
+const schemaVersion = "1"
+
+// Commit is one commit of the history, as a search reads it.
+type Commit struct {
+	Hash    string
+	Subject string
+	Terms   []string // stems of its message
+	Files   []string // the files it changed, none for a merge
+	parents []string
+}
+
+// Log is the history of one revision: its commits, newest first.
+type Log struct {
+	Commits []*Commit
+}
+
+// ErrNoGit is returned when there is no git history to read: no git
+// binary, or a directory outside any git repository.
+var ErrNoGit = errors.New("no git history")
+
+// Read returns the history of rev (HEAD when empty) in the git directory
+// gitDir, or, when gitDir is empty, of the repository enclosing root. The
+// cache lives in the folder cacheDir.
+func Read(ctx context.Context, root, gitDir, rev, cacheDir string) (*Log, error) {
+	if _, err := exec.LookPath("git"); err != nil {
+		return nil, ErrNoGit
+	}
+	if rev == "" {
+		rev = "HEAD"
+	}
+	args := []string{"rev-parse", "--absolute-git-dir", "--show-prefix", rev + "^{commit}"}
+	out, err := git(ctx, root, gitDir, nil, args...)
+	if err != nil {
+		return nil, ErrNoGit
+	}
+	lines := strings.Split(strings.TrimRight(string(out), "\n"), "\n")
+	if len(lines) != 3 {
+		return nil, ErrNoGit
+	}
+	// In a folder of a larger repository, files are named from the
+	// folder, as the index names them.
+	absGitDir, prefix, head := lines[0], lines[1], lines[2]
+	db, err := openCache(cacheDir, absGitDir+"\x00"+prefix)
+	if err != nil {
+		return nil, err
+	}
+	defer db.Close()
+	c := &cache{db: db, commits: map[string]*Commit{}, heads: map[string]bool{}}
+	if err := c.load(ctx); err != nil {
+		return nil, err
+	}
+	if !c.heads[head] {
+		if c.commits[head] == nil || !c.complete(head) {
+			if err := c.fetch(ctx, root, gitDir, prefix, head); err != nil {
+				return nil, err
+			}
+		}
+		if _, err := db.ExecContext(ctx, `INSERT OR IGNORE INTO heads(hash) VALUES(?)`, head); err != nil {
+			return nil, fmt.Errorf("write history: %w", err)
+		}
+	}
+	return c.log(head), nil
+}
+
+func git(ctx context.Context, root, gitDir string, stdin []byte, args ...string) ([]byte, error) {
+	if gitDir != "" {
+		args = append([]string{"--git-dir", gitDir}, args...)
+	}
+	cmd := exec.CommandContext(ctx, "git", args...)
+	cmd.Dir = root
+	if stdin != nil {
+		cmd.Stdin = bytes.NewReader(stdin)
+	}
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("git %s: %w: %s", args[0], err, strings.TrimSpace(stderr.String()))
+	}
+	return out, nil
+}
+
+// openCache opens the cache of a git directory, seen from a folder of its
+// work tree (key holds both).
+func openCache(dir, key string) (*sql.DB, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("make the history's directory: %w", err)
+	}
+	sum := sha256.Sum256([]byte(key))
+	p := filepath.Join(dir, "history-"+hex.EncodeToString(sum[:8])+".db")
+	db, err := sql.Open("sqlite", "file:"+p+"?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)")
+	if err != nil {
+		return nil, fmt.Errorf("open history %s: %w", p, err)
+	}
+	var v string
+	if db.QueryRow(`SELECT value FROM meta WHERE key = 'schema'`).Scan(&v); v != "" && v != schemaVersion {
+		if _, err := db.Exec(`DROP TABLE IF EXISTS commits; DROP TABLE IF EXISTS heads; DROP TABLE IF EXISTS meta`); err != nil {
+			db.Close()
+			return nil, fmt.Errorf("reset history %s: %w", p, err)
+		}
+	}
+	if _, err := db.Exec(schema); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("open history %s: %w; delete the file to start it anew", p, err)
+	}
+	if _, err := db.Exec(`INSERT OR REPLACE INTO meta(key, value) VALUES('schema', ?)`, schemaVersion); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("open history %s: %w", p, err)
+	}
+	return db, nil
+}
+
+// cache is the commits known, and the heads whose history is complete:
+// every ancestor git gave, MaxCommits at most, is known.
+type cache struct {
+	db      *sql.DB
+	commits map[string]*Commit
+	heads   map[string]bool
+}
+
+func (c *cache) load(ctx context.Context) error {
+	rows, err := c.db.QueryContext(ctx, `SELECT hash, parents, terms, subject, files FROM commits`)
+	if err != nil {
+		return fmt.Errorf("read history: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var h, parents, terms, subject, files string
+		if err := rows.Scan(&h, &parents, &terms, &subject, &files); err != nil {
+			return fmt.Errorf("read history: %w", err)
+		}
+		c.commits[h] = &Commit{Hash: h, Subject: subject, Terms: strings.Fields(terms), Files: splitLines(files), parents: strings.Fields(parents)}
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("read history: %w", err)
+	}
+	hr, err := c.db.QueryContext(ctx, `SELECT hash FROM heads`)
+	if err != nil {
+		return fmt.Errorf("read history: %w", err)
+	}
+	defer hr.Close()
+	for hr.Next() {
+		var h string
+		if err := hr.Scan(&h); err != nil {
+			return fmt.Errorf("read history: %w", err)
+		}
+		c.heads[h] = true
+	}
+	return hr.Err()
+}
+
+func splitLines(s string) []string {
+	if s == "" {
+		return nil
+	}
+	return strings.Split(s, "\n")
+}
+
+// walk visits head and its ancestors, newest first by the order of
+// discovery, MaxCommits at most; it reports whether every one it needed
+// was known.
+func (c *cache) walk(head string, visit func(*Commit)) bool {
+	seen := map[string]bool{head: true}
+	queue := []string{head}
+	for n := 0; len(queue) > 0 && n < MaxCommits; n++ {
+		h := queue[0]
+		queue = queue[1:]
+		cm := c.commits[h]
+		if cm == nil {
+			return false
+		}
+		if visit != nil {
+			visit(cm)
+		}
+		for _, p := range cm.parents {
+			if !seen[p] {
+				seen[p] = true
+				queue = append(queue, p)
+			}
+		}
+	}
+	return true
+}
+
+func (c *cache) complete(head string) bool { return c.walk(head, nil) }
+
+func (c *cache) log(head string) *Log {
+	l := &Log{}
+	c.walk(head, func(cm *Commit) { l.Commits = append(l.Commits, cm) })
+	return l
+}
+
+// fetch reads from git the commits of head's history the cache lacks:
+// those not reachable from a head already complete.
+func (c *cache) fetch(ctx context.Context, root, gitDir, prefix, head string) error {
+	var stdin bytes.Buffer
+	stdin.WriteString(head + "\n")
+	for h := range c.heads {
+		stdin.WriteString("^" + h + "\n")
+	}
+	args := []string{"log", "--stdin", "--format=%x00%H %P%x01%s%n%n%b%x02", "--name-only", "--no-renames", "-n", fmt.Sprint(MaxCommits)}
+	if prefix != "" {
+		args = append(args, "--relative")
+	}
+	out, err := git(ctx, root, gitDir, stdin.Bytes(), args...)
+	if err != nil {
+		return fmt.Errorf("read the git history: %w", err)
+	}
+	tx, err := c.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("write history: %w", err)
+	}
+	defer tx.Rollback()
+	ins, err := tx.PrepareContext(ctx, `INSERT OR REPLACE INTO commits(hash, parents, terms, subject, files) VALUES(?, ?, ?, ?, ?)`)
+	if err != nil {
+		return fmt.Errorf("write history: %w", err)
+	}
+	defer ins.Close()
+	for _, cm := range parseLog(out) {
+		c.commits[cm.Hash] = cm
+		if _, err := ins.ExecContext(ctx, cm.Hash, strings.Join(cm.parents, " "), strings.Join(cm.Terms, " "), cm.Subject, strings.Join(cm.Files, "\n")); err != nil {
+			return fmt.Errorf("write history: %w", err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("write history: %w", err)
+	}
+	return nil
+}
+
+// parseLog reads git log's output in fetch's format.
+func parseLog(out []byte) []*Commit {
+	var cs []*Commit
+	for _, rec := range bytes.Split(out, []byte{0})[1:] {
+		head, rest, ok := bytes.Cut(rec, []byte{1})
+		if !ok {
+			continue
+		}
+		msg, files, ok := bytes.Cut(rest, []byte{2})
+		if !ok {
+			continue
+		}
+		ids := strings.Fields(string(head))
+		if len(ids) == 0 {
+			continue
+		}
+		subject, _, _ := strings.Cut(string(msg), "\n")
+		cm := &Commit{Hash: ids[0], parents: ids[1:], Subject: strings.TrimSpace(subject), Terms: messageTerms(string(msg))}
+		sc := bufio.NewScanner(bytes.NewReader(files))
+		for sc.Scan() {
+			if f := strings.TrimSpace(sc.Text()); f != "" {
+				cm.Files = append(cm.Files, f)
+			}
+		}
+		cs = append(cs, cm)
+	}
+	return cs
+}
+
+// messageTerms are the stems of a message's words and identifiers' parts,
+// each once, as a task's are read: no stop words.
+func messageTerms(msg string) []string {
+	seen := map[string]bool{}
+	var out []string
+	tokenize.Each(msg, func(t tokenize.Token) {
+		if t.Whole || tokenize.IsStopWord(t.Text) || seen[t.Stem] {
+			return
+		}
+		seen[t.Stem] = true
+		out = append(out, t.Stem)
+	})
+	return out
+}

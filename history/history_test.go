@@ -1,0 +1,214 @@
+package history
+
+import (
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// repo is a scratch git repository.
+type repo struct {
+	t   *testing.T
+	dir string
+}
+
+func newRepo(t *testing.T) *repo {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	r := &repo{t: t, dir: t.TempDir()}
+	r.git("init", "-q", "-b", "main")
+	return r
+}
+
+func (r *repo) git(args ...string) string {
+	r.t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = r.dir
+	cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t",
+		"GIT_COMMITTER_EMAIL=t@t", "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_SYSTEM=/dev/null")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		r.t.Fatalf("git %v: %v\n%s", args, err, out)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// commit writes the files and commits them with the message; it returns
+// the commit's hash.
+func (r *repo) commit(msg string, files ...string) string {
+	r.t.Helper()
+	for _, f := range files {
+		p := filepath.Join(r.dir, f)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			r.t.Fatal(err)
+		}
+		old, _ := os.ReadFile(p)
+		if err := os.WriteFile(p, append(old, []byte(msg+"\n")...), 0o644); err != nil {
+			r.t.Fatal(err)
+		}
+	}
+	r.git("add", "-A")
+	r.git("commit", "-q", "-m", msg)
+	return r.git("rev-parse", "HEAD")
+}
+
+func similarFiles(t *testing.T, l *Log, task string) []string {
+	t.Helper()
+	scores := FileScores(l.Similar(task, 3))
+	var out []string
+	for f := range scores {
+		out = append(out, f)
+	}
+	slices.SortFunc(out, func(a, b string) int {
+		if scores[a] != scores[b] {
+			if scores[a] > scores[b] {
+				return -1
+			}
+			return 1
+		}
+		return strings.Compare(a, b)
+	})
+	return out
+}
+
+func TestSimilarCommits(t *testing.T) {
+	r := newRepo(t)
+	r.commit("Initial layout", "README.md", "src/server.go")
+	r.commit("Throttle requests per client in the rate limiter", "src/middleware/throttle.go")
+	r.commit("Render the orders page faster", "src/routes/orders.go")
+	r.commit("Log each request's path and status", "src/middleware/logger.go")
+	l, err := Read(context.Background(), r.dir, "", "", t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(l.Commits) != 4 {
+		t.Fatalf("%d commits, want 4", len(l.Commits))
+	}
+	got := similarFiles(t, l, "The rate limiter lets a client through after throttling it\nIt should keep throttling.")
+	if len(got) == 0 || got[0] != "src/middleware/throttle.go" {
+		t.Errorf("files of the commits like the task: %v, want src/middleware/throttle.go first", got)
+	}
+	if got := l.Similar("nothing the history says", 3); len(got) != 0 {
+		t.Errorf("a task like no commit matched %d", len(got))
+	}
+}
+
+// The history of a revision is its ancestors: not what came after it, nor
+// another branch; and a cache filled at one revision serves the others.
+func TestHistoryOfARevision(t *testing.T) {
+	r := newRepo(t)
+	cache := t.TempDir()
+	old := r.commit("Parse the config file", "config.go")
+	r.git("checkout", "-q", "-b", "side")
+	r.commit("Cache the parsed templates", "templates.go")
+	r.git("checkout", "-q", "main")
+	r.commit("Retry failed uploads with backoff", "upload.go")
+
+	read := func(rev string) []string {
+		t.Helper()
+		l, err := Read(context.Background(), r.dir, "", rev, cache)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var subjects []string
+		for _, c := range l.Commits {
+			subjects = append(subjects, c.Subject)
+		}
+		slices.Sort(subjects)
+		return subjects
+	}
+	if got, want := read(""), []string{"Parse the config file", "Retry failed uploads with backoff"}; !slices.Equal(got, want) {
+		t.Errorf("HEAD: %q, want %q", got, want)
+	}
+	if got, want := read(old), []string{"Parse the config file"}; !slices.Equal(got, want) {
+		t.Errorf("the first commit: %q, want %q", got, want)
+	}
+	if got, want := read("side"), []string{"Cache the parsed templates", "Parse the config file"}; !slices.Equal(got, want) {
+		t.Errorf("the side branch: %q, want %q", got, want)
+	}
+	// New commits are read; the cached ones are kept.
+	r.git("merge", "-q", "--no-edit", "side")
+	r.commit("Stream large uploads", "upload.go")
+	got := read("")
+	want := []string{"Cache the parsed templates", "Merge branch 'side'", "Parse the config file", "Retry failed uploads with backoff", "Stream large uploads"}
+	if !slices.Equal(got, want) {
+		t.Errorf("after a merge: %q, want %q", got, want)
+	}
+}
+
+// A bare mirror's history is read through its git directory, at a
+// revision: as a benchmark's checkouts are.
+func TestBareMirror(t *testing.T) {
+	r := newRepo(t)
+	first := r.commit("Add the exporter", "export.go")
+	r.commit("Export to CSV", "csv.go")
+	mirror := filepath.Join(t.TempDir(), "mirror.git")
+	r.git("clone", "-q", "--bare", r.dir, mirror)
+	l, err := Read(context.Background(), t.TempDir(), mirror, first, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(l.Commits) != 1 || l.Commits[0].Subject != "Add the exporter" || !slices.Equal(l.Commits[0].Files, []string{"export.go"}) {
+		t.Errorf("commits %+v, want the first alone, with its file", l.Commits)
+	}
+}
+
+func TestNoGit(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	dir := t.TempDir()
+	_, err := Read(context.Background(), dir, "", "", t.TempDir())
+	if !errors.Is(err, ErrNoGit) {
+		t.Errorf("outside a repository: %v, want ErrNoGit", err)
+	}
+}
+
+func TestParseLog(t *testing.T) {
+	out := []byte("\x00aaa bbb ccc\x01Fix the parser\n\nIt dropped `foo_bar`.\n\x02\nsrc/a.py\nsrc/b.py\n" +
+		"\x00bbb\x01Merge branch 'x'\n\n\x02\n\x00bad record\n")
+	cs := parseLog(out)
+	if len(cs) != 2 {
+		t.Fatalf("%d commits, want 2", len(cs))
+	}
+	if cs[0].Hash != "aaa" || !slices.Equal(cs[0].parents, []string{"bbb", "ccc"}) || cs[0].Subject != "Fix the parser" ||
+		!slices.Equal(cs[0].Files, []string{"src/a.py", "src/b.py"}) || !slices.Contains(cs[0].Terms, "parser") || !slices.Contains(cs[0].Terms, "foo") {
+		t.Errorf("first commit %+v", cs[0])
+	}
+	if len(cs[1].Files) != 0 || len(cs[1].parents) != 0 {
+		t.Errorf("merge %+v, want no files and no parents", cs[1])
+	}
+}
+
+func FuzzParseLog(f *testing.F) {
+	f.Add([]byte("\x00aaa bbb\x01subject\n\nbody\x02\nfile.go\n"))
+	f.Add([]byte("\x00\x01\x02"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		for _, c := range parseLog(b) {
+			if c.Hash == "" {
+				t.Errorf("a commit without a hash from %q", b)
+			}
+		}
+	})
+}
+
+// hone run on a folder of a larger repository names files from the
+// folder, and so must the history.
+func TestFolderOfARepository(t *testing.T) {
+	r := newRepo(t)
+	r.commit("Tune the scheduler's queue", "svc/sched/queue.go", "docs/sched.md")
+	l, err := Read(context.Background(), filepath.Join(r.dir, "svc"), "", "", t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(l.Commits) != 1 || !slices.Equal(l.Commits[0].Files, []string{"sched/queue.go"}) {
+		t.Errorf("commits %d, files %q, want one that changed sched/queue.go", len(l.Commits), l.Commits[0].Files)
+	}
+}
