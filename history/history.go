@@ -31,19 +31,13 @@ import (
 const MaxCommits = 20000
 
 const schema = `
-CREATE TABLE IF NOT EXISTS commits(
-	hash TEXT PRIMARY KEY,
-	parents TEXT NOT NULL,
-	terms TEXT NOT NULL,
-	subject TEXT NOT NULL,
-	files TEXT NOT NULL
-) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS pack(id INTEGER PRIMARY KEY CHECK (id = 1), data BLOB NOT NULL);
 CREATE TABLE IF NOT EXISTS heads(hash TEXT PRIMARY KEY) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
 `
 
 // schemaVersion changes when what a row holds is made differently.
-const schemaVersion = "1"
+const schemaVersion = "2"
 
 // Commit is one commit of the history, as a search reads it.
 type Commit struct {
@@ -94,17 +88,22 @@ func Read(ctx context.Context, root, gitDir, rev, cacheDir string) (*Log, error)
 	if err := c.load(ctx); err != nil {
 		return nil, err
 	}
-	if !c.heads[head] {
-		if c.commits[head] == nil || !c.complete(head) {
-			if err := c.fetch(ctx, root, gitDir, prefix, head); err != nil {
-				return nil, err
-			}
-		}
-		if _, err := db.ExecContext(ctx, `INSERT OR IGNORE INTO heads(hash) VALUES(?)`, head); err != nil {
-			return nil, fmt.Errorf("write history: %w", err)
-		}
+	// A head read before has all git gave of its history; another is read
+	// from git unless the cache knows all of its history already.
+	l, whole := c.log(head)
+	if c.heads[head] {
+		return l, nil
 	}
-	return c.log(head), nil
+	if !whole {
+		if err := c.fetch(ctx, root, gitDir, prefix, head); err != nil {
+			return nil, err
+		}
+		l, _ = c.log(head)
+	}
+	if _, err := db.ExecContext(ctx, `INSERT OR IGNORE INTO heads(hash) VALUES(?)`, head); err != nil {
+		return nil, fmt.Errorf("write history: %w", err)
+	}
+	return l, nil
 }
 
 func git(ctx context.Context, root, gitDir string, stdin []byte, args ...string) ([]byte, error) {
@@ -139,7 +138,7 @@ func openCache(dir, key string) (*sql.DB, error) {
 	}
 	var v string
 	if db.QueryRow(`SELECT value FROM meta WHERE key = 'schema'`).Scan(&v); v != "" && v != schemaVersion {
-		if _, err := db.Exec(`DROP TABLE IF EXISTS commits; DROP TABLE IF EXISTS heads; DROP TABLE IF EXISTS meta`); err != nil {
+		if _, err := db.Exec(`DROP TABLE IF EXISTS commits; DROP TABLE IF EXISTS pack; DROP TABLE IF EXISTS heads; DROP TABLE IF EXISTS meta`); err != nil {
 			db.Close()
 			return nil, fmt.Errorf("reset history %s: %w", p, err)
 		}
@@ -160,25 +159,46 @@ func openCache(dir, key string) (*sql.DB, error) {
 type cache struct {
 	db      *sql.DB
 	commits map[string]*Commit
+	order   []*Commit // as they were read
 	heads   map[string]bool
 }
 
-func (c *cache) load(ctx context.Context) error {
-	rows, err := c.db.QueryContext(ctx, `SELECT hash, parents, terms, subject, files FROM commits`)
+// readPack reads the commits of the pack, in q (the database or a
+// transaction).
+func readPack(ctx context.Context, q interface {
+	QueryRowContext(context.Context, string, ...any) *sql.Row
+}) ([]*Commit, error) {
+	var data []byte
+	err := q.QueryRowContext(ctx, `SELECT data FROM pack WHERE id = 1`).Scan(&data)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
 	if err != nil {
-		return fmt.Errorf("read history: %w", err)
+		return nil, fmt.Errorf("read history: %w", err)
 	}
-	defer rows.Close()
-	for rows.Next() {
-		var h, parents, terms, subject, files string
-		if err := rows.Scan(&h, &parents, &terms, &subject, &files); err != nil {
-			return fmt.Errorf("read history: %w", err)
+	cs, err := decodePack(data)
+	if err != nil {
+		// A damaged pack is read again from git.
+		return nil, nil
+	}
+	return cs, nil
+}
+
+func (c *cache) add(cs []*Commit) {
+	for _, cm := range cs {
+		if c.commits[cm.Hash] == nil {
+			c.commits[cm.Hash] = cm
+			c.order = append(c.order, cm)
 		}
-		c.commits[h] = &Commit{Hash: h, Subject: subject, Terms: strings.Fields(terms), Files: splitLines(files), parents: strings.Fields(parents)}
 	}
-	if err := rows.Err(); err != nil {
-		return fmt.Errorf("read history: %w", err)
+}
+
+func (c *cache) load(ctx context.Context) error {
+	cs, err := readPack(ctx, c.db)
+	if err != nil {
+		return err
 	}
+	c.add(cs)
 	hr, err := c.db.QueryContext(ctx, `SELECT hash FROM heads`)
 	if err != nil {
 		return fmt.Errorf("read history: %w", err)
@@ -194,26 +214,24 @@ func (c *cache) load(ctx context.Context) error {
 	return hr.Err()
 }
 
-func splitLines(s string) []string {
-	if s == "" {
-		return nil
-	}
-	return strings.Split(s, "\n")
-}
-
-// walk visits head and its ancestors, newest first by the order of
-// discovery, MaxCommits at most; it reports whether every one it needed
-// was known.
+// walk visits head and its ancestors the cache knows, newest first by
+// the order of discovery, MaxCommits at most; it reports whether it met
+// none it did not know.
 func (c *cache) walk(head string, visit func(*Commit)) bool {
 	seen := map[string]bool{head: true}
 	queue := []string{head}
-	for n := 0; len(queue) > 0 && n < MaxCommits; n++ {
+	whole := true
+	for n := 0; len(queue) > 0 && n < MaxCommits; {
 		h := queue[0]
 		queue = queue[1:]
 		cm := c.commits[h]
 		if cm == nil {
-			return false
+			// Past the commits git gave (a long history's oldest, a
+			// shallow clone's edge), or not read yet.
+			whole = false
+			continue
 		}
+		n++
 		if visit != nil {
 			visit(cm)
 		}
@@ -224,15 +242,14 @@ func (c *cache) walk(head string, visit func(*Commit)) bool {
 			}
 		}
 	}
-	return true
+	return whole
 }
 
-func (c *cache) complete(head string) bool { return c.walk(head, nil) }
-
-func (c *cache) log(head string) *Log {
+// log is head's history, and whether every commit of it was known.
+func (c *cache) log(head string) (*Log, bool) {
 	l := &Log{}
-	c.walk(head, func(cm *Commit) { l.Commits = append(l.Commits, cm) })
-	return l
+	whole := c.walk(head, func(cm *Commit) { l.Commits = append(l.Commits, cm) })
+	return l, whole
 }
 
 // fetch reads from git the commits of head's history the cache lacks:
@@ -256,16 +273,15 @@ func (c *cache) fetch(ctx context.Context, root, gitDir, prefix, head string) er
 		return fmt.Errorf("write history: %w", err)
 	}
 	defer tx.Rollback()
-	ins, err := tx.PrepareContext(ctx, `INSERT OR REPLACE INTO commits(hash, parents, terms, subject, files) VALUES(?, ?, ?, ?, ?)`)
+	// Another process may have added commits since the cache was loaded.
+	cs, err := readPack(ctx, tx)
 	if err != nil {
-		return fmt.Errorf("write history: %w", err)
+		return err
 	}
-	defer ins.Close()
-	for _, cm := range parseLog(out) {
-		c.commits[cm.Hash] = cm
-		if _, err := ins.ExecContext(ctx, cm.Hash, strings.Join(cm.parents, " "), strings.Join(cm.Terms, " "), cm.Subject, strings.Join(cm.Files, "\n")); err != nil {
-			return fmt.Errorf("write history: %w", err)
-		}
+	c.add(cs)
+	c.add(parseLog(out))
+	if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO pack(id, data) VALUES(1, ?)`, encodePack(c.order)); err != nil {
+		return fmt.Errorf("write history: %w", err)
 	}
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("write history: %w", err)

@@ -212,3 +212,41 @@ func TestFolderOfARepository(t *testing.T) {
 		t.Errorf("commits %d, files %q, want one that changed sched/queue.go", len(l.Commits), l.Commits[0].Files)
 	}
 }
+
+func TestPackRoundTrip(t *testing.T) {
+	cs := []*Commit{
+		{Hash: "aaa", parents: []string{"bbb", "ccc"}, Subject: "Fix the parser", Terms: []string{"fix", "parser"}, Files: []string{"src/a.py", "src/b.py"}},
+		{Hash: "bbb", Subject: "Merge"},
+		{Hash: "ccc", parents: []string{"ddd"}, Subject: "Speed up the parser", Terms: []string{"speed", "parser"}, Files: []string{"src/a.py"}},
+	}
+	got, err := decodePack(encodePack(cs))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(cs) {
+		t.Fatalf("%d commits back, want %d", len(got), len(cs))
+	}
+	for i, c := range cs {
+		g := got[i]
+		if g.Hash != c.Hash || g.Subject != c.Subject || !slices.Equal(g.parents, c.parents) ||
+			!slices.Equal(g.Terms, c.Terms) || !slices.Equal(g.Files, c.Files) {
+			t.Errorf("commit %d: %+v, want %+v", i, g, c)
+		}
+	}
+}
+
+func FuzzDecodePack(f *testing.F) {
+	f.Add(encodePack([]*Commit{{Hash: "aaa", parents: []string{"bbb"}, Subject: "s", Terms: []string{"t"}, Files: []string{"f"}}}))
+	f.Add([]byte{packVersion, 0xff, 0xff, 0xff, 0xff, 0x0f})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		cs, err := decodePack(b)
+		if err != nil {
+			return
+		}
+		// What decodes encodes back to the same commits.
+		again, err := decodePack(encodePack(cs))
+		if err != nil || len(again) != len(cs) {
+			t.Fatalf("round trip of %d commits: %d, %v", len(cs), len(again), err)
+		}
+	})
+}

@@ -21,22 +21,6 @@ func (l *Log) Similar(task string, top int) []Match {
 	if l == nil || len(l.Commits) == 0 || top <= 0 {
 		return nil
 	}
-	df := map[string]int{}
-	n, total := 0, 0
-	for _, c := range l.Commits {
-		if len(c.Files) == 0 {
-			continue
-		}
-		n++
-		total += len(c.Terms)
-		for _, t := range c.Terms {
-			df[t]++
-		}
-	}
-	if n == 0 {
-		return nil
-	}
-	avg := float64(total) / float64(n)
 	title, _, _ := strings.Cut(task, "\n")
 	inTitle := map[string]bool{}
 	for _, t := range messageTerms(title) {
@@ -48,32 +32,45 @@ func (l *Log) Similar(task string, top int) []Match {
 			count[t.Stem]++
 		}
 	})
-	q := map[string]float64{}
-	for t, c := range count {
-		d := df[t]
-		if d == 0 {
+	// One pass counts the commits holding each of the task's terms, and
+	// keeps those holding any.
+	df := map[string]int{}
+	var hits []*Commit
+	n, total := 0, 0
+	for _, c := range l.Commits {
+		if len(c.Files) == 0 {
 			continue
 		}
-		w := math.Log(1+(float64(n-d)+0.5)/(float64(d)+0.5)) * (1 + math.Log(float64(c)))
+		n++
+		total += len(c.Terms)
+		hit := false
+		for _, t := range c.Terms {
+			if count[t] > 0 {
+				df[t]++
+				hit = true
+			}
+		}
+		if hit {
+			hits = append(hits, c)
+		}
+	}
+	if len(hits) == 0 {
+		return nil
+	}
+	avg := float64(total) / float64(n)
+	q := map[string]float64{}
+	for t, d := range df {
+		w := math.Log(1+(float64(n-d)+0.5)/(float64(d)+0.5)) * (1 + math.Log(float64(count[t])))
 		if inTitle[t] {
 			w *= 2
 		}
 		q[t] = w
 	}
-	if len(q) == 0 {
-		return nil
-	}
-	var ms []Match
-	for _, c := range l.Commits {
-		if len(c.Files) == 0 {
-			continue
-		}
+	ms := make([]Match, 0, len(hits))
+	for _, c := range hits {
 		s := 0.0
 		for _, t := range c.Terms {
 			s += q[t]
-		}
-		if s == 0 {
-			continue
 		}
 		// BM25 with each term once: k1 1.2, b 0.75.
 		ms = append(ms, Match{Commit: c, Score: s * 2.2 / (1 + 1.2*(0.25+0.75*float64(len(c.Terms))/avg))})
@@ -82,11 +79,9 @@ func (l *Log) Similar(task string, top int) []Match {
 	if len(ms) > top {
 		ms = ms[:top]
 	}
-	if len(ms) > 0 {
-		best := ms[0].Score
-		for i := range ms {
-			ms[i].Score /= best
-		}
+	best := ms[0].Score
+	for i := range ms {
+		ms[i].Score /= best
 	}
 	return ms
 }
