@@ -1,0 +1,46 @@
+package history
+
+import (
+	"fmt"
+	"testing"
+)
+
+// synthetic is a history of n commits, each with a dozen terms of a
+// vocabulary of 5,000 and three files of 2,000.
+func synthetic(n int) []*Commit {
+	cs := make([]*Commit, n)
+	for i := range cs {
+		c := &Commit{Hash: fmt.Sprintf("%040x", i), Subject: fmt.Sprintf("change %d", i)}
+		if i+1 < n {
+			c.parents = []string{fmt.Sprintf("%040x", i+1)}
+		}
+		for k := range 12 {
+			c.Terms = append(c.Terms, fmt.Sprintf("term%d", (i*7+k*131)%5000))
+		}
+		for k := range 3 {
+			c.Files = append(c.Files, fmt.Sprintf("pkg%d/file%d.py", (i+k)%40, (i*3+k)%2000))
+		}
+		cs[i] = c
+	}
+	return cs
+}
+
+// BenchmarkDecodePack: reading a cache of MaxCommits commits.
+func BenchmarkDecodePack(b *testing.B) {
+	data := encodePack(synthetic(MaxCommits))
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		if _, err := decodePack(data); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkSimilar: ranking MaxCommits commits against an issue.
+func BenchmarkSimilar(b *testing.B) {
+	l := &Log{Commits: synthetic(MaxCommits)}
+	task := "term12 fails when term400 is set\nterm12 and term99 and term4000 are read, then term7 breaks"
+	for b.Loop() {
+		FileScores(l.Similar(task, 10))
+	}
+}
