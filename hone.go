@@ -187,6 +187,10 @@ type Result struct {
 	// RelatedTests are the tests that exercise the files: what to run
 	// after changing them.
 	RelatedTests []RelatedTest `json:"related_tests"`
+	// PastCommits are the commits of the repository's history whose
+	// messages are most like the task, best first: what changed for tasks
+	// like this one. None outside a git repository.
+	PastCommits []PastCommit `json:"past_commits,omitempty"`
 	// Ranking lists every file evaluated in the run, best first.
 	Ranking    []Ranked   `json:"ranking"`
 	Cycles     []Cycle    `json:"cycles"`
@@ -268,4 +272,12 @@ func (o Options) withDefaults() (Options, error) {
 		}
 	}
 	return o, nil
+}
+
+// PastCommit is a commit whose message is like the task.
+type PastCommit struct {
+	Hash    string   `json:"hash"`
+	Subject string   `json:"subject"`
+	Files   []string `json:"files"` // the files it changed, maxCommitFiles at most
+	Score   float64  `json:"score"` // its message's match to the task, 1 for the best
 }

@@ -69,7 +69,8 @@ type state struct {
 	pats   []string // learned patterns
 	calls  map[string]*fileCalls
 	skip   []string // kinds left out of the search
-	cycles int      // cycles run
+	past   []PastCommit
+	cycles int // cycles run
 	// gapsFound: relevant files whose gaps were looked for.
 	gapsFound map[string]bool
 	// first is each file's first evaluation; hits the first cycle's search
@@ -223,6 +224,7 @@ func run(ctx context.Context, ix *index.Index, task string, opts Options, pc *pa
 		}
 	}
 	res.RelatedTests = st.relatedTests(res.Files)
+	res.PastCommits = st.past
 	if len(res.Files) == 0 {
 		if len(res.Ranking) == 0 {
 			res.Notice = "nothing found: no file matched the task's terms"
@@ -558,8 +560,9 @@ func readHistory(ctx context.Context, root string, opts Options) *pastCommits {
 }
 
 // history scores the files that the past commits most like the task
-// changed. A repository without git history has none; a history that
-// cannot be read is noticed and left out.
+// changed, and keeps the best of those commits for the result. A
+// repository without git history has none; a history that cannot be read
+// is noticed and left out.
 func (st *state) history(pc *pastCommits, task string) map[string]float64 {
 	<-pc.done
 	if pc.err != nil {
@@ -571,5 +574,23 @@ func (st *state) history(pc *pastCommits, task string) map[string]float64 {
 	if pc.log == nil {
 		return nil
 	}
-	return history.FileScores(pc.log.Similar(task, historyMatches))
+	ms := pc.log.Similar(task, historyMatches)
+	for i, m := range ms {
+		if i == shownCommits {
+			break
+		}
+		files := m.Commit.Files
+		if len(files) > maxCommitFiles {
+			files = files[:maxCommitFiles]
+		}
+		st.past = append(st.past, PastCommit{Hash: m.Commit.Hash, Subject: m.Commit.Subject, Files: files, Score: m.Score})
+	}
+	return history.FileScores(ms)
 }
+
+// shownCommits is how many past commits a result lists, and
+// maxCommitFiles how many of each one's files.
+const (
+	shownCommits   = 3
+	maxCommitFiles = 10
+)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -442,5 +443,51 @@ func TestThesaurusLearnsTheCodebaseTerm(t *testing.T) {
 	}
 	if !found {
 		t.Errorf("no later cycle evaluated posting/journal.py; result %v", resultPaths(res))
+	}
+}
+
+// In a git repository, the past commits whose messages are like the task
+// are listed, and the files they changed count in the ranking.
+func TestPastCommits(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	repo := writeRepo(t, map[string]string{
+		"billing/invoice.py": "def total(lines):\n    return sum(l.amount for l in lines)\n",
+		"billing/tax.py":     "def vat(amount, rate):\n    return amount * rate\n",
+		"web/views.py":       "def show(request):\n    return render(request)\n",
+	})
+	git := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", args...)
+		cmd.Dir = repo
+		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t",
+			"GIT_COMMITTER_EMAIL=t@t", "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_SYSTEM=/dev/null")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	git("init", "-q")
+	git("add", "web/views.py")
+	git("commit", "-q", "-m", "Show the account page")
+	git("add", "billing/invoice.py")
+	git("commit", "-q", "-m", "Round invoice totals to the cent")
+	git("add", "billing/tax.py")
+	git("commit", "-q", "-m", "Apply the reduced VAT rate to books")
+
+	res, err := hone.Retrieve(context.Background(), repo, "invoice totals are off by a cent when rounding", hone.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.PastCommits) == 0 || res.PastCommits[0].Subject != "Round invoice totals to the cent" ||
+		!slices.Equal(res.PastCommits[0].Files, []string{"billing/invoice.py"}) {
+		t.Errorf("past commits %+v, want the rounding commit first, with billing/invoice.py", res.PastCommits)
+	}
+	res, err = hone.Retrieve(context.Background(), repo, "invoice totals are off by a cent when rounding", hone.Options{NoHistory: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.PastCommits) != 0 {
+		t.Errorf("with NoHistory: %d past commits, want none", len(res.PastCommits))
 	}
 }

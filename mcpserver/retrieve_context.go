@@ -31,8 +31,10 @@ type RetrieveFile struct {
 type RetrieveResult struct {
 	Files        []RetrieveFile     `json:"files"`
 	RelatedTests []hone.RelatedTest `json:"related_tests"`
-	StopReason   string             `json:"stop_reason"`
-	Notice       string             `json:"notice,omitempty"`
+	// PastCommits are the commits whose messages are most like the task.
+	PastCommits []hone.PastCommit `json:"past_commits,omitempty"`
+	StopReason  string            `json:"stop_reason"`
+	Notice      string            `json:"notice,omitempty"`
 	// Omitted lists what the pack left out for its budget.
 	Omitted  []string `json:"omitted"`
 	Tokens   int      `json:"tokens"`
@@ -45,7 +47,7 @@ func (s *Server) addRetrieveContext(srv *mcp.Server) {
 	mcp.AddTool(srv, &mcp.Tool{
 		Name: "retrieve_context",
 		Description: "Find the files that matter for a task and return a context pack: the target files, each with the probability that the change goes there, the context they need, " +
-			"why each matters, what each still misses, the tests to run, and their key code (imports, the definitions that matter) within a token budget. " +
+			"why each matters, what each still misses, the tests to run, the past commits most like the task, and their key code (imports, the definitions that matter) within a token budget. " +
 			"Use it first, before reading files one by one.",
 	}, s.retrieveContext)
 }
@@ -61,12 +63,13 @@ func (s *Server) retrieveContext(ctx context.Context, _ *mcp.CallToolRequest, in
 		return nil, RetrieveResult{}, err
 	}
 	defer ix.Close()
-	res, err := hone.RetrieveIndex(ctx, ix, in.Task, hone.Options{MaxCycles: in.MaxCycles, Include: in.Include, Exclude: in.Exclude})
+	res, err := hone.RetrieveIndex(ctx, ix, in.Task, hone.Options{MaxCycles: in.MaxCycles, Include: in.Include, Exclude: in.Exclude,
+		IndexDir: s.indexDir, Notice: func(n string) { s.log.Info(n) }})
 	if err != nil {
 		return nil, RetrieveResult{}, err
 	}
 	p := pack.Build(res, s.root, pack.Options{Budget: budget})
-	out := RetrieveResult{Files: []RetrieveFile{}, RelatedTests: res.RelatedTests, StopReason: string(res.StopReason), Notice: res.Notice, Omitted: p.Omitted, Tokens: p.Tokens, Redacted: p.Redacted}
+	out := RetrieveResult{Files: []RetrieveFile{}, RelatedTests: res.RelatedTests, PastCommits: res.PastCommits, StopReason: string(res.StopReason), Notice: res.Notice, Omitted: p.Omitted, Tokens: p.Tokens, Redacted: p.Redacted}
 	for _, f := range res.Files {
 		out.Files = append(out.Files, RetrieveFile{Path: f.Path, Relevance: f.Relevance, Role: f.Role, Reason: f.Reason, MissingContext: f.MissingContext, Spans: f.Spans})
 	}

@@ -224,6 +224,12 @@ func header(res *hone.Result) string {
 			fmt.Fprintf(&b, "- %s (%s)\n", t.Path, t.Reason)
 		}
 	}
+	if len(res.PastCommits) > 0 {
+		b.WriteString("Past commits like the task (what changed for tasks like it):\n")
+		for _, c := range res.PastCommits {
+			fmt.Fprintf(&b, "- %.10s %s (%s)\n", c.Hash, c.Subject, strings.Join(c.Files, ", "))
+		}
+	}
 	b.WriteString("\n")
 	return b.String()
 }

@@ -96,6 +96,15 @@ func TestHeader(t *testing.T) {
 	}
 }
 
+func TestPastCommitsInThePack(t *testing.T) {
+	res := retrieve(t, fixture, "fix the auth token expiry bug")
+	res.PastCommits = []hone.PastCommit{{Hash: "0123456789abcdef", Subject: "Refresh sessions before they expire", Files: []string{"src/session/session-manager.ts"}, Score: 1}}
+	p := Build(res, fixture, Options{})
+	if want := "Past commits like the task (what changed for tasks like it):\n- 0123456789 Refresh sessions before they expire (src/session/session-manager.ts)"; !strings.Contains(p.Text, want) {
+		t.Errorf("the pack lacks %q:\n%s", want, p.Text)
+	}
+}
+
 func TestSecrets(t *testing.T) {
 	repo := t.TempDir()
 	os.WriteFile(filepath.Join(repo, "settings.py"), []byte(`API_KEY = "sk-abcdefghijklmnopqrstuvwx1234"

@@ -116,6 +116,12 @@ func writeText(w io.Writer, res *hone.Result) error {
 			fmt.Fprintf(b, "  %s  (%s; for %s)\n", t.Path, t.Reason, strings.Join(t.For, ", "))
 		}
 	}
+	if len(res.PastCommits) > 0 {
+		fmt.Fprintf(b, "\nPast commits like the task:\n")
+		for _, c := range res.PastCommits {
+			fmt.Fprintf(b, "  %.2f  %.10s  %s  (%s)\n", c.Score, c.Hash, c.Subject, strings.Join(c.Files, ", "))
+		}
+	}
 	if res.Notice != "" {
 		fmt.Fprintf(b, "\n%s\n", res.Notice)
 	}
