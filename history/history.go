@@ -131,7 +131,10 @@ func openCache(dir, key string) (*sql.DB, error) {
 		return nil, fmt.Errorf("make the history's directory: %w", err)
 	}
 	sum := sha256.Sum256([]byte(key))
-	p := filepath.Join(dir, "history-"+hex.EncodeToString(sum[:8])+".db")
+	return openCacheFile(filepath.Join(dir, "history-"+hex.EncodeToString(sum[:8])+".db"))
+}
+
+func openCacheFile(p string) (*sql.DB, error) {
 	db, err := sql.Open("sqlite", "file:"+p+"?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)")
 	if err != nil {
 		return nil, fmt.Errorf("open history %s: %w", p, err)
@@ -178,11 +181,14 @@ func readPack(ctx context.Context, q interface {
 	}
 	cs, err := decodePack(data)
 	if err != nil {
-		// A damaged pack is read again from git.
-		return nil, nil
+		return nil, errDamaged
 	}
 	return cs, nil
 }
+
+// errDamaged: the pack cannot be read, and the history is read from git
+// again.
+var errDamaged = errors.New("damaged history cache")
 
 func (c *cache) add(cs []*Commit) {
 	for _, cm := range cs {
@@ -195,6 +201,13 @@ func (c *cache) add(cs []*Commit) {
 
 func (c *cache) load(ctx context.Context) error {
 	cs, err := readPack(ctx, c.db)
+	if errors.Is(err, errDamaged) {
+		// No head is complete any more: the next read starts afresh.
+		if _, err := c.db.ExecContext(ctx, `DELETE FROM pack; DELETE FROM heads`); err != nil {
+			return fmt.Errorf("reset history: %w", err)
+		}
+		return nil
+	}
 	if err != nil {
 		return err
 	}
@@ -275,7 +288,7 @@ func (c *cache) fetch(ctx context.Context, root, gitDir, prefix, head string) er
 	defer tx.Rollback()
 	// Another process may have added commits since the cache was loaded.
 	cs, err := readPack(ctx, tx)
-	if err != nil {
+	if err != nil && !errors.Is(err, errDamaged) {
 		return err
 	}
 	c.add(cs)

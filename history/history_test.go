@@ -250,3 +250,33 @@ func FuzzDecodePack(f *testing.F) {
 		}
 	})
 }
+
+// A damaged cache is read from git again.
+func TestDamagedCache(t *testing.T) {
+	r := newRepo(t)
+	r.commit("Add the scheduler", "sched.go")
+	r.commit("Tune the scheduler", "sched.go")
+	cache := t.TempDir()
+	if _, err := Read(context.Background(), r.dir, "", "", cache); err != nil {
+		t.Fatal(err)
+	}
+	dbs, _ := filepath.Glob(filepath.Join(cache, "history-*.db"))
+	if len(dbs) != 1 {
+		t.Fatalf("caches %v, want one", dbs)
+	}
+	d, err := openCacheFile(dbs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.Exec(`UPDATE pack SET data = ?`, []byte{packVersion, 0xff, 0xff, 0xff, 0xff, 0x0f}); err != nil {
+		t.Fatal(err)
+	}
+	d.Close()
+	l, err := Read(context.Background(), r.dir, "", "", cache)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(l.Commits) != 2 {
+		t.Errorf("%d commits after the damage, want 2", len(l.Commits))
+	}
+}
