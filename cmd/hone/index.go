@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hone-tools/hone/history"
 	"github.com/hone-tools/hone/index"
 )
 
@@ -57,7 +58,8 @@ func cmdIndex(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	var f indexFlags
 	f.register(fs)
 	rebuild := fs.Bool("rebuild", false, "discard the index and build it again")
-	words, err := parseFlags(fs, args, stdout, "hone index [--repo DIR] [--index-dir DIR] [--rebuild]")
+	noHistory := fs.Bool("no-history", false, "do not read the repository's git history")
+	words, err := parseFlags(fs, args, stdout, "hone index [--repo DIR] [--index-dir DIR] [--rebuild] [--no-history]")
 	if err != nil {
 		return err
 	}
@@ -87,6 +89,23 @@ func cmdIndex(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fmt.Fprintf(stdout, "indexed %d files (%s) in %s: %d added, %d changed, %d deleted; index %s at %s\n",
 		st.Files, bytesText(status.Source), st.Elapsed.Round(time.Millisecond), st.Added, st.Changed, st.Deleted,
 		bytesText(status.Bytes), status.Path)
+	if !*noHistory {
+		// The git history too, so that the first retrieval finds it read.
+		dir := f.dir
+		if dir == "" {
+			if dir, err = index.DefaultDir(); err != nil {
+				return err
+			}
+		}
+		start := time.Now()
+		l, err := history.Read(ctx, ix.Root, "", "", dir)
+		switch {
+		case err == nil:
+			fmt.Fprintf(stdout, "read the git history: %d commits in %s\n", len(l.Commits), time.Since(start).Round(time.Millisecond))
+		case !errors.Is(err, history.ErrNoGit):
+			fmt.Fprintf(stderr, "hone: git history left out: %v\n", err)
+		}
+	}
 	return nil
 }
 
