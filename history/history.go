@@ -30,6 +30,9 @@ import (
 // search reads.
 const MaxCommits = 20000
 
+// window is MaxCommits, smaller in tests.
+var window = MaxCommits
+
 const schema = `
 CREATE TABLE IF NOT EXISTS pack(id INTEGER PRIMARY KEY CHECK (id = 1), data BLOB NOT NULL);
 CREATE TABLE IF NOT EXISTS heads(hash TEXT PRIMARY KEY) WITHOUT ROWID;
@@ -89,14 +92,25 @@ func Read(ctx context.Context, root, gitDir, rev, cacheDir string) (*Log, error)
 		return nil, err
 	}
 	// A head read before has all git gave of its history; another is read
-	// from git unless the cache knows all of its history already.
-	l, whole := c.log(head)
+	// from git unless the cache knows all of its history already: first
+	// what is new since the heads read before, then, for a head older than
+	// they are, the history past where their windows ended.
+	l, missing := c.log(head)
 	if c.heads[head] {
 		return l, nil
 	}
-	if !whole {
-		if err := c.fetch(ctx, root, gitDir, prefix, head); err != nil {
+	if len(missing) > 0 {
+		if err := c.fetch(ctx, root, gitDir, prefix, []string{head}, true, window); err != nil {
 			return nil, err
+		}
+		for range 3 {
+			l, missing = c.log(head)
+			if len(missing) == 0 || len(l.Commits) >= window {
+				break
+			}
+			if err := c.fetch(ctx, root, gitDir, prefix, missing, false, window-len(l.Commits)); err != nil {
+				return nil, err
+			}
 		}
 		l, _ = c.log(head)
 	}
@@ -228,20 +242,19 @@ func (c *cache) load(ctx context.Context) error {
 }
 
 // walk visits head and its ancestors the cache knows, newest first by
-// the order of discovery, MaxCommits at most; it reports whether it met
-// none it did not know.
-func (c *cache) walk(head string, visit func(*Commit)) bool {
+// the order of discovery, MaxCommits at most; it returns the ancestors it
+// met and did not know.
+func (c *cache) walk(head string, visit func(*Commit)) (missing []string) {
 	seen := map[string]bool{head: true}
 	queue := []string{head}
-	whole := true
-	for n := 0; len(queue) > 0 && n < MaxCommits; {
+	for n := 0; len(queue) > 0 && n < window; {
 		h := queue[0]
 		queue = queue[1:]
 		cm := c.commits[h]
 		if cm == nil {
-			// Past the commits git gave (a long history's oldest, a
-			// shallow clone's edge), or not read yet.
-			whole = false
+			// Past the commits git gave (a long history's oldest), or
+			// not read yet.
+			missing = append(missing, h)
 			continue
 		}
 		n++
@@ -255,25 +268,29 @@ func (c *cache) walk(head string, visit func(*Commit)) bool {
 			}
 		}
 	}
-	return whole
+	return missing
 }
 
-// log is head's history, and whether every commit of it was known.
-func (c *cache) log(head string) (*Log, bool) {
+// log is head's history, and the ancestors it met and did not know.
+func (c *cache) log(head string) (*Log, []string) {
 	l := &Log{}
-	whole := c.walk(head, func(cm *Commit) { l.Commits = append(l.Commits, cm) })
-	return l, whole
+	missing := c.walk(head, func(cm *Commit) { l.Commits = append(l.Commits, cm) })
+	return l, missing
 }
 
-// fetch reads from git the commits of head's history the cache lacks:
-// those not reachable from a head already complete.
-func (c *cache) fetch(ctx context.Context, root, gitDir, prefix, head string) error {
+// fetch reads from git the history of tips, limit commits at most; with
+// exclude, only the commits not reachable from a head already read.
+func (c *cache) fetch(ctx context.Context, root, gitDir, prefix string, tips []string, exclude bool, limit int) error {
 	var stdin bytes.Buffer
-	stdin.WriteString(head + "\n")
-	for h := range c.heads {
-		stdin.WriteString("^" + h + "\n")
+	for _, t := range tips {
+		stdin.WriteString(t + "\n")
 	}
-	args := []string{"log", "--stdin", "--format=%x00%H %P%x01%s%n%n%b%x02", "--name-only", "--no-renames", "-n", fmt.Sprint(MaxCommits)}
+	if exclude {
+		for h := range c.heads {
+			stdin.WriteString("^" + h + "\n")
+		}
+	}
+	args := []string{"log", "--stdin", "--format=%x00%H %P%x01%s%n%n%b%x02", "--name-only", "--no-renames", "-n", fmt.Sprint(limit)}
 	if prefix != "" {
 		args = append(args, "--relative")
 	}

@@ -3,6 +3,7 @@ package history
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -278,5 +279,42 @@ func TestDamagedCache(t *testing.T) {
 	}
 	if len(l.Commits) != 2 {
 		t.Errorf("%d commits after the damage, want 2", len(l.Commits))
+	}
+}
+
+// A revision older than the one read first has its own window of
+// history, not the end of the newer one's.
+func TestOlderRevisionWindow(t *testing.T) {
+	defer func(w int) { window = w }(window)
+	window = 3
+	r := newRepo(t)
+	var hashes []string
+	for i := 1; i <= 8; i++ {
+		hashes = append(hashes, r.commit(fmt.Sprintf("Change %d", i), fmt.Sprintf("f%d.go", i)))
+	}
+	cache := t.TempDir()
+	subjects := func(rev string) []string {
+		t.Helper()
+		l, err := Read(context.Background(), r.dir, "", rev, cache)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, c := range l.Commits {
+			out = append(out, c.Subject)
+		}
+		return out
+	}
+	for _, tt := range []struct {
+		rev  string
+		want []string
+	}{
+		{"", []string{"Change 8", "Change 7", "Change 6"}},
+		{hashes[6], []string{"Change 7", "Change 6", "Change 5"}}, // read, but its window runs past the cache
+		{hashes[3], []string{"Change 4", "Change 3", "Change 2"}}, // never read
+	} {
+		if got := subjects(tt.rev); !slices.Equal(got, tt.want) {
+			t.Errorf("history of %q: %q, want %q", tt.rev, got, tt.want)
+		}
 	}
 }
