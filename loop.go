@@ -545,16 +545,7 @@ func readHistory(ctx context.Context, root string, opts Options) *pastCommits {
 	}
 	go func() {
 		defer close(pc.done)
-		dir := opts.IndexDir
-		if dir == "" {
-			d, err := index.DefaultDir()
-			if err != nil {
-				pc.err = err
-				return
-			}
-			dir = d
-		}
-		pc.log, pc.err = history.Read(ctx, root, opts.GitDir, opts.Rev, dir)
+		pc.log, pc.err = history.Read(ctx, root, opts.GitDir, opts.Rev, opts.IndexDir)
 	}()
 	return pc
 }

@@ -22,6 +22,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/hone-tools/hone/index"
 	"github.com/hone-tools/hone/tokenize"
 	_ "modernc.org/sqlite" // the database/sql driver "sqlite"
 )
@@ -62,10 +63,17 @@ var ErrNoGit = errors.New("no git history")
 
 // Read returns the history of rev (HEAD when empty) in the git directory
 // gitDir, or, when gitDir is empty, of the repository enclosing root. The
-// cache lives in the folder cacheDir.
+// cache lives in the folder cacheDir, beside the indexes when empty.
 func Read(ctx context.Context, root, gitDir, rev, cacheDir string) (*Log, error) {
 	if _, err := exec.LookPath("git"); err != nil {
 		return nil, ErrNoGit
+	}
+	if cacheDir == "" {
+		d, err := index.DefaultDir()
+		if err != nil {
+			return nil, err
+		}
+		cacheDir = d
 	}
 	if rev == "" {
 		rev = "HEAD"
@@ -103,16 +111,15 @@ func Read(ctx context.Context, root, gitDir, rev, cacheDir string) (*Log, error)
 		if err := c.fetch(ctx, root, gitDir, prefix, []string{head}, true, window); err != nil {
 			return nil, err
 		}
-		for range 3 {
+		for round := 0; ; round++ {
 			l, missing = c.log(head)
-			if len(missing) == 0 || len(l.Commits) >= window {
+			if len(missing) == 0 || len(l.Commits) >= window || round == 3 {
 				break
 			}
 			if err := c.fetch(ctx, root, gitDir, prefix, missing, false, window-len(l.Commits)); err != nil {
 				return nil, err
 			}
 		}
-		l, _ = c.log(head)
 	}
 	if _, err := db.ExecContext(ctx, `INSERT OR IGNORE INTO heads(hash) VALUES(?)`, head); err != nil {
 		return nil, fmt.Errorf("write history: %w", err)

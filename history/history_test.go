@@ -60,6 +60,15 @@ func (r *repo) commit(msg string, files ...string) string {
 	return r.git("rev-parse", "HEAD")
 }
 
+// subjectsOf lists the subjects of a history's commits, in its order.
+func subjectsOf(l *Log) []string {
+	var out []string
+	for _, c := range l.Commits {
+		out = append(out, c.Subject)
+	}
+	return out
+}
+
 func similarFiles(t *testing.T, l *Log, task string) []string {
 	t.Helper()
 	scores := FileScores(l.Similar(task, 3))
@@ -118,10 +127,7 @@ func TestHistoryOfARevision(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var subjects []string
-		for _, c := range l.Commits {
-			subjects = append(subjects, c.Subject)
-		}
+		subjects := subjectsOf(l)
 		slices.Sort(subjects)
 		return subjects
 	}
@@ -299,11 +305,7 @@ func TestOlderRevisionWindow(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var out []string
-		for _, c := range l.Commits {
-			out = append(out, c.Subject)
-		}
-		return out
+		return subjectsOf(l)
 	}
 	for _, tt := range []struct {
 		rev  string

@@ -3,6 +3,7 @@ package history
 import (
 	"encoding/binary"
 	"errors"
+	"math"
 )
 
 // The cache keeps every commit known in one blob, a pack, so that a search
@@ -73,7 +74,7 @@ func decodePack(b []byte) ([]*Commit, error) {
 	var bad bool
 	num := func() int {
 		v, n := binary.Uvarint(b)
-		if n <= 0 || v > uint64(len(b))*8+1<<20 {
+		if n <= 0 || v > math.MaxInt32 {
 			bad = true
 			return 0
 		}

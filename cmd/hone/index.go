@@ -91,14 +91,8 @@ func cmdIndex(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		bytesText(status.Bytes), status.Path)
 	if !*noHistory {
 		// The git history too, so that the first retrieval finds it read.
-		dir := f.dir
-		if dir == "" {
-			if dir, err = index.DefaultDir(); err != nil {
-				return err
-			}
-		}
 		start := time.Now()
-		l, err := history.Read(ctx, ix.Root, "", "", dir)
+		l, err := history.Read(ctx, ix.Root, "", "", f.dir)
 		switch {
 		case err == nil:
 			fmt.Fprintf(stdout, "read the git history: %d commits in %s\n", len(l.Commits), time.Since(start).Round(time.Millisecond))
