@@ -565,23 +565,36 @@ func (st *state) history(pc *pastCommits, task string) map[string]float64 {
 	if pc.log == nil {
 		return nil
 	}
-	ms := pc.log.Similar(task, historyMatches)
+	// The commits the task names lead, then those most like it.
+	named := pc.log.Named(task)
+	ms := named
+	isNamed := map[*history.Commit]bool{}
+	for _, m := range named {
+		isNamed[m.Commit] = true
+	}
+	for _, m := range pc.log.Similar(task, historyMatches) {
+		if !isNamed[m.Commit] {
+			ms = append(ms, m)
+		}
+	}
 	for i, m := range ms {
-		if i == shownCommits {
+		if i == max(shownCommits, min(len(named), shownNamed)) {
 			break
 		}
 		files := m.Commit.Files
 		if len(files) > maxCommitFiles {
 			files = files[:maxCommitFiles]
 		}
-		st.past = append(st.past, PastCommit{Hash: m.Commit.Hash, Subject: m.Commit.Subject, Files: files, Score: m.Score})
+		st.past = append(st.past, PastCommit{Hash: m.Commit.Hash, Subject: m.Commit.Subject, Files: files, Score: m.Score, Named: isNamed[m.Commit]})
 	}
 	return history.FileScores(ms)
 }
 
-// shownCommits is how many past commits a result lists, and
-// maxCommitFiles how many of each one's files.
+// shownCommits is how many past commits a result lists, more when the
+// task names more (shownNamed at most), and maxCommitFiles how many of
+// each one's files.
 const (
 	shownCommits   = 3
+	shownNamed     = 5
 	maxCommitFiles = 10
 )

@@ -483,6 +483,20 @@ func TestPastCommits(t *testing.T) {
 		!slices.Equal(res.PastCommits[0].Files, []string{"billing/invoice.py"}) {
 		t.Errorf("past commits %+v, want the rounding commit first, with billing/invoice.py", res.PastCommits)
 	}
+	// A task that names a commit lists it first, named, however unlike
+	// the task its message is.
+	out, err := exec.Command("git", "-C", repo, "rev-parse", "--short=10", "HEAD~2").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	short := strings.TrimSpace(string(out))
+	res, err = hone.Retrieve(context.Background(), repo, "invoice totals are off by a cent when rounding, since "+short, hone.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.PastCommits) == 0 || !res.PastCommits[0].Named || res.PastCommits[0].Subject != "Show the account page" {
+		t.Errorf("past commits %+v, want the named commit %s first, marked named", res.PastCommits, short)
+	}
 	res, err = hone.Retrieve(context.Background(), repo, "invoice totals are off by a cent when rounding", hone.Options{NoHistory: true})
 	if err != nil {
 		t.Fatal(err)

@@ -227,7 +227,11 @@ func header(res *hone.Result) string {
 	if len(res.PastCommits) > 0 {
 		b.WriteString("Past commits like the task (what changed for tasks like it):\n")
 		for _, c := range res.PastCommits {
-			fmt.Fprintf(&b, "- %.10s %s (%s)\n", c.Hash, c.Subject, strings.Join(c.Files, ", "))
+			named := ""
+			if c.Named {
+				named = ", named in the task"
+			}
+			fmt.Fprintf(&b, "- %.10s %s (%s%s)\n", c.Hash, c.Subject, strings.Join(c.Files, ", "), named)
 		}
 	}
 	b.WriteString("\n")

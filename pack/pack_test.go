@@ -98,9 +98,15 @@ func TestHeader(t *testing.T) {
 
 func TestPastCommitsInThePack(t *testing.T) {
 	res := retrieve(t, fixture, "fix the auth token expiry bug")
-	res.PastCommits = []hone.PastCommit{{Hash: "0123456789abcdef", Subject: "Refresh sessions before they expire", Files: []string{"src/session/session-manager.ts"}, Score: 1}}
+	res.PastCommits = []hone.PastCommit{
+		{Hash: "fedcba9876543210", Subject: "Keep sessions for a week", Files: []string{"src/config.ts"}, Score: 1, Named: true},
+		{Hash: "0123456789abcdef", Subject: "Refresh sessions before they expire", Files: []string{"src/session/session-manager.ts"}, Score: 1},
+	}
 	p := Build(res, fixture, Options{})
-	if want := "Past commits like the task (what changed for tasks like it):\n- 0123456789 Refresh sessions before they expire (src/session/session-manager.ts)"; !strings.Contains(p.Text, want) {
+	want := "Past commits like the task (what changed for tasks like it):\n" +
+		"- fedcba9876 Keep sessions for a week (src/config.ts, named in the task)\n" +
+		"- 0123456789 Refresh sessions before they expire (src/session/session-manager.ts)"
+	if !strings.Contains(p.Text, want) {
 		t.Errorf("the pack lacks %q:\n%s", want, p.Text)
 	}
 }

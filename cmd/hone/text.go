@@ -119,7 +119,11 @@ func writeText(w io.Writer, res *hone.Result) error {
 	if len(res.PastCommits) > 0 {
 		fmt.Fprintf(b, "\nPast commits like the task:\n")
 		for _, c := range res.PastCommits {
-			fmt.Fprintf(b, "  %.2f  %.10s  %s  (%s)\n", c.Score, c.Hash, c.Subject, strings.Join(c.Files, ", "))
+			score := fmt.Sprintf("%.2f", c.Score)
+			if c.Named {
+				score = "named"
+			}
+			fmt.Fprintf(b, "  %s  %.10s  %s  (%s)\n", score, c.Hash, c.Subject, strings.Join(c.Files, ", "))
 		}
 	}
 	if res.Notice != "" {
