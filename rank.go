@@ -60,6 +60,7 @@ var SignalNames = []string{
 	"span_cover",   // the most of the task's concepts one function of the file holds
 	"span_title",   // the most of the task's first line one function of the file holds
 	"history",      // past commits whose messages are like the task changed it
+	"declares",     // it holds in quotes a flag, key or code the task names
 }
 
 // Signal indexes.
@@ -104,6 +105,7 @@ const (
 	sigSpanCover
 	sigSpanTitle
 	sigHistory
+	sigDeclares
 	numSignals
 )
 
@@ -126,6 +128,8 @@ type taskEvidence struct {
 	titleIdents map[string]bool
 	// packages are folders the task names as dotted package paths
 	packages []string
+	// keys are the flags, kebab-case keys and codes the task names
+	keys []string
 }
 
 var (
@@ -138,7 +142,7 @@ var (
 
 // readEvidence finds the paths, module paths and messages of a task.
 func readEvidence(task string, concepts []*concept, ix *index.Index) taskEvidence {
-	ev := taskEvidence{modules: map[string]bool{}}
+	ev := taskEvidence{modules: map[string]bool{}, keys: declaredKeys(task)}
 	// Paths in order of mention.
 	type at struct {
 		pos   int
@@ -573,7 +577,7 @@ const maxDefiners = 10
 // from `hone bench fit` on SWE-bench Lite (see the README for the figures
 // under cross-validation).
 var (
-	rankWeights = []float64{0.4215, 0.9201, 3.607, 0, 0, 0, 0, 0, -0.4894, 0.6749, 1.278, 0.171, 1.037, 0.02448, 0.3808, 1.834, 0.4674, 0.4758, -1.056, -2.837, -4.105, 1.892, 0.225, -1.249, 0.06866, 0, 0.3789, 0.8676, 1.327, 1.712, 0.4186, -1.007, 0.7591, 0.06713, 1.17, 0.4362, -1.515, 1.152, 1.441, 1.258}
+	rankWeights = []float64{0.3159, 0.986, 3.598, 0, 0, 0, 0, 0, -0.4408, 0.6935, 1.267, 0.1778, 1.052, -0.00728, 0.2393, 1.834, 0.4899, 0.477, -1.06, -2.818, -4.056, 1.954, 0.2312, -1.198, 0.04167, 0, 0.426, 0.8947, 1.304, 1.778, 0.3856, -0.9881, 0.751, 0.1017, 1.122, 0.4042, -1.509, 1.185, 1.35, 1.254, 2.661}
 	rankTemp    = 1.05
 )
 
@@ -625,10 +629,14 @@ func (st *state) rank() (ranking []Ranked, files map[string]string) {
 	}
 	order()
 	// Reading the lines of each function costs: only the files that
-	// already stand near the top are read for it.
+	// already stand near the top are read for it, and for the literals
+	// they declare.
 	for i := range all[:min(spanFiles, len(all))] {
 		if d := st.ix.Doc(all[i].ev.Path); d != nil {
 			all[i].x[sigSpanCover], all[i].x[sigSpanTitle] = st.spanCover(d)
+			if keys := st.know.evidence.keys; len(keys) > 0 {
+				all[i].x[sigDeclares] = declares(st.callsOf(d).lines, keys)
+			}
 			all[i].s = rankScore(all[i].x)
 		}
 	}

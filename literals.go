@@ -1,0 +1,108 @@
+package hone
+
+import (
+	"regexp"
+	"strings"
+)
+
+// Keys a task names that code declares as string literals: command-line
+// flags (--collect-only), configuration and rule names in kebab case
+// (ignore-paths, too-many-locals), and check and message codes
+// (admin.E108, W0511, E501, TS2322). A file that holds one in quotes
+// declares it: the option's parser, the rule's checker, the check's
+// definition.
+var (
+	flagKey   = regexp.MustCompile(`^--[a-z][a-z0-9]*(?:-[a-z0-9]+)*$`)
+	kebabKey  = regexp.MustCompile(`^[a-z][a-z0-9]*(?:-[a-z0-9]+){1,5}$`)
+	dottedKey = regexp.MustCompile(`^[a-z_]+\.[A-Z]\d{3}$`)
+	codeKey   = regexp.MustCompile(`^[A-Z]{1,4}\d{3,5}$`)
+)
+
+// maxKeys is how many keys a task is read for.
+const maxKeys = 12
+
+// declaredKeys are the keys the task names, each once, in order. The task
+// is cut into words of letters, digits and the characters of paths and
+// names; a word that is a path, a URL or a dotted name as a whole is no
+// key.
+func declaredKeys(task string) []string {
+	var out []string
+	seen := map[string]bool{}
+	quoted := map[string]bool{}
+	for _, m := range quotedSpan.FindAllStringSubmatch(task, -1) {
+		for _, w := range keyWords(m[1] + m[2] + m[3]) {
+			quoted[strings.TrimRight(w, ".-")] = true
+		}
+	}
+	words := keyWords(task)
+	for _, w := range words {
+		if len(out) == maxKeys {
+			break
+		}
+		w = strings.TrimRight(w, ".-")
+		key := ""
+		switch {
+		case flagKey.MatchString(w), dottedKey.MatchString(w), codeKey.MatchString(w):
+			key = w
+		case len(w) >= 6 && kebabKey.MatchString(w) && (strings.Count(w, "-") >= 2 || quoted[w]):
+			// Prose hyphenates words too (built-in, re-save): a key
+			// of two parts counts only quoted, as code.
+			key = w
+		}
+		if key != "" && !seen[key] {
+			seen[key] = true
+			out = append(out, key)
+		}
+	}
+	return out
+}
+
+// quotedSpan is a stretch of one line in backticks or quotes.
+var quotedSpan = regexp.MustCompile("`([^`\n]{1,100})`|\"([^\"\n]{1,100})\"|'([^'\n]{1,100})'")
+
+// keyWords cuts text into words of letters, digits and the characters of
+// paths and names.
+func keyWords(text string) []string {
+	return strings.FieldsFunc(text, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./\\", r))
+	})
+}
+
+// declares is the share of keys the lines hold as a string literal: in
+// quotes, and for a flag, with its dashes or without ("--notes" or
+// "notes", as option parsers take either).
+func declares(lines []string, keys []string) float64 {
+	if len(keys) == 0 {
+		return 0
+	}
+	found := 0
+	for _, k := range keys {
+		forms := []string{k}
+		if bare, ok := strings.CutPrefix(k, "--"); ok {
+			forms = append(forms, bare)
+		}
+		if holdsQuoted(lines, forms) {
+			found++
+		}
+	}
+	return float64(found) / float64(len(keys))
+}
+
+func holdsQuoted(lines []string, forms []string) bool {
+	for _, l := range lines {
+		for _, f := range forms {
+			for i := strings.Index(l, f); i >= 0; {
+				end := i + len(f)
+				if i > 0 && end < len(l) && (l[i-1] == '"' || l[i-1] == '\'' || l[i-1] == '`') && l[end] == l[i-1] {
+					return true
+				}
+				j := strings.Index(l[i+1:], f)
+				if j < 0 {
+					break
+				}
+				i += 1 + j
+			}
+		}
+	}
+	return false
+}
