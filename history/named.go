@@ -19,9 +19,12 @@ var (
 // namedPerNumber is how many commits one issue number names at most: the
 // newest that cite it. maxRefs is how many hashes, and how many numbers,
 // a task is read for: a pasted log can hold thousands of hex words.
+// branchCommits is how many commits a merged branch holds at most for its
+// files to count: past it, the walk has likely left the branch.
 const (
 	namedPerNumber = 5
 	maxRefs        = 20
+	branchCommits  = 50
 )
 
 // Named finds the commits of the history the task names, in the order it
@@ -29,17 +32,29 @@ const (
 // commit has, with a digit and a letter, so that no word is taken for
 // one), and by the issue or pull-request numbers their subjects cite ("Fixed
 // #1234 --", "Fix the parser (#1234)"). Only commits that changed files
-// count. Each is a Match with score 1: a commit the task names is the past
-// commit most like it.
+// count, and a merge counts with the files its branch changed ("Merge
+// pull request #1234 from ..."). Each is a Match with score 1: a commit the
+// task names is the past commit most like it.
 func (l *Log) Named(task string) []Match {
 	if l == nil || len(l.Commits) == 0 {
 		return nil
 	}
 	var out []Match
 	seen := map[*Commit]bool{}
+	var merges *mergeReader
 	add := func(c *Commit) {
-		if c != nil && !seen[c] && len(c.Files) > 0 {
-			seen[c] = true
+		if c == nil || seen[c] {
+			return
+		}
+		seen[c] = true
+		if len(c.Files) == 0 && len(c.parents) >= 2 {
+			// A merge: what its branch changed.
+			if merges == nil {
+				merges = newMergeReader(l)
+			}
+			c = merges.branch(c)
+		}
+		if c != nil && len(c.Files) > 0 {
 			out = append(out, Match{Commit: c, Score: 1})
 		}
 	}
@@ -63,7 +78,7 @@ func (l *Log) Named(task string) []Match {
 			if found == namedPerNumber {
 				break
 			}
-			if len(c.Files) > 0 && cite.MatchString(c.Subject) {
+			if (len(c.Files) > 0 || len(c.parents) >= 2) && cite.MatchString(c.Subject) {
 				add(c)
 				found++
 			}
@@ -84,4 +99,57 @@ func (l *Log) byPrefix(prefix string) *Commit {
 		}
 	}
 	return found
+}
+
+// mergeReader finds what a merge brought in: the commits of its merged
+// branch, those on the first-parent line of its second parent down to the
+// line it was merged into.
+type mergeReader struct {
+	byHash map[string]*Commit
+}
+
+func newMergeReader(l *Log) *mergeReader {
+	m := &mergeReader{byHash: make(map[string]*Commit, len(l.Commits))}
+	for _, c := range l.Commits {
+		m.byHash[c.Hash] = c
+	}
+	return m
+}
+
+// branch is the merge with the files its branch changed, in the order the
+// branch's commits changed them, newest first; nil when the branch is not
+// found, or is longer than branchCommits.
+func (m *mergeReader) branch(merge *Commit) *Commit {
+	// The line merged into: the first-parent line of the merge's first
+	// parent.
+	line := map[string]bool{}
+	for c := m.byHash[merge.parents[0]]; c != nil && !line[c.Hash]; {
+		line[c.Hash] = true
+		if len(c.parents) == 0 {
+			break
+		}
+		c = m.byHash[c.parents[0]]
+	}
+	var files []string
+	have := map[string]bool{}
+	c := m.byHash[merge.parents[1]]
+	for n := 0; c != nil && !line[c.Hash]; n++ {
+		if n == branchCommits {
+			return nil
+		}
+		for _, f := range c.Files {
+			if !have[f] {
+				have[f] = true
+				files = append(files, f)
+			}
+		}
+		if len(c.parents) == 0 {
+			break
+		}
+		c = m.byHash[c.parents[0]]
+	}
+	if len(files) == 0 {
+		return nil
+	}
+	return &Commit{Hash: merge.Hash, Subject: merge.Subject, Terms: merge.Terms, Files: files, parents: merge.parents}
 }

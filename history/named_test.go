@@ -67,3 +67,38 @@ func FuzzNamed(f *testing.F) {
 		}
 	})
 }
+
+// A merge commit that cites the number names what its branch changed: in
+// a repository that merges pull requests, the number is only in the
+// merge's subject.
+func TestNamedMerge(t *testing.T) {
+	r := newRepo(t)
+	r.commit("Start", "README.md")
+	r.git("checkout", "-q", "-b", "feature")
+	r.commit("Parse empty headers", "src/parser.py")
+	r.commit("Test empty headers", "tests/test_parser.py")
+	r.git("checkout", "-q", "main")
+	r.commit("Unrelated work on main", "src/server.py")
+	r.git("merge", "-q", "--no-ff", "-m", "Merge pull request #77 from someone/feature", "feature")
+	r.commit("Squashed fix of the cache (#78)", "src/cache.py")
+	l, err := Read(t.Context(), r.dir, "", "", t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ms := l.Named("a regression of #77, and see #78")
+	if len(ms) != 2 {
+		t.Fatalf("named %d commits, want the merge and the squashed commit", len(ms))
+	}
+	if got, want := ms[0].Commit.Files, []string{"tests/test_parser.py", "src/parser.py"}; ms[0].Commit.Subject != "Merge pull request #77 from someone/feature" || !slices.Equal(got, want) {
+		t.Errorf("the merge: %q with %v, want its branch's files %v", ms[0].Commit.Subject, got, want)
+	}
+	if got := ms[1].Commit.Files; !slices.Equal(got, []string{"src/cache.py"}) {
+		t.Errorf("the squashed commit: %v", got)
+	}
+	// The merge itself stays as git gave it.
+	for _, c := range l.Commits {
+		if c.Subject == "Merge pull request #77 from someone/feature" && len(c.Files) != 0 {
+			t.Errorf("the log's merge commit was given files: %v", c.Files)
+		}
+	}
+}
