@@ -75,17 +75,22 @@ func declares(lines []string, keys []string) float64 {
 	if len(keys) == 0 {
 		return 0
 	}
-	found := 0
+	return float64(len(declared(lines, keys))) / float64(len(keys))
+}
+
+// declared are the keys the lines hold as a string literal, in order.
+func declared(lines []string, keys []string) []string {
+	var out []string
 	for _, k := range keys {
 		forms := []string{k}
 		if bare, ok := strings.CutPrefix(k, "--"); ok {
 			forms = append(forms, bare)
 		}
 		if holdsQuoted(lines, forms) {
-			found++
+			out = append(out, k)
 		}
 	}
-	return float64(found) / float64(len(keys))
+	return out
 }
 
 func holdsQuoted(lines []string, forms []string) bool {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -71,6 +72,9 @@ type state struct {
 	skip   []string // kinds left out of the search
 	past   []PastCommit
 	cycles int // cycles run
+	// commits are the past commits the history signal read: those the
+	// task names, then those most like it.
+	commits []history.Match
 	// gapsFound: relevant files whose gaps were looked for.
 	gapsFound map[string]bool
 	// first is each file's first evaluation; hits the first cycle's search
@@ -216,6 +220,7 @@ func run(ctx context.Context, ix *index.Index, task string, opts Options, pc *pa
 			ev := st.best[r.Path]
 			ev.Relevance, ev.Role = r.Relevance, role
 			ev.MissingContext = st.missing(r.Path, inHand)
+			ev.Reason = st.rankedReason(r.Path, ev.Reason)
 			ev.Spans = []Span{}
 			if d := st.ix.Doc(r.Path); d != nil {
 				ev.Spans = st.spans(d, inHand, i < exactSpans)
@@ -568,15 +573,16 @@ func (st *state) history(pc *pastCommits, task string) map[string]float64 {
 	// The commits the task names lead, then those most like it.
 	named := pc.log.Named(task)
 	ms := named
-	isNamed := map[*history.Commit]bool{}
+	isNamed := map[string]bool{}
 	for _, m := range named {
-		isNamed[m.Commit] = true
+		isNamed[m.Commit.Hash] = true
 	}
 	for _, m := range pc.log.Similar(task, historyMatches) {
-		if !isNamed[m.Commit] {
+		if !isNamed[m.Commit.Hash] {
 			ms = append(ms, m)
 		}
 	}
+	st.commits = ms
 	for i, m := range ms {
 		if i == max(shownCommits, min(len(named), shownNamed)) {
 			break
@@ -585,9 +591,48 @@ func (st *state) history(pc *pastCommits, task string) map[string]float64 {
 		if len(files) > maxCommitFiles {
 			files = files[:maxCommitFiles]
 		}
-		st.past = append(st.past, PastCommit{Hash: m.Commit.Hash, Subject: m.Commit.Subject, Files: files, Score: m.Score, Named: isNamed[m.Commit]})
+		st.past = append(st.past, PastCommit{Hash: m.Commit.Hash, Subject: m.Commit.Subject, Files: files, Score: m.Score, Named: m.Named})
 	}
 	return history.FileScores(ms)
+}
+
+// rankedReason adds to a returned file's reason what the ranking saw and
+// the evaluator did not: the flags, keys and codes it declares, and the
+// past commits that changed it.
+func (st *state) rankedReason(p, reason string) string {
+	var add []string
+	if keys := st.know.evidence.keys; len(keys) > 0 {
+		if d := st.ix.Doc(p); d != nil {
+			if found := declared(st.callsOf(d).lines, keys); len(found) > 0 {
+				add = append(add, "declares "+strings.Join(found, ", "))
+			}
+		}
+	}
+	var named, like []string
+	for _, m := range st.commits {
+		if !slices.Contains(m.Commit.Files, p) {
+			continue
+		}
+		h := m.Commit.Hash[:min(10, len(m.Commit.Hash))]
+		if m.Named && len(named) < 2 {
+			named = append(named, h)
+		} else if len(like) < 2 {
+			like = append(like, h)
+		}
+	}
+	if len(named) > 0 {
+		add = append(add, "changed by "+strings.Join(named, ", ")+", named in the task")
+	}
+	if len(like) > 0 {
+		add = append(add, "changed by past commits like the task: "+strings.Join(like, ", "))
+	}
+	if len(add) == 0 {
+		return reason
+	}
+	if reason == "" {
+		return strings.Join(add, "; ")
+	}
+	return reason + "; " + strings.Join(add, "; ")
 }
 
 // shownCommits is how many past commits a result lists, more when the

@@ -483,6 +483,9 @@ func TestPastCommits(t *testing.T) {
 		!slices.Equal(res.PastCommits[0].Files, []string{"billing/invoice.py"}) {
 		t.Errorf("past commits %+v, want the rounding commit first, with billing/invoice.py", res.PastCommits)
 	}
+	if len(res.Files) == 0 || res.Files[0].Path != "billing/invoice.py" || !strings.Contains(res.Files[0].Reason, "changed by past commits like the task: "+res.PastCommits[0].Hash[:10]) {
+		t.Errorf("files %+v: want billing/invoice.py first, its reason naming the rounding commit", res.Files)
+	}
 	// A task that names a commit lists it first, named, however unlike
 	// the task its message is.
 	out, err := exec.Command("git", "-C", repo, "rev-parse", "--short=10", "HEAD~2").Output()
@@ -503,5 +506,21 @@ func TestPastCommits(t *testing.T) {
 	}
 	if len(res.PastCommits) != 0 {
 		t.Errorf("with NoHistory: %d past commits, want none", len(res.PastCommits))
+	}
+}
+
+// A returned file that declares a flag the task names, as a string
+// literal, says so in its reason.
+func TestDeclaredFlag(t *testing.T) {
+	repo := writeRepo(t, map[string]string{
+		"cli/options.py": "def parse_options(parser):\n    parser.add_argument(\"--dry-run\", action=\"store_true\")\n    parser.add_argument(\"--verbose\")\n    return parser.parse_args()\n",
+		"cli/report.py":  "def report(args):\n    print(args.verbose)\n",
+	})
+	res, err := hone.Retrieve(context.Background(), repo, "the `--dry-run` option is not parsed by parse_options", hone.Options{NoHistory: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Files) == 0 || res.Files[0].Path != "cli/options.py" || !strings.Contains(res.Files[0].Reason, "declares --dry-run") {
+		t.Errorf("files %+v: want cli/options.py first, its reason saying it declares --dry-run", res.Files)
 	}
 }

@@ -55,7 +55,7 @@ func (l *Log) Named(task string) []Match {
 			c = merges.branch(c)
 		}
 		if c != nil && len(c.Files) > 0 {
-			out = append(out, Match{Commit: c, Score: 1})
+			out = append(out, Match{Commit: c, Score: 1, Named: true})
 		}
 	}
 	for _, m := range hexWord.FindAllStringSubmatch(task, maxRefs) {

@@ -12,6 +12,7 @@ import (
 type Match struct {
 	Commit *Commit
 	Score  float64 // BM25 of its message against the task, 1 for the best
+	Named  bool    // the task names it (Named's matches)
 }
 
 // Similar finds the top commits, those that changed files, whose messages
