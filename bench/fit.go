@@ -261,6 +261,9 @@ func Rerank(rows []SignalRow, m Ranker) []Row {
 		}
 		sort.SliceStable(idx, func(a, b int) bool { return sc[idx[a]] > sc[idx[b]] })
 		row := Row{ID: r.ID, Repo: r.Repo}
+		for _, j := range idx[:min(10, len(idx))] {
+			row.Top = append(row.Top, r.Paths[j])
+		}
 		p := m.Relevance(sc)
 		cum := 0.0
 		for rank, j := range idx {
@@ -334,10 +337,13 @@ func crossValidate(rows []SignalRow, dim int, cfg FitConfig) ([]Row, []SignalRow
 // PrintFit writes a fit's report: the cross-validated and in-sample
 // figures, and the model as Go source. The model's weights are fit on all
 // rows; its calibration on the held-out scores of the cross-validation.
-func PrintFit(w io.Writer, rows []SignalRow, cfg FitConfig) Ranker {
+//
+// It returns the model and the cross-validation's rows: each instance as
+// the model that never saw its repository ranks it.
+func PrintFit(w io.Writer, rows []SignalRow, cfg FitConfig) (Ranker, []Row) {
 	if len(rows) == 0 {
 		fmt.Fprintln(w, "no rows")
-		return Ranker{}
+		return Ranker{}, nil
 	}
 	names := rows[0].Names
 	dim := len(names)
@@ -366,5 +372,5 @@ func PrintFit(w io.Writer, rows []SignalRow, cfg FitConfig) Ranker {
 	}
 	fmt.Fprintf(w, "\nrankWeights = []float64{%s}\n", strings.TrimSuffix(b.String(), ", "))
 	fmt.Fprintf(w, "rankTemp = %.3g\n", m.Temp)
-	return m
+	return m, cv
 }

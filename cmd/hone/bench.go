@@ -30,6 +30,9 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if len(args) > 0 && args[0] == "report" {
 		return cmdBenchReport(args[1:], stdout)
 	}
+	if len(args) > 0 && args[0] == "compare" {
+		return cmdBenchCompare(args[1:], stdout)
+	}
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
 	data := fs.String("data", "", "benchmark instances: JSON lines with instance_id, repo, base_commit, problem_statement, gold_files")
 	repos := fs.String("repos", "", "directory holding a full-history git directory of each repository")
@@ -47,7 +50,7 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	if len(words) > 0 || *data == "" || *repos == "" {
-		return usagef("usage: %s\n   or: %s\n   or: %s\n   or: %s", sweUsage, benchUsage, fitUsage, reportUsage)
+		return usagef("usage: %s\n   or: %s\n   or: %s\n   or: %s\n   or: %s", sweUsage, benchUsage, fitUsage, reportUsage, compareUsage)
 	}
 	ins, err := bench.ReadInstances(*data)
 	if err != nil {
@@ -148,7 +151,7 @@ func cmdBenchIndex(ctx context.Context, args []string, stdout, stderr io.Writer)
 	return nil
 }
 
-const fitUsage = `hone bench fit --signals FILE.jsonl [--drop NAME,...] [--l2 X] [--iters N]`
+const fitUsage = `hone bench fit --signals FILE.jsonl [--drop NAME,...] [--l2 X] [--iters N] [--rows FILE.jsonl]`
 
 // cmdBenchFit fits the ranking's weights on the signals a benchmark run
 // wrote, and reports them under leave-one-repository-out cross-validation.
@@ -158,6 +161,7 @@ func cmdBenchFit(args []string, stdout io.Writer) error {
 	l2 := fs.Float64("l2", 1e-3, "ridge penalty on the weights")
 	iters := fs.Int("iters", 1500, "gradient steps")
 	drop := fs.String("drop", "", "comma-separated signals to leave out of the fit (their weight is 0)")
+	rowsOut := fs.String("rows", "", "write the cross-validation's rows, each instance ranked by weights that never saw its repository, to this JSON-lines file (for hone bench report and compare)")
 	words, err := parseFlags(fs, args, stdout, fitUsage)
 	if err != nil {
 		return err
@@ -177,7 +181,49 @@ func cmdBenchFit(args []string, stdout io.Writer) error {
 			return usagef("%v", err)
 		}
 	}
-	bench.PrintFit(stdout, rows, bench.FitConfig{L2: *l2, Iters: *iters})
+	var out *os.File
+	if *rowsOut != "" {
+		// Created first: a path that cannot be written fails before the fit.
+		if out, err = os.Create(*rowsOut); err != nil {
+			return usagef("cannot write the rows: %v", err)
+		}
+		defer out.Close()
+	}
+	_, cv := bench.PrintFit(stdout, rows, bench.FitConfig{L2: *l2, Iters: *iters})
+	if out != nil {
+		enc := json.NewEncoder(out)
+		for _, r := range cv {
+			if err := enc.Encode(r); err != nil {
+				return fmt.Errorf("write the rows to %s: %w", *rowsOut, err)
+			}
+		}
+		if err := out.Close(); err != nil {
+			return fmt.Errorf("write the rows to %s: %w", *rowsOut, err)
+		}
+	}
+	return nil
+}
+
+const compareUsage = `hone bench compare OLD.jsonl NEW.jsonl`
+
+// cmdBenchCompare sets two runs' rows side by side: Acc@k in each, and
+// the instances whose gold rank moved.
+func cmdBenchCompare(args []string, stdout io.Writer) error {
+	fs := flag.NewFlagSet("bench compare", flag.ContinueOnError)
+	words, err := parseFlags(fs, args, stdout, compareUsage)
+	if err != nil {
+		return err
+	}
+	if len(words) != 2 {
+		return usagef("usage: %s", compareUsage)
+	}
+	var runs [2][]bench.Row
+	for i, p := range words {
+		if runs[i], err = bench.ReadRows(p); err != nil {
+			return usagef("cannot read the rows: %v", err)
+		}
+	}
+	bench.PrintCompare(stdout, runs[0], runs[1])
 	return nil
 }
 
