@@ -44,3 +44,21 @@ func BenchmarkSimilar(b *testing.B) {
 		FileScores(l.Similar(task, 10))
 	}
 }
+
+// BenchmarkNamed: finding the commits a task names, by hash and by
+// number, among MaxCommits commits, a fifth of which cite an issue.
+func BenchmarkNamed(b *testing.B) {
+	cs := synthetic(MaxCommits)
+	for i, c := range cs {
+		if i%5 == 0 {
+			c.Subject = fmt.Sprintf("Fixed #%d -- change %d", 10000+i, i)
+		}
+	}
+	l := &Log{Commits: cs}
+	task := "broken since " + cs[12345].Hash[:10] + ", like #12000 and ticket:15000; see #99 and #100"
+	for b.Loop() {
+		if len(l.Named(task)) == 0 {
+			b.Fatal("named nothing")
+		}
+	}
+}

@@ -78,7 +78,7 @@ func (l *Log) Named(task string) []Match {
 			if found == namedPerNumber {
 				break
 			}
-			if (len(c.Files) > 0 || len(c.parents) >= 2) && cite.MatchString(c.Subject) {
+			if (len(c.Files) > 0 || len(c.parents) >= 2) && strings.Contains(c.Subject, "#") && cite.MatchString(c.Subject) {
 				add(c)
 				found++
 			}
