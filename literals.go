@@ -78,7 +78,8 @@ func declares(lines []string, keys []string) float64 {
 	return float64(len(declared(lines, keys))) / float64(len(keys))
 }
 
-// declared are the keys the lines hold as a string literal, in order.
+// declared are the keys the lines hold as a string literal, in order. A
+// code may stand namespaced: "E108" is declared by "admin.E108".
 func declared(lines []string, keys []string) []string {
 	var out []string
 	for _, k := range keys {
@@ -86,19 +87,22 @@ func declared(lines []string, keys []string) []string {
 		if bare, ok := strings.CutPrefix(k, "--"); ok {
 			forms = append(forms, bare)
 		}
-		if holdsQuoted(lines, forms) {
+		if holdsQuoted(lines, forms, codeKey.MatchString(k)) {
 			out = append(out, k)
 		}
 	}
 	return out
 }
 
-func holdsQuoted(lines []string, forms []string) bool {
+// holdsQuoted reports whether a line holds one of the forms as a whole
+// string literal, or, with namespaced, as the last part of a dotted one.
+func holdsQuoted(lines []string, forms []string, namespaced bool) bool {
+	isQuote := func(c byte) bool { return c == '"' || c == '\'' || c == '`' }
 	for _, l := range lines {
 		for _, f := range forms {
 			for i := strings.Index(l, f); i >= 0; {
 				end := i + len(f)
-				if i > 0 && end < len(l) && (l[i-1] == '"' || l[i-1] == '\'' || l[i-1] == '`') && l[end] == l[i-1] {
+				if i > 0 && end < len(l) && isQuote(l[end]) && (l[i-1] == l[end] || namespaced && l[i-1] == '.' && dottedIn(l[:i-1], l[end])) {
 					return true
 				}
 				j := strings.Index(l[i+1:], f)
@@ -110,4 +114,14 @@ func holdsQuoted(lines []string, forms []string) bool {
 		}
 	}
 	return false
+}
+
+// dottedIn reports whether before ends in an opening quote q and a dotted
+// name's head: the "admin" of "admin.E108".
+func dottedIn(before string, q byte) bool {
+	j := len(before)
+	for j > 0 && (before[j-1] == '_' || before[j-1] == '.' || before[j-1] >= 'a' && before[j-1] <= 'z' || before[j-1] >= 'A' && before[j-1] <= 'Z' || before[j-1] >= '0' && before[j-1] <= '9') {
+		j--
+	}
+	return j < len(before) && j > 0 && before[j-1] == q
 }

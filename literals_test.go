@@ -31,6 +31,8 @@ func TestDeclares(t *testing.T) {
 		`    parser.addoption("--collect-only", action="store_true")`,
 		`        "W0511": ("%s", "fixme", "Used when a warning note is detected"),`,
 		`    # ignore-paths is read elsewhere`,
+		`            id="admin.E108",`,
+		`    note = "see E116 in the docs"`,
 	}
 	for _, tt := range []struct {
 		keys []string
@@ -40,6 +42,9 @@ func TestDeclares(t *testing.T) {
 		{[]string{"--collect-only", "W0511"}, 1},
 		{[]string{"ignore-paths"}, 0}, // in a comment, not a literal
 		{[]string{"--notes", "E501"}, 0.5},
+		{[]string{"E108"}, 1},                  // namespaced, "admin.E108"
+		{[]string{"E116"}, 0},                  // inside prose in a string
+		{[]string{"min.E108", "in.E108"}, 0.0}, // a part of a literal is no key
 		{nil, 0},
 	} {
 		if got := declares(lines, tt.keys); got != tt.want {
