@@ -10,7 +10,7 @@ import (
 
 // RetrieveParams are retrieve_context's arguments.
 type RetrieveParams struct {
-	Task         string   `json:"task" jsonschema:"what you need context for, in plain words; a whole issue with stack traces is fine"`
+	Task         string   `json:"task" jsonschema:"what you need context for, in plain words; a whole issue with stack traces is fine, and so are the flags, error codes, commit hashes and issue numbers (#123) it cites"`
 	BudgetTokens int      `json:"budget_tokens,omitempty" jsonschema:"most tokens the context pack may hold (default 6000, at most 20000)"`
 	MaxCycles    int      `json:"max_cycles,omitempty" jsonschema:"retrieval cycles at most (1-10, default 3)"`
 	Include      []string `json:"include,omitempty" jsonschema:"search only files matching these globs, e.g. src/**/*.ts"`
@@ -47,7 +47,7 @@ func (s *Server) addRetrieveContext(srv *mcp.Server) {
 	mcp.AddTool(srv, &mcp.Tool{
 		Name: "retrieve_context",
 		Description: "Find the files that matter for a task and return a context pack: the target files, each with the probability that the change goes there, the context they need, " +
-			"why each matters, what each still misses, the tests to run, the past commits most like the task, and their key code (imports, the definitions that matter) within a token budget. " +
+			"why each matters, what each still misses, the tests to run, the past commits most like the task or named in it, and their key code (imports, the definitions that matter) within a token budget. " +
 			"Use it first, before reading files one by one.",
 	}, s.retrieveContext)
 }
