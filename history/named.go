@@ -9,8 +9,6 @@ import (
 // pull request, "a regression of #32554", points at what that commit
 // changed: for a regression, the code that broke.
 var (
-	// hexWord is a commit hash as git abbreviates it, seven digits or more.
-	hexWord = regexp.MustCompile(`(?i)(?:^|[^0-9a-z_./-]|/commit/)([0-9a-f]{7,40})(?:$|[^0-9a-z_-])`)
 	// numberRef is an issue or pull-request number: #1234, ticket 1234,
 	// ticket:1234, issue 1234, PR 1234, or a URL's /issues/1234, /pull/1234.
 	numberRef = regexp.MustCompile(`(?i)(?:(?:^|[^\w&#])#|\b(?:ticket|issue|pr|bug)[ :#]*|/(?:issues|pull|ticket)/)([0-9]{2,7})\b`)
@@ -58,11 +56,7 @@ func (l *Log) Named(task string) []Match {
 			out = append(out, Match{Commit: c, Score: 1, Named: true})
 		}
 	}
-	for _, m := range hexWord.FindAllStringSubmatch(task, maxRefs) {
-		h := strings.ToLower(m[1])
-		if !strings.ContainsAny(h, "0123456789") || !strings.ContainsAny(h, "abcdef") {
-			continue
-		}
+	for _, h := range hexWords(task) {
 		add(l.byPrefix(h))
 	}
 	numbers := map[string]bool{}
@@ -82,6 +76,30 @@ func (l *Log) Named(task string) []Match {
 				add(c)
 				found++
 			}
+		}
+	}
+	return out
+}
+
+// hexWords are the task's words that may be commit hashes as git
+// abbreviates them: seven to forty hex digits, with a digit and a letter,
+// lower-cased; maxRefs at most. Words are cut at anything but letters and
+// digits, so a hash in a URL (/commit/d6aff36) counts.
+func hexWords(task string) []string {
+	var out []string
+	words := strings.FieldsFunc(task, func(r rune) bool {
+		return !(r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z')
+	})
+	for _, w := range words {
+		if len(out) == maxRefs {
+			break
+		}
+		if len(w) < 7 || len(w) > 40 {
+			continue
+		}
+		w = strings.ToLower(w)
+		if strings.Trim(w, "0123456789abcdef") == "" && strings.ContainsAny(w, "0123456789") && strings.ContainsAny(w, "abcdef") {
+			out = append(out, w)
 		}
 	}
 	return out

@@ -36,6 +36,7 @@ func TestNamed(t *testing.T) {
 		{"a longer hex run", "sha256:d6aff369ad33d1e8bd6b5a1c3a7b0dd1d1a0e5f2d6aff369ad33d1e8bd6b5a1c3a7b0dd1", nil},
 		{"an HTML entity", "&#812;", nil},
 		{"named twice", "since d6aff369ad3 (d6aff369ad33)", []string{"d6aff369"}},
+		{"two hashes side by side", "d6aff369ad3 aa11bb22cc3", []string{"d6aff369", "aa11bb22"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var got []string
