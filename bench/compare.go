@@ -3,6 +3,7 @@ package bench
 import (
 	"fmt"
 	"io"
+	"math"
 	"sort"
 )
 
@@ -28,17 +29,17 @@ func Compare(old, new []Row, ks []int) (oldAt, newAt []int, n int, changes []Cha
 			continue
 		}
 		n++
-		ra, rb := lastRank(a.GoldRanks), lastRank(b.GoldRanks)
+		ra, rb := worstRank(a), worstRank(b)
 		for i, k := range ks {
-			if ra > 0 && ra <= k {
+			if ra <= k {
 				oldAt[i]++
 			}
-			if rb > 0 && rb <= k {
+			if rb <= k {
 				newAt[i]++
 			}
 		}
 		if ra != rb {
-			changes = append(changes, Change{ID: b.ID, Old: ra, New: rb})
+			changes = append(changes, Change{ID: b.ID, Old: shownRank(ra), New: shownRank(rb)})
 		}
 	}
 	sort.SliceStable(changes, func(i, j int) bool {
@@ -47,16 +48,12 @@ func Compare(old, new []Row, ks []int) (oldAt, newAt []int, n int, changes []Cha
 	return oldAt, newAt, n, changes
 }
 
-// lastRank is the rank of the last gold file, 0 when one is missing.
-func lastRank(ranks []int) int {
-	last := 0
-	for _, r := range ranks {
-		if r == 0 {
-			return 0
-		}
-		last = max(last, r)
+// shownRank is worstRank as rows write it: 0 when a gold file is missing.
+func shownRank(r int) int {
+	if r == math.MaxInt {
+		return 0
 	}
-	return last
+	return r
 }
 
 // gain orders changes: a file found counts as a rise from past the end.
