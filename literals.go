@@ -3,6 +3,8 @@ package hone
 import (
 	"regexp"
 	"strings"
+
+	"github.com/hone-tools/hone/index"
 )
 
 // Keys a task names that code declares as string literals: command-line
@@ -68,18 +70,24 @@ func keyWords(text string) []string {
 	})
 }
 
-// declares is the share of keys the lines hold as a string literal: in
-// quotes, and for a flag, with its dashes or without ("--notes" or
-// "notes", as option parsers take either).
-func declares(lines []string, keys []string) float64 {
-	if len(keys) == 0 {
-		return 0
+// declaredBy is what of the task's keys the file declares: read once a
+// run, for the signal and for the reason.
+func (st *state) declaredBy(d *index.Doc) []string {
+	if found, ok := st.declaredIn[d.Path]; ok {
+		return found
 	}
-	return float64(len(declared(lines, keys))) / float64(len(keys))
+	if st.declaredIn == nil {
+		st.declaredIn = map[string][]string{}
+	}
+	found := declared(st.callsOf(d).lines, st.know.evidence.keys)
+	st.declaredIn[d.Path] = found
+	return found
 }
 
-// declared are the keys the lines hold as a string literal, in order. A
-// code may stand namespaced: "E108" is declared by "admin.E108".
+// declared are the keys the lines hold as a string literal, in order: in
+// quotes, and for a flag, with its dashes or without ("--notes" or
+// "notes", as option parsers take either). A code may stand namespaced:
+// "E108" is declared by "admin.E108".
 func declared(lines []string, keys []string) []string {
 	var out []string
 	for _, k := range keys {

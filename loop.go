@@ -75,6 +75,8 @@ type state struct {
 	// commits are the past commits the history signal read: those the
 	// task names, then those most like it.
 	commits []history.Match
+	// declaredIn holds, by path, the task's keys each file declares.
+	declaredIn map[string][]string
 	// gapsFound: relevant files whose gaps were looked for.
 	gapsFound map[string]bool
 	// first is each file's first evaluation; hits the first cycle's search
@@ -601,11 +603,9 @@ func (st *state) history(pc *pastCommits, task string) map[string]float64 {
 // past commits that changed it.
 func (st *state) rankedReason(p, reason string) string {
 	var add []string
-	if keys := st.know.evidence.keys; len(keys) > 0 {
-		if d := st.ix.Doc(p); d != nil {
-			if found := declared(st.callsOf(d).lines, keys); len(found) > 0 {
-				add = append(add, "declares "+strings.Join(found, ", "))
-			}
+	if d := st.ix.Doc(p); d != nil && len(st.know.evidence.keys) > 0 {
+		if found := st.declaredBy(d); len(found) > 0 {
+			add = append(add, "declares "+strings.Join(found, ", "))
 		}
 	}
 	var named, like []string

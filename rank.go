@@ -635,7 +635,7 @@ func (st *state) rank() (ranking []Ranked, files map[string]string) {
 		if d := st.ix.Doc(all[i].ev.Path); d != nil {
 			all[i].x[sigSpanCover], all[i].x[sigSpanTitle] = st.spanCover(d)
 			if keys := st.know.evidence.keys; len(keys) > 0 {
-				all[i].x[sigDeclares] = declares(st.callsOf(d).lines, keys)
+				all[i].x[sigDeclares] = float64(len(st.declaredBy(d))) / float64(len(keys))
 			}
 			all[i].s = rankScore(all[i].x)
 		}
