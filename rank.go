@@ -150,8 +150,13 @@ func readEvidence(task string, concepts []*concept, ix *index.Index) taskEvidenc
 	}
 	var named []at
 	for _, c := range concepts {
-		if c.kind == filePath && len(c.files) > 0 && len(c.files) <= 3 {
-			named = append(named, at{pos: strings.LastIndex(task, c.path), files: c.files})
+		if c.kind != filePath {
+			continue
+		}
+		for _, m := range c.mentions {
+			if len(m.files) > 0 && len(m.files) <= 3 {
+				named = append(named, at{pos: strings.LastIndex(task, m.path), files: m.files})
+			}
 		}
 	}
 	// In mention order. Python prints the deepest frame last; JavaScript,

@@ -1,9 +1,13 @@
 package hone
 
 import (
+	"context"
+	"os"
 	"path/filepath"
 	"slices"
 	"testing"
+
+	"github.com/hone-tools/hone/index"
 )
 
 func TestReadEvidence(t *testing.T) {
@@ -40,6 +44,15 @@ func TestReadEvidence(t *testing.T) {
 				"  File \"/venv/app/src/auth/auth.test.ts\", line 4, in check\n" +
 				"ValueError: the session cannot be refreshed after expiry\n",
 			paths:    []string{"src/api/routes.ts", "src/session/session-manager.ts", "src/auth/auth.test.ts"},
+			last:     "src/session/session-manager.ts",
+			messages: 1,
+		},
+		{
+			name: "windows traceback: backslashed paths are paths",
+			task: "Traceback (most recent call last):\n  File \"C:\\Users\\me\\app\\src\\api\\routes.ts\", line 3, in handler\n" +
+				"  File \"C:\\Users\\me\\app\\src\\session\\session-manager.ts\", line 9, in refresh\n" +
+				"ValueError: the session cannot be refreshed after expiry\n",
+			paths:    []string{"src/api/routes.ts", "src/session/session-manager.ts"},
 			last:     "src/session/session-manager.ts",
 			messages: 1,
 		},
@@ -98,6 +111,39 @@ func TestReadEvidence(t *testing.T) {
 				t.Errorf("messages %v, want %d", ev.messages, tt.messages)
 			}
 		})
+	}
+}
+
+// A trace that passes through two files of one name (a query.py and a
+// sql/query.py) names both: one concept, two frames.
+func TestReadEvidenceSameName(t *testing.T) {
+	dir := t.TempDir()
+	for _, f := range []string{"app/models/query.py", "app/models/sql/query.py", "app/models/base.py"} {
+		p := filepath.Join(dir, filepath.FromSlash(f))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte("def run():\n    return 1\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ix, err := index.Build(context.Background(), dir, index.Options{Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	task := "Traceback (most recent call last):\n" +
+		"  File \"D:\\env\\site-packages\\app\\models\\query.py\", line 3, in run\n" +
+		"  File \"D:\\env\\site-packages\\app\\models\\base.py\", line 9, in run\n" +
+		"ValueError: 'id' is not in list\n" +
+		"At app/models/sql/query.py, line 745, the options are read from the proxy."
+	ev := readEvidence(task, analyzeTask(task, ix), ix)
+	want := []string{"app/models/query.py", "app/models/base.py", "app/models/sql/query.py"}
+	if !slices.Equal(ev.paths, want) {
+		t.Errorf("paths %v, want %v", ev.paths, want)
+	}
+	if ev.lastPath != "app/models/sql/query.py" {
+		t.Errorf("last path %q, want app/models/sql/query.py", ev.lastPath)
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"math"
 	"path"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -42,8 +43,18 @@ type concept struct {
 	alts   []alt
 	weight float64  // importance in 0..1, set against the index
 	count  int      // mentions in the task
-	path   string   // for filePath concepts: the path as written
-	files  []string // for filePath concepts: the repository files it names
+	path   string   // for filePath concepts: the path as first written
+	files  []string // for filePath concepts: the repository files its paths name
+	// For filePath concepts, each path the task writes with these stems:
+	// a trace's django/db/models/query.py and django/db/models/sql/query.py
+	// are one concept, "query", and two places in the trace.
+	mentions []mention
+}
+
+// mention is one path as a task writes it, and the files it names.
+type mention struct {
+	path  string
+	files []string
 }
 
 func (c *concept) hasStems(stems []string) bool {
@@ -89,7 +100,7 @@ var genericWords = map[string]bool{
 var (
 	backticked = regexp.MustCompile("`([^`\n]{1,120})`")
 	codeIdent  = regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*(?:\(\))?`)
-	pathLike   = regexp.MustCompile(`(?:[\w.-]+/)+[\w.-]+\.[A-Za-z0-9]{1,8}\b|\b[\w-]+\.(?:go|py|ts|tsx|js|jsx|java|rs|rb|php|c|h|cc|cpp|hpp|cs|kt|swift|scala|sh|md|ya?ml|toml|json)\b`)
+	pathLike   = regexp.MustCompile(`(?:[\w.-]+[/\\])+[\w.-]+\.[A-Za-z0-9]{1,8}\b|\b[\w-]+\.(?:go|py|ts|tsx|js|jsx|java|rs|rb|php|c|h|cc|cpp|hpp|cs|kt|swift|scala|sh|md|ya?ml|toml|json)\b`)
 )
 
 // isIdentifierLike: snake_case, camelCase, dotted paths, calls.
@@ -142,6 +153,16 @@ func analyzeTask(task string, ix *index.Index) []*concept {
 		key := strings.Join(c.alts[0].stems, " ")
 		if old, ok := byKey[key]; ok {
 			old.count++
+			if old.kind == filePath && c.kind == filePath {
+				if !slices.ContainsFunc(old.mentions, func(m mention) bool { return slices.Equal(m.files, c.files) }) {
+					old.mentions = append(old.mentions, c.mentions...)
+				}
+				for _, f := range c.files {
+					if !contains(old.files, f) {
+						old.files = append(old.files, f)
+					}
+				}
+			}
 			return
 		}
 		c.count = 1
@@ -158,7 +179,7 @@ func analyzeTask(task string, ix *index.Index) []*concept {
 			entries = ix.Entries()
 		}
 		files := resolvePath(m, entries)
-		base := path.Base(m)
+		base := path.Base(strings.ReplaceAll(m, "\\", "/"))
 		stems := stemsOf(strings.TrimSuffix(base, path.Ext(base)))
 		if len(stems) == 0 && len(files) == 0 {
 			continue
@@ -167,7 +188,7 @@ func analyzeTask(task string, ix *index.Index) []*concept {
 		if len(files) == 1 {
 			label = files[0]
 		}
-		c := &concept{label: label, kind: filePath, path: m, files: files, alts: []alt{{stems: stems, label: base, discount: 1, source: "task"}}}
+		c := &concept{label: label, kind: filePath, path: m, files: files, mentions: []mention{{path: m, files: files}}, alts: []alt{{stems: stems, label: base, discount: 1, source: "task"}}}
 		if len(stems) == 0 {
 			c.alts[0].stems = []string{strings.ToLower(base)}
 		}
