@@ -214,13 +214,18 @@ func (c *checkout) to(ctx context.Context, from, to string) error {
 	if err := os.MkdirAll(c.tree, 0o755); err != nil {
 		return err
 	}
-	args := []string{"read-tree", "-u"}
-	if from == "" {
-		args = append(args, "--reset", to)
-	} else {
-		args = append(args, "-m", from, to)
+	var err error
+	if from != "" {
+		// A two-tree merge refuses files whose stat data the index has
+		// not caught up with (a file written in the second the index
+		// was): refresh it first, and start afresh if it still refuses.
+		c.git(ctx, nil, "update-index", "-q", "--refresh") // exits 1 when a file differs: read-tree says which
+		_, err = c.git(ctx, nil, "read-tree", "-u", "-m", from, to)
 	}
-	if _, err := c.git(ctx, nil, args...); err != nil {
+	if from == "" || err != nil {
+		_, err = c.git(ctx, nil, "read-tree", "-u", "--reset", to)
+	}
+	if err != nil {
 		// A snapshot can lack a large file's blob: check out the rest.
 		if perr := c.partial(ctx, to); perr != nil {
 			return fmt.Errorf("check out %s: %v; without the missing files: %v", to, err, perr)

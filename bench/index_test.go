@@ -112,7 +112,22 @@ func TestCheckout(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(mirror, "index")); err == nil {
 		t.Error("the mirror got an index file")
 	}
-	if err := co.to(ctx, rev2, "no-such-rev"); err == nil {
+	// A work tree file that differs from what the index says (touched,
+	// or written in the second the index was) does not stop the next
+	// checkout: the tree is the revision's again.
+	if err := os.WriteFile(filepath.Join(co.tree, "c.go"), []byte("package a // edited\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := co.to(ctx, rev2, rev1); err != nil {
+		t.Fatalf("back to rev1 over an edited file: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(co.tree, "c.go")); err == nil {
+		t.Error("rev1 again: c.go still there")
+	}
+	if _, err := os.Stat(filepath.Join(co.tree, "b.go")); err != nil {
+		t.Errorf("rev1 again: b.go missing: %v", err)
+	}
+	if err := co.to(ctx, rev1, "no-such-rev"); err == nil {
 		t.Error("bad revision: no error")
 	}
 }
