@@ -99,7 +99,10 @@ func ReadMapping(path string) (map[string]string, error) {
 
 // GitDir returns the git directory of a repository.
 func (r Repos) GitDir(repo string) (string, error) {
-	owner, name, _ := strings.Cut(repo, "/")
+	owner, name, ok := strings.Cut(repo, "/")
+	if !ok {
+		owner, name = repo, repo // a bare name: the directory's
+	}
 	var cands []string
 	if p, ok := r.Mapping[repo]; ok {
 		cands = append(cands, p)
@@ -111,7 +114,8 @@ func (r Repos) GitDir(repo string) (string, error) {
 			p = filepath.Join(r.Dir, c)
 		}
 		if isGitDir(p) {
-			return p, nil
+			// Absolute: git runs in the work tree, not here.
+			return filepath.Abs(p)
 		}
 	}
 	return "", fmt.Errorf("no git directory for %s under %s (tried %s); say where it is with a mapping file", repo, r.Dir, strings.Join(cands, ", "))
@@ -250,6 +254,11 @@ func RunSWE(ctx context.Context, cfg SWEConfig) ([]Row, error) {
 		}
 		defer os.RemoveAll(dir)
 		work = dir
+	}
+	// Absolute: git runs in the work tree, not here.
+	work, err := filepath.Abs(work)
+	if err != nil {
+		return nil, err
 	}
 	count := cfg.CountTokens
 	if count == nil {

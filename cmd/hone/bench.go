@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"regexp"
 	"strings"
 
 	"github.com/hone-tools/hone"
@@ -33,6 +35,9 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if len(args) > 0 && args[0] == "compare" {
 		return cmdBenchCompare(args[1:], stdout)
 	}
+	if len(args) > 0 && args[0] == "mine" {
+		return cmdBenchMine(ctx, args[1:], stdout, stderr)
+	}
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
 	data := fs.String("data", "", "benchmark instances: JSON lines with instance_id, repo, base_commit, problem_statement, gold_files")
 	repos := fs.String("repos", "", "directory holding a full-history git directory of each repository")
@@ -50,7 +55,7 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	if len(words) > 0 || *data == "" || *repos == "" {
-		return usagef("usage: %s\n   or: %s\n   or: %s\n   or: %s\n   or: %s", sweUsage, benchUsage, fitUsage, reportUsage, compareUsage)
+		return usagef("usage: %s\n   or: %s\n   or: %s\n   or: %s\n   or: %s\n   or: %s", sweUsage, benchUsage, fitUsage, reportUsage, compareUsage, mineUsage)
 	}
 	ins, err := bench.ReadInstances(*data)
 	if err != nil {
@@ -247,5 +252,94 @@ func cmdBenchReport(args []string, stdout io.Writer) error {
 		return usagef("no rows in %s", words[0])
 	}
 	printRows(stdout, rows)
+	return nil
+}
+
+const mineUsage = `hone bench mine --git-dir DIR [--repo NAME] [--rev REV] [--n N] [--seed N] [--scan N]
+                [--max-gold N] [--min-chars N] [--grep REGEXP] [--keep-scope] [--out FILE.jsonl]`
+
+// cmdBenchMine makes benchmark instances out of a repository's history,
+// for hone bench to run.
+func cmdBenchMine(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("bench mine", flag.ContinueOnError)
+	gitDir := fs.String("git-dir", "", "the repository: a work tree or a git directory (a bare mirror will do)")
+	repo := fs.String("repo", "", "the instances' repository name (default: the directory's name)")
+	rev := fs.String("rev", "HEAD", "the newest commit to read")
+	n := fs.Int("n", 100, "instances to keep at most, drawn at random from the commits that qualify")
+	seed := fs.Uint64("seed", 1, "the draw's seed: the same seed draws the same instances")
+	scan := fs.Int("scan", 20000, "commits to read, newest first")
+	maxGold := fs.Int("max-gold", 3, "the most code files a commit may change")
+	minChars := fs.Int("min-chars", 80, "the shortest commit message worth a task")
+	grep := fs.String("grep", "", "a regular expression the commit's subject must match, case aside (fixes alone: 'fix|bug|crash')")
+	keepScope := fs.Bool("keep-scope", false, "keep a subject's \"scope: \" prefix (it names the package of the fix)")
+	out := fs.String("out", "", "write the instances to this JSON-lines file (default: standard output)")
+	words, err := parseFlags(fs, args, stdout, mineUsage)
+	if err != nil {
+		return err
+	}
+	if len(words) > 0 || *gitDir == "" {
+		return usagef("usage: %s", mineUsage)
+	}
+	dir, err := filepath.Abs(*gitDir)
+	if err != nil {
+		return usagef("cannot use %s: %v", *gitDir, err)
+	}
+	gd := dir
+	if fi, err := os.Stat(filepath.Join(dir, ".git")); err == nil && fi.IsDir() {
+		gd = filepath.Join(dir, ".git")
+	} else if _, err := os.Stat(filepath.Join(dir, "HEAD")); err != nil {
+		return usagef("%s is not a git repository: give --git-dir a work tree or a git directory", *gitDir)
+	}
+	var subject *regexp.Regexp
+	if *grep != "" {
+		if subject, err = regexp.Compile("(?i)" + *grep); err != nil {
+			return usagef("bad --grep: %v", err)
+		}
+	}
+	name := *repo
+	if name == "" {
+		name = strings.TrimSuffix(filepath.Base(dir), ".git")
+	}
+	ins, st, err := bench.Mine(ctx, bench.MineOptions{GitDir: gd, Repo: name, Rev: *rev, N: *n, Seed: *seed,
+		Scan: *scan, MaxGold: *maxGold, MinChars: *minChars, Subject: subject, KeepScope: *keepScope})
+	if err != nil {
+		return err
+	}
+	w, report := stdout, stderr
+	if *out != "" {
+		f, err := os.Create(*out)
+		if err != nil {
+			return usagef("cannot write the instances: %v", err)
+		}
+		defer f.Close()
+		w, report = f, stdout
+	}
+	enc := json.NewEncoder(w)
+	for _, in := range ins {
+		if err := enc.Encode(in); err != nil {
+			return fmt.Errorf("write the instances: %w", err)
+		}
+	}
+	if f, ok := w.(*os.File); ok && *out != "" {
+		if err := f.Close(); err != nil {
+			return fmt.Errorf("write the instances to %s: %w", *out, err)
+		}
+	}
+	fmt.Fprintf(report, "mined %d instances of %s from %d commits (%d qualified)\n", st.Kept, name, st.Commits, st.Qualified)
+	fmt.Fprintf(report, "passed over: %d changed no code file outside tests, docs, vendored and generated code; "+
+		"%d added, deleted or renamed one; %d changed over %d; %d had a message under %d characters; %d were reverts",
+		st.NoCode, st.NewFiles, st.TooBig, *maxGold, st.Short, *minChars, st.Revert)
+	if subject != nil {
+		fmt.Fprintf(report, "; %d had a subject --grep did not match", st.Subject)
+	}
+	fmt.Fprintln(report)
+	if *out != "" && st.Kept > 0 {
+		parent := filepath.Dir(dir)
+		if found, err := (bench.Repos{Dir: parent}).GitDir(name); err == nil && found == gd {
+			fmt.Fprintf(report, "run them: hone bench --data %s --repos %s\n", *out, parent)
+		} else {
+			fmt.Fprintf(report, "run them: hone bench --data %s --repos %s --map FILE, with the line \"%s = %s\" in FILE\n", *out, parent, name, gd)
+		}
+	}
 	return nil
 }

@@ -46,6 +46,8 @@ Usage:
   hone bench index --git-dir DIR ...    measure the index on a real repository
   hone bench fit --signals FILE         fit the ranking's weights, with cross-validation
   hone bench report ROWS.jsonl          print the figures of an earlier run
+  hone bench compare OLD NEW            set two runs side by side, instance by instance
+  hone bench mine --git-dir DIR         make benchmark instances out of a repository's history
   hone version                          print the version
   hone help                             show this help
 
