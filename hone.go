@@ -24,6 +24,10 @@ const (
 	// result's files hold: with it, they hold the file a task is after
 	// about as often (measured on SWE-bench Lite under cross-validation).
 	DefaultCoverage = 0.85
+	// DefaultMaxFiles bounds the files that prefix holds: when no file
+	// stands out, the probability spreads thin, and the prefix would hand
+	// an agent dozens of files at a percent each.
+	DefaultMaxFiles = 10
 	// SufficientFiles is how many files at or above the threshold let the
 	// loop stop early, when no critical gap is left.
 	SufficientFiles = 3
@@ -207,6 +211,7 @@ type Options struct {
 	Threshold  float64  // default DefaultThreshold
 	Candidates int      // files evaluated per cycle at most; default DefaultCandidates
 	Coverage   float64  // share of the ranking's probability the files hold; default DefaultCoverage
+	MaxFiles   int      // the most files that share takes in; default DefaultMaxFiles
 	Include    []string // globs: only these files are searched
 	Exclude    []string // globs or paths never searched
 	// MaxFileSize skips larger files; 0 means 1 MiB.
@@ -253,6 +258,12 @@ func (o Options) withDefaults() (Options, error) {
 	}
 	if o.Coverage == 0 {
 		o.Coverage = DefaultCoverage
+	}
+	if o.MaxFiles == 0 {
+		o.MaxFiles = DefaultMaxFiles
+	}
+	if o.MaxFiles < 1 {
+		return o, optionErr("max files must be at least 1, not %d", o.MaxFiles)
 	}
 	if o.Coverage <= 0 || o.Coverage > 1 {
 		return o, optionErr("coverage must be in (0, 1], not %g", o.Coverage)

@@ -588,8 +588,9 @@ var (
 
 // rank orders every evaluated file by its ranking score, gives each its
 // calibrated relevance, and picks the result's files: the best-first
-// prefix that holds Options.Coverage of the ranking's probability, and
-// any other file at or above the threshold.
+// prefix that holds Options.Coverage of the ranking's probability (but
+// Options.MaxFiles files at most), and any other file at or above the
+// threshold.
 func (st *state) rank() (ranking []Ranked, files map[string]string) {
 	type scored struct {
 		ev Evaluation
@@ -663,7 +664,7 @@ func (st *state) rank() (ranking []Ranked, files map[string]string) {
 		if st.opts.Signals {
 			r.Signals = a.x
 		}
-		if cum < st.opts.Coverage || r.Relevance >= st.opts.Threshold {
+		if cum < st.opts.Coverage && i < st.opts.MaxFiles || r.Relevance >= st.opts.Threshold {
 			files[r.Path] = RoleTarget
 		}
 		cum += p

@@ -268,7 +268,7 @@ func TestResultContract(t *testing.T) {
 			t.Errorf("files[%d] incomplete: %+v", i, f)
 		}
 	}
-	if targets == 0 || mass < hone.DefaultCoverage-0.05 && targets < len(res.Ranking) {
+	if targets == 0 || mass < hone.DefaultCoverage-0.05 && targets < min(len(res.Ranking), hone.DefaultMaxFiles) {
 		t.Errorf("%d targets hold %.2f of the probability, want at least %.2f", targets, mass, hone.DefaultCoverage)
 	}
 	// ranking holds every file evaluated in any cycle, best first; its
@@ -353,7 +353,34 @@ func TestOptions(t *testing.T) {
 		t.Errorf("a task about tests: no test file evaluated in %v", res.Ranking)
 	}
 
-	for _, o := range []hone.Options{{Threshold: 2}, {MaxCycles: 11}, {Include: []string{"a/[b"}}} {
+	// All the probability asked for, and a few files at most: as many
+	// files as allowed, the best first.
+	for _, n := range []int{2, 0} {
+		res, err = hone.Retrieve(ctx, dir, "fix the auth token expiry bug", hone.Options{Coverage: 1, MaxFiles: n})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := n
+		if n == 0 {
+			want = min(hone.DefaultMaxFiles, len(res.Ranking))
+		}
+		var targets []string
+		for _, f := range res.Files {
+			if f.Role == hone.RoleTarget {
+				targets = append(targets, f.Path)
+			}
+		}
+		if len(targets) != want {
+			t.Errorf("coverage 1, max files %d: %d targets %v, want %d", n, len(targets), targets, want)
+		}
+		for i, p := range targets {
+			if res.Ranking[i].Path != p {
+				t.Errorf("max files %d: target %d is %s, the ranking's is %s", n, i, p, res.Ranking[i].Path)
+			}
+		}
+	}
+
+	for _, o := range []hone.Options{{Threshold: 2}, {MaxCycles: 11}, {Include: []string{"a/[b"}}, {MaxFiles: -1}} {
 		if _, err := hone.Retrieve(ctx, dir, "token", o); err == nil {
 			t.Errorf("%+v: no error", o)
 		}

@@ -247,10 +247,13 @@ func softmax(sc []float64) []float64 {
 // hold: hone's default, hone.DefaultCoverage, unless a study sets it.
 var Coverage = hone.DefaultCoverage
 
+// MaxFiles bounds the returned files as hone's default does.
+var MaxFiles = hone.DefaultMaxFiles
+
 // Rerank applies a ranker to signal rows, giving each gold file's rank as
 // benchmark rows carry it, so that Summarize scores the model: the
 // returned files are the best-first prefix holding Coverage of the
-// probability, each file's relevance its calibrated one.
+// probability (MaxFiles at most), each file's relevance its calibrated one.
 func Rerank(rows []SignalRow, m Ranker) []Row {
 	out := make([]Row, 0, len(rows))
 	for _, r := range rows {
@@ -271,7 +274,7 @@ func Rerank(rows []SignalRow, m Ranker) []Row {
 				row.GoldRanks = append(row.GoldRanks, rank+1)
 			}
 			row.Scores = append(row.Scores, Scored{Relevance: p[j], Gold: r.IsG[j]})
-			if cum < Coverage {
+			if cum < Coverage && rank < MaxFiles {
 				row.Files = append(row.Files, r.Paths[j])
 			}
 			cum += p[j]

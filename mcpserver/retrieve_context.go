@@ -13,6 +13,7 @@ type RetrieveParams struct {
 	Task         string   `json:"task" jsonschema:"what you need context for, in plain words; a whole issue with stack traces is fine, and so are the flags, error codes, commit hashes and issue numbers (#123) it cites"`
 	BudgetTokens int      `json:"budget_tokens,omitempty" jsonschema:"most tokens the context pack may hold (default 6000, at most 20000)"`
 	MaxCycles    int      `json:"max_cycles,omitempty" jsonschema:"retrieval cycles at most (1-10, default 3)"`
+	MaxFiles     int      `json:"max_files,omitempty" jsonschema:"target files at most (default 10)"`
 	Include      []string `json:"include,omitempty" jsonschema:"search only files matching these globs, e.g. src/**/*.ts"`
 	Exclude      []string `json:"exclude,omitempty" jsonschema:"never search files matching these globs or under these paths"`
 }
@@ -63,7 +64,7 @@ func (s *Server) retrieveContext(ctx context.Context, _ *mcp.CallToolRequest, in
 		return nil, RetrieveResult{}, err
 	}
 	defer ix.Close()
-	res, err := hone.RetrieveIndex(ctx, ix, in.Task, hone.Options{MaxCycles: in.MaxCycles, Include: in.Include, Exclude: in.Exclude,
+	res, err := hone.RetrieveIndex(ctx, ix, in.Task, hone.Options{MaxCycles: in.MaxCycles, MaxFiles: max(in.MaxFiles, 0), Include: in.Include, Exclude: in.Exclude,
 		IndexDir: s.indexDir, Notice: func(n string) { s.log.Info(n) }})
 	if err != nil {
 		return nil, RetrieveResult{}, err

@@ -91,6 +91,21 @@ func TestTools(t *testing.T) {
 		t.Errorf("retrieve_context structured: %+v", out)
 	}
 
+	// max_files bounds the targets.
+	res, _ = call(t, cs, "retrieve_context", map[string]any{"task": "fix the auth token expiry bug", "max_files": 1})
+	b, _ = json.Marshal(res.StructuredContent)
+	out = RetrieveResult{}
+	json.Unmarshal(b, &out)
+	targets := 0
+	for _, f := range out.Files {
+		if f.Role == "target" {
+			targets++
+		}
+	}
+	if targets != 1 {
+		t.Errorf("retrieve_context max_files 1: %d targets in %+v", targets, out.Files)
+	}
+
 	_, text = call(t, cs, "search_code", map[string]any{"query": "refreshSession"})
 	if !strings.Contains(text, "src/session/session-manager.ts") || !strings.Contains(text, "refreshSession(") {
 		t.Errorf("search_code: %s", text)

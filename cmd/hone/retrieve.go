@@ -38,6 +38,7 @@ func cmdRetrieve(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		maxCycles = fs.Int("max-cycles", hone.DefaultMaxCycles, "cycles of the loop at most (1-10)")
 		threshold = fs.Float64("threshold", hone.DefaultThreshold, "the evaluator's score the loop counts as relevant, and the probability that makes any file a target (0-1]")
 		coverage  = fs.Float64("coverage", hone.DefaultCoverage, "share of the ranking's probability the target files hold (0-1]")
+		maxFiles  = fs.Int("max-files", hone.DefaultMaxFiles, "the most target files that share takes in")
 		taskFile  = fs.String("task-file", "", "read the task from FILE, or from standard input with -")
 		noHistory = fs.Bool("no-history", false, "leave the repository's git history out of the ranking")
 		include   stringList
@@ -69,6 +70,9 @@ func cmdRetrieve(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	if *threshold <= 0 || *threshold > 1 {
 		return usagef("threshold must be in (0, 1], not %g", *threshold)
 	}
+	if *maxFiles < 1 {
+		return usagef("max files must be at least 1, not %d", *maxFiles)
+	}
 
 	task := strings.Join(words, " ")
 	if *taskFile != "" {
@@ -91,6 +95,7 @@ func cmdRetrieve(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		MaxCycles: *maxCycles,
 		Threshold: *threshold,
 		Coverage:  *coverage,
+		MaxFiles:  *maxFiles,
 		Include:   include,
 		Exclude:   exclude,
 		IndexDir:  idx.dir,
