@@ -80,7 +80,8 @@ func Mine(ctx context.Context, opt MineOptions) ([]Instance, MineStats, error) {
 	if opt.Repo == "" {
 		return nil, st, fmt.Errorf("mine: no repository name")
 	}
-	cmd := exec.CommandContext(ctx, "git", "--git-dir", opt.GitDir, "log", "--no-merges", "--no-renames",
+	// Paths as they are (no octal escapes for non-ASCII names).
+	cmd := exec.CommandContext(ctx, "git", "-c", "core.quotePath=false", "--git-dir", opt.GitDir, "log", "--no-merges", "--no-renames",
 		"-n", strconv.Itoa(opt.Scan), "--format=%x00%H%x01%P%x01%ct%x01%B%x02", "--name-status", opt.Rev, "--")
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
@@ -208,7 +209,7 @@ func mineTask(msg string, keepScope bool) string {
 		if i == 0 && !keepScope {
 			line = scope.ReplaceAllString(line, "")
 		}
-		lines = append(lines, strings.TrimRight(line, " \t"))
+		lines = append(lines, strings.TrimRight(line, " \t\r"))
 	}
 	return strings.TrimSpace(strings.Join(lines, "\n"))
 }

@@ -64,6 +64,10 @@ func TestMine(t *testing.T) {
 		"parse/lexer.go": "package parse // fixed\n", "parse/lexer_test.go": "package parse // test\n",
 		"README.md": "# p, fixed\n", "vendor/x/x.go": "package x // bumped\n",
 	})
+	commit("Add the names of words"+long, map[string]string{"parse/naïve.go": "package parse\n"})
+	naive := commit("Keep the accents of a name\n\nThe lexer folded naïve words to ASCII when it read a name, so lookups of the\nname failed.", map[string]string{
+		"parse/naïve.go": "package parse // ï\n",
+	})
 	commit("Add a printer"+long, map[string]string{"parse/printer.go": "package parse\n", "parse/lexer.go": "package parse // 2\n"})
 	commit("Fix a typo", map[string]string{"parse/ast.go": "package parse // typo\n"})
 	commit("Document the lexer"+long, map[string]string{"README.md": "# p, documented\n"})
@@ -77,8 +81,12 @@ func TestMine(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(ins) != 1 {
-		t.Fatalf("got %d instances, want 1: %+v (stats %+v)", len(ins), ins, st)
+	if len(ins) != 2 {
+		t.Fatalf("got %d instances, want 2: %+v (stats %+v)", len(ins), ins, st)
+	}
+	// Oldest first; a name past ASCII as it is, not escaped.
+	if n := ins[1]; !strings.HasPrefix(naive, strings.TrimPrefix(n.ID, "parse-")) || !slices.Equal(n.Gold, []string{"parse/naïve.go"}) {
+		t.Errorf("second instance %s with gold %q, want parse-%.10s with parse/naïve.go", n.ID, n.Gold, naive)
 	}
 	in := ins[0]
 	if !strings.HasPrefix(fix, strings.TrimPrefix(in.ID, "parse-")) || in.Repo != "me/parse" || in.BaseCommit != base {
@@ -91,7 +99,7 @@ func TestMine(t *testing.T) {
 	if in.Problem != want {
 		t.Errorf("task %q, want %q: scope, pull request number, reference and trailer out", in.Problem, want)
 	}
-	wantStats := MineStats{Commits: 8, Qualified: 1, Kept: 1, NoCode: 1, NewFiles: 3, TooBig: 0, Short: 1, Revert: 1}
+	wantStats := MineStats{Commits: 10, Qualified: 2, Kept: 2, NoCode: 1, NewFiles: 4, TooBig: 0, Short: 1, Revert: 1}
 	if st != wantStats {
 		t.Errorf("stats %+v, want %+v", st, wantStats)
 	}
@@ -101,13 +109,13 @@ func TestMine(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(ins) != 1 || !strings.HasPrefix(ins[0].Problem, "parse: keep the last token\n") {
+	if len(ins) != 2 || !strings.HasPrefix(ins[0].Problem, "parse: keep the last token\n") {
 		t.Errorf("with the scope kept: %+v", ins)
 	}
 	// A subject to match: the fix's does not say "crash".
 	_, st, err = Mine(context.Background(), MineOptions{GitDir: filepath.Join(dir, ".git"), Repo: "parse", MaxGold: 1, Subject: regexp.MustCompile("(?i)crash")})
-	if err != nil || st.Kept != 0 || st.Subject != 1 {
-		t.Errorf("subject crash: kept %d, passed over %d for the subject (%v), want 0 and 1", st.Kept, st.Subject, err)
+	if err != nil || st.Kept != 0 || st.Subject != 2 {
+		t.Errorf("subject crash: kept %d, passed over %d for the subject (%v), want 0 and 2", st.Kept, st.Subject, err)
 	}
 	if _, _, err := Mine(context.Background(), MineOptions{GitDir: filepath.Join(dir, "nope"), Repo: "parse"}); err == nil {
 		t.Error("no git directory: no error")
@@ -122,6 +130,7 @@ func TestMineTask(t *testing.T) {
 		"Fix the bug: it crashes":                  "Fix the bug: it crashes",
 		"Handle nil labels\n\nCloses: https://example.com/issues/9\nSee also: 8b843732b365\nChange-Id: I12": "Handle nil labels",
 		"Handle nil labels\n\nIt fixes #9 as well, by guarding the map.":                                    "Handle nil labels\n\nIt fixes #9 as well, by guarding the map.",
+		"Handle nil labels\r\n\r\nGuard the map.\r\nSigned-off-by: A <a@a>\r\n":                             "Handle nil labels\n\nGuard the map.",
 	} {
 		if got := mineTask(msg, false); got != want {
 			t.Errorf("mineTask(%q) = %q, want %q", msg, got, want)
