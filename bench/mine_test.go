@@ -137,3 +137,21 @@ func TestMineTask(t *testing.T) {
 		}
 	}
 }
+
+func FuzzMineTask(f *testing.F) {
+	for _, s := range []string{"net/http: close idle connections (#4411)", "fix(parser): keep comments\r\n\r\nFixes #3\r\n", "Revert \"x\"", ": :", "a: b: c", "(#1)"} {
+		f.Add(s, false)
+	}
+	f.Fuzz(func(t *testing.T, msg string, keep bool) {
+		got := mineTask(msg, keep)
+		if got != strings.TrimSpace(got) {
+			t.Errorf("mineTask(%q) = %q: not trimmed", msg, got)
+		}
+		if strings.Contains(got, "\r\n") {
+			t.Errorf("mineTask(%q) = %q: a CRLF line end left", msg, got)
+		}
+		if len(got) > len(msg) {
+			t.Errorf("mineTask(%q) = %q: longer than the message", msg, got)
+		}
+	})
+}
