@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -289,6 +290,9 @@ func cmdBenchMine(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		gd = filepath.Join(dir, ".git")
 	} else if _, err := os.Stat(filepath.Join(dir, "HEAD")); err != nil {
 		return usagef("%s is not a git repository: give --git-dir a work tree or a git directory", *gitDir)
+	}
+	if err := exec.CommandContext(ctx, "git", "--git-dir", gd, "rev-parse", "--quiet", "--verify", *rev+"^{commit}").Run(); err != nil {
+		return usagef("no commit %q in %s: give --rev a branch, tag or commit of it", *rev, *gitDir)
 	}
 	var subject *regexp.Regexp
 	if *grep != "" {
