@@ -59,10 +59,11 @@ type MineStats struct {
 // task, its parent as the base commit, and the code files it changed
 // (tests, docs, examples, vendored and generated code left out) as the gold.
 //
-// A commit message is not an issue: it describes the fix, often in the
-// code's own words, so figures on mined instances run higher than on
-// reported issues. They compare rankers on the same code, and show how a
-// change to ranking does on a repository of one's own.
+// A commit message is not an issue: it describes the fix rather than the
+// symptom, often in a line or two, so figures on mined instances do not
+// compare with figures on reported issues. They compare rankers on the
+// same code, and show how a change to ranking does on a repository of
+// one's own.
 func Mine(ctx context.Context, opt MineOptions) ([]Instance, MineStats, error) {
 	var st MineStats
 	if opt.Rev == "" {
