@@ -43,11 +43,11 @@ type concept struct {
 	alts   []alt
 	weight float64  // importance in 0..1, set against the index
 	count  int      // mentions in the task
-	path   string   // for filePath concepts: the path as first written
 	files  []string // for filePath concepts: the repository files its paths name
-	// For filePath concepts, each path the task writes with these stems:
-	// a trace's django/db/models/query.py and django/db/models/sql/query.py
-	// are one concept, "query", and two places in the trace.
+	// For filePath concepts, each path the task writes with these stems,
+	// in the order written: a trace's django/db/models/query.py and
+	// django/db/models/sql/query.py are one concept, "query", and two
+	// places in the trace.
 	mentions []mention
 }
 
@@ -188,7 +188,7 @@ func analyzeTask(task string, ix *index.Index) []*concept {
 		if len(files) == 1 {
 			label = files[0]
 		}
-		c := &concept{label: label, kind: filePath, path: m, files: files, mentions: []mention{{path: m, files: files}}, alts: []alt{{stems: stems, label: base, discount: 1, source: "task"}}}
+		c := &concept{label: label, kind: filePath, files: files, mentions: []mention{{path: m, files: files}}, alts: []alt{{stems: stems, label: base, discount: 1, source: "task"}}}
 		if len(stems) == 0 {
 			c.alts[0].stems = []string{strings.ToLower(base)}
 		}

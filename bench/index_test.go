@@ -62,34 +62,13 @@ func TestLatency(t *testing.T) {
 // TestCheckout moves a work tree between two commits of a bare mirror
 // without touching the mirror's HEAD or index.
 func TestCheckout(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git is not installed")
-	}
-	src := t.TempDir()
-	git := func(dir string, args ...string) string {
-		t.Helper()
-		cmd := exec.Command("git", args...)
-		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@t")
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("git %v: %v: %s", args, err, out)
-		}
-		return string(out)
-	}
-	git(src, "init", "-q")
-	os.WriteFile(filepath.Join(src, "a.go"), []byte("package a\n"), 0o644)
-	os.WriteFile(filepath.Join(src, "b.go"), []byte("package a\n"), 0o644)
-	git(src, "add", ".")
-	git(src, "commit", "-qm", "one")
-	rev1 := git(src, "rev-parse", "HEAD")[:40]
-	os.Remove(filepath.Join(src, "b.go"))
-	os.WriteFile(filepath.Join(src, "c.go"), []byte("package a\n\nfunc C() {}\n"), 0o644)
-	git(src, "add", "-A")
-	git(src, "commit", "-qm", "two")
-	rev2 := git(src, "rev-parse", "HEAD")[:40]
+	src, commit := scratchRepo(t)
+	rev1 := commit("one", map[string]string{"a.go": "package a\n", "b.go": "package a\n"})
+	rev2 := commit("two", map[string]string{"c.go": "package a\n\nfunc C() {}\n"}, "b.go")
 	mirror := filepath.Join(t.TempDir(), "mirror.git")
-	git(src, "clone", "-q", "--bare", src, mirror)
+	if out, err := exec.Command("git", "clone", "-q", "--bare", src, mirror).CombinedOutput(); err != nil {
+		t.Fatalf("git clone: %v: %s", err, out)
+	}
 
 	work := t.TempDir()
 	co := &checkout{gitDir: mirror, tree: filepath.Join(work, "tree"), index: filepath.Join(work, "idx")}

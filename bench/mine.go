@@ -109,16 +109,8 @@ func Mine(ctx context.Context, opt MineOptions) ([]Instance, MineStats, error) {
 		if len(parents) != 1 {
 			continue // a root commit has nothing to fix
 		}
-		gold, why := mineGold(files, opt.MaxGold)
-		switch why {
-		case "code":
-			st.NoCode++
-			continue
-		case "new":
-			st.NewFiles++
-			continue
-		case "big":
-			st.TooBig++
+		gold := mineGold(files, opt.MaxGold, &st)
+		if gold == nil {
 			continue
 		}
 		if strings.HasPrefix(msg, "Revert ") {
@@ -159,8 +151,8 @@ func Mine(ctx context.Context, opt MineOptions) ([]Instance, MineStats, error) {
 }
 
 // mineGold reads a commit's --name-status lines: the code files it
-// modified, or why it is no instance ("code", "new", "big").
-func mineGold(files string, maxGold int) ([]string, string) {
+// modified, or nil, with the reason counted in st.
+func mineGold(files string, maxGold int, st *MineStats) []string {
 	var gold []string
 	for _, line := range strings.Split(files, "\n") {
 		status, p, ok := strings.Cut(strings.TrimSpace(line), "\t")
@@ -172,18 +164,21 @@ func mineGold(files string, maxGold int) ([]string, string) {
 			continue
 		}
 		if status != "M" {
-			return nil, "new"
+			st.NewFiles++
+			return nil
 		}
 		gold = append(gold, p)
 	}
 	switch {
 	case len(gold) == 0:
-		return nil, "code"
+		st.NoCode++
+		return nil
 	case len(gold) > maxGold:
-		return nil, "big"
+		st.TooBig++
+		return nil
 	}
 	sort.Strings(gold)
-	return gold, ""
+	return gold
 }
 
 var (

@@ -285,12 +285,11 @@ func cmdBenchMine(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	if err != nil {
 		return usagef("cannot use %s: %v", *gitDir, err)
 	}
-	gd := dir
-	if fi, err := os.Stat(filepath.Join(dir, ".git")); err == nil && fi.IsDir() {
-		gd = filepath.Join(dir, ".git")
-	} else if _, err := os.Stat(filepath.Join(dir, "HEAD")); err != nil {
+	b, err := exec.CommandContext(ctx, "git", "-C", dir, "rev-parse", "--absolute-git-dir").Output()
+	if err != nil {
 		return usagef("%s is not a git repository: give --git-dir a work tree or a git directory", *gitDir)
 	}
+	gd := strings.TrimSpace(string(b))
 	if err := exec.CommandContext(ctx, "git", "--git-dir", gd, "rev-parse", "--quiet", "--verify", *rev+"^{commit}").Run(); err != nil {
 		return usagef("no commit %q in %s: give --rev a branch, tag or commit of it", *rev, *gitDir)
 	}
@@ -310,9 +309,9 @@ func cmdBenchMine(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		return err
 	}
 	w, report := stdout, stderr
+	var f *os.File
 	if *out != "" {
-		f, err := os.Create(*out)
-		if err != nil {
+		if f, err = os.Create(*out); err != nil {
 			return usagef("cannot write the instances: %v", err)
 		}
 		defer f.Close()
@@ -324,7 +323,7 @@ func cmdBenchMine(ctx context.Context, args []string, stdout, stderr io.Writer) 
 			return fmt.Errorf("write the instances: %w", err)
 		}
 	}
-	if f, ok := w.(*os.File); ok && *out != "" {
+	if f != nil {
 		if err := f.Close(); err != nil {
 			return fmt.Errorf("write the instances to %s: %w", *out, err)
 		}
