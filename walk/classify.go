@@ -49,7 +49,7 @@ func Classify(p string, head []byte) Kind {
 	var k Kind
 	if dir != "" {
 		for elem := range strings.SplitSeq(dir, "/") {
-			k |= dirKinds[elem]
+			k |= dirKinds[elem] | compoundTestDir(elem)
 		}
 	}
 	bk, prose := baseKind(base)
@@ -78,6 +78,7 @@ var dirKinds = map[string]Kind{
 	"__fixtures__":  Test,
 	"__mocks__":     Test,
 	"__snapshots__": Test,
+	"e2e":           Test,
 
 	"vendor":           Vendor,
 	"node_modules":     Vendor,
@@ -87,6 +88,7 @@ var dirKinds = map[string]Kind{
 	"external":         Vendor,
 	"bower_components": Vendor,
 	"site-packages":    Vendor,
+	"godeps":           Vendor, // Godeps/_workspace, vendoring before Go modules
 
 	"docs":          Docs,
 	"doc":           Docs,
@@ -104,6 +106,22 @@ var dirKinds = map[string]Kind{
 	"sample":   Example,
 	"demo":     Example,
 	"demos":    Example,
+}
+
+// compoundTestDir tells a test folder by a name of several words, one of
+// which says so: tests_integration, integration-tests, e2e_utils. A single
+// "test" does not: cmd/server-test is as likely a program as a test.
+func compoundTestDir(elem string) Kind {
+	if !strings.ContainsAny(elem, "_-.") {
+		return 0
+	}
+	for w := range strings.FieldsFuncSeq(elem, func(r rune) bool { return r == '_' || r == '-' || r == '.' }) {
+		switch w {
+		case "tests", "e2e", "fixtures":
+			return Test
+		}
+	}
+	return 0
 }
 
 // Generated-code file names.
