@@ -246,14 +246,22 @@ func run(ctx context.Context, ix *index.Index, task string, opts Options, pc *pa
 	return res, nil
 }
 
+// countRelevant counts the relevant files that make a result sufficient:
+// tests tell where to look, but the files a task is after are the code
+// they test.
 func (st *state) countRelevant() int {
 	n := 0
-	for _, ev := range st.best {
-		if ev.Relevance >= st.opts.Threshold {
+	for p, ev := range st.best {
+		if ev.Relevance >= st.opts.Threshold && !st.isTest(p) {
 			n++
 		}
 	}
 	return n
+}
+
+func (st *state) isTest(p string) bool {
+	e := st.ix.Entry(p)
+	return e != nil && e.Kind.Has(walk.Test)
 }
 
 func (st *state) criticalOpen() bool {

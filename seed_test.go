@@ -558,3 +558,33 @@ func TestDeclaredFlag(t *testing.T) {
 		t.Errorf("files %+v: want cli/options.py first, its reason saying it declares --dry-run", res.Files)
 	}
 }
+
+// Tests that match a task well do not make its result sufficient: a task
+// that speaks of tests is still after the code they test, so the loop
+// goes on looking for it rather than stopping on test files alone.
+func TestTestsDoNotSuffice(t *testing.T) {
+	files := map[string]string{
+		"src/printer.js": "// print a YAML stream\nfunction printStream(docs) {\n  return docs.map(printNode).join('\\n---\\n')\n}\nmodule.exports = { printStream }\n",
+	}
+	for _, n := range []string{"a", "b", "c", "d"} {
+		files["tests/yaml/document_separator_"+n+".test.js"] = "// yaml document separator dash test\n" +
+			"test('yaml document separator dash " + n + "', () => {\n  expect(format('a: 1\\n---\\nb: 2')).toMatchSnapshot() // document separator dash yaml\n})\n"
+	}
+	repo := writeRepo(t, files)
+	res, err := hone.Retrieve(context.Background(), repo, "yaml: prefer the dash as document separator, and add tests", hone.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	relevantTests := 0
+	for _, ev := range res.Cycles[0].Evaluated {
+		if strings.HasPrefix(ev.Path, "tests/") && ev.Relevance >= res.Threshold {
+			relevantTests++
+		}
+	}
+	if relevantTests < hone.SufficientFiles {
+		t.Fatalf("the fixture no longer makes %d tests relevant in cycle 1 (%d are); it tests nothing", hone.SufficientFiles, relevantTests)
+	}
+	if res.StopReason == hone.StopSufficient && len(res.Cycles) == 1 {
+		t.Errorf("the loop stopped as sufficient after cycle 1 on test files alone")
+	}
+}
