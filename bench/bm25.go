@@ -10,10 +10,11 @@ import (
 )
 
 // BM25 ranks a repository's files for a task with plain BM25F over the
-// task's words, on the same index and with the same file filters as the
-// loop (no tests, vendored, generated or secret files): no concepts, no
-// synonyms, no structure, one pass. Its ranking is the baseline the loop
-// must beat; it returns no files.
+// task's words, on the same index, over the code alone: no tests, docs,
+// examples, vendored, generated or secret files, which the loop ranks low
+// too (a changelog repeats every fix's words). No concepts, no synonyms, no
+// structure, one pass. Its ranking is the baseline the loop must beat; it
+// returns no files.
 func BM25(ctx context.Context, repo, task string, opts hone.Options) (*hone.Result, error) {
 	start := time.Now()
 	ix, err := index.Open(ctx, repo, index.Options{Dir: opts.IndexDir})
@@ -25,7 +26,7 @@ func BM25(ctx context.Context, repo, task string, opts hone.Options) (*hone.Resu
 		return nil, err
 	}
 	terms := index.Words(task)
-	skip := walk.Test | walk.Vendor | walk.Generated | walk.Secret
+	skip := walk.Test | walk.Docs | walk.Example | walk.Vendor | walk.Generated | walk.Secret
 	hits := ix.Run(index.Search{Terms: terms, Limit: 50, Keep: func(e *index.Entry) bool { return e.Kind&skip == 0 }})
 	res := &hone.Result{Version: hone.Version, Task: task, Repo: ix.Root, Files: []hone.Evaluation{}, Ranking: []hone.Ranked{}, StopReason: hone.StopMaxCycles}
 	if len(hits) > 0 {
