@@ -190,10 +190,15 @@ var (
 	prNumber = regexp.MustCompile(`\s*\(#\d+\)`)
 	// A subject's scope: "promql: ", "net/http: ", "fix(parser): ".
 	scope = regexp.MustCompile(`^(?:[\w.*{}/-]+(?:, ?[\w.*{}/-]+)*|\w+\([\w.*{}/, -]+\))!?: +`)
+	// The scope of a squashed commit's subject, in the body's list of
+	// them: "* fix(yaml): ". Only the type(scope) form, which prose does
+	// not take.
+	bulletScope = regexp.MustCompile(`^(\s*[*-]\s+)\w+\([\w.*{}/, -]+\)!?: +`)
 )
 
 // mineTask turns a commit message into a task: trailers, bare references
-// and pull request numbers out, and, unless keepScope, the subject's scope.
+// and pull request numbers out, and, unless keepScope, the subject's scope
+// and those of the squashed commits the body lists.
 func mineTask(msg string, keepScope bool) string {
 	var lines []string
 	for i, line := range strings.Split(strings.TrimSpace(msg), "\n") {
@@ -202,8 +207,11 @@ func mineTask(msg string, keepScope bool) string {
 			continue
 		}
 		line = prNumber.ReplaceAllString(line, "")
-		if i == 0 && !keepScope {
-			line = scope.ReplaceAllString(line, "")
+		if !keepScope {
+			if i == 0 {
+				line = scope.ReplaceAllString(line, "")
+			}
+			line = bulletScope.ReplaceAllString(line, "$1")
 		}
 		lines = append(lines, strings.TrimRight(line, " \t\r"))
 	}

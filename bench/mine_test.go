@@ -128,9 +128,10 @@ func TestMineTask(t *testing.T) {
 		"fix(parser): keep comments":               "keep comments",
 		"api, web: retry on 503":                   "retry on 503",
 		"Fix the bug: it crashes":                  "Fix the bug: it crashes",
-		"Handle nil labels\n\nCloses: https://example.com/issues/9\nSee also: 8b843732b365\nChange-Id: I12": "Handle nil labels",
-		"Handle nil labels\n\nIt fixes #9 as well, by guarding the map.":                                    "Handle nil labels\n\nIt fixes #9 as well, by guarding the map.",
-		"Handle nil labels\r\n\r\nGuard the map.\r\nSigned-off-by: A <a@a>\r\n":                             "Handle nil labels\n\nGuard the map.",
+		"Handle nil labels\n\nCloses: https://example.com/issues/9\nSee also: 8b843732b365\nChange-Id: I12":            "Handle nil labels",
+		"Handle nil labels\n\nIt fixes #9 as well, by guarding the map.":                                               "Handle nil labels\n\nIt fixes #9 as well, by guarding the map.",
+		"Handle nil labels\r\n\r\nGuard the map.\r\nSigned-off-by: A <a@a>\r\n":                                        "Handle nil labels\n\nGuard the map.",
+		"ignore lazy option\n\n* fix(watch): ignore lazy option\n\n- test(watch)!: cover it\n* Note: it is (not) lazy": "ignore lazy option\n\n* ignore lazy option\n\n- cover it\n* Note: it is (not) lazy",
 	} {
 		if got := mineTask(msg, false); got != want {
 			t.Errorf("mineTask(%q) = %q, want %q", msg, got, want)

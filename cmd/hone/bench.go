@@ -272,7 +272,7 @@ func cmdBenchMine(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	maxGold := fs.Int("max-gold", 3, "the most code files a commit may change")
 	minChars := fs.Int("min-chars", 80, "the shortest commit message worth a task")
 	grep := fs.String("grep", "", "a regular expression the commit's subject must match, case aside (fixes alone: 'fix|bug|crash')")
-	keepScope := fs.Bool("keep-scope", false, "keep a subject's \"scope: \" prefix (it names the package of the fix)")
+	keepScope := fs.Bool("keep-scope", false, "keep a subject's \"scope: \" prefix and the type(scope) of the squashed commits the body lists (they name the package of the fix)")
 	out := fs.String("out", "", "write the instances to this JSON-lines file (default: standard output)")
 	words, err := parseFlags(fs, args, stdout, mineUsage)
 	if err != nil {
