@@ -214,7 +214,7 @@ func conceptEvidence(ix *index.Index, d *index.Doc, c *concept) (e, about float6
 				return 1, 1, "path"
 			}
 		}
-		if len(c.files) == 0 && path.Base(d.Path) == path.Base(strings.ReplaceAll(c.mentions[0].path, "\\", "/")) {
+		if len(c.files) == 0 && path.Base(d.Path) == path.Base(slashed(c.mentions[0].path)) {
 			return 0.5, 0.5, "file name"
 		}
 	}

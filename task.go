@@ -179,7 +179,7 @@ func analyzeTask(task string, ix *index.Index) []*concept {
 			entries = ix.Entries()
 		}
 		files := resolvePath(m, entries)
-		base := path.Base(strings.ReplaceAll(m, "\\", "/"))
+		base := path.Base(slashed(m))
 		stems := stemsOf(strings.TrimSuffix(base, path.Ext(base)))
 		if len(stems) == 0 && len(files) == 0 {
 			continue
@@ -529,11 +529,15 @@ func mentionsTests(task string) bool {
 	return found
 }
 
+// slashed writes a path as the index does, with forward slashes, however
+// the task wrote it (a Windows traceback's D:\env\app\models.py).
+func slashed(p string) string { return strings.ReplaceAll(p, "\\", "/") }
+
 // resolvePath finds the repository files a path written in a task names:
 // those with the longest tail of folders in common, at least the file name
 // and its folder (or the file name alone when only one file has it).
 func resolvePath(p string, entries []*index.Entry) []string {
-	parts := strings.Split(strings.Trim(strings.ReplaceAll(p, "\\", "/"), "./"), "/")
+	parts := strings.Split(strings.Trim(slashed(p), "./"), "/")
 	best, bestLen := []string(nil), 0
 	for _, e := range entries {
 		ep := strings.Split(e.Path, "/")

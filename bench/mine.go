@@ -181,6 +181,9 @@ func mineGold(files string, maxGold int, st *MineStats) []string {
 	return gold
 }
 
+// conventionalScope is a Conventional Commits type and scope: "fix(parser)".
+const conventionalScope = `\w+\([\w.*{}/, -]+\)`
+
 var (
 	// A trailer line: Signed-off-by: ..., Change-Id: ...
 	trailer = regexp.MustCompile(`(?i)^(?:signed-off-by|co-authored-by|reviewed-by|acked-by|tested-by|reported-by|suggested-by|helped-by|cc|change-id|reviewed-on|pr-url|git-svn-id):`)
@@ -189,11 +192,11 @@ var (
 	// A pull request's number at a subject's end: "(#1234)".
 	prNumber = regexp.MustCompile(`\s*\(#\d+\)`)
 	// A subject's scope: "promql: ", "net/http: ", "fix(parser): ".
-	scope = regexp.MustCompile(`^(?:[\w.*{}/-]+(?:, ?[\w.*{}/-]+)*|\w+\([\w.*{}/, -]+\))!?: +`)
+	scope = regexp.MustCompile(`^(?:[\w.*{}/-]+(?:, ?[\w.*{}/-]+)*|` + conventionalScope + `)!?: +`)
 	// The scope of a squashed commit's subject, in the body's list of
 	// them: "* fix(yaml): ". Only the type(scope) form, which prose does
 	// not take.
-	bulletScope = regexp.MustCompile(`^(\s*[*-]\s+)\w+\([\w.*{}/, -]+\)!?: +`)
+	bulletScope = regexp.MustCompile(`^(\s*[*-]\s+)` + conventionalScope + `!?: +`)
 )
 
 // mineTask turns a commit message into a task: trailers, bare references
