@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/hone-tools/hone"
@@ -157,13 +158,13 @@ func cmdBenchIndex(ctx context.Context, args []string, stdout, stderr io.Writer)
 	return nil
 }
 
-const fitUsage = `hone bench fit --signals FILE.jsonl [--drop NAME,...] [--l2 X] [--iters N] [--rows FILE.jsonl]`
+const fitUsage = `hone bench fit --signals FILE.jsonl[,FILE.jsonl...] [--drop NAME,...] [--l2 X] [--iters N] [--rows FILE.jsonl]`
 
 // cmdBenchFit fits the ranking's weights on the signals a benchmark run
 // wrote, and reports them under leave-one-repository-out cross-validation.
 func cmdBenchFit(args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("bench fit", flag.ContinueOnError)
-	signals := fs.String("signals", "", "signal rows written by hone bench --signals")
+	signals := fs.String("signals", "", "signal rows written by hone bench --signals; several files, comma-separated, are fit together")
 	l2 := fs.Float64("l2", 1e-3, "ridge penalty on the weights")
 	iters := fs.Int("iters", 1500, "gradient steps")
 	drop := fs.String("drop", "", "comma-separated signals to leave out of the fit (their weight is 0)")
@@ -175,9 +176,16 @@ func cmdBenchFit(args []string, stdout io.Writer) error {
 	if len(words) > 0 || *signals == "" {
 		return usagef("usage: %s", fitUsage)
 	}
-	rows, err := bench.ReadSignals(*signals)
-	if err != nil {
-		return usagef("cannot read the signals: %v", err)
+	var rows []bench.SignalRow
+	for _, p := range strings.Split(*signals, ",") {
+		r, err := bench.ReadSignals(p)
+		if err != nil {
+			return usagef("cannot read the signals: %v", err)
+		}
+		if len(rows) > 0 && len(r) > 0 && !slices.Equal(rows[0].Names, r[0].Names) {
+			return usagef("%s has other signals than the files before it: write them all with one build of hone", p)
+		}
+		rows = append(rows, r...)
 	}
 	if len(rows) == 0 {
 		return usagef("no signal rows in %s", *signals)
