@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime/pprof"
 	"slices"
 	"strings"
 
@@ -52,6 +53,7 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	maxCycles := fs.Int("max-cycles", hone.DefaultMaxCycles, "cycles of the loop at most (1-10)")
 	baseline := fs.Bool("bm25", false, "rank with plain BM25 over the task's words instead of the loop: the baseline")
 	signals := fs.String("signals", "", "write each instance's ranked files with their signals to this JSON-lines file, for hone bench fit")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the run to this file, for go tool pprof")
 	words, err := parseFlags(fs, args, stdout, sweUsage+"\n   or: "+benchUsage)
 	if err != nil {
 		return err
@@ -100,6 +102,17 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 		defer f.Close()
 		*o.to = f
+	}
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err != nil {
+			return usagef("cannot write the CPU profile: %v", err)
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return fmt.Errorf("start the CPU profile: %w", err)
+		}
+		defer pprof.StopCPUProfile()
 	}
 	rows, err := bench.RunSWE(ctx, cfg)
 	if len(rows) > 0 {
