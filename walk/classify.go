@@ -271,7 +271,7 @@ func hasGeneratedMarker(head []byte) bool {
 		}
 		h = h[i+len(markerCodeGenerated):]
 		line := h
-		if j := bytes.IndexByte(line, '\n'); j >= 0 {
+		if j := bytes.IndexAny(line, "\r\n"); j >= 0 {
 			line = line[:j]
 		}
 		if bytes.Contains(line, markerDoNotEdit) {
@@ -281,13 +281,22 @@ func hasGeneratedMarker(head []byte) bool {
 }
 
 // isMinified reports whether head is larger than 2 KiB and its average line,
-// counting a final unterminated line, is longer than 300 bytes.
+// counting a final unterminated line, is longer than 300 bytes. A line ends
+// with LF, CRLF or a lone CR (old Mac files).
 func isMinified(head []byte) bool {
 	if len(head) <= minifiedMinSize {
 		return false
 	}
 	lines := bytes.Count(head, []byte{'\n'})
-	if head[len(head)-1] != '\n' {
+	if bytes.IndexByte(head, '\r') >= 0 {
+		// A CR not followed by LF ends a line too.
+		for i, c := range head {
+			if c == '\r' && (i+1 == len(head) || head[i+1] != '\n') {
+				lines++
+			}
+		}
+	}
+	if last := head[len(head)-1]; last != '\n' && last != '\r' {
 		lines++
 	}
 	return len(head) > minifiedLineLen*lines

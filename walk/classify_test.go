@@ -138,6 +138,13 @@ func TestClassifyContent(t *testing.T) {
 		{"name and content", "x.pb.go", "// " + codeGen + ". " + dne + ".\n", Generated},
 		{"test and generated", "x_test.go", "// " + codeGen + " by mockery. " + dne + ".\n", Test | Generated},
 		{"empty head", "x.go", "", 0},
+		// Old Mac files end their lines with a lone CR: as many lines as
+		// with LF, and a marker's halves on two of them are two lines.
+		{"CR line ends", "x.c", strings.Repeat("int a = 1; /* one short line of C */\r", 200), 0},
+		{"CRLF line ends", "x.c", strings.Repeat("int a = 1; /* one short line of C */\r\n", 200), 0},
+		{"CR minified", "app.js", strings.Repeat("a", 3000) + "\r", Generated},
+		{"CR halves on different lines", "x.go", "// " + codeGen + " by hand.\r// " + dne + ".\r", 0},
+		{"CR marker", "x.go", "// " + codeGen + " by tool. " + dne + ".\rpackage x\r", Generated},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
