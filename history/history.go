@@ -17,7 +17,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -148,11 +147,13 @@ func git(ctx context.Context, root, gitDir string, stdin []byte, args ...string)
 // openCache opens the cache of a git directory, seen from a folder of its
 // work tree (key holds both).
 func openCache(dir, key string) (*sql.DB, error) {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, fmt.Errorf("make the history's directory: %w", err)
-	}
 	sum := sha256.Sum256([]byte(key))
-	return openCacheFile(filepath.Join(dir, "history-"+hex.EncodeToString(sum[:8])+".db"))
+	p := filepath.Join(dir, "history-"+hex.EncodeToString(sum[:8])+".db")
+	// Commit subjects may hold what no one else should read.
+	if err := index.PrivateDB(p); err != nil {
+		return nil, fmt.Errorf("make the history's cache: %w", err)
+	}
+	return openCacheFile(p)
 }
 
 func openCacheFile(p string) (*sql.DB, error) {

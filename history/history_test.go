@@ -320,3 +320,31 @@ func TestOlderRevisionWindow(t *testing.T) {
 		}
 	}
 }
+
+// TestPrivateCache: commit subjects may hold secrets; the cache is kept
+// as ssh keeps its state, a 0700 folder of 0600 files.
+func TestPrivateCache(t *testing.T) {
+	r := newRepo(t)
+	r.commit("Rotate the key", "sched.go")
+	cache := filepath.Join(t.TempDir(), "hone")
+	if _, err := Read(context.Background(), r.dir, "", "", cache); err != nil {
+		t.Fatal(err)
+	}
+	files, _ := filepath.Glob(filepath.Join(cache, "history-*.db*"))
+	if len(files) == 0 {
+		t.Fatal("no cache written")
+	}
+	for _, p := range append(files, cache) {
+		fi, err := os.Stat(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := os.FileMode(0o600)
+		if fi.IsDir() {
+			want = 0o700
+		}
+		if fi.Mode().Perm() != want {
+			t.Errorf("%s: mode %o, want %o", filepath.Base(p), fi.Mode().Perm(), want)
+		}
+	}
+}

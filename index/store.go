@@ -192,8 +192,11 @@ func (ix *Index) notice(s string) {
 
 // open opens the database, checks its version and loads the catalog.
 func (ix *Index) open(ctx context.Context) error {
-	if err := os.MkdirAll(filepath.Dir(ix.Path), 0o755); err != nil {
-		return fmt.Errorf("create index directory: %w", err)
+	if err := privateDir(filepath.Dir(ix.Path)); err != nil {
+		return err
+	}
+	if err := PrivateDB(ix.Path); err != nil {
+		return err
 	}
 	// The path is part of a URI: escape what would end or alter it.
 	path := strings.NewReplacer("%", "%25", "?", "%3F", "#", "%23").Replace(ix.Path)
