@@ -1,0 +1,602 @@
+// Package redact makes what hone prints, stores or sends safe: it hides
+// secrets, and quotes or replaces what could forge output (file names with
+// control characters, contents that are not UTF-8). Every output of hone
+// (the text trace, JSON, context packs, every MCP tool's answer) and the
+// index's tokens pass through it.
+//
+// The rules are gitleaks' default rule set (about 220 formats: cloud keys,
+// tokens of code hosts and payment providers, private-key blocks, and a
+// generic rule for values with high entropy assigned to names such as key,
+// secret or token), loaded from its Go module and matched here, plus a few
+// rules of hone's own for what gitleaks leaves to other tools: passwords in
+// URLs, values assigned to password or secret names in config files, and
+// default values of environment lookups.
+//
+// A secret is replaced by a placeholder that says what it hid:
+// "[redacted: aws-access-token]".
+package redact
+
+import (
+	"fmt"
+	"math"
+	"reflect"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	ahocorasick "github.com/BobuSumisu/aho-corasick"
+	"github.com/spf13/viper"
+	"github.com/zricethezav/gitleaks/v8/config"
+)
+
+// Finding is one secret in a text: the bytes [Start, End) are the secret
+// itself, Rule the id of the rule that found it.
+type Finding struct {
+	Rule       string
+	Start, End int
+}
+
+// A Redactor finds and hides secrets. It is safe for concurrent use.
+type Redactor struct {
+	rules    []rule
+	keywords *ahocorasick.Trie
+	// byKeyword maps a keyword to the rules it enables.
+	byKeyword map[string][]int
+	always    []int // rules with no keyword, run on every text
+	global    []*config.Allowlist
+}
+
+// rule is one compiled rule, from gitleaks or hone.
+type rule struct {
+	id        string
+	match     func(text string, from, to int, emit func(start, end int))
+	wholeText bool              // the rule's matches can span lines
+	path      func(string) bool // if set, the rule holds only in files it accepts
+	keywords  []string          // the rule runs only near one of these
+}
+
+var (
+	defaultOnce sync.Once
+	defaultR    *Redactor
+	defaultErr  error
+)
+
+// Default is the redactor with gitleaks' default rules and hone's own,
+// built once. Building takes about 80 ms; call Warm early to overlap it
+// with other work.
+func Default() *Redactor {
+	defaultOnce.Do(func() { defaultR, defaultErr = New() })
+	if defaultErr != nil {
+		// The rules are embedded: a failure is a build defect, and hone
+		// must not print unredacted text, so it falls back to its own
+		// rules alone.
+		defaultR = fallback()
+	}
+	return defaultR
+}
+
+// Warm builds the default redactor in the background.
+func Warm() { go Default() }
+
+// New builds a redactor from gitleaks' default configuration and hone's
+// own rules.
+func New() (*Redactor, error) {
+	v := viper.New()
+	v.SetConfigType("toml")
+	if err := v.ReadConfig(strings.NewReader(config.DefaultConfig)); err != nil {
+		return nil, fmt.Errorf("redact: read gitleaks' default rules: %w", err)
+	}
+	var vc config.ViperConfig
+	if err := v.Unmarshal(&vc); err != nil {
+		return nil, fmt.Errorf("redact: decode gitleaks' default rules: %w", err)
+	}
+	cfg, err := vc.Translate()
+	if err != nil {
+		return nil, fmt.Errorf("redact: compile gitleaks' default rules: %w", err)
+	}
+	r := &Redactor{global: cfg.Allowlists}
+	ids := make([]string, 0, len(cfg.Rules))
+	for id := range cfg.Rules {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	for _, id := range ids {
+		gr := cfg.Rules[id]
+		if gr.Regex == nil || gr.SkipReport {
+			continue // path-only rules name files, not text
+		}
+		r.addGitleaks(&gr)
+	}
+	for _, h := range honeRules() {
+		r.add(h, h.keywords)
+	}
+	r.build()
+	return r, nil
+}
+
+// fallback is hone's own rules alone.
+func fallback() *Redactor {
+	r := &Redactor{}
+	for _, h := range honeRules() {
+		r.add(h, h.keywords)
+	}
+	r.build()
+	return r
+}
+
+func (r *Redactor) addGitleaks(gr *config.Rule) {
+	src := gr.Regex.String()
+	re := gr.Regex
+	secretGroup := gr.SecretGroup
+	entropy := gr.Entropy
+	rl := rule{
+		id:        gr.RuleID,
+		wholeText: strings.Contains(src, `\s\S`) || strings.Contains(src, `(?s`) || strings.Contains(src, `\n`),
+	}
+	if gr.Path != nil {
+		rl.path = gr.Path.MatchString
+	}
+	// Many rules start with a lazy run of up to 50 name characters before
+	// their keyword, which keeps 50 matcher threads alive at every byte:
+	// a text must first match the rest alone.
+	var pre *regexp.Regexp
+	if rest, ok := strings.CutPrefix(src, `(?i)[\w.-]{0,50}?`); ok {
+		pre, _ = regexp.Compile(`(?i)` + rest)
+	}
+	rl.match = func(text string, from, to int, emit func(start, end int)) {
+		if pre != nil && !pre.MatchString(text[from:to]) {
+			return
+		}
+		for _, m := range re.FindAllStringSubmatchIndex(text[from:to], -1) {
+			s, e := m[0], m[1]
+			// The secret is the chosen group, else the first group that
+			// matched, else the whole match (gitleaks' choice).
+			if secretGroup > 0 && 2*secretGroup+1 < len(m) && m[2*secretGroup] >= 0 {
+				s, e = m[2*secretGroup], m[2*secretGroup+1]
+			} else {
+				for g := 1; 2*g+1 < len(m); g++ {
+					if m[2*g] >= 0 && m[2*g+1] > m[2*g] {
+						s, e = m[2*g], m[2*g+1]
+						break
+					}
+				}
+			}
+			// gitleaks trims line ends from a match.
+			for e > s && text[from+e-1] == '\n' {
+				e--
+			}
+			for s < e && text[from+s] == '\n' {
+				s++
+			}
+			secret := text[from+s : from+e]
+			if secret == "" || entropy != 0 && shannon(secret) <= entropy {
+				continue
+			}
+			match := text[from+m[0] : from+m[1]]
+			line := lineAround(text, from+m[0], from+m[1])
+			if r.allowed(gr.Allowlists, secret, match, line) || r.allowed(r.global, secret, match, line) {
+				continue
+			}
+			emit(from+s, from+e)
+		}
+	}
+	r.add(rl, gr.Keywords)
+}
+
+func (r *Redactor) add(rl rule, keywords []string) {
+	i := len(r.rules)
+	r.rules = append(r.rules, rl)
+	if len(keywords) == 0 {
+		r.always = append(r.always, i)
+		return
+	}
+	if r.byKeyword == nil {
+		r.byKeyword = map[string][]int{}
+	}
+	for _, k := range keywords {
+		k = strings.ToLower(k)
+		r.byKeyword[k] = append(r.byKeyword[k], i)
+	}
+}
+
+func (r *Redactor) build() {
+	var kws []string
+	for k := range r.byKeyword {
+		kws = append(kws, k)
+	}
+	sort.Strings(kws)
+	r.keywords = ahocorasick.NewTrieBuilder().AddStrings(kws).Build()
+}
+
+// allowed applies gitleaks' allowlists to a finding: regexes on the secret,
+// the match or the line, and stop words in the secret. Paths and commits
+// are not known here and never allow.
+func (r *Redactor) allowed(lists []*config.Allowlist, secret, match, line string) bool {
+	for _, a := range lists {
+		target := secret
+		switch a.RegexTarget {
+		case "match":
+			target = match
+		case "line":
+			target = line
+		}
+		regex := a.RegexAllowed(target)
+		stop, _ := a.ContainsStopWord(secret)
+		if a.MatchCondition == config.AllowlistMatchAnd {
+			if len(a.Commits) > 0 || len(a.Paths) > 0 {
+				continue
+			}
+			ok := len(a.Regexes) > 0 || len(a.StopWords) > 0
+			if len(a.Regexes) > 0 && !regex || len(a.StopWords) > 0 && !stop {
+				ok = false
+			}
+			if ok {
+				return true
+			}
+			continue
+		}
+		if regex || stop {
+			return true
+		}
+	}
+	return false
+}
+
+// lineAround is the line (or lines) holding text[from:to].
+func lineAround(text string, from, to int) string {
+	s := strings.LastIndexByte(text[:from], '\n') + 1
+	e := strings.IndexByte(text[to:], '\n')
+	if e < 0 {
+		return text[s:]
+	}
+	return text[s : to+e]
+}
+
+// Find returns the secrets in a text, in order, overlapping ones merged.
+// Rules that hold only in some files (Terraform's, say) are left out: see
+// FindIn.
+func (r *Redactor) Find(text string) []Finding { return r.FindIn("", text) }
+
+// FindIn is Find for the contents of the file at path (slash-separated),
+// with the rules that hold only in some files.
+func (r *Redactor) FindIn(path, text string) []Finding {
+	if text == "" {
+		return nil
+	}
+	var found []Finding
+	lower := asciiLower(text)
+	// Each rule runs on the lines that hold one of its keywords, or on
+	// the whole text when its matches can span lines: far less text than
+	// the whole for the generic rules whose keywords (key, token, auth)
+	// are everywhere, and short inputs let the regexp package use its
+	// faster matcher.
+	windows := map[int][][2]int{}
+	for _, m := range r.keywords.MatchString(lower) {
+		pos := int(m.Pos())
+		line := lineOf(text, pos, pos+len(m.Match()))
+		for _, ri := range r.byKeyword[m.MatchString()] {
+			ws := windows[ri]
+			if n := len(ws); n > 0 && ws[n-1] == line {
+				continue
+			}
+			windows[ri] = append(ws, line)
+		}
+	}
+	run := func(ri int, spans [][2]int) {
+		rl := r.rules[ri]
+		if rl.path != nil && (path == "" || !rl.path(path)) {
+			return
+		}
+		emit := func(s, e int) { found = append(found, Finding{Rule: rl.id, Start: s, End: e}) }
+		if rl.wholeText {
+			rl.match(text, 0, len(text), emit)
+			return
+		}
+		for _, w := range dedupe(spans) {
+			rl.match(text, w[0], w[1], emit)
+		}
+	}
+	order := make([]int, 0, len(windows))
+	for ri := range windows {
+		order = append(order, ri)
+	}
+	sort.Ints(order)
+	for _, ri := range order {
+		run(ri, windows[ri])
+	}
+	for _, ri := range r.always {
+		run(ri, [][2]int{{0, len(text)}})
+	}
+	return mergeFindings(found)
+}
+
+// asciiLower lowers ASCII letters alone, so that offsets in it are
+// offsets in the text (keywords are ASCII).
+func asciiLower(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
+}
+
+// lineOf is the span of the line (or lines) holding text[from:to].
+func lineOf(text string, from, to int) [2]int {
+	s := strings.LastIndexByte(text[:from], '\n') + 1
+	e := strings.IndexByte(text[to:], '\n')
+	if e < 0 {
+		return [2]int{s, len(text)}
+	}
+	return [2]int{s, to + e}
+}
+
+// dedupe sorts spans and drops repeats.
+func dedupe(spans [][2]int) [][2]int {
+	sort.Slice(spans, func(i, j int) bool { return spans[i][0] < spans[j][0] })
+	out := spans[:0]
+	for _, s := range spans {
+		if n := len(out); n > 0 && s == out[n-1] {
+			continue
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+func mergeFindings(fs []Finding) []Finding {
+	if len(fs) == 0 {
+		return nil
+	}
+	sort.SliceStable(fs, func(i, j int) bool {
+		if fs[i].Start != fs[j].Start {
+			return fs[i].Start < fs[j].Start
+		}
+		return fs[i].End > fs[j].End
+	})
+	out := fs[:1]
+	for _, f := range fs[1:] {
+		last := &out[len(out)-1]
+		if f.Start < last.End {
+			last.End = max(last.End, f.End)
+			if specificity(f.Rule) > specificity(last.Rule) {
+				last.Rule = f.Rule
+			}
+			continue
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// specificity ranks rules for the placeholder of overlapping findings: a
+// named format says more than a generic rule.
+func specificity(rule string) int {
+	switch rule {
+	case "generic-api-key":
+		return 0
+	case "assigned-secret", "url-token":
+		return 1
+	}
+	return 2
+}
+
+// Placeholder is what a secret found by a rule is replaced with.
+func Placeholder(rule string) string { return "[redacted: " + rule + "]" }
+
+// String hides the secrets in a text and counts them.
+func (r *Redactor) String(text string) (string, int) { return r.File("", text) }
+
+// File hides the secrets in the contents of the file at path, as String
+// does, with the rules that hold only in some files.
+func (r *Redactor) File(path, text string) (string, int) {
+	fs := r.FindIn(path, text)
+	if len(fs) == 0 {
+		return text, 0
+	}
+	var b strings.Builder
+	b.Grow(len(text))
+	at := 0
+	for _, f := range fs {
+		b.WriteString(text[at:f.Start])
+		b.WriteString(Placeholder(f.Rule))
+		at = f.End
+	}
+	b.WriteString(text[at:])
+	return b.String(), len(fs)
+}
+
+// String hides the secrets in a text with the default redactor.
+func String(text string) (string, int) { return Default().String(text) }
+
+// File hides the secrets in a file's contents with the default redactor.
+func File(path, text string) (string, int) { return Default().File(path, text) }
+
+// Value hides the secrets in every string that v points to (struct
+// fields, slices, maps, pointers; unexported fields are left alone), in
+// place, and counts them. It is for results about to be encoded as JSON,
+// so it also quotes a string that is not UTF-8 (a file name, mostly), as
+// QuotePath does: encoding would turn its bytes into U+FFFD, a name that
+// does not exist.
+func Value(v any) int {
+	return Default().value(reflect.ValueOf(v), 0)
+}
+
+func (r *Redactor) value(v reflect.Value, depth int) int {
+	if depth > 32 || !v.IsValid() {
+		return 0
+	}
+	n := 0
+	switch v.Kind() {
+	case reflect.Pointer, reflect.Interface:
+		if v.IsNil() {
+			return 0
+		}
+		if v.Kind() == reflect.Interface && v.Elem().Kind() == reflect.String {
+			old := v.Elem().String()
+			s, k := r.String(old)
+			if !utf8.ValidString(s) {
+				s = strconv.Quote(s)
+			}
+			if s != old && v.CanSet() {
+				v.Set(reflect.ValueOf(s).Convert(v.Elem().Type()))
+				return k
+			}
+			return 0
+		}
+		return r.value(v.Elem(), depth+1)
+	case reflect.String:
+		if !v.CanSet() {
+			return 0
+		}
+		s, k := r.String(v.String())
+		if !utf8.ValidString(s) {
+			s = strconv.Quote(s) // JSON would turn its bytes into U+FFFD
+		}
+		if s != v.String() {
+			v.SetString(s)
+		}
+		return k
+	case reflect.Struct:
+		for i := 0; i < v.NumField(); i++ {
+			if v.Type().Field(i).IsExported() {
+				n += r.value(v.Field(i), depth+1)
+			}
+		}
+	case reflect.Slice, reflect.Array:
+		if v.Kind() == reflect.Slice && v.Type().Elem().Kind() == reflect.Uint8 {
+			return 0 // raw bytes are not text
+		}
+		for i := 0; i < v.Len(); i++ {
+			n += r.value(v.Index(i), depth+1)
+		}
+	case reflect.Map:
+		iter := v.MapRange()
+		type kv struct{ k, v reflect.Value }
+		var updates []kv
+		for iter.Next() {
+			val := iter.Value()
+			cp := reflect.New(val.Type()).Elem()
+			cp.Set(val)
+			if k := r.value(cp, depth+1); k > 0 {
+				n += k
+				updates = append(updates, kv{iter.Key(), cp})
+			}
+		}
+		for _, u := range updates {
+			v.SetMapIndex(u.k, u.v)
+		}
+	}
+	return n
+}
+
+// shannon is the Shannon entropy of a string's bytes, in bits.
+func shannon(s string) float64 {
+	if s == "" {
+		return 0
+	}
+	var counts [256]int
+	for i := 0; i < len(s); i++ {
+		counts[s[i]]++
+	}
+	h := 0.0
+	n := float64(len(s))
+	for _, c := range counts {
+		if c > 0 {
+			p := float64(c) / n
+			h -= p * math.Log2(p)
+		}
+	}
+	return h
+}
+
+// QuotePath writes a file name so that it cannot forge a line or reach the
+// terminal as a control sequence: a name that holds control characters, is
+// not UTF-8, or starts with a double quote is written in Go's quoted form
+// ("a\nb.go", "\xff.go"), as git's core.quotePath does; others as they are.
+// Unquote reverses it.
+func QuotePath(p string) string {
+	if !needsQuote(p) {
+		return p
+	}
+	return strconv.Quote(p)
+}
+
+// Unquote turns a name QuotePath quoted back into the name.
+func Unquote(p string) string {
+	if len(p) >= 2 && p[0] == '"' {
+		if u, err := strconv.Unquote(p); err == nil {
+			return u
+		}
+	}
+	return p
+}
+
+func needsQuote(p string) bool {
+	if p == "" {
+		return false
+	}
+	if p[0] == '"' || !utf8.ValidString(p) {
+		return true
+	}
+	for _, c := range p {
+		if c < 0x20 || c == 0x7f || c >= 0x80 && c < 0xa0 || c == 0x2028 || c == 0x2029 || c >= 0x202a && c <= 0x202e || c >= 0x2066 && c <= 0x2069 {
+			return true // controls, line separators, bidirectional overrides
+		}
+	}
+	return false
+}
+
+// CleanText makes file contents safe to print: NUL bytes and bytes that
+// are not UTF-8 become U+FFFD, and other control characters but tab, line
+// feed and carriage return become U+FFFD too, so that no escape sequence
+// reaches a terminal. It counts what it replaced.
+func CleanText(s string) (string, int) {
+	clean := true
+	for _, c := range s {
+		if c == utf8.RuneError || c < 0x20 && c != '\t' && c != '\n' && c != '\r' || c == 0x7f {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s, 0
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	n := 0
+	for i := 0; i < len(s); {
+		c, size := utf8.DecodeRuneInString(s[i:])
+		if c == utf8.RuneError && size <= 1 || c < 0x20 && c != '\t' && c != '\n' && c != '\r' || c == 0x7f {
+			b.WriteRune(utf8.RuneError)
+			n++
+		} else {
+			b.WriteString(s[i : i+size])
+		}
+		i += size
+	}
+	return b.String(), n
+}
+
+// Mask hides the secrets in a file's contents for the index: each byte of
+// a secret becomes a space, so offsets stay where they were and the
+// secret's tokens never reach the index.
+func Mask(path string, src []byte) ([]byte, int) {
+	fs := Default().FindIn(path, string(src))
+	if len(fs) == 0 {
+		return src, 0
+	}
+	out := append([]byte(nil), src...)
+	for _, f := range fs {
+		for i := f.Start; i < f.End; i++ {
+			if out[i] != '\n' {
+				out[i] = ' '
+			}
+		}
+	}
+	return out, len(fs)
+}

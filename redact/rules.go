@@ -1,0 +1,186 @@
+package redact
+
+import (
+	"regexp"
+	"strings"
+)
+
+// honeRules are the formats that gitleaks' rules leave to other tools, or
+// catch only with high entropy: a password in a URL, a value assigned to a
+// password or secret name (quoted anywhere, unquoted in a config or env
+// file's line), and the default value of an environment lookup.
+func honeRules() []rule {
+	return []rule{
+		reRule("url-password", urlPassword, func(m []string) bool { return !placeholder(m[1]) }, "://"),
+		reRule("url-token", urlToken, func(m []string) bool { return shannon(m[1]) > 3.5 && !placeholder(m[1]) }, "://"),
+		reRule("assigned-secret", quotedSecret, quotedIsSecret, secretKeywords...),
+		reRule("assigned-secret", bareSecret, bareIsSecret, secretKeywords...),
+		reRule("env-default", envDefault, func(m []string) bool { return !placeholder(m[2]) }, "getenv", "environ", "env"),
+		reRule("env-default", jsEnvDefault, func(m []string) bool { return !placeholder(m[2]) }, "process.env"),
+	}
+}
+
+// secretName is a name that says its value is a secret.
+const secretName = `[\w.-]*(?:passw(?:or)?d|pwd|passphrase|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|auth[_-]?key|credentials?)[\w.-]*`
+
+var secretKeywords = []string{"pass", "pwd", "secret", "token", "key", "credential"}
+
+var (
+	urlPassword = regexp.MustCompile(`(?i)\b[a-z][a-z0-9+.-]{1,20}://[^\s:/@'"<>]{1,128}:([^\s@/'"<>]{1,256})@[\w\[.-]`)
+	urlToken    = regexp.MustCompile(`(?i)\b[a-z][a-z0-9+.-]{1,20}://([\w~.-]{16,256})@[\w\[.-]`)
+	// name = "value", "name": "value", name: 'value', NAME := `value`
+	quotedSecret = regexp.MustCompile(`(?i)(` + secretName + `)["']?[ \t]*(?::=|=>|\?=|[=:])[ \t]*(?:[rbuf]{0,2})["'` + "`" + `]([^"'` + "`" + `\n\\]{4,512})["'` + "`" + `]`)
+	// A config or env line: NAME=value, export NAME=value, name: value.
+	bareSecret = regexp.MustCompile(`(?im)^[ \t]*(export[ \t]+|-[ \t]+)?(` + secretName + `)[ \t]*(=|:)[ \t]*([^\s"'` + "`" + `#;,][^\s#;,]{3,511})[ \t]*(?:[#;].*)?\r?$`)
+	// os.environ.get("API_KEY", "default"), getenv('TOKEN', 'x'), ENV.fetch("SECRET", "x")
+	envDefault = regexp.MustCompile(`(?i)\b(?:getenv|environ\.get|environ\.setdefault|env\.get|env\.fetch|env)\s*\(\s*["']([A-Z0-9_]*(?:KEY|SECRET|TOKEN|PASS|PWD|CREDENTIAL|AUTH)[A-Z0-9_]*)["']\s*,\s*(?:default\s*=\s*)?["']([^"'\n]{4,512})["']`)
+	// process.env.API_KEY || "default"
+	jsEnvDefault = regexp.MustCompile(`(?i)process\.env\.(\w*(?:KEY|SECRET|TOKEN|PASS|PWD|CREDENTIAL|AUTH)\w*)\s*(?:\|\||\?\?)\s*["'` + "`" + `]([^"'` + "`" + `\n]{4,512})["'` + "`" + `]`)
+)
+
+// reRule makes a rule of a regular expression whose last group is the
+// secret, kept where ok says so.
+func reRule(id string, re *regexp.Regexp, ok func(groups []string) bool, keywords ...string) rule {
+	return rule{id: id, match: func(text string, from, to int, emit func(start, end int)) {
+		for _, m := range re.FindAllStringSubmatchIndex(text[from:to], -1) {
+			groups := make([]string, len(m)/2)
+			for g := range groups {
+				if m[2*g] >= 0 {
+					groups[g] = text[from+m[2*g] : from+m[2*g+1]]
+				}
+			}
+			last := len(groups) - 1
+			if groups[last] == "" || !ok(groups) {
+				continue
+			}
+			emit(from+m[2*last], from+m[2*last+1])
+		}
+	}, keywords: keywords}
+}
+
+// placeholder tells a reference, a template or an example from a value.
+func placeholder(v string) bool {
+	v = strings.TrimSpace(v)
+	if len(v) < 4 {
+		return true
+	}
+	switch v[0] {
+	case '$', '{', '<', '%', '[':
+		return true
+	}
+	if strings.Contains(v, "${") || strings.Contains(v, "{{") || strings.Contains(v, "%s") || strings.Contains(v, "%(") {
+		return true
+	}
+	same := true
+	for i := 1; i < len(v); i++ {
+		if v[i] != v[0] {
+			same = false
+			break
+		}
+	}
+	return same // ****, xxxx
+}
+
+// typeWords are values that say a type or a constant, not a secret:
+// "password: str", "token: string;", "secret = None".
+var typeWords = map[string]bool{
+	"str": true, "string": true, "int": true, "bool": true, "boolean": true, "number": true, "any": true,
+	"none": true, "null": true, "nil": true, "true": true, "false": true, "undefined": true, "object": true,
+	"bytes": true, "optional": true, "required": true, "secret": true, "password": true, "token": true,
+	"char": true, "text": true, "varchar": true, "uuid": true, "unknown": true, "never": true, "void": true,
+	"self": true, "this": true, "default": true, "empty": true, "redacted": true,
+}
+
+// nameLike: a value that is itself a field or setting name.
+var nameLike = regexp.MustCompile(`^[a-z][a-z_.-]*$`)
+
+func looksLikeName(v string) bool {
+	if !nameLike.MatchString(v) {
+		return false
+	}
+	lv := strings.ToLower(v)
+	for _, k := range []string{"pass", "pwd", "secret", "token", "key", "credential", "auth"} {
+		if strings.Contains(lv, k) {
+			return true
+		}
+	}
+	return false
+}
+
+// quotedIsSecret judges a quoted value assigned to a secret name.
+func quotedIsSecret(m []string) bool {
+	name, v := strings.ToLower(m[1]), m[2]
+	if placeholder(v) || strings.ContainsAny(v, " \t") || typeWords[strings.ToLower(v)] || looksLikeName(v) {
+		return false
+	}
+	if strings.HasPrefix(v, "http://") || strings.HasPrefix(v, "https://") || strings.HasPrefix(v, "/") || strings.HasPrefix(v, "./") {
+		return false // a URL or a path; a URL's password has its own rule
+	}
+	if passwordName(name) {
+		return true
+	}
+	// key and token names also name ordinary things (token_type =
+	// "bearer", key = "name", header = "X-Auth-Token"): their value must
+	// look random.
+	return looksRandom(v)
+}
+
+// looksRandom: digits among letters, or long and mixed.
+func looksRandom(v string) bool {
+	digit := strings.ContainsAny(v, "0123456789")
+	return len(v) >= 8 && digit && shannon(v) > 3.0 || len(v) >= 20 && shannon(v) > 3.5 && hasDigitOrMixed(v)
+}
+
+// bareIsSecret judges an unquoted value on a config or env line.
+func bareIsSecret(m []string) bool {
+	export, name, op, v := m[1], m[2], m[3], m[4]
+	if placeholder(v) || typeWords[strings.ToLower(strings.TrimRight(v, ";,"))] || looksLikeName(v) {
+		return false
+	}
+	if strings.HasPrefix(v, "http://") || strings.HasPrefix(v, "https://") {
+		return false
+	}
+	env := export != "" || op == "=" && name == strings.ToUpper(name) && !strings.ContainsAny(v, "()[]")
+	if env {
+		return true
+	}
+	if strings.ContainsAny(v, "()[]{}<>") || dotted.MatchString(v) {
+		return false // code: a call, an index, an attribute
+	}
+	if op == "=" && ident.MatchString(v) && !(shannon(v) > 3.5 && hasDigitOrMixed(v)) {
+		return false // password = password_input
+	}
+	if passwordName(strings.ToLower(name)) {
+		return true
+	}
+	return looksRandom(v)
+}
+
+var (
+	dotted = regexp.MustCompile(`^[A-Za-z_]\w*(\.[A-Za-z_]\w*)+$`)
+	ident  = regexp.MustCompile(`^[A-Za-z_]\w*$`)
+)
+
+func passwordName(name string) bool {
+	for _, k := range []string{"pass", "pwd", "secret", "credential", "private"} {
+		if strings.Contains(name, k) {
+			return true
+		}
+	}
+	return false
+}
+
+func hasDigitOrMixed(v string) bool {
+	var digit, upper, lower bool
+	for _, c := range v {
+		switch {
+		case c >= '0' && c <= '9':
+			digit = true
+		case c >= 'A' && c <= 'Z':
+			upper = true
+		case c >= 'a' && c <= 'z':
+			lower = true
+		}
+	}
+	return digit || upper && lower
+}
