@@ -49,9 +49,26 @@ type Redactor struct {
 	global    []*config.Allowlist
 }
 
+// Rule names a rule of gitleaks' set and its pattern.
+type Rule struct {
+	ID, Pattern string
+}
+
+// Rules lists the gitleaks rules the default redactor matches text with.
+func Rules() []Rule {
+	var out []Rule
+	for _, rl := range Default().rules {
+		if rl.pattern != "" {
+			out = append(out, Rule{ID: rl.id, Pattern: rl.pattern})
+		}
+	}
+	return out
+}
+
 // rule is one compiled rule, from gitleaks or hone.
 type rule struct {
 	id        string
+	pattern   string // gitleaks' rules only
 	match     func(text string, from, to int, emit func(start, end int))
 	wholeText bool              // the rule's matches can span lines
 	path      func(string) bool // if set, the rule holds only in files it accepts
@@ -134,6 +151,7 @@ func (r *Redactor) addGitleaks(gr *config.Rule) {
 	entropy := gr.Entropy
 	rl := rule{
 		id:        gr.RuleID,
+		pattern:   src,
 		wholeText: strings.Contains(src, `\s\S`) || strings.Contains(src, `(?s`) || strings.Contains(src, `\n`),
 	}
 	if gr.Path != nil {

@@ -1,82 +1,16 @@
 package redact_test
 
 import (
-	"math/rand/v2"
 	"strings"
 	"testing"
 
 	"github.com/hone-tools/hone/redact"
+	"github.com/hone-tools/hone/redact/redacttest"
 )
-
-// Planted is a secret of each format hone must hide, made at run time so
-// that no secret sits in the source.
-type Planted struct {
-	Name, Rule string // Rule: the placeholder's rule id, "" for any
-	Text       string // the line or lines that hold it
-	Secret     string
-}
-
-// PlantedSecrets makes one of each format, seeded.
-func PlantedSecrets(seed uint64) []Planted {
-	rng := rand.New(rand.NewPCG(seed, 7))
-	pick := func(alphabet string, n int) string {
-		b := make([]byte, n)
-		for i := range b {
-			b[i] = alphabet[rng.IntN(len(alphabet))]
-		}
-		return string(b)
-	}
-	const (
-		upper  = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-		lower  = "abcdefghijklmnopqrstuvwxyz"
-		digits = "0123456789"
-		alnum  = upper + lower + digits
-	)
-	aws := "AKIA" + pick(upper+"234567", 16)
-	ghp := "ghp_" + pick(alnum, 36)
-	ghs := "ghs_" + pick(alnum, 36)
-	fine := "github_pat_" + pick(alnum+"_", 82)
-	stripe := "sk_live_" + pick(alnum, 24)
-	gcp := "AIza" + pick(alnum+"-_", 35)
-	slack := "xoxb-" + pick(digits, 12) + "-" + pick(digits, 12) + "-" + pick(alnum, 24)
-	glpat := "glpat-" + pick(alnum+"-_", 20)
-	openai := "sk-proj-" + pick(alnum+"-_", 100) + "T3BlbkFJ" + pick(alnum+"-_", 40)
-	anthropic := "sk-ant-api03-" + pick(alnum+"-_", 93) + "AA"
-	npm := "npm_" + pick(alnum, 36)
-	body := pick(alnum+"+/", 64) + "\n" + pick(alnum+"+/", 64) + "\n" + pick(alnum+"+/", 40)
-	key := "-----BEGIN RSA PRIVATE KEY-----\n" + body + "\n-----END RSA PRIVATE KEY-----"
-	urlPass := "Tr0ub4dor" + pick(alnum, 6)
-	yamlPass := "s3cr3t-" + pick(alnum, 8)
-	envKey := pick(alnum, 32)
-	envDefault := "default-" + pick(alnum, 12)
-	generic := pick(alnum, 40)
-	return []Planted{
-		{"aws access key", "aws-access-token", "AWS_ACCESS_KEY_ID = \"" + aws + "\"", aws},
-		{"aws key alone", "aws-access-token", "key id " + aws + " in prose", aws},
-		{"github classic token", "github-pat", "token: " + ghp, ghp},
-		{"github token in a remote url", "", "url = https://x-access-token:" + ghs + "@github.com/acme/app.git", ghs},
-		{"github fine-grained pat", "github-fine-grained-pat", "GH_TOKEN=" + fine, fine},
-		{"stripe live key", "stripe-access-token", "stripe.api_key = '" + stripe + "'", stripe},
-		{"google api key", "gcp-api-key", `const mapsKey = "` + gcp + `";`, gcp},
-		{"slack bot token", "slack-bot-token", "SLACK=" + slack, slack},
-		{"gitlab pat in a remote url", "", "https://oauth2:" + glpat + "@gitlab.com/acme/app.git", glpat},
-		{"openai key", "", "OPENAI_API_KEY=" + openai, openai},
-		{"anthropic key", "", "client = Anthropic(api_key=\"" + anthropic + "\")", anthropic},
-		{"npm token", "npm-access-token", "//registry.npmjs.org/:_authToken=" + npm, npm},
-		{"private key block", "private-key", "key = \"\"\"\n" + key + "\n\"\"\"", body},
-		{"password in a url", "url-password", "DATABASE_URL = \"postgres://app:" + urlPass + "@db.internal:5432/app\"", urlPass},
-		{"unquoted yaml password", "assigned-secret", "database:\n  user: app\n  password: " + yamlPass + "\n", yamlPass},
-		{"envrc export", "", "export API_KEY=" + envKey, envKey},
-		{"environ default", "env-default", `SECRET_KEY = os.environ.get("SECRET_KEY", "` + envDefault + `")`, envDefault},
-		{"process.env default", "env-default", `const secret = process.env.JWT_SECRET || "` + envDefault + `";`, envDefault},
-		{"generic api key", "", `api_key = "` + generic + `"`, generic},
-		{"quoted password", "assigned-secret", `conn = connect(host="db", password="hunter2` + pick(digits, 3) + `")`, ""},
-	}
-}
 
 func TestPlantedSecretsAreHidden(t *testing.T) {
 	for seed := uint64(1); seed <= 5; seed++ {
-		for _, p := range PlantedSecrets(seed) {
+		for _, p := range redacttest.Formats(seed) {
 			secret := p.Secret
 			if secret == "" {
 				// The value between the last quotes.
@@ -99,7 +33,7 @@ func TestPlantedSecretsAreHidden(t *testing.T) {
 // around keywords must not lose it.
 func TestSecretsInsideLongText(t *testing.T) {
 	var b strings.Builder
-	ps := PlantedSecrets(11)
+	ps := redacttest.Formats(11)
 	for i, p := range ps {
 		for j := 0; j < 30; j++ {
 			b.WriteString("def handler_" + strings.Repeat("x", j%7) + "(request):\n    return render(request, 'page.html')\n")
@@ -151,7 +85,7 @@ func TestCodeIsLeftAlone(t *testing.T) {
 }
 
 func TestValueWalksStructs(t *testing.T) {
-	ps := PlantedSecrets(3)
+	ps := redacttest.Formats(3)
 	type inner struct {
 		Lines []string
 		Notes map[string]string
@@ -203,7 +137,7 @@ func BenchmarkString(b *testing.B) {
 }
 
 func FuzzString(f *testing.F) {
-	for _, p := range PlantedSecrets(1) {
+	for _, p := range redacttest.Formats(1) {
 		f.Add(p.Text)
 	}
 	f.Add("password: \xff\xfe")
@@ -216,4 +150,19 @@ func FuzzString(f *testing.F) {
 			t.Fatal("counted a finding without a placeholder")
 		}
 	})
+}
+
+// An example of each rule of gitleaks' set, generated from its pattern,
+// is hidden, and most rules yield one.
+func TestRuleExamples(t *testing.T) {
+	ex, rules := redacttest.RuleExamples(1)
+	t.Logf("%d of %d rules gave an example", len(ex), rules)
+	if len(ex) < rules/2 {
+		t.Errorf("only %d of %d rules gave an example", len(ex), rules)
+	}
+	for _, p := range ex {
+		if out, _ := redact.String(p.Text); strings.Contains(out, p.Secret) {
+			t.Errorf("%s: left in: %s", p.Name, out)
+		}
+	}
 }
