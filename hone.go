@@ -203,6 +203,10 @@ type Result struct {
 	Notice    string  `json:"notice,omitempty"`
 	Threshold float64 `json:"threshold"`
 	ElapsedMS int64   `json:"elapsed_ms"`
+	// Redacted counts the secrets hidden in this result and its outputs,
+	// each replaced by a placeholder that names its kind, such as
+	// "[redacted: aws-access-token]".
+	Redacted int `json:"redacted"`
 }
 
 // Options tunes a run. The zero value gives the defaults.

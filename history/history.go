@@ -22,6 +22,7 @@ import (
 	"strings"
 
 	"github.com/hone-tools/hone/index"
+	"github.com/hone-tools/hone/redact"
 	"github.com/hone-tools/hone/tokenize"
 	_ "modernc.org/sqlite" // the database/sql driver "sqlite"
 )
@@ -40,7 +41,7 @@ CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHO
 `
 
 // schemaVersion changes when what a row holds is made differently.
-const schemaVersion = "2"
+const schemaVersion = "3" // 3: subjects redacted, secrets' tokens kept out of the terms
 
 // Commit is one commit of the history, as a search reads it.
 type Commit struct {
@@ -343,8 +344,12 @@ func parseLog(out []byte) []*Commit {
 		if len(ids) == 0 {
 			continue
 		}
+		// A message may hold a secret: the subject keeps a placeholder
+		// for it, and its tokens never reach the cache's terms.
 		subject, _, _ := strings.Cut(string(msg), "\n")
-		cm := &Commit{Hash: ids[0], parents: ids[1:], Subject: strings.TrimSpace(subject), Terms: messageTerms(string(msg))}
+		subject, _ = redact.String(subject)
+		masked, _ := redact.Mask("", msg)
+		cm := &Commit{Hash: ids[0], parents: ids[1:], Subject: strings.TrimSpace(subject), Terms: messageTerms(string(masked))}
 		sc := bufio.NewScanner(bytes.NewReader(files))
 		for sc.Scan() {
 			if f := strings.TrimSpace(sc.Text()); f != "" {

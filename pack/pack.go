@@ -8,7 +8,9 @@
 package pack
 
 import (
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path"
 	"path/filepath"
@@ -17,6 +19,7 @@ import (
 	"sync"
 
 	"github.com/hone-tools/hone"
+	"github.com/hone-tools/hone/redact"
 	"github.com/hone-tools/hone/walk"
 	"github.com/tiktoken-go/tokenizer"
 )
@@ -49,9 +52,12 @@ type Pack struct {
 	Included []string
 	// Omitted lists what did not fit, the same way.
 	Omitted []string
-	// Redacted counts the strings that looked like keys or tokens and were
-	// replaced.
+	// Redacted counts the secrets the pack hides, each replaced by a
+	// placeholder that names its kind: [redacted: aws-access-token].
 	Redacted int
+	// Unreadable lists the result's files whose contents could not be
+	// read for the pack (gone, or unreadable since they were indexed).
+	Unreadable []string
 }
 
 var o200k = sync.OnceValues(func() (tokenizer.Codec, error) { return tokenizer.Get(tokenizer.O200kBase) })
@@ -98,6 +104,16 @@ func Build(res *hone.Result, root string, opts Options) *Pack {
 	for _, f := range res.Files {
 		files = append(files, p.filePieces(root, f))
 	}
+	if len(p.Unreadable) > 0 {
+		var q []string
+		for _, u := range p.Unreadable {
+			q = append(q, redact.QuotePath(u))
+		}
+		head += "Could not be read for this pack (changed or unreadable since indexing): " + strings.Join(q, ", ") + "\n\n"
+		used = count(head)
+	}
+	head, n := redact.String(head)
+	p.Redacted += n
 	chosen := make([][]bool, len(files))
 	for i := range files {
 		chosen[i] = make([]bool, len(files[i]))
@@ -194,9 +210,9 @@ func marker(name string) string { return "<!-- " + name + " -->\n" }
 func header(res *hone.Result) string {
 	var b strings.Builder
 	b.WriteString("# Context pack from hone\n\n")
-	task := strings.TrimSpace(res.Task)
+	task, _ := redact.CleanText(strings.TrimSpace(res.Task))
 	if len(task) > 600 {
-		task = task[:600] + " …"
+		task = strings.ToValidUTF8(task[:600], "") + " …"
 	}
 	fmt.Fprintf(&b, "Task: %s\n\n", task)
 	if len(res.Files) == 0 {
@@ -213,7 +229,7 @@ func header(res *hone.Result) string {
 		if role == "" {
 			role = "file"
 		}
-		fmt.Fprintf(&b, "- %s (%s, %.2f): %s\n", f.Path, role, f.Relevance, f.Reason)
+		fmt.Fprintf(&b, "- %s (%s, %.2f): %s\n", redact.QuotePath(f.Path), role, f.Relevance, f.Reason)
 		if len(f.MissingContext) > 0 {
 			fmt.Fprintf(&b, "  missing: %s\n", strings.Join(f.MissingContext, "; "))
 		}
@@ -221,7 +237,7 @@ func header(res *hone.Result) string {
 	if len(res.RelatedTests) > 0 {
 		b.WriteString("Tests to run after a change:\n")
 		for _, t := range res.RelatedTests {
-			fmt.Fprintf(&b, "- %s (%s)\n", t.Path, t.Reason)
+			fmt.Fprintf(&b, "- %s (%s)\n", redact.QuotePath(t.Path), t.Reason)
 		}
 	}
 	if len(res.PastCommits) > 0 {
@@ -231,7 +247,11 @@ func header(res *hone.Result) string {
 			if c.Named {
 				named = ", named in the task"
 			}
-			fmt.Fprintf(&b, "- %.10s %s (%s%s)\n", c.Hash, c.Subject, strings.Join(c.Files, ", "), named)
+			var files []string
+			for _, f := range c.Files {
+				files = append(files, redact.QuotePath(f))
+			}
+			fmt.Fprintf(&b, "- %.10s %s (%s%s)\n", c.Hash, oneLine(c.Subject), strings.Join(files, ", "), named)
 		}
 	}
 	b.WriteString("\n")
@@ -241,19 +261,26 @@ func header(res *hone.Result) string {
 // filePieces are a file's parts of the pack, best first: the whole file
 // when it is small, else its imports and its spans.
 func (p *Pack) filePieces(root string, f hone.Evaluation) []piece {
-	if walk.Classify(f.Path, nil).Has(walk.Secret) {
+	data, err := ReadFile(root, f.Path)
+	if err != nil {
+		if !errors.Is(err, ErrSecret) {
+			p.Unreadable = append(p.Unreadable, f.Path)
+		}
 		return nil // never the contents of a secret-bearing file
 	}
-	data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(f.Path)))
-	if err != nil || walk.IsBinary(data[:min(len(data), walk.HeadSize)]) || walk.Classify(f.Path, data[:min(len(data), walk.HeadSize)]).Has(walk.Secret) {
-		return nil
-	}
-	lines := strings.Split(strings.TrimRight(string(data), "\n"), "\n")
+	// The whole file is redacted first, so that a secret across the
+	// pieces' edges is found, and before control characters go, which the
+	// rules may need to see.
+	text, n := redact.File(f.Path, string(data))
+	p.Redacted += n
+	text, _ = redact.CleanText(text)
+	lines := strings.Split(strings.TrimRight(text, "\n"), "\n")
 	lang := fence(f.Path)
+	qpath := redact.QuotePath(f.Path)
 	block := func(name, title string, from, to int) piece {
 		body := strings.Join(lines[from-1:to], "\n")
-		body, n := redact(body)
-		p.Redacted += n
+		title = strings.Replace(title, f.Path, qpath, 1)
+		name = strings.Replace(name, f.Path, qpath, 1)
 		return piece{name: name, text: fmt.Sprintf("%s### %s\n```%s\n%s\n```\n", marker(name), title, lang, body)}
 	}
 	if len(lines) <= smallFile || len(f.Spans) == 0 {
@@ -285,6 +312,83 @@ func (p *Pack) filePieces(root string, f hone.Evaluation) []piece {
 		out = append(out, block(name, title, s.Start, end))
 	}
 	return out
+}
+
+// ErrSecret is ReadFile's answer for a secret-bearing file.
+var ErrSecret = errors.New("a secret-bearing file: hone never reads its contents")
+
+// maxFileBytes: a file larger is not read (the index skips such files).
+const maxFileBytes = walk.DefaultMaxFileSize
+
+// ReadFile reads a file of the repository for output, refusing what must
+// not be shown: a secret-bearing file by its name, its contents, or the
+// name of the file a symbolic link leads to; a link that leaves the
+// repository; anything under .git; anything but a regular file; and a
+// binary file.
+func ReadFile(root, slash string) ([]byte, error) {
+	if walk.Classify(slash, nil).Has(walk.Secret) {
+		return nil, ErrSecret
+	}
+	for _, part := range strings.Split(slash, "/") {
+		if part == ".git" {
+			return nil, fmt.Errorf("%s is under .git, which is not part of the repository's code", slash)
+		}
+	}
+	abs := filepath.Join(root, filepath.FromSlash(slash))
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return nil, err
+	}
+	realRoot, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return nil, err
+	}
+	rel, err := filepath.Rel(realRoot, real)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return nil, fmt.Errorf("%s is a link that leaves the repository", slash)
+	}
+	relSlash := filepath.ToSlash(rel)
+	if walk.Classify(relSlash, nil).Has(walk.Secret) {
+		return nil, ErrSecret
+	}
+	for _, part := range strings.Split(relSlash, "/") {
+		if part == ".git" {
+			return nil, fmt.Errorf("%s leads under .git, which is not part of the repository's code", slash)
+		}
+	}
+	fh, err := os.Open(real)
+	if err != nil {
+		return nil, err
+	}
+	defer fh.Close()
+	fi, err := fh.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file", slash)
+	}
+	data, err := io.ReadAll(io.LimitReader(fh, maxFileBytes+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > maxFileBytes {
+		return nil, fmt.Errorf("%s is over the %d KiB the index reads", slash, maxFileBytes>>10)
+	}
+	head := data[:min(len(data), walk.HeadSize)]
+	if walk.IsBinary(head) {
+		return nil, fmt.Errorf("%s is a binary file", slash)
+	}
+	if walk.Classify(slash, head).Has(walk.Secret) || walk.Classify(relSlash, head).Has(walk.Secret) {
+		return nil, ErrSecret
+	}
+	return data, nil
+}
+
+// oneLine keeps a commit subject on its line.
+func oneLine(s string) string {
+	s, _ = redact.CleanText(s)
+	return strings.NewReplacer("\n", " ", "\r", " ").Replace(s)
 }
 
 // importLines finds the run of import lines near the top of a file.
@@ -328,41 +432,4 @@ func fence(p string) string {
 		return ext
 	}
 	return ""
-}
-
-// Strings that look like credentials: a private key block, known key
-// formats, and values assigned to names that say key, secret, token or
-// password.
-var secretPatterns = []*regexp.Regexp{
-	regexp.MustCompile(`-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z ]*PRIVATE KEY-----`),
-	regexp.MustCompile(`\b(?:AKIA|ASIA)[0-9A-Z]{16}\b`),
-	regexp.MustCompile(`\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{30,}\b`),
-	regexp.MustCompile(`\bsk-[A-Za-z0-9_-]{20,}\b`),
-	regexp.MustCompile(`\bxox[abposr]-[A-Za-z0-9-]{10,}\b`),
-	regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\b`),
-}
-
-var assignedSecret = regexp.MustCompile(`(?i)((?:api[_-]?key|secret|token|passw(?:or)?d|credential|private[_-]?key)[A-Za-z0-9_-]*["']?\s*[:=]\s*["'])([^"'\s]{8,})(["'])`)
-
-// redact replaces what looks like a key or token, and counts it.
-func redact(s string) (string, int) {
-	n := 0
-	for _, re := range secretPatterns {
-		s = re.ReplaceAllStringFunc(s, func(string) string { n++; return "[REDACTED]" })
-	}
-	s = assignedSecret.ReplaceAllStringFunc(s, func(m string) string {
-		parts := assignedSecret.FindStringSubmatch(m)
-		if strings.Contains(parts[2], "[REDACTED]") || looksLikeCode(parts[2]) {
-			return m
-		}
-		n++
-		return parts[1] + "[REDACTED]" + parts[3]
-	})
-	return s, n
-}
-
-// looksLikeCode tells a placeholder or a reference from a secret: a value
-// with spaces, an environment lookup, a template.
-func looksLikeCode(v string) bool {
-	return strings.ContainsAny(v, "${}<>()") || strings.HasPrefix(v, "process.env") || strings.HasPrefix(v, "os.")
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/hone-tools/hone"
+	"github.com/hone-tools/hone/walk"
 )
 
 // TestMain: the fixtures are folders of this project's repository; git
@@ -139,17 +140,46 @@ def load_settings():
 	}
 }
 
-func TestRedact(t *testing.T) {
-	tests := []struct{ in, out string }{
-		{`key = "-----BEGIN RSA PRIVATE KEY-----\nabc\n-----END RSA PRIVATE KEY-----"`, `key = "[REDACTED]"`},
-		{`const token = "ghp_abcdefghijklmnopqrstuvwxyz0123456789";`, `const token = "[REDACTED]";`},
-		{`password: "${DB_PASSWORD}"`, `password: "${DB_PASSWORD}"`},
-		{`secret_key = "short"`, `secret_key = "short"`},
-		{`name = "not a secret at all"`, `name = "not a secret at all"`},
-	}
-	for _, tt := range tests {
-		if got, _ := redact(tt.in); got != tt.out {
-			t.Errorf("redact(%q) = %q, want %q", tt.in, got, tt.out)
+// A link to a secret file, a file under .git, a file gone since indexing,
+// a name that forges lines, and contents with NUL and invalid bytes.
+func TestHostileFiles(t *testing.T) {
+	repo := t.TempDir()
+	write := func(name, body string) {
+		t.Helper()
+		p := filepath.Join(repo, filepath.FromSlash(name))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
 		}
+	}
+	write(".env", "DB_PASSWORD=from-the-env-file-42\n")
+	write("id_rsa", "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW\n-----END OPENSSH PRIVATE KEY-----\n")
+	write(".git/config", "[remote \"origin\"]\n\turl = https://gitdir-secret@example.com/x.git\n")
+	write("evil\nname.py", "def forged():\n    return 1\n")
+	// Binary bytes past the head that tells binary files apart.
+	write("bytes.py", strings.Repeat("# filler line\n", walk.HeadSize/14+10)+"x = 1\x00\xff\xfe\x1b[31m\ny = 2\n")
+	for link, target := range map[string]string{"notes.txt": ".env", "key.txt": "id_rsa", "gitcfg.txt": ".git/config"} {
+		if err := os.Symlink(target, filepath.Join(repo, link)); err != nil {
+			t.Skip("no symbolic links here")
+		}
+	}
+	res := &hone.Result{Task: "read notes", Threshold: 0.7, StopReason: hone.StopSufficient}
+	for _, p := range []string{"notes.txt", "key.txt", "gitcfg.txt", ".git/config", "evil\nname.py", "bytes.py", "gone.py"} {
+		res.Files = append(res.Files, hone.Evaluation{Path: p, Relevance: 0.9, Role: hone.RoleTarget, Reason: "test"})
+	}
+	p := Build(res, repo, Options{Budget: 20000})
+	for _, leak := range []string{"from-the-env-file-42", "b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ", "gitdir-secret", "\x00", "\x1b", "\xff", "evil\nname"} {
+		if strings.Contains(p.Text, leak) {
+			t.Errorf("the pack holds %q:\n%s", leak, p.Text)
+		}
+	}
+	if !strings.Contains(p.Text, `"evil\nname.py"`) {
+		t.Errorf("the forged name is not quoted:\n%s", p.Text)
+	}
+	if !strings.Contains(p.Text, "Could not be read for this pack") || !strings.Contains(p.Text, "gone.py") {
+		t.Errorf("the pack does not say gone.py could not be read:\n%s", p.Text)
+	}
+	if want := []string{"gitcfg.txt", ".git/config", "gone.py"}; len(p.Unreadable) != len(want) {
+		t.Errorf("unreadable = %q, want %q", p.Unreadable, want)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/hone-tools/hone/redact"
 	"github.com/hone-tools/hone/structure"
 	"github.com/hone-tools/hone/walk"
 )
@@ -33,33 +34,32 @@ func cmdOutline(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if len(words) == 0 {
 		return usagef("say which file to outline: hone outline PATH")
 	}
-	enc := json.NewEncoder(stdout)
+	var out strings.Builder
+	defer func() {
+		// Whatever hone prints has passed the redaction.
+		text, _ := redact.String(out.String())
+		text, _ = redact.CleanText(text)
+		io.WriteString(stdout, text)
+	}()
+	enc := json.NewEncoder(&out)
 	enc.SetIndent("", "  ")
 	for _, p := range words {
-		src, err := os.ReadFile(p)
-		switch {
-		case errors.Is(err, os.ErrNotExist):
-			return usagef("%s does not exist", p)
-		case err != nil:
-			return usagef("cannot read %s: %v", p, err)
+		src, err := readOutlined(p)
+		if err != nil {
+			return err
 		}
 		slash := filepath.ToSlash(p)
-		if walk.Classify(slash, src[:min(len(src), walk.HeadSize)]).Has(walk.Secret) {
-			return usagef("%s is a secret-bearing file: hone does not read it", p)
-		}
-		if walk.IsBinary(src[:min(len(src), walk.HeadSize)]) {
-			return usagef("%s is a binary file", p)
-		}
 		o := structure.Extract(slash, src)
 		if *asJSON {
-			out := outlineJSON{Path: slash, Lang: o.Lang, Defs: o.Defs, Imports: o.Imports}
-			if out.Defs == nil {
-				out.Defs = []structure.Def{}
+			oj := outlineJSON{Path: slash, Lang: o.Lang, Defs: o.Defs, Imports: o.Imports}
+			if oj.Defs == nil {
+				oj.Defs = []structure.Def{}
 			}
-			if out.Imports == nil {
-				out.Imports = []string{}
+			if oj.Imports == nil {
+				oj.Imports = []string{}
 			}
-			if err := enc.Encode(out); err != nil {
+			redact.Value(&oj)
+			if err := enc.Encode(oj); err != nil {
 				return err
 			}
 			continue
@@ -68,9 +68,9 @@ func cmdOutline(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		if lang == "" {
 			lang = "unknown language"
 		}
-		fmt.Fprintf(stdout, "%s (%s)\n", slash, lang)
+		fmt.Fprintf(&out, "%s (%s)\n", redact.QuotePath(slash), lang)
 		if len(o.Defs) == 0 {
-			fmt.Fprintln(stdout, "  no definitions found")
+			fmt.Fprintln(&out, "  no definitions found")
 		}
 		for _, d := range o.Defs {
 			depth := 0
@@ -84,10 +84,60 @@ func cmdOutline(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			if d.Container != "" {
 				name = d.Container + "." + d.Name
 			}
-			fmt.Fprintf(stdout, "  %5d-%-5d %-10s %s%s\n", d.Line, d.EndLine, d.Kind, strings.Repeat("  ", depth), name)
+			fmt.Fprintf(&out, "  %5d-%-5d %-10s %s%s\n", d.Line, d.EndLine, d.Kind, strings.Repeat("  ", depth), name)
 		}
 	}
 	return nil
+}
+
+// readOutlined reads a file to outline: a regular file (not a device, a
+// FIFO or a folder), no larger than the index reads, not secret-bearing by
+// its name, the name a link leads to, or its contents, and not binary.
+func readOutlined(p string) ([]byte, error) {
+	fi, err := os.Stat(p)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return nil, usagef("%s does not exist", redact.QuotePath(p))
+	case err != nil:
+		return nil, usagef("cannot read %s: %v", redact.QuotePath(p), err)
+	case fi.IsDir():
+		return nil, usagef("%s is a folder: give the files in it", redact.QuotePath(p))
+	case !fi.Mode().IsRegular():
+		return nil, usagef("%s is not a regular file", redact.QuotePath(p))
+	case fi.Size() > walk.DefaultMaxFileSize:
+		return nil, usagef("%s is over the %d KiB the index reads", redact.QuotePath(p), walk.DefaultMaxFileSize>>10)
+	}
+	names := []string{filepath.ToSlash(p)}
+	if real, err := filepath.EvalSymlinks(p); err == nil {
+		names = append(names, filepath.ToSlash(real))
+	}
+	for _, n := range names {
+		if walk.Classify(n, nil).Has(walk.Secret) {
+			return nil, usagef("%s is a secret-bearing file: hone does not read it", redact.QuotePath(p))
+		}
+	}
+	f, err := os.Open(p)
+	if err != nil {
+		return nil, usagef("cannot read %s: %v", redact.QuotePath(p), err)
+	}
+	defer f.Close()
+	src, err := io.ReadAll(io.LimitReader(f, walk.DefaultMaxFileSize+1))
+	if err != nil {
+		return nil, usagef("cannot read %s: %v", redact.QuotePath(p), err)
+	}
+	if len(src) > walk.DefaultMaxFileSize {
+		return nil, usagef("%s is over the %d KiB the index reads", redact.QuotePath(p), walk.DefaultMaxFileSize>>10)
+	}
+	head := src[:min(len(src), walk.HeadSize)]
+	for _, n := range names {
+		if walk.Classify(n, head).Has(walk.Secret) {
+			return nil, usagef("%s is a secret-bearing file: hone does not read it", redact.QuotePath(p))
+		}
+	}
+	if walk.IsBinary(head) {
+		return nil, usagef("%s is a binary file", redact.QuotePath(p))
+	}
+	return src, nil
 }
 
 // containerOf is the container of the definition named name, for nesting.

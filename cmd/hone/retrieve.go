@@ -14,6 +14,7 @@ import (
 
 	"github.com/hone-tools/hone"
 	"github.com/hone-tools/hone/pack"
+	"github.com/hone-tools/hone/redact"
 )
 
 var errHelp = errors.New("help shown")
@@ -91,6 +92,7 @@ func cmdRetrieve(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	if err != nil {
 		return err
 	}
+	redact.Warm()
 	res, err := hone.Retrieve(ctx, root, task, hone.Options{
 		MaxCycles: *maxCycles,
 		Threshold: *threshold,
@@ -112,6 +114,8 @@ func cmdRetrieve(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		}
 		return err
 	}
+	// Whatever hone prints has passed the redaction.
+	res.Redacted += redact.Value(res)
 	switch *format {
 	case "json":
 		enc := json.NewEncoder(stdout)
@@ -120,12 +124,19 @@ func cmdRetrieve(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	case "context":
 		p := pack.Build(res, root, pack.Options{Budget: *budget})
 		_, err := io.WriteString(stdout, p.Text)
-		if p.Redacted > 0 {
-			fmt.Fprintf(stderr, "hone: %d strings that looked like keys or tokens were redacted\n", p.Redacted)
+		if n := res.Redacted + p.Redacted; n > 0 {
+			fmt.Fprintf(stderr, "hone: %d secrets were redacted\n", n)
 		}
 		return err
 	}
-	return writeText(stdout, res)
+	var b strings.Builder
+	if err := writeText(&b, res); err != nil {
+		return err
+	}
+	text, _ := redact.String(b.String())
+	text, _ = redact.CleanText(text)
+	_, err = io.WriteString(stdout, text)
+	return err
 }
 
 // parseInterspersed parses flags wherever they stand among the task words;

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/hone-tools/hone"
+	"github.com/hone-tools/hone/redact"
 )
 
 // traceRows is how many evaluated files a cycle's block shows.
@@ -23,8 +24,9 @@ func writeText(w io.Writer, res *hone.Result) error {
 		}
 		task = strings.TrimSpace(task[:i]) + " …"
 	}
+	task, _ = redact.CleanText(task)
 	fmt.Fprintf(b, "Task: %s\n", task)
-	fmt.Fprintf(b, "Repo: %s\n", res.Repo)
+	fmt.Fprintf(b, "Repo: %s\n", redact.QuotePath(res.Repo))
 
 	for _, c := range res.Cycles {
 		fmt.Fprintf(b, "\n── Cycle %d ──\n", c.N)
@@ -39,7 +41,7 @@ func writeText(w io.Writer, res *hone.Result) error {
 			fmt.Fprintf(b, "  focus:       %s\n", list(c.Query.FocusAreas, 8))
 		}
 		if len(c.Query.Excludes) > 0 {
-			fmt.Fprintf(b, "  excludes:    %s\n", list(c.Query.Excludes, 6))
+			fmt.Fprintf(b, "  excludes:    %s\n", list(quoteAll(c.Query.Excludes), 6))
 		}
 		if len(c.Query.SkipKinds) > 0 {
 			fmt.Fprintf(b, "  skipping:    %s files\n", strings.Join(c.Query.SkipKinds, ", "))
@@ -50,7 +52,7 @@ func writeText(w io.Writer, res *hone.Result) error {
 				fmt.Fprintf(b, "  … %d more below %.2f\n", len(c.Evaluated)-traceRows, ev.Relevance)
 				break
 			}
-			fmt.Fprintf(b, "  %.2f  %-40s %s\n", ev.Relevance, ev.Path, band(ev.Relevance))
+			fmt.Fprintf(b, "  %.2f  %-40s %s\n", ev.Relevance, redact.QuotePath(ev.Path), band(ev.Relevance))
 		}
 		fmt.Fprintf(b, "Refine\n")
 		fromCode := c.LearnedKeywords[:len(c.LearnedKeywords)-len(c.LearnedSynonyms)]
@@ -72,7 +74,7 @@ func writeText(w io.Writer, res *hone.Result) error {
 		if len(c.LearnedPatterns) > 0 {
 			fmt.Fprintf(b, "  patterns:    %s\n", list(c.LearnedPatterns, 8))
 		}
-		fmt.Fprintf(b, "  excluded:    %s\n", orNone(list(c.Excluded, 6)))
+		fmt.Fprintf(b, "  excluded:    %s\n", orNone(list(quoteAll(c.Excluded), 6)))
 		if len(c.Gaps) == 0 {
 			fmt.Fprintf(b, "  gaps:        none\n")
 		}
@@ -104,16 +106,16 @@ func writeText(w io.Writer, res *hone.Result) error {
 			len(res.Files), plural(len(res.Files)), targets, plural(targets), 100*math.Min(1, mass), len(res.Files)-targets)
 	}
 	for _, f := range res.Files {
-		fmt.Fprintf(b, "\n  %.2f  %s  %s, cycle %d\n", f.Relevance, f.Path, f.Role, f.Cycle)
-		fmt.Fprintf(b, "        why:     %s\n", f.Reason)
+		fmt.Fprintf(b, "\n  %.2f  %s  %s, cycle %d\n", f.Relevance, redact.QuotePath(f.Path), f.Role, f.Cycle)
+		fmt.Fprintf(b, "        why:     %s\n", oneLine(f.Reason))
 		if len(f.MissingContext) > 0 {
-			fmt.Fprintf(b, "        missing: %s\n", strings.Join(f.MissingContext, "; "))
+			fmt.Fprintf(b, "        missing: %s\n", oneLine(strings.Join(f.MissingContext, "; ")))
 		}
 	}
 	if len(res.RelatedTests) > 0 {
 		fmt.Fprintf(b, "\nTests to run:\n")
 		for _, t := range res.RelatedTests {
-			fmt.Fprintf(b, "  %s  (%s; for %s)\n", t.Path, t.Reason, strings.Join(t.For, ", "))
+			fmt.Fprintf(b, "  %s  (%s; for %s)\n", redact.QuotePath(t.Path), t.Reason, strings.Join(quoteAll(t.For), ", "))
 		}
 	}
 	if len(res.PastCommits) > 0 {
@@ -123,7 +125,7 @@ func writeText(w io.Writer, res *hone.Result) error {
 			if c.Named {
 				score = "named"
 			}
-			fmt.Fprintf(b, "  %s  %.10s  %s  (%s)\n", score, c.Hash, c.Subject, strings.Join(c.Files, ", "))
+			fmt.Fprintf(b, "  %s  %.10s  %s  (%s)\n", score, c.Hash, oneLine(c.Subject), strings.Join(quoteAll(c.Files), ", "))
 		}
 	}
 	if res.Notice != "" {
@@ -138,9 +140,9 @@ func gapLine(g hone.Gap) string {
 	var s string
 	switch g.Kind {
 	case "call":
-		s = fmt.Sprintf("%s() in %s, called by %s", g.Name, g.Where, g.From)
+		s = fmt.Sprintf("%s() in %s, called by %s", g.Name, redact.QuotePath(g.Where), redact.QuotePath(g.From))
 	case "import":
-		s = fmt.Sprintf("%s, imported by %s", g.Where, g.From)
+		s = fmt.Sprintf("%s, imported by %s", redact.QuotePath(g.Where), redact.QuotePath(g.From))
 	default:
 		s = fmt.Sprintf("%q: no relevant file covers it yet", g.Name)
 	}
@@ -186,6 +188,22 @@ func orNone(s string) string {
 		return "none"
 	}
 	return s
+}
+
+// quoteAll quotes the file names that could forge output.
+func quoteAll(paths []string) []string {
+	out := make([]string, len(paths))
+	for i, p := range paths {
+		out[i] = redact.QuotePath(p)
+	}
+	return out
+}
+
+// oneLine keeps a commit subject or a reason on its line, with no control
+// characters.
+func oneLine(s string) string {
+	s, _ = redact.CleanText(s)
+	return strings.NewReplacer("\n", " ", "\r", " ").Replace(s)
 }
 
 func plural(n int) string {
