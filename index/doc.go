@@ -1,13 +1,18 @@
 package index
 
 import (
+	"errors"
+	"io"
+	"io/fs"
 	"math"
 	"os"
 	"path"
 	"path/filepath"
 	"sort"
 	"strings"
+	"time"
 
+	"github.com/hone-tools/hone/redact"
 	"github.com/hone-tools/hone/structure"
 	"github.com/hone-tools/hone/tokenize"
 	"github.com/hone-tools/hone/walk"
@@ -42,6 +47,44 @@ type Entry struct {
 	Len     [NumFields]int32 // tokens per field
 	seg     int64            // the segment holding its postings; 0 while in the delta
 	hash    []byte
+	// What git compares besides size and time, where the system has it.
+	ino   uint64
+	ctime int64 // status change time, nanoseconds since the epoch
+	// checked is when the status was taken (nanoseconds since the epoch),
+	// before the content was read; 0 when the file changed as it was
+	// read, so that the next update reads it again.
+	checked int64
+}
+
+// racySlack is how far before its status was taken a file may have
+// changed and still be told apart from a change after it by its times:
+// file times lag the clock by a tick, and some file systems keep whole
+// seconds (FAT two). A variable for tests.
+var racySlack = int64(3 * time.Second)
+
+// clean reports whether the file f is known unchanged since e was
+// recorded: the same status, compared as git compares it (size,
+// modification and change times, inode), and not "racy" (git's word): a
+// file that changed within racySlack of when its status was taken may
+// change again without its times showing it, and must be read to be known.
+func (e *Entry) clean(f walk.File) bool {
+	return e.sameStat(f) && !e.racy()
+}
+
+func (e *Entry) sameStat(f walk.File) bool {
+	return e.Size == f.Size && e.ModTime == nanos(f.ModTime) && e.ino == f.Inode && e.ctime == nanos(f.ChangeTime)
+}
+
+func (e *Entry) racy() bool {
+	return e.checked == 0 || max(e.ModTime, e.ctime) >= e.checked-racySlack
+}
+
+// nanos is a time in nanoseconds since the epoch, 0 for the zero time.
+func nanos(t time.Time) int64 {
+	if t.IsZero() {
+		return 0
+	}
+	return t.UnixNano()
 }
 
 // TermFreq is how often one term occurs in each field of a file.
@@ -82,7 +125,8 @@ var moduleIndex = map[string]bool{
 // analyze tokenizes one file's content into a Doc. src is nil for files whose
 // contents must not be read (secrets) or could not be.
 func analyze(f walk.File, src []byte) *Doc {
-	d := &Doc{Entry: Entry{Path: f.Path, Kind: f.Kind, Lang: structure.Language(f.Path), Size: f.Size, ModTime: f.ModTime.UnixNano()}}
+	d := &Doc{Entry: Entry{Path: f.Path, Kind: f.Kind, Lang: structure.Language(f.Path), Size: f.Size, ModTime: nanos(f.ModTime),
+		ino: f.Inode, ctime: nanos(f.ChangeTime)}}
 	terms := map[string]*TermFreq{}
 	add := func(field Field, t tokenize.Token) {
 		if tokenize.IsStopWord(t.Text) {
@@ -115,6 +159,9 @@ func analyze(f walk.File, src []byte) *Doc {
 	}
 	var pairs *pairer
 	if src != nil {
+		// Secrets' tokens never reach the index: their bytes become
+		// spaces, offsets unchanged.
+		src, _ = redact.Mask(f.Path, src)
 		var spans [][2]int
 		if !f.Kind.Has(walk.Generated) {
 			// The fast extractor for every file; Index.Outline parses the
@@ -176,16 +223,76 @@ func shorter(a, b string) bool {
 	return len(a) < len(b) || len(a) == len(b) && a < b
 }
 
-// readFile reads a walked file for indexing: nil for secret-bearing files,
-// whose contents are never read, and for files that vanished or turned
-// binary since the walk.
-func readFile(root string, f walk.File) []byte {
+// readFile reads a walked file for indexing. It returns the content, nil
+// for secret-bearing files, whose contents are never read, and for files
+// that vanished, turned binary or grew past maxSize (negative for no
+// limit) since the walk; and f with the status of the content read, taken
+// from the open file before and after reading it, so that the index never
+// records a status with a content it does not belong to. checked is when
+// that status was taken (nanoseconds since the epoch; for a file not read,
+// the walk's status is kept and checked is walked, when the walk began),
+// 0 when the file kept changing as it was read: the content is then the
+// last read. err says why a file could not be read, nil for one that
+// vanished.
+func readFile(root string, f walk.File, walked, maxSize int64) (src []byte, read walk.File, checked int64, err error) {
 	if f.Kind.Has(walk.Secret) {
-		return nil
+		return nil, f, walked, nil
 	}
-	b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(f.Path)))
-	if err != nil || walk.IsBinary(b[:min(len(b), walk.HeadSize)]) {
-		return nil
+	if maxSize < 0 {
+		maxSize = math.MaxInt64 - 1
 	}
-	return b
+	fh, err := os.Open(filepath.Join(root, filepath.FromSlash(f.Path)))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, f, walked, nil
+	}
+	if err != nil {
+		return nil, f, walked, err
+	}
+	defer fh.Close()
+	withStat := func(fi fs.FileInfo) walk.File {
+		g := f
+		g.Size, g.ModTime = fi.Size(), fi.ModTime()
+		g.Inode, g.ChangeTime = inodeOf(fi)
+		return g
+	}
+	read = f
+	for try := 0; try < 3; try++ {
+		if try > 0 {
+			if _, err := fh.Seek(0, io.SeekStart); err != nil {
+				return nil, f, walked, err
+			}
+		}
+		checked = time.Now().UnixNano()
+		before, err := fh.Stat()
+		if err != nil {
+			return nil, f, walked, err
+		}
+		if !before.Mode().IsRegular() {
+			return nil, withStat(before), checked, nil
+		}
+		b, err := io.ReadAll(io.LimitReader(fh, maxSize+1))
+		if err != nil {
+			return nil, f, walked, err
+		}
+		after, err := fh.Stat()
+		if err != nil {
+			return nil, f, walked, err
+		}
+		read = withStat(after)
+		if int64(len(b)) > maxSize || walk.IsBinary(b[:min(len(b), walk.HeadSize)]) {
+			src = nil
+		} else {
+			src = b
+		}
+		if sameStatus(read, withStat(before)) && (int64(len(b)) == after.Size() || src == nil) {
+			return src, read, checked, nil
+		}
+		// Written to as it was read: read it again.
+	}
+	return src, read, 0, nil
+}
+
+// sameStatus reports whether two statuses of a file are the same.
+func sameStatus(a, b walk.File) bool {
+	return a.Size == b.Size && a.ModTime.Equal(b.ModTime) && a.Inode == b.Inode && a.ChangeTime.Equal(b.ChangeTime)
 }

@@ -199,6 +199,9 @@ func encodeEntries(es []*Entry) []byte {
 		e.uint(uint64(x.Kind))
 		e.uint(uint64(x.Size))
 		e.uint(uint64(x.ModTime))
+		e.uint(x.ino)
+		e.uint(uint64(x.ctime))
+		e.uint(uint64(x.checked))
 		e.str(string(x.hash))
 		e.uint(uint64(x.seg))
 		for _, l := range x.Len {
@@ -219,6 +222,9 @@ func decodeEntries(b []byte) ([]*Entry, error) {
 		x.Kind = walk.Kind(d.uint())
 		x.Size = int64(d.uint())
 		x.ModTime = int64(d.uint())
+		x.ino = d.uint()
+		x.ctime = int64(d.uint())
+		x.checked = int64(d.uint())
 		x.hash = []byte(d.str())
 		x.seg = int64(d.uint())
 		for f := range x.Len {

@@ -32,7 +32,7 @@ import (
 // schemaVersion changes whenever the tables or blobs change shape, or what
 // they hold is made differently (how pairs are counted, how a path's kind is
 // told); an index of another version is rebuilt.
-const schemaVersion = "10"
+const schemaVersion = "11"
 
 const schema = `
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
@@ -43,6 +43,9 @@ CREATE TABLE IF NOT EXISTS files(
 	kind INTEGER NOT NULL,
 	size INTEGER NOT NULL,
 	mtime INTEGER NOT NULL,
+	ino INTEGER NOT NULL,
+	ctime INTEGER NOT NULL,
+	checked INTEGER NOT NULL,
 	hash BLOB NOT NULL,
 	seg INTEGER NOT NULL,
 	l0 INTEGER NOT NULL, l1 INTEGER NOT NULL, l2 INTEGER NOT NULL, l3 INTEGER NOT NULL, l4 INTEGER NOT NULL,
@@ -64,7 +67,8 @@ CREATE TABLE IF NOT EXISTS snapshot(id INTEGER PRIMARY KEY CHECK (id = 1), versi
 CREATE TABLE IF NOT EXISTS outlines(hash BLOB PRIMARY KEY, data BLOB NOT NULL) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS cooc(a TEXT NOT NULL, b TEXT NOT NULL, n INTEGER NOT NULL, PRIMARY KEY(a, b)) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS cooc_out(id INTEGER PRIMARY KEY AUTOINCREMENT, pairs BLOB NOT NULL);
-CREATE TABLE IF NOT EXISTS binaries(path TEXT PRIMARY KEY, size INTEGER NOT NULL, mtime INTEGER NOT NULL) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS binaries(path TEXT PRIMARY KEY, size INTEGER NOT NULL, mtime INTEGER NOT NULL,
+	ino INTEGER NOT NULL, ctime INTEGER NOT NULL, checked INTEGER NOT NULL) WITHOUT ROWID;
 `
 
 // Options controls Open.
@@ -72,7 +76,7 @@ type Options struct {
 	// Dir holds the indexes, one folder per repository. Empty means
 	// $HONE_INDEX_DIR, else the user's cache directory.
 	Dir string
-	// MaxFileSize skips larger files; 0 means 1 MiB.
+	// MaxFileSize skips larger files; 0 means 1 MiB, negative no limit.
 	MaxFileSize int64
 	// Notice, if set, receives one-line notices, such as an index rebuilt
 	// because it was corrupt or of an older format.
@@ -182,6 +186,14 @@ func Open(ctx context.Context, root string, opts Options) (*Index, error) {
 		}
 	}
 	return ix, nil
+}
+
+// maxFileSize is the size limit, negative for none.
+func (ix *Index) maxFileSize() int64 {
+	if ix.opts.MaxFileSize == 0 {
+		return walk.DefaultMaxFileSize
+	}
+	return ix.opts.MaxFileSize
 }
 
 func (ix *Index) notice(s string) {
@@ -376,7 +388,7 @@ type queryer interface {
 
 // readEntries reads every file's entry from the files table.
 func readEntries(ctx context.Context, q queryer) ([]*Entry, error) {
-	rows, err := q.QueryContext(ctx, `SELECT id, path, lang, kind, size, mtime, hash, seg, l0, l1, l2, l3, l4 FROM files`)
+	rows, err := q.QueryContext(ctx, `SELECT id, path, lang, kind, size, mtime, ino, ctime, checked, hash, seg, l0, l1, l2, l3, l4 FROM files`)
 	if err != nil {
 		return nil, err
 	}
@@ -384,12 +396,12 @@ func readEntries(ctx context.Context, q queryer) ([]*Entry, error) {
 	var out []*Entry
 	for rows.Next() {
 		e := &Entry{}
-		var kind int64
-		if err := rows.Scan(&e.ID, &e.Path, &e.Lang, &kind, &e.Size, &e.ModTime, &e.hash, &e.seg,
+		var kind, ino int64
+		if err := rows.Scan(&e.ID, &e.Path, &e.Lang, &kind, &e.Size, &e.ModTime, &ino, &e.ctime, &e.checked, &e.hash, &e.seg,
 			&e.Len[0], &e.Len[1], &e.Len[2], &e.Len[3], &e.Len[4]); err != nil {
 			return nil, err
 		}
-		e.Kind = walk.Kind(kind)
+		e.Kind, e.ino = walk.Kind(kind), uint64(ino)
 		out = append(out, e)
 	}
 	return out, rows.Err()

@@ -130,9 +130,15 @@ func (ix *Index) write(ctx context.Context, what string, fn func(w *writer)) err
 }
 
 type change struct {
-	file walk.File
-	doc  *Doc   // the new content's doc, nil when only touched
-	hash []byte // of the content
+	file walk.File // with the status of the content read
+	doc  *Doc      // the new content's doc, nil when only touched
+	hash []byte    // of the content
+	// checked is when the file's status was taken, 0 if it kept changing
+	// as it was read.
+	checked int64
+	// refresh: neither the status nor the content changed; the file was
+	// read again because its status was racy.
+	refresh bool
 }
 
 // Update brings the index up to date with the files on disk: a stat pass,
@@ -179,24 +185,30 @@ func (ix *Index) update(ctx context.Context, progress func(Progress)) (Stats, er
 		return st, err
 	}
 	binsNow := map[string]stamp{}
+	// Every status is taken after this time: a file whose times are not
+	// well before it is racy.
+	checked := time.Now().UnixNano()
 	files, err := walk.Files(ctx, ix.Root, walk.Options{
 		MaxFileSize: ix.opts.MaxFileSize,
-		Seen: func(p string, size int64, mt time.Time) (walk.Kind, bool, bool) {
-			if e := cat[p]; e != nil && e.Size == size && e.ModTime == mt.UnixNano() {
+		Seen: func(f walk.File) (walk.Kind, bool, bool) {
+			if e := cat[f.Path]; e != nil && e.clean(f) {
 				return e.Kind, false, true
 			}
-			if b, ok := bins[p]; ok && b.size == size && b.mtime == mt.UnixNano() {
-				binsNow[p] = b
+			if b, ok := bins[f.Path]; ok && b.clean(f) {
+				binsNow[f.Path] = b
 				return 0, true, true
 			}
 			return 0, false, false
 		},
-		Binary: func(p string, size int64, mt time.Time) {
-			binsNow[p] = stamp{size, mt.UnixNano()}
+		Binary: func(f walk.File) {
+			binsNow[f.Path] = stampOf(f, checked)
 		},
 	})
 	if err != nil {
 		return st, fmt.Errorf("update index of %s: %w", ix.Root, err)
+	}
+	if testHookAfterWalk != nil {
+		testHookAfterWalk()
 	}
 	if !sameStamps(bins, binsNow) {
 		if err := ix.saveBinaries(ctx, binsNow); err != nil {
@@ -209,7 +221,7 @@ func (ix *Index) update(ctx context.Context, progress func(Progress)) (Stats, er
 	for _, f := range files {
 		seen[f.Path] = true
 		e := cat[f.Path]
-		if e == nil || e.Size != f.Size || e.ModTime != f.ModTime.UnixNano() || e.Kind != f.Kind {
+		if e == nil || !e.clean(f) || e.Kind != f.Kind {
 			todo = append(todo, f)
 			total += f.Size
 		}
@@ -241,13 +253,15 @@ func (ix *Index) update(ctx context.Context, progress func(Progress)) (Stats, er
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				f := todo[i]
-				src := readFile(ix.Root, f)
+				src, f, fileChecked, _ := readFile(ix.Root, todo[i], checked, ix.maxFileSize())
 				sum := sha256.Sum256(src)
-				c := change{file: f, hash: sum[:]}
-				if e := cat[f.Path]; e == nil || !bytes.Equal(e.hash, c.hash) || e.Kind != f.Kind {
+				c := change{file: f, hash: sum[:], checked: fileChecked}
+				e := cat[f.Path]
+				if e == nil || !bytes.Equal(e.hash, c.hash) || e.Kind != f.Kind {
 					c.doc = analyze(f, src)
-					c.doc.hash = c.hash
+					c.doc.hash, c.doc.checked = c.hash, c.checked
+				} else {
+					c.refresh = e.sameStat(f)
 				}
 				results[i] <- c
 			}
@@ -328,8 +342,27 @@ func (ix *Index) update(ctx context.Context, progress func(Progress)) (Stats, er
 	return st, nil
 }
 
-// stamp is a file's size and time, to tell whether it changed.
-type stamp struct{ size, mtime int64 }
+// testHookAfterWalk, if set, runs between the walk and the reads of an
+// update: tests change files there, as an editor would.
+var testHookAfterWalk func()
+
+// stamp is what tells whether a binary file changed: its status, and when
+// it was taken.
+type stamp struct {
+	size, mtime    int64
+	ino            uint64
+	ctime, checked int64
+}
+
+func stampOf(f walk.File, checked int64) stamp {
+	return stamp{size: f.Size, mtime: nanos(f.ModTime), ino: f.Inode, ctime: nanos(f.ChangeTime), checked: checked}
+}
+
+// clean is Entry.clean for a binary file.
+func (s stamp) clean(f walk.File) bool {
+	e := Entry{Size: s.size, ModTime: s.mtime, ino: s.ino, ctime: s.ctime, checked: s.checked}
+	return e.clean(f)
+}
 
 func sameStamps(a, b map[string]stamp) bool {
 	if len(a) != len(b) {
@@ -345,7 +378,7 @@ func sameStamps(a, b map[string]stamp) bool {
 
 // loadBinaries reads the files skipped as binary at the last update.
 func (ix *Index) loadBinaries(ctx context.Context) (map[string]stamp, error) {
-	rows, err := ix.db.QueryContext(ctx, `SELECT path, size, mtime FROM binaries`)
+	rows, err := ix.db.QueryContext(ctx, `SELECT path, size, mtime, ino, ctime, checked FROM binaries`)
 	if err != nil {
 		return nil, fmt.Errorf("read index %s: %w", ix.Path, err)
 	}
@@ -354,9 +387,11 @@ func (ix *Index) loadBinaries(ctx context.Context) (map[string]stamp, error) {
 	for rows.Next() {
 		var p string
 		var s stamp
-		if err := rows.Scan(&p, &s.size, &s.mtime); err != nil {
+		var ino int64
+		if err := rows.Scan(&p, &s.size, &s.mtime, &ino, &s.ctime, &s.checked); err != nil {
 			return nil, fmt.Errorf("read index %s: %w", ix.Path, err)
 		}
+		s.ino = uint64(ino)
 		out[p] = s
 	}
 	return out, rows.Err()
@@ -368,9 +403,9 @@ func (ix *Index) saveBinaries(ctx context.Context, bins map[string]stamp) error 
 		w.exec(`DELETE FROM binaries`)
 		rows := make([][]any, 0, len(bins))
 		for p, s := range bins {
-			rows = append(rows, []any{p, s.size, s.mtime})
+			rows = append(rows, []any{p, s.size, s.mtime, int64(s.ino), s.ctime, s.checked})
 		}
-		w.insertMany(`INSERT INTO binaries(path, size, mtime) VALUES `, 3, rows)
+		w.insertMany(`INSERT INTO binaries(path, size, mtime, ino, ctime, checked) VALUES `, 6, rows)
 	})
 }
 
@@ -401,8 +436,13 @@ func (ix *Index) writeBatch(ctx context.Context, batch []change, gone []string, 
 		var docs []*Doc
 		for _, c := range batch {
 			if c.doc == nil {
-				w.exec(`UPDATE files SET mtime = ? WHERE path = ? AND hash = ?`, c.file.ModTime.UnixNano(), c.file.Path, c.hash)
-				st.Touched++
+				// The status of the content read, whatever the walk saw.
+				f := c.file
+				w.exec(`UPDATE files SET size = ?, mtime = ?, ino = ?, ctime = ?, checked = ? WHERE path = ? AND hash = ?`,
+					f.Size, nanos(f.ModTime), int64(f.Inode), nanos(f.ChangeTime), c.checked, f.Path, c.hash)
+				if !c.refresh {
+					st.Touched++
+				}
 				continue
 			}
 			if w.drop(c.file.Path) {
@@ -505,7 +545,7 @@ func (w *writer) insertMany(head string, cols int, rows [][]any, tail ...string)
 
 // insertDocs inserts new files into the delta and sets their ids.
 func (w *writer) insertDocs(docs []*Doc) {
-	const cols = 13
+	const cols = 16
 	one := "(" + strings.Repeat("?,", cols-1) + "?)"
 	for len(docs) > 0 && w.err == nil {
 		n := min(200, len(docs))
@@ -513,10 +553,10 @@ func (w *writer) insertDocs(docs []*Doc) {
 		byPath := map[string]*Doc{}
 		for _, d := range docs[:n] {
 			byPath[d.Path] = d
-			args = append(args, d.Path, d.Lang, int64(d.Kind), d.Size, d.ModTime, d.hash, 0,
+			args = append(args, d.Path, d.Lang, int64(d.Kind), d.Size, d.ModTime, int64(d.ino), d.ctime, d.checked, d.hash, 0,
 				d.Len[0], d.Len[1], d.Len[2], d.Len[3], d.Len[4], encodeDoc(d))
 		}
-		q := `INSERT INTO files(path, lang, kind, size, mtime, hash, seg, l0, l1, l2, l3, l4, doc) VALUES ` +
+		q := `INSERT INTO files(path, lang, kind, size, mtime, ino, ctime, checked, hash, seg, l0, l1, l2, l3, l4, doc) VALUES ` +
 			strings.Repeat(one+",", n-1) + one + ` RETURNING id, path`
 		rows, err := w.tx.QueryContext(w.ctx, q, args...)
 		if err != nil {

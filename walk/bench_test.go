@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"testing"
-	"time"
 )
 
 // seenTree creates a tree of about 6,000 files in about 600 directories
@@ -59,7 +58,7 @@ func seenTree(t testing.TB, root string) int {
 }
 
 // seenOK is a Seen hook for a repository whose every file is known.
-func seenOK(string, int64, time.Time) (Kind, bool, bool) { return 0, false, true }
+func seenOK(File) (Kind, bool, bool) { return 0, false, true }
 
 // BenchmarkWalkSeen walks a tree of about 6,000 files in about 600
 // directories with a Seen hook that knows every file, as when updating an

@@ -9,7 +9,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 )
 
 // withWorkers runs f with GOMAXPROCS set to each of a few values, with the
@@ -100,11 +99,11 @@ func TestWalkHooksInOrder(t *testing.T) {
 				events = append(events, kind+" "+p)
 			}
 			var opts Options
-			opts.Binary = func(p string, _ int64, _ time.Time) { ordered("binary", p) }
+			opts.Binary = func(f File) { ordered("binary", f.Path) }
 			if seen {
-				opts.Seen = func(p string, _ int64, _ time.Time) (Kind, bool, bool) {
-					events = append(events, "seen "+p)
-					return 0, false, strings.HasPrefix(p, "d1")
+				opts.Seen = func(f File) (Kind, bool, bool) {
+					events = append(events, "seen "+f.Path)
+					return 0, false, strings.HasPrefix(f.Path, "d1")
 				}
 			}
 			var got []string

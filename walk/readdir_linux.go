@@ -106,15 +106,15 @@ func ignoringEINTR(fn func() error) error {
 	}
 }
 
-// statFile returns the size and modification time of the file path, not
-// following symbolic links, as os.Lstat would.
-func statFile(path string) (size int64, mtime time.Time, err error) {
+// statFile returns the status of the file path, not following symbolic
+// links, as os.Lstat would.
+func statFile(path string) (fileStat, error) {
 	var st syscall.Stat_t
-	err = ignoringEINTR(func() error { return syscall.Lstat(path, &st) })
+	err := ignoringEINTR(func() error { return syscall.Lstat(path, &st) })
 	if err != nil {
-		return 0, time.Time{}, &fs.PathError{Op: "lstat", Path: path, Err: err}
+		return fileStat{}, &fs.PathError{Op: "lstat", Path: path, Err: err}
 	}
-	return st.Size, time.Unix(st.Mtim.Unix()), nil
+	return fileStat{size: st.Size, mtime: time.Unix(st.Mtim.Unix()), ctime: time.Unix(st.Ctim.Unix()), ino: st.Ino}, nil
 }
 
 // readHead reads the first len(buf) bytes of the file path into buf, or as

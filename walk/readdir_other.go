@@ -5,7 +5,6 @@ package walk
 import (
 	"io"
 	"os"
-	"time"
 )
 
 // readDir returns the entries of directory dir other than "." and "..",
@@ -26,13 +25,13 @@ func readDir(dir string, buf *[]byte) ([]dirent, error) {
 }
 
 // statFile returns the size and modification time of the file path, not
-// following symbolic links.
-func statFile(path string) (size int64, mtime time.Time, err error) {
+// following symbolic links; the inode and change time are left out.
+func statFile(path string) (fileStat, error) {
 	info, err := os.Lstat(path)
 	if err != nil {
-		return 0, time.Time{}, err
+		return fileStat{}, err
 	}
-	return info.Size(), info.ModTime(), nil
+	return fileStat{size: info.Size(), mtime: info.ModTime()}, nil
 }
 
 // readHead reads the first len(buf) bytes of the file path into buf, or as

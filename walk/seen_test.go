@@ -22,7 +22,7 @@ func TestWalkSeenAndBinary(t *testing.T) {
 	}
 	var binaries []string
 	files, err := Files(context.Background(), root, Options{
-		Binary: func(p string, size int64, mt time.Time) { binaries = append(binaries, p) },
+		Binary: func(f File) { binaries = append(binaries, f.Path) },
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -40,17 +40,18 @@ func TestWalkSeenAndBinary(t *testing.T) {
 	os.Chmod(filepath.Join(root, "gen.go"), 0) // unreadable: a read would fail
 	var asked []string
 	files, err = Files(context.Background(), root, Options{
-		Seen: func(p string, size int64, mt time.Time) (Kind, bool, bool) {
+		Seen: func(g File) (Kind, bool, bool) {
+			p := g.Path
 			asked = append(asked, p)
 			if p == "blob.bin" {
 				return 0, true, true
 			}
-			if f, ok := known[p]; ok && f.Size == size && f.ModTime.Equal(mt) {
+			if f, ok := known[p]; ok && f.Size == g.Size && f.ModTime.Equal(g.ModTime) {
 				return f.Kind | Docs, false, true
 			}
 			return 0, false, false
 		},
-		Binary: func(p string, size int64, mt time.Time) { t.Errorf("binary %s read again", p) },
+		Binary: func(f File) { t.Errorf("binary %s read again", f.Path) },
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -131,3 +131,59 @@ func TestWalkUnreadableRoot(t *testing.T) {
 		t.Errorf("err = %v, want a permission error", err)
 	}
 }
+
+// TestFileStatus: a walked file carries what git compares besides size and
+// time, its inode and change time, in the hooks and to fn alike; a file
+// replaced by a copy of the same size and time (cp -p, rsync -a) differs in
+// them.
+func TestFileStatus(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{"a.go": "package a\n", "b.bin": "\x00"})
+	walkOne := func() (File, File, File) {
+		t.Helper()
+		var seen, bin File
+		files, err := Files(context.Background(), root, Options{
+			Seen: func(f File) (Kind, bool, bool) {
+				if f.Path == "a.go" {
+					seen = f
+				}
+				return 0, false, false
+			},
+			Binary: func(f File) { bin = f },
+		})
+		if err != nil || len(files) != 1 {
+			t.Fatalf("files %v, %v", files, err)
+		}
+		return files[0], seen, bin
+	}
+	f, seen, bin := walkOne()
+	var st syscall.Stat_t
+	if err := syscall.Stat(filepath.Join(root, "a.go"), &st); err != nil {
+		t.Fatal(err)
+	}
+	if f.Inode != st.Ino || f.Inode == 0 || f.ChangeTime.IsZero() {
+		t.Errorf("a.go: inode %d, change time %v; stat says inode %d", f.Inode, f.ChangeTime, st.Ino)
+	}
+	if seen.Inode != f.Inode || !seen.ChangeTime.Equal(f.ChangeTime) || seen.Size != f.Size || !seen.ModTime.Equal(f.ModTime) {
+		t.Errorf("Seen was told %+v, fn %+v", seen, f)
+	}
+	if bin.Path != "b.bin" || bin.Inode == 0 {
+		t.Errorf("Binary was told %+v", bin)
+	}
+	// Replace a.go by a file of the same size and time, as rsync -a does.
+	tmp := filepath.Join(root, ".a.go.tmp")
+	if err := os.WriteFile(tmp, []byte("package b\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	os.Chtimes(tmp, f.ModTime, f.ModTime)
+	if err := os.Rename(tmp, filepath.Join(root, "a.go")); err != nil {
+		t.Fatal(err)
+	}
+	g, _, _ := walkOne()
+	if g.Size != f.Size || !g.ModTime.Equal(f.ModTime) {
+		t.Fatalf("the copy's size or time differ: %+v, %+v", g, f)
+	}
+	if g.Inode == f.Inode {
+		t.Errorf("a replaced file has the inode of the one it replaced")
+	}
+}

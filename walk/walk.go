@@ -43,16 +43,17 @@ type Options struct {
 	OnError func(path string, err error) error
 
 	// Seen, if not nil, is asked about each regular file before its head is
-	// read. When it answers ok, the file is known unchanged since it was
-	// last classified (the caller compares size and time): its kind is
-	// taken from kind, or it is skipped as binary when skip is true, and
-	// its head is not read. This keeps a walk over an indexed repository
-	// to stat calls.
-	Seen func(path string, size int64, modTime time.Time) (kind Kind, skip, ok bool)
+	// read, with what its status says (f.Kind is not set). When it answers
+	// ok, the file is known unchanged since it was last classified (the
+	// caller compares its status, as git does: size, times, inode): its
+	// kind is taken from kind, or it is skipped as binary when skip is
+	// true, and its head is not read. This keeps a walk over an indexed
+	// repository to stat calls.
+	Seen func(f File) (kind Kind, skip, ok bool)
 
 	// Binary, if not nil, is called for each file skipped as binary after
 	// its head was read, so that a caller can answer Seen for it next time.
-	Binary func(path string, size int64, modTime time.Time)
+	Binary func(f File)
 }
 
 // maxFileSize returns the effective size limit, negative for none.
@@ -69,6 +70,12 @@ type File struct {
 	Size    int64     // in bytes
 	ModTime time.Time // modification time
 	Kind    Kind      // as determined by Classify
+	// Inode and ChangeTime are the file's inode number and status change
+	// time (ctime), where the system has them (0 and the zero time where
+	// not): a file replaced by another of the same size and modification
+	// time (cp -p, rsync -a, tar x) has another of either.
+	Inode      uint64
+	ChangeTime time.Time
 }
 
 // Walk calls fn for every file of the repository rooted at root that is not
@@ -210,12 +217,11 @@ type pathError struct {
 // An entry is a file or subdirectory of a read directory that is not
 // ignored.
 type entry struct {
-	rel   string    // the slash path relative to the root
-	sub   *dirJob   // for a directory, nil for a file
-	size  int64     // for a file, the size
-	mtime time.Time // and the modification time
-	err   error     // why stating or reading the file failed
-	kind  Kind      // with state fileText, the file's kind
+	rel   string   // the slash path relative to the root
+	sub   *dirJob  // for a directory, nil for a file
+	st    fileStat // for a file, its status
+	err   error    // why stating or reading the file failed
+	kind  Kind     // with state fileText, the file's kind
 	state fileState
 }
 
@@ -482,18 +488,18 @@ func (w *walker) read(j *dirJob, s *scratch) {
 			nsub++
 			continue
 		}
-		size, mtime, err := statFile(join(j.abs, name))
+		st, err := statFile(join(j.abs, name))
 		if err != nil {
 			j.entries = append(j.entries, entry{rel: rel, err: err, state: fileStatFailed})
 			continue
 		}
-		if w.maxSize >= 0 && size > w.maxSize {
+		if w.maxSize >= 0 && st.size > w.maxSize {
 			continue
 		}
-		f := entry{rel: rel, size: size, mtime: mtime, state: fileStated}
+		f := entry{rel: rel, st: st, state: fileStated}
 		if w.opts.Seen == nil {
 			// Nothing can spare the read: do it here.
-			f.kind, f.state, f.err = classify(join(j.abs, name), rel, size, s)
+			f.kind, f.state, f.err = classify(join(j.abs, name), rel, st.size, s)
 		}
 		j.entries = append(j.entries, f)
 	}
@@ -568,28 +574,43 @@ func (w *walker) visitFile(j *dirJob, e *entry) error {
 	if e.state == fileStatFailed {
 		return w.report(e.rel, e.err)
 	}
+	f := e.st.file(e.rel)
 	if w.opts.Seen != nil {
-		if kind, skip, ok := w.opts.Seen(e.rel, e.size, e.mtime); ok {
+		if kind, skip, ok := w.opts.Seen(f); ok {
 			if skip {
 				return nil
 			}
-			return w.fn(File{Path: e.rel, Size: e.size, ModTime: e.mtime, Kind: kind})
+			f.Kind = kind
+			return w.fn(f)
 		}
 	}
 	kind, state, err := e.kind, e.state, e.err
 	if state == fileStated {
-		kind, state, err = classify(join(j.abs, path.Base(e.rel)), e.rel, e.size, &w.scratch)
+		kind, state, err = classify(join(j.abs, path.Base(e.rel)), e.rel, e.st.size, &w.scratch)
 	}
 	switch state {
 	case fileReadFailed:
 		return w.report(e.rel, err)
 	case fileBinary:
 		if w.opts.Binary != nil {
-			w.opts.Binary(e.rel, e.size, e.mtime)
+			w.opts.Binary(f)
 		}
 		return nil
 	}
-	return w.fn(File{Path: e.rel, Size: e.size, ModTime: e.mtime, Kind: kind})
+	f.Kind = kind
+	return w.fn(f)
+}
+
+// fileStat is what Walk keeps of a file's status.
+type fileStat struct {
+	size         int64
+	mtime, ctime time.Time
+	ino          uint64
+}
+
+// file is the File of a stated file, without its kind.
+func (st fileStat) file(rel string) File {
+	return File{Path: rel, Size: st.size, ModTime: st.mtime, Inode: st.ino, ChangeTime: st.ctime}
 }
 
 // classify reads the head of the file abs, of the given size, and returns
