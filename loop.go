@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"os"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -238,6 +239,16 @@ func run(ctx context.Context, ix *index.Index, task string, opts Options, pc *pa
 		} else {
 			res.Notice = fmt.Sprintf("nothing scored %.2f or above; the closest files are in the ranking", opts.Threshold)
 		}
+	}
+	if gone := unreadable(ix.Root, res.Files); len(gone) > 0 {
+		note := fmt.Sprintf("%s could not be read since it was indexed (moved, deleted or its permissions changed): run hone index", strings.Join(gone, ", "))
+		if len(gone) > 1 {
+			note = fmt.Sprintf("%d files could not be read since they were indexed (moved, deleted or their permissions changed): %s; run hone index", len(gone), strings.Join(gone, ", "))
+		}
+		if res.Notice != "" {
+			note = res.Notice + "; " + note
+		}
+		res.Notice = note
 	}
 	res.ElapsedMS = time.Since(start).Milliseconds()
 	if err := ix.Err(); err != nil {
@@ -651,3 +662,17 @@ const (
 	shownNamed     = 5
 	maxCommitFiles = 10
 )
+
+// unreadable lists the result's files that can no longer be opened.
+func unreadable(root string, files []Evaluation) []string {
+	var out []string
+	for _, f := range files {
+		fh, err := os.Open(filepath.Join(root, filepath.FromSlash(f.Path)))
+		if err != nil {
+			out = append(out, f.Path)
+			continue
+		}
+		fh.Close()
+	}
+	return out
+}
