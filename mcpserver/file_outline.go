@@ -3,10 +3,12 @@ package mcpserver
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 
 	"github.com/hone-tools/hone/structure"
+	"github.com/hone-tools/hone/walk"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -35,9 +37,9 @@ func (s *Server) fileOutline(ctx context.Context, _ *mcp.CallToolRequest, in Out
 	if err != nil {
 		return nil, OutlineResult{}, err
 	}
-	src, err := os.ReadFile(abs)
+	src, err := readSource(slash, abs)
 	if err != nil {
-		return nil, OutlineResult{}, fmt.Errorf("read %s: %w", slash, err)
+		return nil, OutlineResult{}, err
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, OutlineResult{}, err
@@ -65,4 +67,33 @@ func (s *Server) fileOutline(ctx context.Context, _ *mcp.CallToolRequest, in Out
 		fmt.Fprintf(&b, "%d-%d %s %s\n", d.Line, d.EndLine, d.Kind, name)
 	}
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: b.String()}}}, out, nil
+}
+
+// readSource reads a regular file of at most the size the index takes
+// (walk.DefaultMaxFileSize): what is larger is not source code to outline.
+func readSource(slash, abs string) ([]byte, error) {
+	f, err := os.Open(abs)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", slash, err)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", slash, err)
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file: only files can be outlined", slash)
+	}
+	const limit = walk.DefaultMaxFileSize
+	if fi.Size() > limit {
+		return nil, fmt.Errorf("%s is %d bytes, over the %d bytes hone indexes and outlines: read it with read_span", slash, fi.Size(), limit)
+	}
+	src, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", slash, err)
+	}
+	if len(src) > limit {
+		return nil, fmt.Errorf("%s grew past the %d bytes hone indexes and outlines: read it with read_span", slash, limit)
+	}
+	return src, nil
 }

@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/hone-tools/hone"
 	"github.com/hone-tools/hone/pack"
@@ -54,6 +55,15 @@ func (s *Server) addRetrieveContext(srv *mcp.Server) {
 }
 
 func (s *Server) retrieveContext(ctx context.Context, _ *mcp.CallToolRequest, in RetrieveParams) (*mcp.CallToolResult, RetrieveResult, error) {
+	if err := checkLen("the task", in.Task, maxTaskBytes); err != nil {
+		return nil, RetrieveResult{}, fmt.Errorf("%w: give the issue's text and its stack trace, not whole logs or files", err)
+	}
+	if err := checkGlobs("include", in.Include); err != nil {
+		return nil, RetrieveResult{}, err
+	}
+	if err := checkGlobs("exclude", in.Exclude); err != nil {
+		return nil, RetrieveResult{}, err
+	}
 	budget := in.BudgetTokens
 	if budget <= 0 {
 		budget = defaultBudget

@@ -3,8 +3,6 @@ package mcpserver
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/hone-tools/hone"
@@ -50,9 +48,18 @@ func (s *Server) searchCode(ctx context.Context, _ *mcp.CallToolRequest, in Sear
 		limit = 10
 	}
 	limit = min(limit, 50)
+	if err := checkLen("the query", in.Query, maxQueryBytes); err != nil {
+		return nil, SearchResult{}, err
+	}
+	if err := checkGlobs("include", in.Include); err != nil {
+		return nil, SearchResult{}, err
+	}
+	if err := checkGlobs("exclude", in.Exclude); err != nil {
+		return nil, SearchResult{}, err
+	}
 	terms := index.Words(in.Query)
 	if len(terms) == 0 {
-		return nil, SearchResult{}, fmt.Errorf("the query %q has no words to search for", in.Query)
+		return nil, SearchResult{}, fmt.Errorf("the query %s has no words to search for", quote(in.Query))
 	}
 	ix, err := s.index(ctx)
 	if err != nil {
@@ -73,7 +80,7 @@ func (s *Server) searchCode(ctx context.Context, _ *mcp.CallToolRequest, in Sear
 	var b strings.Builder
 	used := 0
 	for _, h := range ix.Run(index.Search{Terms: terms, Keep: keep, Limit: limit}) {
-		hit := SearchHit{Path: h.Entry.Path, Score: h.Score, Lines: matchingLines(s.root, h.Entry.Path, stems, 3)}
+		hit := SearchHit{Path: h.Entry.Path, Score: h.Score, Lines: s.matchingLines(h.Entry.Path, stems, 3)}
 		block := fmt.Sprintf("%s (score %.2f)\n", hit.Path, hit.Score)
 		for _, l := range hit.Lines {
 			block += "  " + l + "\n"
@@ -97,8 +104,14 @@ func (s *Server) searchCode(ctx context.Context, _ *mcp.CallToolRequest, in Sear
 }
 
 // matchingLines returns the first lines of a file holding a query term.
-func matchingLines(root, p string, stems map[string]bool, max int) []string {
-	data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(p)))
+// The file is checked as read_span checks it: it may have become a link
+// to a secret since it was indexed.
+func (s *Server) matchingLines(p string, stems map[string]bool, max int) []string {
+	slash, abs, err := s.resolve(p)
+	if err != nil {
+		return nil
+	}
+	data, err := readSource(slash, abs)
 	if err != nil {
 		return nil
 	}

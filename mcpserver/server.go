@@ -10,6 +10,7 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -60,6 +61,8 @@ func (s *Server) MCP() *mcp.Server {
 	s.addReadSpan(srv)
 	s.addIndexStatus(srv)
 	s.addReindex(srv)
+	// Outermost: no error repeats more than a little of its input.
+	srv.AddReceivingMiddleware(cutErrors)
 	return srv
 }
 
@@ -83,38 +86,90 @@ func (s *Server) index(ctx context.Context) (*index.Index, error) {
 }
 
 // resolve checks a path a model gave: relative to the repository, inside
-// it once symbolic links are followed, not a secret. It returns the slash
-// path and the absolute one.
+// it once symbolic links are followed, a regular file, not under .git, and
+// not a secret, by the name asked for or by the file a link leads to. It
+// returns the slash path and the absolute path of the real file.
 func (s *Server) resolve(p string) (string, string, error) {
 	if p == "" {
 		return "", "", errors.New("path is empty: give a file's path relative to the repository root")
 	}
+	if err := checkLen("the path", p, maxPathBytes); err != nil {
+		return "", "", err
+	}
+	if strings.IndexByte(p, 0) >= 0 {
+		return "", "", fmt.Errorf("path %s holds a NUL byte: give a file's path relative to the repository root", quote(p))
+	}
 	if filepath.IsAbs(p) || strings.HasPrefix(p, "/") || filepath.VolumeName(p) != "" {
-		return "", "", fmt.Errorf("path %q is absolute: give it relative to the repository root", p)
+		return "", "", fmt.Errorf("path %s is absolute: give it relative to the repository root", quote(p))
 	}
 	clean := filepath.Clean(filepath.FromSlash(p))
 	if clean == ".." || strings.HasPrefix(clean, ".."+string(filepath.Separator)) {
-		return "", "", fmt.Errorf("path %q leaves the repository: only files inside it can be read", p)
+		return "", "", fmt.Errorf("path %s leaves the repository: only files inside it can be read", quote(p))
+	}
+	slash := filepath.ToSlash(clean)
+	if inGitDir(slash) {
+		return "", "", fmt.Errorf("path %s is under .git: git's own files are not the repository's code", quote(p))
 	}
 	abs := filepath.Join(s.root, clean)
 	real, err := filepath.EvalSymlinks(abs)
 	if err != nil {
-		return "", "", fmt.Errorf("path %q: no such file in the repository", p)
+		return "", "", fmt.Errorf("path %s: no such file in the repository", quote(p))
 	}
 	root, err := filepath.EvalSymlinks(s.root)
 	if err != nil {
-		return "", "", err
+		return "", "", fmt.Errorf("resolve the repository root: %w", err)
 	}
-	if real != root && !strings.HasPrefix(real, root+string(filepath.Separator)) {
-		return "", "", fmt.Errorf("path %q is a link that leaves the repository: only files inside it can be read", p)
+	rel, err := filepath.Rel(root, real)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
+		return "", "", fmt.Errorf("path %s is a link that leaves the repository: only files inside it can be read", quote(p))
 	}
-	slash := filepath.ToSlash(clean)
+	realSlash := filepath.ToSlash(rel)
+	if inGitDir(realSlash) {
+		return "", "", fmt.Errorf("path %s is a link into .git: git's own files are not the repository's code", quote(p))
+	}
 	if walk.Classify(slash, nil).Has(walk.Secret) {
-		return "", "", fmt.Errorf("path %q is a secret-bearing file: hone never reads its contents", p)
+		return "", "", fmt.Errorf("path %s is a secret-bearing file: hone never reads its contents", quote(p))
+	}
+	if walk.Classify(realSlash, nil).Has(walk.Secret) {
+		return "", "", fmt.Errorf("path %s is a link to a secret-bearing file: hone never reads its contents", quote(p))
 	}
 	fi, err := os.Stat(real)
 	if err != nil || !fi.Mode().IsRegular() {
-		return "", "", fmt.Errorf("path %q is not a regular file", p)
+		return "", "", fmt.Errorf("path %s is not a regular file: only files can be read", quote(p))
+	}
+	// The head may mark a secret too, as the pack checks it.
+	head, err := readHead(real)
+	if err != nil {
+		return "", "", fmt.Errorf("read %s: %w", slash, err)
+	}
+	if walk.Classify(slash, head).Has(walk.Secret) || walk.Classify(realSlash, head).Has(walk.Secret) {
+		return "", "", fmt.Errorf("path %s is a secret-bearing file: hone never reads its contents", quote(p))
 	}
 	return slash, real, nil
+}
+
+// inGitDir reports whether a slash path has a .git element: git's own
+// files (its config, logs, commit messages) are not the repository's code.
+func inGitDir(slash string) bool {
+	for elem := range strings.SplitSeq(slash, "/") {
+		if strings.EqualFold(elem, ".git") {
+			return true
+		}
+	}
+	return false
+}
+
+// readHead reads a file's first walk.HeadSize bytes.
+func readHead(abs string) ([]byte, error) {
+	f, err := os.Open(abs)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	head := make([]byte, walk.HeadSize)
+	n, err := io.ReadFull(f, head)
+	if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
+		return nil, err
+	}
+	return head[:n], nil
 }

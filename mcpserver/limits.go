@@ -1,0 +1,95 @@
+package mcpserver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/hone-tools/hone"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Limits on what a tool takes. The task shares the command line's limit.
+const (
+	maxTaskBytes  = hone.MaxTaskBytes
+	maxQueryBytes = 16 << 10
+	maxPathBytes  = 4096
+	maxGlobs      = 100
+	maxGlobBytes  = 1024
+	// maxEcho bounds the user input an error of hone's repeats; with the
+	// rest of the message it stays under maxErrorBytes.
+	maxEcho = 160
+)
+
+// cut shortens text to at most maxEcho bytes, on a character boundary,
+// marking the cut with "…".
+func cut(s string) string { return cutTo(s, maxEcho) }
+
+// cutTo shortens text to at most limit bytes, on a character boundary,
+// marking the cut with "…".
+func cutTo(s string, limit int) string {
+	if len(s) <= limit {
+		return s
+	}
+	n := limit
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
+}
+
+// quote quotes user input for an error message, cut to maxEcho bytes.
+func quote(s string) string { return strconv.Quote(cut(s)) }
+
+// checkLen refuses a text argument over its limit, without repeating it.
+func checkLen(name, s string, limit int) error {
+	if len(s) > limit {
+		return fmt.Errorf("%s is %d bytes long, over the %d bytes it may have: shorten it", name, len(s), limit)
+	}
+	return nil
+}
+
+// checkGlobs refuses more globs, or longer ones, than a search needs.
+func checkGlobs(name string, globs []string) error {
+	if len(globs) > maxGlobs {
+		return fmt.Errorf("%s has %d globs, over the %d it may have: merge them, e.g. src/{a,b}/**", name, len(globs), maxGlobs)
+	}
+	for i, g := range globs {
+		if len(g) > maxGlobBytes {
+			return fmt.Errorf("%s glob %d is %d bytes long, over the %d bytes a glob may have: shorten it", name, i+1, len(g), maxGlobBytes)
+		}
+	}
+	return nil
+}
+
+// maxErrorBytes bounds an error's text: the SDK's own errors (a schema
+// check) repeat the argument that failed, whatever its size, after some
+// 80 bytes of their own; cut here, they repeat under 200 bytes of it.
+const maxErrorBytes = 260
+
+// cutErrors keeps every error a client gets short, whoever wrote it: a
+// tool's error result, or a JSON-RPC error, with its code kept.
+func cutErrors(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		res, err := next(ctx, method, req)
+		if err != nil && len(err.Error()) > maxErrorBytes {
+			msg := cutTo(err.Error(), maxErrorBytes)
+			if we := (*jsonrpc.Error)(nil); errors.As(err, &we) {
+				err = &jsonrpc.Error{Code: we.Code, Message: msg}
+			} else {
+				err = errors.New(msg)
+			}
+		}
+		if r, ok := res.(*mcp.CallToolResult); ok && r != nil && r.IsError {
+			for _, c := range r.Content {
+				if t, ok := c.(*mcp.TextContent); ok {
+					t.Text = cutTo(t.Text, maxErrorBytes)
+				}
+			}
+		}
+		return res, err
+	}
+}

@@ -1,0 +1,88 @@
+package mcpserver
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// TestInputLimits: every text a tool takes has a limit, checked at once,
+// and no error repeats more than 200 bytes of what it was given, not even
+// the SDK's own errors.
+func TestInputLimits(t *testing.T) {
+	cs := connect(t, fixture)
+	big := strings.Repeat("x", 10<<20)
+	mid := strings.Repeat("x", 2<<20)
+	many := make([]string, maxGlobs+1)
+	for i := range many {
+		many[i] = "src/*.ts"
+	}
+	for _, tt := range []struct {
+		name, tool string
+		args       map[string]any
+		want       string
+	}{
+		{"10 MB task", "retrieve_context", map[string]any{"task": big}, "the task is 10485760 bytes long, over the 1048576"},
+		{"task just over", "retrieve_context", map[string]any{"task": strings.Repeat("y ", maxTaskBytes/2) + "y"}, "over the 1048576"},
+		{"include globs", "retrieve_context", map[string]any{"task": "token expiry", "include": many}, "over the 100 it may have"},
+		{"long exclude glob", "retrieve_context", map[string]any{"task": "token expiry", "exclude": []string{mid}}, "exclude glob 1 is 2097152 bytes long"},
+		{"2 MB query", "search_code", map[string]any{"query": mid}, "the query is 2097152 bytes long"},
+		{"query globs", "search_code", map[string]any{"query": "token", "exclude": many}, "over the 100 it may have"},
+		{"long include glob", "search_code", map[string]any{"query": "token", "include": []string{mid}}, "include glob 1 is 2097152 bytes long"},
+		{"10 MB path", "read_span", map[string]any{"path": big, "start_line": 1}, "the path is 10485760 bytes long, over the 4096"},
+		{"2 MB path", "file_outline", map[string]any{"path": mid}, "the path is 2097152 bytes long, over the 4096"},
+		{"path at the limit", "read_span", map[string]any{"path": strings.Repeat("x", maxPathBytes), "start_line": 1}, "no such file"},
+		{"query with no words", "search_code", map[string]any{"query": strings.Repeat("the ", 1000)}, "has no words to search for"},
+		{"start_line a 2 MB string", "read_span", map[string]any{"path": "a.go", "start_line": mid}, "validating"},
+		{"a 2 MB argument name", "read_span", map[string]any{"path": "a.go", "start_line": 1, mid: 1}, "unexpected additional properties"},
+	} {
+		start := time.Now()
+		res, text := call(t, cs, tt.tool, tt.args)
+		took := time.Since(start)
+		if !res.IsError || !strings.Contains(text, tt.want) {
+			t.Errorf("%s: error %v, %.300q; want %q", tt.name, res.IsError, text, tt.want)
+		}
+		if len(text) > maxErrorBytes+len("…") {
+			t.Errorf("%s: an error of %d bytes: %.300q", tt.name, len(text), text)
+		}
+		if strings.Contains(text, strings.Repeat("x", 201)) || strings.Contains(text, strings.Repeat("the ", 51)) {
+			t.Errorf("%s: the error repeats over 200 bytes of its input: %q", tt.name, text)
+		}
+		if took > 10*time.Second {
+			t.Errorf("%s: %v to refuse", tt.name, took)
+		}
+	}
+	// An unknown tool's name is cut too, in a JSON-RPC error.
+	_, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: mid})
+	if err == nil || len(err.Error()) > maxErrorBytes+100 {
+		t.Errorf("unknown tool: %.400v", err)
+	}
+}
+
+// TestFileOutlineSizeLimit: file_outline reads no more than the index
+// does, and refuses what is not a regular file.
+func TestFileOutlineSizeLimit(t *testing.T) {
+	repo := t.TempDir()
+	os.WriteFile(filepath.Join(repo, "big.go"), []byte("package big\n"+strings.Repeat("var x = 1\n", 110000)), 0o644)
+	os.WriteFile(filepath.Join(repo, "small.go"), []byte("package small\n\nfunc F() {}\n"), 0o644)
+	os.Mkdir(filepath.Join(repo, "dir"), 0o755)
+	cs := connect(t, repo)
+	for _, tt := range []struct{ path, want string }{
+		{"big.go", "over the 1048576 bytes hone indexes and outlines"},
+		{"dir", "not a regular file"},
+		{"/dev/zero", "is absolute"},
+	} {
+		res, text := call(t, cs, "file_outline", map[string]any{"path": tt.path})
+		if !res.IsError || !strings.Contains(text, tt.want) {
+			t.Errorf("file_outline %s: %q; want %q", tt.path, text, tt.want)
+		}
+	}
+	if res, text := call(t, cs, "file_outline", map[string]any{"path": "small.go"}); res.IsError || !strings.Contains(text, "function F") {
+		t.Errorf("file_outline small.go: %q", text)
+	}
+}
