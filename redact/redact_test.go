@@ -1,6 +1,9 @@
 package redact_test
 
 import (
+	"io/fs"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -163,6 +166,35 @@ func TestRuleExamples(t *testing.T) {
 	for _, p := range ex {
 		if out, _ := redact.String(p.Text); strings.Contains(out, p.Secret) {
 			t.Errorf("%s: left in: %s", p.Name, out)
+		}
+	}
+}
+
+// BenchmarkRepository redacts this repository's own files, as the index
+// does when it masks secrets before tokenizing.
+func BenchmarkRepository(b *testing.B) {
+	var texts [][]byte
+	total := 0
+	filepath.WalkDir("..", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() && d.Name() == ".git" {
+			return filepath.SkipDir
+		}
+		if d.IsDir() {
+			return nil
+		}
+		if fi, err := d.Info(); err != nil || fi.Size() > 1<<20 {
+			return nil
+		}
+		x, _ := os.ReadFile(p)
+		texts = append(texts, x)
+		total += len(x)
+		return nil
+	})
+	redact.Default()
+	b.SetBytes(int64(total))
+	for b.Loop() {
+		for _, t := range texts {
+			redact.Mask("", t)
 		}
 	}
 }
