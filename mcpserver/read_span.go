@@ -1,10 +1,14 @@
 package mcpserver
 
 import (
+	"bufio"
+	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/hone-tools/hone/pack"
 	"github.com/hone-tools/hone/walk"
@@ -13,27 +17,41 @@ import (
 
 // SpanParams are read_span's arguments.
 type SpanParams struct {
-	Path      string `json:"path" jsonschema:"the file, relative to the repository root"`
-	StartLine int    `json:"start_line" jsonschema:"first line to read, 1-based"`
-	EndLine   int    `json:"end_line,omitempty" jsonschema:"last line to read, inclusive (default: start_line + 199)"`
+	Path        string `json:"path" jsonschema:"the file, relative to the repository root"`
+	StartLine   int    `json:"start_line" jsonschema:"first line to read, 1-based"`
+	EndLine     int    `json:"end_line,omitempty" jsonschema:"last line to read, inclusive (default: start_line + 199)"`
+	StartColumn int    `json:"start_column,omitempty" jsonschema:"byte of start_line to start at, 1-based (default 1): to read on in a line too long to show whole, as a cut line says"`
 }
 
 // SpanResult is read_span's structured result.
 type SpanResult struct {
-	Path      string `json:"path"`
-	StartLine int    `json:"start_line"`
-	EndLine   int    `json:"end_line"` // the last line returned
-	Lines     int    `json:"lines"`    // lines in the file
-	Truncated bool   `json:"truncated"`
+	Path        string `json:"path"`
+	StartLine   int    `json:"start_line"`
+	StartColumn int    `json:"start_column,omitempty"` // the first byte shown of start_line, when not 1
+	EndLine     int    `json:"end_line"`               // the last line returned
+	Lines       int    `json:"lines"`                  // lines in the file
+	Truncated   bool   `json:"truncated"`
+	// NextLine and NextColumn say where to read on when the answer was cut:
+	// the start_line and start_column of the next call.
+	NextLine   int `json:"next_line,omitempty"`
+	NextColumn int `json:"next_column,omitempty"`
 }
 
-// maxSpanLines bounds one read.
-const maxSpanLines = 600
+// Bounds of one read.
+const (
+	maxSpanLines = 600
+	// maxLineBytes bounds a line shown: a longer one (minified code, data)
+	// is cut, and start_column reads on.
+	maxLineBytes = 16 << 10
+	// maxSpanFileBytes bounds a file read_span reads through.
+	maxSpanFileBytes = 64 << 20
+)
 
 func (s *Server) addReadSpan(srv *mcp.Server) {
 	mcp.AddTool(srv, &mcp.Tool{
-		Name:        "read_span",
-		Description: "Read lines of a file inside the repository, with line numbers. Paths are relative to the repository root; files outside it and secret-bearing files cannot be read.",
+		Name: "read_span",
+		Description: "Read lines of a file inside the repository, with line numbers. Paths are relative to the repository root; files outside it, under .git and secret-bearing files cannot be read. " +
+			"A line too long to show whole is cut, and the cut says the start_line and start_column that read on.",
 	}, s.readSpan)
 }
 
@@ -42,50 +60,218 @@ func (s *Server) readSpan(ctx context.Context, _ *mcp.CallToolRequest, in SpanPa
 	if err != nil {
 		return nil, SpanResult{}, err
 	}
-	data, err := os.ReadFile(abs)
-	if err != nil {
-		return nil, SpanResult{}, fmt.Errorf("read %s: %w", slash, err)
-	}
-	if walk.IsBinary(data[:min(len(data), walk.HeadSize)]) {
-		return nil, SpanResult{}, fmt.Errorf("%s is a binary file", slash)
-	}
-	lines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
-	start, end := in.StartLine, in.EndLine
-	if start < 1 {
-		start = 1
-	}
-	if start > len(lines) {
-		return nil, SpanResult{}, fmt.Errorf("%s has %d lines; start_line %d is past its end", slash, len(lines), start)
-	}
+	start, end, col := max(in.StartLine, 1), in.EndLine, max(in.StartColumn, 1)
 	if end <= 0 {
 		end = start + 199
 	}
 	if end < start {
 		return nil, SpanResult{}, fmt.Errorf("end_line %d is before start_line %d", end, start)
 	}
-	out := SpanResult{Path: slash, StartLine: start, Lines: len(lines)}
-	end = min(end, len(lines))
+	reqEnd := end
+	out := SpanResult{Path: slash, StartLine: start}
 	if end-start+1 > maxSpanLines {
 		end, out.Truncated = start+maxSpanLines-1, true
 	}
+	lines, total, err := readLines(ctx, slash, abs, start, end, col)
+	if err != nil {
+		return nil, SpanResult{}, err
+	}
+	out.Lines = total
+	if start > total {
+		return nil, SpanResult{}, fmt.Errorf("%s has %d lines; start_line %d is past its end", slash, total, start)
+	}
+	if first := lines[0]; col > 1 && col > first.size {
+		return nil, SpanResult{}, fmt.Errorf("line %d of %s has %d bytes; start_column %d is past its end: read on from start_line %d", start, slash, first.size, col, start+1)
+	}
 	var b strings.Builder
 	used := 0
-	for i := start; i <= end; i++ {
+	out.EndLine = lines[len(lines)-1].no
+	for i, ln := range lines {
 		if err := ctx.Err(); err != nil {
 			return nil, SpanResult{}, err
 		}
-		line := fmt.Sprintf("%d: %s\n", i, lines[i-1])
-		n := pack.CountTokens(line)
-		if used+n > maxAnswerTokens {
-			end, out.Truncated = i-1, true
-			break
+		text, n := ln.show(maxLineBytes)
+		if i == 0 && ln.from > 0 {
+			out.StartColumn = ln.from + 1
 		}
-		used += n
-		b.WriteString(line)
+		if tokens := pack.CountTokens(text); used+tokens > maxAnswerTokens {
+			if i > 0 {
+				// Whole lines only past the first: read on from the next.
+				out.EndLine, out.Truncated = ln.no-1, true
+				break
+			}
+			// The first line alone is over the budget: show what fits.
+			lo, hi := 1, n
+			for lo < hi {
+				mid := (lo + hi + 1) / 2
+				if t, _ := ln.show(mid); pack.CountTokens(t) <= maxAnswerTokens {
+					lo = mid
+				} else {
+					hi = mid - 1
+				}
+			}
+			text, n = ln.show(lo)
+			used += pack.CountTokens(text)
+		} else {
+			used += tokens
+		}
+		b.WriteString(text)
+		// A cut line says where its rest is; the answer reads on from the
+		// rest of the last line shown, if it was cut.
+		out.NextLine, out.NextColumn = 0, 0
+		if ln.from+n < ln.size {
+			out.Truncated = true
+			out.NextLine, out.NextColumn = ln.no, ln.from+n+1
+		}
 	}
-	out.EndLine = end
-	if out.Truncated {
-		fmt.Fprintf(&b, "(Cut at line %d to stay within the answer size: read on from start_line %d.)\n", end, end+1)
+	if out.NextLine == 0 && out.Truncated && out.EndLine < min(reqEnd, total) {
+		out.NextLine = out.EndLine + 1
+	}
+	if out.NextLine > 0 && out.NextColumn == 0 {
+		fmt.Fprintf(&b, "(Cut at line %d to stay within the answer size: read on from start_line %d.)\n", out.EndLine, out.NextLine)
 	}
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: b.String()}}}, out, nil
+}
+
+// spanLine is a line read_span shows: its number, its size in bytes, and
+// its bytes from offset from on (up to maxLineBytes and a few more).
+type spanLine struct {
+	no, size, from int
+	text           []byte
+}
+
+// show renders the line with at most limit bytes of its text, cut on a
+// character boundary; a cut line says how to read the rest. It returns the
+// rendering and the bytes of text shown.
+func (l spanLine) show(limit int) (string, int) {
+	n := len(l.text)
+	if l.from+n > l.size {
+		n = l.size - l.from
+	}
+	if n > limit {
+		n = limit
+		for n > 0 && !utf8.RuneStart(l.text[n]) {
+			n--
+		}
+		if n == 0 {
+			n = limit // not UTF-8: cut where the limit falls
+		}
+	}
+	text := l.text[:n]
+	var b strings.Builder
+	if l.from > 0 {
+		fmt.Fprintf(&b, "%d (from byte %d): ", l.no, l.from+1)
+	} else {
+		fmt.Fprintf(&b, "%d: ", l.no)
+	}
+	if rest := l.size - l.from - n; rest > 0 {
+		b.Write(text)
+		fmt.Fprintf(&b, " …[cut: line %d goes on for %d more bytes; read them with start_line %d, start_column %d]\n", l.no, rest, l.no, l.from+n+1)
+	} else {
+		b.Write(bytes.TrimSuffix(text, []byte("\r")))
+		b.WriteByte('\n')
+	}
+	return b.String(), n
+}
+
+// readLines reads lines start to end of a file, the first from byte col
+// (1-based) on, keeping at most maxLineBytes and a little more of each, and
+// counts the file's lines. It reads the file once, a block at a time.
+func readLines(ctx context.Context, slash, abs string, start, end, col int) ([]spanLine, int, error) {
+	f, err := os.Open(abs)
+	if err != nil {
+		return nil, 0, fmt.Errorf("read %s: %w", slash, err)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, 0, fmt.Errorf("read %s: %w", slash, err)
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, 0, fmt.Errorf("%s is not a regular file: only files can be read", slash)
+	}
+	if fi.Size() > maxSpanFileBytes {
+		return nil, 0, fmt.Errorf("%s is %d bytes, over the %d bytes read_span reads: search_code finds what is in smaller files", slash, fi.Size(), maxSpanFileBytes)
+	}
+	r := bufio.NewReaderSize(io.LimitReader(f, maxSpanFileBytes), 64<<10)
+	if head, _ := r.Peek(walk.HeadSize); walk.IsBinary(head) {
+		return nil, 0, fmt.Errorf("%s is a binary file", slash)
+	}
+	var (
+		lines []spanLine
+		cur   *spanLine
+		no    = 1
+		pos   = 0    // bytes of line no read
+		ended = true // the last line read ended with a newline
+		empty = true
+	)
+	keep := maxLineBytes + utf8.UTFMax
+	for blocks := 0; ; blocks++ {
+		if blocks%64 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, 0, err
+			}
+		}
+		chunk, err := r.ReadSlice('\n')
+		if len(chunk) > 0 {
+			empty = false
+			body := chunk
+			ended = body[len(body)-1] == '\n'
+			if ended {
+				body = body[:len(body)-1]
+			}
+			if no >= start && no <= end {
+				if cur == nil {
+					lines = append(lines, spanLine{no: no})
+					cur = &lines[len(lines)-1]
+					if no == start {
+						cur.from = col - 1
+					}
+				}
+				// The bytes of body at line offsets [from, from+keep).
+				lo, hi := max(cur.from-pos, 0), min(cur.from+keep-pos, len(body))
+				if lo < hi {
+					cur.text = append(cur.text, body[lo:hi]...)
+				}
+			}
+			pos += len(body)
+			if ended {
+				if cur != nil {
+					cur.size, cur = pos, nil
+				}
+				no, pos = no+1, 0
+			}
+		}
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, 0, fmt.Errorf("read %s: %w", slash, err)
+		}
+	}
+	total := no
+	if ended && !empty {
+		total = no - 1 // the last line ended with its newline
+	} else if no >= start && no <= end {
+		if cur == nil {
+			lines = append(lines, spanLine{no: no})
+			cur = &lines[len(lines)-1]
+			if no == start {
+				cur.from = col - 1
+			}
+		}
+		cur.size = pos
+	}
+	// A start inside a character moves on to the next one.
+	if len(lines) > 0 && lines[0].no == start {
+		first := &lines[0]
+		for first.from < first.size && len(first.text) > 0 && !utf8.RuneStart(first.text[0]) {
+			first.from++
+			first.text = first.text[1:]
+		}
+	}
+	return lines, total, nil
 }
