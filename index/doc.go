@@ -270,7 +270,7 @@ func readFile(root string, f walk.File, walked, maxSize int64) (src []byte, read
 		if !before.Mode().IsRegular() {
 			return nil, withStat(before), checked, nil
 		}
-		b, err := io.ReadAll(io.LimitReader(fh, maxSize+1))
+		b, err := readAll(fh, before.Size(), maxSize)
 		if err != nil {
 			return nil, f, walked, err
 		}
@@ -295,4 +295,24 @@ func readFile(root string, f walk.File, walked, maxSize int64) (src []byte, read
 // sameStatus reports whether two statuses of a file are the same.
 func sameStatus(a, b walk.File) bool {
 	return a.Size == b.Size && a.ModTime.Equal(b.ModTime) && a.Inode == b.Inode && a.ChangeTime.Equal(b.ChangeTime)
+}
+
+// readAll reads r to its end, or to one byte past max, into a buffer made
+// for size bytes, as os.ReadFile does.
+func readAll(r io.Reader, size, max int64) ([]byte, error) {
+	b := make([]byte, 0, min(size, max)+1)
+	for int64(len(b)) <= max {
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+		n, err := r.Read(b[len(b):min(int64(cap(b)), max+1)])
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			return b, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
 }

@@ -115,6 +115,9 @@ type Index struct {
 	readErr error
 	// loaded is the version of the index the catalog was read at.
 	loaded string
+	// snapshotOK: the catalog was read from a snapshot of its version,
+	// which the end of every update writes.
+	snapshotOK bool
 	// outlines caches exact outlines by content hash.
 	outlines map[string]*structure.Outline
 }
@@ -357,6 +360,7 @@ func (ix *Index) loadCatalog(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("read index %s: %w", ix.Path, err)
 	}
+	snapshotOK := entries != nil
 	if entries == nil {
 		if entries, err = readEntries(ctx, ix.reader()); err != nil {
 			return fmt.Errorf("read index %s: %w", ix.Path, err)
@@ -373,7 +377,7 @@ func (ix *Index) loadCatalog(ctx context.Context) error {
 		}
 	}
 	ix.mu.Lock()
-	ix.cat, ix.byID, ix.total, ix.loaded = cat, byID, total, version
+	ix.cat, ix.byID, ix.total, ix.loaded, ix.snapshotOK = cat, byID, total, version, snapshotOK
 	ix.docs, ix.terms, ix.defs, ix.blocks, ix.dirs = map[int64]*Doc{}, map[string]*termStat{}, map[string][]*Entry{}, map[int64][]segBlock{}, nil
 	ix.delta, ix.tomb, ix.pairsOut, ix.ready = nil, nil, nil, false
 	ix.mu.Unlock()
@@ -449,6 +453,10 @@ type Status struct {
 	Segments int
 	Delta    int // files not yet in a segment
 	Updated  time.Time
+	// Complete: the last update finished. An update killed, or under way
+	// in another process, leaves the index incomplete: it answers from
+	// the files indexed so far, and the next update goes on from there.
+	Complete bool
 }
 
 // Status reports on the index.
@@ -456,6 +464,7 @@ func (ix *Index) Status(ctx context.Context) (Status, error) {
 	st := Status{Path: ix.Path, Root: ix.Root}
 	ix.mu.Lock()
 	st.Files = len(ix.cat)
+	st.Complete = ix.loaded != "" && ix.snapshotOK
 	for _, e := range ix.cat {
 		st.Source += e.Size
 		if e.seg == 0 {

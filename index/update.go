@@ -19,10 +19,16 @@ import (
 
 // Tuning of the writes.
 const (
-	// batchBytes and batchFiles bound a batch: the files indexed, and so
-	// lost to a crash, in one transaction.
-	batchBytes = 32 << 20
-	batchFiles = 4000
+	// commitFiles, commitBytes and commitEvery bound a batch: the files
+	// indexed, and so lost to a crash, in one transaction. A killed update
+	// keeps what it committed, and the next one goes on from there.
+	commitFiles = 256
+	commitBytes = 4 << 20
+	commitEvery = time.Second
+	// segmentFiles and segmentBytes bound the delta while an update runs:
+	// past either, it becomes a segment.
+	segmentFiles = 4000
+	segmentBytes = 32 << 20
 	// lookahead is how many files the readers may be ahead of the writer.
 	lookahead = 2048
 	// flushAt is the delta size at which it becomes a segment.
@@ -233,7 +239,7 @@ func (ix *Index) update(ctx context.Context, progress func(Progress)) (Stats, er
 		}
 	}
 	sort.Strings(gone)
-	if len(todo) == 0 && len(gone) == 0 {
+	if len(todo) == 0 && len(gone) == 0 && ix.complete(cat) {
 		st.Files = len(cat)
 		st.Elapsed = time.Since(start)
 		return st, nil
@@ -290,10 +296,13 @@ func (ix *Index) update(ctx context.Context, progress func(Progress)) (Stats, er
 	var batchSize int64
 	var done int
 	var read int64
-	write := func(gone []string) error {
-		n, err := ix.writeBatch(ctx, batch, gone, &st)
+	// The docs this update put in the delta, by id, until it is flushed.
+	pending := map[int64]*Doc{}
+	lastCommit := time.Now()
+	write := func(final bool, gone []string) error {
+		n, err := ix.writeBatch(ctx, batch, gone, pending, final, &st)
 		st.Segments += n
-		batch, batchSize = batch[:0], 0
+		batch, batchSize, lastCommit = batch[:0], 0, time.Now()
 		return err
 	}
 	for i := range todo {
@@ -313,8 +322,8 @@ func (ix *Index) update(ctx context.Context, progress func(Progress)) (Stats, er
 		if progress != nil {
 			progress(Progress{Done: done, Total: len(todo), Bytes: read})
 		}
-		if batchSize >= batchBytes || len(batch) >= batchFiles {
-			if err := write(nil); err != nil {
+		if len(batch) >= commitFiles || batchSize >= commitBytes || time.Since(lastCommit) >= commitEvery {
+			if err := write(false, nil); err != nil {
 				cancel()
 				wg.Wait()
 				return st, err
@@ -322,7 +331,7 @@ func (ix *Index) update(ctx context.Context, progress func(Progress)) (Stats, er
 		}
 	}
 	wg.Wait()
-	if err := write(gone); err != nil {
+	if err := write(true, gone); err != nil {
 		return st, err
 	}
 	merged, err := ix.maybeMerge(ctx)
@@ -340,6 +349,26 @@ func (ix *Index) update(ctx context.Context, progress func(Progress)) (Stats, er
 	st.Files = ix.N()
 	st.Elapsed = time.Since(start)
 	return st, nil
+}
+
+// complete reports whether the index needs no write when no file changed:
+// it was written (an empty repository's too), its last update finished,
+// and the delta is small. A killed update leaves the catalog's snapshot
+// behind and maybe a large delta: the next update ends what it began.
+func (ix *Index) complete(cat map[string]*Entry) bool {
+	ix.mu.Lock()
+	ok := ix.loaded != "" && ix.snapshotOK
+	ix.mu.Unlock()
+	if !ok {
+		return false
+	}
+	delta := 0
+	for _, e := range cat {
+		if e.seg == 0 {
+			delta++
+		}
+	}
+	return delta < flushAt
 }
 
 // testHookAfterWalk, if set, runs between the walk and the reads of an
@@ -419,10 +448,13 @@ func (ix *Index) snapshot(ctx context.Context) error {
 }
 
 // writeBatch writes one batch of changes and deletions in a transaction,
-// and flushes the delta into a segment when it has grown. Writes go by
-// path, so two processes updating at once only repeat each other's work.
-func (ix *Index) writeBatch(ctx context.Context, batch []change, gone []string, st *Stats) (int, error) {
-	if len(batch) == 0 && len(gone) == 0 {
+// and flushes the delta into a segment when it has grown past a segment's
+// size, or, at the final batch of an update, past flushAt. pending holds
+// the docs of the delta in memory, by id: the batch's are added, and it is
+// emptied when the delta is flushed. Writes go by path, so two processes
+// updating at once only repeat each other's work.
+func (ix *Index) writeBatch(ctx context.Context, batch []change, gone []string, pending map[int64]*Doc, final bool, st *Stats) (int, error) {
+	if len(batch) == 0 && len(gone) == 0 && !final {
 		return 0, nil
 	}
 	segs := 0
@@ -466,15 +498,31 @@ func (ix *Index) writeBatch(ctx context.Context, batch []change, gone []string, 
 		}
 		w.insertMany(`INSERT INTO defs(name, file) VALUES `, 2, defRows)
 		var delta, out int
-		w.queryRow(`SELECT COUNT(*) FROM files WHERE seg = 0`).scan(&delta)
+		var deltaBytes int64
+		w.queryRow(`SELECT COUNT(*), COALESCE(SUM(size), 0) FROM files WHERE seg = 0`).scan(&delta, &deltaBytes)
 		w.queryRow(`SELECT COUNT(*) FROM cooc_out`).scan(&out)
-		if delta+out >= flushAt {
+		if final && delta+out >= flushAt || delta >= segmentFiles || deltaBytes >= segmentBytes {
+			for id, d := range pending {
+				inBatch[id] = d
+			}
 			w.flushDelta(inBatch)
 			segs = 1
 		}
 		w.touchVersion()
 	})
-	return segs, err
+	if err != nil {
+		return 0, err
+	}
+	if segs > 0 {
+		clear(pending)
+	} else {
+		for _, c := range batch {
+			if c.doc != nil {
+				pending[c.doc.ID] = c.doc
+			}
+		}
+	}
+	return segs, nil
 }
 
 // touchVersion marks the index changed: readers reload their catalog.
@@ -620,33 +668,44 @@ func (w *writer) nextSeg() int64 {
 }
 
 // flushDelta turns the delta into a new segment. have holds docs already in
-// memory, by id.
+// memory, by id: the others are read back.
 func (w *writer) flushDelta(have map[int64]*Doc) {
-	rows, err := w.tx.QueryContext(w.ctx, `SELECT id, doc FROM files WHERE seg = 0 ORDER BY id`)
+	rows, err := w.tx.QueryContext(w.ctx, `SELECT id FROM files WHERE seg = 0 ORDER BY id`)
 	if err != nil {
 		w.err = err
 		return
 	}
 	var docs []*Doc
+	var need []*Doc
 	for rows.Next() {
 		var id int64
-		var blob []byte
-		if err := rows.Scan(&id, &blob); err != nil {
+		if err := rows.Scan(&id); err != nil {
 			w.err = err
 			break
 		}
-		if d, ok := have[id]; ok {
-			docs = append(docs, d)
-			continue
-		}
-		d := &Doc{Entry: Entry{ID: id}}
-		if err := decodeDoc(blob, d); err != nil {
-			w.err = err
-			break
+		d, ok := have[id]
+		if !ok {
+			d = &Doc{Entry: Entry{ID: id}}
+			need = append(need, d)
 		}
 		docs = append(docs, d)
 	}
 	rows.Close()
+	for _, d := range need {
+		var blob []byte
+		if !w.queryRow(`SELECT doc FROM files WHERE id = ?`, d.ID).scan(&blob) {
+			if w.err == nil {
+				w.err = fmt.Errorf("file %d of the delta: %w", d.ID, errCorrupt)
+			}
+		}
+		if w.err != nil {
+			return
+		}
+		if err := decodeDoc(blob, d); err != nil {
+			w.err = err
+			return
+		}
+	}
 	if w.err != nil {
 		return
 	}
