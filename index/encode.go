@@ -3,6 +3,7 @@ package index
 import (
 	"encoding/binary"
 	"errors"
+	"hash/crc32"
 	"sort"
 
 	"github.com/hone-tools/hone/structure"
@@ -11,9 +12,30 @@ import (
 
 // The blobs are varint-encoded. A doc blob holds a file's field lengths,
 // terms, outline and calls; a postings blob holds, for one term of one
-// segment, the files that have it with their field frequencies.
+// segment, the files that have it with their field frequencies. Every blob
+// stored ends with a CRC-32C of the rest, so that damage to the file is
+// caught when the blob is read rather than answered from.
 
 var errCorrupt = errors.New("corrupt blob")
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// seal appends the checksum of a blob to it.
+func seal(b []byte) []byte {
+	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, castagnoli))
+}
+
+// unseal checks a sealed blob and returns it without its checksum.
+func unseal(b []byte) ([]byte, error) {
+	if len(b) < 4 {
+		return nil, errCorrupt
+	}
+	n := len(b) - 4
+	if crc32.Checksum(b[:n], castagnoli) != binary.LittleEndian.Uint32(b[n:]) {
+		return nil, errCorrupt
+	}
+	return b[:n], nil
+}
 
 type enc struct{ b []byte }
 
@@ -126,11 +148,15 @@ func encodeDoc(doc *Doc) []byte {
 		e.str(s)
 	}
 	e.pairs(doc.Pairs)
-	return e.b
+	return seal(e.b)
 }
 
 // decodeDoc fills doc's terms, outline and calls from a blob.
 func decodeDoc(b []byte, doc *Doc) error {
+	b, err := unseal(b)
+	if err != nil {
+		return err
+	}
 	d := dec{b: b}
 	doc.Terms = make([]TermFreq, d.count())
 	for i := range doc.Terms {
@@ -208,10 +234,14 @@ func encodeEntries(es []*Entry) []byte {
 			e.uint(uint64(l))
 		}
 	}
-	return e.b
+	return seal(e.b)
 }
 
 func decodeEntries(b []byte) ([]*Entry, error) {
+	b, err := unseal(b)
+	if err != nil {
+		return nil, err
+	}
 	d := dec{b: b}
 	out := make([]*Entry, d.count())
 	for i := range out {
@@ -272,11 +302,15 @@ func encodeBlock(entries []blockEntry) []byte {
 	for _, b := range entries {
 		e.b = append(e.b, b.data...)
 	}
-	return e.b
+	return seal(e.b)
 }
 
 // decodeBlock reads a block; the entries' data share b.
 func decodeBlock(b []byte) ([]blockEntry, error) {
+	b, err := unseal(b)
+	if err != nil {
+		return nil, err
+	}
 	d := dec{b: b}
 	out := make([]blockEntry, d.count())
 	lens := make([]int, len(out))

@@ -66,7 +66,8 @@ func (ix *Index) storeOutline(hash []byte, o *structure.Outline) {
 	}
 	defer conn.Close()
 	conn.ExecContext(ctx, `PRAGMA busy_timeout = 0`)
-	conn.ExecContext(ctx, `INSERT OR IGNORE INTO outlines(hash, data) VALUES(?, ?)`, hash, encodeOutline(o))
+	// A damaged outline read is replaced.
+	conn.ExecContext(ctx, `INSERT OR REPLACE INTO outlines(hash, data) VALUES(?, ?)`, hash, encodeOutline(o))
 	conn.ExecContext(context.Background(), `PRAGMA busy_timeout = 60000`)
 }
 
@@ -88,10 +89,14 @@ func encodeOutline(o *structure.Outline) []byte {
 		e.str(r.Kind)
 		e.uint(uint64(r.Line))
 	}
-	return e.b
+	return seal(e.b)
 }
 
 func decodeOutline(b []byte) (*structure.Outline, error) {
+	b, err := unseal(b)
+	if err != nil {
+		return nil, err
+	}
 	d := dec{b: b}
 	o := &structure.Outline{Lang: d.str(), Parser: d.str(), Err: d.str()}
 	o.Defs = d.defs()

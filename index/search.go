@@ -85,7 +85,12 @@ func (ix *Index) prepare() {
 			ix.fail(err)
 			return
 		}
-		ix.tomb[id] = decodeStems(blob)
+		stems, err := decodeStems(blob)
+		if err != nil {
+			ix.fail(err)
+			return
+		}
+		ix.tomb[id] = stems
 	}
 }
 
@@ -593,13 +598,17 @@ func (ix *Index) saturate(e *Entry, tf [NumFields]uint16) float64 {
 }
 
 // decodeStems reads the stems blob of a tombstone.
-func decodeStems(b []byte) []string {
+func decodeStems(b []byte) ([]string, error) {
+	b, err := unseal(b)
+	if err != nil {
+		return nil, err
+	}
 	d := dec{b: b}
 	out := make([]string, d.count())
 	for i := range out {
 		out[i] = d.str()
 	}
-	return out
+	return out, d.err
 }
 
 func encodeStems(doc *Doc) []byte {
@@ -608,5 +617,5 @@ func encodeStems(doc *Doc) []byte {
 	for _, t := range doc.Terms {
 		e.str(t.Stem)
 	}
-	return e.b
+	return seal(e.b)
 }

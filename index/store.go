@@ -32,7 +32,7 @@ import (
 // schemaVersion changes whenever the tables or blobs change shape, or what
 // they hold is made differently (how pairs are counted, how a path's kind is
 // told); an index of another version is rebuilt.
-const schemaVersion = "11"
+const schemaVersion = "12"
 
 const schema = `
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;

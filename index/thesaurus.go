@@ -248,10 +248,14 @@ func encodePairStems(ps [][2]string) []byte {
 		e.str(p[0])
 		e.str(p[1])
 	}
-	return e.b
+	return seal(e.b)
 }
 
 func decodePairStems(b []byte) ([][2]string, error) {
+	b, err := unseal(b)
+	if err != nil {
+		return nil, err
+	}
 	d := dec{b: b}
 	out := make([][2]string, d.count())
 	for i := range out {

@@ -75,8 +75,48 @@ func Build(ctx context.Context, root string, opts Options) (*Index, error) {
 // Rebuild discards the index and builds it again.
 // The rebuild is one transaction: other processes read the old index
 // until it commits, and a rebuild killed midway leaves the old index as it
-// was.
+// was. A damaged index, one a read found damaged or one the rebuild finds
+// so, is deleted instead and a new one built, with a notice: a rebuild
+// always works.
 func (ix *Index) Rebuild(ctx context.Context, progress func(Progress)) (Stats, error) {
+	if ix.db == nil {
+		return Stats{}, fmt.Errorf("rebuild index of %s: the index is closed", ix.Root)
+	}
+	if err := ix.Err(); isCorrupt(err) {
+		return ix.renew(ctx, err, progress)
+	}
+	st, err := ix.rebuild(ctx, progress)
+	if isCorrupt(err) {
+		return ix.renew(ctx, err, progress)
+	}
+	return st, err
+}
+
+// renew deletes a damaged index, saying why, and builds a new one.
+func (ix *Index) renew(ctx context.Context, cause error, progress func(Progress)) (Stats, error) {
+	ix.notice(fmt.Sprintf("the index at %s is damaged (%v); building a new one", ix.Path, cause))
+	if err := ix.remove(); err != nil {
+		return Stats{}, err
+	}
+	if err := ix.open(ctx); err != nil {
+		return Stats{}, err
+	}
+	ix.mu.Lock()
+	ix.readErr = nil
+	ix.mu.Unlock()
+	st, err := ix.update(ctx, progress)
+	if err != nil {
+		return st, err
+	}
+	return st, ix.Snapshot(ctx)
+}
+
+// IsDamaged reports whether err says the index file is damaged: SQLite's
+// word for it, or a blob whose checksum does not match. Rebuild builds a
+// new index then.
+func IsDamaged(err error) bool { return isCorrupt(err) }
+
+func (ix *Index) rebuild(ctx context.Context, progress func(Progress)) (Stats, error) {
 	ix.endRead()
 	tx, err := ix.db.BeginTx(ctx, nil)
 	if err != nil {
@@ -157,11 +197,14 @@ func (ix *Index) Update(ctx context.Context, progress func(Progress)) (Stats, er
 	}
 	ix.endRead()
 	st, err := ix.update(ctx, progress)
-	if err != nil {
-		return st, err
+	if err == nil {
+		// Read what the update left, as one version.
+		err = ix.Snapshot(ctx)
 	}
-	// Read what the update left, as one version.
-	return st, ix.Snapshot(ctx)
+	if isCorrupt(err) {
+		return ix.renew(ctx, err, progress)
+	}
+	return st, err
 }
 
 func (ix *Index) update(ctx context.Context, progress func(Progress)) (Stats, error) {
