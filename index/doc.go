@@ -241,7 +241,7 @@ func readFile(root string, f walk.File, walked, maxSize int64) (src []byte, read
 	if maxSize < 0 {
 		maxSize = math.MaxInt64 - 1
 	}
-	fh, err := os.Open(filepath.Join(root, filepath.FromSlash(f.Path)))
+	fh, err := os.OpenFile(filepath.Join(root, filepath.FromSlash(f.Path)), openFlags, 0)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, f, walked, nil
 	}

@@ -457,6 +457,8 @@ type Status struct {
 	// in another process, leaves the index incomplete: it answers from
 	// the files indexed so far, and the next update goes on from there.
 	Complete bool
+	// Skipped are the files the last update could not read.
+	Skipped Skipped
 }
 
 // Status reports on the index.
@@ -480,8 +482,13 @@ func (ix *Index) Status(ctx context.Context) (Status, error) {
 	if err := ix.reader().QueryRowContext(ctx, `SELECT COUNT(DISTINCT seg) FROM postings`).Scan(&st.Segments); err != nil {
 		return st, fmt.Errorf("read index %s: %w", ix.Path, err)
 	}
+	skipped, err := readSkipped(ctx, ix.reader())
+	if err != nil {
+		return st, fmt.Errorf("read index %s: %w", ix.Path, err)
+	}
+	st.Skipped = skipped
 	var updated string
-	err := ix.reader().QueryRowContext(ctx, `SELECT value FROM meta WHERE key = 'updated'`).Scan(&updated)
+	err = ix.reader().QueryRowContext(ctx, `SELECT value FROM meta WHERE key = 'updated'`).Scan(&updated)
 	if err == nil {
 		st.Updated, _ = time.Parse(time.RFC3339Nano, updated)
 	} else if !errors.Is(err, sql.ErrNoRows) {

@@ -51,6 +51,8 @@ type Stats struct {
 	Segments int   // segments written
 	Merged   int   // segments merged away
 	Elapsed  time.Duration
+	// Skipped are the files the walk or the reads could not read.
+	Skipped Skipped
 }
 
 // Progress reports an update under way.
@@ -185,6 +187,8 @@ type change struct {
 	// refresh: neither the status nor the content changed; the file was
 	// read again because its status was racy.
 	refresh bool
+	// err says why the file could not be read: it is skipped.
+	err error
 }
 
 // Update brings the index up to date with the files on disk: a stat pass,
@@ -239,6 +243,10 @@ func (ix *Index) update(ctx context.Context, progress func(Progress)) (Stats, er
 	checked := time.Now().UnixNano()
 	files, err := walk.Files(ctx, ix.Root, walk.Options{
 		MaxFileSize: ix.opts.MaxFileSize,
+		OnError: func(p string, err error) error {
+			st.Skipped.skip(p, err)
+			return nil
+		},
 		Seen: func(f walk.File) (walk.Kind, bool, bool) {
 			if e := cat[f.Path]; e != nil && e.clean(f) {
 				return e.Kind, false, true
@@ -285,7 +293,7 @@ func (ix *Index) update(ctx context.Context, progress func(Progress)) (Stats, er
 	if len(todo) == 0 && len(gone) == 0 && ix.complete(cat) {
 		st.Files = len(cat)
 		st.Elapsed = time.Since(start)
-		return st, nil
+		return st, ix.saveSkipped(ctx, st.Skipped)
 	}
 
 	// Read and analyze in parallel; write in batches, in order.
@@ -302,7 +310,11 @@ func (ix *Index) update(ctx context.Context, progress func(Progress)) (Stats, er
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				src, f, fileChecked, _ := readFile(ix.Root, todo[i], checked, ix.maxFileSize())
+				src, f, fileChecked, err := readFile(ix.Root, todo[i], checked, ix.maxFileSize())
+				if err != nil {
+					results[i] <- change{file: f, err: err}
+					continue
+				}
 				sum := sha256.Sum256(src)
 				c := change{file: f, hash: sum[:], checked: fileChecked}
 				e := cat[f.Path]
@@ -358,9 +370,13 @@ func (ix *Index) update(ctx context.Context, progress func(Progress)) (Stats, er
 			wg.Wait()
 			return st, ctx.Err()
 		}
+		done++
+		if c.err != nil {
+			st.Skipped.skip(c.file.Path, c.err)
+			continue
+		}
 		batch = append(batch, c)
 		batchSize += c.file.Size
-		done++
 		read += c.file.Size
 		if progress != nil {
 			progress(Progress{Done: done, Total: len(todo), Bytes: read})
@@ -383,6 +399,9 @@ func (ix *Index) update(ctx context.Context, progress func(Progress)) (Stats, er
 	}
 	st.Merged = merged
 	if err := ix.snapshot(ctx); err != nil {
+		return st, err
+	}
+	if err := ix.saveSkipped(ctx, st.Skipped); err != nil {
 		return st, err
 	}
 	st.Bytes = read
