@@ -353,13 +353,11 @@ func (w *writer) flushPairs(counts map[[2]string]int) {
 }
 
 // segmentDF is how many files of the segments hold stem, not counting the
-// delta's or the tombstones, unless the term's full count was read already.
+// delta's or the tombstones: whatever else was read before, so that the
+// same index answers a retrieval the same way every time.
 func (ix *Index) segmentDF(stem string) int {
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
-	if ts, ok := ix.terms[stem]; ok {
-		return ts.df
-	}
 	b := blockOf(stem)
 	if _, ok := ix.blocks[b]; !ok {
 		ix.loadBlocks([]int64{b})

@@ -215,3 +215,29 @@ func FuzzPairs(f *testing.F) {
 		}
 	})
 }
+
+// TestRelatedRepeatable: the same index answers the same, whatever was
+// read before: a neighbour's count does not depend on whether its term
+// was looked up already.
+func TestRelatedRepeatable(t *testing.T) {
+	repo := damageRepo(t, 200)
+	ix, err := Build(context.Background(), repo, Options{Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	var stems []string
+	for _, w := range damageWords {
+		stems = append(stems, tokenize.Stem(w))
+	}
+	first := fmt.Sprint(ix.RelatedAll(stems, 5))
+	// Every term of the index looked up, as a long session would.
+	for _, e := range ix.Entries() {
+		for _, tf := range ix.Doc(e.Path).Terms {
+			ix.DF(tf.Stem)
+		}
+	}
+	if again := fmt.Sprint(ix.RelatedAll(stems, 5)); again != first {
+		t.Errorf("related terms differ once the terms were read:\n%s\n---\n%s", again, first)
+	}
+}
