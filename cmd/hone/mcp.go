@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/hone-tools/hone/mcpserver"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // cmdMCP serves MCP over standard input and output. Standard output
@@ -43,5 +42,7 @@ func cmdMCP(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return usagef("%v", err)
 	}
-	return srv.Run(ctx, &mcp.StdioTransport{})
+	// The transport checks every line, answering a bad one with an error
+	// reply, and bounds the requests in progress.
+	return srv.Run(ctx, mcpserver.NewStdioTransport(stdout))
 }

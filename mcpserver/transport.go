@@ -1,0 +1,404 @@
+package mcpserver
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"strconv"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Limits of the transport.
+const (
+	// DefaultMaxInFlight bounds the requests in progress at once: past it,
+	// the server reads no more input until a reply has been written.
+	DefaultMaxInFlight = 32
+	// DefaultMaxLine bounds one message: a task of hone.MaxTaskBytes fits
+	// in it, even with JSON's escapes.
+	DefaultMaxLine = 4 << 20
+	// maxIDBytes bounds a request's id, which every reply repeats.
+	maxIDBytes = 256
+)
+
+// Transport serves MCP over newline-delimited JSON-RPC on a reader and a
+// writer (standard input and output), as the SDK's IOTransport does, and
+// holds out against a hostile or broken client:
+//
+//   - every line is checked before the SDK sees it: one that is not a single
+//     valid JSON-RPC message (not JSON, not UTF-8, not an object, a batch, a
+//     bad id or version) gets an error reply, -32700 (parse error) or -32600
+//     (invalid request), and the server reads on;
+//   - a line over MaxLine bytes is skipped, with an error reply;
+//   - at most MaxInFlight requests are in progress, and no line is read
+//     while a reply is being written: a client that stops reading stops the
+//     server reading, so its memory stays bounded.
+type Transport struct {
+	Reader io.ReadCloser
+	Writer io.WriteCloser
+	// MaxInFlight bounds the requests in progress; 0 means DefaultMaxInFlight.
+	MaxInFlight int
+	// MaxLine bounds one message in bytes; 0 means DefaultMaxLine.
+	MaxLine int
+
+	// inFlight, when set, learns the count of requests in progress each
+	// time it changes (for tests).
+	inFlight func(n int)
+}
+
+// NewStdioTransport serves on standard input and the given output
+// (standard output), which the transport never closes.
+func NewStdioTransport(stdout io.Writer) *Transport {
+	return &Transport{Reader: os.Stdin, Writer: nopCloser{stdout}}
+}
+
+type nopCloser struct{ io.Writer }
+
+func (nopCloser) Close() error { return nil }
+
+// Connect implements mcp.Transport: the SDK's own newline-delimited
+// connection reads the lines that passed the checks, and writes through
+// the same lock as the error replies.
+func (t *Transport) Connect(ctx context.Context) (mcp.Connection, error) {
+	if t.Reader == nil || t.Writer == nil {
+		return nil, errors.New("mcp transport: a reader and a writer are needed")
+	}
+	maxLine := t.MaxLine
+	if maxLine <= 0 {
+		maxLine = DefaultMaxLine
+	}
+	maxInFlight := t.MaxInFlight
+	if maxInFlight <= 0 {
+		maxInFlight = DefaultMaxInFlight
+	}
+	out := &lockedWriter{w: t.Writer}
+	in := &lineFilter{in: bufio.NewReaderSize(t.Reader, 64<<10), closer: t.Reader, out: out, max: maxLine}
+	// The filter bounds lines itself, so the SDK's own cap is off.
+	inner, err := (&mcp.IOTransport{Reader: in, Writer: out, MaxLineLength: -1}).Connect(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("mcp transport: %w", err)
+	}
+	return &boundedConn{inner: inner, slots: make(chan struct{}, maxInFlight), pending: map[jsonrpc.ID]bool{},
+		done: make(chan struct{}), hook: t.inFlight}, nil
+}
+
+// lockedWriter writes whole messages, one at a time: the SDK's replies and
+// the filter's error replies never interleave.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.WriteCloser
+}
+
+func (w *lockedWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.w.Write(p)
+}
+
+func (w *lockedWriter) Close() error { return w.w.Close() }
+
+// idle waits while a message is being written.
+func (w *lockedWriter) idle() {
+	w.mu.Lock()
+	w.mu.Unlock() //nolint:staticcheck // an empty critical section: waiting is the point
+}
+
+// lineFilter reads newline-delimited messages and passes on, each ended
+// by a newline, only those the SDK can take; it answers the others itself.
+type lineFilter struct {
+	in     *bufio.Reader
+	closer io.Closer
+	out    *lockedWriter
+	max    int
+
+	line  []byte // the line being read, at most max+1 bytes of it
+	ready []byte // what is left to pass on of the last good line
+	err   error  // the input's end or failure, returned once ready is empty
+}
+
+func (f *lineFilter) Read(p []byte) (int, error) {
+	for len(f.ready) == 0 {
+		if f.err != nil {
+			return 0, f.err
+		}
+		// No reading while a reply cannot be written.
+		f.out.idle()
+		size, err := f.readLine()
+		if err != nil && err != io.EOF {
+			err = fmt.Errorf("read the client's input: %w", err)
+		}
+		if size > 0 {
+			if rerr := f.take(size); rerr != nil {
+				return 0, fmt.Errorf("answer a bad message: %w", rerr)
+			}
+		}
+		f.err = err
+	}
+	n := copy(p, f.ready)
+	f.ready = f.ready[n:]
+	return n, nil
+}
+
+func (f *lineFilter) Close() error { return f.closer.Close() }
+
+// readLine reads up to the next newline, keeping at most max+1 bytes of
+// it, and returns the line's whole size.
+func (f *lineFilter) readLine() (int, error) {
+	f.line = f.line[:0]
+	size := 0
+	for {
+		chunk, err := f.in.ReadSlice('\n')
+		size += len(chunk)
+		if room := f.max + 1 - len(f.line); room > 0 {
+			f.line = append(f.line, chunk[:min(len(chunk), room)]...)
+		}
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		return size, err
+	}
+}
+
+// take checks the line just read: it passes it on, or answers it with an
+// error reply, or skips it when it is blank.
+func (f *lineFilter) take(size int) error {
+	if size > f.max+1 || size == f.max+1 && f.line[len(f.line)-1] != '\n' {
+		id := idFromPrefix(f.line[:min(len(f.line), 64<<10)])
+		return f.reply(id, jsonrpc.CodeInvalidRequest, fmt.Sprintf("the message is %d bytes long, over the %d bytes a message may have: shorten its text", size, f.max))
+	}
+	line := bytes.TrimRight(f.line, "\r\n")
+	if len(bytes.TrimSpace(line)) == 0 {
+		return nil // a blank line is no message
+	}
+	if bad := checkMessage(line); bad != nil {
+		return f.reply(bad.id, bad.code, bad.msg)
+	}
+	f.ready = append(line, '\n')
+	return nil
+}
+
+// reply writes an error reply; a nil id is written as null.
+func (f *lineFilter) reply(id json.RawMessage, code int64, msg string) error {
+	if id == nil {
+		id = json.RawMessage("null")
+	}
+	b, err := json.Marshal(errorReply{Version: "2.0", ID: id, Error: jsonrpc.Error{Code: code, Message: msg}})
+	if err != nil {
+		return err
+	}
+	_, err = f.out.Write(append(b, '\n'))
+	return err
+}
+
+type errorReply struct {
+	Version string          `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id"`
+	Error   jsonrpc.Error   `json:"error"`
+}
+
+// badMessage is why a line is not a message the server takes, and the
+// reply's id (nil for null).
+type badMessage struct {
+	id   json.RawMessage
+	code int64
+	msg  string
+}
+
+func parseError(msg string) *badMessage {
+	return &badMessage{code: jsonrpc.CodeParseError, msg: "parse error: " + msg}
+}
+
+func invalidRequest(id json.RawMessage, msg string) *badMessage {
+	return &badMessage{id: id, code: jsonrpc.CodeInvalidRequest, msg: "invalid request: " + msg}
+}
+
+// checkMessage checks that a line is one JSON-RPC 2.0 message as MCP has
+// them: valid UTF-8, one JSON object, "jsonrpc": "2.0", an id that is a
+// string or an integer (or none, for a notification), a method that is a
+// string, or else a result or an error; and that the SDK decodes it.
+func checkMessage(line []byte) *badMessage {
+	if !utf8.Valid(line) {
+		return parseError("the message is not valid UTF-8")
+	}
+	var raw json.RawMessage
+	if err := json.Unmarshal(line, &raw); err != nil {
+		return parseError(cut(err.Error()) + ": send one JSON object per line")
+	}
+	switch raw[0] {
+	case '{':
+	case '[':
+		return invalidRequest(nil, "batches are not supported: send one JSON-RPC message per line")
+	default:
+		return invalidRequest(nil, "a message must be a JSON object")
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &m); err != nil {
+		return invalidRequest(nil, cut(err.Error()))
+	}
+	rawID, hasID := m["id"]
+	var id json.RawMessage
+	if hasID {
+		if msg := checkID(rawID); msg != "" {
+			return invalidRequest(nil, msg)
+		}
+		id = rawID
+	}
+	var version string
+	if json.Unmarshal(m["jsonrpc"], &version) != nil || version != "2.0" {
+		return invalidRequest(id, `"jsonrpc" must be "2.0"`)
+	}
+	if method, ok := m["method"]; ok {
+		if method[0] != '"' {
+			return invalidRequest(id, `"method" must be a string`)
+		}
+		if p, ok := m["params"]; ok && p[0] != '{' && p[0] != '[' && string(p) != "null" {
+			return invalidRequest(id, `"params" must be an object`)
+		}
+	} else {
+		// A reply to the server: it needs an id, and a result or an error.
+		_, hasResult := m["result"]
+		_, hasError := m["error"]
+		if !hasID || hasResult == hasError {
+			return invalidRequest(nil, `a message needs a "method" (a request) or an "id" and a "result" or an "error" (a reply)`)
+		}
+	}
+	if _, err := jsonrpc.DecodeMessage(raw); err != nil {
+		return invalidRequest(id, cut(err.Error()))
+	}
+	return nil
+}
+
+// checkID says what is wrong with a request id, or "" if nothing is. The
+// SDK reads numbers as float64: an integer id must be exact in one.
+func checkID(raw json.RawMessage) string {
+	const want = "the id must be a string or an integer"
+	if len(raw) > maxIDBytes {
+		return fmt.Sprintf("the id is %d bytes long, over %d", len(raw), maxIDBytes)
+	}
+	switch c := raw[0]; {
+	case c == '"':
+		return ""
+	case c == '-' || '0' <= c && c <= '9':
+		f, err := strconv.ParseFloat(string(raw), 64)
+		if err != nil || f != math.Trunc(f) || math.Abs(f) >= 1<<53 {
+			return want + " under 2^53"
+		}
+		return ""
+	}
+	return want
+}
+
+// idFromPrefix finds a request's id in the start of a message too long to
+// read whole, where clients put it; nil if it is not there.
+func idFromPrefix(prefix []byte) json.RawMessage {
+	dec := json.NewDecoder(bytes.NewReader(prefix))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil
+	}
+	for dec.More() {
+		key, err := dec.Token()
+		if err != nil {
+			return nil
+		}
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return nil
+		}
+		if key == "id" {
+			if checkID(v) != "" {
+				return nil
+			}
+			return v
+		}
+	}
+	return nil
+}
+
+// boundedConn is the SDK's connection with at most cap(slots) requests in
+// progress: reading the next request waits for a free slot, which the
+// request's reply frees once it is written.
+type boundedConn struct {
+	inner mcp.Connection
+	slots chan struct{}
+	done  chan struct{}
+	once  sync.Once
+
+	mu      sync.Mutex
+	pending map[jsonrpc.ID]bool
+	hook    func(int)
+}
+
+func (c *boundedConn) Read(ctx context.Context) (jsonrpc.Message, error) {
+	for {
+		msg, err := c.inner.Read(ctx)
+		if err != nil {
+			return nil, err
+		}
+		req, ok := msg.(*jsonrpc.Request)
+		if !ok || !req.IsCall() {
+			return msg, nil
+		}
+		c.mu.Lock()
+		dup := c.pending[req.ID]
+		c.mu.Unlock()
+		if dup {
+			// The SDK would answer it with a null id; answer it here, so
+			// that the reply names the request and frees no slot.
+			resp := &jsonrpc.Response{ID: req.ID, Error: &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest,
+				Message: "invalid request: a request with this id is still in progress: give each request its own id"}}
+			if err := c.inner.Write(ctx, resp); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		select {
+		case c.slots <- struct{}{}:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-c.done:
+			return nil, io.EOF
+		}
+		c.mu.Lock()
+		c.pending[req.ID] = true
+		n := len(c.pending)
+		c.mu.Unlock()
+		if c.hook != nil {
+			c.hook(n)
+		}
+		return msg, nil
+	}
+}
+
+func (c *boundedConn) Write(ctx context.Context, msg jsonrpc.Message) error {
+	err := c.inner.Write(ctx, msg)
+	if resp, ok := msg.(*jsonrpc.Response); ok {
+		c.mu.Lock()
+		had := c.pending[resp.ID]
+		delete(c.pending, resp.ID)
+		n := len(c.pending)
+		c.mu.Unlock()
+		if had {
+			<-c.slots
+			if c.hook != nil {
+				c.hook(n)
+			}
+		}
+	}
+	return err
+}
+
+func (c *boundedConn) Close() error {
+	c.once.Do(func() { close(c.done) })
+	return c.inner.Close()
+}
+
+func (c *boundedConn) SessionID() string { return c.inner.SessionID() }
