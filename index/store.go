@@ -118,6 +118,9 @@ type Index struct {
 	// snapshotOK: the catalog was read from a snapshot of its version,
 	// which the end of every update writes.
 	snapshotOK bool
+	// readOnly, if set, says why the index was opened read-only: a full
+	// disk left no room to open it otherwise.
+	readOnly error
 	// outlines caches exact outlines by content hash.
 	outlines map[string]*structure.Outline
 }
@@ -180,7 +183,7 @@ func Open(ctx context.Context, root string, opts Options) (*Index, error) {
 		if !isCorrupt(err) {
 			return nil, err
 		}
-		ix.notice(fmt.Sprintf("the index at %s is damaged (%v); rebuilding it", ix.Path, err))
+		ix.notice(fmt.Sprintf("the index at %s is damaged (%s); building a new one", ix.Path, ix.why(err)))
 		if err := ix.remove(); err != nil {
 			return nil, err
 		}
@@ -215,7 +218,7 @@ func (ix *Index) open(ctx context.Context) error {
 	}
 	// The path is part of a URI: escape what would end or alter it.
 	path := strings.NewReplacer("%", "%25", "?", "%3F", "#", "%23").Replace(ix.Path)
-	dsn := "file:" + path + "?_pragma=busy_timeout(60000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_txlock=immediate"
+	dsn := "file:" + path + "?_pragma=busy_timeout(60000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_txlock=immediate" + testPragmas
 	db, err := sql.Open("sqlite", dsn)
 	if err != nil {
 		return fmt.Errorf("open index %s: %w", ix.Path, err)
@@ -224,6 +227,16 @@ func (ix *Index) open(ctx context.Context) error {
 	ix.db = db
 	var version string
 	err = db.QueryRowContext(ctx, `SELECT value FROM meta WHERE key = 'schema'`).Scan(&version)
+	if testHookOpen != nil && err == nil {
+		err = testHookOpen()
+	}
+	if isFull(err) && walEmpty(ix.Path) {
+		// The disk is full: a WAL database cannot be opened for lack of
+		// room for its shared memory. Its file alone is the whole index,
+		// and is read as it is, as the immutable file it is for now.
+		db.Close()
+		return ix.openReadOnly(ctx, path, err)
+	}
 	switch {
 	case err == nil && version == schemaVersion:
 	case err == nil || isMissingTable(err):
@@ -239,6 +252,9 @@ func (ix *Index) open(ctx context.Context) error {
 			db.Close()
 			return err
 		}
+	case isFull(err):
+		db.Close()
+		return fmt.Errorf("open index %s: %w (%v); free some space there", ix.Path, ErrFull, err)
 	default:
 		db.Close()
 		return fmt.Errorf("open index %s: %w", ix.Path, err)
@@ -247,6 +263,36 @@ func (ix *Index) open(ctx context.Context) error {
 		db.Close()
 		return err
 	}
+	return nil
+}
+
+// testHookOpen, if set, stands for the outcome of the first read of an
+// open: tests make it a full disk.
+var testHookOpen func() error
+
+// openReadOnly opens the database file as immutable: no lock, no WAL, no
+// shared memory, nothing written. cause is why it is opened so.
+func (ix *Index) openReadOnly(ctx context.Context, uriPath string, cause error) error {
+	db, err := sql.Open("sqlite", "file:"+uriPath+"?mode=ro&immutable=1")
+	if err != nil {
+		return fmt.Errorf("open index %s: %w", ix.Path, err)
+	}
+	db.SetMaxOpenConns(4)
+	ix.db = db
+	var version string
+	err = db.QueryRowContext(ctx, `SELECT value FROM meta WHERE key = 'schema'`).Scan(&version)
+	if err == nil && version != schemaVersion {
+		err = fmt.Errorf("format %s, not %s", version, schemaVersion)
+	}
+	if err == nil {
+		err = ix.loadCatalog(ctx)
+	}
+	if err != nil {
+		db.Close()
+		ix.db = nil
+		return fmt.Errorf("open index %s: %w (%v); free some space there", ix.Path, ErrFull, cause)
+	}
+	ix.readOnly = cause
 	return nil
 }
 

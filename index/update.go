@@ -7,6 +7,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"runtime"
 	"sort"
 	"strconv"
@@ -84,19 +85,27 @@ func (ix *Index) Rebuild(ctx context.Context, progress func(Progress)) (Stats, e
 	if ix.db == nil {
 		return Stats{}, fmt.Errorf("rebuild index of %s: the index is closed", ix.Root)
 	}
-	if err := ix.Err(); isCorrupt(err) {
-		return ix.renew(ctx, err, progress)
+	if ix.readOnly != nil {
+		return Stats{Files: ix.N()}, fmt.Errorf("%w: the index of %s was opened read-only (%v); free some space in %s",
+			ErrFull, ix.Root, ix.readOnly, filepath.Dir(filepath.Dir(ix.Path)))
 	}
-	st, err := ix.rebuild(ctx, progress)
+	var st Stats
+	err := ix.Err()
+	if !isCorrupt(err) {
+		st, err = ix.rebuild(ctx, progress)
+	}
 	if isCorrupt(err) {
-		return ix.renew(ctx, err, progress)
+		st, err = ix.renew(ctx, err, progress)
+	}
+	if isFull(err) {
+		return st, ix.full(ctx, err)
 	}
 	return st, err
 }
 
 // renew deletes a damaged index, saying why, and builds a new one.
 func (ix *Index) renew(ctx context.Context, cause error, progress func(Progress)) (Stats, error) {
-	ix.notice(fmt.Sprintf("the index at %s is damaged (%v); building a new one", ix.Path, cause))
+	ix.notice(fmt.Sprintf("the index at %s is damaged (%s); building a new one", ix.Path, ix.why(cause)))
 	if err := ix.remove(); err != nil {
 		return Stats{}, err
 	}
@@ -111,6 +120,20 @@ func (ix *Index) renew(ctx context.Context, cause error, progress func(Progress)
 		return st, err
 	}
 	return st, ix.Snapshot(ctx)
+}
+
+// why says what an error of the index is, in a short line: without the
+// index's path, which the notice gives once.
+func (ix *Index) why(err error) string {
+	s := err.Error()
+	for _, verb := range []string{"read", "check", "write", "rebuild", "merge", "open", "create"} {
+		s = strings.ReplaceAll(s, verb+" index "+ix.Path+": ", "")
+	}
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > 200 {
+		s = string(r[:200]) + "…"
+	}
+	return s
 }
 
 // IsDamaged reports whether err says the index file is damaged: SQLite's
@@ -199,6 +222,10 @@ func (ix *Index) Update(ctx context.Context, progress func(Progress)) (Stats, er
 	if ix.db == nil {
 		return Stats{}, fmt.Errorf("update index of %s: the index is closed", ix.Root)
 	}
+	if ix.readOnly != nil {
+		return Stats{Files: ix.N()}, fmt.Errorf("%w: the index of %s was opened read-only (%v) and answers as it was; free some space in %s",
+			ErrFull, ix.Root, ix.readOnly, filepath.Dir(filepath.Dir(ix.Path)))
+	}
 	ix.endRead()
 	st, err := ix.update(ctx, progress)
 	if err == nil {
@@ -206,7 +233,10 @@ func (ix *Index) Update(ctx context.Context, progress func(Progress)) (Stats, er
 		err = ix.Snapshot(ctx)
 	}
 	if isCorrupt(err) {
-		return ix.renew(ctx, err, progress)
+		st, err = ix.renew(ctx, err, progress)
+	}
+	if isFull(err) {
+		return st, ix.full(ctx, err)
 	}
 	return st, err
 }
