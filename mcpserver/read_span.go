@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/hone-tools/hone/pack"
+	"github.com/hone-tools/hone/redact"
 	"github.com/hone-tools/hone/walk"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -138,6 +139,7 @@ func (s *Server) readSpan(ctx context.Context, _ *mcp.CallToolRequest, in SpanPa
 type spanLine struct {
 	no, size, from int
 	text           []byte
+	path           string // for the rules of the redaction that hold in some files
 }
 
 // show renders the line with at most limit bytes of its text, cut on a
@@ -157,7 +159,20 @@ func (l spanLine) show(limit int) (string, int) {
 			n = limit // not UTF-8: cut where the limit falls
 		}
 	}
-	text := l.text[:n]
+	// Secrets are found in all the bytes kept, past the cut too, so that a
+	// cut never shows part of one: a cut inside a secret moves to its
+	// start, or past its end when the line's shown part starts with it.
+	found := redact.Default().FindIn(l.path, string(l.text))
+	for _, f := range found {
+		if f.Start < n && f.End > n {
+			if f.Start > 0 {
+				n = f.Start
+			} else {
+				n = min(f.End, l.size-l.from)
+			}
+		}
+	}
+	text := hideSecrets(l.text[:n], found)
 	var b strings.Builder
 	if l.from > 0 {
 		fmt.Fprintf(&b, "%d (from byte %d): ", l.no, l.from+1)
@@ -205,7 +220,9 @@ func readLines(ctx context.Context, slash, abs string, start, end, col int) ([]s
 		ended = true // the last line read ended with a newline
 		empty = true
 	)
-	keep := maxLineBytes + utf8.UTFMax
+	// Past what is shown, a margin in which a secret that the cut would
+	// split is found whole.
+	keep := maxLineBytes + utf8.UTFMax + secretMargin
 	for blocks := 0; ; blocks++ {
 		if blocks%64 == 0 {
 			if err := ctx.Err(); err != nil {
@@ -222,7 +239,7 @@ func readLines(ctx context.Context, slash, abs string, start, end, col int) ([]s
 			}
 			if no >= start && no <= end {
 				if cur == nil {
-					lines = append(lines, spanLine{no: no})
+					lines = append(lines, spanLine{no: no, path: slash})
 					cur = &lines[len(lines)-1]
 					if no == start {
 						cur.from = col - 1
@@ -257,7 +274,7 @@ func readLines(ctx context.Context, slash, abs string, start, end, col int) ([]s
 		total = no - 1 // the last line ended with its newline
 	} else if no >= start && no <= end {
 		if cur == nil {
-			lines = append(lines, spanLine{no: no})
+			lines = append(lines, spanLine{no: no, path: slash})
 			cur = &lines[len(lines)-1]
 			if no == start {
 				cur.from = col - 1
@@ -274,4 +291,28 @@ func readLines(ctx context.Context, slash, abs string, start, end, col int) ([]s
 		}
 	}
 	return lines, total, nil
+}
+
+// secretMargin: the bytes kept past a line's cut to find a secret that
+// the cut would split; longer secrets are multi-line blocks (private keys),
+// which the redaction of the whole answer finds.
+const secretMargin = 4 << 10
+
+// hideSecrets writes text with each secret found in it (offsets in text)
+// replaced by its placeholder.
+func hideSecrets(text []byte, found []redact.Finding) []byte {
+	var out []byte
+	at := 0
+	for _, f := range found {
+		if f.Start >= len(text) {
+			break
+		}
+		out = append(out, text[at:f.Start]...)
+		out = append(out, redact.Placeholder(f.Rule)...)
+		at = min(f.End, len(text))
+	}
+	if out == nil {
+		return text
+	}
+	return append(out, text[at:]...)
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/hone-tools/hone"
 	"github.com/hone-tools/hone/index"
 	"github.com/hone-tools/hone/pack"
+	"github.com/hone-tools/hone/redact"
 	"github.com/hone-tools/hone/tokenize"
 	"github.com/hone-tools/hone/walk"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -126,7 +127,8 @@ func (s *Server) matchingLines(p string, stems map[string]bool, max int) []strin
 		hit := false
 		tokenize.Each(line, func(t tokenize.Token) { hit = hit || stems[t.Stem] })
 		if hit {
-			out = append(out, fmt.Sprintf("%d: %s", i+1, strings.TrimSpace(line)))
+			shown, _ := redact.File(slash, strings.TrimSpace(line))
+			out = append(out, fmt.Sprintf("%d: %s", i+1, shown))
 		}
 	}
 	return out

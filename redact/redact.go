@@ -403,8 +403,10 @@ func specificity(rule string) int {
 	return 2
 }
 
+const placeholderPrefix = "[redacted: "
+
 // Placeholder is what a secret found by a rule is replaced with.
-func Placeholder(rule string) string { return "[redacted: " + rule + "]" }
+func Placeholder(rule string) string { return placeholderPrefix + rule + "]" }
 
 // String hides the secrets in a text and counts them.
 func (r *Redactor) String(text string) (string, int) { return r.File("", text) }
@@ -436,7 +438,8 @@ func File(path, text string) (string, int) { return Default().File(path, text) }
 
 // Value hides the secrets in every string that v points to (struct
 // fields, slices, maps, pointers; unexported fields are left alone), in
-// place, and counts them. It is for results about to be encoded as JSON,
+// place, and counts the secrets hidden in them: those it hides and those
+// hidden before it (a commit subject is redacted as it is read). It is for results about to be encoded as JSON,
 // so it also quotes a string that is not UTF-8 (a file name, mostly), as
 // QuotePath does: encoding would turn its bytes into U+FFFD, a name that
 // does not exist.
@@ -456,29 +459,28 @@ func (r *Redactor) value(v reflect.Value, depth int) int {
 		}
 		if v.Kind() == reflect.Interface && v.Elem().Kind() == reflect.String {
 			old := v.Elem().String()
-			s, k := r.String(old)
+			s, _ := r.String(old)
 			if !utf8.ValidString(s) {
 				s = strconv.Quote(s)
 			}
 			if s != old && v.CanSet() {
 				v.Set(reflect.ValueOf(s).Convert(v.Elem().Type()))
-				return k
 			}
-			return 0
+			return strings.Count(s, placeholderPrefix)
 		}
 		return r.value(v.Elem(), depth+1)
 	case reflect.String:
 		if !v.CanSet() {
 			return 0
 		}
-		s, k := r.String(v.String())
+		s, _ := r.String(v.String())
 		if !utf8.ValidString(s) {
 			s = strconv.Quote(s) // JSON would turn its bytes into U+FFFD
 		}
 		if s != v.String() {
 			v.SetString(s)
 		}
-		return k
+		return strings.Count(s, placeholderPrefix)
 	case reflect.Struct:
 		for i := 0; i < v.NumField(); i++ {
 			if v.Type().Field(i).IsExported() {
