@@ -175,8 +175,10 @@ func (f *lineFilter) take(size int) error {
 		id := idFromPrefix(f.line[:min(len(f.line), 64<<10)])
 		return f.reply(id, jsonrpc.CodeInvalidRequest, fmt.Sprintf("the message is %d bytes long, over the %d bytes a message may have: shorten its text", size, f.max))
 	}
-	line := bytes.TrimRight(f.line, "\r\n")
-	if len(bytes.TrimSpace(line)) == 0 {
+	// JSON's own white space around the message goes: the SDK's reader
+	// takes nothing but a newline after a message.
+	line := bytes.Trim(f.line, " \t\r\n")
+	if len(line) == 0 {
 		return nil // a blank line is no message
 	}
 	if bad := checkMessage(line); bad != nil {

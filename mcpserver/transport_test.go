@@ -194,6 +194,8 @@ var malformed = []struct {
 	{"unexpected reply", `{"jsonrpc":"2.0","id":"nobody-asked","result":{}}`, 0, ""},
 	{"unknown notification", `{"jsonrpc":"2.0","method":"notifications/nothing"}`, 0, ""},
 	{"cancel of nothing", `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":{}}}`, 0, ""},
+	{"white space around a request", " \t{\"jsonrpc\":\"2.0\",\"id\":13,\"method\":\"ping\"} \t\r", 0, "13"},
+	{"a notification with a space after it", `{"jsonrpc":"2.0","method":""} `, 0, ""},
 	{"empty line", ``, 0, ""},
 	{"whitespace", " \t \r", 0, ""},
 	{"carriage return", "\r", 0, ""},
