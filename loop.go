@@ -32,6 +32,26 @@ func Retrieve(ctx context.Context, repoDir, task string, opts Options) (*Result,
 	}
 	defer ix.Close()
 	if _, err := ix.Update(ctx, nil); err != nil {
+		if !errors.Is(err, index.ErrFull) {
+			return nil, err
+		}
+		// The disk is full: answer from the index as it was, saying so.
+		if opts.Notice != nil {
+			opts.Notice(err.Error())
+		}
+	}
+	return runRepaired(ctx, ix, task, opts, pc, start)
+}
+
+// runRepaired runs the loop. When its reads meet damage in the index, it
+// has the index rebuilt, with a notice, and runs again, rather than answer
+// from damaged data.
+func runRepaired(ctx context.Context, ix *index.Index, task string, opts Options, pc *pastCommits, start time.Time) (*Result, error) {
+	res, err := run(ctx, ix, task, opts, pc, start)
+	if !index.IsDamaged(err) {
+		return res, err
+	}
+	if _, err := ix.Rebuild(ctx, nil); err != nil {
 		return nil, err
 	}
 	return run(ctx, ix, task, opts, pc, start)
@@ -45,7 +65,7 @@ func RetrieveIndex(ctx context.Context, ix *index.Index, task string, opts Optio
 	if err != nil {
 		return nil, err
 	}
-	return run(ctx, ix, task, opts, readHistory(ctx, ix.Root, opts), start)
+	return runRepaired(ctx, ix, task, opts, readHistory(ctx, ix.Root, opts), start)
 }
 
 func prepare(task string, opts Options) (string, Options, error) {

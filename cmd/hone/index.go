@@ -82,6 +82,21 @@ func cmdIndex(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
+	if !*rebuild {
+		// The whole index is read once: damage a retrieval would meet
+		// later is found now, and a new index built.
+		if err := ix.Check(ctx); err != nil {
+			if !index.IsDamaged(err) {
+				return err
+			}
+			bar = newProgressBar(stderr)
+			st, err = ix.Rebuild(ctx, bar.update)
+			bar.done()
+			if err != nil {
+				return err
+			}
+		}
+	}
 	status, err := ix.Status(ctx)
 	if err != nil {
 		return err
@@ -89,6 +104,9 @@ func cmdIndex(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fmt.Fprintf(stdout, "indexed %d files (%s) in %s: %d added, %d changed, %d deleted; index %s at %s\n",
 		st.Files, bytesText(status.Source), st.Elapsed.Round(time.Millisecond), st.Added, st.Changed, st.Deleted,
 		bytesText(status.Bytes), status.Path)
+	if st.Skipped.Any() {
+		fmt.Fprintf(stdout, "skipped: %s\n", st.Skipped)
+	}
 	if !*noHistory {
 		// The git history too, so that the first retrieval finds it read.
 		start := time.Now()
@@ -121,6 +139,13 @@ func cmdStatus(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	defer ix.Close()
 	st, err := ix.Status(ctx)
+	if index.IsDamaged(err) {
+		// A new index, with a notice, rather than a status of a damaged one.
+		if _, err := ix.Rebuild(ctx, nil); err != nil {
+			return err
+		}
+		st, err = ix.Status(ctx)
+	}
 	if err != nil {
 		return err
 	}
@@ -130,6 +155,7 @@ func cmdStatus(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return enc.Encode(map[string]any{
 			"repo": st.Root, "index": st.Path, "files": st.Files, "index_bytes": st.Bytes,
 			"source_bytes": st.Source, "segments": st.Segments, "delta": st.Delta, "updated": st.Updated,
+			"complete": st.Complete, "skipped": st.Skipped,
 		})
 	}
 	fmt.Fprintf(stdout, "repo:     %s\n", st.Root)
@@ -140,6 +166,12 @@ func cmdStatus(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		fmt.Fprintf(stdout, "updated:  never (run \"hone index\")\n")
 	} else {
 		fmt.Fprintf(stdout, "updated:  %s (%s ago)\n", st.Updated.Local().Format("2006-01-02 15:04:05"), time.Since(st.Updated).Round(time.Second))
+		if !st.Complete {
+			fmt.Fprintf(stdout, "          unfinished: an update was stopped, or is under way in another process (run \"hone index\" to finish it)\n")
+		}
+	}
+	if st.Skipped.Any() {
+		fmt.Fprintf(stdout, "skipped:  %s\n", st.Skipped)
 	}
 	return nil
 }
