@@ -206,3 +206,44 @@ func TestChurn(t *testing.T) {
 		}
 	}
 }
+
+// TestFutureFile: a file dated in the future stays racy until then: each
+// update reads it again, and finds a change, but writes nothing when
+// there is none.
+func TestFutureFile(t *testing.T) {
+	repo := t.TempDir()
+	writeTree(t, repo, map[string]string{"a.go": "package a\n\nfunc Alpha() {}\n", "b.go": "package b\n"})
+	ctx := context.Background()
+	ix, err := Build(ctx, repo, Options{Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	p := filepath.Join(repo, "a.go")
+	future := time.Now().Add(time.Hour)
+	os.Chtimes(p, future, future)
+	if st, err := ix.Update(ctx, nil); err != nil || st.Touched != 1 {
+		t.Fatalf("update after the time changed: %+v, %v", st, err)
+	}
+	v := ix.loaded
+	for i := 0; i < 2; i++ {
+		st, err := ix.Update(ctx, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Bytes == 0 {
+			t.Error("a file dated in the future was not read again")
+		}
+		if ix.loaded != v {
+			t.Errorf("update %d rewrote the index for a file that did not change", i+1)
+		}
+	}
+	writeTree(t, repo, map[string]string{"a.go": "package a\n\nfunc Omega() {}\n"})
+	os.Chtimes(p, future, future)
+	if _, err := ix.Update(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	if ix.DF(tokenize.Stem("omega")) != 1 {
+		t.Error("the future-dated file's change was missed")
+	}
+}

@@ -212,6 +212,8 @@ type change struct {
 	refresh bool
 	// err says why the file could not be read: it is skipped.
 	err error
+	// noop: nothing to write, the index has the file as it is.
+	noop bool
 }
 
 // Update brings the index up to date with the files on disk: a stat pass,
@@ -351,8 +353,13 @@ func (ix *Index) update(ctx context.Context, progress func(Progress)) (Stats, er
 				if e == nil || !bytes.Equal(e.hash, c.hash) || e.Kind != f.Kind {
 					c.doc = analyze(f, src)
 					c.doc.hash, c.doc.checked = c.hash, c.checked
-				} else {
-					c.refresh = e.sameStat(f)
+				} else if c.refresh = e.sameStat(f); c.refresh {
+					// Read again for being racy, and unchanged. Still racy,
+					// as a file dated in the future stays until then, it
+					// has nothing to write.
+					again := *e
+					again.checked = c.checked
+					c.noop = again.racy()
 				}
 				results[i] <- c
 			}
@@ -383,6 +390,7 @@ func (ix *Index) update(ctx context.Context, progress func(Progress)) (Stats, er
 	var read int64
 	// The docs this update put in the delta, by id, until it is flushed.
 	pending := map[int64]*Doc{}
+	wrote := false // whether any change was written
 	lastCommit := time.Now()
 	write := func(final bool, gone []string) error {
 		n, err := ix.writeBatch(ctx, batch, gone, pending, final, &st)
@@ -401,16 +409,22 @@ func (ix *Index) update(ctx context.Context, progress func(Progress)) (Stats, er
 			return st, ctx.Err()
 		}
 		done++
+		if c.err == nil {
+			read += c.file.Size
+		}
+		if progress != nil {
+			progress(Progress{Done: done, Total: len(todo), Bytes: read})
+		}
 		if c.err != nil {
 			st.Skipped.skip(c.file.Path, c.err)
 			continue
 		}
+		if c.noop {
+			continue
+		}
+		wrote = true
 		batch = append(batch, c)
 		batchSize += c.file.Size
-		read += c.file.Size
-		if progress != nil {
-			progress(Progress{Done: done, Total: len(todo), Bytes: read})
-		}
 		if len(batch) >= commitFiles || batchSize >= commitBytes || time.Since(lastCommit) >= commitEvery {
 			if err := write(false, nil); err != nil {
 				cancel()
@@ -420,6 +434,13 @@ func (ix *Index) update(ctx context.Context, progress func(Progress)) (Stats, er
 		}
 	}
 	wg.Wait()
+	st.Bytes = read
+	if !wrote && len(gone) == 0 && ix.complete(cat) {
+		// Only racy files read again, unchanged: nothing to write.
+		st.Files = len(cat)
+		st.Elapsed = time.Since(start)
+		return st, ix.saveSkipped(ctx, st.Skipped)
+	}
 	if err := write(true, gone); err != nil {
 		return st, err
 	}
@@ -434,7 +455,6 @@ func (ix *Index) update(ctx context.Context, progress func(Progress)) (Stats, er
 	if err := ix.saveSkipped(ctx, st.Skipped); err != nil {
 		return st, err
 	}
-	st.Bytes = read
 	if err := ix.loadCatalog(ctx); err != nil {
 		return st, err
 	}
