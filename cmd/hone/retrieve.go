@@ -25,8 +25,9 @@ type stringList []string
 func (s *stringList) String() string     { return strings.Join(*s, ",") }
 func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
 
-// maxTaskBytes bounds a task read from a file or standard input.
-const maxTaskBytes = 1 << 20
+// maxTaskBytes bounds a task, from words, a file or standard input: the
+// same limit as over MCP.
+const maxTaskBytes = hone.MaxTaskBytes
 
 func cmdRetrieve(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("retrieve", flag.ContinueOnError)
@@ -83,6 +84,9 @@ func cmdRetrieve(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		if task, err = readTask(*taskFile, stdin); err != nil {
 			return err
 		}
+	}
+	if len(task) > maxTaskBytes {
+		return usagef("the task is over %d bytes: shorten it to the issue text and the stack trace", maxTaskBytes)
 	}
 	if strings.TrimSpace(task) == "" {
 		return usagef("the task is empty: say what you need context for, e.g. hone retrieve \"fix the token expiry bug\"")
