@@ -80,7 +80,22 @@ func (s *Server) searchCode(ctx context.Context, _ *mcp.CallToolRequest, in Sear
 	out := SearchResult{Hits: []SearchHit{}}
 	var b strings.Builder
 	used := 0
-	for _, h := range ix.Run(index.Search{Terms: terms, Keep: keep, Limit: limit}) {
+	hits := ix.Run(index.Search{Terms: terms, Keep: keep, Limit: limit})
+	if err := ix.Err(); err != nil {
+		if !index.IsDamaged(err) {
+			return nil, SearchResult{}, fmt.Errorf("search the index: %w", err)
+		}
+		// Never answer from damaged data: rebuild, then search again.
+		s.log.Warn("the index was damaged and is rebuilt", "err", err)
+		if _, err := ix.Rebuild(ctx, nil); err != nil {
+			return nil, SearchResult{}, fmt.Errorf("rebuild the damaged index: %w", err)
+		}
+		hits = ix.Run(index.Search{Terms: terms, Keep: keep, Limit: limit})
+		if err := ix.Err(); err != nil {
+			return nil, SearchResult{}, fmt.Errorf("search the index: %w", err)
+		}
+	}
+	for _, h := range hits {
 		hit := SearchHit{Path: h.Entry.Path, Score: h.Score, Lines: s.matchingLines(h.Entry.Path, stems, 3)}
 		block := fmt.Sprintf("%s (score %.2f)\n", hit.Path, hit.Score)
 		for _, l := range hit.Lines {

@@ -80,6 +80,11 @@ func (s *Server) index(ctx context.Context) (*index.Index, error) {
 		return nil, err
 	}
 	if _, err := ix.Update(ctx, nil); err != nil {
+		if errors.Is(err, index.ErrFull) {
+			// The index answers as it was; the log says why.
+			s.log.Warn(err.Error())
+			return ix, nil
+		}
 		ix.Close()
 		return nil, err
 	}
