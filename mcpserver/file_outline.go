@@ -2,9 +2,8 @@ package mcpserver
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"io"
-	"os"
 	"strings"
 
 	"github.com/hone-tools/hone/structure"
@@ -72,28 +71,15 @@ func (s *Server) fileOutline(ctx context.Context, _ *mcp.CallToolRequest, in Out
 // readSource reads a regular file of at most the size the index takes
 // (walk.DefaultMaxFileSize): what is larger is not source code to outline.
 func readSource(slash, abs string) ([]byte, error) {
-	f, err := os.Open(abs)
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", slash, err)
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", slash, err)
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is not a regular file: only files can be outlined", slash)
-	}
 	const limit = walk.DefaultMaxFileSize
-	if fi.Size() > limit {
-		return nil, fmt.Errorf("%s is %d bytes, over the %d bytes hone indexes and outlines: read it with read_span", slash, fi.Size(), limit)
-	}
-	src, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
+	src, err := walk.ReadRegular(abs, limit)
+	switch {
+	case errors.Is(err, walk.ErrNotRegular):
+		return nil, fmt.Errorf("%s is not a regular file: only files can be outlined", slash)
+	case errors.Is(err, walk.ErrTooLarge):
+		return nil, fmt.Errorf("%s is over the %d bytes hone indexes and outlines: read it with read_span", slash, limit)
+	case err != nil:
 		return nil, fmt.Errorf("read %s: %w", slash, err)
-	}
-	if len(src) > limit {
-		return nil, fmt.Errorf("%s grew past the %d bytes hone indexes and outlines: read it with read_span", slash, limit)
 	}
 	return src, nil
 }

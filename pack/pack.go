@@ -10,11 +10,10 @@ package pack
 import (
 	"errors"
 	"fmt"
-	"io"
-	"os"
 	"path"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 
@@ -251,7 +250,7 @@ func header(res *hone.Result) string {
 			for _, f := range c.Files {
 				files = append(files, redact.QuotePath(f))
 			}
-			fmt.Fprintf(&b, "- %.10s %s (%s%s)\n", c.Hash, oneLine(c.Subject), strings.Join(files, ", "), named)
+			fmt.Fprintf(&b, "- %.10s %s (%s%s)\n", c.Hash, redact.Line(c.Subject), strings.Join(files, ", "), named)
 		}
 	}
 	b.WriteString("\n")
@@ -329,10 +328,8 @@ func ReadFile(root, slash string) ([]byte, error) {
 	if walk.Classify(slash, nil).Has(walk.Secret) {
 		return nil, ErrSecret
 	}
-	for _, part := range strings.Split(slash, "/") {
-		if part == ".git" {
-			return nil, fmt.Errorf("%s is under .git, which is not part of the repository's code", slash)
-		}
+	if underGit(slash) {
+		return nil, fmt.Errorf("%s is under .git, which is not part of the repository's code", slash)
 	}
 	abs := filepath.Join(root, filepath.FromSlash(slash))
 	real, err := filepath.EvalSymlinks(abs)
@@ -351,29 +348,17 @@ func ReadFile(root, slash string) ([]byte, error) {
 	if walk.Classify(relSlash, nil).Has(walk.Secret) {
 		return nil, ErrSecret
 	}
-	for _, part := range strings.Split(relSlash, "/") {
-		if part == ".git" {
-			return nil, fmt.Errorf("%s leads under .git, which is not part of the repository's code", slash)
-		}
+	if underGit(relSlash) {
+		return nil, fmt.Errorf("%s leads under .git, which is not part of the repository's code", slash)
 	}
-	fh, err := os.Open(real)
-	if err != nil {
-		return nil, err
-	}
-	defer fh.Close()
-	fi, err := fh.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
+	data, err := walk.ReadRegular(real, maxFileBytes)
+	switch {
+	case errors.Is(err, walk.ErrNotRegular):
 		return nil, fmt.Errorf("%s is not a regular file", slash)
-	}
-	data, err := io.ReadAll(io.LimitReader(fh, maxFileBytes+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(data) > maxFileBytes {
+	case errors.Is(err, walk.ErrTooLarge):
 		return nil, fmt.Errorf("%s is over the %d KiB the index reads", slash, maxFileBytes>>10)
+	case err != nil:
+		return nil, err
 	}
 	head := data[:min(len(data), walk.HeadSize)]
 	if walk.IsBinary(head) {
@@ -385,10 +370,9 @@ func ReadFile(root, slash string) ([]byte, error) {
 	return data, nil
 }
 
-// oneLine keeps a commit subject on its line.
-func oneLine(s string) string {
-	s, _ = redact.CleanText(s)
-	return strings.NewReplacer("\n", " ", "\r", " ").Replace(s)
+// underGit: a path with a .git folder among its parts.
+func underGit(slash string) bool {
+	return slices.Contains(strings.Split(slash, "/"), ".git")
 }
 
 // importLines finds the run of import lines near the top of a file.

@@ -85,13 +85,15 @@ var (
 // built once. Building takes about 80 ms; call Warm early to overlap it
 // with other work.
 func Default() *Redactor {
-	defaultOnce.Do(func() { defaultR, defaultErr = New() })
-	if defaultErr != nil {
-		// The rules are embedded: a failure is a build defect, and hone
-		// must not print unredacted text, so it falls back to its own
-		// rules alone.
-		defaultR = fallback()
-	}
+	defaultOnce.Do(func() {
+		defaultR, defaultErr = New()
+		if defaultErr != nil {
+			// The rules are embedded: a failure is a build defect, and
+			// hone must not print unredacted text, so it falls back to
+			// its own rules alone.
+			defaultR = fallback()
+		}
+	})
 	return defaultR
 }
 
@@ -569,6 +571,14 @@ func needsQuote(p string) bool {
 		}
 	}
 	return false
+}
+
+// Line makes a text one line of output: control characters go, as
+// CleanText has them, and line ends become spaces, so that a commit subject
+// or a reason cannot forge a line.
+func Line(s string) string {
+	s, _ = CleanText(s)
+	return strings.NewReplacer("\n", " ", "\r", " ").Replace(s)
 }
 
 // CleanText makes file contents safe to print: NUL bytes and bytes that

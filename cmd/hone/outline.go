@@ -102,10 +102,6 @@ func readOutlined(p string) ([]byte, error) {
 		return nil, usagef("cannot read %s: %v", redact.QuotePath(p), err)
 	case fi.IsDir():
 		return nil, usagef("%s is a folder: give the files in it", redact.QuotePath(p))
-	case !fi.Mode().IsRegular():
-		return nil, usagef("%s is not a regular file", redact.QuotePath(p))
-	case fi.Size() > walk.DefaultMaxFileSize:
-		return nil, usagef("%s is over the %d KiB the index reads", redact.QuotePath(p), walk.DefaultMaxFileSize>>10)
 	}
 	names := []string{filepath.ToSlash(p)}
 	if real, err := filepath.EvalSymlinks(p); err == nil {
@@ -116,17 +112,14 @@ func readOutlined(p string) ([]byte, error) {
 			return nil, usagef("%s is a secret-bearing file: hone does not read it", redact.QuotePath(p))
 		}
 	}
-	f, err := os.Open(p)
-	if err != nil {
-		return nil, usagef("cannot read %s: %v", redact.QuotePath(p), err)
-	}
-	defer f.Close()
-	src, err := io.ReadAll(io.LimitReader(f, walk.DefaultMaxFileSize+1))
-	if err != nil {
-		return nil, usagef("cannot read %s: %v", redact.QuotePath(p), err)
-	}
-	if len(src) > walk.DefaultMaxFileSize {
+	src, err := walk.ReadRegular(p, walk.DefaultMaxFileSize)
+	switch {
+	case errors.Is(err, walk.ErrNotRegular):
+		return nil, usagef("%s is not a regular file", redact.QuotePath(p))
+	case errors.Is(err, walk.ErrTooLarge):
 		return nil, usagef("%s is over the %d KiB the index reads", redact.QuotePath(p), walk.DefaultMaxFileSize>>10)
+	case err != nil:
+		return nil, usagef("cannot read %s: %v", redact.QuotePath(p), err)
 	}
 	head := src[:min(len(src), walk.HeadSize)]
 	for _, n := range names {

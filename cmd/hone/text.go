@@ -107,9 +107,9 @@ func writeText(w io.Writer, res *hone.Result) error {
 	}
 	for _, f := range res.Files {
 		fmt.Fprintf(b, "\n  %.2f  %s  %s, cycle %d\n", f.Relevance, redact.QuotePath(f.Path), f.Role, f.Cycle)
-		fmt.Fprintf(b, "        why:     %s\n", oneLine(f.Reason))
+		fmt.Fprintf(b, "        why:     %s\n", redact.Line(f.Reason))
 		if len(f.MissingContext) > 0 {
-			fmt.Fprintf(b, "        missing: %s\n", oneLine(strings.Join(f.MissingContext, "; ")))
+			fmt.Fprintf(b, "        missing: %s\n", redact.Line(strings.Join(f.MissingContext, "; ")))
 		}
 	}
 	if len(res.RelatedTests) > 0 {
@@ -125,7 +125,7 @@ func writeText(w io.Writer, res *hone.Result) error {
 			if c.Named {
 				score = "named"
 			}
-			fmt.Fprintf(b, "  %s  %.10s  %s  (%s)\n", score, c.Hash, oneLine(c.Subject), strings.Join(quoteAll(c.Files), ", "))
+			fmt.Fprintf(b, "  %s  %.10s  %s  (%s)\n", score, c.Hash, redact.Line(c.Subject), strings.Join(quoteAll(c.Files), ", "))
 		}
 	}
 	if res.Notice != "" {
@@ -197,13 +197,6 @@ func quoteAll(paths []string) []string {
 		out[i] = redact.QuotePath(p)
 	}
 	return out
-}
-
-// oneLine keeps a commit subject or a reason on its line, with no control
-// characters.
-func oneLine(s string) string {
-	s, _ = redact.CleanText(s)
-	return strings.NewReplacer("\n", " ", "\r", " ").Replace(s)
 }
 
 func plural(n int) string {
