@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"io/fs"
 	"strings"
+
+	"github.com/hone-tools/hone/redact"
 	"syscall"
 )
 
@@ -38,7 +40,7 @@ func (s Skipped) String() string {
 	}
 	out := strings.Join(parts, ", ")
 	if s.Example != "" {
-		out += " (e.g. " + s.Example + ")"
+		out += " (e.g. " + redact.QuotePath(s.Example) + ")"
 	}
 	return out
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/hone-tools/hone/history"
 	"github.com/hone-tools/hone/index"
+	"github.com/hone-tools/hone/redact"
 )
 
 // indexFlags are the flags every command that opens an index shares.
@@ -35,7 +36,11 @@ func (f *indexFlags) open(ctx context.Context, stderr io.Writer) (*index.Index, 
 }
 
 func notifier(stderr io.Writer) func(string) {
-	return func(s string) { fmt.Fprintf(stderr, "hone: %s\n", s) }
+	return func(s string) {
+		// A notice can name files and repeat errors: it is output too.
+		s, _ = redact.String(s)
+		fmt.Fprintf(stderr, "hone: %s\n", redact.Line(s))
+	}
 }
 
 func parseFlags(fs *flag.FlagSet, args []string, stdout io.Writer, usage string) ([]string, error) {
@@ -158,8 +163,8 @@ func cmdStatus(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			"complete": st.Complete, "skipped": st.Skipped,
 		})
 	}
-	fmt.Fprintf(stdout, "repo:     %s\n", st.Root)
-	fmt.Fprintf(stdout, "index:    %s\n", st.Path)
+	fmt.Fprintf(stdout, "repo:     %s\n", redact.QuotePath(st.Root))
+	fmt.Fprintf(stdout, "index:    %s\n", redact.QuotePath(st.Path))
 	fmt.Fprintf(stdout, "files:    %d (%s of source)\n", st.Files, bytesText(st.Source))
 	fmt.Fprintf(stdout, "size:     %s in %d segments, %d files in the delta\n", bytesText(st.Bytes), st.Segments, st.Delta)
 	if st.Updated.IsZero() {
