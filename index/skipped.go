@@ -8,9 +8,9 @@ import (
 	"fmt"
 	"io/fs"
 	"strings"
+	"syscall"
 
 	"github.com/hone-tools/hone/redact"
-	"syscall"
 )
 
 // Skipped counts the files an update could not index, and says why: the
