@@ -1,48 +1,47 @@
 package hone
 
-import (
-	"strings"
-
-	"github.com/bmatcuk/doublestar/v4"
-)
-
-// matchAny reports whether a slash path matches one of the patterns. A
-// pattern is a glob ("src/**/*.ts", "*.go"), or a plain path naming a file
-// or a directory ("src/auth", "src/auth/"). A glob with no slash matches
-// the file name in any directory, as in .gitignore.
-func matchAny(patterns []string, p string) bool {
-	for _, pat := range patterns {
-		if matchOne(pat, p) {
-			return true
+// validGlob reports whether a pattern of Options.Include or
+// Options.Exclude is well formed: every escape escapes something, every
+// character class is closed and not empty, and braces balance. It is the
+// grammar of doublestar, which the search matches with; a test in package
+// retrieve holds the two to the same answers.
+func validGlob(pat string) bool {
+	depth := 0
+	for i := 0; i < len(pat); i++ {
+		switch pat[i] {
+		case '\\':
+			i++
+			if i >= len(pat) {
+				return false
+			}
+		case '[':
+			i++
+			if i < len(pat) && (pat[i] == '^' || pat[i] == '!') {
+				i++
+			}
+			if i >= len(pat) || pat[i] == ']' {
+				return false
+			}
+			closed := false
+			for ; i < len(pat); i++ {
+				if pat[i] == '\\' {
+					i++
+				} else if pat[i] == ']' {
+					closed = true
+					break
+				}
+			}
+			if !closed {
+				return false
+			}
+		case '{':
+			depth++
+		case '}':
+			if depth == 0 {
+				return false
+			}
+			depth--
 		}
 	}
-	return false
+	return depth == 0
 }
-
-func matchOne(pat, p string) bool {
-	pat = strings.TrimPrefix(pat, "./")
-	if pat == "" {
-		return false
-	}
-	if !strings.ContainsAny(pat, "*?[{") {
-		dir := strings.TrimSuffix(pat, "/")
-		return p == dir || strings.HasPrefix(p, dir+"/")
-	}
-	// "dir/**", the patterns refine learns: a prefix test.
-	if dir, ok := strings.CutSuffix(pat, "/**"); ok && !strings.ContainsAny(dir, "*?[{") {
-		return strings.HasPrefix(p, dir+"/")
-	}
-	if !strings.Contains(pat, "/") {
-		pat = "**/" + pat
-	}
-	ok, err := doublestar.Match(pat, p)
-	return err == nil && ok
-}
-
-func validGlob(pat string) bool {
-	return doublestar.ValidatePattern(pat)
-}
-
-// MatchGlobs reports whether a slash path matches one of the patterns, as
-// Options.Include and Options.Exclude read them.
-func MatchGlobs(patterns []string, p string) bool { return matchAny(patterns, p) }

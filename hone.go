@@ -74,16 +74,6 @@ type Evaluation struct {
 	// "target", among the files the task is most likely after, or
 	// "context", called by a target on the lines about the task.
 	Role string `json:"role,omitempty"`
-
-	// score is the relevance before rounding: it orders files whose
-	// rounded relevance ties.
-	score float64
-	parts evidence
-}
-
-// evidence is what an evaluation's score was made of.
-type evidence struct {
-	cover, about, learned, link float64
 }
 
 // The roles of the result's files.
@@ -250,7 +240,9 @@ func optionErr(format string, args ...any) error {
 	return &OptionError{Msg: fmt.Sprintf(format, args...)}
 }
 
-func (o Options) withDefaults() (Options, error) {
+// WithDefaults fills in the defaults of the zero fields and checks every
+// option, so that one check serves the library, the CLI and MCP.
+func (o Options) WithDefaults() (Options, error) {
 	if o.MaxCycles == 0 {
 		o.MaxCycles = DefaultMaxCycles
 	}
@@ -298,4 +290,26 @@ type PastCommit struct {
 	// Named: the task names this commit, by its hash or by an issue or
 	// pull request its subject cites.
 	Named bool `json:"named,omitempty"`
+}
+
+// Span is a range of lines of a file that matters for the task.
+type Span struct {
+	Start  int    `json:"start"` // first line, 1-based
+	End    int    `json:"end"`   // last line, inclusive
+	Symbol string `json:"symbol"`
+	// Why is "match" (a definition named for the task), "callee" (a
+	// definition that files in hand call) or "caller" (a definition that
+	// calls into files in hand).
+	Why string `json:"why"`
+}
+
+// RelatedTest is a test file that exercises the result's files: what an
+// agent should run after changing them.
+type RelatedTest struct {
+	Path string `json:"path"`
+	// For are the result's files it exercises.
+	For []string `json:"for"`
+	// Reason says how it was found: named for the file, importing it, or
+	// calling its definitions.
+	Reason string `json:"reason"`
 }

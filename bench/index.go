@@ -15,6 +15,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hone-tools/hone/retrieve"
+
 	"github.com/hone-tools/hone"
 	"github.com/hone-tools/hone/index"
 )
@@ -192,7 +194,7 @@ func IndexBench(ctx context.Context, cfg IndexConfig) (*IndexReport, error) {
 		hopts := hone.Options{IndexDir: idxDir, GitDir: cfg.GitDir, Rev: cfg.Rev}
 		for i, task := range cfg.Tasks {
 			start := time.Now()
-			if _, err := hone.Retrieve(ctx, co.tree, task, hopts); err != nil {
+			if _, err := retrieve.Retrieve(ctx, co.tree, task, hopts); err != nil {
 				return nil, fmt.Errorf("retrieve task %d: %w", i+1, err)
 			}
 			times = append(times, time.Since(start))

@@ -15,6 +15,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hone-tools/hone/retrieve"
+
 	"github.com/hone-tools/hone"
 )
 
@@ -335,7 +337,7 @@ func RunSWE(ctx context.Context, cfg SWEConfig) ([]Row, error) {
 			}
 			prev = in.BaseCommit
 			start := time.Now()
-			retrieve := hone.Retrieve
+			retrieve := retrieve.Retrieve
 			if cfg.Baseline {
 				retrieve = BM25
 			}
@@ -377,7 +379,7 @@ func signalRow(in Instance, res *hone.Result) SignalRow {
 	for _, g := range in.Gold {
 		gold[g] = true
 	}
-	r := SignalRow{ID: in.ID, Repo: in.Repo, Names: hone.SignalNames, Gold: len(in.Gold), Paths: []string{}, IsG: []bool{}, X: [][]float64{}}
+	r := SignalRow{ID: in.ID, Repo: in.Repo, Names: retrieve.SignalNames, Gold: len(in.Gold), Paths: []string{}, IsG: []bool{}, X: [][]float64{}}
 	for _, f := range res.Ranking {
 		r.Paths = append(r.Paths, f.Path)
 		r.IsG = append(r.IsG, gold[f.Path])

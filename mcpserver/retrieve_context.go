@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/hone-tools/hone/retrieve"
+
 	"github.com/hone-tools/hone"
 	"github.com/hone-tools/hone/pack"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -74,7 +76,7 @@ func (s *Server) retrieveContext(ctx context.Context, _ *mcp.CallToolRequest, in
 		return nil, RetrieveResult{}, err
 	}
 	defer ix.Close()
-	res, err := hone.RetrieveIndex(ctx, ix, in.Task, hone.Options{MaxCycles: in.MaxCycles, MaxFiles: max(in.MaxFiles, 0), Include: in.Include, Exclude: in.Exclude,
+	res, err := retrieve.RetrieveIndex(ctx, ix, in.Task, hone.Options{MaxCycles: in.MaxCycles, MaxFiles: max(in.MaxFiles, 0), Include: in.Include, Exclude: in.Exclude,
 		IndexDir: s.indexDir, Notice: func(n string) { s.log.Info(n) }})
 	if err != nil {
 		return nil, RetrieveResult{}, err

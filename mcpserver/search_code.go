@@ -5,7 +5,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/hone-tools/hone"
+	"github.com/hone-tools/hone/retrieve"
+
 	"github.com/hone-tools/hone/index"
 	"github.com/hone-tools/hone/pack"
 	"github.com/hone-tools/hone/redact"
@@ -72,10 +73,10 @@ func (s *Server) searchCode(ctx context.Context, _ *mcp.CallToolRequest, in Sear
 		stems[t.Stem] = true
 	}
 	keep := func(e *index.Entry) bool {
-		if e.Kind.Has(walk.Secret) || len(in.Exclude) > 0 && hone.MatchGlobs(in.Exclude, e.Path) {
+		if e.Kind.Has(walk.Secret) || len(in.Exclude) > 0 && retrieve.MatchGlobs(in.Exclude, e.Path) {
 			return false
 		}
-		return len(in.Include) == 0 || hone.MatchGlobs(in.Include, e.Path)
+		return len(in.Include) == 0 || retrieve.MatchGlobs(in.Include, e.Path)
 	}
 	out := SearchResult{Hits: []SearchHit{}}
 	var b strings.Builder

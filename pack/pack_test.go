@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/hone-tools/hone"
+	"github.com/hone-tools/hone/retrieve"
 	"github.com/hone-tools/hone/walk"
 )
 
@@ -21,9 +22,9 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-func retrieve(t *testing.T, repo, task string) *hone.Result {
+func run(t *testing.T, repo, task string) *hone.Result {
 	t.Helper()
-	res, err := hone.Retrieve(context.Background(), repo, task, hone.Options{IndexDir: t.TempDir()})
+	res, err := retrieve.Retrieve(context.Background(), repo, task, hone.Options{IndexDir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,7 +34,7 @@ func retrieve(t *testing.T, repo, task string) *hone.Result {
 var fixture = filepath.Join("..", "testdata", "repos", "auth-expiry")
 
 func TestBudgetRespected(t *testing.T) {
-	res := retrieve(t, fixture, "fix the auth token expiry bug")
+	res := run(t, fixture, "fix the auth token expiry bug")
 	for _, budget := range []int{40, 120, 300, 600, 1200, 2500, 5000, 20000} {
 		p := Build(res, fixture, Options{Budget: budget})
 		if n := CountTokens(p.Text); n > budget || n != p.Tokens {
@@ -84,21 +85,21 @@ func TestBudgetRespected(t *testing.T) {
 }
 
 func TestHeader(t *testing.T) {
-	res := retrieve(t, fixture, "fix the auth token expiry bug")
+	res := run(t, fixture, "fix the auth token expiry bug")
 	p := Build(res, fixture, Options{})
 	for _, want := range []string{"Task: fix the auth token expiry bug", "stopped: sufficient", "src/session/session-manager.ts (context, 0.", "refreshSession", "Tests to run after a change:\n- src/auth/auth.test.ts"} {
 		if !strings.Contains(p.Text, want) {
 			t.Errorf("the pack lacks %q", want)
 		}
 	}
-	none := retrieve(t, fixture, "quaternion spectrogram")
+	none := run(t, fixture, "quaternion spectrogram")
 	if p := Build(none, fixture, Options{}); !strings.Contains(p.Text, "hone found no file for this task") {
 		t.Errorf("an empty result should say so: %s", p.Text)
 	}
 }
 
 func TestPastCommitsInThePack(t *testing.T) {
-	res := retrieve(t, fixture, "fix the auth token expiry bug")
+	res := run(t, fixture, "fix the auth token expiry bug")
 	res.PastCommits = []hone.PastCommit{
 		{Hash: "fedcba9876543210", Subject: "Keep sessions for a week", Files: []string{"src/config.ts"}, Score: 1, Named: true},
 		{Hash: "0123456789abcdef", Subject: "Refresh sessions before they expire", Files: []string{"src/session/session-manager.ts"}, Score: 1},

@@ -12,6 +12,8 @@ import (
 	"runtime/debug"
 	"strings"
 
+	"github.com/hone-tools/hone/retrieve"
+
 	"github.com/hone-tools/hone"
 	"github.com/hone-tools/hone/pack"
 	"github.com/hone-tools/hone/redact"
@@ -97,7 +99,7 @@ func cmdRetrieve(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		return err
 	}
 	redact.Warm()
-	res, err := hone.Retrieve(ctx, root, task, hone.Options{
+	res, err := retrieve.Retrieve(ctx, root, task, hone.Options{
 		MaxCycles: *maxCycles,
 		Threshold: *threshold,
 		Coverage:  *coverage,

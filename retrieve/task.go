@@ -1,4 +1,4 @@
-package hone
+package retrieve
 
 import (
 	"math"

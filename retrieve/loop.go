@@ -1,4 +1,4 @@
-package hone
+package retrieve
 
 import (
 	"context"
@@ -12,6 +12,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hone-tools/hone"
+
 	"github.com/hone-tools/hone/history"
 	"github.com/hone-tools/hone/index"
 	"github.com/hone-tools/hone/walk"
@@ -19,7 +21,7 @@ import (
 
 // Retrieve runs the retrieval loop for task over the repository at repoDir.
 // Its index is brought up to date first.
-func Retrieve(ctx context.Context, repoDir, task string, opts Options) (*Result, error) {
+func Retrieve(ctx context.Context, repoDir, task string, opts hone.Options) (*hone.Result, error) {
 	start := time.Now()
 	task, opts, err := prepare(task, opts)
 	if err != nil {
@@ -46,7 +48,7 @@ func Retrieve(ctx context.Context, repoDir, task string, opts Options) (*Result,
 // runRepaired runs the loop. When its reads meet damage in the index, it
 // has the index rebuilt, with a notice, and runs again, rather than answer
 // from damaged data.
-func runRepaired(ctx context.Context, ix *index.Index, task string, opts Options, pc *pastCommits, start time.Time) (*Result, error) {
+func runRepaired(ctx context.Context, ix *index.Index, task string, opts hone.Options, pc *pastCommits, start time.Time) (*hone.Result, error) {
 	res, err := run(ctx, ix, task, opts, pc, start)
 	if !index.IsDamaged(err) {
 		return res, err
@@ -59,7 +61,7 @@ func runRepaired(ctx context.Context, ix *index.Index, task string, opts Options
 
 // RetrieveIndex runs the loop over an index the caller keeps up to date,
 // so that several tasks can share one.
-func RetrieveIndex(ctx context.Context, ix *index.Index, task string, opts Options) (*Result, error) {
+func RetrieveIndex(ctx context.Context, ix *index.Index, task string, opts hone.Options) (*hone.Result, error) {
 	start := time.Now()
 	task, opts, err := prepare(task, opts)
 	if err != nil {
@@ -68,30 +70,30 @@ func RetrieveIndex(ctx context.Context, ix *index.Index, task string, opts Optio
 	return runRepaired(ctx, ix, task, opts, readHistory(ctx, ix.Root, opts), start)
 }
 
-func prepare(task string, opts Options) (string, Options, error) {
+func prepare(task string, opts hone.Options) (string, hone.Options, error) {
 	task = strings.TrimSpace(task)
 	if task == "" {
-		return "", opts, ErrEmptyTask
+		return "", opts, hone.ErrEmptyTask
 	}
-	opts, err := opts.withDefaults()
+	opts, err := opts.WithDefaults()
 	return task, opts, err
 }
 
 // state is one run of the loop.
 type state struct {
 	ix     *index.Index
-	opts   Options
+	opts   hone.Options
 	task   string
 	know   knowledge
-	best   map[string]Evaluation // merged over cycles: each file's best verdict
-	seen   map[string]int        // path -> cycle it was first evaluated in
-	last   map[string]int        // path -> last cycle it was evaluated in
-	excl   map[string]bool       // excluded for the rest of the run
+	best   map[string]verdict // merged over cycles: each file's best verdict
+	seen   map[string]int     // path -> cycle it was first evaluated in
+	last   map[string]int     // path -> last cycle it was evaluated in
+	excl   map[string]bool    // excluded for the rest of the run
 	gaps   []*gapState
 	pats   []string // learned patterns
 	calls  map[string]*fileCalls
 	skip   []string // kinds left out of the search
-	past   []PastCommit
+	past   []hone.PastCommit
 	cycles int // cycles run
 	// commits are the past commits the history signal read: those the
 	// task names, then those most like it.
@@ -102,7 +104,7 @@ type state struct {
 	gapsFound map[string]bool
 	// first is each file's first evaluation; hits the first cycle's search
 	// of the task's own terms, by path.
-	first map[string]Evaluation
+	first map[string]verdict
 	hits  map[string]hit
 	// thes maps the terms the thesaurus ties to the task's, read once, to
 	// their strongest association.
@@ -117,17 +119,17 @@ type hit struct {
 }
 
 type gapState struct {
-	Gap
+	hone.Gap
 	found int // cycle whose refine found it
 	open  bool
 }
 
-func run(ctx context.Context, ix *index.Index, task string, opts Options, pc *pastCommits, start time.Time) (*Result, error) {
+func run(ctx context.Context, ix *index.Index, task string, opts hone.Options, pc *pastCommits, start time.Time) (*hone.Result, error) {
 	st := &state{
 		ix: ix, opts: opts, task: task,
-		best: map[string]Evaluation{}, seen: map[string]int{}, last: map[string]int{},
+		best: map[string]verdict{}, seen: map[string]int{}, last: map[string]int{},
 		excl: map[string]bool{}, calls: map[string]*fileCalls{}, gapsFound: map[string]bool{},
-		first: map[string]Evaluation{},
+		first: map[string]verdict{},
 	}
 	clean := cleanTask(task)
 	st.know.concepts = analyzeTask(clean, ix)
@@ -151,11 +153,11 @@ func run(ctx context.Context, ix *index.Index, task string, opts Options, pc *pa
 	st.skip = append(st.skip, "secret")
 
 	abs, _ := filepath.Abs(ix.Root)
-	res := &Result{Version: Version, Task: task, Repo: abs, Threshold: opts.Threshold}
+	res := &hone.Result{Version: hone.Version, Task: task, Repo: abs, Threshold: opts.Threshold}
 	if len(st.know.concepts) == 0 {
-		res.StopReason = StopNoProgress
+		res.StopReason = hone.StopNoProgress
 		res.Notice = "nothing found: the task has no words or identifiers hone can search for; describe it with the names of the things involved"
-		res.Ranking, res.Files, res.RelatedTests = []Ranked{}, []Evaluation{}, []RelatedTest{}
+		res.Ranking, res.Files, res.RelatedTests = []hone.Ranked{}, []hone.Evaluation{}, []hone.RelatedTest{}
 		res.ElapsedMS = time.Since(start).Milliseconds()
 		return res, nil
 	}
@@ -165,9 +167,10 @@ func run(ctx context.Context, ix *index.Index, task string, opts Options, pc *pa
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		cyc := Cycle{N: n, Query: q}
+		cyc := hone.Cycle{N: n, Query: q}
 		st.cycles = n
 		cands := st.dispatch()
+		var evaluated []verdict
 		newFiles, crossed := 0, 0
 		relBefore := map[string]float64{}
 		for _, ev := range st.relevant() {
@@ -179,7 +182,7 @@ func run(ctx context.Context, ix *index.Index, task string, opts Options, pc *pa
 			ev := evaluate(st.ix, d, &st.know, st.callerSupports(d, relBefore, relDefs))
 			ev.Cycle = n
 			ev.MissingContext = []string{}
-			cyc.Evaluated = append(cyc.Evaluated, ev)
+			evaluated = append(evaluated, ev)
 			if _, ok := st.seen[d.Path]; !ok {
 				st.seen[d.Path] = n
 				st.first[d.Path] = ev
@@ -196,31 +199,33 @@ func run(ctx context.Context, ix *index.Index, task string, opts Options, pc *pa
 				st.best[d.Path] = ev
 			}
 		}
-		sortEvals(cyc.Evaluated)
+		sortEvals(evaluated)
 
-		closed := st.refine(n, &cyc)
-		for i := range cyc.Evaluated {
-			cyc.Evaluated[i].MissingContext = st.missing(cyc.Evaluated[i].Path, nil)
+		closed := st.refine(n, &cyc, evaluated)
+		cyc.Evaluated = []hone.Evaluation{}
+		for _, ev := range evaluated {
+			ev.MissingContext = st.missing(ev.Path, nil)
+			cyc.Evaluated = append(cyc.Evaluated, ev.Evaluation)
 		}
 		q = st.query(cyc.Gaps)
 		res.Cycles = append(res.Cycles, cyc)
 
-		if st.countRelevant() >= SufficientFiles && !st.criticalOpen() {
-			res.StopReason = StopSufficient
+		if st.countRelevant() >= hone.SufficientFiles && !st.criticalOpen() {
+			res.StopReason = hone.StopSufficient
 			break
 		}
 		if newFiles == 0 && crossed == 0 && closed == 0 {
-			res.StopReason = StopNoProgress
+			res.StopReason = hone.StopNoProgress
 			break
 		}
 		if n == opts.MaxCycles {
-			res.StopReason = StopMaxCycles
+			res.StopReason = hone.StopMaxCycles
 		}
 	}
 
-	res.Concepts = []Concept{}
+	res.Concepts = []hone.Concept{}
 	for _, c := range st.know.concepts {
-		ci := Concept{Label: c.label, Kind: c.kind.String(), Weight: math.Round(c.weight*100) / 100}
+		ci := hone.Concept{Label: c.label, Kind: c.kind.String(), Weight: math.Round(c.weight*100) / 100}
 		for _, a := range c.alts {
 			ci.Terms = append(ci.Terms, strings.Join(a.stems, " "))
 		}
@@ -232,9 +237,9 @@ func run(ctx context.Context, ix *index.Index, task string, opts Options, pc *pa
 	for p := range chosen {
 		inHand[p] = true
 	}
-	res.Files = []Evaluation{}
+	res.Files = []hone.Evaluation{}
 	// The targets best first, then the context they need.
-	for _, role := range []string{RoleTarget, RoleContext} {
+	for _, role := range []string{hone.RoleTarget, hone.RoleContext} {
 		for _, r := range res.Ranking {
 			if chosen[r.Path] != role {
 				continue
@@ -244,11 +249,11 @@ func run(ctx context.Context, ix *index.Index, task string, opts Options, pc *pa
 			ev.Relevance, ev.Role = r.Relevance, role
 			ev.MissingContext = st.missing(r.Path, inHand)
 			ev.Reason = st.rankedReason(r.Path, ev.Reason)
-			ev.Spans = []Span{}
+			ev.Spans = []hone.Span{}
 			if d := st.ix.Doc(r.Path); d != nil {
 				ev.Spans = st.spans(d, inHand, i < exactSpans)
 			}
-			res.Files = append(res.Files, ev)
+			res.Files = append(res.Files, ev.Evaluation)
 		}
 	}
 	res.RelatedTests = st.relatedTests(res.Files)
@@ -320,12 +325,12 @@ func (st *state) missing(p string, result map[string]bool) []string {
 		} else if !g.open {
 			continue
 		}
-		out = append(out, g.describe())
+		out = append(out, describeGap(g.Gap))
 	}
 	return out
 }
 
-func (g Gap) describe() string {
+func describeGap(g hone.Gap) string {
 	switch g.Kind {
 	case "call":
 		return fmt.Sprintf("%s() in %s", g.Name, g.Where)
@@ -336,8 +341,8 @@ func (g Gap) describe() string {
 }
 
 // query is the query the next cycle dispatches, for the trace.
-func (st *state) query(gaps []Gap) Query {
-	q := Query{Keywords: []string{}, Patterns: []string{}, Excludes: []string{}, FocusAreas: []string{}}
+func (st *state) query(gaps []hone.Gap) hone.Query {
+	q := hone.Query{Keywords: []string{}, Patterns: []string{}, Excludes: []string{}, FocusAreas: []string{}}
 	seen := map[string]bool{}
 	for _, c := range st.know.concepts {
 		for _, a := range c.alts {
@@ -470,7 +475,7 @@ const (
 // import, the files defining what they call, and the files using what
 // they define.
 func (st *state) neighbours() []*index.Entry {
-	var best []Evaluation
+	var best []verdict
 	for _, ev := range st.best {
 		if ev.Relevance >= hopFloor {
 			best = append(best, ev)
@@ -583,7 +588,7 @@ type pastCommits struct {
 }
 
 // readHistory starts reading the history of the repository at root.
-func readHistory(ctx context.Context, root string, opts Options) *pastCommits {
+func readHistory(ctx context.Context, root string, opts hone.Options) *pastCommits {
 	pc := &pastCommits{done: make(chan struct{})}
 	if opts.NoHistory {
 		close(pc.done)
@@ -632,7 +637,7 @@ func (st *state) history(pc *pastCommits, task string) map[string]float64 {
 		if len(files) > maxCommitFiles {
 			files = files[:maxCommitFiles]
 		}
-		st.past = append(st.past, PastCommit{Hash: m.Commit.Hash, Subject: m.Commit.Subject, Files: files, Score: m.Score, Named: m.Named})
+		st.past = append(st.past, hone.PastCommit{Hash: m.Commit.Hash, Subject: m.Commit.Subject, Files: files, Score: m.Score, Named: m.Named})
 	}
 	return history.FileScores(ms)
 }
@@ -684,7 +689,7 @@ const (
 )
 
 // unreadable lists the result's files that can no longer be opened.
-func unreadable(root string, files []Evaluation) []string {
+func unreadable(root string, files []hone.Evaluation) []string {
 	var out []string
 	for _, f := range files {
 		fh, err := os.Open(filepath.Join(root, filepath.FromSlash(f.Path)))

@@ -1,4 +1,4 @@
-package hone
+package retrieve
 
 import (
 	"context"
@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+
+	"github.com/hone-tools/hone"
 
 	"github.com/hone-tools/hone/index"
 )
@@ -188,9 +190,9 @@ func TestTestNamedFor(t *testing.T) {
 	}
 }
 
-func retrieveFixture(t *testing.T, repo, task string) *Result {
+func retrieveFixture(t *testing.T, repo, task string) *hone.Result {
 	t.Helper()
-	res, err := Retrieve(t.Context(), filepath.Join("testdata", "repos", repo), task, Options{IndexDir: t.TempDir()})
+	res, err := Retrieve(t.Context(), filepath.Join("..", "testdata", "repos", repo), task, hone.Options{IndexDir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -199,7 +201,7 @@ func retrieveFixture(t *testing.T, repo, task string) *Result {
 
 // The tests that best match the task point at the code they exercise.
 func TestTestedSignal(t *testing.T) {
-	res, err := Retrieve(t.Context(), filepath.Join("testdata", "repos", "auth-expiry"), "fix the auth token expiry bug", Options{IndexDir: t.TempDir(), Signals: true})
+	res, err := Retrieve(t.Context(), filepath.Join("..", "testdata", "repos", "auth-expiry"), "fix the auth token expiry bug", hone.Options{IndexDir: t.TempDir(), Signals: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package hone
+package retrieve
 
 import (
 	"math"
@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/hone-tools/hone"
 
 	"github.com/hone-tools/hone/index"
 	"github.com/hone-tools/hone/lexicon"
@@ -110,8 +112,8 @@ func (st *state) outline(d *index.Doc) *fileCalls {
 }
 
 // relevant lists the files at or above the threshold, best first.
-func (st *state) relevant() []Evaluation {
-	var out []Evaluation
+func (st *state) relevant() []verdict {
+	var out []verdict
 	for _, ev := range st.best {
 		if ev.Relevance >= st.opts.Threshold {
 			out = append(out, ev)
@@ -122,7 +124,7 @@ func (st *state) relevant() []Evaluation {
 }
 
 // sortEvals orders evaluations best first, by unrounded relevance.
-func sortEvals(evs []Evaluation) {
+func sortEvals(evs []verdict) {
 	sort.Slice(evs, func(i, j int) bool {
 		if evs[i].score != evs[j].score {
 			return evs[i].score > evs[j].score
@@ -134,9 +136,9 @@ func sortEvals(evs []Evaluation) {
 // refine learns from cycle n: the codebase's terms, where relevant files
 // live, what to exclude, and the gaps to aim the next cycle at. It returns
 // how many gaps the cycle closed.
-func (st *state) refine(n int, cyc *Cycle) int {
-	cyc.LearnedKeywords, cyc.LearnedSynonyms, cyc.LearnedPatterns, cyc.Excluded, cyc.Gaps = []string{}, []Synonym{}, []string{}, []string{}, []Gap{}
-	cyc.LearnedRelated = []Related{}
+func (st *state) refine(n int, cyc *hone.Cycle, evaluated []verdict) int {
+	cyc.LearnedKeywords, cyc.LearnedSynonyms, cyc.LearnedPatterns, cyc.Excluded, cyc.Gaps = []string{}, []hone.Synonym{}, []string{}, []string{}, []hone.Gap{}
+	cyc.LearnedRelated = []hone.Related{}
 
 	// Gaps this cycle closed: their targets were evaluated knowing of them.
 	closed := 0
@@ -160,7 +162,7 @@ func (st *state) refine(n int, cyc *Cycle) int {
 	rel := st.relevant()
 	feedback := rel
 	if len(feedback) == 0 {
-		for _, ev := range cyc.Evaluated {
+		for _, ev := range evaluated {
 			if ev.Relevance >= feedbackFloor && len(feedback) < 3 {
 				feedback = append(feedback, ev)
 			}
@@ -179,12 +181,12 @@ func (st *state) refine(n int, cyc *Cycle) int {
 		cyc.LearnedKeywords = append(cyc.LearnedKeywords, l.label)
 		if l.source == "thesaurus" {
 			t := st.thes[l.stem]
-			cyc.LearnedRelated = append(cyc.LearnedRelated, Related{Term: l.label, With: st.ix.Surface(t.with), Files: t.files})
+			cyc.LearnedRelated = append(cyc.LearnedRelated, hone.Related{Term: l.label, With: st.ix.Surface(t.with), Files: t.files})
 		}
 	}
 	for _, s := range syns {
 		cyc.LearnedKeywords = append(cyc.LearnedKeywords, s.alt.label)
-		cyc.LearnedSynonyms = append(cyc.LearnedSynonyms, Synonym{Term: s.alt.label, For: s.concept})
+		cyc.LearnedSynonyms = append(cyc.LearnedSynonyms, hone.Synonym{Term: s.alt.label, For: s.concept})
 	}
 
 	// Patterns: the directories of the relevant files.
@@ -229,8 +231,8 @@ func (st *state) refine(n int, cyc *Cycle) int {
 
 	// Excludes: files under the floor are never evaluated again, unless a
 	// relevant file needs them: then the verdict was made without knowing.
-	for _, ev := range cyc.Evaluated {
-		if ev.Relevance < ExcludeBelow && !st.excl[ev.Path] && len(st.know.supports[ev.Path]) == 0 {
+	for _, ev := range evaluated {
+		if ev.Relevance < hone.ExcludeBelow && !st.excl[ev.Path] && len(st.know.supports[ev.Path]) == 0 {
 			st.excl[ev.Path] = true
 			cyc.Excluded = append(cyc.Excluded, ev.Path)
 		}
@@ -248,7 +250,7 @@ func contains(ss []string, s string) bool {
 }
 
 // addGap records a gap unless it is known already or its target is in hand.
-func (st *state) addGap(g Gap, n int) bool {
+func (st *state) addGap(g hone.Gap, n int) bool {
 	if g.Where != "" {
 		if ev, ok := st.best[g.Where]; ok && ev.Relevance >= st.opts.Threshold {
 			return false
@@ -286,7 +288,7 @@ func (st *state) taskStems() map[string]bool {
 // gapsOf finds what a relevant file needs from files not in hand: the
 // definitions it calls on the lines about the task (critical), and the
 // files it imports that were never evaluated.
-func (st *state) gapsOf(d *index.Doc) []Gap {
+func (st *state) gapsOf(d *index.Doc) []hone.Gap {
 	if d == nil {
 		return nil
 	}
@@ -308,7 +310,7 @@ func (st *state) gapsOf(d *index.Doc) []Gap {
 		}
 	}
 	definers := st.ix.DefinersOf(names)
-	var gaps []Gap
+	var gaps []hone.Gap
 	seen := map[string]bool{}
 	perTarget := map[string]int{}
 	for _, c := range fc.calls {
@@ -351,7 +353,7 @@ func (st *state) gapsOf(d *index.Doc) []Gap {
 			continue // the file is named already; its other calls add nothing to aim at
 		}
 		perTarget[target.Path]++
-		gaps = append(gaps, Gap{Name: c.Name, Kind: "call", From: d.Path, Where: target.Path, Critical: critical})
+		gaps = append(gaps, hone.Gap{Name: c.Name, Kind: "call", From: d.Path, Where: target.Path, Critical: critical})
 	}
 	sort.SliceStable(gaps, func(i, j int) bool { return gaps[i].Critical && !gaps[j].Critical })
 	targets := map[string]bool{}
@@ -361,7 +363,7 @@ func (st *state) gapsOf(d *index.Doc) []Gap {
 	for _, p := range imports {
 		if o := st.ix.Entry(p); o != nil && !targets[p] && st.keep(o) {
 			if _, evaluated := st.seen[p]; !evaluated {
-				gaps = append(gaps, Gap{Name: path.Base(p), Kind: "import", From: d.Path, Where: p})
+				gaps = append(gaps, hone.Gap{Name: path.Base(p), Kind: "import", From: d.Path, Where: p})
 			}
 		}
 	}
@@ -373,8 +375,8 @@ func (st *state) gapsOf(d *index.Doc) []Gap {
 
 // conceptGaps are the task's key concepts that no relevant file covers. One
 // the task names as an identifier or a path is critical.
-func (st *state) conceptGaps(rel []Evaluation) []Gap {
-	var gaps []Gap
+func (st *state) conceptGaps(rel []verdict) []hone.Gap {
+	var gaps []hone.Gap
 	if len(st.know.concepts) == 0 {
 		return nil
 	}
@@ -391,7 +393,7 @@ func (st *state) conceptGaps(rel []Evaluation) []Gap {
 			}
 		}
 		if !covered && bestDF(c, st.ix) > 0 {
-			gaps = append(gaps, Gap{Name: c.label, Kind: "concept", Critical: c.kind != prose})
+			gaps = append(gaps, hone.Gap{Name: c.label, Kind: "concept", Critical: c.kind != prose})
 		}
 	}
 	return gaps
@@ -564,8 +566,8 @@ var synonymsByStems = sync.OnceValue(func() map[string][]string {
 
 // synonymHomes are the files that define or are named for a learned
 // synonym, as pseudo-relevant feedback.
-func (st *state) synonymHomes(syns []learnedSynonym, have []Evaluation) []Evaluation {
-	var out []Evaluation
+func (st *state) synonymHomes(syns []learnedSynonym, have []verdict) []verdict {
+	var out []verdict
 	in := map[string]bool{}
 	for _, ev := range have {
 		in[ev.Path] = true
@@ -582,7 +584,7 @@ func (st *state) synonymHomes(syns []learnedSynonym, have []Evaluation) []Evalua
 			tf := d.TF(s.alt.stems[0])
 			if (tf[index.Name] > 0 || tf[index.Def] > 0) && !in[d.Path] && len(out) < 3 {
 				in[d.Path] = true
-				out = append(out, Evaluation{Path: d.Path, Relevance: synonymHomeRelevance})
+				out = append(out, verdict{Evaluation: hone.Evaluation{Path: d.Path, Relevance: synonymHomeRelevance}})
 			}
 		}
 	}
@@ -609,7 +611,7 @@ var codeNoise = map[string]bool{
 // task: those that stand on the same lines as the task's concepts, rare in
 // the repository, and present in other files too (else they find nothing
 // new).
-func (st *state) learnFeedback(feedback []Evaluation) []learnedTerm {
+func (st *state) learnFeedback(feedback []verdict) []learnedTerm {
 	if len(feedback) == 0 || len(st.know.learned) >= learnMax {
 		return nil
 	}

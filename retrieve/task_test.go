@@ -1,4 +1,4 @@
-package hone
+package retrieve
 
 import (
 	"context"
@@ -12,7 +12,7 @@ import (
 
 func fixtureIndex(t testing.TB, name string) *index.Index {
 	t.Helper()
-	ix, err := index.Build(context.Background(), filepath.Join("testdata", "repos", name), index.Options{Dir: t.TempDir()})
+	ix, err := index.Build(context.Background(), filepath.Join("..", "testdata", "repos", name), index.Options{Dir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}

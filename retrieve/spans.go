@@ -1,22 +1,13 @@
-package hone
+package retrieve
 
 import (
 	"sort"
 
+	"github.com/hone-tools/hone"
+
 	"github.com/hone-tools/hone/index"
 	"github.com/hone-tools/hone/structure"
 )
-
-// Span is a range of lines of a file that matters for the task.
-type Span struct {
-	Start  int    `json:"start"` // first line, 1-based
-	End    int    `json:"end"`   // last line, inclusive
-	Symbol string `json:"symbol"`
-	// Why is "match" (a definition named for the task), "callee" (a
-	// definition that files in hand call) or "caller" (a definition that
-	// calls into files in hand).
-	Why string `json:"why"`
-}
 
 // maxSpans bounds the spans of one file.
 const maxSpans = 8
@@ -30,7 +21,7 @@ const exactSpans = 3
 // synonyms and learned terms), those the other returned files call, and
 // those that call into them. The best few are kept, and a definition that
 // holds a kept one (a class around its methods) gives way to it.
-func (st *state) spans(d *index.Doc, inHand map[string]bool, exact bool) []Span {
+func (st *state) spans(d *index.Doc, inHand map[string]bool, exact bool) []hone.Span {
 	own, other := map[string]bool{}, map[string]bool{}
 	for _, c := range st.know.concepts {
 		for _, a := range c.alts {
@@ -47,7 +38,7 @@ func (st *state) spans(d *index.Doc, inHand map[string]bool, exact bool) []Span 
 		other[l.stem] = true
 	}
 	type cand struct {
-		Span
+		hone.Span
 		score float64
 	}
 	cands := map[string]*cand{}
@@ -58,7 +49,7 @@ func (st *state) spans(d *index.Doc, inHand map[string]bool, exact bool) []Span 
 		key := def.Name + "@" + itoa(def.Line)
 		c := cands[key]
 		if c == nil {
-			c = &cand{Span: Span{Start: def.Line, End: max(def.Line, def.EndLine), Symbol: qualified(def), Why: why}}
+			c = &cand{Span: hone.Span{Start: def.Line, End: max(def.Line, def.EndLine), Symbol: qualified(def), Why: why}}
 			cands[key] = c
 		}
 		c.score += score
@@ -123,7 +114,7 @@ func (st *state) spans(d *index.Doc, inHand map[string]bool, exact bool) []Span 
 		}
 		return list[i].Start < list[j].Start
 	})
-	var out []Span
+	var out []hone.Span
 	for _, c := range list {
 		if len(out) == maxSpans {
 			break

@@ -1,4 +1,4 @@
-package hone
+package retrieve
 
 import (
 	"fmt"
@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/hone-tools/hone"
 
 	"github.com/hone-tools/hone/index"
 	"github.com/hone-tools/hone/walk"
@@ -282,7 +284,7 @@ func readEvidence(task string, concepts []*concept, ix *index.Index) taskEvidenc
 // signals computes a file's signals. first and best are its first and best
 // evaluations; hit is its BM25F score over the best's and its rank (0 when
 // the search did not return it).
-func (st *state) signals(d *index.Doc, first, best Evaluation, hitScore float64, hitRank int) []float64 {
+func (st *state) signals(d *index.Doc, first, best verdict, hitScore float64, hitRank int) []float64 {
 	x := make([]float64, numSignals)
 	x[sigSearch] = hitScore
 	if hitRank > 0 {
@@ -591,9 +593,9 @@ var (
 // prefix that holds Options.Coverage of the ranking's probability (but
 // Options.MaxFiles files at most), and any other file at or above the
 // threshold.
-func (st *state) rank() (ranking []Ranked, files map[string]string) {
+func (st *state) rank() (ranking []hone.Ranked, files map[string]string) {
 	type scored struct {
-		ev Evaluation
+		ev verdict
 		x  []float64
 		s  float64
 	}
@@ -655,17 +657,17 @@ func (st *state) rank() (ranking []Ranked, files map[string]string) {
 		probs[i] = math.Exp((a.s - all[0].s) / rankTemp)
 		sum += probs[i]
 	}
-	out := make([]Ranked, 0, len(all))
+	out := make([]hone.Ranked, 0, len(all))
 	files = map[string]string{}
 	cum := 0.0
 	for i, a := range all {
 		p := probs[i] / sum
-		r := Ranked{Path: a.ev.Path, Relevance: math.Round(p*100) / 100}
+		r := hone.Ranked{Path: a.ev.Path, Relevance: math.Round(p*100) / 100}
 		if st.opts.Signals {
 			r.Signals = a.x
 		}
 		if cum < st.opts.Coverage && i < st.opts.MaxFiles || r.Relevance >= st.opts.Threshold {
-			files[r.Path] = RoleTarget
+			files[r.Path] = hone.RoleTarget
 		}
 		cum += p
 		out = append(out, r)
@@ -675,7 +677,7 @@ func (st *state) rank() (ranking []Ranked, files map[string]string) {
 	// import; contextFiles at most.
 	var targets []string
 	for _, r := range out {
-		if files[r.Path] == RoleTarget {
+		if files[r.Path] == hone.RoleTarget {
 			targets = append(targets, r.Path)
 		}
 	}
@@ -686,7 +688,7 @@ func (st *state) rank() (ranking []Ranked, files map[string]string) {
 	}
 	var needs []need
 	for _, g := range st.gaps {
-		if g.Critical && g.Kind == "call" && files[g.From] == RoleTarget {
+		if g.Critical && g.Kind == "call" && files[g.From] == hone.RoleTarget {
 			needs = append(needs, need{g.Where, fmt.Sprintf("%s calls %s() here on the lines about the task", g.From, g.Name), true, 0})
 		}
 	}
@@ -713,7 +715,7 @@ func (st *state) rank() (ranking []Ranked, files map[string]string) {
 			continue
 		}
 		if ev, ok := st.best[n.path]; ok && ev.Relevance >= st.opts.Threshold {
-			files[n.path] = RoleContext
+			files[n.path] = hone.RoleContext
 			ev.Reason = n.why + "; " + ev.Reason
 			st.best[n.path] = ev
 			added++

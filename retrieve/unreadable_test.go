@@ -1,4 +1,4 @@
-package hone
+package retrieve
 
 import (
 	"context"
@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/hone-tools/hone"
 
 	"github.com/hone-tools/hone/index"
 )
@@ -31,7 +33,7 @@ func TestUnreadableTargetIsNoticed(t *testing.T) {
 	}
 	defer ix.Close()
 	os.Remove(filepath.Join(dir, "billing", "invoice.py"))
-	res, err := RetrieveIndex(context.Background(), ix, "render the invoice", Options{NoHistory: true})
+	res, err := RetrieveIndex(context.Background(), ix, "render the invoice", hone.Options{NoHistory: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,8 +1,10 @@
-package hone_test
+package retrieve_test
 
 import (
 	"slices"
 	"testing"
+
+	"github.com/hone-tools/hone/retrieve"
 
 	"github.com/hone-tools/hone"
 )
@@ -18,7 +20,7 @@ func TestSpanSignals(t *testing.T) {
 		// Every word, each in another function.
 		"pkg/scatter.py": "def label():\n    return 1\n\n\ndef mode():\n    return 2\n\n\ndef grid():\n    return 3\n\n\ndef axes():\n    return 4\n",
 	})
-	res, err := hone.Retrieve(t.Context(), repo, "label mode of the axes grid is wrong", hone.Options{Signals: true})
+	res, err := retrieve.Retrieve(t.Context(), repo, "label mode of the axes grid is wrong", hone.Options{Signals: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -27,9 +29,9 @@ func TestSpanSignals(t *testing.T) {
 		sig[r.Path] = r.Signals
 	}
 	api, scatter := sig["pkg/api.py"], sig["pkg/scatter.py"]
-	sigSpanCover, sigSpanTitle := slices.Index(hone.SignalNames, "span_cover"), slices.Index(hone.SignalNames, "span_title")
+	sigSpanCover, sigSpanTitle := slices.Index(retrieve.SignalNames, "span_cover"), slices.Index(retrieve.SignalNames, "span_title")
 	if sigSpanCover < 0 || sigSpanTitle < 0 {
-		t.Fatalf("SignalNames %v lacks span_cover or span_title", hone.SignalNames)
+		t.Fatalf("SignalNames %v lacks span_cover or span_title", retrieve.SignalNames)
 	}
 	if api == nil || scatter == nil {
 		t.Fatalf("ranking %v lacks a file", res.Ranking)

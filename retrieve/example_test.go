@@ -1,9 +1,11 @@
-package hone_test
+package retrieve_test
 
 import (
 	"context"
 	"fmt"
 	"log"
+
+	"github.com/hone-tools/hone/retrieve"
 
 	"github.com/hone-tools/hone"
 )
@@ -11,7 +13,7 @@ import (
 // Retrieve runs the loop and returns the files at or above the threshold,
 // best first, with the trace of every cycle.
 func ExampleRetrieve() {
-	res, err := hone.Retrieve(context.Background(), "testdata/repos/auth-expiry",
+	res, err := retrieve.Retrieve(context.Background(), "../testdata/repos/auth-expiry",
 		"fix the auth token expiry bug", hone.Options{})
 	if err != nil {
 		log.Fatal(err)

@@ -1,24 +1,15 @@
-package hone
+package retrieve
 
 import (
 	"path"
 	"sort"
 	"strings"
 
+	"github.com/hone-tools/hone"
+
 	"github.com/hone-tools/hone/index"
 	"github.com/hone-tools/hone/walk"
 )
-
-// RelatedTest is a test file that exercises the result's files: what an
-// agent should run after changing them.
-type RelatedTest struct {
-	Path string `json:"path"`
-	// For are the result's files it exercises.
-	For []string `json:"for"`
-	// Reason says how it was found: named for the file, importing it, or
-	// calling its definitions.
-	Reason string `json:"reason"`
-}
 
 // maxRelatedTests bounds the list.
 const maxRelatedTests = 5
@@ -26,7 +17,7 @@ const maxRelatedTests = 5
 // relatedTests finds the tests of the result's files: test files named for
 // one (test_query.py, query_test.go, auth.test.ts), and those whose text
 // uses its most distinctive definitions, best confirmed by an import.
-func (st *state) relatedTests(files []Evaluation) []RelatedTest {
+func (st *state) relatedTests(files []hone.Evaluation) []hone.RelatedTest {
 	type cand struct {
 		score  float64
 		for_   []string
@@ -55,7 +46,7 @@ func (st *state) relatedTests(files []Evaluation) []RelatedTest {
 		}
 	}
 	if len(tests) == 0 {
-		return []RelatedTest{}
+		return []hone.RelatedTest{}
 	}
 	for fi, f := range files {
 		// The tests of the best files first.
@@ -112,9 +103,9 @@ func (st *state) relatedTests(files []Evaluation) []RelatedTest {
 			add(h.Entry.Path, f.Path, at*score, reason)
 		}
 	}
-	out := make([]RelatedTest, 0, len(found))
+	out := make([]hone.RelatedTest, 0, len(found))
 	for p, c := range found {
-		out = append(out, RelatedTest{Path: p, For: c.for_, Reason: c.reason})
+		out = append(out, hone.RelatedTest{Path: p, For: c.for_, Reason: c.reason})
 	}
 	sort.Slice(out, func(i, j int) bool {
 		si, sj := found[out[i].Path].score, found[out[j].Path].score

@@ -1,9 +1,11 @@
-package hone_test
+package retrieve_test
 
 import (
 	"context"
 	"os"
 	"testing"
+
+	"github.com/hone-tools/hone/retrieve"
 
 	"github.com/hone-tools/hone"
 	"github.com/hone-tools/hone/bench"
@@ -25,12 +27,12 @@ func BenchmarkRetrieveWarm(b *testing.B) {
 		b.Fatalf("no tasks: %v", err)
 	}
 	opts := hone.Options{IndexDir: b.TempDir()}
-	if _, err := hone.Retrieve(context.Background(), repo, tasks[0], opts); err != nil {
+	if _, err := retrieve.Retrieve(context.Background(), repo, tasks[0], opts); err != nil {
 		b.Fatal(err)
 	}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if _, err := hone.Retrieve(context.Background(), repo, tasks[i%len(tasks)], opts); err != nil {
+		if _, err := retrieve.Retrieve(context.Background(), repo, tasks[i%len(tasks)], opts); err != nil {
 			b.Fatal(err)
 		}
 	}

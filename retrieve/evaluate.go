@@ -1,4 +1,4 @@
-package hone
+package retrieve
 
 import (
 	"fmt"
@@ -6,6 +6,8 @@ import (
 	"path"
 	"sort"
 	"strings"
+
+	"github.com/hone-tools/hone"
 
 	"github.com/hone-tools/hone/index"
 	"github.com/hone-tools/hone/tokenize"
@@ -97,7 +99,7 @@ type match struct {
 }
 
 // evaluate scores one file.
-func evaluate(ix *index.Index, d *index.Doc, k *knowledge, extra []support) Evaluation {
+func evaluate(ix *index.Index, d *index.Doc, k *knowledge, extra []support) verdict {
 	// Coverage: how much of the task the file holds, against what a file
 	// could hold (the few most important concepts).
 	var denom, top float64
@@ -168,12 +170,14 @@ func evaluate(ix *index.Index, d *index.Doc, k *knowledge, extra []support) Eval
 	}
 	rel := 1 - (1-cover)*(1-aboutWeight*about)*(1-learnedWeight*learned)*link
 	rel *= prior(&d.Entry, k)
-	return Evaluation{
-		Path:      d.Path,
-		Relevance: math.Round(rel*100) / 100,
-		score:     rel,
-		Reason:    reason(d, matched, learnedHits, edges),
-		parts:     evidence{cover: cover, about: about, learned: learned, link: 1 - link},
+	return verdict{
+		Evaluation: hone.Evaluation{
+			Path:      d.Path,
+			Relevance: math.Round(rel*100) / 100,
+			Reason:    reason(d, matched, learnedHits, edges),
+		},
+		score: rel,
+		parts: evidence{cover: cover, about: about, learned: learned, link: 1 - link},
 	}
 }
 
@@ -403,4 +407,18 @@ func reason(d *index.Doc, matched, learned []match, edges []string) string {
 		s += " (generated)"
 	}
 	return s
+}
+
+// verdict is an evaluation with what the ranking reads of it: the
+// relevance before rounding, which orders files whose rounded relevance
+// ties, and what the score was made of.
+type verdict struct {
+	hone.Evaluation
+	score float64
+	parts evidence
+}
+
+// evidence is what a verdict's score was made of.
+type evidence struct {
+	cover, about, learned, link float64
 }

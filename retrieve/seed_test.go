@@ -1,4 +1,4 @@
-package hone_test
+package retrieve_test
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/hone-tools/hone"
+	"github.com/hone-tools/hone/retrieve"
 )
 
 // The seed's examples are the acceptance tests of the loop: they run on the
@@ -27,7 +28,7 @@ func TestMain(m *testing.M) {
 		panic(err)
 	}
 	os.Setenv("HONE_INDEX_DIR", dir)
-	if repos, err := filepath.Abs(filepath.Join("testdata", "repos")); err == nil {
+	if repos, err := filepath.Abs(filepath.Join("..", "testdata", "repos")); err == nil {
 		os.Setenv("GIT_CEILING_DIRECTORIES", repos)
 	}
 	code := m.Run()
@@ -35,9 +36,9 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-func retrieve(t *testing.T, repo, task string) *hone.Result {
+func run(t *testing.T, repo, task string) *hone.Result {
 	t.Helper()
-	res, err := hone.Retrieve(context.Background(), filepath.Join("testdata", "repos", repo), task, hone.Options{})
+	res, err := retrieve.Retrieve(context.Background(), filepath.Join("..", "testdata", "repos", repo), task, hone.Options{})
 	if err != nil {
 		t.Fatalf("Retrieve(%q): %v", task, err)
 	}
@@ -92,7 +93,7 @@ func resultPaths(res *hone.Result) []string {
 }
 
 func TestSeedAuthTokenExpiry(t *testing.T) {
-	res := retrieve(t, "auth-expiry", "fix the auth token expiry bug")
+	res := run(t, "auth-expiry", "fix the auth token expiry bug")
 	if len(res.Cycles) < 2 {
 		t.Fatalf("ran %d cycles, want at least 2", len(res.Cycles))
 	}
@@ -144,7 +145,7 @@ func TestSeedAuthTokenExpiry(t *testing.T) {
 }
 
 func TestSeedRateLimitingIsThrottle(t *testing.T) {
-	res := retrieve(t, "throttle-api", "add rate limiting to the API endpoints")
+	res := run(t, "throttle-api", "add rate limiting to the API endpoints")
 	if len(res.Cycles) < 3 {
 		t.Fatalf("ran %d cycles, want 3", len(res.Cycles))
 	}
@@ -204,7 +205,7 @@ func TestSeedChinese(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.repo, func(t *testing.T) {
-			res := retrieve(t, tt.repo, tt.task)
+			res := run(t, tt.repo, tt.task)
 			got := resultPaths(res)
 			for _, p := range tt.want {
 				if !slices.Contains(got, p) {
@@ -224,7 +225,7 @@ func TestNothingFound(t *testing.T) {
 		{"quaternion spectrogram", "no file matched the task's terms"},
 	}
 	for _, tt := range tests {
-		res := retrieve(t, "auth-expiry", tt.task)
+		res := run(t, "auth-expiry", tt.task)
 		if len(res.Files) != 0 {
 			t.Errorf("%q: found %d files, want none", tt.task, len(res.Files))
 		}
@@ -238,7 +239,7 @@ func TestNothingFound(t *testing.T) {
 }
 
 func TestResultContract(t *testing.T) {
-	res := retrieve(t, "auth-expiry", "fix the auth token expiry bug")
+	res := run(t, "auth-expiry", "fix the auth token expiry bug")
 	if res.Version != hone.Version || res.Task == "" || res.ElapsedMS < 0 {
 		t.Errorf("version %q task %q elapsed %d", res.Version, res.Task, res.ElapsedMS)
 	}
@@ -309,10 +310,10 @@ func TestResultContract(t *testing.T) {
 }
 
 func TestOptions(t *testing.T) {
-	dir := filepath.Join("testdata", "repos", "auth-expiry")
+	dir := filepath.Join("..", "testdata", "repos", "auth-expiry")
 	ctx := context.Background()
 
-	res, err := hone.Retrieve(ctx, dir, "fix the auth token expiry bug", hone.Options{MaxCycles: 1})
+	res, err := retrieve.Retrieve(ctx, dir, "fix the auth token expiry bug", hone.Options{MaxCycles: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -320,7 +321,7 @@ func TestOptions(t *testing.T) {
 		t.Errorf("max cycles 1: ran %d cycles, stopped for %s", len(res.Cycles), res.StopReason)
 	}
 
-	res, err = hone.Retrieve(ctx, dir, "fix the auth token expiry bug", hone.Options{Include: []string{"src/lib/**"}})
+	res, err = retrieve.Retrieve(ctx, dir, "fix the auth token expiry bug", hone.Options{Include: []string{"src/lib/**"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -330,7 +331,7 @@ func TestOptions(t *testing.T) {
 		}
 	}
 
-	res, err = hone.Retrieve(ctx, dir, "fix the auth token expiry bug", hone.Options{Exclude: []string{"src/auth"}})
+	res, err = retrieve.Retrieve(ctx, dir, "fix the auth token expiry bug", hone.Options{Exclude: []string{"src/auth"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -341,7 +342,7 @@ func TestOptions(t *testing.T) {
 	}
 
 	// A task about tests keeps test files in the search.
-	res, err = hone.Retrieve(ctx, dir, "the token expiry tests fail", hone.Options{})
+	res, err = retrieve.Retrieve(ctx, dir, "the token expiry tests fail", hone.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -356,7 +357,7 @@ func TestOptions(t *testing.T) {
 	// All the probability asked for, and a few files at most: as many
 	// files as allowed, the best first.
 	for _, n := range []int{2, 0} {
-		res, err = hone.Retrieve(ctx, dir, "fix the auth token expiry bug", hone.Options{Coverage: 1, MaxFiles: n})
+		res, err = retrieve.Retrieve(ctx, dir, "fix the auth token expiry bug", hone.Options{Coverage: 1, MaxFiles: n})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -381,14 +382,14 @@ func TestOptions(t *testing.T) {
 	}
 
 	for _, o := range []hone.Options{{Threshold: 2}, {MaxCycles: 11}, {Include: []string{"a/[b"}}, {MaxFiles: -1}} {
-		if _, err := hone.Retrieve(ctx, dir, "token", o); err == nil {
+		if _, err := retrieve.Retrieve(ctx, dir, "token", o); err == nil {
 			t.Errorf("%+v: no error", o)
 		}
 	}
-	if _, err := hone.Retrieve(ctx, dir, "  ", hone.Options{}); err != hone.ErrEmptyTask {
+	if _, err := retrieve.Retrieve(ctx, dir, "  ", hone.Options{}); err != hone.ErrEmptyTask {
 		t.Errorf("empty task: %v, want ErrEmptyTask", err)
 	}
-	if _, err := hone.Retrieve(ctx, filepath.Join(dir, "nope"), "token", hone.Options{}); err == nil {
+	if _, err := retrieve.Retrieve(ctx, filepath.Join(dir, "nope"), "token", hone.Options{}); err == nil {
 		t.Error("missing repository: no error")
 	}
 }
@@ -396,7 +397,7 @@ func TestOptions(t *testing.T) {
 func TestCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := hone.Retrieve(ctx, filepath.Join("testdata", "repos", "auth-expiry"), "token", hone.Options{}); err == nil {
+	if _, err := retrieve.Retrieve(ctx, filepath.Join("..", "testdata", "repos", "auth-expiry"), "token", hone.Options{}); err == nil {
 		t.Error("cancelled context: no error")
 	}
 }
@@ -409,7 +410,7 @@ func TestVendorWhenAsked(t *testing.T) {
 		"app/server.go": "package app\n\nfunc Serve() {}\n",
 	})
 	ranked := func(task string, o hone.Options) bool {
-		res, err := hone.Retrieve(context.Background(), repo, task, o)
+		res, err := retrieve.Retrieve(context.Background(), repo, task, o)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -448,7 +449,7 @@ func TestThesaurusLearnsTheCodebaseTerm(t *testing.T) {
 	for i := 0; i < 24; i++ {
 		files[fmt.Sprintf("misc/tool%d.py", i)] = fmt.Sprintf("def tool%d(value):\n    return value\n", i)
 	}
-	res, err := hone.Retrieve(context.Background(), writeRepo(t, files), "ledger entries are posted twice", hone.Options{})
+	res, err := retrieve.Retrieve(context.Background(), writeRepo(t, files), "ledger entries are posted twice", hone.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -502,7 +503,7 @@ func TestPastCommits(t *testing.T) {
 	git("add", "billing/tax.py")
 	git("commit", "-q", "-m", "Apply the reduced VAT rate to books")
 
-	res, err := hone.Retrieve(context.Background(), repo, "invoice totals are off by a cent when rounding", hone.Options{})
+	res, err := retrieve.Retrieve(context.Background(), repo, "invoice totals are off by a cent when rounding", hone.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -527,14 +528,14 @@ func TestPastCommits(t *testing.T) {
 		n++
 	}
 	short = short[:n]
-	res, err = hone.Retrieve(context.Background(), repo, "invoice totals are off by a cent when rounding, since "+short, hone.Options{})
+	res, err = retrieve.Retrieve(context.Background(), repo, "invoice totals are off by a cent when rounding, since "+short, hone.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(res.PastCommits) == 0 || !res.PastCommits[0].Named || res.PastCommits[0].Subject != "Show the account page" {
 		t.Errorf("past commits %+v, want the named commit %s first, marked named", res.PastCommits, short)
 	}
-	res, err = hone.Retrieve(context.Background(), repo, "invoice totals are off by a cent when rounding", hone.Options{NoHistory: true})
+	res, err = retrieve.Retrieve(context.Background(), repo, "invoice totals are off by a cent when rounding", hone.Options{NoHistory: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -550,7 +551,7 @@ func TestDeclaredFlag(t *testing.T) {
 		"cli/options.py": "def parse_options(parser):\n    parser.add_argument(\"--dry-run\", action=\"store_true\")\n    parser.add_argument(\"--verbose\")\n    return parser.parse_args()\n",
 		"cli/report.py":  "def report(args):\n    print(args.verbose)\n",
 	})
-	res, err := hone.Retrieve(context.Background(), repo, "the `--dry-run` option is not parsed by parse_options", hone.Options{NoHistory: true})
+	res, err := retrieve.Retrieve(context.Background(), repo, "the `--dry-run` option is not parsed by parse_options", hone.Options{NoHistory: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -571,7 +572,7 @@ func TestTestsDoNotSuffice(t *testing.T) {
 			"test('yaml document separator dash " + n + "', () => {\n  expect(format('a: 1\\n---\\nb: 2')).toMatchSnapshot() // document separator dash yaml\n})\n"
 	}
 	repo := writeRepo(t, files)
-	res, err := hone.Retrieve(context.Background(), repo, "yaml: prefer the dash as document separator, and add tests", hone.Options{})
+	res, err := retrieve.Retrieve(context.Background(), repo, "yaml: prefer the dash as document separator, and add tests", hone.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
