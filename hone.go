@@ -38,8 +38,12 @@ const (
 // Query is what one cycle dispatches.
 type Query struct {
 	// Keywords are stemmed search terms: the task's own, then those learned
-	// from the codebase.
+	// from the codebase. Terms holds them with their weights.
 	Keywords []string `json:"keywords"`
+	// Terms are the search terms as the cycle weighs them: each way of
+	// saying each of the task's concepts, then the terms learned from the
+	// codebase.
+	Terms []Term `json:"terms"`
 	// Patterns are globs of the files to search. Empty means all source files.
 	// Those the caller gives are a hard filter; those refine learns (where
 	// the relevant files live) narrow the keyword search, while gap searches
@@ -49,10 +53,44 @@ type Query struct {
 	Excludes []string `json:"excludes"`
 	// FocusAreas name the missing context the cycle aims at: definitions a
 	// relevant file needs, and task concepts no relevant file covers yet.
+	// They are the names of the open Gaps.
 	FocusAreas []string `json:"focus_areas"`
+	// Gaps are the open gaps the cycle aims at: the files they name are
+	// dispatched first, and a concept gap is searched for on its own.
+	Gaps []Gap `json:"gaps"`
+	// Expand are the best files so far: the files one hop from them along
+	// imports and calls are dispatched too.
+	Expand []string `json:"expand"`
 	// SkipKinds are kinds of file left out of the search: tests (unless the
 	// task is about tests), vendored, generated and secret-bearing files.
 	SkipKinds []string `json:"skip_kinds"`
+}
+
+// Term is one way of saying one thing a query looks for.
+type Term struct {
+	// Concept is the label of the task concept the term says; a learned
+	// term's own label.
+	Concept string `json:"concept"`
+	// Kind is the concept's kind ("identifier", "path" or "word"), or
+	// "learned" for a term learned from the codebase.
+	Kind string `json:"kind"`
+	// Stems must all occur in a file for the term to match it.
+	Stems []string `json:"stems"`
+	// Label is the term as the task or the code writes it.
+	Label string `json:"label"`
+	// Weight is the concept's importance in 0..1; a learned term's
+	// association with the task.
+	Weight float64 `json:"weight"`
+	// Discount is what a match of this form counts for against one of
+	// the task's own words: 1 for those, less for synonyms and
+	// translations.
+	Discount float64 `json:"discount"`
+	// Source is where the form comes from: "task", "glossary" (a
+	// translation), "synonym", "feedback" (the relevant files' lines) or
+	// "thesaurus" (the repository's term associations).
+	Source string `json:"source"`
+	// Files, for a path, are the repository files it names.
+	Files []string `json:"files,omitempty"`
 }
 
 // Evaluation is the verdict on one file.
@@ -201,13 +239,16 @@ type Result struct {
 
 // Options tunes a run. The zero value gives the defaults.
 type Options struct {
-	MaxCycles  int      // default DefaultMaxCycles
-	Threshold  float64  // default DefaultThreshold
-	Candidates int      // files evaluated per cycle at most; default DefaultCandidates
-	Coverage   float64  // share of the ranking's probability the files hold; default DefaultCoverage
-	MaxFiles   int      // the most files that share takes in; default DefaultMaxFiles
-	Include    []string // globs: only these files are searched
-	Exclude    []string // globs or paths never searched
+	MaxCycles  int     // default DefaultMaxCycles
+	Threshold  float64 // default DefaultThreshold
+	Candidates int     // files evaluated per cycle at most; default DefaultCandidates
+	Coverage   float64 // share of the ranking's probability the files hold; default DefaultCoverage
+	MaxFiles   int     // the most files that share takes in; default DefaultMaxFiles
+	// Evaluator judges each cycle's candidates; nil means the lexical
+	// evaluator, which needs nothing but the index.
+	Evaluator Evaluator
+	Include   []string // globs: only these files are searched
+	Exclude   []string // globs or paths never searched
 	// MaxFileSize skips larger files; 0 means 1 MiB.
 	MaxFileSize int64
 	// IndexDir holds the indexes; empty means $HONE_INDEX_DIR, else the
@@ -240,8 +281,8 @@ func optionErr(format string, args ...any) error {
 	return &OptionError{Msg: fmt.Sprintf(format, args...)}
 }
 
-// WithDefaults fills in the defaults of the zero fields and checks every
-// option, so that one check serves the library, the CLI and MCP.
+// WithDefaults fills in the defaults of the zero fields, then checks
+// every option.
 func (o Options) WithDefaults() (Options, error) {
 	if o.MaxCycles == 0 {
 		o.MaxCycles = DefaultMaxCycles
@@ -258,27 +299,34 @@ func (o Options) WithDefaults() (Options, error) {
 	if o.MaxFiles == 0 {
 		o.MaxFiles = DefaultMaxFiles
 	}
+	return o, o.Check()
+}
+
+// Check reports the first option out of range, in the terms a user sets
+// it in. A zero is out of range here: WithDefaults reads it as the
+// default, a command line as a mistake.
+func (o Options) Check() error {
 	if o.MaxFiles < 1 {
-		return o, optionErr("max files must be at least 1, not %d", o.MaxFiles)
+		return optionErr("max files must be at least 1, not %d", o.MaxFiles)
 	}
 	if o.Coverage <= 0 || o.Coverage > 1 {
-		return o, optionErr("coverage must be in (0, 1], not %g", o.Coverage)
+		return optionErr("coverage must be in (0, 1], not %g", o.Coverage)
 	}
 	if o.MaxCycles < 1 || o.MaxCycles > 10 {
-		return o, optionErr("max cycles must be between 1 and 10, not %d", o.MaxCycles)
+		return optionErr("max cycles must be between 1 and 10, not %d", o.MaxCycles)
 	}
 	if o.Threshold <= 0 || o.Threshold > 1 {
-		return o, optionErr("threshold must be in (0, 1], not %g", o.Threshold)
+		return optionErr("threshold must be in (0, 1], not %g", o.Threshold)
 	}
 	if o.Candidates < 1 {
-		return o, optionErr("candidates must be at least 1, not %d", o.Candidates)
+		return optionErr("candidates must be at least 1, not %d", o.Candidates)
 	}
 	for _, g := range append(append([]string{}, o.Include...), o.Exclude...) {
 		if !validGlob(g) {
-			return o, optionErr("bad glob %q: check its brackets and braces", g)
+			return optionErr("bad glob %q: check its brackets and braces", g)
 		}
 	}
-	return o, nil
+	return nil
 }
 
 // PastCommit is a commit whose message is like the task.

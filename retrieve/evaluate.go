@@ -1,9 +1,11 @@
 package retrieve
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 
@@ -62,7 +64,7 @@ type learnedTerm struct {
 	stem   string
 	label  string
 	weight float64 // association with the task, 0..1
-	source string  // "feedback" or "synonym of <concept>"
+	source string  // "feedback" or "thesaurus"
 }
 
 // support is an edge from a relevant file to the evaluated one.
@@ -74,22 +76,113 @@ type support struct {
 	strength float64
 }
 
-// knowledge is what the run knows when it evaluates a cycle.
+// lexical is the default Evaluator: it reads the index alone.
+type lexical struct {
+	ix *index.Index
+	tp *taskParse
+}
+
+// knowledge is what the lexical evaluator knows when it judges a cycle,
+// all of it read from the request.
 type knowledge struct {
 	concepts []*concept
 	learned  []learnedTerm
 	// supports maps a path to the edges that tie it to relevant files.
 	supports map[string][]support
-	// near is each candidate's closeness to the relevant files in the
-	// graph of calls and imports, scaled by their relevance.
+	// near is each candidate's closeness to the relevant files.
 	near map[string]float64
-	// evidence is what the task says beyond its concepts.
-	evidence taskEvidence
-	// The task asks for tests, vendored or generated code: they are searched
-	// and not weighed down.
-	aboutTests, aboutVendor, aboutGenerated bool
-	// history scores the files that past commits like the task changed.
-	history map[string]float64
+	// relevant are the relevant files' relevance, and relDefs the names
+	// they define, with the files defining each.
+	relevant map[string]float64
+	relDefs  map[string][]string
+}
+
+// Evaluate judges the request's candidates. After the loop (Cycle 0),
+// for the ranking alone, a file's calls into the relevant files are not
+// weighed: those ties are found by the cycles' dispatch.
+func (lx *lexical) Evaluate(ctx context.Context, req hone.EvaluateRequest) ([]hone.Evaluation, error) {
+	k := lx.knowledge(req)
+	out := make([]hone.Evaluation, 0, len(req.Candidates))
+	for _, c := range req.Candidates {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		d := lx.ix.Doc(c.Path)
+		if d == nil {
+			continue
+		}
+		var extra []support
+		if req.Cycle > 0 {
+			extra = lx.callerSupports(d, k)
+		}
+		out = append(out, evaluate(lx.ix, lx.tp, d, k, extra))
+	}
+	return out, nil
+}
+
+// knowledge reads a request: the query's vocabulary, the ties its gaps
+// make from relevant files, and each candidate's closeness to them.
+func (lx *lexical) knowledge(req hone.EvaluateRequest) *knowledge {
+	k := &knowledge{supports: map[string][]support{}, near: map[string]float64{}, relevant: map[string]float64{}, relDefs: map[string][]string{}}
+	k.concepts, k.learned = vocabulary(req.Query.Terms)
+	for _, ev := range req.Relevant {
+		k.relevant[ev.Path] = ev.Relevance
+	}
+	for _, c := range req.Candidates {
+		if c.Near > 0 {
+			k.near[c.Path] = c.Near
+		}
+	}
+	// A file the relevant code needs is judged with that in mind.
+	for _, g := range req.Gaps {
+		rel, ok := k.relevant[g.From]
+		if g.Where == "" || !ok {
+			continue
+		}
+		// Call gaps are always critical (made from the lines about the task).
+		s := support{from: g.From, rel: rel, name: g.Name, kind: "critical", strength: supportCritical}
+		if g.Kind == "import" {
+			s.kind, s.strength = "import", supportImport
+		}
+		k.supports[g.Where] = append(k.supports[g.Where], s)
+	}
+	for _, ev := range req.Relevant {
+		d := lx.ix.Doc(ev.Path)
+		if d == nil {
+			continue
+		}
+		for _, def := range d.Defs {
+			if def.Kind != "section" && !slices.Contains(k.relDefs[def.Name], ev.Path) {
+				k.relDefs[def.Name] = append(k.relDefs[def.Name], ev.Path)
+			}
+		}
+	}
+	return k
+}
+
+// callerSupports ties a file to the relevant files whose definitions it
+// calls: where a relevant piece is used. A name defined in many files says
+// nothing of which one is called.
+func (lx *lexical) callerSupports(d *index.Doc, k *knowledge) []support {
+	var out []support
+	done := map[string]bool{}
+	for _, name := range d.Calls {
+		files := k.relDefs[name]
+		if len(files) == 0 {
+			continue
+		}
+		if n := len(lx.ix.Definers(name)); n > callerDefiners {
+			continue
+		}
+		for _, p := range files {
+			if p == d.Path || done[p] {
+				continue
+			}
+			done[p] = true
+			out = append(out, support{from: p, rel: k.relevant[p], name: name, kind: "caller", strength: supportCaller})
+		}
+	}
+	return out
 }
 
 type match struct {
@@ -99,7 +192,7 @@ type match struct {
 }
 
 // evaluate scores one file.
-func evaluate(ix *index.Index, d *index.Doc, k *knowledge, extra []support) verdict {
+func evaluate(ix *index.Index, tp *taskParse, d *index.Doc, k *knowledge, extra []support) hone.Evaluation {
 	// Coverage: how much of the task the file holds, against what a file
 	// could hold (the few most important concepts).
 	var denom, top float64
@@ -169,16 +262,10 @@ func evaluate(ix *index.Index, d *index.Doc, k *knowledge, extra []support) verd
 		edges = append(edges, "near the relevant files in the call graph")
 	}
 	rel := 1 - (1-cover)*(1-aboutWeight*about)*(1-learnedWeight*learned)*link
-	rel *= prior(&d.Entry, k)
-	return verdict{
-		Evaluation: hone.Evaluation{
-			Path:      d.Path,
-			Relevance: math.Round(rel*100) / 100,
-			Reason:    reason(d, matched, learnedHits, edges),
-		},
-		score: rel,
-		parts: evidence{cover: cover, about: about, learned: learned, link: 1 - link},
-	}
+	rel *= prior(&d.Entry, tp)
+	// The relevance is not rounded: the loop rounds it, and orders ties
+	// of the rounded by it.
+	return hone.Evaluation{Path: d.Path, Relevance: rel, Reason: reason(d, matched, learnedHits, edges)}
 }
 
 func (s support) describe() string {
@@ -195,11 +282,11 @@ func (s support) describe() string {
 // prior lowers files that are rarely what a task is after: tests (unless
 // the task is about them), documentation, examples, vendored and generated
 // code.
-func prior(d *index.Entry, k *knowledge) float64 {
+func prior(d *index.Entry, tp *taskParse) float64 {
 	switch {
-	case d.Kind.Has(walk.Vendor) && !k.aboutVendor, d.Kind.Has(walk.Generated) && !k.aboutGenerated:
+	case d.Kind.Has(walk.Vendor) && !tp.aboutVendor, d.Kind.Has(walk.Generated) && !tp.aboutGenerated:
 		return 0.4
-	case d.Kind.Has(walk.Test) && !k.aboutTests:
+	case d.Kind.Has(walk.Test) && !tp.aboutTests:
 		return 0.5
 	case d.Kind.Has(walk.Example):
 		return 0.6
@@ -218,7 +305,7 @@ func conceptEvidence(ix *index.Index, d *index.Doc, c *concept) (e, about float6
 				return 1, 1, "path"
 			}
 		}
-		if len(c.files) == 0 && path.Base(d.Path) == path.Base(slashed(c.mentions[0].path)) {
+		if len(c.files) == 0 && path.Base(d.Path) == c.alts[0].label {
 			return 0.5, 0.5, "file name"
 		}
 	}
@@ -407,18 +494,4 @@ func reason(d *index.Doc, matched, learned []match, edges []string) string {
 		s += " (generated)"
 	}
 	return s
-}
-
-// verdict is an evaluation with what the ranking reads of it: the
-// relevance before rounding, which orders files whose rounded relevance
-// ties, and what the score was made of.
-type verdict struct {
-	hone.Evaluation
-	score float64
-	parts evidence
-}
-
-// evidence is what a verdict's score was made of.
-type evidence struct {
-	cover, about, learned, link float64
 }

@@ -22,7 +22,7 @@ const (
 
 // proximity returns, for every non-seed file among docs, its closeness to
 // the seeds in 0..1 (1 for the closest), scaled by the seeds' relevance.
-func (st *state) proximity(docs []*index.Doc, seeds map[string]float64) map[string]float64 {
+func proximity(ix *index.Index, docs []*index.Doc, seeds map[string]float64) map[string]float64 {
 	if len(seeds) == 0 {
 		return nil
 	}
@@ -38,7 +38,7 @@ func (st *state) proximity(docs []*index.Doc, seeds map[string]float64) map[stri
 		}
 	}
 	for p := range seeds {
-		addNode(st.ix.Doc(p))
+		addNode(ix.Doc(p))
 	}
 	for _, d := range docs {
 		addNode(d)
@@ -55,7 +55,7 @@ func (st *state) proximity(docs []*index.Doc, seeds map[string]float64) map[stri
 		}
 	}
 	for i, d := range list {
-		for _, e := range st.ix.Edges(d) {
+		for _, e := range ix.Edges(d) {
 			j, ok := nodes[e.To]
 			if !ok {
 				continue

@@ -72,15 +72,15 @@ func keyWords(text string) []string {
 
 // declaredBy is what of the task's keys the file declares: read once a
 // run, for the signal and for the reason.
-func (st *state) declaredBy(d *index.Doc) []string {
-	if found, ok := st.declaredIn[d.Path]; ok {
+func (rk *ranker) declaredBy(d *index.Doc) []string {
+	if found, ok := rk.declaredIn[d.Path]; ok {
 		return found
 	}
-	if st.declaredIn == nil {
-		st.declaredIn = map[string][]string{}
+	if rk.declaredIn == nil {
+		rk.declaredIn = map[string][]string{}
 	}
-	found := declared(st.callsOf(d).lines, st.know.evidence.keys)
-	st.declaredIn[d.Path] = found
+	found := declared(rk.src.callsOf(d).lines, rk.tp.evidence.keys)
+	rk.declaredIn[d.Path] = found
 	return found
 }
 

@@ -10,6 +10,7 @@ import (
 	"github.com/hone-tools/hone"
 
 	"github.com/hone-tools/hone/index"
+	"github.com/hone-tools/hone/internal/rankmodel"
 )
 
 func TestReadEvidence(t *testing.T) {
@@ -149,10 +150,27 @@ func TestReadEvidenceSameName(t *testing.T) {
 	}
 }
 
-// Every signal has a name, and the weights one each.
+// Every signal has a name, and the model weighs signals by name: each of
+// its weights names a signal the ranking computes, and each signal is
+// weighed.
 func TestSignalsNamed(t *testing.T) {
-	if len(SignalNames) != numSignals || len(rankWeights) != numSignals {
-		t.Fatalf("%d names and %d weights for %d signals", len(SignalNames), len(rankWeights), numSignals)
+	if len(SignalNames) != numSignals {
+		t.Fatalf("%d names for %d signals", len(SignalNames), numSignals)
+	}
+	m := rankmodel.Default()
+	if _, err := m.Vector(SignalNames); err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range SignalNames {
+		if _, ok := m.Weights[n]; !ok {
+			t.Errorf("the model has no weight for the signal %q", n)
+		}
+	}
+	w := rankWeights()
+	for i, n := range SignalNames {
+		if w[i] != m.Weights[n] {
+			t.Errorf("signal %q weighed %g, the model says %g", n, w[i], m.Weights[n])
+		}
 	}
 }
 

@@ -3,6 +3,7 @@ package retrieve
 import (
 	"math"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -40,6 +41,18 @@ const (
 	feedbackFloor = 0.3
 )
 
+// sources reads files' lines and outlines once a run, for refine, the
+// ranking and the result: a cache of what the index holds, not a stage's
+// state.
+type sources struct {
+	ix    *index.Index
+	files map[string]*fileCalls
+}
+
+func newSources(ix *index.Index) *sources {
+	return &sources{ix: ix, files: map[string]*fileCalls{}}
+}
+
 // fileCalls caches what a file calls, with its lines, for gap finding and
 // feedback.
 type fileCalls struct {
@@ -61,7 +74,7 @@ func (fc *fileCalls) lineStems(i int) []string {
 	if !fc.done[i] && len(fc.lines[i]) <= 400 {
 		fc.done[i] = true
 		tokenize.Each(fc.lines[i], func(t tokenize.Token) {
-			if !t.Whole && !contains(fc.stems[i], t.Stem) {
+			if !t.Whole && !slices.Contains(fc.stems[i], t.Stem) {
 				fc.stems[i] = append(fc.stems[i], t.Stem)
 			}
 		})
@@ -69,23 +82,23 @@ func (fc *fileCalls) lineStems(i int) []string {
 	return fc.stems[i]
 }
 
-func (st *state) callsOf(d *index.Doc) *fileCalls {
-	if fc, ok := st.calls[d.Path]; ok {
+func (sc *sources) callsOf(d *index.Doc) *fileCalls {
+	if fc, ok := sc.files[d.Path]; ok {
 		return fc
 	}
 	fc := &fileCalls{}
-	if src, err := st.ix.Content(&d.Entry); err == nil {
+	if src, err := sc.ix.Content(&d.Entry); err == nil {
 		fc.lines = strings.Split(string(src), "\n")
 	}
-	st.calls[d.Path] = fc
+	sc.files[d.Path] = fc
 	return fc
 }
 
 // fastOutline fills calls and definitions from the exact outline when it
 // was already made, else from the index's fast extractor and a scan of
 // the file's lines: enough to find gaps, at a fraction of a parse.
-func (st *state) fastOutline(d *index.Doc) *fileCalls {
-	fc := st.callsOf(d)
+func (sc *sources) fastOutline(d *index.Doc) *fileCalls {
+	fc := sc.callsOf(d)
 	if fc.parsed || fc.scanned {
 		return fc
 	}
@@ -97,52 +110,59 @@ func (st *state) fastOutline(d *index.Doc) *fileCalls {
 
 // outline is a file's exact outline (tree-sitter where a grammar exists),
 // for the few files the loop looks at closely; the fast one otherwise.
-func (st *state) outline(d *index.Doc) *fileCalls {
-	fc := st.callsOf(d)
+func (sc *sources) outline(d *index.Doc) *fileCalls {
+	fc := sc.callsOf(d)
 	if fc.parsed {
 		return fc
 	}
-	if o, err := st.ix.Outline(&d.Entry); err == nil {
+	if o, err := sc.ix.Outline(&d.Entry); err == nil {
 		fc.calls, fc.defs = o.Calls, o.Defs
 	} else {
-		st.fastOutline(d) // the file could not be parsed: the fast outline
+		sc.fastOutline(d) // the file could not be parsed: the fast outline
 	}
 	fc.parsed = true
 	return fc
 }
 
-// relevant lists the files at or above the threshold, best first.
-func (st *state) relevant() []verdict {
-	var out []verdict
-	for _, ev := range st.best {
-		if ev.Relevance >= st.opts.Threshold {
-			out = append(out, ev)
-		}
-	}
-	sortEvals(out)
-	return out
+// refiner is the loop's third stage: it turns a cycle's evaluations into
+// the next query. What it keeps between cycles is its own: the gaps found
+// so far, and the thesaurus's terms for the task, read once.
+type refiner struct {
+	ix        *index.Index
+	tp        *taskParse
+	src       *sources
+	threshold float64
+	gaps      []*gapState
+	// gapsFound: relevant files whose gaps were looked for.
+	gapsFound map[string]bool
+	// thes maps the terms the thesaurus ties to the task's, read once, to
+	// their strongest association.
+	thes map[string]thesLink
 }
 
-// sortEvals orders evaluations best first, by unrounded relevance.
-func sortEvals(evs []verdict) {
-	sort.Slice(evs, func(i, j int) bool {
-		if evs[i].score != evs[j].score {
-			return evs[i].score > evs[j].score
-		}
-		return evs[i].Path < evs[j].Path
-	})
+type gapState struct {
+	hone.Gap
+	found int // cycle whose refine found it
+	open  bool
 }
 
-// refine learns from cycle n: the codebase's terms, where relevant files
-// live, what to exclude, and the gaps to aim the next cycle at. It returns
-// how many gaps the cycle closed.
-func (st *state) refine(n int, cyc *hone.Cycle, evaluated []verdict) int {
+func newRefiner(ix *index.Index, tp *taskParse, src *sources, threshold float64) *refiner {
+	return &refiner{ix: ix, tp: tp, src: src, threshold: threshold, gapsFound: map[string]bool{}}
+}
+
+// refine learns from cycle n, which ran q and gave evaluated, with rec
+// the best verdicts of every cycle so far: the codebase's terms, where
+// relevant files live, what to exclude, and the gaps to aim the next
+// cycle at. It returns the next query and how many gaps the cycle closed,
+// and writes what it learned into the cycle's trace.
+func (rf *refiner) refine(n int, q *query, evaluated []verdict, rec *record, cyc *hone.Cycle) (*query, int) {
 	cyc.LearnedKeywords, cyc.LearnedSynonyms, cyc.LearnedPatterns, cyc.Excluded, cyc.Gaps = []string{}, []hone.Synonym{}, []string{}, []string{}, []hone.Gap{}
 	cyc.LearnedRelated = []hone.Related{}
+	next := q.next()
 
 	// Gaps this cycle closed: their targets were evaluated knowing of them.
 	closed := 0
-	for _, g := range st.gaps {
+	for _, g := range rf.gaps {
 		if !g.open || g.found >= n {
 			continue
 		}
@@ -150,7 +170,7 @@ func (st *state) refine(n int, cyc *hone.Cycle, evaluated []verdict) int {
 		case "concept":
 			g.open = false // searched for once; covered or not, it is no longer unknown
 		default:
-			if st.last[g.Where] == n {
+			if rec.last[g.Where] == n {
 				g.open = false
 			}
 		}
@@ -159,11 +179,11 @@ func (st *state) refine(n int, cyc *hone.Cycle, evaluated []verdict) int {
 		}
 	}
 
-	rel := st.relevant()
+	rel := rec.relevant(rf.threshold)
 	feedback := rel
 	if len(feedback) == 0 {
 		for _, ev := range evaluated {
-			if ev.Relevance >= feedbackFloor && len(feedback) < 3 {
+			if ev.Relevance >= feedbackFloor && len(feedback) < feedbackSeeds {
 				feedback = append(feedback, ev)
 			}
 		}
@@ -172,16 +192,16 @@ func (st *state) refine(n int, cyc *hone.Cycle, evaluated []verdict) int {
 	// Vocabulary: synonyms the codebase uses, then feedback terms. With
 	// nothing relevant yet, the files named for a learned synonym show
 	// what the codebase calls the things around it.
-	syns := st.learnSynonyms()
+	syns := rf.learnSynonyms(next)
 	if len(rel) == 0 {
-		feedback = append(feedback, st.synonymHomes(syns, feedback)...)
+		feedback = append(feedback, rf.synonymHomes(q, syns, feedback)...)
 	}
-	for _, l := range st.learnFeedback(feedback) {
-		st.know.learned = append(st.know.learned, l)
+	for _, l := range rf.learnFeedback(next, feedback) {
+		next.learned = append(next.learned, l)
 		cyc.LearnedKeywords = append(cyc.LearnedKeywords, l.label)
 		if l.source == "thesaurus" {
-			t := st.thes[l.stem]
-			cyc.LearnedRelated = append(cyc.LearnedRelated, hone.Related{Term: l.label, With: st.ix.Surface(t.with), Files: t.files})
+			t := rf.thes[l.stem]
+			cyc.LearnedRelated = append(cyc.LearnedRelated, hone.Related{Term: l.label, With: rf.ix.Surface(t.with), Files: t.files})
 		}
 	}
 	for _, s := range syns {
@@ -191,13 +211,8 @@ func (st *state) refine(n int, cyc *hone.Cycle, evaluated []verdict) int {
 
 	// Patterns: the directories of the relevant files.
 	for _, ev := range rel {
-		dir := path.Dir(ev.Path)
-		pat := dir + "/**"
-		if dir == "." {
-			pat = "*"
-		}
-		if !contains(st.pats, pat) {
-			st.pats = append(st.pats, pat)
+		if pat := dirPattern(ev.Path); !slices.Contains(next.patterns, pat) {
+			next.patterns = append(next.patterns, pat)
 			cyc.LearnedPatterns = append(cyc.LearnedPatterns, pat)
 		}
 	}
@@ -210,53 +225,83 @@ func (st *state) refine(n int, cyc *hone.Cycle, evaluated []verdict) int {
 		if i == gapFiles {
 			break
 		}
-		if st.gapsFound[ev.Path] {
+		if rf.gapsFound[ev.Path] {
 			continue
 		}
-		st.gapsFound[ev.Path] = true
-		for _, g := range st.gapsOf(st.ix.Doc(ev.Path)) {
-			if st.addGap(g, n) {
+		rf.gapsFound[ev.Path] = true
+		for _, g := range rf.gapsOf(rf.ix.Doc(ev.Path), q, next, rec) {
+			if rf.addGap(g, n, rec) {
 				cyc.Gaps = append(cyc.Gaps, g)
 			}
 		}
 	}
 	if len(rel) > 0 {
-		for _, g := range st.conceptGaps(rel) {
-			if st.addGap(g, n) {
+		for _, g := range rf.conceptGaps(next, rel) {
+			if rf.addGap(g, n, rec) {
 				cyc.Gaps = append(cyc.Gaps, g)
 			}
 		}
 	}
-	st.rebuildSupports()
 
 	// Excludes: files under the floor are never evaluated again, unless a
 	// relevant file needs them: then the verdict was made without knowing.
+	needed := map[string]bool{}
+	for _, g := range rf.gaps {
+		if from, ok := rec.best[g.From]; ok && g.Where != "" && from.Relevance >= rf.threshold {
+			needed[g.Where] = true
+		}
+	}
 	for _, ev := range evaluated {
-		if ev.Relevance < hone.ExcludeBelow && !st.excl[ev.Path] && len(st.know.supports[ev.Path]) == 0 {
-			st.excl[ev.Path] = true
+		if ev.Relevance < hone.ExcludeBelow && !next.isExcluded[ev.Path] && !needed[ev.Path] {
+			next.isExcluded[ev.Path] = true
+			next.excluded = append(next.excluded, ev.Path)
 			cyc.Excluded = append(cyc.Excluded, ev.Path)
 		}
 	}
-	return closed
+
+	// The next cycle aims at the open gaps, and looks around the best
+	// files so far.
+	for _, g := range rf.gaps {
+		if g.open {
+			next.aims = append(next.aims, g.Gap)
+		}
+	}
+	for _, ev := range rec.ranked() {
+		if len(next.expand) == hopFiles || ev.Relevance < hopFloor {
+			break
+		}
+		next.expand = append(next.expand, ev.Path)
+	}
+	return next, closed
 }
 
-func contains(ss []string, s string) bool {
-	for _, x := range ss {
-		if x == s {
+// criticalOpen reports whether a critical gap is open.
+func (rf *refiner) criticalOpen() bool {
+	for _, g := range rf.gaps {
+		if g.open && g.Critical {
 			return true
 		}
 	}
 	return false
 }
 
+// found lists every gap found, open or closed, in the order found.
+func (rf *refiner) found() []hone.Gap {
+	out := make([]hone.Gap, len(rf.gaps))
+	for i, g := range rf.gaps {
+		out[i] = g.Gap
+	}
+	return out
+}
+
 // addGap records a gap unless it is known already or its target is in hand.
-func (st *state) addGap(g hone.Gap, n int) bool {
+func (rf *refiner) addGap(g hone.Gap, n int, rec *record) bool {
 	if g.Where != "" {
-		if ev, ok := st.best[g.Where]; ok && ev.Relevance >= st.opts.Threshold {
+		if ev, ok := rec.best[g.Where]; ok && ev.Relevance >= rf.threshold {
 			return false
 		}
 	}
-	for _, old := range st.gaps {
+	for _, old := range rf.gaps {
 		if old.Kind == g.Kind && old.Name == g.Name && old.From == g.From && old.Where == g.Where {
 			return false
 		}
@@ -265,51 +310,35 @@ func (st *state) addGap(g hone.Gap, n int) bool {
 			return false
 		}
 	}
-	st.gaps = append(st.gaps, &gapState{Gap: g, found: n, open: true})
+	rf.gaps = append(rf.gaps, &gapState{Gap: g, found: n, open: true})
 	return true
-}
-
-// taskStems are the stems of the task's concepts and of learned terms.
-func (st *state) taskStems() map[string]bool {
-	m := map[string]bool{}
-	for _, c := range st.know.concepts {
-		for _, a := range c.alts {
-			for _, s := range a.stems {
-				m[s] = true
-			}
-		}
-	}
-	for _, l := range st.know.learned {
-		m[l.stem] = true
-	}
-	return m
 }
 
 // gapsOf finds what a relevant file needs from files not in hand: the
 // definitions it calls on the lines about the task (critical), and the
 // files it imports that were never evaluated.
-func (st *state) gapsOf(d *index.Doc) []hone.Gap {
+func (rf *refiner) gapsOf(d *index.Doc, q, next *query, rec *record) []hone.Gap {
 	if d == nil {
 		return nil
 	}
-	fc := st.fastOutline(d)
+	fc := rf.src.fastOutline(d)
 	own := map[string]bool{}
 	for _, def := range fc.defs {
 		own[def.Name] = true
 	}
 	imported := map[string]bool{}
-	imports := st.ix.Imports(d)
+	imports := rf.ix.Imports(d)
 	for _, p := range imports {
 		imported[p] = true
 	}
-	stems := st.taskStems()
+	stems := next.stems()
 	var names []string
 	for _, c := range fc.calls {
 		if !own[c.Name] {
 			names = append(names, c.Name)
 		}
 	}
-	definers := st.ix.DefinersOf(names)
+	definers := rf.ix.DefinersOf(names)
 	var gaps []hone.Gap
 	seen := map[string]bool{}
 	perTarget := map[string]int{}
@@ -321,7 +350,7 @@ func (st *state) gapsOf(d *index.Doc) []hone.Gap {
 		var target *index.Entry
 		var defs []*index.Entry
 		for _, o := range definers[c.Name] {
-			if o.Path != d.Path && st.keep(o) {
+			if o.Path != d.Path && q.keep(o) {
 				defs = append(defs, o)
 			}
 		}
@@ -361,8 +390,8 @@ func (st *state) gapsOf(d *index.Doc) []hone.Gap {
 		targets[g.Where] = true
 	}
 	for _, p := range imports {
-		if o := st.ix.Entry(p); o != nil && !targets[p] && st.keep(o) {
-			if _, evaluated := st.seen[p]; !evaluated {
+		if o := rf.ix.Entry(p); o != nil && !targets[p] && q.keep(o) {
+			if _, evaluated := rec.seen[p]; !evaluated {
 				gaps = append(gaps, hone.Gap{Name: path.Base(p), Kind: "import", From: d.Path, Where: p})
 			}
 		}
@@ -375,92 +404,28 @@ func (st *state) gapsOf(d *index.Doc) []hone.Gap {
 
 // conceptGaps are the task's key concepts that no relevant file covers. One
 // the task names as an identifier or a path is critical.
-func (st *state) conceptGaps(rel []verdict) []hone.Gap {
+func (rf *refiner) conceptGaps(q *query, rel []verdict) []hone.Gap {
 	var gaps []hone.Gap
-	if len(st.know.concepts) == 0 {
+	if len(q.concepts) == 0 {
 		return nil
 	}
-	top := st.know.concepts[0].weight
-	for _, c := range st.know.concepts {
-		if c.weight < 0.6*top {
+	top := q.concepts[0].weight
+	for _, c := range q.concepts {
+		if c.weight < conceptGapShare*top {
 			continue
 		}
 		covered := false
 		for _, ev := range rel {
-			if e, _, _ := conceptEvidence(st.ix, st.ix.Doc(ev.Path), c); e >= 0.5 {
+			if e, _, _ := conceptEvidence(rf.ix, rf.ix.Doc(ev.Path), c); e >= coveredFloor {
 				covered = true
 				break
 			}
 		}
-		if !covered && bestDF(c, st.ix) > 0 {
+		if !covered && bestDF(c, rf.ix) > 0 {
 			gaps = append(gaps, hone.Gap{Name: c.label, Kind: "concept", Critical: c.kind != prose})
 		}
 	}
 	return gaps
-}
-
-// rebuildSupports ties the targets of the relevant files' gaps to them, so
-// that a file the relevant code needs is judged with that in mind.
-func (st *state) rebuildSupports() {
-	sup := map[string][]support{}
-	for _, g := range st.gaps {
-		if g.Where == "" {
-			continue
-		}
-		from, ok := st.best[g.From]
-		if !ok || from.Relevance < st.opts.Threshold {
-			continue
-		}
-		// Call gaps are always critical (made from the lines about the task).
-		s := support{from: g.From, rel: from.Relevance, name: g.Name, kind: "critical", strength: supportCritical}
-		if g.Kind == "import" {
-			s.kind, s.strength = "import", supportImport
-		}
-		sup[g.Where] = append(sup[g.Where], s)
-	}
-	st.know.supports = sup
-}
-
-// relevantDefs maps the names the relevant files define to those files.
-func (st *state) relevantDefs(rel map[string]float64) map[string][]string {
-	defs := map[string][]string{}
-	for p := range rel {
-		d := st.ix.Doc(p)
-		if d == nil {
-			continue
-		}
-		for _, def := range d.Defs {
-			if def.Kind != "section" && !contains(defs[def.Name], p) {
-				defs[def.Name] = append(defs[def.Name], p)
-			}
-		}
-	}
-	return defs
-}
-
-// callerSupports ties a file to the relevant files whose definitions it
-// calls: where a relevant piece is used. A name defined in many files says
-// nothing of which one is called.
-func (st *state) callerSupports(d *index.Doc, rel map[string]float64, relDefs map[string][]string) []support {
-	var out []support
-	done := map[string]bool{}
-	for _, name := range d.Calls {
-		files := relDefs[name]
-		if len(files) == 0 {
-			continue
-		}
-		if n := len(st.ix.Definers(name)); n > 3 {
-			continue
-		}
-		for _, p := range files {
-			if p == d.Path || done[p] {
-				continue
-			}
-			done[p] = true
-			out = append(out, support{from: p, rel: rel[p], name: name, kind: "caller", strength: supportCaller})
-		}
-	}
-	return out
 }
 
 // learnedSynonym is a synonym refine attached to a concept.
@@ -476,10 +441,10 @@ type learnedSynonym struct {
 // codebase actually uses. Two concepts of the task that the table calls
 // synonyms ("API endpoints") become one, so that one match is not counted
 // twice.
-func (st *state) learnSynonyms() []learnedSynonym {
+func (rf *refiner) learnSynonyms(q *query) []learnedSynonym {
 	var out []learnedSynonym
-	for i := 0; i < len(st.know.concepts); i++ {
-		c := st.know.concepts[i]
+	for i := 0; i < len(q.concepts); i++ {
+		c := q.concepts[i]
 		if c.kind != prose {
 			continue
 		}
@@ -488,13 +453,13 @@ func (st *state) learnSynonyms() []learnedSynonym {
 			if len(stems) == 0 || c.hasStems(stems) {
 				continue
 			}
-			if j := st.conceptWithStems(stems, c); j >= 0 {
-				st.mergeConcepts(c, j)
+			if j := q.conceptWithStems(stems, c); j >= 0 {
+				q.mergeConcepts(c, j)
 				continue
 			}
 			present := true
 			for _, s := range stems {
-				if st.ix.DF(s) == 0 {
+				if rf.ix.DF(s) == 0 {
 					present = false
 					break
 				}
@@ -504,8 +469,8 @@ func (st *state) learnSynonyms() []learnedSynonym {
 			}
 			a := alt{stems: stems, label: syn, discount: synonymDiscount, source: "synonym"}
 			c.alts = append(c.alts, a)
-			own := st.ix.Cooccur(c.alts[0].stems)
-			out = append(out, learnedSynonym{concept: c.label, alt: a, replaces: st.ix.Cooccur(stems) > 2*own})
+			own := rf.ix.Cooccur(c.alts[0].stems)
+			out = append(out, learnedSynonym{concept: c.label, alt: a, replaces: rf.ix.Cooccur(stems) > synonymReplaces*own})
 		}
 	}
 	return out
@@ -516,8 +481,8 @@ func (st *state) learnSynonyms() []learnedSynonym {
 const synonymDiscount = 0.8
 
 // conceptWithStems finds another prose concept whose own words are stems.
-func (st *state) conceptWithStems(stems []string, not *concept) int {
-	for j, o := range st.know.concepts {
+func (q *query) conceptWithStems(stems []string, not *concept) int {
+	for j, o := range q.concepts {
 		if o != not && o.kind == prose && equalStems(o.alts[0].stems, stems) {
 			return j
 		}
@@ -526,8 +491,8 @@ func (st *state) conceptWithStems(stems []string, not *concept) int {
 }
 
 // mergeConcepts folds concept j into c.
-func (st *state) mergeConcepts(c *concept, j int) {
-	o := st.know.concepts[j]
+func (q *query) mergeConcepts(c *concept, j int) {
+	o := q.concepts[j]
 	c.label += " / " + o.label
 	for _, a := range o.alts {
 		if !c.hasStems(a.stems) {
@@ -539,7 +504,7 @@ func (st *state) mergeConcepts(c *concept, j int) {
 	}
 	c.weight = math.Max(c.weight, o.weight)
 	c.count += o.count
-	st.know.concepts = append(st.know.concepts[:j], st.know.concepts[j+1:]...)
+	q.concepts = append(q.concepts[:j], q.concepts[j+1:]...)
 }
 
 // synonymsOf looks a concept up in the synonym table by its stems, so that
@@ -556,7 +521,7 @@ var synonymsByStems = sync.OnceValue(func() map[string][]string {
 			continue
 		}
 		for _, s := range lexicon.Synonyms(term) {
-			if !contains(m[key], s) {
+			if !slices.Contains(m[key], s) {
 				m[key] = append(m[key], s)
 			}
 		}
@@ -566,7 +531,7 @@ var synonymsByStems = sync.OnceValue(func() map[string][]string {
 
 // synonymHomes are the files that define or are named for a learned
 // synonym, as pseudo-relevant feedback.
-func (st *state) synonymHomes(syns []learnedSynonym, have []verdict) []verdict {
+func (rf *refiner) synonymHomes(q *query, syns []learnedSynonym, have []verdict) []verdict {
 	var out []verdict
 	in := map[string]bool{}
 	for _, ev := range have {
@@ -576,13 +541,13 @@ func (st *state) synonymHomes(syns []learnedSynonym, have []verdict) []verdict {
 		if len(s.alt.stems) > 1 || !s.replaces {
 			continue // phrases say too little by their parts; and only the codebase's own terms
 		}
-		for _, h := range st.ix.Run(index.Search{Terms: []index.QueryTerm{{Stem: s.alt.stems[0], Weight: 1}}, Keep: st.keep, Limit: 10}) {
-			d := st.ix.Doc(h.Entry.Path)
+		for _, h := range rf.ix.Run(index.Search{Terms: []index.QueryTerm{{Stem: s.alt.stems[0], Weight: 1}}, Keep: q.keep, Limit: synonymSearch}) {
+			d := rf.ix.Doc(h.Entry.Path)
 			if d == nil {
 				continue
 			}
 			tf := d.TF(s.alt.stems[0])
-			if (tf[index.Name] > 0 || tf[index.Def] > 0) && !in[d.Path] && len(out) < 3 {
+			if (tf[index.Name] > 0 || tf[index.Def] > 0) && !in[d.Path] && len(out) < synonymHomeFiles {
 				in[d.Path] = true
 				out = append(out, verdict{Evaluation: hone.Evaluation{Path: d.Path, Relevance: synonymHomeRelevance}})
 			}
@@ -611,13 +576,13 @@ var codeNoise = map[string]bool{
 // task: those that stand on the same lines as the task's concepts, rare in
 // the repository, and present in other files too (else they find nothing
 // new).
-func (st *state) learnFeedback(feedback []verdict) []learnedTerm {
-	if len(feedback) == 0 || len(st.know.learned) >= learnMax {
+func (rf *refiner) learnFeedback(q *query, feedback []verdict) []learnedTerm {
+	if len(feedback) == 0 || len(q.learned) >= learnMax {
 		return nil
 	}
-	known := st.taskStems()
-	thes := st.thesaurus()
-	n := float64(st.ix.N())
+	known := q.stems()
+	thes := rf.thesaurus(q)
+	n := float64(rf.ix.N())
 	type cand struct {
 		stem   string
 		score  float64
@@ -629,12 +594,12 @@ func (st *state) learnFeedback(feedback []verdict) []learnedTerm {
 		feedback = feedback[:feedbackFiles] // the best, which are first
 	}
 	for _, ev := range feedback {
-		d := st.ix.Doc(ev.Path)
+		d := rf.ix.Doc(ev.Path)
 		if d == nil {
 			continue
 		}
 		counts := map[string]int{}
-		fc := st.callsOf(d)
+		fc := rf.src.callsOf(d)
 		for i := range fc.lines {
 			line := fc.lineStems(i)
 			about := false
@@ -709,22 +674,22 @@ func (st *state) learnFeedback(feedback []verdict) []learnedTerm {
 	for i, c := range pre {
 		want[i] = c.stem
 	}
-	st.ix.Prefetch(want)
+	rf.ix.Prefetch(want)
 	cands = map[string]*cand{}
 	for _, c := range pre {
-		df := st.ix.DF(c.stem)
-		if df < 2 || float64(df) > 0.5*n || (n >= 20 && float64(df) > 0.25*n) || genericWords[st.ix.Surface(c.stem)] {
+		df := rf.ix.DF(c.stem)
+		if df < 2 || float64(df) > 0.5*n || (n >= 20 && float64(df) > 0.25*n) || genericWords[rf.ix.Surface(c.stem)] {
 			continue // rare or everywhere: either way it finds nothing
 		}
 		cands[c.stem] = c
 	}
 	var list []*cand
 	for _, c := range cands {
-		df := st.ix.DF(c.stem)
+		df := rf.ix.DF(c.stem)
 		if df <= c.inDocs || (c.inDocs < 2 && !c.strong) {
 			continue // finds nothing new, or too weak
 		}
-		c.score *= st.ix.IDF(df)
+		c.score *= rf.ix.IDF(df)
 		list = append(list, c)
 	}
 	sort.Slice(list, func(i, j int) bool {
@@ -735,10 +700,10 @@ func (st *state) learnFeedback(feedback []verdict) []learnedTerm {
 	})
 	var out []learnedTerm
 	for _, c := range list {
-		if len(out) == learnPerCycle || len(st.know.learned)+len(out) >= learnMax || c.score < 0.35*list[0].score {
+		if len(out) == learnPerCycle || len(q.learned)+len(out) >= learnMax || c.score < 0.35*list[0].score {
 			break
 		}
-		if st.isCompound(c.stem) {
+		if rf.isCompound(c.stem) {
 			continue
 		}
 		source := "feedback"
@@ -747,7 +712,7 @@ func (st *state) learnFeedback(feedback []verdict) []learnedTerm {
 		}
 		out = append(out, learnedTerm{
 			stem:   c.stem,
-			label:  st.ix.Surface(c.stem),
+			label:  rf.ix.Surface(c.stem),
 			weight: 0.5 + 0.5*c.score/list[0].score,
 			source: source,
 		})
@@ -759,40 +724,40 @@ func (st *state) learnFeedback(feedback []verdict) []learnedTerm {
 // to the task's prose and identifier words, with the strongest
 // association of each. Words in a quarter of the files or more are left
 // out: what stands with them says nothing of the task.
-func (st *state) thesaurus() map[string]thesLink {
-	if st.thes != nil {
-		return st.thes
+func (rf *refiner) thesaurus(q *query) map[string]thesLink {
+	if rf.thes != nil {
+		return rf.thes
 	}
-	st.thes = map[string]thesLink{}
-	n := st.ix.N()
+	rf.thes = map[string]thesLink{}
+	n := rf.ix.N()
 	var stems []string
 	seen := map[string]bool{}
-	for _, c := range st.know.concepts {
+	for _, c := range q.concepts {
 		if c.kind == filePath {
 			continue
 		}
 		for _, s := range c.alts[0].stems {
-			if df := st.ix.DF(s); !seen[s] && df > 0 && 4*df < n {
+			if df := rf.ix.DF(s); !seen[s] && df > 0 && 4*df < n {
 				seen[s] = true
 				stems = append(stems, s)
 			}
 		}
 	}
 	if len(stems) > thesaurusTerms {
-		sort.SliceStable(stems, func(i, j int) bool { return st.ix.DF(stems[i]) < st.ix.DF(stems[j]) })
+		sort.SliceStable(stems, func(i, j int) bool { return rf.ix.DF(stems[i]) < rf.ix.DF(stems[j]) })
 		stems = stems[:thesaurusTerms]
 	}
-	for stem, nbs := range st.ix.RelatedAll(stems, thesaurusNeighbors) {
+	for stem, nbs := range rf.ix.RelatedAll(stems, thesaurusNeighbors) {
 		for _, nb := range nbs {
 			if nb.Assoc < thesaurusMinAssoc || seen[nb.Stem] {
 				continue
 			}
-			if l, ok := st.thes[nb.Stem]; !ok || nb.Assoc > l.assoc || nb.Assoc == l.assoc && stem < l.with {
-				st.thes[nb.Stem] = thesLink{assoc: nb.Assoc, with: stem, files: nb.Files}
+			if l, ok := rf.thes[nb.Stem]; !ok || nb.Assoc > l.assoc || nb.Assoc == l.assoc && stem < l.with {
+				rf.thes[nb.Stem] = thesLink{assoc: nb.Assoc, with: stem, files: nb.Files}
 			}
 		}
 	}
-	return st.thes
+	return rf.thes
 }
 
 // thesLink ties a term to the task word it stands with most.
@@ -805,12 +770,12 @@ type thesLink struct {
 // isCompound reports whether a term is a whole identifier made of two
 // indexed terms ("refreshsession" of "refresh" and "session"): its parts say
 // the same, more generally.
-func (st *state) isCompound(t string) bool {
+func (rf *refiner) isCompound(t string) bool {
 	for i := 3; i+3 <= len(t); i++ {
-		if st.ix.DF(t[:i]) == 0 {
+		if rf.ix.DF(t[:i]) == 0 {
 			continue
 		}
-		if st.ix.DF(tokenize.Stem(t[i:])) > 0 || st.ix.DF(t[i:]) > 0 {
+		if rf.ix.DF(tokenize.Stem(t[i:])) > 0 || rf.ix.DF(t[i:]) > 0 {
 			return true
 		}
 	}

@@ -2,6 +2,7 @@ package retrieve
 
 import (
 	"path"
+	"slices"
 	"sort"
 	"strings"
 
@@ -17,7 +18,7 @@ const maxRelatedTests = 5
 // relatedTests finds the tests of the result's files: test files named for
 // one (test_query.py, query_test.go, auth.test.ts), and those whose text
 // uses its most distinctive definitions, best confirmed by an import.
-func (st *state) relatedTests(files []hone.Evaluation) []hone.RelatedTest {
+func (rk *ranker) relatedTests(files []hone.Evaluation) []hone.RelatedTest {
 	type cand struct {
 		score  float64
 		for_   []string
@@ -33,14 +34,14 @@ func (st *state) relatedTests(files []hone.Evaluation) []hone.RelatedTest {
 		if score > c.score {
 			c.score, c.reason = score, reason
 		}
-		if !contains(c.for_, f) {
+		if !slices.Contains(c.for_, f) {
 			c.for_ = append(c.for_, f)
 			c.score += 0.1 // a test of several result files is worth more
 		}
 	}
 	isTest := func(e *index.Entry) bool { return e.Kind.Has(walk.Test) }
 	var tests []*index.Entry
-	for _, e := range st.ix.Entries() {
+	for _, e := range rk.ix.Entries() {
 		if isTest(e) {
 			tests = append(tests, e)
 		}
@@ -51,7 +52,7 @@ func (st *state) relatedTests(files []hone.Evaluation) []hone.RelatedTest {
 	for fi, f := range files {
 		// The tests of the best files first.
 		at := 1 / (1 + 0.3*float64(fi))
-		d := st.ix.Doc(f.Path)
+		d := rk.ix.Doc(f.Path)
 		if d == nil {
 			continue
 		}
@@ -68,7 +69,7 @@ func (st *state) relatedTests(files []hone.Evaluation) []hone.RelatedTest {
 		for _, e := range named {
 			shared := 0
 			for _, part := range strings.Split(path.Dir(e.Path), "/") {
-				if contains(dirs, part) {
+				if slices.Contains(dirs, part) {
 					shared++
 				}
 			}
@@ -85,7 +86,7 @@ func (st *state) relatedTests(files []hone.Evaluation) []hone.RelatedTest {
 				continue
 			}
 			for _, ws := range wholeStems(def.Name) {
-				if df := st.ix.DF(ws); df > 0 && df <= 50 {
+				if df := rk.ix.DF(ws); df > 0 && df <= 50 {
 					terms = append(terms, index.QueryTerm{Stem: ws, Weight: 1})
 					n++
 				}
@@ -94,10 +95,10 @@ func (st *state) relatedTests(files []hone.Evaluation) []hone.RelatedTest {
 		if len(terms) == 0 {
 			continue
 		}
-		for i, h := range st.ix.Run(index.Search{Terms: terms, Keep: isTest, Limit: 3}) {
+		for i, h := range rk.ix.Run(index.Search{Terms: terms, Keep: isTest, Limit: 3}) {
 			reason := "uses its definitions"
 			score := 0.6 - 0.1*float64(i)
-			if td := st.ix.Doc(h.Entry.Path); td != nil && contains(st.ix.Imports(td), f.Path) {
+			if td := rk.ix.Doc(h.Entry.Path); td != nil && slices.Contains(rk.ix.Imports(td), f.Path) {
 				reason, score = "imports it", score+0.3
 			}
 			add(h.Entry.Path, f.Path, at*score, reason)
@@ -123,7 +124,7 @@ func (st *state) relatedTests(files []hone.Evaluation) []hone.RelatedTest {
 // testNamedFor reports whether a test file's name is the source file's
 // base with a test prefix or suffix.
 func testNamedFor(p, base string) bool {
-	return contains(testSubjects(p), strings.ToLower(base))
+	return slices.Contains(testSubjects(p), strings.ToLower(base))
 }
 
 // testSubjects are the names a test file may be named for: its name less

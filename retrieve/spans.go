@@ -2,6 +2,7 @@ package retrieve
 
 import (
 	"sort"
+	"strconv"
 
 	"github.com/hone-tools/hone"
 
@@ -21,9 +22,9 @@ const exactSpans = 3
 // synonyms and learned terms), those the other returned files call, and
 // those that call into them. The best few are kept, and a definition that
 // holds a kept one (a class around its methods) gives way to it.
-func (st *state) spans(d *index.Doc, inHand map[string]bool, exact bool) []hone.Span {
+func (rk *ranker) spans(d *index.Doc, inHand map[string]bool, exact bool) []hone.Span {
 	own, other := map[string]bool{}, map[string]bool{}
-	for _, c := range st.know.concepts {
+	for _, c := range rk.q.concepts {
 		for _, a := range c.alts {
 			for _, s := range a.stems {
 				if a.source == "synonym" {
@@ -34,7 +35,7 @@ func (st *state) spans(d *index.Doc, inHand map[string]bool, exact bool) []hone.
 			}
 		}
 	}
-	for _, l := range st.know.learned {
+	for _, l := range rk.q.learned {
 		other[l.stem] = true
 	}
 	type cand struct {
@@ -46,7 +47,7 @@ func (st *state) spans(d *index.Doc, inHand map[string]bool, exact bool) []hone.
 		if def.Kind == "section" && why != "match" {
 			return
 		}
-		key := def.Name + "@" + itoa(def.Line)
+		key := def.Name + "@" + strconv.Itoa(def.Line)
 		c := cands[key]
 		if c == nil {
 			c = &cand{Span: hone.Span{Start: def.Line, End: max(def.Line, def.EndLine), Symbol: qualified(def), Why: why}}
@@ -54,9 +55,9 @@ func (st *state) spans(d *index.Doc, inHand map[string]bool, exact bool) []hone.
 		}
 		c.score += score
 	}
-	fc := st.fastOutline(d)
+	fc := rk.src.fastOutline(d)
 	if exact {
-		fc = st.outline(d)
+		fc = rk.src.outline(d)
 	}
 	for _, def := range fc.defs {
 		score := 0.0
@@ -73,7 +74,7 @@ func (st *state) spans(d *index.Doc, inHand map[string]bool, exact bool) []hone.
 		}
 	}
 	// Callees: definitions of this file that the other files in hand call.
-	for _, g := range st.gaps {
+	for _, g := range rk.gaps {
 		if g.Where == d.Path && g.Kind == "call" && inHand[g.From] {
 			for _, def := range fc.defs {
 				if def.Name == g.Name {
@@ -89,7 +90,7 @@ func (st *state) spans(d *index.Doc, inHand map[string]bool, exact bool) []hone.
 		for _, c := range fc.calls {
 			names = append(names, c.Name)
 		}
-		definers := st.ix.DefinersOf(names)
+		definers := rk.ix.DefinersOf(names)
 		for _, c := range fc.calls {
 			ds := definers[c.Name]
 			if len(ds) == 0 || len(ds) > 3 {
@@ -158,26 +159,4 @@ func qualified(d structure.Def) string {
 		return d.Container + "." + d.Name
 	}
 	return d.Name
-}
-
-func itoa(n int) string {
-	if n == 0 {
-		return "0"
-	}
-	var b [20]byte
-	i := len(b)
-	neg := n < 0
-	if neg {
-		n = -n
-	}
-	for n > 0 {
-		i--
-		b[i] = byte('0' + n%10)
-		n /= 10
-	}
-	if neg {
-		i--
-		b[i] = '-'
-	}
-	return string(b[i:])
 }

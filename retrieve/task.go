@@ -12,6 +12,7 @@ import (
 	"github.com/hone-tools/hone/index"
 	"github.com/hone-tools/hone/lexicon"
 	"github.com/hone-tools/hone/tokenize"
+	"github.com/hone-tools/hone/walk"
 )
 
 // conceptKind orders the evidence a task gives: a named identifier or path
@@ -24,8 +25,18 @@ const (
 	filePath
 )
 
-func (k conceptKind) String() string {
-	return [...]string{"word", "identifier", "path"}[k]
+var conceptKinds = [...]string{"word", "identifier", "path"}
+
+func (k conceptKind) String() string { return conceptKinds[k] }
+
+// kindOf reads a kind's name back; an unknown name is prose.
+func kindOf(name string) conceptKind {
+	for k, n := range conceptKinds {
+		if n == name {
+			return conceptKind(k)
+		}
+	}
+	return prose
 }
 
 // alt is one way a concept shows in code: all its stems together.
@@ -158,7 +169,7 @@ func analyzeTask(task string, ix *index.Index) []*concept {
 					old.mentions = append(old.mentions, c.mentions...)
 				}
 				for _, f := range c.files {
-					if !contains(old.files, f) {
+					if !slices.Contains(old.files, f) {
 						old.files = append(old.files, f)
 					}
 				}
@@ -584,3 +595,207 @@ func mentionsAny(task string, words ...string) bool {
 	})
 	return found
 }
+
+// taskEvidence is what the task says beyond its concepts: the files it
+// names by path (in order of mention), by dotted module path, and the
+// messages it quotes.
+type taskEvidence struct {
+	paths    []string // repository files named by path, in order of mention
+	lastPath string
+	modules  map[string]bool
+	messages [][]string // stems of each quoted message
+	// definers of each identifier the task names, when few files define it
+	definers map[string][]*index.Entry
+	// members are the Class.member pairs the task names
+	members map[[2]string]bool
+	// title holds the stems of the task's first line, titleWords its
+	// lower-cased words and titleIdents the identifiers it names
+	title       []string
+	titleWords  map[string]bool
+	titleIdents map[string]bool
+	// packages are folders the task names as dotted package paths
+	packages []string
+	// keys are the flags, kebab-case keys and codes the task names
+	keys []string
+}
+
+var (
+	quotedMsg = regexp.MustCompile(`"([^"\n]{12,300})"|'([^'\n]{12,300})'`)
+	errorLine = regexp.MustCompile(`(?m)^\s*(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception|Warning|Failure|Panic)\b:\s*(.{8,300})$`)
+	// deepestFirstTrace: stack traces that print the deepest frame first.
+	deepestFirstTrace = regexp.MustCompile(`(?m)^\s+at \S|^goroutine \d+ \[`)
+	dottedRef         = regexp.MustCompile(`\b[A-Za-z_]\w*(?:\.[A-Za-z_]\w*){1,8}\b`)
+)
+
+// readEvidence finds the paths, module paths and messages of a task.
+func readEvidence(task string, concepts []*concept, ix *index.Index) taskEvidence {
+	ev := taskEvidence{modules: map[string]bool{}, keys: declaredKeys(task)}
+	// Paths in order of mention.
+	type at struct {
+		pos   int
+		files []string
+	}
+	var named []at
+	for _, c := range concepts {
+		if c.kind != filePath {
+			continue
+		}
+		for _, m := range c.mentions {
+			if len(m.files) > 0 && len(m.files) <= 3 {
+				named = append(named, at{pos: strings.LastIndex(task, m.path), files: m.files})
+			}
+		}
+	}
+	// In mention order. Python prints the deepest frame last; JavaScript,
+	// Java and Go print it first.
+	sort.SliceStable(named, func(i, j int) bool { return named[i].pos < named[j].pos })
+	for _, n := range named {
+		ev.paths = append(ev.paths, n.files...)
+	}
+	// The deepest frame is the deepest in the code under work: a trace
+	// that runs on into the reporter's test, an example or vendored code
+	// passes through the frame that matters on its way there.
+	deepestFirst := deepestFirstTrace.MatchString(task) && !strings.Contains(task, "most recent call last")
+	for i := range named {
+		n := named[len(named)-1-i]
+		if deepestFirst {
+			n = named[i]
+		}
+		if len(n.files) != 1 {
+			continue
+		}
+		if ev.lastPath == "" {
+			ev.lastPath = n.files[0]
+		}
+		if e := ix.Entry(n.files[0]); e != nil && e.Kind&(walk.Test|walk.Docs|walk.Example|walk.Vendor|walk.Generated) == 0 {
+			ev.lastPath = n.files[0]
+			break
+		}
+	}
+	// Dotted module paths: a.b.c names a/b/c.py, a/b/c/__init__.py, or,
+	// when c is a class or function, a/b.py.
+	dotted := dottedRef.FindAllString(task, 80)
+	var byStem map[string][]string
+	for _, m := range dotted[:min(len(dotted), 40)] {
+		parts := strings.Split(m, ".")
+		if len(parts) < 2 {
+			continue
+		}
+		if byStem == nil {
+			byStem = map[string][]string{}
+			for _, e := range ix.Entries() {
+				p := strings.TrimSuffix(e.Path, path.Ext(e.Path))
+				p = strings.TrimSuffix(p, "/__init__")
+				p = strings.TrimSuffix(p, "/index")
+				byStem[p] = append(byStem[p], e.Path)
+			}
+		}
+		for k := len(parts); k >= 2; k-- {
+			files := byStem[strings.Join(parts[:k], "/")]
+			if len(files) > 0 && len(files) <= 2 {
+				for _, f := range files {
+					ev.modules[f] = true
+					if b := path.Base(f); strings.HasPrefix(b, "__init__.") || strings.HasPrefix(b, "index.") {
+						if dir := path.Dir(f); !slices.Contains(ev.packages, dir) {
+							ev.packages = append(ev.packages, dir)
+						}
+					}
+				}
+				break
+			}
+		}
+	}
+	// Identifiers and the few files that define each; Class.member pairs.
+	ev.definers = map[string][]*index.Entry{}
+	ev.members = map[[2]string]bool{}
+	var names []string
+	for _, c := range concepts {
+		if c.kind == identifier {
+			names = append(names, c.label)
+		}
+	}
+	for n, es := range ix.DefinersOf(names) {
+		if len(es) > 0 && len(es) <= maxDefiners {
+			ev.definers[n] = es
+		}
+	}
+	for _, m := range dotted {
+		parts := strings.Split(m, ".")
+		for i := 0; i+1 < len(parts); i++ {
+			ev.members[[2]string{parts[i], parts[i+1]}] = true
+		}
+	}
+	// The first line: an issue's title.
+	ev.titleWords, ev.titleIdents = map[string]bool{}, map[string]bool{}
+	for _, line := range strings.Split(task, "\n") {
+		if line = strings.TrimSpace(line); line != "" {
+			for _, s := range stemsOf(line) {
+				if !genericWords[s] && !slices.Contains(ev.title, s) {
+					ev.title = append(ev.title, s)
+				}
+			}
+			for _, w := range codeIdent.FindAllString(line, -1) {
+				for _, part := range strings.Split(strings.TrimSuffix(w, "()"), ".") {
+					if len(part) >= 3 {
+						ev.titleWords[strings.ToLower(part)] = true
+						if isIdentifierLike(part) {
+							ev.titleIdents[part] = true
+						}
+					}
+				}
+			}
+			break
+		}
+	}
+	// Messages: quoted, or the text of an error line.
+	add := func(s string) {
+		if len(strings.Fields(s)) < 3 {
+			return // a path or a name, not a message
+		}
+		st := stemsOf(s)
+		if len(st) >= 3 {
+			ev.messages = append(ev.messages, st)
+		}
+	}
+	for _, m := range quotedMsg.FindAllStringSubmatch(task, 20) {
+		add(m[1] + m[2])
+	}
+	for _, m := range errorLine.FindAllStringSubmatch(task, 20) {
+		add(m[1])
+	}
+	return ev
+}
+
+// taskParse is the one reading of the task that every stage works from.
+// It is made once, before the first cycle, and never changed.
+type taskParse struct {
+	// clean is the task less what its author did not write about it: an
+	// issue template's hidden instructions, environment reports.
+	clean string
+	// concepts are what the task is about, weighted against the index,
+	// most important first.
+	concepts []*concept
+	// evidence is what the task says beyond its concepts.
+	evidence taskEvidence
+	// The task asks for tests, vendored or generated code: they are
+	// searched and not weighed down.
+	aboutTests, aboutVendor, aboutGenerated bool
+}
+
+// parseTask reads a task against the repository's index.
+func parseTask(task string, ix *index.Index) *taskParse {
+	clean := cleanTask(task)
+	tp := &taskParse{clean: clean}
+	tp.concepts = analyzeTask(clean, ix)
+	tp.evidence = readEvidence(clean, tp.concepts, ix)
+	tp.aboutTests = mentionsTests(clean)
+	tp.aboutVendor = mentionsAny(clean, vendorWords...)
+	tp.aboutGenerated = mentionsAny(clean, generatedWords...)
+	return tp
+}
+
+// The words that make a task about vendored or generated code.
+var (
+	vendorWords    = []string{"vendor", "vendored", "third_party", "node_modules", "dependency", "dependencies"}
+	generatedWords = []string{"generated", "codegen", "protobuf", "pb", "autogenerated"}
+)

@@ -66,16 +66,22 @@ func cmdRetrieve(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	if *budget < 1 {
 		return usagef("the budget must be at least 1 token, not %d", *budget)
 	}
-	// Zero means "the default" to the library; on the command line it is a
-	// mistake.
-	if *maxCycles < 1 || *maxCycles > 10 {
-		return usagef("max cycles must be between 1 and 10, not %d", *maxCycles)
+	opts := hone.Options{
+		MaxCycles:  *maxCycles,
+		Threshold:  *threshold,
+		Coverage:   *coverage,
+		MaxFiles:   *maxFiles,
+		Candidates: hone.DefaultCandidates,
+		Include:    include,
+		Exclude:    exclude,
+		IndexDir:   idx.dir,
+		Notice:     notifier(stderr),
+		NoHistory:  *noHistory,
 	}
-	if *threshold <= 0 || *threshold > 1 {
-		return usagef("threshold must be in (0, 1], not %g", *threshold)
-	}
-	if *maxFiles < 1 {
-		return usagef("max files must be at least 1, not %d", *maxFiles)
+	// One check of the options, the library's; here, unlike in the
+	// library, a zero is a mistake, not the default.
+	if err := opts.Check(); err != nil {
+		return usagef("%v", err)
 	}
 
 	task := strings.Join(words, " ")
@@ -99,17 +105,7 @@ func cmdRetrieve(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		return err
 	}
 	redact.Warm()
-	res, err := retrieve.Retrieve(ctx, root, task, hone.Options{
-		MaxCycles: *maxCycles,
-		Threshold: *threshold,
-		Coverage:  *coverage,
-		MaxFiles:  *maxFiles,
-		Include:   include,
-		Exclude:   exclude,
-		IndexDir:  idx.dir,
-		Notice:    notifier(stderr),
-		NoHistory: *noHistory,
-	})
+	res, err := retrieve.Retrieve(ctx, root, task, opts)
 	if err != nil {
 		if errors.Is(err, context.Canceled) {
 			return err

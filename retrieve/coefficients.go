@@ -1,0 +1,93 @@
+package retrieve
+
+// Coefficients set by hand, beside the fitted ranking model
+// (internal/rankmodel/model.json): each is named where it is used, and
+// those of the stages' searches are gathered here.
+
+// Dispatch.
+const (
+	// searchLead: the share, in percent, of a cycle's candidates taken
+	// from the keyword search before the neighbours of the best files.
+	searchLead = 40
+	// gapSearchFiles: files a concept gap's own search dispatches.
+	gapSearchFiles = 3
+	// patternBoost weighs up a search hit where the relevant files live.
+	patternBoost = 1.3
+	// identifierBoost weighs up an identifier searched as written.
+	identifierBoost = 1.5
+	// gapLearnedShare: what the learned terms count for in a concept
+	// gap's search, against the keyword search.
+	gapLearnedShare = 0.5
+	// hopDefiners: a call leads to its definers when at most this many
+	// files define the name; hopNameLen: a definition's users are
+	// searched for when its name is this long; hopUsers: users per name.
+	hopDefiners = 2
+	hopNameLen  = 8
+	hopUsers    = 3
+	// testSubjectFiles: a test named for a file points at it when at most
+	// this many files have that name.
+	testSubjectFiles = 3
+)
+
+// Evaluation.
+const (
+	// callerDefiners: a call ties a file to the relevant one defining the
+	// name when at most this many files define it.
+	callerDefiners = 3
+)
+
+// Refine.
+const (
+	// feedbackSeeds: with nothing relevant yet, the best files at or above
+	// feedbackFloor that feedback reads.
+	feedbackSeeds = 3
+	// coveredFloor: a relevant file covers a concept whose evidence in it
+	// reaches this; conceptGapShare: concepts at this share of the top
+	// concept's weight or more become gaps when none covers them.
+	coveredFloor    = 0.5
+	conceptGapShare = 0.6
+	// synonymReplaces: a synonym stands for the task's word when the
+	// codebase says it this many times as often.
+	synonymReplaces = 2
+	// synonymSearch: files searched for a synonym's home;
+	// synonymHomeFiles: homes taken at most.
+	synonymSearch    = 10
+	synonymHomeFiles = 3
+)
+
+// The ranking's widening: the files it weighs beside those the cycles
+// evaluated.
+const (
+	// searchDepth is how deep the first cycle's search is kept for the
+	// ranking; widenSearch how many of it are evaluated for it.
+	searchDepth = 300
+	widenSearch = 60
+	// widenDefiners: the files defining an identifier the task names are
+	// evaluated when at most this many define it.
+	widenDefiners = 5
+	// widenTitle: the best files for the task's first line alone.
+	widenTitle = 15
+	// widenTested: the files the best-matching tests exercise.
+	widenTested = 8
+	// testsSearched: the tests that best match the task, whose imports
+	// point at the code under test.
+	testsSearched = 5
+)
+
+// Neighbour expansion: the best files so far, and how many neighbours of
+// each are dispatched.
+const (
+	hopFiles      = 3
+	hopNeighbours = 4
+	hopFloor      = 0.5 // a file must be at least related to be expanded
+)
+
+// History: how many past commits like the task the history signal reads;
+// how many a result lists, more when the task names more (shownNamed at
+// most); and how many of each one's files.
+const (
+	historyMatches = 10
+	shownCommits   = 3
+	shownNamed     = 5
+	maxCommitFiles = 10
+)

@@ -1,0 +1,289 @@
+package retrieve
+
+import (
+	"math"
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/hone-tools/hone"
+	"github.com/hone-tools/hone/index"
+	"github.com/hone-tools/hone/walk"
+)
+
+// The loop's first stage: a query goes in, the cycle's candidates come
+// out.
+
+// dispatcher finds each cycle's candidates. What it keeps between cycles
+// is its own: the files it dispatched, and the first cycle's search of
+// the task's own terms, which the ranking weighs.
+type dispatcher struct {
+	ix    *index.Index
+	tp    *taskParse
+	limit int // candidates a cycle at most
+	// dispatched holds every file dispatched so far.
+	dispatched map[string]bool
+	// hits is the first cycle's search, kept deeper for the ranking, by
+	// path; nil before the first cycle.
+	hits map[string]hit
+}
+
+// hit is a file's place in the first cycle's search.
+type hit struct {
+	score float64 // against the best hit's
+	rank  int
+}
+
+// candidate is a file dispatched for evaluation, with its closeness to
+// the files already judged relevant.
+type candidate struct {
+	doc  *index.Doc
+	near float64
+}
+
+func newDispatcher(ix *index.Index, tp *taskParse, opts hone.Options) *dispatcher {
+	return &dispatcher{ix: ix, tp: tp, limit: opts.Candidates, dispatched: map[string]bool{}}
+}
+
+// dispatch picks a cycle's candidates: first what the open gaps point at,
+// then the best files for the keywords, preferring learned patterns, and
+// the files one hop from the best so far. relevant are the files judged
+// relevant so far, with their relevance: each candidate's closeness to
+// them in the graph of calls and imports comes with it.
+func (dp *dispatcher) dispatch(q *query, relevant map[string]float64) []candidate {
+	var docs []*index.Doc
+	picked := map[string]bool{}
+	pick := func(e *index.Entry) {
+		if e == nil || picked[e.Path] || !q.keep(e) || len(docs) >= dp.limit {
+			return
+		}
+		picked[e.Path] = true
+		if d := dp.ix.Doc(e.Path); d != nil {
+			docs = append(docs, d)
+		}
+	}
+	prior := func(e *index.Entry) float64 { return dp.searchPrior(q, e) }
+	for _, g := range q.aims {
+		switch g.Kind {
+		case "call", "import":
+			pick(dp.ix.Entry(g.Where))
+		case "concept":
+			for _, h := range dp.ix.Run(index.Search{Terms: q.conceptTerms(g.Name), Keep: q.keep, Prior: prior, Limit: gapSearchFiles}) {
+				pick(h.Entry)
+			}
+		}
+	}
+	first := dp.hits == nil
+	if first {
+		// The first cycle: the files the task names come first, and the
+		// search of its own terms is kept, deeper, for the final ranking.
+		for _, p := range dp.tp.evidence.paths {
+			pick(dp.ix.Entry(p))
+		}
+		var mods []string
+		for p := range dp.tp.evidence.modules {
+			mods = append(mods, p)
+		}
+		sort.Strings(mods)
+		for _, p := range mods {
+			pick(dp.ix.Entry(p))
+		}
+	}
+	hits := dp.ix.Run(index.Search{Terms: q.keywordTerms(), Keep: q.keep, Prior: prior, Limit: max(dp.limit, searchDepth)})
+	if first {
+		dp.hits = map[string]hit{}
+		for i, h := range hits {
+			dp.hits[h.Entry.Path] = hit{score: h.Score / hits[0].Score, rank: i + 1}
+		}
+	}
+	hits = hits[:min(len(hits), dp.limit)]
+	lead := min(len(hits), dp.limit*searchLead/100)
+	for _, h := range hits[:lead] {
+		pick(h.Entry)
+	}
+	// One hop along imports and calls from the best files so far: the
+	// context their code depends on, found by structure, not by words.
+	for _, e := range dp.neighbours(q) {
+		pick(e)
+	}
+	for _, h := range hits[lead:] {
+		pick(h.Entry)
+	}
+	near := proximity(dp.ix, docs, relevant)
+	out := make([]candidate, len(docs))
+	for i, d := range docs {
+		dp.dispatched[d.Path] = true
+		out[i] = candidate{doc: d, near: near[d.Path]}
+	}
+	return out
+}
+
+// neighbours are the files one hop from the query's best files, not
+// dispatched before: what they import, the files defining what they call,
+// and the files using what they define.
+func (dp *dispatcher) neighbours(q *query) []*index.Entry {
+	var out []*index.Entry
+	for _, p := range q.expand {
+		d := dp.ix.Doc(p)
+		if d == nil {
+			continue
+		}
+		n := 0
+		add := func(e *index.Entry) {
+			if e != nil && e.Path != d.Path && n < hopNeighbours && q.keep(e) && !dp.dispatched[e.Path] {
+				out = append(out, e)
+				n++
+			}
+		}
+		for _, p := range dp.ix.Imports(d) {
+			add(dp.ix.Entry(p))
+		}
+		defs := dp.ix.DefinersOf(d.Calls)
+		for _, name := range d.Calls {
+			if ds := defs[name]; len(ds) >= 1 && len(ds) <= hopDefiners {
+				for _, e := range ds {
+					add(e)
+				}
+			}
+		}
+		// Users of its most distinctive definitions: files whose text holds
+		// the whole identifier.
+		for _, def := range d.Defs {
+			if n >= hopNeighbours || len(def.Name) < hopNameLen || def.Kind == "section" {
+				continue
+			}
+			for _, ws := range wholeStems(def.Name) {
+				for _, h := range dp.ix.Run(index.Search{Terms: []index.QueryTerm{{Stem: ws, Weight: 1}}, Keep: q.keep, Limit: hopUsers}) {
+					add(h.Entry)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// searchPrior weighs a search hit by its kind, and up when it lies where
+// the relevant files live.
+func (dp *dispatcher) searchPrior(q *query, e *index.Entry) float64 {
+	p := prior(e, dp.tp)
+	if len(q.patterns) > 0 && matchAny(q.patterns, e.Path) {
+		p *= patternBoost
+	}
+	return p
+}
+
+// widen picks the files the ranking weighs beside those the cycles
+// evaluated: the next best of the first search, the best for the task's
+// first line, those the best-matching tests exercise (tested), and the
+// few files defining an identifier the task names. evaluated are the
+// files the cycles evaluated.
+func (dp *dispatcher) widen(q *query, tested map[string]float64, evaluated map[string]verdict) []*index.Doc {
+	var out []*index.Doc
+	picked := map[string]bool{}
+	add := func(e *index.Entry) {
+		if e == nil || picked[e.Path] || !q.keep(e) {
+			return
+		}
+		if _, ok := evaluated[e.Path]; ok {
+			return
+		}
+		d := dp.ix.Doc(e.Path)
+		if d == nil {
+			return
+		}
+		picked[e.Path] = true
+		out = append(out, d)
+	}
+	var ranked []string
+	for p, h := range dp.hits {
+		if h.rank <= widenSearch {
+			ranked = append(ranked, p)
+		}
+	}
+	sort.Slice(ranked, func(i, j int) bool { return dp.hits[ranked[i]].rank < dp.hits[ranked[j]].rank })
+	for _, p := range ranked {
+		add(dp.ix.Entry(p))
+	}
+	// The best files for the task's first line alone: an issue's title
+	// says what it is about in few words.
+	if title := dp.tp.evidence.title; len(title) > 0 {
+		var terms []index.QueryTerm
+		for _, s := range title {
+			terms = append(terms, index.QueryTerm{Stem: s, Weight: 1})
+		}
+		prior := func(e *index.Entry) float64 { return dp.searchPrior(q, e) }
+		for _, h := range dp.ix.Run(index.Search{Terms: terms, Keep: q.keep, Prior: prior, Limit: widenTitle}) {
+			add(h.Entry)
+		}
+	}
+	var byTests []string
+	for p := range tested {
+		byTests = append(byTests, p)
+	}
+	sort.Slice(byTests, func(i, j int) bool {
+		if tested[byTests[i]] != tested[byTests[j]] {
+			return tested[byTests[i]] > tested[byTests[j]]
+		}
+		return byTests[i] < byTests[j]
+	})
+	for _, p := range byTests[:min(len(byTests), widenTested)] {
+		add(dp.ix.Entry(p))
+	}
+	var names []string
+	for n, es := range dp.tp.evidence.definers {
+		if len(es) <= widenDefiners {
+			names = append(names, n)
+		}
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		for _, e := range dp.tp.evidence.definers[n] {
+			add(e)
+		}
+	}
+	return out
+}
+
+// testPointers finds the tests that best match the task and scores the
+// files they exercise: those they import, and the file each is named for,
+// by the test's score against the best test's.
+func testPointers(ix *index.Index, q *query) map[string]float64 {
+	out := map[string]float64{}
+	var terms []index.QueryTerm
+	for _, c := range q.concepts {
+		terms = append(terms, conceptQueryTerms(c)...)
+	}
+	isTest := func(e *index.Entry) bool { return e.Kind.Has(walk.Test) && !q.isExcluded[e.Path] }
+	hits := ix.Run(index.Search{Terms: terms, Keep: isTest, Limit: testsSearched})
+	if len(hits) == 0 {
+		return out
+	}
+	byBase := map[string][]string{}
+	for _, e := range ix.Entries() {
+		if !e.Kind.Has(walk.Test) {
+			b := strings.ToLower(strings.TrimSuffix(path.Base(e.Path), path.Ext(e.Path)))
+			byBase[b] = append(byBase[b], e.Path)
+		}
+	}
+	for _, h := range hits {
+		v := h.Score / hits[0].Score
+		d := ix.Doc(h.Entry.Path)
+		if d == nil {
+			continue
+		}
+		for _, p := range ix.Imports(d) {
+			if e := ix.Entry(p); e != nil && !e.Kind.Has(walk.Test) {
+				out[p] = math.Max(out[p], v)
+			}
+		}
+		for _, b := range testSubjects(h.Entry.Path) {
+			if len(byBase[b]) == 0 || len(byBase[b]) > testSubjectFiles {
+				continue
+			}
+			for _, p := range byBase[b] {
+				out[p] = math.Max(out[p], v)
+			}
+		}
+	}
+	return out
+}

@@ -1,0 +1,255 @@
+package retrieve
+
+import (
+	"path"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/hone-tools/hone"
+	"github.com/hone-tools/hone/index"
+	"github.com/hone-tools/hone/walk"
+)
+
+// query is what one cycle dispatches: the loop's first value, and what
+// refine makes of each cycle for the next. Dispatch and the evaluator read
+// it, and the trace records it (trace). Nothing changes a query once it
+// is made.
+type query struct {
+	// concepts are the task's, with the synonyms the codebase uses.
+	concepts []*concept
+	// learned are the terms learned from the relevant files.
+	learned []learnedTerm
+	// include and exclude are the caller's globs: include is a hard
+	// filter; exclude and excluded are never dispatched.
+	include, exclude []string
+	// patterns are where the relevant files live: they narrow the keyword
+	// search.
+	patterns []string
+	// excluded are the files scored under hone.ExcludeBelow, in the
+	// order they were excluded; isExcluded holds them too.
+	excluded   []string
+	isExcluded map[string]bool
+	// aims are the open gaps: what the relevant files need that is not
+	// in hand.
+	aims []hone.Gap
+	// expand are the best files so far: their neighbours are dispatched.
+	expand []string
+	// skip are the kinds of file left out of the search.
+	skip []string
+}
+
+// firstQuery is the first cycle's: the task's concepts alone.
+func firstQuery(tp *taskParse, opts hone.Options) *query {
+	q := &query{
+		concepts:   cloneConcepts(tp.concepts),
+		include:    opts.Include,
+		exclude:    opts.Exclude,
+		isExcluded: map[string]bool{},
+	}
+	if len(opts.Include) == 0 {
+		if !tp.aboutTests {
+			q.skip = append(q.skip, "test")
+		}
+		if !tp.aboutVendor {
+			q.skip = append(q.skip, "vendor")
+		}
+		if !tp.aboutGenerated {
+			q.skip = append(q.skip, "generated")
+		}
+	}
+	q.skip = append(q.skip, "secret")
+	return q
+}
+
+// next is a copy of q for refine to make the next query of: the lists
+// it adds to are its own, aims and expand empty.
+func (q *query) next() *query {
+	n := &query{
+		concepts:   cloneConcepts(q.concepts),
+		learned:    slices.Clone(q.learned),
+		include:    q.include,
+		exclude:    q.exclude,
+		patterns:   slices.Clone(q.patterns),
+		excluded:   slices.Clone(q.excluded),
+		isExcluded: make(map[string]bool, len(q.isExcluded)),
+		skip:       q.skip,
+	}
+	for p := range q.isExcluded {
+		n.isExcluded[p] = true
+	}
+	return n
+}
+
+// skips reports whether the query leaves a kind out.
+func (q *query) skips(kind string) bool { return slices.Contains(q.skip, kind) }
+
+// keep reports whether a file may be dispatched at all.
+func (q *query) keep(e *index.Entry) bool {
+	if q.isExcluded[e.Path] || e.Kind.Has(walk.Secret) || matchAny(q.exclude, e.Path) {
+		return false
+	}
+	if len(q.include) > 0 {
+		// What the caller asks for by name is searched, whatever its kind.
+		return matchAny(q.include, e.Path)
+	}
+	return !(e.Kind.Has(walk.Vendor) && q.skips("vendor") ||
+		e.Kind.Has(walk.Generated) && q.skips("generated") ||
+		e.Kind.Has(walk.Test) && q.skips("test"))
+}
+
+// keywordTerms are the search terms of every concept and learned term.
+func (q *query) keywordTerms() []index.QueryTerm {
+	var ts []index.QueryTerm
+	for _, c := range q.concepts {
+		ts = append(ts, conceptQueryTerms(c)...)
+	}
+	for _, l := range q.learned {
+		ts = append(ts, index.QueryTerm{Stem: l.stem, Weight: learnedWeight * l.weight})
+	}
+	return ts
+}
+
+// conceptTerms searches one concept gap, with the learned vocabulary.
+func (q *query) conceptTerms(label string) []index.QueryTerm {
+	var ts []index.QueryTerm
+	for _, c := range q.concepts {
+		if c.label == label {
+			ts = append(ts, conceptQueryTerms(c)...)
+		}
+	}
+	for _, l := range q.learned {
+		ts = append(ts, index.QueryTerm{Stem: l.stem, Weight: gapLearnedShare * learnedWeight * l.weight})
+	}
+	return ts
+}
+
+func conceptQueryTerms(c *concept) []index.QueryTerm {
+	var ts []index.QueryTerm
+	for _, a := range c.alts {
+		w := c.weight * a.discount
+		if c.kind != prose && len(a.stems) == 1 {
+			w *= identifierBoost // an identifier as written: the strongest evidence
+		}
+		for _, s := range a.stems {
+			ts = append(ts, index.QueryTerm{Stem: s, Weight: w / float64(len(a.stems))})
+		}
+	}
+	return ts
+}
+
+// stems are the stems of the query's concepts and learned terms.
+func (q *query) stems() map[string]bool {
+	m := map[string]bool{}
+	for _, c := range q.concepts {
+		for _, a := range c.alts {
+			for _, s := range a.stems {
+				m[s] = true
+			}
+		}
+	}
+	for _, l := range q.learned {
+		m[l.stem] = true
+	}
+	return m
+}
+
+// trace is the query as the result shows it, and as an evaluator gets it.
+func (q *query) trace() hone.Query {
+	t := hone.Query{
+		Keywords: []string{}, Terms: []hone.Term{}, Patterns: []string{}, Excludes: []string{},
+		FocusAreas: []string{}, Gaps: []hone.Gap{}, Expand: []string{}, SkipKinds: []string{},
+	}
+	seen := map[string]bool{}
+	for _, c := range q.concepts {
+		for _, a := range c.alts {
+			k := strings.Join(a.stems, " ")
+			if !seen[k] {
+				seen[k] = true
+				t.Keywords = append(t.Keywords, k)
+			}
+			t.Terms = append(t.Terms, hone.Term{
+				Concept: c.label, Kind: c.kind.String(), Stems: a.stems, Label: a.label,
+				Weight: c.weight, Discount: a.discount, Source: a.source, Files: c.files,
+			})
+		}
+	}
+	for _, l := range q.learned {
+		if !seen[l.stem] {
+			seen[l.stem] = true
+			t.Keywords = append(t.Keywords, l.stem)
+		}
+		t.Terms = append(t.Terms, hone.Term{
+			Concept: l.label, Kind: learnedKind, Stems: []string{l.stem}, Label: l.label,
+			Weight: l.weight, Discount: 1, Source: l.source,
+		})
+	}
+	t.Patterns = append(append(t.Patterns, q.include...), q.patterns...)
+	t.Excludes = append(t.Excludes, q.exclude...)
+	ex := slices.Clone(q.excluded)
+	sort.Strings(ex)
+	t.Excludes = append(t.Excludes, ex...)
+	for _, g := range q.aims {
+		f := g.Name
+		if g.Kind == "import" {
+			f = g.Where
+		}
+		if !slices.Contains(t.FocusAreas, f) {
+			t.FocusAreas = append(t.FocusAreas, f)
+		}
+	}
+	t.Gaps = append(t.Gaps, q.aims...)
+	t.Expand = append(t.Expand, q.expand...)
+	t.SkipKinds = append(t.SkipKinds, q.skip...)
+	return t
+}
+
+// learnedKind is the Term.Kind of a learned term.
+const learnedKind = "learned"
+
+// vocabulary reads a traced query's terms back into concepts and learned
+// terms: what the lexical evaluator weighs.
+func vocabulary(terms []hone.Term) ([]*concept, []learnedTerm) {
+	var cs []*concept
+	var ls []learnedTerm
+	// A concept's forms stand together, in order.
+	var last *concept
+	for _, t := range terms {
+		if len(t.Stems) == 0 {
+			continue
+		}
+		if t.Kind == learnedKind {
+			ls = append(ls, learnedTerm{stem: t.Stems[0], label: t.Label, weight: t.Weight, source: t.Source})
+			continue
+		}
+		a := alt{stems: t.Stems, label: t.Label, discount: t.Discount, source: t.Source}
+		if last != nil && last.label == t.Concept && last.kind.String() == t.Kind && last.weight == t.Weight {
+			last.alts = append(last.alts, a)
+			continue
+		}
+		last = &concept{label: t.Concept, kind: kindOf(t.Kind), weight: t.Weight, files: t.Files, alts: []alt{a}}
+		cs = append(cs, last)
+	}
+	return cs, ls
+}
+
+// cloneConcepts copies concepts deeply enough that adding to one's
+// alternatives leaves the other's alone.
+func cloneConcepts(cs []*concept) []*concept {
+	out := make([]*concept, len(cs))
+	for i, c := range cs {
+		cc := *c
+		cc.alts = slices.Clone(c.alts)
+		out[i] = &cc
+	}
+	return out
+}
+
+// dirPattern is the pattern of a file's folder, as refine learns it.
+func dirPattern(p string) string {
+	dir := path.Dir(p)
+	if dir == "." {
+		return "*"
+	}
+	return dir + "/**"
+}

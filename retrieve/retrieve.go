@@ -1,0 +1,527 @@
+// Package retrieve runs hone's iterative retrieval loop over a
+// repository's index.
+//
+// The loop is four stages with values between them. A query goes into
+// dispatch, and the cycle's candidates come out; an evaluator
+// (hone.Evaluator; the lexical one by default) turns the candidates into
+// evaluations; refine turns them into the next query; after the last
+// cycle, the ranking turns every evaluation into the result. The task is
+// read once, before the first cycle, and each stage reads that reading.
+package retrieve
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/hone-tools/hone"
+	"github.com/hone-tools/hone/history"
+	"github.com/hone-tools/hone/index"
+	"github.com/hone-tools/hone/walk"
+)
+
+// Retrieve runs the retrieval loop for task over the repository at repoDir.
+// Its index is brought up to date first.
+func Retrieve(ctx context.Context, repoDir, task string, opts hone.Options) (*hone.Result, error) {
+	start := time.Now()
+	task, opts, err := prepare(task, opts)
+	if err != nil {
+		return nil, err
+	}
+	// The history is read beside the index's update; a failed update
+	// waits for it, so that nothing outlives the call.
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	pc := readHistory(ctx, repoDir, opts)
+	ix, err := index.Open(ctx, repoDir, index.Options{Dir: opts.IndexDir, MaxFileSize: opts.MaxFileSize, Notice: opts.Notice})
+	if err != nil {
+		pc.abandon(cancel)
+		return nil, err
+	}
+	defer ix.Close()
+	if _, err := ix.Update(ctx, nil); err != nil {
+		if !errors.Is(err, index.ErrFull) {
+			pc.abandon(cancel)
+			return nil, err
+		}
+		// The disk is full: answer from the index as it was, saying so.
+		if opts.Notice != nil {
+			opts.Notice(err.Error())
+		}
+	}
+	return runRepaired(ctx, ix, task, opts, pc, start)
+}
+
+// RetrieveIndex runs the loop over an index the caller keeps up to date,
+// so that several tasks can share one.
+func RetrieveIndex(ctx context.Context, ix *index.Index, task string, opts hone.Options) (*hone.Result, error) {
+	start := time.Now()
+	task, opts, err := prepare(task, opts)
+	if err != nil {
+		return nil, err
+	}
+	return runRepaired(ctx, ix, task, opts, readHistory(ctx, ix.Root, opts), start)
+}
+
+func prepare(task string, opts hone.Options) (string, hone.Options, error) {
+	task = strings.TrimSpace(task)
+	if task == "" {
+		return "", opts, hone.ErrEmptyTask
+	}
+	opts, err := opts.WithDefaults()
+	return task, opts, err
+}
+
+// runRepaired runs the loop. When its reads meet damage in the index, it
+// has the index rebuilt, with a notice, and runs again, rather than answer
+// from damaged data.
+func runRepaired(ctx context.Context, ix *index.Index, task string, opts hone.Options, pc *pastCommits, start time.Time) (*hone.Result, error) {
+	res, err := run(ctx, ix, task, opts, pc, start)
+	if !index.IsDamaged(err) {
+		return res, err
+	}
+	if _, err := ix.Rebuild(ctx, nil); err != nil {
+		return nil, err
+	}
+	return run(ctx, ix, task, opts, pc, start)
+}
+
+// verdict is an evaluation as the loop keeps it: rounded for the trace,
+// with the evaluator's relevance before rounding, which orders files whose
+// rounded relevance ties.
+type verdict struct {
+	hone.Evaluation
+	score float64
+}
+
+// newVerdict rounds an evaluator's relevance to the two places every
+// output shows; the threshold is compared with the rounded relevance.
+func newVerdict(ev hone.Evaluation, cycle int) verdict {
+	score := math.Max(0, math.Min(1, ev.Relevance))
+	ev.Relevance = math.Round(score*100) / 100
+	ev.Cycle = cycle
+	ev.MissingContext = []string{}
+	return verdict{Evaluation: ev, score: score}
+}
+
+// record is what the loop keeps of the evaluations: each file's best and
+// first verdicts, and the cycles that evaluated it.
+type record struct {
+	best  map[string]verdict // merged over cycles: each file's best verdict
+	first map[string]verdict
+	seen  map[string]int // path -> cycle it was first evaluated in
+	last  map[string]int // path -> last cycle it was evaluated in
+}
+
+func newRecord() *record {
+	return &record{best: map[string]verdict{}, first: map[string]verdict{}, seen: map[string]int{}, last: map[string]int{}}
+}
+
+// add records cycle n's verdicts, and reports how many files were new and
+// how many reached the threshold for the first time.
+func (r *record) add(n int, vs []verdict, threshold float64) (newFiles, crossed int) {
+	for _, ev := range vs {
+		if _, ok := r.seen[ev.Path]; !ok {
+			r.seen[ev.Path] = n
+			r.first[ev.Path] = ev
+			newFiles++
+		}
+		r.last[ev.Path] = n
+		old, had := r.best[ev.Path]
+		if !had || ev.score > old.score {
+			if ev.Relevance >= threshold && had && old.Relevance >= threshold {
+				ev.Cycle = old.Cycle // found when it first reached the threshold
+			} else if ev.Relevance >= threshold {
+				crossed++
+			}
+			r.best[ev.Path] = ev
+		}
+	}
+	return newFiles, crossed
+}
+
+// addWidened records the verdicts on files evaluated for the ranking
+// alone, after the cycles.
+func (r *record) addWidened(vs []verdict) map[string]bool {
+	out := map[string]bool{}
+	for _, ev := range vs {
+		r.best[ev.Path], r.first[ev.Path] = ev, ev
+		out[ev.Path] = true
+	}
+	return out
+}
+
+// ranked lists every file's best verdict, best first.
+func (r *record) ranked() []verdict {
+	out := make([]verdict, 0, len(r.best))
+	for _, ev := range r.best {
+		out = append(out, ev)
+	}
+	sortEvals(out)
+	return out
+}
+
+// relevant lists the files at or above the threshold, best first.
+func (r *record) relevant(threshold float64) []verdict {
+	var out []verdict
+	for _, ev := range r.best {
+		if ev.Relevance >= threshold {
+			out = append(out, ev)
+		}
+	}
+	sortEvals(out)
+	return out
+}
+
+// sortEvals orders verdicts best first, by unrounded relevance.
+func sortEvals(evs []verdict) {
+	sort.Slice(evs, func(i, j int) bool {
+		if evs[i].score != evs[j].score {
+			return evs[i].score > evs[j].score
+		}
+		return evs[i].Path < evs[j].Path
+	})
+}
+
+func run(ctx context.Context, ix *index.Index, raw string, opts hone.Options, pc *pastCommits, start time.Time) (*hone.Result, error) {
+	tp := parseTask(raw, ix)
+	past := readPast(pc, tp.clean, opts.Notice)
+	abs, _ := filepath.Abs(ix.Root)
+	res := &hone.Result{Version: hone.Version, Task: raw, Repo: abs, Threshold: opts.Threshold}
+	if len(tp.concepts) == 0 {
+		res.StopReason = hone.StopNoProgress
+		res.Notice = "nothing found: the task has no words or identifiers hone can search for; describe it with the names of the things involved"
+		res.Ranking, res.Files, res.RelatedTests = []hone.Ranked{}, []hone.Evaluation{}, []hone.RelatedTest{}
+		res.Concepts, res.Cycles = []hone.Concept{}, []hone.Cycle{}
+		res.ElapsedMS = time.Since(start).Milliseconds()
+		return res, nil
+	}
+
+	src := newSources(ix)
+	dp := newDispatcher(ix, tp, opts)
+	ev := opts.Evaluator
+	if ev == nil {
+		ev = &lexical{ix: ix, tp: tp}
+	}
+	rf := newRefiner(ix, tp, src, opts.Threshold)
+	rec := newRecord()
+	var near map[string]float64 // the last cycle's candidates' closeness to the relevant files
+
+	q := firstQuery(tp, opts)
+	for n := 1; n <= opts.MaxCycles; n++ {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		traced := q.trace()
+		cyc := hone.Cycle{N: n, Query: traced}
+
+		relevant := rec.relevant(opts.Threshold)
+		relBefore := map[string]float64{}
+		for _, v := range relevant {
+			relBefore[v.Path] = v.Relevance
+		}
+		cands := dp.dispatch(q, relBefore)
+		near = map[string]float64{}
+		for _, c := range cands {
+			if c.near > 0 {
+				near[c.doc.Path] = c.near
+			}
+		}
+		evaluated, err := judge(ctx, ev, hone.EvaluateRequest{
+			Task: tp.clean, Cycle: n, Query: traced, Candidates: requestCandidates(cands),
+			Relevant: evaluations(relevant), Gaps: rf.found(),
+		}, n)
+		if err != nil {
+			return nil, err
+		}
+		newFiles, crossed := rec.add(n, evaluated, opts.Threshold)
+
+		var closed int
+		q, closed = rf.refine(n, q, evaluated, rec, &cyc)
+		cyc.Evaluated = []hone.Evaluation{}
+		for _, v := range evaluated {
+			v.MissingContext = missing(rf.gaps, v.Path, nil)
+			cyc.Evaluated = append(cyc.Evaluated, v.Evaluation)
+		}
+		res.Cycles = append(res.Cycles, cyc)
+
+		if countRelevant(ix, rec, opts.Threshold) >= hone.SufficientFiles && !rf.criticalOpen() {
+			res.StopReason = hone.StopSufficient
+			break
+		}
+		if newFiles == 0 && crossed == 0 && closed == 0 {
+			res.StopReason = hone.StopNoProgress
+			break
+		}
+		if n == opts.MaxCycles {
+			res.StopReason = hone.StopMaxCycles
+		}
+	}
+
+	// The ranking weighs more files than the cycles evaluated: a last
+	// dispatch, judged by the same evaluator, for the ranking alone.
+	tested := testPointers(ix, q)
+	var wide []candidate
+	for _, d := range dp.widen(q, tested, rec.best) {
+		wide = append(wide, candidate{doc: d})
+	}
+	widenedVerdicts, err := judge(ctx, ev, hone.EvaluateRequest{
+		Task: tp.clean, Cycle: 0, Query: q.trace(), Candidates: requestCandidates(wide),
+		Relevant: evaluations(rec.relevant(opts.Threshold)), Gaps: rf.found(),
+	}, len(res.Cycles))
+	if err != nil {
+		return nil, err
+	}
+	widened := rec.addWidened(widenedVerdicts)
+
+	rk := &ranker{
+		ix: ix, tp: tp, q: q, src: src, rec: rec, hits: dp.hits, near: near, gaps: rf.found(),
+		widened: widened, tested: tested, history: past.scores, commits: past.commits, opts: opts,
+	}
+	rk.result(res)
+	res.PastCommits = past.shown
+	if len(res.Files) == 0 {
+		if len(res.Ranking) == 0 {
+			res.Notice = "nothing found: no file matched the task's terms"
+		} else {
+			res.Notice = fmt.Sprintf("nothing scored %.2f or above; the closest files are in the ranking", opts.Threshold)
+		}
+	}
+	if gone := unreadable(ix.Root, res.Files); len(gone) > 0 {
+		note := fmt.Sprintf("%s could not be read since it was indexed (moved, deleted or its permissions changed): run hone index", strings.Join(gone, ", "))
+		if len(gone) > 1 {
+			note = fmt.Sprintf("%d files could not be read since they were indexed (moved, deleted or their permissions changed): %s; run hone index", len(gone), strings.Join(gone, ", "))
+		}
+		if res.Notice != "" {
+			note = res.Notice + "; " + note
+		}
+		res.Notice = note
+	}
+	res.ElapsedMS = time.Since(start).Milliseconds()
+	if err := ix.Err(); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// judge has the evaluator judge a request's candidates, and keeps its
+// verdicts on them, best first: an evaluation of a file that was no
+// candidate is dropped.
+func judge(ctx context.Context, ev hone.Evaluator, req hone.EvaluateRequest, cycle int) ([]verdict, error) {
+	if len(req.Candidates) == 0 {
+		return nil, nil
+	}
+	evs, err := ev.Evaluate(ctx, req)
+	if err != nil {
+		return nil, fmt.Errorf("evaluate cycle %d: %w", req.Cycle, err)
+	}
+	asked := map[string]bool{}
+	for _, c := range req.Candidates {
+		asked[c.Path] = true
+	}
+	out := make([]verdict, 0, len(evs))
+	for _, e := range evs {
+		if asked[e.Path] {
+			asked[e.Path] = false // one verdict a file
+			out = append(out, newVerdict(e, cycle))
+		}
+	}
+	sortEvals(out)
+	return out, nil
+}
+
+func requestCandidates(cs []candidate) []hone.Candidate {
+	out := make([]hone.Candidate, len(cs))
+	for i, c := range cs {
+		out[i] = hone.Candidate{Path: c.doc.Path, Near: c.near}
+	}
+	return out
+}
+
+func evaluations(vs []verdict) []hone.Evaluation {
+	out := make([]hone.Evaluation, len(vs))
+	for i, v := range vs {
+		out[i] = v.Evaluation
+	}
+	return out
+}
+
+// countRelevant counts the relevant files that make a result sufficient:
+// tests tell where to look, but the files a task is after are the code
+// they test.
+func countRelevant(ix *index.Index, rec *record, threshold float64) int {
+	n := 0
+	for p, ev := range rec.best {
+		if ev.Relevance >= threshold {
+			if e := ix.Entry(p); e == nil || !e.Kind.Has(walk.Test) {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// missing lists what a file needs that is not in hand: the targets of its
+// open gaps, or at the end of the run (given the result's files), those
+// not among them.
+func missing(gaps []*gapState, p string, result map[string]bool) []string {
+	out := []string{}
+	for _, g := range gaps {
+		if g.From != p {
+			continue
+		}
+		if result != nil {
+			if result[g.Where] {
+				continue
+			}
+		} else if !g.open {
+			continue
+		}
+		out = append(out, describeGap(g.Gap))
+	}
+	return out
+}
+
+func describeGap(g hone.Gap) string {
+	switch g.Kind {
+	case "call":
+		return fmt.Sprintf("%s() in %s", g.Name, g.Where)
+	case "import":
+		return fmt.Sprintf("imports %s", g.Where)
+	}
+	return g.Name
+}
+
+// pastCommits is the repository's history, read beside the index's
+// update: git and the index's database work at the same time.
+type pastCommits struct {
+	done chan struct{}
+	log  *history.Log
+	err  error
+}
+
+// readHistory starts reading the history of the repository at root.
+func readHistory(ctx context.Context, root string, opts hone.Options) *pastCommits {
+	pc := &pastCommits{done: make(chan struct{})}
+	if opts.NoHistory {
+		close(pc.done)
+		return pc
+	}
+	go func() {
+		defer close(pc.done)
+		pc.log, pc.err = history.Read(ctx, root, opts.GitDir, opts.Rev, opts.IndexDir)
+	}()
+	return pc
+}
+
+// abandon stops the reading and waits for it to end.
+func (pc *pastCommits) abandon(cancel context.CancelFunc) {
+	cancel()
+	<-pc.done
+}
+
+// past is what the history says of the task: the files past commits
+// like it changed, scored; those commits; and the few a result shows.
+type past struct {
+	scores  map[string]float64
+	commits []history.Match
+	shown   []hone.PastCommit
+}
+
+// readPast waits for the history and reads it for the task. A repository
+// without git history has none; a history that cannot be read is noticed
+// and left out.
+func readPast(pc *pastCommits, task string, notice func(string)) past {
+	<-pc.done
+	if pc.err != nil {
+		if !errors.Is(pc.err, history.ErrNoGit) && notice != nil {
+			notice(fmt.Sprintf("git history left out: %v", pc.err))
+		}
+		return past{}
+	}
+	if pc.log == nil {
+		return past{}
+	}
+	// The commits the task names lead, then those most like it.
+	named := pc.log.Named(task)
+	ms := named
+	isNamed := map[string]bool{}
+	for _, m := range named {
+		isNamed[m.Commit.Hash] = true
+	}
+	for _, m := range pc.log.Similar(task, historyMatches) {
+		if !isNamed[m.Commit.Hash] {
+			ms = append(ms, m)
+		}
+	}
+	out := past{commits: ms, scores: history.FileScores(ms)}
+	for i, m := range ms {
+		if i == max(shownCommits, min(len(named), shownNamed)) {
+			break
+		}
+		files := m.Commit.Files
+		if len(files) > maxCommitFiles {
+			files = files[:maxCommitFiles]
+		}
+		out.shown = append(out.shown, hone.PastCommit{Hash: m.Commit.Hash, Subject: m.Commit.Subject, Files: files, Score: m.Score, Named: m.Named})
+	}
+	return out
+}
+
+// rankedReason adds to a returned file's reason what the ranking saw and
+// the evaluator did not: the flags, keys and codes it declares, and the
+// past commits that changed it.
+func (rk *ranker) rankedReason(p, reason string) string {
+	var add []string
+	if d := rk.ix.Doc(p); d != nil && len(rk.tp.evidence.keys) > 0 {
+		if found := rk.declaredBy(d); len(found) > 0 {
+			add = append(add, "declares "+strings.Join(found, ", "))
+		}
+	}
+	var named, like []string
+	for _, m := range rk.commits {
+		if !slices.Contains(m.Commit.Files, p) {
+			continue
+		}
+		h := m.Commit.Hash[:min(10, len(m.Commit.Hash))]
+		if m.Named && len(named) < 2 {
+			named = append(named, h)
+		} else if len(like) < 2 {
+			like = append(like, h)
+		}
+	}
+	if len(named) > 0 {
+		add = append(add, "changed by "+strings.Join(named, ", ")+", named in the task")
+	}
+	if len(like) > 0 {
+		add = append(add, "changed by past commits like the task: "+strings.Join(like, ", "))
+	}
+	if len(add) == 0 {
+		return reason
+	}
+	if reason == "" {
+		return strings.Join(add, "; ")
+	}
+	return reason + "; " + strings.Join(add, "; ")
+}
+
+// unreadable lists the result's files that can no longer be opened.
+func unreadable(root string, files []hone.Evaluation) []string {
+	var out []string
+	for _, f := range files {
+		fh, err := os.Open(filepath.Join(root, filepath.FromSlash(f.Path)))
+		if err != nil {
+			out = append(out, f.Path)
+			continue
+		}
+		fh.Close()
+	}
+	return out
+}
