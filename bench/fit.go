@@ -5,9 +5,11 @@ import (
 	"io"
 	"math"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/hone-tools/hone"
+	"github.com/hone-tools/hone/internal/rankmodel"
 )
 
 // SignalRow is one instance's ranked files with their signals and whether
@@ -64,29 +66,12 @@ type Ranker struct {
 	Temp float64
 }
 
-// Score is the model's score of one file's signals.
-func (m Ranker) Score(x []float64) float64 {
-	s := 0.0
-	for i, v := range x {
-		if i < len(m.W) {
-			s += m.W[i] * v
-		}
-	}
-	return s
-}
+// Score is the model's score of one file's signals: the ranking's own
+// scoring function.
+func (m Ranker) Score(x []float64) float64 { return rankmodel.Score(m.W, x) }
 
 // Relevance is the calibrated relevance of a run's scores.
-func (m Ranker) Relevance(sc []float64) []float64 {
-	t := m.Temp
-	if t == 0 {
-		t = 1
-	}
-	z := make([]float64, len(sc))
-	for i, s := range sc {
-		z[i] = s / t
-	}
-	return softmax(z)
-}
+func (m Ranker) Relevance(sc []float64) []float64 { return rankmodel.Softmax(sc, m.Temp) }
 
 // FitConfig tunes the fit.
 type FitConfig struct {
@@ -155,7 +140,7 @@ func Fit(rows []SignalRow, dim int, cfg FitConfig) Ranker {
 			grad[i] = cfg.L2 * w[i]
 		}
 		for _, r := range use {
-			p := softmax(scores(r, w))
+			p := rankmodel.Softmax(scores(r, w), 1)
 			ng := 0
 			for _, g := range r.IsG {
 				if g {
@@ -196,11 +181,7 @@ func calibrate(rows []SignalRow, score func(SignalRow) []float64) float64 {
 	nll := func(t float64) float64 {
 		l := 0.0
 		for _, r := range runs {
-			z := make([]float64, len(r.sc))
-			for i, s := range r.sc {
-				z[i] = s / t
-			}
-			p := softmax(z)
+			p := rankmodel.Softmax(r.sc, t)
 			for i, g := range r.g {
 				if g {
 					l -= math.Log(p[i] + 1e-12)
@@ -224,23 +205,6 @@ func scores(r SignalRow, w []float64) []float64 {
 		out[j] = Ranker{W: w}.Score(x)
 	}
 	return out
-}
-
-func softmax(sc []float64) []float64 {
-	p := make([]float64, len(sc))
-	mx := math.Inf(-1)
-	for _, s := range sc {
-		mx = math.Max(mx, s)
-	}
-	sum := 0.0
-	for j, s := range sc {
-		p[j] = math.Exp(s - mx)
-		sum += p[j]
-	}
-	for j := range p {
-		p[j] /= sum
-	}
-	return p
 }
 
 // Coverage is the share of the ranking's probability the returned files
@@ -369,11 +333,38 @@ func PrintFit(w io.Writer, rows []SignalRow, cfg FitConfig) (Ranker, []Row) {
 	for i, n := range names {
 		fmt.Fprintf(w, "\t%-14s %8.4f\n", n, m.W[i])
 	}
-	var b strings.Builder
-	for i := range names {
-		fmt.Fprintf(&b, "%.4g, ", m.W[i])
-	}
-	fmt.Fprintf(w, "\nrankWeights = []float64{%s}\n", strings.TrimSuffix(b.String(), ", "))
-	fmt.Fprintf(w, "rankTemp = %.3g\n", m.Temp)
+	fmt.Fprintf(w, "temperature %.3g\n", m.Temp)
 	return m, cv
+}
+
+// Model is a fit as the ranking reads it: its weights by signal name,
+// rounded to four significant digits, with the held-out figures of the
+// cross-validation (its rows, cv) in its header. The caller fills in what
+// the fit was made of: data, commit and command.
+func Model(names []string, m Ranker, cv []Row) *rankmodel.Model {
+	s := Summarize(cv)
+	out := &rankmodel.Model{
+		About:       "hone's ranking model: a file's score is the weighted sum of its signals (retrieve.SignalNames); its relevance is the softmax of the run's scores over the temperature. Written by hone bench fit --write.",
+		HeldOut:     rankmodel.HeldOut{Method: "leave-one-repository-out cross-validation", Acc1: round(s.Acc[1], 1), Acc3: round(s.Acc[3], 1), Acc5: round(s.Acc[5], 1), Acc10: round(s.Acc[10], 1), MRR: round(s.MRR, 3)},
+		Temperature: sig4(m.Temp),
+		Weights:     map[string]float64{},
+	}
+	for i, n := range names {
+		if i < len(m.W) {
+			out.Weights[n] = sig4(m.W[i])
+		}
+	}
+	return out
+}
+
+func round(x float64, places int) float64 {
+	p := math.Pow(10, float64(places))
+	return math.Round(x*p) / p
+}
+
+// sig4 rounds to four significant digits, as the weights were always
+// written.
+func sig4(x float64) float64 {
+	v, _ := strconv.ParseFloat(strconv.FormatFloat(x, 'g', 4, 64), 64)
+	return v
 }

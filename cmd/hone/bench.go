@@ -171,7 +171,7 @@ func cmdBenchIndex(ctx context.Context, args []string, stdout, stderr io.Writer)
 	return nil
 }
 
-const fitUsage = `hone bench fit --signals FILE.jsonl[,FILE.jsonl...] [--drop NAME,...] [--l2 X] [--iters N] [--rows FILE.jsonl]`
+const fitUsage = `hone bench fit --signals FILE.jsonl[,FILE.jsonl...] [--drop NAME,...] [--l2 X] [--iters N] [--rows FILE.jsonl] [--write MODEL.json --data "WHAT"]`
 
 // cmdBenchFit fits the ranking's weights on the signals a benchmark run
 // wrote, and reports them under leave-one-repository-out cross-validation.
@@ -181,6 +181,8 @@ func cmdBenchFit(args []string, stdout io.Writer) error {
 	l2 := fs.Float64("l2", 1e-3, "ridge penalty on the weights")
 	iters := fs.Int("iters", 1500, "gradient steps")
 	drop := fs.String("drop", "", "comma-separated signals to leave out of the fit (their weight is 0)")
+	write := fs.String("write", "", "write the fit as the ranking's model to this file (internal/rankmodel/model.json is the one hone ranks with), its header recording the data, the commit, the command and the held-out figures")
+	data := fs.String("data", "", "with --write: what the signals came from, e.g. \"SWE-bench Lite, all 300 instances\"")
 	rowsOut := fs.String("rows", "", "write the cross-validation's rows, each instance ranked by weights that never saw its repository, to this JSON-lines file (for hone bench report and compare)")
 	words, err := parseFlags(fs, args, stdout, fitUsage)
 	if err != nil {
@@ -188,6 +190,9 @@ func cmdBenchFit(args []string, stdout io.Writer) error {
 	}
 	if len(words) > 0 || *signals == "" {
 		return usagef("usage: %s", fitUsage)
+	}
+	if *write != "" && *data == "" {
+		return usagef("say with --data what the signals came from: the model's header records it")
 	}
 	var rows []bench.SignalRow
 	for _, p := range strings.Split(*signals, ",") {
@@ -216,7 +221,26 @@ func cmdBenchFit(args []string, stdout io.Writer) error {
 		}
 		defer out.Close()
 	}
-	_, cv := bench.PrintFit(stdout, rows, bench.FitConfig{L2: *l2, Iters: *iters})
+	fit, cv := bench.PrintFit(stdout, rows, bench.FitConfig{L2: *l2, Iters: *iters})
+	if *write != "" {
+		m := bench.Model(rows[0].Names, fit, cv)
+		m.Data = []string{*data}
+		m.Commit = buildRevision()
+		m.Command = "hone bench fit"
+		for _, a := range args {
+			if strings.ContainsAny(a, " '\"") {
+				a = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+			}
+			m.Command += " " + a
+		}
+		if *drop != "" {
+			m.Notes = "signals left out of the fit: " + *drop
+		}
+		if err := m.Write(*write); err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "\nwrote the model to %s: rebuild hone to rank with it\n", *write)
+	}
 	if out != nil {
 		enc := json.NewEncoder(out)
 		for _, r := range cv {

@@ -221,13 +221,31 @@ func repoRoot(flagRepo string) (string, error) {
 }
 
 func versionString() string {
-	v := hone.Version
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		for _, s := range bi.Settings {
-			if s.Key == "vcs.revision" && len(s.Value) >= 12 {
-				v += " (" + s.Value[:12] + ")"
-			}
+	if rev := buildRevision(); rev != "" {
+		return hone.Version + " (" + rev + ")"
+	}
+	return hone.Version
+}
+
+// buildRevision is the commit the binary was built from, its first 12
+// digits, with "+dirty" when the work tree had changes; empty when the
+// build does not say.
+func buildRevision() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return ""
+	}
+	rev, dirty := "", false
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value[:min(12, len(s.Value))]
+		case "vcs.modified":
+			dirty = s.Value == "true"
 		}
 	}
-	return v
+	if rev != "" && dirty {
+		rev += "+dirty"
+	}
+	return rev
 }
