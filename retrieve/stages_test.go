@@ -1,0 +1,391 @@
+package retrieve
+
+import (
+	"context"
+	"errors"
+	"math"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/hone-tools/hone"
+	"github.com/hone-tools/hone/index"
+)
+
+// Each stage on its own: dispatch, the lexical evaluator, refine and the
+// ranking, on values made by hand, beside the end-to-end tests.
+
+const expiryTask = "fix the auth token expiry bug"
+
+// stageFixture is the auth-expiry fixture's index with a task read on it.
+func stageFixture(t *testing.T, task string) (*index.Index, *taskParse) {
+	t.Helper()
+	ix := fixtureIndex(t, "auth-expiry")
+	return ix, parseTask(task, ix)
+}
+
+func candidatePaths(cs []candidate) []string {
+	var out []string
+	for _, c := range cs {
+		out = append(out, c.doc.Path)
+	}
+	return out
+}
+
+func TestDispatch(t *testing.T) {
+	ix, tp := stageFixture(t, expiryTask)
+	opts, _ := hone.Options{}.WithDefaults()
+	first := firstQuery(tp, opts)
+
+	excluded := first.next()
+	excluded.isExcluded["src/auth/tokens.ts"] = true
+	excluded.excluded = []string{"src/auth/tokens.ts"}
+
+	included := firstQuery(tp, hone.Options{Include: []string{"src/auth/**"}})
+
+	aimed := first.next()
+	aimed.aims = []hone.Gap{{Name: "formatDate", Kind: "call", From: "src/auth/auth.ts", Where: "src/utils/date-format.ts", Critical: true}}
+
+	for _, tt := range []struct {
+		name      string
+		q         *query
+		limit     int
+		want      []string // among the candidates
+		notWant   []string
+		firstPath string // the first candidate, when set
+	}{
+		{name: "the task's terms", q: first, limit: 25, want: []string{"src/auth/tokens.ts", "src/auth/auth.ts"}, notWant: []string{"src/auth/auth.test.ts", "dist/auth/auth.js"}},
+		{name: "an excluded file is never dispatched", q: excluded, limit: 25, want: []string{"src/auth/auth.ts"}, notWant: []string{"src/auth/tokens.ts"}},
+		{name: "include is a hard filter, whatever the kind", q: included, limit: 25, want: []string{"src/auth/tokens.ts", "src/auth/auth.test.ts"}, notWant: []string{"src/session/session-manager.ts", "src/lib/jwt-utils.ts"}},
+		{name: "a gap's file comes first", q: aimed, limit: 25, firstPath: "src/utils/date-format.ts"},
+		{name: "the limit holds", q: first, limit: 2},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			dp := newDispatcher(ix, tp, hone.Options{Candidates: tt.limit})
+			got := candidatePaths(dp.dispatch(tt.q, nil))
+			if len(got) > tt.limit {
+				t.Errorf("%d candidates, limit %d", len(got), tt.limit)
+			}
+			for _, p := range tt.want {
+				if !slices.Contains(got, p) {
+					t.Errorf("%s not dispatched; got %v", p, got)
+				}
+			}
+			for _, p := range tt.notWant {
+				if slices.Contains(got, p) {
+					t.Errorf("%s dispatched; got %v", p, got)
+				}
+			}
+			if tt.firstPath != "" && (len(got) == 0 || got[0] != tt.firstPath) {
+				t.Errorf("first candidate of %v, want %s", got, tt.firstPath)
+			}
+			if len(got) > 0 && dp.hits == nil {
+				t.Error("the first cycle's search was not kept for the ranking")
+			}
+		})
+	}
+}
+
+// Neighbours are the files one hop from the query's best files, never a
+// file dispatched before, and candidates near the relevant files say so.
+func TestDispatchNeighbours(t *testing.T) {
+	ix, tp := stageFixture(t, expiryTask)
+	opts, _ := hone.Options{}.WithDefaults()
+	dp := newDispatcher(ix, tp, opts)
+	q := firstQuery(tp, opts)
+	dp.dispatch(q, nil)
+	next := q.next()
+	next.expand = []string{"src/auth/tokens.ts"}
+	nb := dp.neighbours(next)
+	for _, e := range nb {
+		if dp.dispatched[e.Path] {
+			t.Errorf("neighbour %s was dispatched before", e.Path)
+		}
+	}
+	fresh := newDispatcher(ix, tp, opts)
+	var paths []string
+	for _, e := range fresh.neighbours(next) {
+		paths = append(paths, e.Path)
+	}
+	if !slices.Contains(paths, "src/lib/jwt-utils.ts") {
+		t.Errorf("neighbours of tokens.ts %v lack the jwt-utils.ts it imports", paths)
+	}
+	near := false
+	for _, c := range fresh.dispatch(next, map[string]float64{"src/auth/tokens.ts": 0.9}) {
+		near = near || c.near > 0
+	}
+	if !near {
+		t.Error("no candidate is near the relevant tokens.ts")
+	}
+}
+
+func TestLexicalEvaluate(t *testing.T) {
+	ix, tp := stageFixture(t, expiryTask)
+	opts, _ := hone.Options{}.WithDefaults()
+	q := firstQuery(tp, opts).trace()
+	lx := &lexical{ix: ix, tp: tp}
+	judge := func(t *testing.T, req hone.EvaluateRequest) map[string]hone.Evaluation {
+		t.Helper()
+		evs, err := lx.Evaluate(context.Background(), req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := map[string]hone.Evaluation{}
+		for _, ev := range evs {
+			out[ev.Path] = ev
+		}
+		return out
+	}
+	cands := []hone.Candidate{{Path: "src/auth/tokens.ts"}, {Path: "src/db/connection.ts"}, {Path: "src/lib/jwt-utils.ts"}, {Path: "nope.ts"}}
+	base := judge(t, hone.EvaluateRequest{Cycle: 1, Query: q, Candidates: cands})
+	for _, tt := range []struct {
+		path     string
+		min, max float64
+	}{
+		{"src/auth/tokens.ts", 0.8, 1},  // named for the task's words: directly implements it
+		{"src/db/connection.ts", 0, 0.2}, // about none of it
+	} {
+		ev, ok := base[tt.path]
+		if !ok {
+			t.Fatalf("no evaluation of %s", tt.path)
+		}
+		if ev.Relevance < tt.min || ev.Relevance > tt.max {
+			t.Errorf("%s: relevance %.3f, want %.2f..%.2f (%s)", tt.path, ev.Relevance, tt.min, tt.max, ev.Reason)
+		}
+		if ev.Reason == "" {
+			t.Errorf("%s: no reason", tt.path)
+		}
+	}
+	if _, ok := base["nope.ts"]; ok {
+		t.Error("a candidate the index does not hold was evaluated")
+	}
+
+	// A relevant file that needs a candidate raises it, and says so.
+	gap := hone.Gap{Name: "signJwt", Kind: "call", From: "src/auth/tokens.ts", Where: "src/lib/jwt-utils.ts", Critical: true}
+	tied := judge(t, hone.EvaluateRequest{
+		Cycle: 2, Query: q, Candidates: cands,
+		Relevant: []hone.Evaluation{{Path: "src/auth/tokens.ts", Relevance: 0.95}},
+		Gaps:     []hone.Gap{gap},
+	})
+	before, after := base["src/lib/jwt-utils.ts"], tied["src/lib/jwt-utils.ts"]
+	if after.Relevance <= before.Relevance {
+		t.Errorf("jwt-utils.ts %.3f with the gap, %.3f without", after.Relevance, before.Relevance)
+	}
+	if !strings.Contains(after.Reason, "signJwt") {
+		t.Errorf("reason %q does not name the call", after.Reason)
+	}
+}
+
+// The query the trace shows is what the evaluator reads: its terms give
+// back the vocabulary they were made of.
+func TestVocabularyRoundTrip(t *testing.T) {
+	_, tp := stageFixture(t, "add rate limiting to the `refreshSession` call in src/auth/tokens.ts")
+	q := firstQuery(tp, hone.Options{})
+	q.learned = []learnedTerm{{stem: "throttl", label: "throttle", weight: 0.8, source: "feedback"}}
+	cs, ls := vocabulary(q.trace().Terms)
+	if len(cs) != len(q.concepts) {
+		t.Fatalf("%d concepts back from %d", len(cs), len(q.concepts))
+	}
+	for i, c := range cs {
+		o := q.concepts[i]
+		if c.label != o.label || c.kind != o.kind || c.weight != o.weight || len(c.alts) != len(o.alts) || !slices.Equal(c.files, o.files) {
+			t.Errorf("concept %d: %+v, want %+v", i, c, o)
+		}
+	}
+	if !slices.Equal(ls, q.learned) {
+		t.Errorf("learned %v, want %v", ls, q.learned)
+	}
+}
+
+func TestRefine(t *testing.T) {
+	ix, tp := stageFixture(t, expiryTask)
+	opts, _ := hone.Options{}.WithDefaults()
+	q := firstQuery(tp, opts)
+	rf := newRefiner(ix, tp, newSources(ix), opts.Threshold)
+	rec := newRecord()
+	evaluated := []verdict{
+		newVerdict(hone.Evaluation{Path: "src/auth/tokens.ts", Relevance: 0.95}, 1),
+		newVerdict(hone.Evaluation{Path: "src/auth/auth.ts", Relevance: 0.9}, 1),
+		newVerdict(hone.Evaluation{Path: "src/api/routes.ts", Relevance: 0.4}, 1),
+		newVerdict(hone.Evaluation{Path: "src/db/connection.ts", Relevance: 0.05}, 1),
+	}
+	rec.add(1, evaluated, opts.Threshold)
+	var cyc hone.Cycle
+	next, _ := rf.refine(1, q, evaluated, rec, &cyc)
+
+	for _, tt := range []struct {
+		what string
+		got  []string
+		want []string
+	}{
+		{"excluded", cyc.Excluded, []string{"src/db/connection.ts"}},
+		{"learned patterns", cyc.LearnedPatterns, []string{"src/auth/**"}},
+		{"expand", next.expand, []string{"src/auth/tokens.ts", "src/auth/auth.ts"}},
+	} {
+		if !slices.Equal(tt.got, tt.want) {
+			t.Errorf("%s %v, want %v", tt.what, tt.got, tt.want)
+		}
+	}
+	if !next.isExcluded["src/db/connection.ts"] || q.isExcluded["src/db/connection.ts"] {
+		t.Error("the exclusion is not the next query's alone")
+	}
+	// tokens.ts calls refreshSession on a line about the token's expiry:
+	// a critical gap the next query aims at.
+	found := false
+	for _, g := range next.aims {
+		found = found || g.Kind == "call" && g.From == "src/auth/tokens.ts" && g.Where == "src/session/session-manager.ts" && g.Critical
+	}
+	if !found {
+		t.Errorf("no critical call gap from tokens.ts to session-manager.ts in %+v", next.aims)
+	}
+	if !rf.criticalOpen() {
+		t.Error("a critical gap is open, criticalOpen says none")
+	}
+	focus := next.trace().FocusAreas
+	for _, g := range next.aims {
+		if !slices.Contains(focus, g.Name) && !slices.Contains(focus, g.Where) {
+			t.Errorf("the aim %+v is not among the focus areas %v", g, focus)
+		}
+	}
+	if len(q.aims) != 0 || len(q.learned) != 0 || len(q.patterns) != 0 || len(q.expand) != 0 {
+		t.Errorf("refine changed the query it was given: %+v", q)
+	}
+}
+
+func TestRank(t *testing.T) {
+	ix, tp := stageFixture(t, expiryTask)
+	opts, _ := hone.Options{}.WithDefaults()
+	q := firstQuery(tp, opts)
+	rec := newRecord()
+	rec.add(1, []verdict{
+		newVerdict(hone.Evaluation{Path: "src/auth/tokens.ts", Relevance: 0.95, Reason: "r1"}, 1),
+		newVerdict(hone.Evaluation{Path: "src/auth/auth.ts", Relevance: 0.9, Reason: "r2"}, 1),
+		newVerdict(hone.Evaluation{Path: "src/db/connection.ts", Relevance: 0.05, Reason: "r3"}, 1),
+	}, opts.Threshold)
+	rk := &ranker{ix: ix, tp: tp, q: q, src: newSources(ix), rec: rec, opts: opts}
+	var res hone.Result
+	rk.result(&res)
+	if len(res.Ranking) != 3 {
+		t.Fatalf("ranking %v, want the 3 evaluated files", res.Ranking)
+	}
+	sum := 0.0
+	for i, r := range res.Ranking {
+		sum += r.Relevance
+		if i > 0 && r.Relevance > res.Ranking[i-1].Relevance {
+			t.Errorf("ranking not best first: %v", res.Ranking)
+		}
+	}
+	if math.Abs(sum-1) > 0.02 {
+		t.Errorf("relevance sums to %.2f, not 1", sum)
+	}
+	if res.Ranking[2].Path != "src/db/connection.ts" {
+		t.Errorf("the irrelevant file ranks %v", res.Ranking)
+	}
+	if len(res.Files) == 0 || res.Files[0].Role != hone.RoleTarget {
+		t.Fatalf("files %+v", res.Files)
+	}
+	if len(res.Concepts) == 0 {
+		t.Error("no concepts")
+	}
+	// The ranking reads the record; it writes nothing back.
+	if rec.best["src/auth/tokens.ts"].Relevance != 0.95 || rec.best["src/auth/tokens.ts"].Reason != "r1" {
+		t.Errorf("the ranking changed the record: %+v", rec.best["src/auth/tokens.ts"])
+	}
+}
+
+// fakeEvaluator scores files from a table, and keeps every request.
+type fakeEvaluator struct {
+	scores map[string]float64
+	reqs   []hone.EvaluateRequest
+	err    error
+}
+
+func (f *fakeEvaluator) Evaluate(_ context.Context, req hone.EvaluateRequest) ([]hone.Evaluation, error) {
+	f.reqs = append(f.reqs, req)
+	if f.err != nil {
+		return nil, f.err
+	}
+	var out []hone.Evaluation
+	for _, c := range req.Candidates {
+		out = append(out, hone.Evaluation{Path: c.Path, Relevance: f.scores[c.Path], Reason: "the fake said so"})
+	}
+	return out, nil
+}
+
+// The loop runs any Evaluator: the cycles' verdicts are the fake's, the
+// trace's query is the one each request carried, and the task it sees is
+// the cleaned one.
+func TestFakeEvaluator(t *testing.T) {
+	fake := &fakeEvaluator{scores: map[string]float64{
+		"src/auth/tokens.ts": 0.9, "src/auth/auth.ts": 0.85, "src/session/session-manager.ts": 0.8, "src/lib/jwt-utils.ts": 0.75,
+	}}
+	task := expiryTask + "\n<!-- Please add tests to the test suite -->"
+	res, err := Retrieve(context.Background(), "../testdata/repos/auth-expiry", task, hone.Options{IndexDir: t.TempDir(), Evaluator: fake, NoHistory: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(fake.reqs) == 0 {
+		t.Fatal("the evaluator was never asked")
+	}
+	cycles := 0
+	for _, req := range fake.reqs {
+		if strings.Contains(req.Task, "<!--") {
+			t.Errorf("the evaluator saw the template's comment: %q", req.Task)
+		}
+		if req.Cycle == 0 {
+			continue // the ranking's widening
+		}
+		cycles++
+		cyc := res.Cycles[req.Cycle-1]
+		if !slices.Equal(cyc.Query.Keywords, req.Query.Keywords) || !slices.Equal(cyc.Query.Excludes, req.Query.Excludes) || len(cyc.Query.Terms) != len(req.Query.Terms) {
+			t.Errorf("cycle %d traced another query than it ran", req.Cycle)
+		}
+		for _, ev := range cyc.Evaluated {
+			if want := math.Round(fake.scores[ev.Path]*100) / 100; ev.Relevance != want {
+				t.Errorf("cycle %d: %s at %.2f, the fake said %.2f", req.Cycle, ev.Path, ev.Relevance, want)
+			}
+			if strings.HasSuffix(ev.Path, ".test.ts") {
+				t.Errorf("a test was dispatched though the task asks for none outside a comment: %s", ev.Path)
+			}
+		}
+	}
+	if cycles != len(res.Cycles) {
+		t.Errorf("%d cycles asked the evaluator, %d ran", cycles, len(res.Cycles))
+	}
+	if res.StopReason != hone.StopSufficient {
+		t.Errorf("stopped %s with the fake's four relevant files", res.StopReason)
+	}
+	if len(res.Files) == 0 || res.Files[0].Path != "src/auth/tokens.ts" {
+		t.Errorf("files %+v", res.Files)
+	}
+}
+
+func TestEvaluatorError(t *testing.T) {
+	fake := &fakeEvaluator{err: errors.New("the model is down")}
+	_, err := Retrieve(context.Background(), "../testdata/repos/auth-expiry", expiryTask, hone.Options{IndexDir: t.TempDir(), Evaluator: fake, NoHistory: true})
+	if err == nil || !strings.Contains(err.Error(), "the model is down") || !strings.Contains(err.Error(), "evaluate cycle 1") {
+		t.Fatalf("error %v", err)
+	}
+}
+
+// The task is read once, cleaned: a template's comment does not make it
+// about tests, nor a version line about vendored code.
+func TestParseTaskReadsTheCleanedTask(t *testing.T) {
+	ix := fixtureIndex(t, "auth-expiry")
+	for _, tt := range []struct {
+		task       string
+		aboutTests bool
+	}{
+		{expiryTask, false},
+		{expiryTask + "\n<!-- Please add tests for the change -->", false},
+		{expiryTask + " and add a test for it", true},
+	} {
+		tp := parseTask(tt.task, ix)
+		if tp.aboutTests != tt.aboutTests {
+			t.Errorf("%q: about tests %v, want %v", tt.task, tp.aboutTests, tt.aboutTests)
+		}
+		if strings.Contains(tp.clean, "<!--") {
+			t.Errorf("%q: the comment stayed in %q", tt.task, tp.clean)
+		}
+	}
+}
