@@ -142,7 +142,7 @@ func TestLexicalEvaluate(t *testing.T) {
 		path     string
 		min, max float64
 	}{
-		{"src/auth/tokens.ts", 0.8, 1},  // named for the task's words: directly implements it
+		{"src/auth/tokens.ts", 0.8, 1},   // named for the task's words: directly implements it
 		{"src/db/connection.ts", 0, 0.2}, // about none of it
 	} {
 		ev, ok := base[tt.path]
