@@ -261,14 +261,9 @@ func Rerank(rows []SignalRow, m Ranker) []Row {
 	return out
 }
 
-// CrossValidate fits on all repositories but one and ranks the one left
+// crossValidate fits on all repositories but one and ranks the one left
 // out, for each: the rows it returns are all ranked by models that never
-// saw their repository.
-func CrossValidate(rows []SignalRow, dim int, cfg FitConfig) []Row {
-	rs, _ := crossValidate(rows, dim, cfg)
-	return rs
-}
-
+// saw their repository, and so are the held-out scores.
 func crossValidate(rows []SignalRow, dim int, cfg FitConfig) ([]Row, []SignalRow) {
 	var repos []string
 	by := map[string][]SignalRow{}

@@ -29,7 +29,8 @@ func TestFitLearnsTheTellingSignal(t *testing.T) {
 	if m.W[0] <= 0 || m.W[0] < 5*abs(m.W[1]) {
 		t.Errorf("weights %v: want the telling signal weighed, the noise not", m.W)
 	}
-	s := Summarize(CrossValidate(rows, 2, FitConfig{}))
+	cv, _ := crossValidate(rows, 2, FitConfig{})
+	s := Summarize(cv)
 	if s.Acc[1] < 95 {
 		t.Errorf("cross-validated Acc@1 %.1f, want at least 95", s.Acc[1])
 	}

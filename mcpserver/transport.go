@@ -109,7 +109,8 @@ func (w *lockedWriter) Close() error { return w.w.Close() }
 // idle waits while a message is being written.
 func (w *lockedWriter) idle() {
 	w.mu.Lock()
-	w.mu.Unlock() //nolint:staticcheck // an empty critical section: waiting is the point
+	//lint:ignore SA2001 an empty critical section: waiting for the writer is the point
+	w.mu.Unlock()
 }
 
 // lineFilter reads newline-delimited messages and passes on, each ended

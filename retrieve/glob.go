@@ -39,9 +39,6 @@ func matchOne(pat, p string) bool {
 	return err == nil && ok
 }
 
-func validGlob(pat string) bool {
-	return doublestar.ValidatePattern(pat)
-}
 
 // MatchGlobs reports whether a slash path matches one of the patterns, as
 // Options.Include and Options.Exclude read them.

@@ -1,6 +1,11 @@
 package retrieve
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/bmatcuk/doublestar/v4"
+	"github.com/hone-tools/hone"
+)
 
 func TestMatchOne(t *testing.T) {
 	tests := []struct {
@@ -24,4 +29,19 @@ func TestMatchOne(t *testing.T) {
 			t.Errorf("matchOne(%q, %q) = %v, want %v", tt.pat, tt.path, got, tt.want)
 		}
 	}
+}
+
+// The root package checks globs with the standard library alone; the
+// search matches them with doublestar. The two agree on which are well
+// formed.
+func FuzzGlobCheck(f *testing.F) {
+	for _, p := range []string{"src/**", "*.ts", "src/{auth,lib}/*.ts", "[", "[]", "[!]", "a[b", "a]b", "{", "}", "{a,{b}}", `a\`, `a\*`, `[\]]`, "[^a]", "src/[a-z]*.go"} {
+		f.Add(p)
+	}
+	f.Fuzz(func(t *testing.T, p string) {
+		err := hone.Options{MaxCycles: 1, Threshold: 0.5, Candidates: 1, Coverage: 1, MaxFiles: 1, Include: []string{p}}.Check()
+		if ok := doublestar.ValidatePattern(p); (err == nil) != ok {
+			t.Errorf("%q: the options' check says %v, doublestar %v", p, err, ok)
+		}
+	})
 }

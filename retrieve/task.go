@@ -415,7 +415,6 @@ func addProse(words []string, add func(*concept)) {
 	}
 	var stems []string
 	var labels []string
-	var glossary []bool
 	for _, w := range words {
 		if strings.HasPrefix(w, "\x00") {
 			// a translated segment: its first English alternative names it.
@@ -436,12 +435,10 @@ func addProse(words []string, add func(*concept)) {
 		if tokenize.IsStopWord(w) || genericWords[w] || len(w) < 2 || isNumber(w) {
 			stems = append(stems, "")
 			labels = append(labels, "")
-			glossary = append(glossary, false)
 			continue
 		}
 		stems = append(stems, tokenize.Stem(w))
 		labels = append(labels, w)
-		glossary = append(glossary, false)
 	}
 	for i := 0; i < len(stems); i++ {
 		if stems[i] == "" {

@@ -5,11 +5,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"go/build"
 	"math/rand"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"sort"
 	"strings"
 	"sync"
@@ -37,9 +37,10 @@ const crashRepoFiles = 2600
 // buildHone builds the hone command into a temporary directory.
 func buildHone(t *testing.T) string {
 	t.Helper()
-	goBin := filepath.Join(runtime.GOROOT(), "bin", "go")
-	if _, err := os.Stat(goBin); err != nil {
-		if goBin, err = exec.LookPath("go"); err != nil {
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		goBin = filepath.Join(build.Default.GOROOT, "bin", "go")
+		if _, err := os.Stat(goBin); err != nil {
 			t.Skip("no go command to build hone with")
 		}
 	}
