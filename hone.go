@@ -12,8 +12,6 @@ import (
 	"fmt"
 )
 
-// Version is the version of hone and of its JSON output.
-const Version = "0.1.0"
 
 // Defaults of the loop.
 const (
@@ -207,7 +205,9 @@ const (
 
 // Result is the outcome of a run.
 type Result struct {
-	Version string `json:"version"`
+	// Version is hone's; JSONVersion the output's (see JSONVersion).
+	Version     string `json:"version"`
+	JSONVersion int    `json:"json_version"`
 	Task    string `json:"task"`
 	Repo    string `json:"repo"`
 	// Concepts are what hone understood the task to be about, most

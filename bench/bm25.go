@@ -28,7 +28,7 @@ func BM25(ctx context.Context, repo, task string, opts hone.Options) (*hone.Resu
 	terms := index.Words(task)
 	skip := walk.Test | walk.Docs | walk.Example | walk.Vendor | walk.Generated | walk.Secret
 	hits := ix.Run(index.Search{Terms: terms, Limit: 50, Keep: func(e *index.Entry) bool { return e.Kind&skip == 0 }})
-	res := &hone.Result{Version: hone.Version, Task: task, Repo: ix.Root, Files: []hone.Evaluation{}, Ranking: []hone.Ranked{}, StopReason: hone.StopMaxCycles}
+	res := &hone.Result{Version: hone.Version, JSONVersion: hone.JSONVersion, Task: task, Repo: ix.Root, Files: []hone.Evaluation{}, Ranking: []hone.Ranked{}, StopReason: hone.StopMaxCycles}
 	if len(hits) > 0 {
 		for _, h := range hits {
 			res.Ranking = append(res.Ranking, hone.Ranked{Path: h.Entry.Path, Relevance: h.Score / hits[0].Score})

@@ -194,7 +194,7 @@ func run(ctx context.Context, ix *index.Index, raw string, opts hone.Options, pc
 	tp := parseTask(raw, ix)
 	past := readPast(pc, tp.clean, opts.Notice)
 	abs, _ := filepath.Abs(ix.Root)
-	res := &hone.Result{Version: hone.Version, Task: raw, Repo: abs, Threshold: opts.Threshold}
+	res := &hone.Result{Version: hone.Version, JSONVersion: hone.JSONVersion, Task: raw, Repo: abs, Threshold: opts.Threshold}
 	if len(tp.concepts) == 0 {
 		res.StopReason = hone.StopNoProgress
 		res.Notice = "nothing found: the task has no words or identifiers hone can search for; describe it with the names of the things involved"

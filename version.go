@@ -1,0 +1,21 @@
+package hone
+
+// Version is the version of hone: the binary and this library.
+const Version = "0.1.0"
+
+// JSONVersion is the version of the JSON output: Result and everything in
+// it, as `hone retrieve --json` and MCP's retrieve_context give it. Within
+// a version, fields are only ever added; a field renamed, removed or
+// given another meaning makes a new version. Its changelog:
+//
+//	2  (2026-12-01) json_version itself; a cycle's query gains terms (the
+//	   weighted search terms that ran), gaps (the open gaps it aimed at)
+//	   and expand (the files whose neighbours it searched); focus_areas
+//	   name every open gap the cycle aimed at, not only those the cycle
+//	   before found; concepts and cycles are [] rather than null when the
+//	   task has nothing to search for.
+//	1  (2026-11-29 to 2026-12-01) the first output, unversioned: task,
+//	   repo, concepts, files (with role, spans, missing_context), ranking,
+//	   related_tests, past_commits, cycles, stop_reason, notice,
+//	   threshold, elapsed_ms, redacted.
+const JSONVersion = 2
