@@ -12,7 +12,6 @@ import (
 	"fmt"
 )
 
-
 // Defaults of the loop.
 const (
 	DefaultMaxCycles  = 3
@@ -208,8 +207,8 @@ type Result struct {
 	// Version is hone's; JSONVersion the output's (see JSONVersion).
 	Version     string `json:"version"`
 	JSONVersion int    `json:"json_version"`
-	Task    string `json:"task"`
-	Repo    string `json:"repo"`
+	Task        string `json:"task"`
+	Repo        string `json:"repo"`
 	// Concepts are what hone understood the task to be about, most
 	// important first, with the ways the code may say each.
 	Concepts []Concept `json:"concepts"`

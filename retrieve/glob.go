@@ -39,7 +39,6 @@ func matchOne(pat, p string) bool {
 	return err == nil && ok
 }
 
-
 // MatchGlobs reports whether a slash path matches one of the patterns, as
 // Options.Include and Options.Exclude read them.
 func MatchGlobs(patterns []string, p string) bool { return matchAny(patterns, p) }
