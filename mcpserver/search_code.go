@@ -11,7 +11,6 @@ import (
 	"github.com/hone-tools/hone/pack"
 	"github.com/hone-tools/hone/redact"
 	"github.com/hone-tools/hone/tokenize"
-	"github.com/hone-tools/hone/walk"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -72,12 +71,7 @@ func (s *Server) searchCode(ctx context.Context, _ *mcp.CallToolRequest, in Sear
 	for _, t := range terms {
 		stems[t.Stem] = true
 	}
-	keep := func(e *index.Entry) bool {
-		if e.Kind.Has(walk.Secret) || len(in.Exclude) > 0 && retrieve.MatchGlobs(in.Exclude, e.Path) {
-			return false
-		}
-		return len(in.Include) == 0 || retrieve.MatchGlobs(in.Include, e.Path)
-	}
+	keep := func(e *index.Entry) bool { return retrieve.Searchable(in.Include, in.Exclude, e) }
 	out := SearchResult{Hits: []SearchHit{}}
 	var b strings.Builder
 	used := 0

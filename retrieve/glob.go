@@ -38,7 +38,3 @@ func matchOne(pat, p string) bool {
 	ok, err := doublestar.Match(pat, p)
 	return err == nil && ok
 }
-
-// MatchGlobs reports whether a slash path matches one of the patterns, as
-// Options.Include and Options.Exclude read them.
-func MatchGlobs(patterns []string, p string) bool { return matchAny(patterns, p) }

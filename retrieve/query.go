@@ -86,16 +86,28 @@ func (q *query) skips(kind string) bool { return slices.Contains(q.skip, kind) }
 
 // keep reports whether a file may be dispatched at all.
 func (q *query) keep(e *index.Entry) bool {
-	if q.isExcluded[e.Path] || e.Kind.Has(walk.Secret) || matchAny(q.exclude, e.Path) {
+	if q.isExcluded[e.Path] || !Searchable(q.include, q.exclude, e) {
 		return false
 	}
 	if len(q.include) > 0 {
 		// What the caller asks for by name is searched, whatever its kind.
-		return matchAny(q.include, e.Path)
+		return true
 	}
 	return !(e.Kind.Has(walk.Vendor) && q.skips("vendor") ||
 		e.Kind.Has(walk.Generated) && q.skips("generated") ||
 		e.Kind.Has(walk.Test) && q.skips("test"))
+}
+
+// Searchable reports whether a file may be searched under a caller's
+// globs (Options.Include and Options.Exclude): never a secret-bearing
+// file, nor one exclude matches; when include is set, only those it
+// matches. The loop leaves out kinds of file besides (tests, vendored and
+// generated code) unless the task asks for them or include names them.
+func Searchable(include, exclude []string, e *index.Entry) bool {
+	if e.Kind.Has(walk.Secret) || matchAny(exclude, e.Path) {
+		return false
+	}
+	return len(include) == 0 || matchAny(include, e.Path)
 }
 
 // keywordTerms are the search terms of every concept and learned term.
