@@ -1,0 +1,104 @@
+package rankmodel
+
+import (
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// The embedded model reads, and its header says what it was fit on.
+func TestDefault(t *testing.T) {
+	m := Default()
+	if m.Temperature <= 0 || len(m.Weights) == 0 {
+		t.Fatalf("model %+v", m)
+	}
+	if len(m.Data) == 0 || m.Commit == "" || m.Command == "" || m.HeldOut.Method == "" || m.HeldOut.MRR == 0 {
+		t.Errorf("the header does not record the data, commit, command and held-out figures: %+v", m)
+	}
+}
+
+func TestParse(t *testing.T) {
+	for _, tt := range []struct {
+		name, data, err string
+	}{
+		{"ok", `{"temperature": 1, "weights": {"a": 1}}`, ""},
+		{"not json", `{`, "read the ranking model"},
+		{"no temperature", `{"weights": {"a": 1}}`, "temperature must be above 0"},
+		{"no weights", `{"temperature": 1}`, "no weights"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Parse([]byte(tt.data))
+			if tt.err == "" && err != nil || tt.err != "" && (err == nil || !strings.Contains(err.Error(), tt.err)) {
+				t.Errorf("error %v, want %q", err, tt.err)
+			}
+		})
+	}
+}
+
+func TestVector(t *testing.T) {
+	m := &Model{Temperature: 1, Weights: map[string]float64{"b": 2, "a": 1}}
+	for _, tt := range []struct {
+		names []string
+		want  []float64
+		err   string
+	}{
+		{[]string{"a", "b"}, []float64{1, 2}, ""},
+		{[]string{"b", "a", "c"}, []float64{2, 1, 0}, ""}, // a signal the model does not weigh counts 0
+		{[]string{"a"}, nil, "not computed: b"},
+	} {
+		w, err := m.Vector(tt.names)
+		if tt.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tt.err) {
+				t.Errorf("%v: error %v, want %q", tt.names, err, tt.err)
+			}
+			continue
+		}
+		if err != nil || len(w) != len(tt.want) {
+			t.Fatalf("%v: %v, %v", tt.names, w, err)
+		}
+		for i := range w {
+			if w[i] != tt.want[i] {
+				t.Errorf("%v: %v, want %v", tt.names, w, tt.want)
+			}
+		}
+	}
+}
+
+func TestScoreAndSoftmax(t *testing.T) {
+	if s := Score([]float64{1, 2}, []float64{3, 4, 5}); s != 11 {
+		t.Errorf("score %g, want 11 (a signal past the weights counts 0)", s)
+	}
+	for _, temp := range []float64{0.5, 1, 2, 0} {
+		p := Softmax([]float64{3, 1, 2, 1000}, temp)
+		sum := 0.0
+		for _, x := range p {
+			sum += x
+		}
+		if math.Abs(sum-1) > 1e-9 || math.IsNaN(sum) {
+			t.Errorf("temperature %g: probabilities sum to %g", temp, sum)
+		}
+	}
+	hot, cold := Softmax([]float64{2, 1}, 2), Softmax([]float64{2, 1}, 0.5)
+	if !(cold[0] > hot[0] && hot[0] > 0.5) {
+		t.Errorf("a lower temperature should sharpen: %v at 2, %v at 0.5", hot, cold)
+	}
+}
+
+// What Write writes, Parse reads back.
+func TestWriteReadsBack(t *testing.T) {
+	m := &Model{About: "x", Data: []string{"d"}, Commit: "c", Command: "hone bench fit", Temperature: 1.5, Weights: map[string]float64{"a": -0.25}}
+	p := filepath.Join(t.TempDir(), "model.json")
+	if err := m.Write(p); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := Parse(data)
+	if err != nil || back.Temperature != 1.5 || back.Weights["a"] != -0.25 || back.Commit != "c" {
+		t.Fatalf("%+v, %v", back, err)
+	}
+}
