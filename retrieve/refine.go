@@ -382,9 +382,10 @@ func (rf *refiner) gapsOf(d *index.Doc, q, next *query, rec *record) []hone.Gap 
 			continue // the file is named already; its other calls add nothing to aim at
 		}
 		perTarget[target.Path]++
-		gaps = append(gaps, hone.Gap{Name: c.Name, Kind: "call", From: d.Path, Where: target.Path, Critical: critical})
+		// Only calls on the lines about the task are gaps: every one is
+		// critical, and they come before the imports.
+		gaps = append(gaps, hone.Gap{Name: c.Name, Kind: "call", From: d.Path, Where: target.Path, Critical: true})
 	}
-	sort.SliceStable(gaps, func(i, j int) bool { return gaps[i].Critical && !gaps[j].Critical })
 	targets := map[string]bool{}
 	for _, g := range gaps {
 		targets[g.Where] = true
