@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"math"
+	"os"
+	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -387,5 +390,27 @@ func TestParseTaskReadsTheCleanedTask(t *testing.T) {
 		if strings.Contains(tp.clean, "<!--") {
 			t.Errorf("%q: the comment stayed in %q", tt.task, tp.clean)
 		}
+	}
+}
+
+// A call that fails leaves no goroutine behind: the history, read beside
+// the index, is stopped and waited for.
+func TestNoGoroutineOutlivesAFailedCall(t *testing.T) {
+	before := runtime.NumGoroutine()
+	bad := filepath.Join(t.TempDir(), "file")
+	if err := os.WriteFile(bad, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for range 3 {
+		// The repository has a history to read; the index cannot be opened
+		// under a file.
+		_, err := Retrieve(context.Background(), "..", expiryTask, hone.Options{IndexDir: filepath.Join(bad, "index")})
+		if err == nil {
+			t.Fatal("an index under a file opened")
+		}
+	}
+	if after := runtime.NumGoroutine(); after > before {
+		buf := make([]byte, 1<<16)
+		t.Errorf("%d goroutines before, %d after:\n%s", before, after, buf[:runtime.Stack(buf, true)])
 	}
 }
