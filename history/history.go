@@ -40,8 +40,16 @@ CREATE TABLE IF NOT EXISTS heads(hash TEXT PRIMARY KEY) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
 `
 
-// schemaVersion changes when what a row holds is made differently.
-const schemaVersion = "3" // 3: subjects redacted, secrets' tokens kept out of the terms
+// schemaVersion changes when what a row holds is made differently; a cache
+// of another version is emptied and read from git again. What each version
+// changed, from the git history of this file (the commit in brackets):
+//
+//	1  a commits table, one row a commit; heads whose history is
+//	   complete (297498e).
+//	2  every commit in one pack blob (pack.go's packVersion 1), read in
+//	   one go; the commits table dropped (b6d46c1).
+//	3  subjects redacted, secrets' tokens kept out of the terms (5d757be).
+const schemaVersion = "3"
 
 // Commit is one commit of the history, as a search reads it.
 type Commit struct {

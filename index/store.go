@@ -32,6 +32,27 @@ import (
 // schemaVersion changes whenever the tables or blobs change shape, or what
 // they hold is made differently (how pairs are counted, how a path's kind is
 // told); an index of another version is rebuilt.
+//
+// What each version changed, from the git history of this file (the
+// commit that made each one in brackets):
+//
+//	1, 2  not recorded: no commit has them; the first one made the index 3.
+//	3     the first SQLite index: files with their terms' doc blob, postings
+//	      one row a stem and segment, defs, tombstones, binaries (43b4358).
+//	4     not recorded: no commit has it; f4b794b went from 3 to 5.
+//	5     postings in 2048 hash blocks a segment; the catalog snapshot
+//	      table (f4b794b).
+//	6     the outlines table: exact outlines by content hash (4bb98dc).
+//	7     the thesaurus: each doc's pairs of terms, counted in cooc (67bd7bd).
+//	8     pairs counted when the delta is flushed, those of dropped files
+//	      waiting in cooc_out; test files add none (2a21513).
+//	9     walk's kinds: issue and merge-request templates are documentation
+//	      (1998fb4).
+//	10    walk's kinds: test folders named in several words, Godeps as
+//	      vendored (8b126ca).
+//	11    files and binaries keep inode, change time and when their status
+//	      was taken; secrets masked before terms are made (33ac5ce).
+//	12    a CRC-32C at the end of every blob (e328332).
 const schemaVersion = "12"
 
 const schema = `
