@@ -91,3 +91,41 @@ const (
 	shownNamed     = 5
 	maxCommitFiles = 10
 )
+
+// The task's concepts: how much each weighs. A concept's weight is its
+// kind's base, times its specificity in the repository (its IDF against
+// a word in one file, from specificityFloor up), times a bonus for each
+// repetition in the task.
+const (
+	weightProse       = 0.8 // identifiers and paths in the repository weigh 1
+	weightOutsidePath = 0.5 // a path outside the repository: a library's, the interpreter's
+	specificityFloor  = 0.35
+	repeatBonus       = 0.15 // times the log of the mentions
+	absentShare       = 0.5  // no file says it (yet)
+	commonFiles       = 0.5  // a concept in more than this share of the files ...
+	commonShare       = 0.5  // ... counts this share of its weight
+	// splitDiscount: an identifier's parts, against the identifier whole;
+	// translationDiscount: a glossary's further translations of a word.
+	splitDiscount       = 0.75
+	translationDiscount = 0.9
+)
+
+// Feedback: the terms refine learns from the relevant files' lines.
+const (
+	// feedbackSaturation: a term's count on the task's lines in one file
+	// saturates at about this many.
+	feedbackSaturation = 2
+	// strongTermBoost: a term in a file's name, folders or definitions.
+	strongTermBoost = 1.5
+	// A term in more than learnedMaxFiles of the files, or in a
+	// repository of largeRepository files or more, learnedMaxFilesLarge,
+	// finds nothing new.
+	learnedMaxFiles      = 0.5
+	learnedMaxFilesLarge = 0.25
+	largeRepository      = 20
+	// learnedKeepShare: terms under this share of the best term's score
+	// are not learned; learnedWeightFloor is the weight of the weakest
+	// learned, the best weighing 1.
+	learnedKeepShare   = 0.35
+	learnedWeightFloor = 0.5
+)

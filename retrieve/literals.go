@@ -1,74 +1,14 @@
 package retrieve
 
 import (
-	"regexp"
 	"strings"
 
 	"github.com/hone-tools/hone/index"
 )
 
-// Keys a task names that code declares as string literals: command-line
-// flags (--collect-only), configuration and rule names in kebab case
-// (ignore-paths, too-many-locals), and check and message codes
-// (admin.E108, W0511, E501, TS2322). A file that holds one in quotes
-// declares it: the option's parser, the rule's checker, the check's
-// definition.
-var (
-	flagKey   = regexp.MustCompile(`^--[a-z][a-z0-9]*(?:-[a-z0-9]+)*$`)
-	kebabKey  = regexp.MustCompile(`^[a-z][a-z0-9]*(?:-[a-z0-9]+){1,5}$`)
-	dottedKey = regexp.MustCompile(`^[a-z_]+\.[A-Z]\d{3}$`)
-	codeKey   = regexp.MustCompile(`^[A-Z]{1,4}\d{3,5}$`)
-)
-
-// maxKeys is how many keys a task is read for.
-const maxKeys = 12
-
-// declaredKeys are the keys the task names, each once, in order. The task
-// is cut into words of letters, digits and the characters of paths and
-// names; a word that is a path, a URL or a dotted name as a whole is no
-// key.
-func declaredKeys(task string) []string {
-	var out []string
-	seen := map[string]bool{}
-	quoted := map[string]bool{}
-	for _, m := range quotedSpan.FindAllStringSubmatch(task, -1) {
-		for _, w := range keyWords(m[1] + m[2] + m[3]) {
-			quoted[strings.TrimRight(w, ".-")] = true
-		}
-	}
-	words := keyWords(task)
-	for _, w := range words {
-		if len(out) == maxKeys {
-			break
-		}
-		w = strings.TrimRight(w, ".-")
-		key := ""
-		switch {
-		case flagKey.MatchString(w), dottedKey.MatchString(w), codeKey.MatchString(w):
-			key = w
-		case len(w) >= 6 && kebabKey.MatchString(w) && (strings.Count(w, "-") >= 2 || quoted[w]):
-			// Prose hyphenates words too (built-in, re-save): a key
-			// of two parts counts only quoted, as code.
-			key = w
-		}
-		if key != "" && !seen[key] {
-			seen[key] = true
-			out = append(out, key)
-		}
-	}
-	return out
-}
-
-// quotedSpan is a stretch of one line in backticks or quotes.
-var quotedSpan = regexp.MustCompile("`([^`\n]{1,100})`|\"([^\"\n]{1,100})\"|'([^'\n]{1,100})'")
-
-// keyWords cuts text into words of letters, digits and the characters of
-// paths and names.
-func keyWords(text string) []string {
-	return strings.FieldsFunc(text, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./\\", r))
-	})
-}
+// A file declares a key the task names (see declaredKeys) when it holds
+// it as a string literal: the option's parser, the rule's checker, the
+// check's definition.
 
 // declaredBy is what of the task's keys the file declares: read once a
 // run, for the signal and for the reason.

@@ -645,7 +645,7 @@ func (rf *refiner) learnFeedback(q *query, feedback []verdict) []learnedTerm {
 				c = &cand{stem: stem}
 				cands[stem] = c
 			}
-			c.score += ev.Relevance * (1 - math.Exp(-float64(k)/2))
+			c.score += ev.Relevance * (1 - math.Exp(-float64(k)/feedbackSaturation))
 			c.inDocs++
 			if tf := d.TF(stem); tf[index.Name] > 0 || tf[index.Def] > 0 || dirTerms[stem] {
 				c.strong = true
@@ -657,7 +657,7 @@ func (rf *refiner) learnFeedback(q *query, feedback []verdict) []learnedTerm {
 	pre := make([]*cand, 0, len(cands))
 	for _, c := range cands {
 		if c.strong {
-			c.score *= 1.5
+			c.score *= strongTermBoost
 		}
 		c.score *= 1 + thesaurusBoost*thes[c.stem].assoc
 		pre = append(pre, c)
@@ -679,7 +679,7 @@ func (rf *refiner) learnFeedback(q *query, feedback []verdict) []learnedTerm {
 	cands = map[string]*cand{}
 	for _, c := range pre {
 		df := rf.ix.DF(c.stem)
-		if df < 2 || float64(df) > 0.5*n || (n >= 20 && float64(df) > 0.25*n) || genericWords[rf.ix.Surface(c.stem)] {
+		if df < 2 || float64(df) > learnedMaxFiles*n || (n >= largeRepository && float64(df) > learnedMaxFilesLarge*n) || genericWords[rf.ix.Surface(c.stem)] {
 			continue // rare or everywhere: either way it finds nothing
 		}
 		cands[c.stem] = c
@@ -701,7 +701,7 @@ func (rf *refiner) learnFeedback(q *query, feedback []verdict) []learnedTerm {
 	})
 	var out []learnedTerm
 	for _, c := range list {
-		if len(out) == learnPerCycle || len(q.learned)+len(out) >= learnMax || c.score < 0.35*list[0].score {
+		if len(out) == learnPerCycle || len(q.learned)+len(out) >= learnMax || c.score < learnedKeepShare*list[0].score {
 			break
 		}
 		if rf.isCompound(c.stem) {
@@ -714,7 +714,7 @@ func (rf *refiner) learnFeedback(q *query, feedback []verdict) []learnedTerm {
 		out = append(out, learnedTerm{
 			stem:   c.stem,
 			label:  rf.ix.Surface(c.stem),
-			weight: 0.5 + 0.5*c.score/list[0].score,
+			weight: learnedWeightFloor + (1-learnedWeightFloor)*c.score/list[0].score,
 			source: source,
 		})
 	}
