@@ -21,6 +21,9 @@ var damageWords = strings.Fields(`session token refresh expiry auth middleware u
 	retry backoff schedule cron parser lexer syntax tree node graph edge vertex path route handler
 	request response header cookie user account profile avatar image resize thumbnail bucket`)
 
+// title upper-cases the first letter of a word of damageWords, all ASCII.
+func title(w string) string { return strings.ToUpper(w[:1]) + w[1:] }
+
 // damageRepo writes a repository of n Go files of random words, from a
 // fixed seed.
 func damageRepo(t *testing.T, n int) string {
@@ -34,7 +37,7 @@ func damageRepo(t *testing.T, n int) string {
 		for f := 0; f < 6; f++ {
 			a, c := word(), word()
 			fmt.Fprintf(&b, "// %s%d checks the %s of the %s and the %s.\nfunc %s%s%d(%s string) string {\n\treturn %s%s(%s)\n}\n\n",
-				strings.Title(a), f, c, word(), word(), strings.Title(a), strings.Title(c), i, word(), word(), strings.Title(word()), a)
+				title(a), f, c, word(), word(), title(a), title(c), i, word(), word(), title(word()), a)
 		}
 		files[fmt.Sprintf("pkg%d/%s_%s%d.go", i%9, word(), word(), i)] = b.String()
 	}

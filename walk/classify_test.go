@@ -235,23 +235,6 @@ func TestKindHas(t *testing.T) {
 	}
 }
 
-func TestParseKind(t *testing.T) {
-	for k := Kind(0); k <= allKinds; k++ {
-		got, err := ParseKind(k.String())
-		if err != nil || got != k {
-			t.Errorf("ParseKind(%q) = %q, %v; want %q", k.String(), got, err, k)
-		}
-	}
-	if got, err := ParseKind(" Test , DOCS,,"); err != nil || got != Test|Docs {
-		t.Errorf("ParseKind with spaces and case = %q, %v", got, err)
-	}
-	for _, s := range []string{"tests", "test,bogus", "0x80"} {
-		if _, err := ParseKind(s); err == nil {
-			t.Errorf("ParseKind(%q) succeeded", s)
-		}
-	}
-}
-
 func FuzzClassify(f *testing.F) {
 	f.Add("walk/walk_test.go", []byte("package walk\n"))
 	f.Add("vendor/x/api.pb.go", []byte("// Code "+"generated. DO NOT "+"EDIT.\n"))
@@ -271,9 +254,6 @@ func FuzzClassify(f *testing.F) {
 		// Content can only add Generated.
 		if pk := Classify(p, nil); k&^pk&^Generated != 0 || pk&^k != 0 {
 			t.Fatalf("Classify(%q): with content %q, without %q", p, k, pk)
-		}
-		if back, err := ParseKind(k.String()); err != nil || back != k {
-			t.Fatalf("ParseKind(%q) = %q, %v", k.String(), back, err)
 		}
 		_ = IsBinary(head)
 	})

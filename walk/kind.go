@@ -43,7 +43,7 @@ const (
 	Secret
 )
 
-// kindNames are the names used by [Kind.String] and [ParseKind], in bit order.
+// kindNames are the names used by [Kind.String], in bit order.
 var kindNames = [...]string{"test", "vendor", "generated", "docs", "example", "secret"}
 
 // allKinds is the union of all defined kinds.
@@ -76,29 +76,4 @@ func (k Kind) String() string {
 		fmt.Fprintf(&b, "%#x", uint8(rest))
 	}
 	return b.String()
-}
-
-// ParseKind parses a comma-separated list of kind names, as written by
-// [Kind.String], such as "test,vendor". Names are case-insensitive and may be
-// surrounded by spaces; empty elements are ignored, so "" parses as 0.
-func ParseKind(s string) (Kind, error) {
-	var k Kind
-	for name := range strings.SplitSeq(s, ",") {
-		name = strings.TrimSpace(name)
-		if name == "" {
-			continue
-		}
-		found := false
-		for i, n := range kindNames {
-			if strings.EqualFold(name, n) {
-				k |= 1 << i
-				found = true
-				break
-			}
-		}
-		if !found {
-			return 0, fmt.Errorf("walk: unknown kind %q (want one of %s)", name, allKinds)
-		}
-	}
-	return k, nil
 }
