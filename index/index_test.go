@@ -4,11 +4,13 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/hone-tools/hone/structure"
 	"github.com/hone-tools/hone/tokenize"
 )
 
@@ -320,6 +322,9 @@ func TestCorruptRebuild(t *testing.T) {
 }
 
 func TestOutline(t *testing.T) {
+	if structure.Parser() != structure.ParserTreeSitter {
+		t.Skip("exact outlines need tree-sitter, whose grammars need cgo: this build (CGO_ENABLED=0) has the line patterns only")
+	}
 	ix := build(t, map[string]string{
 		"src/session/session-manager.ts": "export class SessionManager {\n  refresh(id: string) {\n    return signJwt(id);\n  }\n}\n",
 	})
@@ -339,6 +344,42 @@ func TestOutline(t *testing.T) {
 	o2, err := ix.Outline(e)
 	if err != nil || len(o2.Defs) != len(o.Defs) || o2.Parser != o.Parser {
 		t.Errorf("cached outline: %+v, %v", o2, err)
+	}
+}
+
+// An outline a build without tree-sitter kept, the patterns', does not
+// stand for tree-sitter's in a build with it: it is made again, and
+// replaced. A build without tree-sitter reads it as it is.
+func TestOutlineKept(t *testing.T) {
+	const path = "src/session/session-manager.ts"
+	src := "export class SessionManager {\n  refresh(id: string) {\n    return signJwt(id);\n  }\n}\n"
+	ix := build(t, map[string]string{path: src})
+	e := ix.Entry(path)
+	patterns := structure.ExtractFallback(path, []byte(src))
+	if _, err := ix.db.Exec(`INSERT OR REPLACE INTO outlines(hash, data) VALUES(?, ?)`, e.hash, encodeOutline(&patterns)); err != nil {
+		t.Fatal(err)
+	}
+	if err := ix.Snapshot(context.Background()); err != nil { // a read transaction that sees it
+		t.Fatal(err)
+	}
+	e = ix.Entry(path)
+	o, err := ix.Outline(e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := structure.Extract(path, []byte(src))
+	if !reflect.DeepEqual(o, want) {
+		t.Errorf("outline:\n got  %+v\n want %+v", o, want)
+	}
+	var blob []byte
+	if err := ix.db.QueryRow(`SELECT data FROM outlines WHERE hash = ?`, e.hash).Scan(&blob); err != nil {
+		t.Fatal(err)
+	}
+	if kept, err := decodeOutline(blob); err != nil || !reflect.DeepEqual(*kept, want) {
+		t.Errorf("kept outline:\n got  %+v, %v\n want %+v", kept, err, want)
+	}
+	if err := ix.Err(); err != nil {
+		t.Error(err)
 	}
 }
 

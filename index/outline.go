@@ -2,6 +2,7 @@ package index
 
 import (
 	"context"
+	"slices"
 	"time"
 
 	"github.com/hone-tools/hone/structure"
@@ -11,7 +12,9 @@ import (
 // where a grammar exists: definitions with their exact ranges and
 // containers, calls and references. Indexing uses the fast extractor for
 // every file; the exact outline is made for the few files a retrieval looks
-// at closely, and kept by content hash so that it is parsed once.
+// at closely, and kept by content hash so that it is parsed once. A kept
+// outline that a build without tree-sitter made (structure.Parser), where
+// this build has a grammar for its language, is made again and replaced.
 func (ix *Index) Outline(e *Entry) (structure.Outline, error) {
 	key := string(e.hash)
 	ix.mu.Lock()
@@ -24,7 +27,7 @@ func (ix *Index) Outline(e *Entry) (structure.Outline, error) {
 		var blob []byte
 		err := ix.reader().QueryRowContext(context.Background(), `SELECT data FROM outlines WHERE hash = ?`, e.hash).Scan(&blob)
 		if err == nil {
-			if o, err := decodeOutline(blob); err == nil {
+			if o, err := decodeOutline(blob); err == nil && !patternsOnly(o) {
 				ix.keepOutline(key, o)
 				return *o, nil
 			}
@@ -40,6 +43,14 @@ func (ix *Index) Outline(e *Entry) (structure.Outline, error) {
 		ix.storeOutline(e.hash, &o)
 	}
 	return o, nil
+}
+
+// patternsOnly reports an outline made by the patterns alone, with no
+// error to say why, of a language this build parses with tree-sitter:
+// one a build without tree-sitter kept. Where tree-sitter fails on a file,
+// the patterns' outline says why in Err.
+func patternsOnly(o *structure.Outline) bool {
+	return o.Parser == structure.ParserFallback && o.Err == "" && slices.Contains(structure.TreeSitterLanguages(), o.Lang)
 }
 
 func (ix *Index) keepOutline(key string, o *structure.Outline) {

@@ -49,6 +49,9 @@ func BenchmarkExtractDir(b *testing.B) {
 		fn   func(string, []byte) Outline
 	}{{"tree-sitter", Extract}, {"fallback", ExtractFallback}} {
 		b.Run(mode.name, func(b *testing.B) {
+			if mode.name == "tree-sitter" {
+				needTreeSitter(b)
+			}
 			paths, srcs, size := benchFiles(b, "python")
 			b.SetBytes(size)
 			before := ParseStats()

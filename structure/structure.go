@@ -8,6 +8,10 @@
 // file tree-sitter fails on, gets the fallback extractor: one set of
 // line-oriented patterns per language family. Extract never fails on a
 // file; a language it does not know yields an empty outline.
+//
+// Tree-sitter's grammars are C code: a build without cgo (CGO_ENABLED=0)
+// has none, TreeSitterLanguages is empty there and every file gets the
+// fallback extractor. Parser says which extractor the build has.
 package structure
 
 import (
@@ -15,6 +19,8 @@ import (
 	"path"
 	"regexp"
 	"strings"
+	"sync/atomic"
+	"time"
 )
 
 // Def is one definition in a file.
@@ -111,8 +117,6 @@ type rule struct {
 	kind string
 	// name is the submatch index of the name.
 	name int
-	// indented definitions are methods when inside a class-like container.
-	method bool
 }
 
 func r(expr, kind string, name int) rule {
@@ -202,26 +206,49 @@ var notCalls = map[string]bool{"new": true, "super": true, "elif": true, "assert
 // the fallback patterns. It never fails: a language it does not know gets an
 // outline with no definitions. It is safe for concurrent use.
 func Extract(p string, src []byte) Outline {
-	lang := Language(p)
-	if g := grammarFor(p, lang); g != nil {
-		o := Outline{Lang: lang, Parser: ParserTreeSitter}
-		err := treeSitter(g, src, &o)
-		if err == nil {
-			stats.treeSitter.Add(1)
-			if o.Err != "" {
-				stats.syntaxErrors.Add(1)
-			}
-			return o
-		}
-		stats.fallback.Add(1)
-		if _, ok := err.(errTimeout); ok {
-			stats.timeouts.Add(1)
-		}
-		o = ExtractFallback(p, src)
-		o.Err = err.Error()
+	if o, ok := extractTreeSitter(p, src); ok {
 		return o
 	}
 	return ExtractFallback(p, src)
+}
+
+// Parser names the extractor that makes Extract's outlines in this build:
+// "tree-sitter" (ParserTreeSitter) when it was built with cgo, which
+// tree-sitter's grammars need, and "line patterns" without cgo, where
+// every file gets the fallback patterns (an Outline's Parser is then
+// ParserFallback). Even with tree-sitter, a language without a grammar
+// and a file tree-sitter fails on get the patterns: Outline.Parser says
+// which extractor made each outline.
+func Parser() string { return exactParser }
+
+// ParseTimeout bounds the tree-sitter work on one file: the parse, and the
+// query over the tree. Past it the file falls back to the patterns.
+const ParseTimeout = 2 * time.Second
+
+// MaxTreeSitterBytes is the largest file given to tree-sitter; larger ones
+// use the patterns.
+const MaxTreeSitterBytes = 4 << 20
+
+// Stats counts what Extract did since the process started. Without cgo
+// every count stays 0: no file is given to tree-sitter.
+type Stats struct {
+	TreeSitter   int64 // files outlined by tree-sitter
+	SyntaxErrors int64 // of those, files with syntax errors (outlined all the same)
+	Fallback     int64 // files of a tree-sitter language outlined by the patterns instead
+	Timeouts     int64 // of those, parses or queries that ran out of time
+	Panics       int64 // of those, extractions that panicked
+}
+
+var stats struct {
+	treeSitter, syntaxErrors, fallback, timeouts, panics atomic.Int64
+}
+
+// ParseStats returns the counts of tree-sitter outlines and fallbacks.
+func ParseStats() Stats {
+	return Stats{
+		TreeSitter: stats.treeSitter.Load(), SyntaxErrors: stats.syntaxErrors.Load(),
+		Fallback: stats.fallback.Load(), Timeouts: stats.timeouts.Load(), Panics: stats.panics.Load(),
+	}
 }
 
 // ExtractFallback outlines src with the fallback patterns only.
@@ -369,12 +396,13 @@ func extractDefs(lang string, rules []rule, lines []string) []Def {
 		}
 	}
 	// Approximate end lines: a definition runs until the next one at the same
-	// or lower indentation, or the end of the file.
+	// or lower indentation on a later line (a re-export defines several
+	// names on one), or the end of the file.
 	for i := range defs {
 		end := len(lines)
 		ind := indentOf(lines[defs[i].Line-1])
 		for j := i + 1; j < len(defs); j++ {
-			if indentOf(lines[defs[j].Line-1]) <= ind {
+			if defs[j].Line > defs[i].Line && indentOf(lines[defs[j].Line-1]) <= ind {
 				end = defs[j].Line - 1
 				break
 			}

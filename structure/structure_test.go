@@ -16,6 +16,8 @@ func TestExtractDefs(t *testing.T) {
 		path string
 		src  string
 		want []wantDef
+		// exact: what tree-sitter finds, which the patterns do not.
+		exact bool
 	}{
 		{"a.go", `package a
 
@@ -42,7 +44,7 @@ func (s Server[T]) Stop() {}
 `, []wantDef{
 			{"Server", "type", "", 4}, {"Handler", "interface", "", 8}, {"MaxConns", "constant", "", 12},
 			{"New", "function", "", 14}, {"Start", "method", "Server", 18}, {"Stop", "method", "Server", 22},
-		}},
+		}, false},
 		{"m.py", `import os
 
 MAX_RETRIES = 3
@@ -62,7 +64,7 @@ def make_session():
 `, []wantDef{
 			{"MAX_RETRIES", "variable", "", 3}, {"Session", "class", "", 6},
 			{"refresh", "method", "Session", 9}, {"close", "method", "Session", 12}, {"make_session", "function", "", 15},
-		}},
+		}, false},
 		{"s.ts", `import { signJwt } from '../lib/jwt-utils';
 
 export interface SessionOptions {
@@ -96,7 +98,7 @@ const handler = async (req) => {
 			// tree-sitter sees that handler holds a function (the
 			// fallback patterns took it for a variable).
 			{"DEFAULT_TTL", "variable", "", 24}, {"handler", "function", "", 25},
-		}},
+		}, true},
 		{"lib.rs", `pub struct Pool {
     size: usize,
 }
@@ -113,12 +115,19 @@ enum State { A, B }
 			// tree-sitter places new in Pool's impl block: a method of
 			// Pool (the fallback patterns saw a free function).
 			{"Pool", "type", "", 1}, {"new", "method", "Pool", 6}, {"Conn", "interface", "", 11}, {"State", "enum", "", 12},
-		}},
-		{"README.md", "# hone\n\nText.\n\n## Install\n", []wantDef{{"hone", "section", "", 1}, {"Install", "section", "", 5}}},
-		{"data.unknownext", "func notCode() {}\n", nil},
+		}, true},
+		// A re-export defines several names on one line, each ending there.
+		{"x.js", "export { a as renew, verify } from './session';\n\nexport function f() {\n}\n", []wantDef{
+			{"renew", "export", "", 1}, {"verify", "export", "", 1}, {"f", "function", "", 3},
+		}, false},
+		{"README.md", "# hone\n\nText.\n\n## Install\n", []wantDef{{"hone", "section", "", 1}, {"Install", "section", "", 5}}, false},
+		{"data.unknownext", "func notCode() {}\n", nil, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.path, func(t *testing.T) {
+			if tt.exact {
+				needTreeSitter(t)
+			}
 			o := Extract(tt.path, []byte(tt.src))
 			var got []wantDef
 			for _, d := range o.Defs {
@@ -130,7 +139,51 @@ enum State { A, B }
 			if !reflect.DeepEqual(got, tt.want) {
 				t.Errorf("defs:\n got  %v\n want %v", got, tt.want)
 			}
+			for _, d := range ExtractFallback(tt.path, []byte(tt.src)).Defs {
+				if d.EndLine < d.Line {
+					t.Errorf("fallback: %s: end line %d before line %d", d.Name, d.EndLine, d.Line)
+				}
+			}
 		})
+	}
+}
+
+// needTreeSitter skips a test whose expectations are tree-sitter's in a
+// build without it.
+func needTreeSitter(t testing.TB) {
+	t.Helper()
+	if Parser() != ParserTreeSitter {
+		t.Skip("needs tree-sitter, whose grammars need cgo: this build (CGO_ENABLED=0) outlines with line patterns")
+	}
+}
+
+// Parser names the build's extractor, and Extract uses it.
+func TestParser(t *testing.T) {
+	if got := Parser(); got != wantParser {
+		t.Fatalf("Parser() = %q, want %q", got, wantParser)
+	}
+	src := []byte("package a\n\nfunc F() {}\n")
+	o := Extract("a.go", src)
+	if Parser() == ParserTreeSitter {
+		if o.Parser != ParserTreeSitter || len(TreeSitterLanguages()) == 0 {
+			t.Errorf("with tree-sitter: outline by %q, languages %q", o.Parser, TreeSitterLanguages())
+		}
+		return
+	}
+	// Without tree-sitter, every file gets the patterns, with no error.
+	before := ParseStats()
+	if want := ExtractFallback("a.go", src); !reflect.DeepEqual(o, want) || o.Parser != ParserFallback || o.Err != "" {
+		t.Errorf("without tree-sitter:\n got  %+v\n want %+v", o, want)
+	}
+	if len(o.Defs) != 1 || o.Defs[0].Name != "F" {
+		t.Errorf("defs %+v", o.Defs)
+	}
+	if langs := TreeSitterLanguages(); len(langs) != 0 {
+		t.Errorf("TreeSitterLanguages() = %q without tree-sitter", langs)
+	}
+	Extract("b.py", []byte("def f():\n    pass\n"))
+	if after := ParseStats(); after != before {
+		t.Errorf("stats moved without tree-sitter: %+v, then %+v", before, after)
 	}
 }
 

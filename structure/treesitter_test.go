@@ -4,9 +4,7 @@ import (
 	"fmt"
 	"os"
 	"reflect"
-	"runtime"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 )
@@ -134,6 +132,7 @@ var treeSitterCases = []struct {
 }
 
 func TestTreeSitterLanguages(t *testing.T) {
+	needTreeSitter(t)
 	for _, tt := range treeSitterCases {
 		t.Run(tt.file, func(t *testing.T) {
 			src, err := os.ReadFile("testdata/" + tt.file)
@@ -178,25 +177,8 @@ func isSubsequence(sub, of []string) bool {
 	return i == len(sub)
 }
 
-// Every language Extract sends to tree-sitter has a fixture above.
-func TestTreeSitterCoverage(t *testing.T) {
-	covered := map[string]bool{}
-	for _, tt := range treeSitterCases {
-		covered[Language(tt.file)] = true
-	}
-	for _, lang := range TreeSitterLanguages() {
-		if !covered[lang] {
-			t.Errorf("no fixture for %s", lang)
-		}
-	}
-	for name, g := range grammars {
-		if err := g.load(); err != nil {
-			t.Errorf("%s: %v", name, err)
-		}
-	}
-}
-
 func TestTreeSitterTSX(t *testing.T) {
+	needTreeSitter(t)
 	src := "import React from 'react';\n\nexport function Button({ label }: Props) {\n  return <button onClick={() => track(label)}>{label}</button>;\n}\n"
 	o := Extract("ui/button.tsx", []byte(src))
 	if o.Parser != ParserTreeSitter || o.Err != "" {
@@ -216,6 +198,7 @@ func TestTreeSitterTSX(t *testing.T) {
 // A file with syntax errors still yields what tree-sitter recovers, and
 // the first error is named.
 func TestTreeSitterSyntaxErrors(t *testing.T) {
+	needTreeSitter(t)
 	src, err := os.ReadFile("testdata/broken.py")
 	if err != nil {
 		t.Fatal(err)
@@ -266,57 +249,10 @@ func TestTreeSitterFallbackLanguages(t *testing.T) {
 	}
 }
 
-// A parse that runs out of time falls back to the patterns, is counted,
-// and leaves the parser fit for the next file.
-func TestTreeSitterTimeout(t *testing.T) {
-	var b strings.Builder
-	for i := range 20000 {
-		fmt.Fprintf(&b, "def f%d(x):\n    return g(x) + [y for y in range(x) if y %% 3]\n\n", i)
-	}
-	src := []byte(b.String())
-	before := ParseStats()
-	parseTimeout = time.Microsecond
-	o := Extract("big.py", src)
-	parseTimeout = ParseTimeout
-	if o.Parser != ParserFallback || !strings.Contains(o.Err, "timed out") {
-		t.Fatalf("parser %q, err %q", o.Parser, o.Err)
-	}
-	if len(o.Defs) != 20000 || o.Defs[0].Name != "f0" {
-		t.Errorf("fallback found %d definitions", len(o.Defs))
-	}
-	after := ParseStats()
-	if after.Timeouts != before.Timeouts+1 || after.Fallback != before.Fallback+1 {
-		t.Errorf("stats %+v, then %+v", before, after)
-	}
-	o = Extract("small.py", []byte("def ok():\n    pass\n"))
-	if o.Parser != ParserTreeSitter || o.Err != "" || len(o.Defs) != 1 || o.Defs[0].EndLine != 2 {
-		t.Errorf("after a timeout: %+v", o)
-	}
-}
-
-// A panic during extraction falls back to the patterns and is counted.
-func TestTreeSitterPanic(t *testing.T) {
-	before := ParseStats()
-	testHook = func(lang string) { panic("boom in " + lang) }
-	o := Extract("a.rb", []byte("class A\n  def m\n  end\nend\n"))
-	testHook = nil
-	if o.Parser != ParserFallback || !strings.Contains(o.Err, "panic: boom in ruby") {
-		t.Fatalf("parser %q, err %q", o.Parser, o.Err)
-	}
-	if got := outlineDefs(o); len(got) != 2 {
-		t.Errorf("fallback defs %q", got)
-	}
-	if after := ParseStats(); after.Panics != before.Panics+1 {
-		t.Errorf("panics %d, then %d", before.Panics, after.Panics)
-	}
-	if o := Extract("a.rb", []byte("class A\nend\n")); o.Parser != ParserTreeSitter {
-		t.Errorf("after a panic: %+v", o)
-	}
-}
-
 // Files over the size limit use the patterns; minified code, one long line,
 // is parsed quickly.
 func TestTreeSitterLargeInputs(t *testing.T) {
+	needTreeSitter(t)
 	big := []byte("def f():\n    pass\n" + strings.Repeat("#", MaxTreeSitterBytes))
 	if o := Extract("big.py", big); o.Parser != ParserFallback || !strings.Contains(o.Err, "limit") || len(o.Defs) != 1 {
 		t.Errorf("oversized: parser %q, err %q, %d defs", o.Parser, o.Err, len(o.Defs))
@@ -337,44 +273,6 @@ func TestTreeSitterLargeInputs(t *testing.T) {
 		t.Logf("minified: %s", o.Err)
 	case o.Parser != ParserTreeSitter || len(o.Defs) < 1000 || len(o.Calls) < 1000:
 		t.Errorf("minified: parser %q, err %q, %d defs, %d calls", o.Parser, o.Err, len(o.Defs), len(o.Calls))
-	}
-}
-
-// Extract is safe for concurrent use and gives the same outlines as in
-// series; parsers are reused, and no more are kept than the pools hold.
-func TestTreeSitterConcurrent(t *testing.T) {
-	type file struct {
-		name string
-		src  []byte
-		want Outline
-	}
-	var files []file
-	for _, tt := range treeSitterCases {
-		src, err := os.ReadFile("testdata/" + tt.file)
-		if err != nil {
-			t.Fatal(err)
-		}
-		files = append(files, file{tt.file, src, Extract(tt.file, src)})
-	}
-	var wg sync.WaitGroup
-	for w := range 8 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range 40 {
-				f := files[(w+i)%len(files)]
-				if got := Extract(f.name, f.src); !reflect.DeepEqual(got, f.want) {
-					t.Errorf("%s: concurrent outline differs", f.name)
-					return
-				}
-			}
-		}()
-	}
-	wg.Wait()
-	for name, g := range grammars {
-		if n := g.count.Load(); n > int64(runtime.GOMAXPROCS(0)) {
-			t.Errorf("%s: %d parsers alive, pool holds %d", name, n, runtime.GOMAXPROCS(0))
-		}
 	}
 }
 
