@@ -170,12 +170,20 @@ func openCacheFile(p string) (*sql.DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open history %s: %w", p, err)
 	}
+	// A new cache has no meta table, or no version in it yet; one of
+	// another version is emptied.
 	var v string
-	if db.QueryRow(`SELECT value FROM meta WHERE key = 'schema'`).Scan(&v); v != "" && v != schemaVersion {
+	err = db.QueryRow(`SELECT value FROM meta WHERE key = 'schema'`).Scan(&v)
+	switch {
+	case err == nil && v != schemaVersion:
 		if _, err := db.Exec(`DROP TABLE IF EXISTS commits; DROP TABLE IF EXISTS pack; DROP TABLE IF EXISTS heads; DROP TABLE IF EXISTS meta`); err != nil {
 			db.Close()
 			return nil, fmt.Errorf("reset history %s: %w", p, err)
 		}
+	case err == nil, errors.Is(err, sql.ErrNoRows), isMissingTable(err):
+	default:
+		db.Close()
+		return nil, fmt.Errorf("open history %s: %w; delete the file to start it anew", p, err)
 	}
 	if _, err := db.Exec(schema); err != nil {
 		db.Close()
@@ -186,6 +194,11 @@ func openCacheFile(p string) (*sql.DB, error) {
 		return nil, fmt.Errorf("open history %s: %w", p, err)
 	}
 	return db, nil
+}
+
+// isMissingTable reports SQLite's error for a table that does not exist.
+func isMissingTable(err error) bool {
+	return err != nil && strings.Contains(err.Error(), "no such table")
 }
 
 // cache is the commits known, and the heads whose history is complete:

@@ -288,6 +288,44 @@ func TestDamagedCache(t *testing.T) {
 	}
 }
 
+// Opening a cache: a new file is made one, one of another version is
+// emptied, and one that cannot be read says so rather than go on.
+func TestOpenCache(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "history.db")
+	db, err := openCacheFile(p)
+	if err != nil {
+		t.Fatalf("a new cache: %v", err)
+	}
+	if _, err := db.Exec(`INSERT INTO pack(id, data) VALUES(1, x'01'); UPDATE meta SET value = 'old' WHERE key = 'schema'`); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	db, err = openCacheFile(p)
+	if err != nil {
+		t.Fatalf("a cache of another version: %v", err)
+	}
+	var packs int
+	var v string
+	if err := db.QueryRow(`SELECT COUNT(*), (SELECT value FROM meta WHERE key = 'schema') FROM pack`).Scan(&packs, &v); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	if packs != 0 || v != schemaVersion {
+		t.Errorf("a cache of another version kept %d packs, version %q", packs, v)
+	}
+	bad := filepath.Join(dir, "bad.db")
+	if err := os.WriteFile(bad, []byte(strings.Repeat("not a database ", 512)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if db, err := openCacheFile(bad); err == nil {
+		db.Close()
+		t.Fatal("a file that is no database opened as a cache")
+	} else if !strings.Contains(err.Error(), "delete the file") {
+		t.Errorf("error %q does not say what to do", err)
+	}
+}
+
 // A revision older than the one read first has its own window of
 // history, not the end of the newer one's.
 func TestOlderRevisionWindow(t *testing.T) {

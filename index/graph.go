@@ -15,7 +15,8 @@ const MaxDefiners = 3
 // per language) and the files defining what it calls. The graph is not a
 // table of its own: it is the join of what the index keeps per file (its
 // imports and calls, and the definitions table), so it stays exact as
-// files change, with no edge to recompute.
+// files change, with no edge to recompute. Callers must check Err: a read
+// of the definitions that failed leaves edges out.
 func (ix *Index) Edges(d *Doc) []Edge {
 	var out []Edge
 	seen := map[string]bool{}

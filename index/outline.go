@@ -2,6 +2,9 @@ package index
 
 import (
 	"context"
+	"database/sql"
+	"errors"
+	"fmt"
 	"slices"
 	"time"
 
@@ -12,9 +15,13 @@ import (
 // where a grammar exists: definitions with their exact ranges and
 // containers, calls and references. Indexing uses the fast extractor for
 // every file; the exact outline is made for the few files a retrieval looks
-// at closely, and kept by content hash so that it is parsed once. A kept
-// outline that a build without tree-sitter made (structure.Parser), where
-// this build has a grammar for its language, is made again and replaced.
+// at closely, and kept by content hash so that it is parsed once.
+//
+// The outlines kept are a cache: one that cannot be read is made again
+// from the file, and the error of that read is recorded for Err, which
+// callers must check. A kept outline whose checksum fails is made again
+// and replaced, silently; so is one a build without tree-sitter kept
+// (structure.Parser), where this build has a grammar for its language.
 func (ix *Index) Outline(e *Entry) (structure.Outline, error) {
 	key := string(e.hash)
 	ix.mu.Lock()
@@ -26,11 +33,14 @@ func (ix *Index) Outline(e *Entry) (structure.Outline, error) {
 	if key != "" {
 		var blob []byte
 		err := ix.reader().QueryRowContext(context.Background(), `SELECT data FROM outlines WHERE hash = ?`, e.hash).Scan(&blob)
-		if err == nil {
+		switch {
+		case err == nil:
 			if o, err := decodeOutline(blob); err == nil && !patternsOnly(o) {
 				ix.keepOutline(key, o)
 				return *o, nil
 			}
+		case !errors.Is(err, sql.ErrNoRows):
+			ix.failLocking(fmt.Errorf("read the outline of %s: %w", e.Path, err))
 		}
 	}
 	src, err := ix.Content(e)
@@ -65,8 +75,13 @@ func (ix *Index) keepOutline(key string, o *structure.Outline) {
 // storeOutline saves an outline for other processes and later runs. It is
 // a cache: when another process holds the write lock, it gives up rather
 // than wait.
+//
+// Its errors are not reported: the outline is made again when needed. But
+// a connection whose busy timeout could not be set back is closed rather
+// than put back in the pool, where every read on it would fail at once
+// when another process writes instead of waiting its turn.
 func (ix *Index) storeOutline(hash []byte, o *structure.Outline) {
-	if ix.wtx != nil {
+	if ix.wtx != nil || ix.db == nil {
 		return
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
@@ -76,10 +91,15 @@ func (ix *Index) storeOutline(hash []byte, o *structure.Outline) {
 		return
 	}
 	defer conn.Close()
-	conn.ExecContext(ctx, `PRAGMA busy_timeout = 0`)
+	if _, err := conn.ExecContext(ctx, `PRAGMA busy_timeout = 0`); err != nil {
+		dropConn(conn) // it may be set all the same
+		return
+	}
 	// A damaged outline read is replaced.
 	conn.ExecContext(ctx, `INSERT OR REPLACE INTO outlines(hash, data) VALUES(?, ?)`, hash, encodeOutline(o))
-	conn.ExecContext(context.Background(), `PRAGMA busy_timeout = 60000`)
+	if _, err := conn.ExecContext(context.Background(), `PRAGMA busy_timeout = 60000`); err != nil {
+		dropConn(conn)
+	}
 }
 
 func encodeOutline(o *structure.Outline) []byte {

@@ -70,6 +70,9 @@ func (ix *Index) prepare() {
 		ix.delta = append(ix.delta, d)
 		ix.docs[id] = d
 	}
+	if err := rows.Err(); err != nil {
+		ix.fail(err)
+	}
 	rows.Close()
 	ix.tomb = map[int64][]string{}
 	rows, err = ix.reader().QueryContext(ctx, `SELECT id, stems FROM tomb`)
@@ -92,17 +95,39 @@ func (ix *Index) prepare() {
 		}
 		ix.tomb[id] = stems
 	}
+	if err := rows.Err(); err != nil {
+		ix.fail(err)
+	}
 }
 
-// fail keeps the first error of the read methods, which return no error
-// themselves; Err reports it. Callers hold ix.mu.
+// fail records an error of a read method for Err. Only the first is kept:
+// a later one, often a consequence of it, leaves it as it is. Callers hold
+// ix.mu.
 func (ix *Index) fail(err error) {
 	if ix.readErr == nil {
 		ix.readErr = fmt.Errorf("read index %s: %w", ix.Path, err)
 	}
 }
 
-// Err reports the first error the read methods met, if any.
+// failLocking is fail for a caller that does not hold ix.mu.
+func (ix *Index) failLocking(err error) {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	ix.fail(err)
+}
+
+// Err reports the first error the read methods met since the index was
+// opened, or since a Rebuild replaced it when damaged; nil if none did.
+//
+// Prefetch, DF, Surface, Doc, Definers, DefinersOf, Edges, Cooccur, Run,
+// Related and RelatedAll return no error: a read of theirs that fails is
+// recorded here, and they answer as if what they could not read were not
+// in the index (no Doc, a lower count, fewer hits or neighbours). Callers
+// must check Err after them before using what they answered. Outline and
+// Check, which return errors, record here too: Outline a failed read of
+// the outlines it keeps, Check the damage it finds. A closed index's
+// reads fail, and are recorded so. IsDamaged tells damage, which Rebuild
+// repairs, from other errors.
 func (ix *Index) Err() error {
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
@@ -144,7 +169,7 @@ func (ix *Index) stat(stem string) *termStat {
 }
 
 // Prefetch loads the blocks of many terms at once, so that DF and Surface
-// answer from memory.
+// answer from memory. Callers must check Err for a read that failed.
 func (ix *Index) Prefetch(stems []string) {
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
@@ -194,6 +219,9 @@ func (ix *Index) loadBlocks(blocks []int64) {
 				continue
 			}
 			ix.blocks[b] = append(ix.blocks[b], segBlock{seg: seg, entries: entries})
+		}
+		if err := rows.Err(); err != nil {
+			ix.fail(err)
 		}
 		rows.Close()
 		blocks = blocks[n:]
@@ -247,7 +275,8 @@ func (ix *Index) N() int {
 	return len(ix.cat)
 }
 
-// DF is the number of files holding the term.
+// DF is the number of files holding the term. Callers must check Err: a
+// read that failed leaves the count short.
 func (ix *Index) DF(stem string) int {
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
@@ -255,7 +284,8 @@ func (ix *Index) DF(stem string) int {
 }
 
 // Surface is the shortest word seen for a stem: "middleware" for
-// "middlewar". It is the stem itself when the stem is a word.
+// "middlewar". It is the stem itself when the stem is a word, or when a
+// read failed: callers must check Err.
 func (ix *Index) Surface(stem string) string {
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
@@ -300,7 +330,7 @@ func (ix *Index) Entries() []*Entry {
 }
 
 // Doc loads a file's terms and outline, or returns nil when the path is not
-// indexed.
+// indexed, or when its read failed: callers must check Err.
 func (ix *Index) Doc(p string) *Doc {
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
@@ -333,11 +363,13 @@ func (ix *Index) doc(e *Entry) *Doc {
 }
 
 // Definers lists the files that define name (exact, case-sensitive).
+// Callers must check Err: a read that failed leaves the list short.
 func (ix *Index) Definers(name string) []*Entry {
 	return ix.DefinersOf([]string{name})[name]
 }
 
-// DefinersOf is Definers for many names at once.
+// DefinersOf is Definers for many names at once. Callers must check Err:
+// a read that failed leaves the lists short.
 func (ix *Index) DefinersOf(names []string) map[string][]*Entry {
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
@@ -374,6 +406,9 @@ func (ix *Index) DefinersOf(names []string) map[string][]*Entry {
 			if e := ix.byID[id]; e != nil {
 				ix.defs[name] = append(ix.defs[name], e)
 			}
+		}
+		if err := rows.Err(); err != nil {
+			ix.fail(err)
 		}
 		rows.Close()
 		for _, n := range need[:k] {
@@ -452,7 +487,8 @@ func (ix *Index) Content(e *Entry) ([]byte, error) {
 	return b, nil
 }
 
-// Cooccur counts the files holding all the stems.
+// Cooccur counts the files holding all the stems. Callers must check Err:
+// a read that failed leaves the count short.
 func (ix *Index) Cooccur(stems []string) int {
 	if len(stems) == 0 {
 		return 0
@@ -534,7 +570,8 @@ type Hit struct {
 }
 
 // Run scores every file holding at least one term and returns the best,
-// highest score first; ties go to the shorter path.
+// highest score first; ties go to the shorter path. Callers must check
+// Err: a read that failed leaves files out, or scores them wrongly.
 func (ix *Index) Run(s Search) []Hit {
 	ix.mu.Lock()
 	scores := map[*Entry]float64{}

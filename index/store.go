@@ -15,6 +15,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"database/sql"
+	"database/sql/driver"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -364,7 +365,8 @@ func (ix *Index) Close() error {
 
 // reader is what the read methods query: the read transaction when one is
 // open, so that everything a retrieval reads comes from one version of the
-// index, whatever other processes write meanwhile.
+// index, whatever other processes write meanwhile. A closed index's reads
+// fail, and are recorded for Err like any other.
 func (ix *Index) reader() queryer {
 	if ix.wtx != nil {
 		return ix.wtx
@@ -372,13 +374,33 @@ func (ix *Index) reader() queryer {
 	if ix.rd != nil {
 		return ix.rd
 	}
+	if ix.db == nil {
+		return closedDB
+	}
 	return ix.db
 }
+
+// closedDB is what a closed index reads: a database handle closed before
+// any use, every query on which fails with "sql: database is closed".
+var closedDB = func() *sql.DB {
+	// sql.Open only checks that the driver is registered; it is linked in.
+	db, err := sql.Open("sqlite", "")
+	if err != nil {
+		panic(err)
+	}
+	if err := db.Close(); err != nil {
+		panic(err)
+	}
+	return db
+}()
 
 // Snapshot pins the index as it is now for the read methods, until the
 // next Update, Snapshot or Close: a read transaction, in which the catalog
 // is read again.
 func (ix *Index) Snapshot(ctx context.Context) error {
+	if ix.db == nil {
+		return fmt.Errorf("read index of %s: the index is closed", ix.Root)
+	}
 	ix.endRead()
 	conn, err := ix.db.Conn(ctx)
 	if err != nil {
@@ -392,14 +414,25 @@ func (ix *Index) Snapshot(ctx context.Context) error {
 	return ix.loadCatalog(ctx)
 }
 
-// endRead ends the read transaction, if any.
+// endRead ends the read transaction, if any. A connection whose
+// transaction could not be ended is closed, never put back in the pool:
+// every later read on it would see the old version.
 func (ix *Index) endRead() {
 	if ix.rd == nil {
 		return
 	}
-	ix.rd.ExecContext(context.Background(), "ROLLBACK")
+	if _, err := ix.rd.ExecContext(context.Background(), "ROLLBACK"); err != nil {
+		dropConn(ix.rd)
+	}
 	ix.rd.Close()
 	ix.rd = nil
+}
+
+// dropConn makes database/sql close conn when it is released rather than
+// put it back in the pool, for a connection left in a state (a transaction
+// open, a setting changed) that later reads must not meet.
+func dropConn(conn *sql.Conn) {
+	conn.Raw(func(any) error { return driver.ErrBadConn }) // returns that error: conn is closed
 }
 
 func isMissingTable(err error) bool {

@@ -395,13 +395,15 @@ const (
 // Related returns up to k terms that stand together with stem in the
 // repository's identifiers, comments and docstrings, most associated
 // first. Only terms paired in at least three files are returned, and only
-// those positively associated.
+// those positively associated. Callers must check Err: a read that failed
+// leaves neighbours out.
 func (ix *Index) Related(stem string, k int) []Neighbor {
 	return ix.RelatedAll([]string{stem}, k)[stem]
 }
 
 // RelatedAll is Related for several stems, in one query. Of a term's
-// pairs, the relatedScan most frequent are weighed.
+// pairs, the relatedScan most frequent are weighed. Callers must check
+// Err, as for Related.
 func (ix *Index) RelatedAll(stems []string, k int) map[string][]Neighbor {
 	out := map[string][]Neighbor{}
 	if k <= 0 || len(stems) == 0 {
@@ -416,7 +418,7 @@ func (ix *Index) RelatedAll(stems []string, k int) map[string][]Neighbor {
 		`SELECT a, b, n FROM (SELECT a, b, n, row_number() OVER (PARTITION BY a ORDER BY n DESC, b) AS r
 		FROM cooc WHERE a IN (?`+strings.Repeat(",?", len(stems)-1)+`)) WHERE r <= ?`, args...)
 	if err != nil {
-		ix.fail(fmt.Errorf("read thesaurus: %w", err))
+		ix.failLocking(fmt.Errorf("read thesaurus: %w", err))
 		return out
 	}
 	defer rows.Close()
@@ -425,13 +427,13 @@ func (ix *Index) RelatedAll(stems []string, k int) map[string][]Neighbor {
 		var a string
 		var nb Neighbor
 		if err := rows.Scan(&a, &nb.Stem, &nb.Files); err != nil {
-			ix.fail(fmt.Errorf("read thesaurus: %w", err))
+			ix.failLocking(fmt.Errorf("read thesaurus: %w", err))
 			return out
 		}
 		cands[a] = append(cands[a], nb)
 	}
 	if err := rows.Err(); err != nil {
-		ix.fail(fmt.Errorf("read thesaurus: %w", err))
+		ix.failLocking(fmt.Errorf("read thesaurus: %w", err))
 		return out
 	}
 	// The counts as they stand: the delta's pairs added, the dropped files'

@@ -772,7 +772,14 @@ func (w *writer) nextSeg() int64 {
 	var v string
 	n := int64(1)
 	if w.queryRow(`SELECT value FROM meta WHERE key = 'next_seg'`).scan(&v) {
-		n, _ = strconv.ParseInt(v, 10, 64)
+		var err error
+		// Never 0, the delta's number, nor one already given out.
+		if n, err = strconv.ParseInt(v, 10, 64); err != nil || n < 1 {
+			if w.err == nil {
+				w.err = fmt.Errorf("next segment number %q: %w", v, errCorrupt)
+			}
+			return 0
+		}
 	}
 	w.exec(`INSERT INTO meta(key, value) VALUES('next_seg', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`,
 		strconv.FormatInt(n+1, 10))
@@ -802,7 +809,13 @@ func (w *writer) flushDelta(have map[int64]*Doc) {
 		}
 		docs = append(docs, d)
 	}
+	if err := rows.Err(); err != nil && w.err == nil {
+		w.err = err
+	}
 	rows.Close()
+	if w.err != nil {
+		return
+	}
 	for _, d := range need {
 		var blob []byte
 		if !w.queryRow(`SELECT doc FROM files WHERE id = ?`, d.ID).scan(&blob) {
@@ -873,6 +886,10 @@ func (ix *Index) maybeMerge(ctx context.Context) (int, error) {
 		}
 		segs = append(segs, s)
 	}
+	if err := rows.Err(); err != nil {
+		rows.Close()
+		return 0, fmt.Errorf("read index %s: %w", ix.Path, err)
+	}
 	rows.Close()
 	// Segments heavy with tombstones are merged; past maxSegments, the
 	// smallest are merged too, into one.
@@ -935,6 +952,11 @@ func (w *writer) merge(segs []int64) {
 		}
 		live[id] = seg
 	}
+	if err := rows.Err(); err != nil {
+		rows.Close()
+		w.err = err
+		return
+	}
 	rows.Close()
 	// Collect first: SQLite would see the new rows while reading.
 	type merged struct {
@@ -981,7 +1003,13 @@ func (w *writer) merge(segs []int64) {
 			}
 		}
 	}
+	if err := rows.Err(); err != nil && w.err == nil {
+		w.err = err
+	}
 	rows.Close()
+	if w.err != nil {
+		return
+	}
 	seg := w.nextSeg()
 	w.exec(`DELETE FROM postings WHERE seg IN (`+marks+`)`, args...)
 	entries := make(map[int64][]blockEntry, len(byBlock))
