@@ -56,6 +56,10 @@ import (
 //	12    a CRC-32C at the end of every blob (e328332).
 const schemaVersion = "12"
 
+// SchemaVersion is the version of the index's format on disk, for
+// `hone version`; its changelog is beside schemaVersion.
+const SchemaVersion = schemaVersion
+
 const schema = `
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS files(

@@ -35,7 +35,17 @@ var crashTasks = []string{
 const crashRepoFiles = 2600
 
 // buildHone builds the hone command into a temporary directory.
-func buildHone(t *testing.T) string {
+// env, such as CGO_ENABLED=0, is added to the build's environment.
+func buildHone(t *testing.T, env ...string) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "hone")
+	goBuild(t, env, "-o", bin, "github.com/hone-tools/hone/cmd/hone")
+	return bin
+}
+
+// goBuild runs go build with the arguments, in an environment with env
+// added.
+func goBuild(t *testing.T, env []string, args ...string) {
 	t.Helper()
 	goBin, err := exec.LookPath("go")
 	if err != nil {
@@ -44,12 +54,11 @@ func buildHone(t *testing.T) string {
 			t.Skip("no go command to build hone with")
 		}
 	}
-	bin := filepath.Join(t.TempDir(), "hone")
-	cmd := exec.Command(goBin, "build", "-o", bin, "github.com/hone-tools/hone/cmd/hone")
+	cmd := exec.Command(goBin, append([]string{"build"}, args...)...)
+	cmd.Env = append(os.Environ(), env...)
 	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build hone: %v\n%s", err, out)
+		t.Fatalf("go build %s: %v\n%s", strings.Join(args, " "), err, out)
 	}
-	return bin
 }
 
 // honeCmd is a hone process on repo, with its indexes in indexDir.

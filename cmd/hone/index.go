@@ -14,6 +14,7 @@ import (
 	"github.com/hone-tools/hone/history"
 	"github.com/hone-tools/hone/index"
 	"github.com/hone-tools/hone/redact"
+	"github.com/hone-tools/hone/structure"
 )
 
 // indexFlags are the flags every command that opens an index shares.
@@ -160,7 +161,7 @@ func cmdStatus(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return enc.Encode(map[string]any{
 			"repo": st.Root, "index": st.Path, "files": st.Files, "index_bytes": st.Bytes,
 			"source_bytes": st.Source, "segments": st.Segments, "delta": st.Delta, "updated": st.Updated,
-			"complete": st.Complete, "skipped": st.Skipped,
+			"complete": st.Complete, "skipped": st.Skipped, "parser": structure.Parser(),
 		})
 	}
 	fmt.Fprintf(stdout, "repo:     %s\n", redact.QuotePath(st.Root))
@@ -178,6 +179,7 @@ func cmdStatus(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if st.Skipped.Any() {
 		fmt.Fprintf(stdout, "skipped:  %s\n", st.Skipped)
 	}
+	fmt.Fprintf(stdout, "outlines: %s\n", parserText())
 	return nil
 }
 

@@ -16,6 +16,9 @@ import (
 	"io"
 	"os"
 	"os/signal"
+
+	"github.com/hone-tools/hone"
+	"github.com/hone-tools/hone/index"
 )
 
 func main() {
@@ -76,6 +79,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		err = cmdMCP(ctx, args[1:], stdout, stderr)
 	case "version", "--version", "-version":
 		fmt.Fprintf(stdout, "hone %s\n", versionString())
+		fmt.Fprintf(stdout, "outlines:     %s\n", parserText())
+		fmt.Fprintf(stdout, "json output:  version %d\n", hone.JSONVersion)
+		fmt.Fprintf(stdout, "index format: version %s\n", index.SchemaVersion)
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(stdout, helpText)
 	default:

@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/hone-tools/hone/retrieve"
+	"github.com/hone-tools/hone/structure"
 
 	"github.com/hone-tools/hone"
 	"github.com/hone-tools/hone/pack"
@@ -225,6 +226,14 @@ func versionString() string {
 		return hone.Version + " (" + rev + ")"
 	}
 	return hone.Version
+}
+
+// parserText says which extractor makes the exact outlines in this build.
+func parserText() string {
+	if langs := structure.TreeSitterLanguages(); len(langs) > 0 {
+		return fmt.Sprintf("%s (%d languages; others by line patterns)", structure.Parser(), len(langs))
+	}
+	return structure.Parser() + " (built without cgo: tree-sitter's grammars need a C compiler)"
 }
 
 // buildRevision is the commit the binary was built from, its first 12
