@@ -19,7 +19,7 @@ func benchRepo(b *testing.B) string {
 func BenchmarkColdIndex(b *testing.B) {
 	repo := benchRepo(b)
 	for i := 0; i < b.N; i++ {
-		ix, err := Build(context.Background(), repo, Options{Dir: b.TempDir()})
+		ix, err := buildAt(context.Background(), repo, Options{Dir: b.TempDir()})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -30,14 +30,14 @@ func BenchmarkColdIndex(b *testing.B) {
 func BenchmarkNoChangeUpdate(b *testing.B) {
 	repo := benchRepo(b)
 	dir := b.TempDir()
-	ix, err := Build(context.Background(), repo, Options{Dir: dir})
+	ix, err := buildAt(context.Background(), repo, Options{Dir: dir})
 	if err != nil {
 		b.Fatal(err)
 	}
 	ix.Close()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		ix, err := Build(context.Background(), repo, Options{Dir: dir})
+		ix, err := buildAt(context.Background(), repo, Options{Dir: dir})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -168,7 +168,7 @@ func TestDamage(t *testing.T) {
 	repo := damageRepo(t, 500)
 	ctx := context.Background()
 	pristine := t.TempDir()
-	ix, err := Build(ctx, repo, Options{Dir: pristine})
+	ix, err := buildAt(ctx, repo, Options{Dir: pristine})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -183,7 +183,7 @@ func TestDamage(t *testing.T) {
 	}
 	// Two retrievals on the undamaged copy answer alike, and, reopened,
 	// with what the outlines stored.
-	ix, err = Build(ctx, repo, Options{Dir: pristine})
+	ix, err = buildAt(ctx, repo, Options{Dir: pristine})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -74,7 +74,7 @@ func TestFullDiskUpdate(t *testing.T) {
 	repo := damageRepo(t, 200)
 	ctx := context.Background()
 	dir := t.TempDir()
-	ix, err := Build(ctx, repo, Options{Dir: dir})
+	ix, err := buildAt(ctx, repo, Options{Dir: dir})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -137,7 +137,7 @@ func TestFullDiskMidway(t *testing.T) {
 	repo := damageRepo(t, 100)
 	ctx := context.Background()
 	dir := t.TempDir()
-	ix, err := Build(ctx, repo, Options{Dir: dir})
+	ix, err := buildAt(ctx, repo, Options{Dir: dir})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -189,7 +189,7 @@ func TestFullDiskOpen(t *testing.T) {
 	repo := damageRepo(t, 100)
 	ctx := context.Background()
 	dir := t.TempDir()
-	ix, err := Build(ctx, repo, Options{Dir: dir})
+	ix, err := buildAt(ctx, repo, Options{Dir: dir})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -32,7 +32,7 @@ func build(t *testing.T, files map[string]string) *Index {
 	t.Helper()
 	dir := t.TempDir()
 	writeTree(t, dir, files)
-	ix, err := Build(context.Background(), dir, Options{Dir: t.TempDir()})
+	ix, err := buildAt(context.Background(), dir, Options{Dir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -154,7 +154,7 @@ func TestOpenErrors(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := Build(ctx, t.TempDir(), Options{Dir: t.TempDir()}); err == nil {
+	if _, err := buildAt(ctx, t.TempDir(), Options{Dir: t.TempDir()}); err == nil {
 		t.Error("cancelled: no error")
 	}
 }
@@ -190,7 +190,7 @@ func TestIncrementalEqualsRebuild(t *testing.T) {
 	writeTree(t, repo, files)
 	dir := t.TempDir()
 	ctx := context.Background()
-	ix, err := Build(ctx, repo, Options{Dir: dir})
+	ix, err := buildAt(ctx, repo, Options{Dir: dir})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -209,7 +209,7 @@ func TestIncrementalEqualsRebuild(t *testing.T) {
 			t.Fatalf("round %d: %v", round, err)
 		}
 	}
-	fresh, err := Build(ctx, repo, Options{Dir: t.TempDir()})
+	fresh, err := buildAt(ctx, repo, Options{Dir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -269,7 +269,7 @@ func TestSchemaVersionRebuild(t *testing.T) {
 	writeTree(t, repo, map[string]string{"a.go": "package a\n\nfunc Token() {}\n"})
 	dir := t.TempDir()
 	ctx := context.Background()
-	ix, err := Build(ctx, repo, Options{Dir: dir})
+	ix, err := buildAt(ctx, repo, Options{Dir: dir})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -278,7 +278,7 @@ func TestSchemaVersionRebuild(t *testing.T) {
 	}
 	ix.Close()
 	var notices []string
-	ix, err = Build(ctx, repo, Options{Dir: dir, Notice: func(s string) { notices = append(notices, s) }})
+	ix, err = buildAt(ctx, repo, Options{Dir: dir, Notice: func(s string) { notices = append(notices, s) }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -296,7 +296,7 @@ func TestCorruptRebuild(t *testing.T) {
 	writeTree(t, repo, map[string]string{"a.go": "package a\n\nfunc Token() {}\n"})
 	dir := t.TempDir()
 	ctx := context.Background()
-	ix, err := Build(ctx, repo, Options{Dir: dir})
+	ix, err := buildAt(ctx, repo, Options{Dir: dir})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -308,7 +308,7 @@ func TestCorruptRebuild(t *testing.T) {
 		t.Fatal(err)
 	}
 	var notices []string
-	ix, err = Build(ctx, repo, Options{Dir: dir, Notice: func(s string) { notices = append(notices, s) }})
+	ix, err = buildAt(ctx, repo, Options{Dir: dir, Notice: func(s string) { notices = append(notices, s) }})
 	if err != nil {
 		t.Fatalf("a corrupt index must be rebuilt, not fail: %v", err)
 	}
@@ -390,7 +390,7 @@ func TestOddPaths(t *testing.T) {
 	repo := filepath.Join(base, "r#1 50%?x")
 	writeTree(t, repo, map[string]string{"a.go": "package a\n\nfunc Token() {}\n"})
 	dir := filepath.Join(base, "idx#?%41")
-	ix, err := Build(context.Background(), repo, Options{Dir: dir})
+	ix, err := buildAt(context.Background(), repo, Options{Dir: dir})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -413,7 +413,7 @@ func TestMergeDropsTombstones(t *testing.T) {
 	}
 	writeTree(t, repo, files)
 	ctx := context.Background()
-	ix, err := Build(ctx, repo, Options{Dir: t.TempDir()})
+	ix, err := buildAt(ctx, repo, Options{Dir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -53,7 +53,7 @@ func TestPrivateFiles(t *testing.T) {
 		{"new", nil},
 		{"left readable", func(t *testing.T, dir string) {
 			// As an older hone left it: 0755 folders, 0644 files.
-			ix, err := Build(ctx, repo, Options{Dir: dir})
+			ix, err := buildAt(ctx, repo, Options{Dir: dir})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -73,7 +73,7 @@ func TestPrivateFiles(t *testing.T) {
 			if tc.prep != nil {
 				tc.prep(t, base)
 			}
-			ix, err := Build(ctx, repo, Options{Dir: base})
+			ix, err := buildAt(ctx, repo, Options{Dir: base})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -82,7 +82,7 @@ func TestResume(t *testing.T) {
 // nothing.
 func TestEmptyRepository(t *testing.T) {
 	ctx := context.Background()
-	ix, err := Build(ctx, t.TempDir(), Options{Dir: t.TempDir()})
+	ix, err := buildAt(ctx, t.TempDir(), Options{Dir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}

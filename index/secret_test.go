@@ -25,7 +25,7 @@ func TestSecretsStayOutOfTheIndex(t *testing.T) {
 		"ci/push.sh":      "git push https://x-access-token:" + token + "@github.com/acme/app.git\n",
 	})
 	dir := t.TempDir()
-	ix, err := Build(context.Background(), repo, Options{Dir: dir})
+	ix, err := buildAt(context.Background(), repo, Options{Dir: dir})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -62,7 +62,7 @@ func TestSameSizeAndTime(t *testing.T) {
 			past := time.Now().Add(-time.Hour).Truncate(time.Second)
 			os.Chtimes(p, past, past)
 			ctx := context.Background()
-			ix, err := Build(ctx, repo, Options{Dir: t.TempDir()})
+			ix, err := buildAt(ctx, repo, Options{Dir: t.TempDir()})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -96,7 +96,7 @@ func TestRacyFile(t *testing.T) {
 	repo := t.TempDir()
 	writeTree(t, repo, map[string]string{"a.go": "package a\n\nfunc Alpha() {}\n"})
 	ctx := context.Background()
-	ix, err := Build(ctx, repo, Options{Dir: t.TempDir()})
+	ix, err := buildAt(ctx, repo, Options{Dir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,7 +149,7 @@ func TestChurn(t *testing.T) {
 	}
 	writeTree(t, repo, files)
 	ctx := context.Background()
-	ix, err := Build(ctx, repo, Options{Dir: t.TempDir()})
+	ix, err := buildAt(ctx, repo, Options{Dir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -214,7 +214,7 @@ func TestFutureFile(t *testing.T) {
 	repo := t.TempDir()
 	writeTree(t, repo, map[string]string{"a.go": "package a\n\nfunc Alpha() {}\n", "b.go": "package b\n"})
 	ctx := context.Background()
-	ix, err := Build(ctx, repo, Options{Dir: t.TempDir()})
+	ix, err := buildAt(ctx, repo, Options{Dir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -392,18 +392,12 @@ const (
 	relatedScan = 60
 )
 
-// Related returns up to k terms that stand together with stem in the
-// repository's identifiers, comments and docstrings, most associated
-// first. Only terms paired in at least three files are returned, and only
-// those positively associated. Callers must check Err: a read that failed
-// leaves neighbours out.
-func (ix *Index) Related(stem string, k int) []Neighbor {
-	return ix.RelatedAll([]string{stem}, k)[stem]
-}
-
-// RelatedAll is Related for several stems, in one query. Of a term's
+// RelatedAll returns, for each stem, up to k terms that stand together
+// with it in the repository's identifiers, comments and docstrings, most
+// associated first, in one query. Only terms paired in at least three
+// files are returned, and only those positively associated; of a term's
 // pairs, the relatedScan most frequent are weighed. Callers must check
-// Err, as for Related.
+// Err: a read that failed leaves neighbours out.
 func (ix *Index) RelatedAll(stems []string, k int) map[string][]Neighbor {
 	out := map[string][]Neighbor{}
 	if k <= 0 || len(stems) == 0 {

@@ -114,7 +114,7 @@ func TestRelated(t *testing.T) {
 		files[fmt.Sprintf("other/f%d.py", i)] = fmt.Sprintf("def handler%d(value):\n    return value\n", i)
 	}
 	ix := build(t, files)
-	got := ix.Related(tokenize.Stem("rate"), 5)
+	got := related(ix, tokenize.Stem("rate"), 5)
 	var names []string
 	for _, nb := range got {
 		names = append(names, nb.Surface)
@@ -128,7 +128,7 @@ func TestRelated(t *testing.T) {
 	if got[0].Files != 5 {
 		t.Errorf("throttle pairs with rate in %d files, want 5", got[0].Files)
 	}
-	if nb := ix.Related("nosuchterm", 5); len(nb) != 0 {
+	if nb := related(ix, "nosuchterm", 5); len(nb) != 0 {
 		t.Errorf("an unknown term has neighbors: %v", nb)
 	}
 	all := ix.RelatedAll([]string{tokenize.Stem("throttle"), tokenize.Stem("limit")}, 1)
@@ -150,7 +150,7 @@ func TestRelatedAfterDrop(t *testing.T) {
 	}
 	writeTree(t, repo, files)
 	ctx := context.Background()
-	ix, err := Build(ctx, repo, Options{Dir: t.TempDir()})
+	ix, err := buildAt(ctx, repo, Options{Dir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -161,7 +161,7 @@ func TestRelatedAfterDrop(t *testing.T) {
 		t.Fatalf("a build of %d files flushed no pairs into the table", len(files))
 	}
 	rate := tokenize.Stem("rate")
-	if nb := ix.Related(rate, 3); len(nb) != 1 || nb[0].Files != 4 {
+	if nb := related(ix, rate, 3); len(nb) != 1 || nb[0].Files != 4 {
 		t.Fatalf("before the drop: %v, want throttle in 4 files", nb)
 	}
 	os.Remove(filepath.Join(repo, "svc", "api0.py"))
@@ -169,14 +169,14 @@ func TestRelatedAfterDrop(t *testing.T) {
 	if _, err := ix.Update(ctx, nil); err != nil {
 		t.Fatal(err)
 	}
-	if nb := ix.Related(rate, 3); len(nb) != 0 {
+	if nb := related(ix, rate, 3); len(nb) != 0 {
 		t.Errorf("after dropping two of the four files: %v, want nothing (paired in 2 files, fewer than 3)", nb)
 	}
 	writeTree(t, repo, map[string]string{"svc/new.py": "def throttle_rate(v):\n    return v\n"})
 	if _, err := ix.Update(ctx, nil); err != nil {
 		t.Fatal(err)
 	}
-	if nb := ix.Related(rate, 3); len(nb) != 1 || nb[0].Files != 3 {
+	if nb := related(ix, rate, 3); len(nb) != 1 || nb[0].Files != 3 {
 		t.Errorf("after adding one back: %v, want throttle in 3 files", nb)
 	}
 }
@@ -221,7 +221,7 @@ func FuzzPairs(f *testing.F) {
 // was looked up already.
 func TestRelatedRepeatable(t *testing.T) {
 	repo := damageRepo(t, 200)
-	ix, err := Build(context.Background(), repo, Options{Dir: t.TempDir()})
+	ix, err := buildAt(context.Background(), repo, Options{Dir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}

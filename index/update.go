@@ -62,19 +62,6 @@ type Progress struct {
 	Bytes       int64
 }
 
-// Build opens the index of root and brings it up to date.
-func Build(ctx context.Context, root string, opts Options) (*Index, error) {
-	ix, err := Open(ctx, root, opts)
-	if err != nil {
-		return nil, err
-	}
-	if _, err := ix.Update(ctx, nil); err != nil {
-		ix.Close()
-		return nil, err
-	}
-	return ix, nil
-}
-
 // Rebuild discards the index and builds it again.
 // The rebuild is one transaction: other processes read the old index
 // until it commits, and a rebuild killed midway leaves the old index as it

@@ -41,23 +41,15 @@ func Phrases() []string {
 	return slices.Clone(tables().phrases)
 }
 
-// Translate segments Chinese text into known software terms by forward
-// maximum matching over the glossary and returns the primary English
-// equivalent of each, in order; e.g. "修复身份验证令牌过期错误" gives fix,
-// authentication, token, expiry, error. Characters that start no known term
-// are skipped, as is all non-Han text (ASCII words inside Chinese text are
-// left to the caller's tokenizer). Some common words are known only to be
-// skipped (表示 "represent" is consumed so that 表 "table" does not match).
-// Outputs may be phrases ("rate limit").
-func Translate(text string) []string {
-	var out []string
-	segment(text, func(en []string) { out = append(out, en[0]) })
-	return out
-}
-
-// TranslateAll is Translate with every English alternative of each
-// segment, primary first: "错误" gives [[error bug]]. The caller owns the
-// returned slices.
+// TranslateAll segments Chinese text into known software terms by forward
+// maximum matching over the glossary and returns every English
+// alternative of each, primary first, in order: "修复令牌过期错误" gives
+// [[fix repair] [token] [expiry expire expiration] [error bug]]. Characters
+// that start no known term are skipped, as is all non-Han text (ASCII
+// words inside Chinese text are left to the caller's tokenizer). Some
+// common words are known only to be skipped (表示 "represent" is consumed
+// so that 表 "table" does not match). Outputs may be phrases ("rate
+// limit"). The caller owns the returned slices.
 func TranslateAll(text string) [][]string {
 	var out [][]string
 	segment(text, func(en []string) { out = append(out, slices.Clone(en)) })

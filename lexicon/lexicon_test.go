@@ -164,9 +164,9 @@ func TestTranslate(t *testing.T) {
 		{"🚀登录\xff令牌", "login|token"},
 	}
 	for _, tt := range tests {
-		got := strings.Join(Translate(tt.in), "|")
+		got := strings.Join(translate(tt.in), "|")
 		if got != tt.want {
-			t.Errorf("Translate(%q) = %q, want %q", tt.in, got, tt.want)
+			t.Errorf("translate(%q) = %q, want %q", tt.in, got, tt.want)
 		}
 	}
 }
@@ -243,7 +243,7 @@ func FuzzTranslate(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		all := TranslateAll(s)
-		one := Translate(s)
+		one := translate(s)
 		if len(all) != len(one) {
 			t.Fatalf("Translate and TranslateAll disagree on %q", s)
 		}
@@ -256,12 +256,23 @@ func FuzzTranslate(f *testing.F) {
 	})
 }
 
-func ExampleTranslate() {
-	fmt.Println(Translate("修复身份验证令牌过期错误"))
-	fmt.Println(Translate("为API端点添加速率限制"))
+func ExampleTranslateAll() {
+	for _, alts := range TranslateAll("为API端点添加速率限制") {
+		fmt.Println(alts[0])
+	}
 	fmt.Println(Synonyms("rate limit")[:3])
 	// Output:
-	// [fix authentication token expiry error]
-	// [endpoint add rate limit]
+	// endpoint
+	// add
+	// rate limit
 	// [ratelimit rate limiter ratelimiter]
+}
+
+// translate is the primary English of each segment.
+func translate(text string) []string {
+	var out []string
+	for _, alts := range TranslateAll(text) {
+		out = append(out, alts[0])
+	}
+	return out
 }

@@ -548,16 +548,6 @@ func QuotePath(p string) string {
 	return strconv.Quote(p)
 }
 
-// Unquote turns a name QuotePath quoted back into the name.
-func Unquote(p string) string {
-	if len(p) >= 2 && p[0] == '"' {
-		if u, err := strconv.Unquote(p); err == nil {
-			return u
-		}
-	}
-	return p
-}
-
 func needsQuote(p string) bool {
 	if p == "" {
 		return false

@@ -1,7 +1,6 @@
 package retrieve
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"slices"
@@ -130,7 +129,7 @@ func TestReadEvidenceSameName(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	ix, err := index.Build(context.Background(), dir, index.Options{Dir: t.TempDir()})
+	ix, err := buildIndex(dir, index.Options{Dir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}

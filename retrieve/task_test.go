@@ -10,9 +10,22 @@ import (
 	"github.com/hone-tools/hone/index"
 )
 
+// buildIndex opens the index of root and brings it up to date.
+func buildIndex(root string, opts index.Options) (*index.Index, error) {
+	ix, err := index.Open(context.Background(), root, opts)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := ix.Update(context.Background(), nil); err != nil {
+		ix.Close()
+		return nil, err
+	}
+	return ix, nil
+}
+
 func fixtureIndex(t testing.TB, name string) *index.Index {
 	t.Helper()
-	ix, err := index.Build(context.Background(), filepath.Join("..", "testdata", "repos", name), index.Options{Dir: t.TempDir()})
+	ix, err := buildIndex(filepath.Join("..", "testdata", "repos", name), index.Options{Dir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}

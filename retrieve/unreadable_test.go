@@ -27,7 +27,7 @@ func TestUnreadableTargetIsNoticed(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	ix, err := index.Build(context.Background(), dir, index.Options{Dir: t.TempDir()})
+	ix, err := buildIndex(dir, index.Options{Dir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}

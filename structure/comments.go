@@ -2,20 +2,11 @@ package structure
 
 import "strings"
 
-// Comments returns the text of the comments and docstrings in src, one
-// string per comment, for a language family: // and /* */ in C-like
-// languages, # in scripting languages, -- in SQL and Lua, and Python's
-// triple-quoted docstrings. String literals are skipped on a best-effort
-// basis, so "http://x" is not taken for a comment.
-func Comments(lang string, src []byte) []string {
-	var out []string
-	for _, sp := range CommentSpans(lang, src) {
-		out = append(out, string(src[sp[0]:sp[1]]))
-	}
-	return out
-}
-
-// CommentSpans is Comments as byte ranges [start, end) of src, in order.
+// CommentSpans finds the comments and docstrings in src, for a language
+// family: // and /* */ in C-like languages, # in scripting languages, --
+// in SQL and Lua, and Python's triple-quoted docstrings. String literals
+// are skipped on a best-effort basis, so "http://x" is not taken for a
+// comment. It returns them as byte ranges [start, end) of src, in order.
 func CommentSpans(lang string, src []byte) [][2]int {
 	switch lang {
 	case "go", "javascript", "typescript", "java", "kotlin", "scala", "csharp", "c", "cpp", "rust", "swift", "php", "dart", "vue", "svelte", "proto", "css":

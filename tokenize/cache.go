@@ -161,15 +161,3 @@ func (sh *shard) addLocked(text string, stem bool) entry {
 	}
 	return e
 }
-
-// cacheLen returns the number of cached entries in shard i.
-func cacheLen(i int) int {
-	sh := &shards[i]
-	sh.mu.Lock()
-	defer sh.mu.Unlock()
-	n := len(sh.dirty)
-	if ro := sh.ro.Load(); ro != nil {
-		n += len(*ro)
-	}
-	return n
-}

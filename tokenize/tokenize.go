@@ -43,13 +43,6 @@ type Token struct {
 // code) are dropped. CJK runs are never dropped for length.
 const MaxLen = 64
 
-// Tokens splits text into tokens; see Each for the rules.
-func Tokens(text string) []Token {
-	toks := make([]Token, 0, len(text)/8+1)
-	Each(text, func(t Token) { toks = append(toks, t) })
-	return toks
-}
-
 // Each calls fn for every token of text, in order of position.
 //
 // An identifier is a maximal run of letters, digits, '_' and '$', with '-'

@@ -100,9 +100,9 @@ func TestTokens(t *testing.T) {
 		{"\xff\xfe\xfd", ""},
 	}
 	for _, tt := range tests {
-		got := strings.Join(texts(Tokens(tt.in)), " ")
+		got := strings.Join(texts(tokens(tt.in)), " ")
 		if got != tt.want {
-			t.Errorf("Tokens(%q)\n got: %s\nwant: %s", tt.in, got, tt.want)
+			t.Errorf("tokens(%q)\n got: %s\nwant: %s", tt.in, got, tt.want)
 		}
 	}
 }
@@ -120,9 +120,9 @@ func TestPosAndStem(t *testing.T) {
 		{Text: "expiredtokens", Stem: "expiredtoken", Whole: true, Pos: 26},
 		{Text: "过期", Stem: "过期", Pos: 44},
 	}
-	got := Tokens(in)
+	got := tokens(in)
 	if len(got) != len(want) {
-		t.Fatalf("Tokens(%q) = %+v", in, got)
+		t.Fatalf("tokens(%q) = %+v", in, got)
 	}
 	for i := range want {
 		if got[i] != want[i] {
@@ -133,7 +133,7 @@ func TestPosAndStem(t *testing.T) {
 
 func TestStemConsistent(t *testing.T) {
 	// The Kelvin sign lowers to ASCII 'k'; both spellings must share a stem.
-	toks := Tokens("\u212Aeepings keepings")
+	toks := tokens("\u212Aeepings keepings")
 	if len(toks) != 2 || toks[0] != (Token{Text: "keepings", Stem: "keep", Pos: 0}) || toks[1].Stem != "keep" {
 		t.Errorf("Tokens = %+v", toks)
 	}
@@ -143,7 +143,7 @@ func TestEachMatchesTokens(t *testing.T) {
 	in := "func (s *SessionManager) RefreshToken(ctx context.Context) error"
 	var got []Token
 	Each(in, func(t Token) { got = append(got, t) })
-	want := Tokens(in)
+	want := tokens(in)
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("Each = %v\nTokens = %v", got, want)
 	}
@@ -226,14 +226,14 @@ func TestCacheBounded(t *testing.T) {
 
 func TestConcurrent(t *testing.T) {
 	src := sampleCode()
-	want := Tokens(src)
+	want := tokens(src)
 	var wg sync.WaitGroup
 	for g := 0; g < 8; g++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for k := 0; k < 5; k++ {
-				got := Tokens(src)
+				got := tokens(src)
 				if len(got) != len(want) {
 					t.Errorf("got %d tokens, want %d", len(got), len(want))
 					return
@@ -290,10 +290,10 @@ func FuzzTokens(f *testing.F) {
 	})
 }
 
-func ExampleTokens() {
-	for _, t := range Tokens("cfg.parseHTTPRequest(user_id) // 过期") {
+func ExampleEach() {
+	Each("cfg.parseHTTPRequest(user_id) // 过期", func(t Token) {
 		fmt.Println(t.Text, t.Stem, t.Whole, t.Pos)
-	}
+	})
 	// Output:
 	// cfg cfg false 0
 	// parse pars false 4
@@ -422,7 +422,7 @@ func BenchmarkTokensSlice(b *testing.B) {
 	b.SetBytes(int64(len(src)))
 	b.ResetTimer()
 	for b.Loop() {
-		_ = Tokens(src)
+		_ = tokens(src)
 	}
 }
 
@@ -436,4 +436,23 @@ func BenchmarkTokensParallel(b *testing.B) {
 			Each(src, func(Token) { n++ })
 		}
 	})
+}
+
+// tokens lists the tokens of text, in order.
+func tokens(text string) []Token {
+	var toks []Token
+	Each(text, func(t Token) { toks = append(toks, t) })
+	return toks
+}
+
+// cacheLen counts the stems cached in shard i.
+func cacheLen(i int) int {
+	sh := &shards[i]
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	n := len(sh.dirty)
+	if ro := sh.ro.Load(); ro != nil {
+		n += len(*ro)
+	}
+	return n
 }

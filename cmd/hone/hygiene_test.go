@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hone-tools/hone/redact"
+	"github.com/hone-tools/hone/redact/redacttest"
 )
 
 // File names that hold a newline, terminal escapes or bytes that are not
@@ -56,7 +56,7 @@ func TestHostileNames(t *testing.T) {
 	}
 	found := 0
 	for _, f := range res.Files {
-		if _, err := os.Stat(filepath.Join(repo, redact.Unquote(f.Path))); err != nil {
+		if _, err := os.Stat(filepath.Join(repo, redacttest.Unquote(f.Path))); err != nil {
 			t.Errorf("JSON path %q names no file: %v", f.Path, err)
 		}
 		found++

@@ -6,6 +6,7 @@ package redacttest
 
 import (
 	"math/rand/v2"
+	"strconv"
 	"strings"
 
 	"github.com/hone-tools/hone/redact"
@@ -108,4 +109,15 @@ func RuleExamples(seed int64) ([]Planted, int) {
 		}
 	}
 	return out, len(rules)
+}
+
+// Unquote turns a name redact.QuotePath quoted back into the name, for a
+// test that reads hone's output.
+func Unquote(p string) string {
+	if len(p) >= 2 && p[0] == '"' {
+		if u, err := strconv.Unquote(p); err == nil {
+			return u
+		}
+	}
+	return p
 }
