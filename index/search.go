@@ -475,12 +475,28 @@ func (ix *Index) Imports(d *Doc) []string {
 	return out
 }
 
-// Content reads a file's text. Secret-bearing files are refused.
+// Content reads a file's text, as the index's size limit allows it.
+// Secret-bearing files are refused, and so is anything no longer a
+// regular file: a link or a FIFO swapped in for the file is neither
+// followed nor waited on.
 func (ix *Index) Content(e *Entry) ([]byte, error) {
 	if e.Kind.Has(walk.Secret) {
 		return nil, fmt.Errorf("read %s: secret-bearing file, contents are never read", e.Path)
 	}
-	b, err := os.ReadFile(filepath.Join(ix.Root, filepath.FromSlash(e.Path)))
+	limit := ix.maxFileSize()
+	if limit < 0 {
+		limit = math.MaxInt64 - 1
+	}
+	p := filepath.Join(ix.Root, filepath.FromSlash(e.Path))
+	// The index holds regular files only: one swapped for a link since
+	// (to a key outside the repository, say) is not followed.
+	if fi, err := os.Lstat(p); err != nil || !fi.Mode().IsRegular() {
+		if err == nil {
+			err = walk.ErrNotRegular
+		}
+		return nil, fmt.Errorf("read %s: %w", e.Path, err)
+	}
+	b, err := walk.ReadRegular(p, limit)
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", e.Path, err)
 	}

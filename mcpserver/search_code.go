@@ -91,7 +91,7 @@ func (s *Server) searchCode(ctx context.Context, _ *mcp.CallToolRequest, in Sear
 		}
 	}
 	for _, h := range hits {
-		hit := SearchHit{Path: h.Entry.Path, Score: h.Score, Lines: s.matchingLines(h.Entry.Path, stems, 3)}
+		hit := SearchHit{Path: h.Entry.Path, Score: h.Score, Lines: s.matchingLines(ix, h.Entry, stems, 3)}
 		block := fmt.Sprintf("%s (score %.2f)\n", hit.Path, hit.Score)
 		for _, l := range hit.Lines {
 			block += "  " + l + "\n"
@@ -117,12 +117,8 @@ func (s *Server) searchCode(ctx context.Context, _ *mcp.CallToolRequest, in Sear
 // matchingLines returns the first lines of a file holding a query term.
 // The file is checked as read_span checks it: it may have become a link
 // to a secret since it was indexed.
-func (s *Server) matchingLines(p string, stems map[string]bool, max int) []string {
-	slash, abs, err := s.resolve(p)
-	if err != nil {
-		return nil
-	}
-	data, err := readSource(slash, abs)
+func (s *Server) matchingLines(ix *index.Index, e *index.Entry, stems map[string]bool, max int) []string {
+	data, err := ix.Content(e)
 	if err != nil {
 		return nil
 	}
@@ -137,7 +133,7 @@ func (s *Server) matchingLines(p string, stems map[string]bool, max int) []strin
 		hit := false
 		tokenize.Each(line, func(t tokenize.Token) { hit = hit || stems[t.Stem] })
 		if hit {
-			shown, _ := redact.File(slash, strings.TrimSpace(line))
+			shown, _ := redact.File(e.Path, strings.TrimSpace(line))
 			out = append(out, fmt.Sprintf("%d: %s", i+1, shown))
 		}
 	}
