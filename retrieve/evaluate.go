@@ -57,6 +57,30 @@ const (
 	supportCaller   = 0.45
 	// extraSupport scales every link after the strongest.
 	extraSupport = 0.3
+
+	// strengthDefEach: each further definition named for a concept adds
+	// this, up to strengthDefMax. A body's mentions, against its length
+	// (BM25's b, bodyLengthNorm), saturate at about bodySaturation.
+	strengthDefEach = 0.05
+	strengthDefMax  = 0.95
+	bodyLengthNorm  = 0.5
+	bodySaturation  = 2
+
+	// A path the task names that resolves to no repository file matches a
+	// file of the same name with sameNameEvidence; a path resolving to
+	// other files counts otherPathShare of its match in this one.
+	sameNameEvidence = 0.5
+	otherPathShare   = 0.3
+
+	// nearFloor: closeness to the relevant files below it is no evidence.
+	nearFloor = 0.05
+
+	// The prior of kinds of file a task is rarely after, unless it asks
+	// for them.
+	priorVendored = 0.4 // vendored or generated
+	priorTest     = 0.5
+	priorExample  = 0.6
+	priorDocs     = 0.7
 )
 
 // learnedTerm is a term refine learned from the codebase.
@@ -257,7 +281,7 @@ func evaluate(ix *index.Index, tp *taskParse, d *index.Doc, k *knowledge, extra 
 		edges = append(edges, s.describe())
 	}
 
-	if near := k.near[d.Path]; near > 0.05 {
+	if near := k.near[d.Path]; near > nearFloor {
 		link *= 1 - graphWeight*near
 		edges = append(edges, "near the relevant files in the call graph")
 	}
@@ -285,13 +309,13 @@ func (s support) describe() string {
 func prior(d *index.Entry, tp *taskParse) float64 {
 	switch {
 	case d.Kind.Has(walk.Vendor) && !tp.aboutVendor, d.Kind.Has(walk.Generated) && !tp.aboutGenerated:
-		return 0.4
+		return priorVendored
 	case d.Kind.Has(walk.Test) && !tp.aboutTests:
-		return 0.5
+		return priorTest
 	case d.Kind.Has(walk.Example):
-		return 0.6
+		return priorExample
 	case d.Kind.Has(walk.Docs):
-		return 0.7
+		return priorDocs
 	}
 	return 1
 }
@@ -306,7 +330,7 @@ func conceptEvidence(ix *index.Index, d *index.Doc, c *concept) (e, about float6
 			}
 		}
 		if len(c.files) == 0 && path.Base(d.Path) == c.alts[0].label {
-			return 0.5, 0.5, "file name"
+			return sameNameEvidence, sameNameEvidence, "file name"
 		}
 	}
 	for _, a := range c.alts {
@@ -326,8 +350,8 @@ func conceptEvidence(ix *index.Index, d *index.Doc, c *concept) (e, about float6
 		}
 	}
 	if c.kind == filePath {
-		e *= 0.3 // another file of the same name: weak
-		about *= 0.3
+		e *= otherPathShare // another file of the same name: weak
+		about *= otherPathShare
 	}
 	return e, about, where
 }
@@ -401,7 +425,7 @@ func fieldStrengths(ix *index.Index, d *index.Doc, tf [index.NumFields]uint16) [
 		s[index.Name] = strengthName
 	}
 	if tf[index.Def] > 0 {
-		s[index.Def] = math.Min(0.95, strengthDef+0.05*float64(tf[index.Def]-1))
+		s[index.Def] = math.Min(strengthDefMax, strengthDef+strengthDefEach*float64(tf[index.Def]-1))
 	}
 	if tf[index.Dir] > 0 {
 		s[index.Dir] = strengthDir
@@ -410,9 +434,9 @@ func fieldStrengths(ix *index.Index, d *index.Doc, tf [index.NumFields]uint16) [
 		// A mention in a comment counts less than one in code.
 		code := float64(tf[index.Body]) - float64(tf[index.Comment])
 		n := math.Max(0, code) + commentShare*float64(tf[index.Comment])
-		norm := 0.5 + 0.5*float64(d.Len[index.Body])/ix.AvgLen(index.Body)
+		norm := 1 - bodyLengthNorm + bodyLengthNorm*float64(d.Len[index.Body])/ix.AvgLen(index.Body)
 		t := n / norm
-		s[index.Body] = strengthBody * t / (t + 2)
+		s[index.Body] = strengthBody * t / (t + bodySaturation)
 	}
 	return s
 }
