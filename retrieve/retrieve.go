@@ -101,10 +101,15 @@ type verdict struct {
 	score float64
 }
 
-// newVerdict rounds an evaluator's relevance to the two places every
-// output shows; the threshold is compared with the rounded relevance.
+// newVerdict rounds an evaluator's relevance, held to 0..1, to the two
+// places every output shows; the threshold is compared with the rounded
+// relevance.
 func newVerdict(ev hone.Evaluation, cycle int) verdict {
-	score := math.Max(0, math.Min(1, ev.Relevance))
+	score := ev.Relevance
+	if math.IsNaN(score) {
+		score = 0 // an evaluator's mistake counts as no evidence
+	}
+	score = math.Max(0, math.Min(1, score))
 	ev.Relevance = math.Round(score*100) / 100
 	ev.Cycle = cycle
 	ev.MissingContext = []string{}

@@ -363,6 +363,41 @@ func TestFakeEvaluator(t *testing.T) {
 	}
 }
 
+// Whatever an evaluator returns, the loop keeps to 0..1 and to the
+// candidates, one verdict a file.
+func TestJudgeKeepsToTheCandidates(t *testing.T) {
+	ev := evaluatorFunc(func(context.Context, hone.EvaluateRequest) ([]hone.Evaluation, error) {
+		return []hone.Evaluation{
+			{Path: "a", Relevance: math.NaN()}, {Path: "b", Relevance: 7}, {Path: "c", Relevance: -1},
+			{Path: "b", Relevance: 0.1}, {Path: "not asked", Relevance: 1},
+		}, nil
+	})
+	req := hone.EvaluateRequest{Cycle: 1, Candidates: []hone.Candidate{{Path: "a"}, {Path: "b"}, {Path: "c"}}}
+	vs, err := judge(context.Background(), ev, req, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]float64{}
+	for _, v := range vs {
+		got[v.Path] = v.Relevance
+	}
+	want := map[string]float64{"a": 0, "b": 1, "c": 0}
+	if len(got) != len(want) {
+		t.Fatalf("verdicts %v, want %v", got, want)
+	}
+	for p, r := range want {
+		if got[p] != r {
+			t.Errorf("%s at %g, want %g", p, got[p], r)
+		}
+	}
+}
+
+type evaluatorFunc func(context.Context, hone.EvaluateRequest) ([]hone.Evaluation, error)
+
+func (f evaluatorFunc) Evaluate(ctx context.Context, req hone.EvaluateRequest) ([]hone.Evaluation, error) {
+	return f(ctx, req)
+}
+
 func TestEvaluatorError(t *testing.T) {
 	fake := &fakeEvaluator{err: errors.New("the model is down")}
 	_, err := Retrieve(context.Background(), "../testdata/repos/auth-expiry", expiryTask, hone.Options{IndexDir: t.TempDir(), Evaluator: fake, NoHistory: true})
