@@ -1,9 +1,14 @@
 package hone_test
 
 import (
+	"errors"
+	"math"
+
 	"os/exec"
 	"strings"
 	"testing"
+
+	"github.com/hone-tools/hone"
 )
 
 // The root package is the API alone: it imports the standard library and
@@ -29,5 +34,39 @@ func TestAPIImportsTheStandardLibraryAlone(t *testing.T) {
 		if f[1] != "true" || f[2] != "0" {
 			t.Errorf("the root package depends on %s (standard %s, cgo files %s)", f[0], f[1], f[2])
 		}
+	}
+}
+
+func TestOptionsCheck(t *testing.T) {
+	ok := hone.Options{MaxCycles: 3, Threshold: 0.7, Candidates: 25, Coverage: 0.85, MaxFiles: 10}
+	for _, tt := range []struct {
+		name string
+		edit func(*hone.Options)
+		err  string
+	}{
+		{"the defaults", func(*hone.Options) {}, ""},
+		{"no cycles", func(o *hone.Options) { o.MaxCycles = 0 }, "max cycles must be between 1 and 10, not 0"},
+		{"too many cycles", func(o *hone.Options) { o.MaxCycles = 11 }, "max cycles"},
+		{"threshold NaN", func(o *hone.Options) { o.Threshold = math.NaN() }, "threshold must be in (0, 1], not NaN"},
+		{"threshold over 1", func(o *hone.Options) { o.Threshold = 1.5 }, "threshold"},
+		{"coverage NaN", func(o *hone.Options) { o.Coverage = math.NaN() }, "coverage must be in (0, 1], not NaN"},
+		{"no files", func(o *hone.Options) { o.MaxFiles = 0 }, "max files must be at least 1"},
+		{"no candidates", func(o *hone.Options) { o.Candidates = 0 }, "candidates must be at least 1"},
+		{"a bad glob", func(o *hone.Options) { o.Include = []string{"src/[a"} }, `bad glob "src/[a"`},
+		{"an unbalanced brace", func(o *hone.Options) { o.Exclude = []string{"{a,b"} }, "bad glob"},
+	} {
+		o := ok
+		tt.edit(&o)
+		err := o.Check()
+		if tt.err == "" && err != nil || tt.err != "" && (err == nil || !strings.Contains(err.Error(), tt.err)) {
+			t.Errorf("%s: %v, want %q", tt.name, err, tt.err)
+		}
+		var oe *hone.OptionError
+		if err != nil && !errors.As(err, &oe) {
+			t.Errorf("%s: %T is no OptionError", tt.name, err)
+		}
+	}
+	if _, err := (hone.Options{}).WithDefaults(); err != nil {
+		t.Errorf("the zero options: %v", err)
 	}
 }

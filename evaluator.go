@@ -20,9 +20,14 @@ type EvaluateRequest struct {
 	// Task is the task as the loop reads it: an issue template's hidden
 	// instructions and environment reports taken out.
 	Task string
-	// Cycle is the cycle's number, from 1.
+	// Cycle is the cycle's number, from 1; 0 after the loop, when the
+	// ranking has the files it weighs beside the cycles' judged (the next
+	// best of the first search, the best for the task's first line, the
+	// files the matching tests exercise and those defining what the task
+	// names).
 	Cycle int
-	// Query is the query the cycle dispatched.
+	// Query is the query the cycle dispatched; after the loop, the last
+	// query refine made, for its vocabulary.
 	Query Query
 	// Candidates are the files its search found.
 	Candidates []Candidate

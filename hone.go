@@ -37,9 +37,10 @@ type Query struct {
 	// Keywords are stemmed search terms: the task's own, then those learned
 	// from the codebase. Terms holds them with their weights.
 	Keywords []string `json:"keywords"`
-	// Terms are the search terms as the cycle weighs them: each way of
-	// saying each of the task's concepts, then the terms learned from the
-	// codebase.
+	// Terms are the search terms: each way of saying each of the task's
+	// concepts, then the terms learned from the codebase. The search
+	// weighs a form by its concept's Weight times its Discount, an
+	// identifier as written more, a learned term less.
 	Terms []Term `json:"terms"`
 	// Patterns are globs of the files to search. Empty means all source files.
 	// Those the caller gives are a hard filter; those refine learns (where
@@ -58,6 +59,9 @@ type Query struct {
 	// Expand are the best files so far: the files one hop from them along
 	// imports and calls are dispatched too.
 	Expand []string `json:"expand"`
+	// Named are the files the task names, by path or dotted module path:
+	// the first cycle dispatches them before anything else.
+	Named []string `json:"named"`
 	// SkipKinds are kinds of file left out of the search: tests (unless the
 	// task is about tests), vendored, generated and secret-bearing files.
 	SkipKinds []string `json:"skip_kinds"`
@@ -135,7 +139,7 @@ type Ranked struct {
 	Path      string  `json:"path"`
 	Relevance float64 `json:"relevance"`
 	// Signals are the evidence the ranking weighed, in the order of
-	// SignalNames; only when Options.Signals asks for them.
+	// retrieve.SignalNames; only when Options.Signals asks for them.
 	Signals []float64 `json:"signals,omitempty"`
 }
 
@@ -308,13 +312,13 @@ func (o Options) Check() error {
 	if o.MaxFiles < 1 {
 		return optionErr("max files must be at least 1, not %d", o.MaxFiles)
 	}
-	if o.Coverage <= 0 || o.Coverage > 1 {
+	if !(o.Coverage > 0 && o.Coverage <= 1) { // NaN too
 		return optionErr("coverage must be in (0, 1], not %g", o.Coverage)
 	}
 	if o.MaxCycles < 1 || o.MaxCycles > 10 {
 		return optionErr("max cycles must be between 1 and 10, not %d", o.MaxCycles)
 	}
-	if o.Threshold <= 0 || o.Threshold > 1 {
+	if !(o.Threshold > 0 && o.Threshold <= 1) { // NaN too
 		return optionErr("threshold must be in (0, 1], not %g", o.Threshold)
 	}
 	if o.Candidates < 1 {

@@ -62,7 +62,7 @@ func (dp *dispatcher) dispatch(q *query, relevant map[string]float64) []candidat
 			docs = append(docs, d)
 		}
 	}
-	prior := func(e *index.Entry) float64 { return dp.searchPrior(q, e) }
+	prior := dp.priorFor(q)
 	for _, g := range q.aims {
 		switch g.Kind {
 		case "call", "import":
@@ -73,22 +73,13 @@ func (dp *dispatcher) dispatch(q *query, relevant map[string]float64) []candidat
 			}
 		}
 	}
-	first := dp.hits == nil
-	if first {
-		// The first cycle: the files the task names come first, and the
-		// search of its own terms is kept, deeper, for the final ranking.
-		for _, p := range dp.tp.evidence.paths {
-			pick(dp.ix.Entry(p))
-		}
-		var mods []string
-		for p := range dp.tp.evidence.modules {
-			mods = append(mods, p)
-		}
-		sort.Strings(mods)
-		for _, p := range mods {
-			pick(dp.ix.Entry(p))
-		}
+	// The files the task names come first (the first query names them).
+	for _, p := range q.named {
+		pick(dp.ix.Entry(p))
 	}
+	// The first cycle's search of the task's own terms is kept, deeper,
+	// for the final ranking.
+	first := dp.hits == nil
 	hits := dp.ix.Run(index.Search{Terms: q.keywordTerms(), Keep: q.keep, Prior: prior, Limit: max(dp.limit, searchDepth)})
 	if first {
 		dp.hits = map[string]hit{}
@@ -162,14 +153,16 @@ func (dp *dispatcher) neighbours(q *query) []*index.Entry {
 	return out
 }
 
-// searchPrior weighs a search hit by its kind, and up when it lies where
-// the relevant files live.
-func (dp *dispatcher) searchPrior(q *query, e *index.Entry) float64 {
-	p := prior(e, dp.tp)
-	if len(q.patterns) > 0 && matchAny(q.patterns, e.Path) {
-		p *= patternBoost
+// priorFor weighs a search hit by its kind, and up when it lies where the
+// query's relevant files live.
+func (dp *dispatcher) priorFor(q *query) func(*index.Entry) float64 {
+	return func(e *index.Entry) float64 {
+		p := prior(e, dp.tp)
+		if len(q.patterns) > 0 && matchAny(q.patterns, e.Path) {
+			p *= patternBoost
+		}
+		return p
 	}
-	return p
 }
 
 // widen picks the files the ranking weighs beside those the cycles
@@ -211,8 +204,7 @@ func (dp *dispatcher) widen(q *query, tested map[string]float64, evaluated map[s
 		for _, s := range title {
 			terms = append(terms, index.QueryTerm{Stem: s, Weight: 1})
 		}
-		prior := func(e *index.Entry) float64 { return dp.searchPrior(q, e) }
-		for _, h := range dp.ix.Run(index.Search{Terms: terms, Keep: q.keep, Prior: prior, Limit: widenTitle}) {
+		for _, h := range dp.ix.Run(index.Search{Terms: terms, Keep: q.keep, Prior: dp.priorFor(q), Limit: widenTitle}) {
 			add(h.Entry)
 		}
 	}
@@ -249,10 +241,7 @@ func (dp *dispatcher) widen(q *query, tested map[string]float64, evaluated map[s
 // by the test's score against the best test's.
 func testPointers(ix *index.Index, q *query) map[string]float64 {
 	out := map[string]float64{}
-	var terms []index.QueryTerm
-	for _, c := range q.concepts {
-		terms = append(terms, conceptQueryTerms(c)...)
-	}
+	terms := q.taskTerms()
 	isTest := func(e *index.Entry) bool { return e.Kind.Has(walk.Test) && !q.isExcluded[e.Path] }
 	hits := ix.Run(index.Search{Terms: terms, Keep: isTest, Limit: testsSearched})
 	if len(hits) == 0 {

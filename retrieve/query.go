@@ -37,6 +37,9 @@ type query struct {
 	expand []string
 	// skip are the kinds of file left out of the search.
 	skip []string
+	// named are the files the task names, by path or dotted module path,
+	// dispatched first: in the first query only.
+	named []string
 }
 
 // firstQuery is the first cycle's: the task's concepts alone.
@@ -59,6 +62,13 @@ func firstQuery(tp *taskParse, opts hone.Options) *query {
 		}
 	}
 	q.skip = append(q.skip, "secret")
+	q.named = append(q.named, tp.evidence.paths...)
+	var mods []string
+	for p := range tp.evidence.modules {
+		mods = append(mods, p)
+	}
+	sort.Strings(mods)
+	q.named = append(q.named, mods...)
 	return q
 }
 
@@ -112,12 +122,19 @@ func Searchable(include, exclude []string, e *index.Entry) bool {
 
 // keywordTerms are the search terms of every concept and learned term.
 func (q *query) keywordTerms() []index.QueryTerm {
+	ts := q.taskTerms()
+	for _, l := range q.learned {
+		ts = append(ts, index.QueryTerm{Stem: l.stem, Weight: learnedWeight * l.weight})
+	}
+	return ts
+}
+
+// taskTerms are the search terms of the task's concepts alone, with the
+// synonyms the codebase uses.
+func (q *query) taskTerms() []index.QueryTerm {
 	var ts []index.QueryTerm
 	for _, c := range q.concepts {
 		ts = append(ts, conceptQueryTerms(c)...)
-	}
-	for _, l := range q.learned {
-		ts = append(ts, index.QueryTerm{Stem: l.stem, Weight: learnedWeight * l.weight})
 	}
 	return ts
 }
@@ -166,11 +183,12 @@ func (q *query) stems() map[string]bool {
 	return m
 }
 
-// trace is the query as the result shows it, and as an evaluator gets it.
+// trace is the query as the result shows it, and as an evaluator gets
+// it: a copy, which its reader may change without changing q.
 func (q *query) trace() hone.Query {
 	t := hone.Query{
 		Keywords: []string{}, Terms: []hone.Term{}, Patterns: []string{}, Excludes: []string{},
-		FocusAreas: []string{}, Gaps: []hone.Gap{}, Expand: []string{}, SkipKinds: []string{},
+		FocusAreas: []string{}, Gaps: []hone.Gap{}, Expand: []string{}, SkipKinds: []string{}, Named: []string{},
 	}
 	seen := map[string]bool{}
 	for _, c := range q.concepts {
@@ -181,8 +199,8 @@ func (q *query) trace() hone.Query {
 				t.Keywords = append(t.Keywords, k)
 			}
 			t.Terms = append(t.Terms, hone.Term{
-				Concept: c.label, Kind: c.kind.String(), Stems: a.stems, Label: a.label,
-				Weight: c.weight, Discount: a.discount, Source: a.source, Files: c.files,
+				Concept: c.label, Kind: c.kind.String(), Stems: slices.Clone(a.stems), Label: a.label,
+				Weight: c.weight, Discount: a.discount, Source: a.source, Files: slices.Clone(c.files),
 			})
 		}
 	}
@@ -213,6 +231,7 @@ func (q *query) trace() hone.Query {
 	t.Gaps = append(t.Gaps, q.aims...)
 	t.Expand = append(t.Expand, q.expand...)
 	t.SkipKinds = append(t.SkipKinds, q.skip...)
+	t.Named = append(t.Named, q.named...)
 	return t
 }
 
@@ -220,7 +239,10 @@ func (q *query) trace() hone.Query {
 const learnedKind = "learned"
 
 // vocabulary reads a traced query's terms back into concepts and learned
-// terms: what the lexical evaluator weighs.
+// terms: what the lexical evaluator weighs. A concept's forms stand
+// together in the terms, in order, and a new concept starts where the
+// label, kind or weight changes: concepts are unique by their own words,
+// so two neighbours never share all three.
 func vocabulary(terms []hone.Term) ([]*concept, []learnedTerm) {
 	var cs []*concept
 	var ls []learnedTerm

@@ -403,7 +403,8 @@ const maxDefiners = 10
 
 // ranker is the loop's last stage: it turns every evaluation into the
 // result. It reads what the other stages made, as values, and writes
-// nothing but the result; masks and declaredIn are its own caches.
+// nothing but the result, and its caches: masks and declaredIn, and the
+// files' lines and outlines it reads through the run's sources.
 type ranker struct {
 	ix  *index.Index
 	tp  *taskParse

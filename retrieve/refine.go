@@ -285,6 +285,18 @@ func (rf *refiner) criticalOpen() bool {
 	return false
 }
 
+// openNeeds lists what a file needs that is not in hand: the targets of
+// its open gaps.
+func (rf *refiner) openNeeds(p string) []string {
+	out := []string{}
+	for _, g := range rf.gaps {
+		if g.From == p && g.open {
+			out = append(out, describeGap(g.Gap))
+		}
+	}
+	return out
+}
+
 // found lists every gap found, open or closed, in the order found.
 func (rf *refiner) found() []hone.Gap {
 	out := make([]hone.Gap, len(rf.gaps))
@@ -504,7 +516,6 @@ func (q *query) mergeConcepts(c *concept, j int) {
 		}
 	}
 	c.weight = math.Max(c.weight, o.weight)
-	c.count += o.count
 	q.concepts = append(q.concepts[:j], q.concepts[j+1:]...)
 }
 

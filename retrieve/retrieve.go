@@ -88,7 +88,7 @@ func runRepaired(ctx context.Context, ix *index.Index, task string, opts hone.Op
 		return res, err
 	}
 	if _, err := ix.Rebuild(ctx, nil); err != nil {
-		return nil, err
+		return nil, fmt.Errorf("rebuild the damaged index: %w", err)
 	}
 	return run(ctx, ix, task, opts, pc, start)
 }
@@ -112,7 +112,8 @@ func newVerdict(ev hone.Evaluation, cycle int) verdict {
 	score = math.Max(0, math.Min(1, score))
 	ev.Relevance = math.Round(score*100) / 100
 	ev.Cycle = cycle
-	ev.MissingContext = []string{}
+	// What the result alone says of a file is the ranking's to set.
+	ev.MissingContext, ev.Role, ev.Spans = []string{}, "", nil
 	return verdict{Evaluation: ev, score: score}
 }
 
@@ -224,8 +225,7 @@ func run(ctx context.Context, ix *index.Index, raw string, opts hone.Options, pc
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		traced := q.trace()
-		cyc := hone.Cycle{N: n, Query: traced}
+		cyc := hone.Cycle{N: n, Query: q.trace()}
 
 		relevant := rec.relevant(opts.Threshold)
 		relBefore := map[string]float64{}
@@ -240,7 +240,7 @@ func run(ctx context.Context, ix *index.Index, raw string, opts hone.Options, pc
 			}
 		}
 		evaluated, err := judge(ctx, ev, hone.EvaluateRequest{
-			Task: tp.clean, Cycle: n, Query: traced, Candidates: requestCandidates(cands),
+			Task: tp.clean, Cycle: n, Query: q.trace(), Candidates: requestCandidates(cands),
 			Relevant: evaluations(relevant), Gaps: rf.found(),
 		}, n)
 		if err != nil {
@@ -252,7 +252,7 @@ func run(ctx context.Context, ix *index.Index, raw string, opts hone.Options, pc
 		q, closed = rf.refine(n, q, evaluated, rec, &cyc)
 		cyc.Evaluated = []hone.Evaluation{}
 		for _, v := range evaluated {
-			v.MissingContext = missing(rf.gaps, v.Path, nil)
+			v.MissingContext = rf.openNeeds(v.Path)
 			cyc.Evaluated = append(cyc.Evaluated, v.Evaluation)
 		}
 		res.Cycles = append(res.Cycles, cyc)
@@ -325,6 +325,9 @@ func judge(ctx context.Context, ev hone.Evaluator, req hone.EvaluateRequest, cyc
 	}
 	evs, err := ev.Evaluate(ctx, req)
 	if err != nil {
+		if req.Cycle == 0 {
+			return nil, fmt.Errorf("evaluate the files the ranking weighs after the loop: %w", err)
+		}
 		return nil, fmt.Errorf("evaluate cycle %d: %w", req.Cycle, err)
 	}
 	asked := map[string]bool{}
@@ -371,27 +374,6 @@ func countRelevant(ix *index.Index, rec *record, threshold float64) int {
 		}
 	}
 	return n
-}
-
-// missing lists what a file needs that is not in hand: the targets of its
-// open gaps, or at the end of the run (given the result's files), those
-// not among them.
-func missing(gaps []*gapState, p string, result map[string]bool) []string {
-	out := []string{}
-	for _, g := range gaps {
-		if g.From != p {
-			continue
-		}
-		if result != nil {
-			if result[g.Where] {
-				continue
-			}
-		} else if !g.open {
-			continue
-		}
-		out = append(out, describeGap(g.Gap))
-	}
-	return out
 }
 
 func describeGap(g hone.Gap) string {

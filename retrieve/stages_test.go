@@ -398,6 +398,49 @@ func (f evaluatorFunc) Evaluate(ctx context.Context, req hone.EvaluateRequest) (
 	return f(ctx, req)
 }
 
+// What an evaluator does to its request stays in the request: the trace,
+// the next query and the result keep the query that ran.
+func TestEvaluatorCannotChangeTheQuery(t *testing.T) {
+	scores := map[string]float64{"src/auth/tokens.ts": 0.9, "src/auth/auth.ts": 0.85}
+	ev := evaluatorFunc(func(_ context.Context, req hone.EvaluateRequest) ([]hone.Evaluation, error) {
+		for i := range req.Query.Terms {
+			req.Query.Terms[i].Stems[0] = "zzzmutated"
+			for j := range req.Query.Terms[i].Files {
+				req.Query.Terms[i].Files[j] = "zzzmutated"
+			}
+		}
+		for i := range req.Query.Keywords {
+			req.Query.Keywords[i] = "zzzmutated"
+		}
+		var out []hone.Evaluation
+		for _, c := range req.Candidates {
+			out = append(out, hone.Evaluation{Path: c.Path, Relevance: scores[c.Path]})
+		}
+		return out, nil
+	})
+	res, err := Retrieve(context.Background(), "../testdata/repos/auth-expiry", expiryTask+" in src/auth/tokens.ts", hone.Options{IndexDir: t.TempDir(), Evaluator: ev, NoHistory: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range res.Cycles {
+		for _, k := range c.Query.Keywords {
+			if strings.Contains(k, "zzz") {
+				t.Errorf("cycle %d's trace was changed: %v", c.N, c.Query.Keywords)
+			}
+		}
+		for _, term := range c.Query.Terms {
+			if slices.Contains(term.Stems, "zzzmutated") || slices.Contains(term.Files, "zzzmutated") {
+				t.Errorf("cycle %d's terms were changed: %+v", c.N, term)
+			}
+		}
+	}
+	for _, c := range res.Concepts {
+		if slices.Contains(c.Terms, "zzzmutated") {
+			t.Errorf("the concepts were changed: %+v", c)
+		}
+	}
+}
+
 func TestEvaluatorError(t *testing.T) {
 	fake := &fakeEvaluator{err: errors.New("the model is down")}
 	_, err := Retrieve(context.Background(), "../testdata/repos/auth-expiry", expiryTask, hone.Options{IndexDir: t.TempDir(), Evaluator: fake, NoHistory: true})

@@ -37,8 +37,14 @@ func writeText(w io.Writer, res *hone.Result) error {
 		} else {
 			fmt.Fprintf(b, "  patterns:    all source files\n")
 		}
+		if len(c.Query.Named) > 0 {
+			fmt.Fprintf(b, "  named:       %s\n", list(quoteAll(c.Query.Named), 6))
+		}
 		if len(c.Query.FocusAreas) > 0 {
 			fmt.Fprintf(b, "  focus:       %s\n", list(c.Query.FocusAreas, 8))
+		}
+		if len(c.Query.Expand) > 0 {
+			fmt.Fprintf(b, "  around:      %s\n", list(quoteAll(c.Query.Expand), 3))
 		}
 		if len(c.Query.Excludes) > 0 {
 			fmt.Fprintf(b, "  excludes:    %s\n", list(quoteAll(c.Query.Excludes), 6))
