@@ -62,6 +62,11 @@ type Query struct {
 	// Named are the files the task names, by path or dotted module path:
 	// the first cycle dispatches them before anything else.
 	Named []string `json:"named"`
+	// Probes are the words refine learned in the cycle before (the
+	// synonyms the codebase uses, the terms of the relevant files): each
+	// is searched on its own, with its own share of the candidates, for
+	// files not evaluated yet.
+	Probes []string `json:"probes"`
 	// SkipKinds are kinds of file left out of the search: tests (unless the
 	// task is about tests), vendored, generated and secret-bearing files.
 	SkipKinds []string `json:"skip_kinds"`

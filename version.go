@@ -14,7 +14,8 @@ const Version = "0.1.0"
 //	   name every open gap the cycle aimed at, not only those the cycle
 //	   before found; concepts and cycles are [] rather than null when the
 //	   task has nothing to search for; a query's named (the files the
-//	   task names, dispatched first); ranking[].signals, written only on
+//	   task names, dispatched first) and probes (the words learned in the
+//	   cycle before, each searched on its own); ranking[].signals, written only on
 //	   request, lose cover, about, learned and link, so that every signal
 //	   from near on moves four places (retrieve.SignalNames names them).
 //	1  (2026-11-29 to 2026-12-01) the first output, unversioned: task,

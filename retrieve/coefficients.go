@@ -27,6 +27,11 @@ const (
 	// testSubjectFiles: a test named for a file points at it when at most
 	// this many files have that name.
 	testSubjectFiles = 3
+	// probeShare: the share, in percent, of a cycle's candidates that the
+	// words refine learned take, each with its own search of probeFiles
+	// files not evaluated yet.
+	probeShare = 20
+	probeFiles = 2
 )
 
 // Evaluation.

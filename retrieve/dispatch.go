@@ -73,6 +73,26 @@ func (dp *dispatcher) dispatch(q *query, relevant map[string]float64) []candidat
 			}
 		}
 	}
+	// Each word refine learned gets its own search, and its own share of
+	// the candidates: a file only the codebase's word matches is
+	// evaluated, however the task's own words rank it.
+	share := max(1, dp.limit*probeShare/100)
+	fresh := func(e *index.Entry) bool { return q.keep(e) && !dp.dispatched[e.Path] && !picked[e.Path] }
+	for _, pr := range q.probes {
+		if share == 0 {
+			break
+		}
+		var terms []index.QueryTerm
+		for _, s := range pr.stems {
+			terms = append(terms, index.QueryTerm{Stem: s, Weight: 1 / float64(len(pr.stems))})
+		}
+		for _, h := range dp.ix.Run(index.Search{Terms: terms, Keep: fresh, Prior: prior, Limit: probeFiles}) {
+			if share > 0 && len(docs) < dp.limit {
+				pick(h.Entry)
+				share--
+			}
+		}
+	}
 	// The files the task names come first (the first query names them).
 	for _, p := range q.named {
 		pick(dp.ix.Entry(p))

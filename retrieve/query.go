@@ -40,6 +40,17 @@ type query struct {
 	// named are the files the task names, by path or dotted module path,
 	// dispatched first: in the first query only.
 	named []string
+	// probes are the words refine learned for this query (the synonyms
+	// the codebase uses, the terms of the relevant files), each searched on
+	// its own, so that a file only the codebase's word matches is
+	// evaluated.
+	probes []probe
+}
+
+// probe is a learned word the next dispatch searches on its own.
+type probe struct {
+	label string
+	stems []string
 }
 
 // firstQuery is the first cycle's: the task's concepts alone.
@@ -188,7 +199,7 @@ func (q *query) stems() map[string]bool {
 func (q *query) trace() hone.Query {
 	t := hone.Query{
 		Keywords: []string{}, Terms: []hone.Term{}, Patterns: []string{}, Excludes: []string{},
-		FocusAreas: []string{}, Gaps: []hone.Gap{}, Expand: []string{}, SkipKinds: []string{}, Named: []string{},
+		FocusAreas: []string{}, Gaps: []hone.Gap{}, Expand: []string{}, SkipKinds: []string{}, Named: []string{}, Probes: []string{},
 	}
 	seen := map[string]bool{}
 	for _, c := range q.concepts {
@@ -232,6 +243,9 @@ func (q *query) trace() hone.Query {
 	t.Expand = append(t.Expand, q.expand...)
 	t.SkipKinds = append(t.SkipKinds, q.skip...)
 	t.Named = append(t.Named, q.named...)
+	for _, p := range q.probes {
+		t.Probes = append(t.Probes, p.label)
+	}
 	return t
 }
 

@@ -208,6 +208,7 @@ func (rf *refiner) refine(n int, q *query, evaluated []verdict, rec *record, cyc
 		cyc.LearnedKeywords = append(cyc.LearnedKeywords, s.alt.label)
 		cyc.LearnedSynonyms = append(cyc.LearnedSynonyms, hone.Synonym{Term: s.alt.label, For: s.concept})
 	}
+	next.probes = rf.probesOf(syns, next.learned[len(q.learned):])
 
 	// Patterns: the directories of the relevant files.
 	for _, ev := range rel {
@@ -273,6 +274,31 @@ func (rf *refiner) refine(n int, q *query, evaluated []verdict, rec *record, cyc
 		next.expand = append(next.expand, ev.Path)
 	}
 	return next, closed
+}
+
+// probesOf orders the words a cycle learned for their own searches: the
+// synonyms of the task's concepts that the codebase uses first, the
+// rarest first (the codebase's own name for a thing is rare; one
+// that names half the files finds nothing new), then the terms of the
+// relevant files, best first.
+func (rf *refiner) probesOf(syns []learnedSynonym, learned []learnedTerm) []probe {
+	df := func(s learnedSynonym) int {
+		n := rf.ix.N()
+		for _, st := range s.alt.stems {
+			n = min(n, rf.ix.DF(st))
+		}
+		return n
+	}
+	syns = slices.Clone(syns)
+	sort.SliceStable(syns, func(i, j int) bool { return df(syns[i]) < df(syns[j]) })
+	var out []probe
+	for _, s := range syns {
+		out = append(out, probe{label: s.alt.label, stems: s.alt.stems})
+	}
+	for _, l := range learned {
+		out = append(out, probe{label: l.label, stems: []string{l.stem}})
+	}
+	return out
 }
 
 // criticalOpen reports whether a critical gap is open.

@@ -589,3 +589,53 @@ func TestTestsDoNotSuffice(t *testing.T) {
 		t.Errorf("the loop stopped as sufficient after cycle 1 on test files alone")
 	}
 }
+
+// A learned word is searched on its own. In login-throttle, "add rate
+// limiting to the login endpoint" learns in cycle 1 that the code says
+// "throttle", where only src/lib/throttle.ts says it; the task's own words
+// rank a dozen files above it. With candidates as scarce as a large
+// repository makes them, the next cycle searches the learned word on its
+// own and evaluates throttle.ts.
+func TestLearnedWordsAreSearched(t *testing.T) {
+	for _, candidates := range []int{3, 4, 6, 25} {
+		res, err := retrieve.Retrieve(context.Background(), filepath.Join("..", "testdata", "repos", "login-throttle"),
+			"add rate limiting to the login endpoint", hone.Options{IndexDir: t.TempDir(), Candidates: candidates, NoHistory: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Cycles) < 2 {
+			t.Fatalf("candidates %d: %d cycles", candidates, len(res.Cycles))
+		}
+		c1, c2 := res.Cycles[0], res.Cycles[1]
+		learned := false
+		for _, s := range c1.LearnedSynonyms {
+			learned = learned || s.Term == "throttle"
+		}
+		if !learned {
+			t.Fatalf("candidates %d: cycle 1 learned %v, not throttle", candidates, c1.LearnedSynonyms)
+		}
+		for _, ev := range c1.Evaluated {
+			if ev.Path == "src/lib/throttle.ts" {
+				t.Fatalf("candidates %d: the task's own words found throttle.ts in cycle 1; the fixture no longer tests the learned word", candidates)
+			}
+		}
+		if !slices.Contains(c2.Query.Probes, "throttle") {
+			t.Errorf("candidates %d: cycle 2 probes %v, want throttle", candidates, c2.Query.Probes)
+		}
+		found := false
+		for _, ev := range c2.Evaluated {
+			found = found || ev.Path == "src/lib/throttle.ts"
+		}
+		if !found {
+			t.Errorf("candidates %d: cycle 2 did not evaluate src/lib/throttle.ts: %v", candidates, pathsOf(c2.Evaluated))
+		}
+	}
+}
+
+func pathsOf(evs []hone.Evaluation) []string {
+	var out []string
+	for _, ev := range evs {
+		out = append(out, ev.Path)
+	}
+	return out
+}

@@ -40,6 +40,9 @@ func writeText(w io.Writer, res *hone.Result) error {
 		if len(c.Query.Named) > 0 {
 			fmt.Fprintf(b, "  named:       %s\n", list(quoteAll(c.Query.Named), 6))
 		}
+		if len(c.Query.Probes) > 0 {
+			fmt.Fprintf(b, "  probes:      %s\n", list(c.Query.Probes, 8))
+		}
 		if len(c.Query.FocusAreas) > 0 {
 			fmt.Fprintf(b, "  focus:       %s\n", list(c.Query.FocusAreas, 8))
 		}
