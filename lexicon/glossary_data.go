@@ -434,6 +434,7 @@ const glossaryData = `
 事务 = transaction
 模型 = model
 视图 = view
+蓝图 = blueprint
 控制器 = controller
 模板 = template
 表单 = form

@@ -156,6 +156,9 @@ func TestTranslate(t *testing.T) {
 		{"日志中打印请求头", "log|print|request header"},
 		{"这个函数表示用户的权限", "function|user|permission"},
 		{"通过期望值判断", "value"},
+		// A word the glossary lacks leaves its last character to match
+		// alone: 蓝图 must be blueprint, not 图's graph.
+		{"修复注册蓝图时URL前缀被重复拼接的问题", "fix|register|blueprint|prefix|duplicate|concatenate|issue"},
 		{"包括单元测试", "include|unit test"},
 		{"JSON序列化和反序列化", "serialize|deserialize"},
 		{"", ""},
