@@ -28,6 +28,12 @@ type Instance struct {
 	BaseCommit string   `json:"base_commit"`
 	Problem    string   `json:"problem_statement"`
 	Gold       []string `json:"gold_files"`
+	// Commit is the change itself, where a set records it (the
+	// users'-words set does, for its word check).
+	Commit string `json:"commit,omitempty"`
+	// TaskLanguage is the task's language, "en" or "zh", where a set
+	// records it.
+	TaskLanguage string `json:"task_language,omitempty"`
 }
 
 // ReadInstances reads a benchmark file, one JSON object a line.

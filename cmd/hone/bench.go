@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -41,6 +42,9 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if len(args) > 0 && args[0] == "mine" {
 		return cmdBenchMine(ctx, args[1:], stdout, stderr)
 	}
+	if len(args) > 0 && args[0] == "words" {
+		return cmdBenchWords(ctx, args[1:], stdout)
+	}
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
 	data := fs.String("data", "", "benchmark instances: JSON lines with instance_id, repo, base_commit, problem_statement, gold_files")
 	repos := fs.String("repos", "", "directory holding a full-history git directory of each repository")
@@ -59,7 +63,7 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	if len(words) > 0 || *data == "" || *repos == "" {
-		return usagef("usage: %s\n   or: %s\n   or: %s\n   or: %s\n   or: %s\n   or: %s", sweUsage, benchUsage, fitUsage, reportUsage, compareUsage, mineUsage)
+		return usagef("usage: %s\n   or: %s\n   or: %s\n   or: %s\n   or: %s\n   or: %s\n   or: %s", sweUsage, benchUsage, fitUsage, reportUsage, compareUsage, mineUsage, wordsUsage)
 	}
 	ins, err := bench.ReadInstances(*data)
 	if err != nil {
@@ -298,6 +302,56 @@ func cmdBenchReport(args []string, stdout io.Writer) error {
 		return usagef("no rows in %s", words[0])
 	}
 	printRows(stdout, rows)
+	return nil
+}
+
+const wordsUsage = `hone bench words --data FILE.jsonl --repos DIR [--map FILE] --common WORDS.txt`
+
+// cmdBenchWords checks a set of tasks in users' words: no task word of
+// four or more letters may be a part of an identifier on the lines its
+// commit changed, common English words aside. It exits 1 when one is.
+func cmdBenchWords(ctx context.Context, args []string, stdout io.Writer) error {
+	fs := flag.NewFlagSet("bench words", flag.ContinueOnError)
+	data := fs.String("data", "", "the set: JSON lines with instance_id, repo, base_commit, commit, problem_statement, gold_files")
+	repos := fs.String("repos", "", "directory holding a full-history git directory of each repository")
+	mapping := fs.String("map", "", "file of \"owner/name = path\" lines, where a repository lives under --repos")
+	common := fs.String("common", "", "common English words, one a line: allowed though code uses them")
+	words, err := parseFlags(fs, args, stdout, wordsUsage)
+	if err != nil {
+		return err
+	}
+	if len(words) > 0 || *data == "" || *repos == "" || *common == "" {
+		return usagef("usage: %s", wordsUsage)
+	}
+	ins, err := bench.ReadInstances(*data)
+	if err != nil {
+		return usagef("cannot read the set: %v", err)
+	}
+	allowed, err := bench.ReadWordList(*common)
+	if err != nil {
+		return usagef("cannot read the common words: %v", err)
+	}
+	r := bench.Repos{Dir: *repos}
+	if *mapping != "" {
+		if r.Mapping, err = bench.ReadMapping(*mapping); err != nil {
+			return usagef("cannot read the mapping: %v", err)
+		}
+	}
+	named, broken := 0, 0
+	for _, c := range bench.CheckWords(ctx, ins, r, allowed) {
+		switch {
+		case c.Error != "":
+			broken++
+			fmt.Fprintf(stdout, "%s: %s\n", c.ID, c.Error)
+		case len(c.Named) > 0:
+			named++
+			fmt.Fprintf(stdout, "%s names the code: %s\n", c.ID, strings.Join(c.Named, ", "))
+		}
+	}
+	fmt.Fprintf(stdout, "%d tasks: %d name the code, %d could not be checked\n", len(ins), named, broken)
+	if named+broken > 0 {
+		return errors.New("the set does not pass the word check")
+	}
 	return nil
 }
 
