@@ -50,12 +50,17 @@ func CheckWords(ctx context.Context, instances []Instance, repos Repos, common m
 }
 
 // namedWords are the task's words, lower-cased, that are identifier parts
-// and not common English.
+// and not common English: a word is common when it, or a word of the same
+// stem, is in the list ("exits" as "exit").
 func namedWords(task string, parts map[string]bool, common map[string]bool) []string {
+	commonStems := map[string]bool{}
+	for w := range common {
+		commonStems[tokenize.Stem(w)] = true
+	}
 	var out []string
 	tokenize.Each(task, func(t tokenize.Token) {
 		w := strings.ToLower(t.Text)
-		if t.Whole || len(w) < MinCheckedWord || common[w] || !(parts[w] || parts["\x00"+t.Stem]) || slices.Contains(out, w) {
+		if t.Whole || len(w) < MinCheckedWord || common[w] || commonStems[t.Stem] || !(parts[w] || parts["\x00"+t.Stem]) || slices.Contains(out, w) {
 			return
 		}
 		out = append(out, w)
