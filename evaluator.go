@@ -5,7 +5,8 @@ import "context"
 // An Evaluator is the loop's second stage: it judges the candidate files
 // a cycle's search found. The default is a lexical evaluator, which reads
 // the index; a model-backed one can take its place through
-// Options.Evaluator.
+// Options.Evaluator. Such an evaluator gets its requests with the
+// secrets hidden, as everything hone prints or sends.
 type Evaluator interface {
 	// Evaluate returns one evaluation per candidate, in any order. Each
 	// has the candidate's Path, a Relevance in 0..1 (the bands of

@@ -24,6 +24,7 @@ import (
 	"github.com/hone-tools/hone"
 	"github.com/hone-tools/hone/history"
 	"github.com/hone-tools/hone/index"
+	"github.com/hone-tools/hone/redact"
 	"github.com/hone-tools/hone/walk"
 )
 
@@ -212,9 +213,11 @@ func run(ctx context.Context, ix *index.Index, raw string, opts hone.Options, pc
 
 	src := newSources(ix)
 	dp := newDispatcher(ix, tp, opts)
-	ev := opts.Evaluator
-	if ev == nil {
-		ev = &lexical{ix: ix, tp: tp}
+	var ev hone.Evaluator = &lexical{ix: ix, tp: tp}
+	if opts.Evaluator != nil {
+		// What goes to another evaluator (a model's, out of the process)
+		// has passed the redaction; the lexical one reads the index in place.
+		ev = redacting{opts.Evaluator}
 	}
 	rf := newRefiner(ix, tp, src, opts.Threshold)
 	rec := newRecord()
@@ -343,6 +346,18 @@ func judge(ctx context.Context, ev hone.Evaluator, req hone.EvaluateRequest, cyc
 	}
 	sortEvals(out)
 	return out, nil
+}
+
+// redacting hands an evaluator its requests with the secrets hidden: the
+// task as the user wrote it may hold one, and so may the code's words in
+// the query's terms.
+type redacting struct{ hone.Evaluator }
+
+func (r redacting) Evaluate(ctx context.Context, req hone.EvaluateRequest) ([]hone.Evaluation, error) {
+	// The request's slices are the loop's copies: trace() and evaluations
+	// make them for this request alone.
+	redact.Value(&req)
+	return r.Evaluator.Evaluate(ctx, req)
 }
 
 func requestCandidates(cs []candidate) []hone.Candidate {

@@ -441,6 +441,29 @@ func TestEvaluatorCannotChangeTheQuery(t *testing.T) {
 	}
 }
 
+// What a replacement evaluator is sent has passed the redaction.
+func TestEvaluatorGetsNoSecret(t *testing.T) {
+	const key = "AKIAZ7VRSQ5TJN2XEHKW"
+	var tasks []string
+	ev := evaluatorFunc(func(_ context.Context, req hone.EvaluateRequest) ([]hone.Evaluation, error) {
+		tasks = append(tasks, req.Task)
+		return nil, nil
+	})
+	_, err := Retrieve(context.Background(), "../testdata/repos/auth-expiry", expiryTask+" with aws_access_key_id = "+key,
+		hone.Options{IndexDir: t.TempDir(), Evaluator: ev, NoHistory: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tasks) == 0 {
+		t.Fatal("the evaluator was never asked")
+	}
+	for _, task := range tasks {
+		if strings.Contains(task, key) || !strings.Contains(task, "[redacted: ") {
+			t.Errorf("the evaluator was sent %q", task)
+		}
+	}
+}
+
 func TestEvaluatorError(t *testing.T) {
 	fake := &fakeEvaluator{err: errors.New("the model is down")}
 	_, err := Retrieve(context.Background(), "../testdata/repos/auth-expiry", expiryTask, hone.Options{IndexDir: t.TempDir(), Evaluator: fake, NoHistory: true})
