@@ -1,11 +1,9 @@
 package bench
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"math/rand/v2"
-	"os/exec"
 	"path"
 	"regexp"
 	"sort"
@@ -82,19 +80,17 @@ func Mine(ctx context.Context, opt MineOptions) ([]Instance, MineStats, error) {
 		return nil, st, fmt.Errorf("mine: no repository name")
 	}
 	// Paths as they are (no octal escapes for non-ASCII names).
-	cmd := exec.CommandContext(ctx, "git", "-c", "core.quotePath=false", "--git-dir", opt.GitDir, "log", "--no-merges", "--no-renames",
+	out, err := gitOutput(ctx, opt.GitDir, "log", "--no-merges", "--no-renames",
 		"-n", strconv.Itoa(opt.Scan), "--format=%x00%H%x01%P%x01%ct%x01%B%x02", "--name-status", opt.Rev, "--")
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		return nil, st, fmt.Errorf("read the history of %s: %v: %s", opt.GitDir, err, strings.TrimSpace(stderr.String()))
+	if err != nil {
+		return nil, st, fmt.Errorf("read the history of %s: %w", opt.GitDir, err)
 	}
 	type found struct {
 		in   Instance
 		time int64
 	}
 	var all []found
-	for _, rec := range strings.Split(stdout.String(), "\x00") {
+	for _, rec := range strings.Split(string(out), "\x00") {
 		head, files, ok := strings.Cut(rec, "\x02")
 		if !ok {
 			continue

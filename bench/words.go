@@ -81,15 +81,12 @@ func changedIdentifierParts(ctx context.Context, in Instance, repos Repos) (map[
 	if err != nil {
 		return nil, err
 	}
-	args := append([]string{"--git-dir", gitDir, "diff", "--no-color", "--unified=0", in.BaseCommit, in.Commit, "--"}, in.Gold...)
-	cmd := exec.CommandContext(ctx, "git", args...)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		return nil, fmt.Errorf("%s: git diff: %v: %s", in.ID, err, strings.TrimSpace(stderr.String()))
+	diff, err := gitOutput(ctx, gitDir, append([]string{"diff", "--no-color", "--unified=0", in.BaseCommit, in.Commit, "--"}, in.Gold...)...)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", in.ID, err)
 	}
 	parts := map[string]bool{}
-	sc := bufio.NewScanner(&stdout)
+	sc := bufio.NewScanner(bytes.NewReader(diff))
 	sc.Buffer(make([]byte, 1<<20), 1<<20)
 	for sc.Scan() {
 		line := sc.Text()
@@ -117,4 +114,16 @@ func ReadWordList(path string) (map[string]bool, error) {
 		}
 	}
 	return out, nil
+}
+
+// gitOutput runs git on a git directory and returns what it printed; an
+// error carries git's own complaint.
+func gitOutput(ctx context.Context, gitDir string, args ...string) ([]byte, error) {
+	cmd := exec.CommandContext(ctx, "git", append([]string{"-c", "core.quotePath=false", "--git-dir", gitDir}, args...)...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		return nil, fmt.Errorf("git %s: %v: %s", args[0], err, strings.TrimSpace(stderr.String()))
+	}
+	return stdout.Bytes(), nil
 }
