@@ -80,7 +80,7 @@ func Mine(ctx context.Context, opt MineOptions) ([]Instance, MineStats, error) {
 		return nil, st, fmt.Errorf("mine: no repository name")
 	}
 	// Paths as they are (no octal escapes for non-ASCII names).
-	out, err := gitOutput(ctx, opt.GitDir, "log", "--no-merges", "--no-renames",
+	history, err := gitOutput(ctx, opt.GitDir, "log", "--no-merges", "--no-renames",
 		"-n", strconv.Itoa(opt.Scan), "--format=%x00%H%x01%P%x01%ct%x01%B%x02", "--name-status", opt.Rev, "--")
 	if err != nil {
 		return nil, st, fmt.Errorf("read the history of %s: %w", opt.GitDir, err)
@@ -90,7 +90,7 @@ func Mine(ctx context.Context, opt MineOptions) ([]Instance, MineStats, error) {
 		time int64
 	}
 	var all []found
-	for _, rec := range strings.Split(string(out), "\x00") {
+	for _, rec := range strings.Split(string(history), "\x00") {
 		head, files, ok := strings.Cut(rec, "\x02")
 		if !ok {
 			continue
