@@ -184,6 +184,7 @@ func analyze(f walk.File, src []byte) *Doc {
 		// One pass over the text: a token inside a comment counts in both
 		// the body and the comments.
 		pairs = newPairer(d.Defs)
+		pairs.document(src, spans, d.Defs)
 		span := 0
 		// Prose documentation pairs its words as comments do.
 		prose := f.Kind.Has(walk.Docs) && len(spans) == 0

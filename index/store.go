@@ -54,7 +54,9 @@ import (
 //	11    files and binaries keep inode, change time and when their status
 //	      was taken; secrets masked before terms are made (33ac5ce).
 //	12    a CRC-32C at the end of every blob (e328332).
-const schemaVersion = "12"
+//	13    the thesaurus pairs a doc comment's words with the parts of the
+//	      name it documents.
+const schemaVersion = "13"
 
 // SchemaVersion is the version of the index's format on disk, for
 // `hone version`; its changelog is beside schemaVersion.

@@ -1,6 +1,7 @@
 package index
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"math"
@@ -14,7 +15,10 @@ import (
 
 // The thesaurus: which terms stand together in this repository's
 // identifiers ("RateThrottle", "get_throttle_rate"), comments and
-// docstrings ("throttle requests to limit their rate"). It is counted at
+// docstrings ("throttle requests to limit their rate"), and which words
+// document which definitions: the words of a doc comment or docstring are
+// paired with the parts of the name it annotates ("reject requests when
+// the system is overloaded" above AdaptiveShedder). It is counted at
 // index time, per file: a pair counts once per file that holds it, so a
 // word pair repeated through one file weighs no more than one mention.
 //
@@ -34,6 +38,15 @@ const (
 	maxPairs = 4000
 	// minPairStem is the shortest stem paired; shorter ones say little.
 	minPairStem = 3
+	// docWords is how many words of a doc comment are paired with the
+	// name it annotates: its opening words, which say what the
+	// definition is for.
+	docWords = 24
+	// docGap is how many lines may stand between a comment's end and the
+	// definition it documents (decorators, attributes, a blank line);
+	// docInside is how far into a definition its docstring may start.
+	docGap    = 2
+	docInside = 2
 )
 
 // pairer collects a file's pairs as its text is tokenized: the parts of
@@ -50,10 +63,24 @@ type pairer struct {
 	inCode  bool            // it stands outside comments
 	comment []string        // the last comment words, within one comment span
 	span    int             // the comment span they came from, or -1
+	// docs holds, for each comment span that documents a definition, the
+	// part stems of the name it documents, and docN how many of its words
+	// were paired with them.
+	docs     map[int]docOf
+	docBlock int // the block of the words counted in docN
+	docN     int
+	docPos   int // the word last counted in docN
+}
+
+// docOf is the definition a comment span documents: the part stems of its
+// name, and the first span of the comment block the span belongs to.
+type docOf struct {
+	name  []string
+	block int
 }
 
 func newPairer(defs []structure.Def) *pairer {
-	p := &pairer{set: map[[2]string]struct{}{}, defs: map[string]bool{}, pos: -1, span: -1}
+	p := &pairer{set: map[[2]string]struct{}{}, defs: map[string]bool{}, pos: -1, span: -1, docs: map[int]docOf{}, docBlock: -1, docPos: -1}
 	for _, d := range defs {
 		tokenize.Each(d.Name, func(t tokenize.Token) {
 			if t.Whole {
@@ -62,6 +89,83 @@ func newPairer(defs []structure.Def) *pairer {
 		})
 	}
 	return p
+}
+
+// document records which definitions the comment spans of src document.
+// Line comments one under the other make one block. A block that ends at
+// most docGap lines before a definition starts, or one that starts within
+// docInside lines of a definition's first line (a docstring), documents
+// it. Sections (a Markdown heading) document nothing: prose pairs its
+// words as comments do.
+func (p *pairer) document(src []byte, spans [][2]int, defs []structure.Def) {
+	if len(spans) == 0 || len(defs) == 0 {
+		return
+	}
+	// lineAt returns the 1-based line of byte offset off; offsets are
+	// asked in increasing order.
+	line, at := 1, 0
+	lineAt := func(off int) int {
+		off = min(max(off, at), len(src))
+		line += bytes.Count(src[at:off], []byte{'\n'})
+		at = off
+		return line
+	}
+	byLine := make([]structure.Def, 0, len(defs))
+	for _, d := range defs {
+		if d.Kind != "section" && d.Line > 0 {
+			byLine = append(byLine, d)
+		}
+	}
+	sort.SliceStable(byLine, func(i, j int) bool { return byLine[i].Line < byLine[j].Line })
+	for i := 0; i < len(spans); {
+		// The block: spans with nothing but white space and at most one
+		// line break between them.
+		j := i + 1
+		for j < len(spans) && spans[j][0] >= spans[j-1][1] && spans[j-1][1] <= len(src) && spans[j][0] <= len(src) &&
+			len(bytes.TrimSpace(src[spans[j-1][1]:spans[j][0]])) == 0 && bytes.Count(src[spans[j-1][1]:spans[j][0]], []byte{'\n'}) <= 1 {
+			j++
+		}
+		first := lineAt(spans[i][0])
+		last := lineAt(max(spans[j-1][0], spans[j-1][1]-1))
+		next := math.MaxInt // the line of the next block
+		if j < len(spans) {
+			next = lineAt(spans[j][0])
+		}
+		// The first definition that starts after the block's first line.
+		k := sort.Search(len(byLine), func(k int) bool { return byLine[k].Line > first })
+		var doc *structure.Def
+		switch {
+		case !startsLine(src, spans[i][0]):
+			// A comment after code on its line speaks of that line.
+		case k < len(byLine) && byLine[k].Line > last && byLine[k].Line-last <= docGap+1 && byLine[k].Line < next:
+			doc = &byLine[k]
+		case k > 0 && first-byLine[k-1].Line <= docInside && first <= byLine[k-1].EndLine:
+			doc = &byLine[k-1]
+		}
+		if doc != nil {
+			var name []string
+			tokenize.Each(doc.Name, func(t tokenize.Token) {
+				if !t.Whole && len(t.Stem) >= minPairStem && !tokenize.IsStopWord(t.Text) && hasLetter(t.Stem) && !slices.Contains(name, t.Stem) {
+					name = append(name, t.Stem)
+				}
+			})
+			if len(name) > 0 {
+				name = name[:min(len(name), maxIdentParts)]
+				for s := i; s < j; s++ {
+					p.docs[s] = docOf{name: name, block: i}
+				}
+			}
+		}
+		i = j
+	}
+}
+
+// startsLine reports whether only white space and comment or string
+// openers stand before offset off on its line.
+func startsLine(src []byte, off int) bool {
+	off = min(off, len(src))
+	start := bytes.LastIndexByte(src[:off], '\n') + 1
+	return len(bytes.Trim(src[start:off], " \t/*#'\"-!;")) == 0
 }
 
 func (p *pairer) add(a, b string) {
@@ -96,6 +200,22 @@ func (p *pairer) token(t tokenize.Token, span int) {
 	}
 	if span != p.span {
 		p.comment, p.span = p.comment[:0], span
+	}
+	if doc, ok := p.docs[span]; ok {
+		// A word of a doc comment: the parts of an identifier written in
+		// it count as one word.
+		if doc.block != p.docBlock {
+			p.docBlock, p.docN = doc.block, 0
+		}
+		if t.Pos != p.docPos {
+			p.docN++
+			p.docPos = t.Pos
+		}
+		if p.docN <= docWords {
+			for _, n := range doc.name {
+				p.add(n, t.Stem)
+			}
+		}
 	}
 	for _, w := range p.comment {
 		p.add(w, t.Stem)

@@ -61,6 +61,8 @@ func TestPairs(t *testing.T) {
 	ix := build(t, map[string]string{
 		"a.py":      "# Throttle requests that exceed the rate.\ndef get_throttle_rate(): pass\n",
 		"README.md": "The throttle keeps the request rate low.\n",
+		"b.go":      "package b\n\n// Overloaded machines reject\n// incoming calls.\n\n// AdaptiveShedder drops work.\nfunc AdaptiveShedder() {}\n\n// Nothing follows this note.\n\nvar x = 1\n\nfunc Serve() {\n\tcall() // answer quickly\n}\n",
+		"c.py":      "def upload_limit():\n    \"\"\"Refuse bodies that are too big.\"\"\"\n",
 	})
 	stems := func(p string) map[string]bool {
 		m := map[string]bool{}
@@ -80,12 +82,19 @@ func TestPairs(t *testing.T) {
 		path, a, b string
 		want       bool
 	}{
-		{"a.py", "throttle", "rate", true},       // one identifier
-		{"a.py", "throttle", "requests", true},   // next to each other in a comment
-		{"a.py", "requests", "exceed", true},     // within the window
-		{"a.py", "throttle", "exceed", true},     // two words apart: the stop word "that" does not count
-		{"a.py", "throttle", "the", false},       // stop words never pair
-		{"a.py", "requests", "get", false},       // a comment's words do not pair with the code's
+		{"a.py", "throttle", "rate", true},     // one identifier
+		{"a.py", "throttle", "requests", true}, // next to each other in a comment
+		{"a.py", "requests", "exceed", true},   // within the window
+		{"a.py", "throttle", "exceed", true},   // two words apart: the stop word "that" does not count
+		{"a.py", "throttle", "the", false},     // stop words never pair
+		{"a.py", "requests", "get", true},      // a doc comment's words pair with the name it documents
+		{"b.go", "drops", "shedder", true},     // a block of line comments documents the func under it
+		{"b.go", "work", "adaptive", true},
+		{"b.go", "overloaded", "shedder", false}, // a blank line ends the block: this one documents nothing
+		{"b.go", "follows", "serve", false},      // a comment two lines above a var documents no func
+		{"b.go", "quickly", "serve", false},      // a comment inside a body, past its first lines, documents nothing
+		{"c.py", "big", "upload", true},          // a docstring documents its function
+		{"c.py", "refuse", "limit", true},
 		{"README.md", "throttle", "keeps", true}, // prose documentation pairs as comments do
 		{"README.md", "request", "rate", true},
 		{"README.md", "throttle", "low", false},
