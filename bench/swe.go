@@ -7,13 +7,16 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/hone-tools/hone/retrieve"
 
@@ -159,6 +162,9 @@ type Row struct {
 	// Evidence says what the task gives beyond prose: "path",
 	// "traceback", "identifier"; for the analysis of misses.
 	Evidence []string `json:"evidence"`
+	// Lang is the language the task is written in: "zh" when it holds Han
+	// characters, "en" otherwise.
+	Lang string `json:"lang,omitempty"`
 }
 
 var (
@@ -180,6 +186,17 @@ func taskEvidence(task string) []string {
 		out = append(out, "identifier")
 	}
 	return out
+}
+
+// taskLang names the language a task is written in: "zh" when it holds a
+// Han character, "en" otherwise.
+func taskLang(task string) string {
+	for _, r := range task {
+		if unicode.Is(unicode.Han, r) {
+			return "zh"
+		}
+	}
+	return "en"
 }
 
 // ReadRows reads the per-instance rows of a run.
@@ -317,7 +334,7 @@ func RunSWE(ctx context.Context, cfg SWEConfig) ([]Row, error) {
 			if err := ctx.Err(); err != nil {
 				return rows, err
 			}
-			row := Row{ID: in.ID, Repo: in.Repo, Gold: in.Gold, Evidence: taskEvidence(in.Problem)}
+			row := Row{ID: in.ID, Repo: in.Repo, Gold: in.Gold, Evidence: taskEvidence(in.Problem), Lang: taskLang(in.Problem)}
 			if err := co.to(ctx, prev, in.BaseCommit); err != nil {
 				// A snapshot can lack a large file at some commit: score
 				// this instance as failed, and start the next checkout
@@ -535,6 +552,19 @@ func printSummary(w io.Writer, rows []Row, times bool) {
 		fmt.Fprintln(w, l)
 	}
 	line("all", Summarize(rows))
+	// Each language of the tasks, where there are several.
+	byLang := map[string][]Row{}
+	for _, r := range rows {
+		if r.Lang != "" {
+			byLang[r.Lang] = append(byLang[r.Lang], r)
+		}
+	}
+	if len(byLang) > 1 {
+		langs := slices.Sorted(maps.Keys(byLang))
+		for _, l := range langs {
+			line("  tasks in "+l, Summarize(byLang[l]))
+		}
+	}
 	byRepo := map[string][]Row{}
 	var repos []string
 	for _, r := range rows {

@@ -164,3 +164,17 @@ func TestReposGitDir(t *testing.T) {
 		t.Errorf("missing repository: %v", err)
 	}
 }
+
+func TestTaskLang(t *testing.T) {
+	for _, tt := range []struct{ task, want string }{
+		{"reject uploads that are too big", "en"},
+		{"修复注册蓝图时URL前缀被重复拼接的问题", "zh"},
+		{"login 接口需要限流", "zh"},
+		{"café ☕ naïve", "en"},
+		{"", "en"},
+	} {
+		if got := taskLang(tt.task); got != tt.want {
+			t.Errorf("taskLang(%q) = %q, want %q", tt.task, got, tt.want)
+		}
+	}
+}
