@@ -52,13 +52,40 @@ func Phrases() []string {
 // limit"). The caller owns the returned slices.
 func TranslateAll(text string) [][]string {
 	var out [][]string
-	segment(text, func(en []string) { out = append(out, slices.Clone(en)) })
+	segment(text, func(_, _ int, en []string) {
+		if len(en) > 0 {
+			out = append(out, slices.Clone(en))
+		}
+	})
 	return out
 }
 
-// segment calls fn with the English terms of each glossary entry matched
-// in text, skipping blockers.
-func segment(text string, fn func([]string)) {
+// A Span is one glossary entry matched in a text: the bytes text[Start:End]
+// and the entry's English terms, primary first. A blocker, a common word
+// consumed so that it is not mis-segmented, has no English.
+type Span struct {
+	Start, End int
+	English    []string
+}
+
+// Blocker reports whether the span is a blocker, with no English.
+func (s Span) Blocker() bool { return len(s.English) == 0 }
+
+// Segment returns the glossary entries matched in text, in order, by the
+// forward maximum matching TranslateAll uses, blockers included. Text
+// between spans matched nothing. It is for measuring the glossary's
+// coverage of real text. The caller owns the returned slices.
+func Segment(text string) []Span {
+	var out []Span
+	segment(text, func(start, end int, en []string) {
+		out = append(out, Span{Start: start, End: end, English: slices.Clone(en)})
+	})
+	return out
+}
+
+// segment calls fn with the byte span and the English terms of each
+// glossary entry matched in text; a blocker's terms are empty.
+func segment(text string, fn func(start, end int, en []string)) {
 	t := tables()
 	for i := 0; i < len(text); {
 		r, size := utf8.DecodeRuneInString(text[i:])
@@ -81,9 +108,7 @@ func segment(text string, fn func([]string)) {
 		matched := false
 		for k := n - 1; k >= 0; k-- {
 			if en, ok := t.glossary[text[i:ends[k]]]; ok {
-				if len(en) > 0 {
-					fn(en)
-				}
+				fn(i, ends[k], en)
 				i = ends[k]
 				matched = true
 				break

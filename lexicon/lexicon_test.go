@@ -160,6 +160,25 @@ func TestTranslate(t *testing.T) {
 		// alone: 蓝图 must be blueprint, not 图's graph.
 		{"修复注册蓝图时URL前缀被重复拼接的问题", "fix|register|blueprint|prefix|duplicate|concatenate|issue"},
 		{"包括单元测试", "include|unit test"},
+		// Compounds that keep a character from matching alone in the
+		// wrong sense, and blockers for common words.
+		{"在 zsh 里补全时通配符没有匹配", "completion|wildcard|match"},
+		{"候选值里带冒号", "candidate|value|colon"},
+		{"带反斜杠之类特殊字符的地址", "backslash|character|address"},
+		{"号这类字符", "character"},
+		{"凭空多出一个值为空的字段", "value|empty|field"},
+		{"用区分大小写的方式排序", "case sensitive|sort"},
+		{"大写和小写开头的键", "uppercase|lowercase|key"},
+		{"改用单引号包裹", "single quote|wrap"},
+		{"缺少子类型时", "subtype"},
+		{"某个顶层类型", "top level|type"},
+		{"程序直接段错误崩溃", "segfault|crash"},
+		{"注册表权限", "registry|permission"},
+		{"建议增加一键设置代理", "add|settings|proxy"},
+		{"页面堆叠在中间", "page"},
+		{"访问时报权限不足", "access|permission denied"},
+		{"自定义的请求头", "custom|request header"},
+		{"解析器抛出下标越界异常", "parser|throw|index|out of bounds|exception"},
 		{"JSON序列化和反序列化", "serialize|deserialize"},
 		{"", ""},
 		{"hello world", ""},
@@ -186,6 +205,31 @@ func TestTranslateAll(t *testing.T) {
 	}
 	if TranslateAll("天气") != nil {
 		t.Error("TranslateAll of unknown text is not nil")
+	}
+}
+
+func TestSegment(t *testing.T) {
+	text := "这个函数表示Tab补全"
+	got := Segment(text)
+	var parts []string
+	for _, s := range got {
+		p := text[s.Start:s.End]
+		if s.Blocker() {
+			p = "<" + p + ">"
+		} else {
+			p += "=" + s.English[0]
+		}
+		parts = append(parts, p)
+	}
+	if want := "<这个> 函数=function <表示> 补全=completion"; strings.Join(parts, " ") != want {
+		t.Errorf("Segment(%q) = %q, want %q", text, strings.Join(parts, " "), want)
+	}
+	got[1].English[0] = "mutated"
+	if Segment(text)[1].English[0] != "function" {
+		t.Error("Segment returned shared storage")
+	}
+	if Segment("hello 🚀") != nil {
+		t.Error("Segment of text with no entry is not nil")
 	}
 }
 
@@ -241,12 +285,35 @@ func TestGlossaryWellFormed(t *testing.T) {
 }
 
 func FuzzTranslate(f *testing.F) {
-	for _, s := range []string{"", "修复身份验证令牌过期错误", "为API端点添加速率限制", "\xff\xe4\xbf", "表示表", "a修b复c"} {
+	for _, s := range []string{"", "修复身份验证令牌过期错误", "为API端点添加速率限制", "\xff\xe4\xbf", "表示表", "a修b复c",
+		"🚀登录失败😀", "ログインのエラー", "로그인 오류", "Ошибка входа登录", "e\u0301 修\u0301复", "👨‍👩‍👧补全\u200d通配符"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		all := TranslateAll(s)
 		one := translate(s)
+		// Segment's spans are in order, apart, on rune boundaries, and
+		// each is a glossary entry; its terms are TranslateAll's.
+		end, terms := 0, 0
+		for _, sp := range Segment(s) {
+			if sp.Start < end || sp.End <= sp.Start || sp.End > len(s) || !utf8.ValidString(s[sp.Start:sp.End]) {
+				t.Fatalf("bad span [%d,%d) in %q", sp.Start, sp.End, s)
+			}
+			en, ok := tables().glossary[s[sp.Start:sp.End]]
+			if !ok || !slices.Equal(en, sp.English) {
+				t.Fatalf("span %q of %q is no entry", s[sp.Start:sp.End], s)
+			}
+			if !sp.Blocker() {
+				if terms >= len(all) || !slices.Equal(all[terms], sp.English) {
+					t.Fatalf("Segment and TranslateAll disagree on %q", s)
+				}
+				terms++
+			}
+			end = sp.End
+		}
+		if terms != len(all) {
+			t.Fatalf("Segment and TranslateAll disagree on %q", s)
+		}
 		if len(all) != len(one) {
 			t.Fatalf("Translate and TranslateAll disagree on %q", s)
 		}
