@@ -1,10 +1,12 @@
 // Package lexicon holds general software vocabulary: a table of synonym
-// groups for English terms ("rate limit" ~ throttle ~ quota) and a glossary
+// groups for English terms ("rate limit" ~ throttle ~ quota), a glossary
 // of Simplified Chinese software terms with their English equivalents, used
-// to segment and translate Chinese task descriptions.
+// to segment and translate Chinese task descriptions, and a table learned
+// from public code of the code terms a task word points to (Associated).
 //
 // All data is compiled into the binary; nothing is read at run time. The
-// tables are built once, on first use, and are safe for concurrent use.
+// synonym and glossary tables are built once, on first use; the learned
+// table is searched as it is embedded. All are safe for concurrent use.
 package lexicon
 
 import (

@@ -14,6 +14,7 @@ import (
 	"runtime/pprof"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/hone-tools/hone"
 	"github.com/hone-tools/hone/bench"
@@ -45,6 +46,12 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if len(args) > 0 && args[0] == "words" {
 		return cmdBenchWords(ctx, args[1:], stdout)
 	}
+	if len(args) > 0 && args[0] == "vocab" {
+		return cmdBenchVocab(ctx, args[1:], stdout, stderr)
+	}
+	if len(args) > 0 && args[0] == "glossary" {
+		return cmdBenchGlossary(args[1:], stdout)
+	}
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
 	data := fs.String("data", "", "benchmark instances: JSON lines with instance_id, repo, base_commit, problem_statement, gold_files")
 	repos := fs.String("repos", "", "directory holding a full-history git directory of each repository")
@@ -63,7 +70,7 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	if len(words) > 0 || *data == "" || *repos == "" {
-		return usagef("usage: %s\n   or: %s\n   or: %s\n   or: %s\n   or: %s\n   or: %s\n   or: %s", sweUsage, benchUsage, fitUsage, reportUsage, compareUsage, mineUsage, wordsUsage)
+		return usagef("usage: %s\n   or: %s\n   or: %s\n   or: %s\n   or: %s\n   or: %s\n   or: %s\n   or: %s", sweUsage, benchUsage, fitUsage, reportUsage, compareUsage, mineUsage, wordsUsage, glossaryUsage)
 	}
 	ins, err := bench.ReadInstances(*data)
 	if err != nil {
@@ -355,6 +362,30 @@ func cmdBenchWords(ctx context.Context, args []string, stdout io.Writer) error {
 	return nil
 }
 
+const glossaryUsage = `hone bench glossary --text FILE [--top N]`
+
+// cmdBenchGlossary measures the Chinese glossary's coverage of real text:
+// the share of Han characters its terms and blockers cover, the texts it
+// leaves a gap in, and the most frequent uncovered n-grams.
+func cmdBenchGlossary(args []string, stdout io.Writer) error {
+	fs := flag.NewFlagSet("bench glossary", flag.ContinueOnError)
+	text := fs.String("text", "", "the texts: one a line, or JSON lines with a \"problem_statement\" or \"task\" field")
+	top := fs.Int("top", 40, "uncovered n-grams to list")
+	words, err := parseFlags(fs, args, stdout, glossaryUsage)
+	if err != nil {
+		return err
+	}
+	if len(words) > 0 || *text == "" || *top < 0 {
+		return usagef("usage: %s", glossaryUsage)
+	}
+	texts, err := bench.ReadTexts(*text)
+	if err != nil {
+		return usagef("cannot read the texts: %v", err)
+	}
+	bench.GlossaryCoverage(texts, *top).Print(stdout)
+	return nil
+}
+
 const mineUsage = `hone bench mine --git-dir DIR [--repo NAME] [--rev REV] [--n N] [--seed N] [--scan N]
                 [--max-gold N] [--min-chars N] [--grep REGEXP] [--keep-scope] [--out FILE.jsonl]`
 
@@ -442,6 +473,79 @@ func cmdBenchMine(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		} else {
 			fmt.Fprintf(report, "run them: hone bench --data %s --repos %s --map FILE, with the line \"%s = %s\" in FILE\n", *out, parent, name, gd)
 		}
+	}
+	return nil
+}
+
+const vocabUsage = `hone bench vocab --repos DIR --list REPOS.tsv --out FILE [--method ibm1|pmi] [--commits N]
+                 [--map FILE] [--cache DIR] [--jobs N] [--skip-missing] [--eval]`
+
+// cmdBenchVocab learns the general vocabulary, which code terms a task
+// word points to, from a list of public repositories, and writes the
+// table package lexicon embeds.
+func cmdBenchVocab(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("bench vocab", flag.ContinueOnError)
+	repos := fs.String("repos", "", "directory holding a git directory of each listed repository (a bare mirror will do)")
+	mapping := fs.String("map", "", "file of \"owner/name = path\" lines, where a repository lives under --repos")
+	list := fs.String("list", "", "the corpus: repo<TAB>commit<TAB>licence<TAB>language lines")
+	excluded := fs.String("excluded", "", "repositories never to mine, one a line (default: excluded.txt beside --list)")
+	out := fs.String("out", "", "write the table to this file")
+	method := fs.String("method", bench.VocabIBM1, "how pairs are scored: ibm1 (IBM Model 1 by EM) or pmi (smoothed normalized PMI)")
+	commits := fs.Int("commits", 2000, "commit units per repository, at most, newest first")
+	files := fs.Int("files", 3000, "source files read per repository, at most")
+	docs := fs.Int("docs", 6000, "doc units per repository, at most")
+	top := fs.Int("top", 12, "terms kept per word")
+	minWordUnits := fs.Int("min-word-units", 10, "units a word must be in")
+	minRepos := fs.Int("min-repos", 3, "repositories a word, a term and a pair must be in")
+	minPairUnits := fs.Int("min-pair-units", 4, "units a pair must be in")
+	iterations := fs.Int("iterations", 5, "EM iterations of IBM Model 1")
+	jobs := fs.Int("jobs", 2, "repositories mined at once")
+	cache := fs.String("cache", "", "keep each repository's units in this directory between runs")
+	skipMissing := fs.Bool("skip-missing", false, "pass over listed repositories that are not under --repos, instead of failing")
+	eval := fs.Bool("eval", false, "measure both methods instead: learn from four fifths of the repositories, predict the other fifth's code terms")
+	words, err := parseFlags(fs, args, stdout, vocabUsage)
+	if err != nil {
+		return err
+	}
+	if len(words) > 0 || *repos == "" || *list == "" || (*out == "" && !*eval) {
+		return usagef("usage: %s", vocabUsage)
+	}
+	opt := bench.VocabOptions{Repos: bench.Repos{Dir: *repos}, List: *list, Excluded: *excluded, Method: *method,
+		Commits: *commits, Files: *files, Docs: *docs, TopK: *top, MinWordUnits: *minWordUnits, MinRepos: *minRepos,
+		MinPairUnits: *minPairUnits, Iterations: *iterations, Jobs: *jobs, Cache: *cache, SkipMissing: *skipMissing,
+		Command: "hone bench vocab " + strings.Join(args, " "), Log: stderr}
+	if *method != bench.VocabPMI && *method != bench.VocabIBM1 {
+		return usagef("bad --method %q: pmi or ibm1", *method)
+	}
+	if *mapping != "" {
+		if opt.Repos.Mapping, err = bench.ReadMapping(*mapping); err != nil {
+			return usagef("cannot read the mapping: %v", err)
+		}
+	}
+	if *eval {
+		res, st, err := bench.EvalVocab(ctx, opt)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "%d repositories mined in %s: %d doc units, %d commit units; a fifth held out\n",
+			st.Mined, st.Mining.Round(time.Second), st.DocUnits, st.CommitUnits)
+		fmt.Fprintf(stdout, "%-8s %-12s %7s %7s %7s %7s %7s %7s\n", "method", "units", "held", "hit@10", "rec@10", "idf@10", "mrr", "empty")
+		for _, e := range res {
+			fmt.Fprintf(stdout, "%-8s %-12s %7d %7.3f %7.3f %7.3f %7.3f %7.3f\n", e.Method, e.Kind, e.Units, e.Hit10, e.Rec10, e.IDF10, e.MRR, e.Empty)
+		}
+		return nil
+	}
+	data, st, err := bench.BuildVocab(ctx, opt)
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(*out, data, 0o644); err != nil {
+		return fmt.Errorf("write the vocabulary: %w", err)
+	}
+	fmt.Fprintf(stdout, "%d repositories mined in %s (%d doc units, %d commit units), scored by %s in %s: %d words, %d bytes in %s\n",
+		st.Mined, st.Mining.Round(time.Second), st.DocUnits, st.CommitUnits, opt.Method, st.Scoring.Round(time.Millisecond), st.Words, st.Bytes, *out)
+	if len(st.Missing) > 0 {
+		fmt.Fprintf(stdout, "passed over %d listed repositories that are not there\n", len(st.Missing))
 	}
 	return nil
 }

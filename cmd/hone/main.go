@@ -51,6 +51,8 @@ Usage:
   hone bench report ROWS.jsonl          print the figures of an earlier run
   hone bench compare OLD NEW            set two runs side by side, instance by instance
   hone bench mine --git-dir DIR         make benchmark instances out of a repository's history
+  hone bench vocab --list REPOS.tsv     learn which code terms task words point to, from public code
+  hone bench glossary --text FILE       measure the Chinese glossary's coverage of real task text
   hone version                          print the version
   hone help                             show this help
 
