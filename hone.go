@@ -92,8 +92,10 @@ type Term struct {
 	// translations.
 	Discount float64 `json:"discount"`
 	// Source is where the form comes from: "task", "glossary" (a
-	// translation), "synonym", "feedback" (the relevant files' lines) or
-	// "thesaurus" (the repository's term associations).
+	// translation), "synonym", "vocabulary" (a code term public code's
+	// documentation and commits tie to a task word), "feedback" (the
+	// relevant files' lines) or "thesaurus" (the repository's term
+	// associations: its identifiers, doc comments and prose).
 	Source string `json:"source"`
 	// Files, for a path, are the repository files it names.
 	Files []string `json:"files,omitempty"`

@@ -58,6 +58,23 @@ const (
 	// synonymHomeFiles: homes taken at most.
 	synonymSearch    = 10
 	synonymHomeFiles = 3
+	// vocabAssoc: the thesaurus's association a term needs to stand for a
+	// task word; vocabTerms: such terms taken a run; vocabMaxFiles: the
+	// share of the files a term may be in; vocabDiscount: what its match
+	// counts for against the task's own word, times its association.
+	vocabAssoc    = 0.4
+	vocabTerms    = 4
+	vocabMaxFiles = 0.05
+	vocabDiscount = 0.7
+	// vocabPerWord, vocabPerTask: the general vocabulary's terms taken
+	// for one task word, and for the task; vocabMinWeight: the weight a
+	// term needs.
+	vocabPerWord   = 3
+	vocabPerTask   = 10
+	vocabMinWeight = 0.12
+	// vocabTermDiscount: what a general vocabulary term's match counts for
+	// against the task's own word.
+	vocabTermDiscount = 0.5
 )
 
 // The ranking's widening: the files it weighs beside those the cycles

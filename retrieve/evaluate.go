@@ -344,7 +344,7 @@ func conceptEvidence(ix *index.Index, d *index.Doc, c *concept) (e, about float6
 		about = math.Max(about, ab)
 		if v > e {
 			e, where = v, strongestField(d, s, a.stems)
-			if a.source == "synonym" {
+			if a.source == "synonym" || a.source == "vocabulary" || a.source == "thesaurus" {
 				where = fmt.Sprintf("%s, as %q", where, a.label)
 			}
 		}

@@ -208,7 +208,12 @@ func (rf *refiner) refine(n int, q *query, evaluated []verdict, rec *record, cyc
 		cyc.LearnedKeywords = append(cyc.LearnedKeywords, s.alt.label)
 		cyc.LearnedSynonyms = append(cyc.LearnedSynonyms, hone.Synonym{Term: s.alt.label, For: s.concept})
 	}
-	next.probes = rf.probesOf(syns, next.learned[len(q.learned):])
+	vocab := rf.learnVocabulary(next)
+	for _, v := range vocab {
+		cyc.LearnedKeywords = append(cyc.LearnedKeywords, v.alt.label)
+		cyc.LearnedRelated = append(cyc.LearnedRelated, hone.Related{Term: v.alt.label, With: rf.ix.Surface(v.with), Files: v.files})
+	}
+	next.probes = rf.probesOf(syns, vocab, next.learned[len(q.learned):])
 
 	// Patterns: the directories of the relevant files.
 	for _, ev := range rel {
@@ -281,7 +286,7 @@ func (rf *refiner) refine(n int, q *query, evaluated []verdict, rec *record, cyc
 // rarest first (the codebase's own name for a thing is rare; one
 // that names half the files finds nothing new), then the terms of the
 // relevant files, best first.
-func (rf *refiner) probesOf(syns []learnedSynonym, learned []learnedTerm) []probe {
+func (rf *refiner) probesOf(syns []learnedSynonym, vocab []learnedVocab, learned []learnedTerm) []probe {
 	df := func(s learnedSynonym) int {
 		n := rf.ix.N()
 		for _, st := range s.alt.stems {
@@ -294,6 +299,9 @@ func (rf *refiner) probesOf(syns []learnedSynonym, learned []learnedTerm) []prob
 	var out []probe
 	for _, s := range syns {
 		out = append(out, probe{label: s.alt.label, stems: s.alt.stems})
+	}
+	for _, v := range vocab {
+		out = append(out, probe{label: v.alt.label, stems: v.alt.stems})
 	}
 	for _, l := range learned {
 		out = append(out, probe{label: l.label, stems: []string{l.stem}})
@@ -511,6 +519,67 @@ func (rf *refiner) learnSynonyms(q *query) []learnedSynonym {
 			own := rf.ix.Cooccur(c.alts[0].stems)
 			out = append(out, learnedSynonym{concept: c.label, alt: a, replaces: rf.ix.Cooccur(stems) > synonymReplaces*own})
 		}
+	}
+	return out
+}
+
+// learnedVocab is a code term refine attached to a concept from the
+// repository's vocabulary.
+type learnedVocab struct {
+	alt   alt
+	with  string // the task's stem it is tied to
+	files int    // files that pair them
+}
+
+// learnVocabulary adds to the task's prose concepts the terms that the
+// repository's thesaurus ties strongly to their words, in its doc
+// comments, docstrings, identifiers and prose: the codebase's own words
+// for what the task says ("shedding" where the task says "overloaded").
+// Only terms a few files hold are taken, the most strongly tied first,
+// each once; the next cycle searches each on its own.
+func (rf *refiner) learnVocabulary(q *query) []learnedVocab {
+	thes := rf.thesaurus(q)
+	known := q.stems()
+	n := float64(rf.ix.N())
+	type cand struct {
+		stem string
+		link thesLink
+		c    *concept
+	}
+	var cands []cand
+	for stem, l := range thes {
+		if l.assoc < vocabAssoc || known[stem] || len(stem) < 3 || isNumber(stem) || genericWords[stem] || codeNoise[stem] {
+			continue
+		}
+		var owner *concept
+		for _, c := range q.concepts {
+			if c.kind == prose && slices.Contains(c.alts[0].stems, l.with) {
+				owner = c
+				break
+			}
+		}
+		if owner == nil {
+			continue
+		}
+		if df := rf.ix.DF(stem); df < 2 || float64(df) > vocabMaxFiles*n || genericWords[rf.ix.Surface(stem)] {
+			continue
+		}
+		cands = append(cands, cand{stem, l, owner})
+	}
+	sort.Slice(cands, func(i, j int) bool {
+		if cands[i].link.assoc != cands[j].link.assoc {
+			return cands[i].link.assoc > cands[j].link.assoc
+		}
+		return cands[i].stem < cands[j].stem
+	})
+	var out []learnedVocab
+	for _, c := range cands {
+		if len(out) == vocabTerms {
+			break
+		}
+		a := alt{stems: []string{c.stem}, label: rf.ix.Surface(c.stem), discount: vocabDiscount * c.link.assoc, source: "thesaurus"}
+		c.c.alts = append(c.c.alts, a)
+		out = append(out, learnedVocab{alt: a, with: c.link.with, files: c.link.files})
 	}
 	return out
 }

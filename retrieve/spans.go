@@ -27,7 +27,7 @@ func (rk *ranker) spans(d *index.Doc, inHand map[string]bool, exact bool) []hone
 	for _, c := range rk.q.concepts {
 		for _, a := range c.alts {
 			for _, s := range a.stems {
-				if a.source == "synonym" {
+				if a.source == "synonym" || a.source == "vocabulary" || a.source == "thesaurus" {
 					other[s] = true
 				} else {
 					own[s] = true

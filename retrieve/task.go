@@ -44,7 +44,7 @@ type alt struct {
 	stems    []string
 	label    string
 	discount float64 // 1 for the task's own words, less for synonyms and learned terms
-	source   string  // "task", "synonym", "glossary"
+	source   string  // "task", "glossary", "synonym", "vocabulary" (public code's), "thesaurus" (the repository's)
 }
 
 // concept is one thing the task is about, with the ways the code may say it.
@@ -320,6 +320,7 @@ func analyzeTask(task string, ix *index.Index) []*concept {
 		sort.SliceStable(kept, func(i, j int) bool { return kept[i].weight > kept[j].weight })
 		order = kept
 	}
+	addVocabulary(order, ix)
 	return order
 }
 
