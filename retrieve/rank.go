@@ -13,6 +13,7 @@ import (
 	"github.com/hone-tools/hone/history"
 	"github.com/hone-tools/hone/index"
 	"github.com/hone-tools/hone/internal/rankmodel"
+	"github.com/hone-tools/hone/structure"
 	"github.com/hone-tools/hone/walk"
 )
 
@@ -61,6 +62,10 @@ var SignalNames = []string{
 	"span_title",   // the most of the task's first line one function of the file holds
 	"history",      // past commits whose messages are like the task changed it
 	"declares",     // it holds in quotes a flag, key or code the task names
+	"alt_def",      // share of the task's key words the file's definitions hold only in another form: a synonym, a translation, the codebase's own term
+	"alt_name",     // a key word, in another form, in the file's name
+	"data",         // neither code nor documentation: configuration, CI, data
+	"aux",          // it lies under the project's scripts, benchmarks, tools or CI, beside the product
 }
 
 // Signal indexes.
@@ -102,6 +107,10 @@ const (
 	sigSpanTitle
 	sigHistory
 	sigDeclares
+	sigAltDef
+	sigAltName
+	sigData
+	sigAux
 	numSignals
 )
 
@@ -135,7 +144,7 @@ func (rk *ranker) signals(d *index.Doc, first, best verdict, hitScore float64, h
 		x[sigModule] = 1
 	}
 	x[sigHistory] = math.Min(1, math.Log1p(rk.history[d.Path]))
-	var idW, idDef, idBody, wordW, wordDef float64
+	var idW, idDef, idBody, wordW, wordDef, altDef float64
 	nDef := 0
 	for i, c := range rk.q.concepts {
 		if len(c.alts) == 0 || c.kind == filePath {
@@ -167,6 +176,25 @@ func (rk *ranker) signals(d *index.Doc, first, best verdict, hitScore float64, h
 			if tf[index.Name] > 0 {
 				x[sigWordName] = math.Max(x[sigWordName], c.weight)
 			}
+			if tf[index.Def] == 0 || tf[index.Name] == 0 {
+				// The other forms: the best of each where the task's own
+				// word is not.
+				var def, name float64
+				for _, a := range c.alts[1:] {
+					atf, ok := altFreqs(d, a.stems)
+					if !ok {
+						continue
+					}
+					if atf[index.Def] > 0 && tf[index.Def] == 0 {
+						def = math.Max(def, a.discount)
+					}
+					if atf[index.Name] > 0 && tf[index.Name] == 0 {
+						name = math.Max(name, a.discount)
+					}
+				}
+				altDef += c.weight * def
+				x[sigAltName] = math.Max(x[sigAltName], c.weight*name)
+			}
 		}
 	}
 	if idW > 0 {
@@ -176,6 +204,7 @@ func (rk *ranker) signals(d *index.Doc, first, best verdict, hitScore float64, h
 	x[sigIdentDefN] = math.Min(4, float64(nDef)) / 4
 	if wordW > 0 {
 		x[sigWordDef] = wordDef / wordW
+		x[sigAltDef] = altDef / wordW
 	}
 	for _, m := range te.messages {
 		var have, all float64
@@ -256,6 +285,11 @@ func (rk *ranker) signals(d *index.Doc, first, best verdict, hitScore float64, h
 	}
 	if d.Kind.Has(walk.Docs) || d.Kind.Has(walk.Example) {
 		x[sigDocs] = 1
+	} else if !structure.IsCode(d.Lang) {
+		x[sigData] = 1
+	}
+	if isAux(d.Path) {
+		x[sigAux] = 1
 	}
 	return x
 }
@@ -617,4 +651,26 @@ func (rk *ranker) rank() (ranking []hone.Ranked, files, why map[string]string) {
 		}
 	}
 	return out, files, why
+}
+
+// auxFolders hold what a project keeps beside its product: scripts,
+// benchmarks, tools, interoperability programs, CI.
+var auxFolders = map[string]bool{
+	"scripts": true, "script": true, "benchmark": true, "benchmarks": true, "bench": true, "benches": true,
+	"tools": true, "tool": true, "interop": true, "contrib": true, "hack": true, "ci": true, ".github": true,
+	".circleci": true, "devtools": true,
+}
+
+// isAux reports whether a file lies under one of the auxFolders.
+func isAux(p string) bool {
+	for {
+		dir, rest, ok := strings.Cut(p, "/")
+		if !ok {
+			return false
+		}
+		if auxFolders[strings.ToLower(dir)] {
+			return true
+		}
+		p = rest
+	}
 }

@@ -233,3 +233,56 @@ func TestTestedSignal(t *testing.T) {
 		t.Errorf("no test matching the task exercises user.ts: tested %v", got)
 	}
 }
+
+// The signals of where a file stands and of the task's words said
+// another way.
+func TestKindAndFormSignals(t *testing.T) {
+	res, err := Retrieve(t.Context(), filepath.Join("..", "testdata", "repos", "login-throttle"),
+		"add rate limiting to the login endpoint", hone.Options{IndexDir: t.TempDir(), Signals: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sig := map[string][]float64{}
+	for _, r := range res.Ranking {
+		sig[r.Path] = r.Signals
+	}
+	throttle, ok := sig["src/lib/throttle.ts"]
+	if !ok {
+		t.Fatalf("throttle.ts is not ranked: %v", res.Ranking)
+	}
+	// The task says "rate limiting", the file's name "throttle": a
+	// synonym the codebase uses.
+	if throttle[sigAltName] <= 0 {
+		t.Errorf("throttle.ts: alt_name %v, want the synonym in its name to count", throttle[sigAltName])
+	}
+	if login, ok := sig["src/routes/login.ts"]; ok && login[sigAltName] != 0 {
+		t.Errorf("login.ts: alt_name %v, want 0: the task's own word is in its name", login[sigAltName])
+	}
+	for p, x := range sig {
+		// package.json is data; the README is documentation, not data.
+		if want := p == "package.json"; (x[sigData] == 1) != want || x[sigAux] != 0 {
+			t.Errorf("%s: data %v, aux %v", p, x[sigData], x[sigAux])
+		}
+	}
+}
+
+func TestIsAux(t *testing.T) {
+	for _, tt := range []struct {
+		path string
+		want bool
+	}{
+		{"scripts/release.py", true},
+		{"benchmark/benchmain/main.go", true},
+		{"interop/client/client.go", true},
+		{".github/workflows/test.yml", true},
+		{"tools/gen/Main.java", true},
+		{"server.go", false},
+		{"src/scripts.ts", false},
+		{"internal/transport/http2_server.go", false},
+		{"src/benchmark.rs", false},
+	} {
+		if got := isAux(tt.path); got != tt.want {
+			t.Errorf("isAux(%q) = %v, want %v", tt.path, got, tt.want)
+		}
+	}
+}
