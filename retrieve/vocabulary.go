@@ -16,11 +16,18 @@ var associated = lexicon.Associated
 // when some of its files, and not too many, hold it. A word with no
 // confident association adds nothing. The terms are forms of the word's
 // concept, discounted by their weight, so the first cycle already
-// searches for them.
+// searches for them. A task that names the code, an identifier or one of
+// the repository's files, gets none: its own words lead there.
 func addVocabulary(concepts []*concept, ix *index.Index) {
 	n := float64(ix.N())
 	if n == 0 {
 		return
+	}
+	for _, c := range concepts {
+		if c.kind == identifier || c.kind == filePath && len(c.files) > 0 {
+			// The task names the code: its own words lead there.
+			return
+		}
 	}
 	known := map[string]bool{}
 	for _, c := range concepts {

@@ -123,6 +123,9 @@ func TestAddVocabulary(t *testing.T) {
 		{"machine overloaded 🔥🔥 请修复", []string{tokenize.Stem("shedding")}},
 		{"请在过载时拒绝请求", nil},
 		{"🙂🙃", nil},
+		// A task that names the code is led there by its own words.
+		{"AdaptiveShedder rejects requests when the machine is overloaded", nil},
+		{"load/shedder.go rejects requests when the machine is overloaded", nil},
 		{"", nil},
 	} {
 		tp := parseTask(tt.task, ix)
