@@ -196,6 +196,9 @@ func FuzzPairs(f *testing.F) {
 	f.Add("a.py", "# Throttle requests that exceed the rate.\ndef get_throttle_rate(): pass\n")
 	f.Add("README.md", "The throttle keeps the request rate low.\n")
 	f.Add("x.go", "// 限流 rateLimit\nfunc RateLimitHTTPRequests() {}\n")
+	f.Add("b.go", "// Overloaded machines reject\n// incoming calls.\n\n// AdaptiveShedder drops work.\nfunc AdaptiveShedder() {}\nx() // trailing\n")
+	f.Add("c.py", "def upload_limit():\n    \"\"\"Refuse bodies that are too big.\"\"\"\n    x = 1\n    \"\"\"unterminated")
+	f.Add("d.c", "/* block */ int f(void);\n/** doc\n * more\n */\nint g(void) { return 0; }\n/* open")
 	f.Fuzz(func(t *testing.T, name, body string) {
 		if name == "" || strings.ContainsAny(name, "/\\\x00") {
 			return

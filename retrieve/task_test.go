@@ -148,10 +148,23 @@ func FuzzAnalyzeTask(f *testing.F) {
 	f.Add("Traceback (most recent call last):\n  File \"a/b.py\", line 3, in f\n    x.y()\nValueError: bad `thing`")
 	f.Add("`a.b.c()` src/x.ts ``")
 	f.Add("<!-- hidden -->\n```python\nfrom a import (b, c)\n>>> d(e)\n```\nnumpy 1.2.3 py_0\n")
+	f.Add("retry the login 🔁 when the session times out, 会话超时 👩‍💻")
+	f.Add("Привет upload too big ＡＰＩ ｔｏｋｅｎ")
 	f.Fuzz(func(t *testing.T, task string) {
 		for _, c := range analyzeTask(cleanTask(task), ix) {
 			if len(c.alts) == 0 || c.weight < 0 || c.weight > 1 {
 				t.Fatalf("bad concept %+v", c)
+			}
+			for _, a := range c.alts {
+				if a.source != "vocabulary" {
+					continue
+				}
+				// An expansion is one the repository supports.
+				for _, s := range a.stems {
+					if ix.DF(s) == 0 {
+						t.Fatalf("%q: the vocabulary's %q is in no file", task, s)
+					}
+				}
 			}
 		}
 	})
