@@ -19,6 +19,7 @@ import (
 	"github.com/hone-tools/hone"
 	"github.com/hone-tools/hone/bench"
 	"github.com/hone-tools/hone/pack"
+	"github.com/hone-tools/hone/redact"
 )
 
 const benchUsage = `hone bench index --git-dir DIR --rev REV [--rev2 REV] [--tasks FILE] [--tasks-repo NAME]
@@ -70,7 +71,7 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	if len(words) > 0 || *data == "" || *repos == "" {
-		return usagef("usage: %s\n   or: %s\n   or: %s\n   or: %s\n   or: %s\n   or: %s\n   or: %s\n   or: %s", sweUsage, benchUsage, fitUsage, reportUsage, compareUsage, mineUsage, wordsUsage, glossaryUsage)
+		return usagef("usage: %s\n   or: %s\n   or: %s\n   or: %s\n   or: %s\n   or: %s\n   or: %s\n   or: %s\n   or: %s", sweUsage, benchUsage, fitUsage, reportUsage, compareUsage, mineUsage, wordsUsage, glossaryUsage, vocabUsage)
 	}
 	ins, err := bench.ReadInstances(*data)
 	if err != nil {
@@ -92,11 +93,9 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if len(ins) == 0 {
 		return usagef("no instance to run")
 	}
-	r := bench.Repos{Dir: *repos}
-	if *mapping != "" {
-		if r.Mapping, err = bench.ReadMapping(*mapping); err != nil {
-			return usagef("cannot read the mapping: %v", err)
-		}
+	r, err := readRepos(*repos, *mapping)
+	if err != nil {
+		return err
 	}
 	cfg := bench.SWEConfig{Instances: ins, Repos: r, Work: *work, Log: stderr, CountTokens: pack.CountTokens,
 		Options: hone.Options{MaxCycles: *maxCycles}, Baseline: *baseline}
@@ -338,24 +337,27 @@ func cmdBenchWords(ctx context.Context, args []string, stdout io.Writer) error {
 	if err != nil {
 		return usagef("cannot read the common words: %v", err)
 	}
-	r := bench.Repos{Dir: *repos}
-	if *mapping != "" {
-		if r.Mapping, err = bench.ReadMapping(*mapping); err != nil {
-			return usagef("cannot read the mapping: %v", err)
-		}
+	r, err := readRepos(*repos, *mapping)
+	if err != nil {
+		return err
 	}
+	// The identifiers named come from the commits' lines.
+	var out strings.Builder
 	named, broken := 0, 0
 	for _, c := range bench.CheckWords(ctx, ins, r, allowed) {
 		switch {
 		case c.Error != "":
 			broken++
-			fmt.Fprintf(stdout, "%s: %s\n", c.ID, c.Error)
+			fmt.Fprintf(&out, "%s: %s\n", c.ID, c.Error)
 		case len(c.Named) > 0:
 			named++
-			fmt.Fprintf(stdout, "%s names the code: %s\n", c.ID, strings.Join(c.Named, ", "))
+			fmt.Fprintf(&out, "%s names the code: %s\n", c.ID, strings.Join(c.Named, ", "))
 		}
 	}
-	fmt.Fprintf(stdout, "%d tasks: %d name the code, %d could not be checked\n", len(ins), named, broken)
+	fmt.Fprintf(&out, "%d tasks: %d name the code, %d could not be checked\n", len(ins), named, broken)
+	if err := writeRedacted(stdout, out.String()); err != nil {
+		return err
+	}
 	if named+broken > 0 {
 		return errors.New("the set does not pass the word check")
 	}
@@ -382,8 +384,10 @@ func cmdBenchGlossary(args []string, stdout io.Writer) error {
 	if err != nil {
 		return usagef("cannot read the texts: %v", err)
 	}
-	bench.GlossaryCoverage(texts, *top).Print(stdout)
-	return nil
+	// The uncovered n-grams are the texts' own words.
+	var out strings.Builder
+	bench.GlossaryCoverage(texts, *top).Print(&out)
+	return writeRedacted(stdout, out.String())
 }
 
 const mineUsage = `hone bench mine --git-dir DIR [--repo NAME] [--rev REV] [--n N] [--seed N] [--scan N]
@@ -510,17 +514,16 @@ func cmdBenchVocab(ctx context.Context, args []string, stdout, stderr io.Writer)
 	if len(words) > 0 || *repos == "" || *list == "" || (*out == "" && !*eval) {
 		return usagef("usage: %s", vocabUsage)
 	}
-	opt := bench.VocabOptions{Repos: bench.Repos{Dir: *repos}, List: *list, Excluded: *excluded, Method: *method,
+	r, err := readRepos(*repos, *mapping)
+	if err != nil {
+		return err
+	}
+	opt := bench.VocabOptions{Repos: r, List: *list, Excluded: *excluded, Method: *method,
 		Commits: *commits, Files: *files, Docs: *docs, TopK: *top, MinWordUnits: *minWordUnits, MinRepos: *minRepos,
 		MinPairUnits: *minPairUnits, Iterations: *iterations, Jobs: *jobs, Cache: *cache, SkipMissing: *skipMissing,
 		Command: "hone bench vocab " + strings.Join(args, " "), Log: stderr}
 	if *method != bench.VocabPMI && *method != bench.VocabIBM1 {
 		return usagef("bad --method %q: pmi or ibm1", *method)
-	}
-	if *mapping != "" {
-		if opt.Repos.Mapping, err = bench.ReadMapping(*mapping); err != nil {
-			return usagef("cannot read the mapping: %v", err)
-		}
 	}
 	if *eval {
 		res, st, err := bench.EvalVocab(ctx, opt)
@@ -539,7 +542,12 @@ func cmdBenchVocab(ctx context.Context, args []string, stdout, stderr io.Writer)
 	if err != nil {
 		return err
 	}
-	if err := os.WriteFile(*out, data, 0o644); err != nil {
+	// The table's words come from comments and commit messages.
+	text, hidden := redact.String(string(data))
+	if hidden > 0 {
+		fmt.Fprintf(stderr, "hone: %d secrets were redacted from the table\n", hidden)
+	}
+	if err := os.WriteFile(*out, []byte(text), 0o644); err != nil {
 		return fmt.Errorf("write the vocabulary: %w", err)
 	}
 	fmt.Fprintf(stdout, "%d repositories mined in %s (%d doc units, %d commit units), scored by %s in %s: %d words, %d bytes in %s\n",
@@ -548,4 +556,18 @@ func cmdBenchVocab(ctx context.Context, args []string, stdout, stderr io.Writer)
 		fmt.Fprintf(stdout, "passed over %d listed repositories that are not there\n", len(st.Missing))
 	}
 	return nil
+}
+
+// readRepos is where the benchmark's repositories live: under dir, or
+// where the mapping file says.
+func readRepos(dir, mapping string) (bench.Repos, error) {
+	r := bench.Repos{Dir: dir}
+	if mapping != "" {
+		m, err := bench.ReadMapping(mapping)
+		if err != nil {
+			return r, usagef("cannot read the mapping: %v", err)
+		}
+		r.Mapping = m
+	}
+	return r, nil
 }

@@ -35,12 +35,7 @@ func cmdOutline(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return usagef("say which file to outline: hone outline PATH")
 	}
 	var out strings.Builder
-	defer func() {
-		// Whatever hone prints has passed the redaction.
-		text, _ := redact.String(out.String())
-		text, _ = redact.CleanText(text)
-		io.WriteString(stdout, text)
-	}()
+	defer func() { writeRedacted(stdout, out.String()) }()
 	enc := json.NewEncoder(&out)
 	enc.SetIndent("", "  ")
 	for _, p := range words {

@@ -136,10 +136,7 @@ func cmdRetrieve(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	if err := writeText(&b, res); err != nil {
 		return err
 	}
-	text, _ := redact.String(b.String())
-	text, _ = redact.CleanText(text)
-	_, err = io.WriteString(stdout, text)
-	return err
+	return writeRedacted(stdout, b.String())
 }
 
 // parseInterspersed parses flags wherever they stand among the task words;
