@@ -1,11 +1,10 @@
 package bench
 
 import (
-	"bufio"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
-	"os"
 	"sort"
 	"strings"
 	"unicode"
@@ -177,35 +176,29 @@ func (r GlossaryReport) Print(w io.Writer) {
 // object whose "problem_statement" or "task" field is the text (a
 // benchmark's instances); blank lines are skipped.
 func ReadTexts(path string) ([]string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
 	var out []string
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 64<<20)
-	for n := 1; sc.Scan(); n++ {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" {
-			continue
-		}
-		if strings.HasPrefix(line, "{") {
+	err := scanLines(path, func(line []byte) error {
+		text := string(line)
+		if strings.HasPrefix(text, "{") {
 			var row struct {
 				Problem string `json:"problem_statement"`
 				Task    string `json:"task"`
 			}
-			if err := json.Unmarshal([]byte(line), &row); err != nil {
-				return nil, fmt.Errorf("%s:%d: %w", path, n, err)
+			if err := json.Unmarshal(line, &row); err != nil {
+				return err
 			}
-			if line = row.Problem; line == "" {
-				line = row.Task
+			if text = row.Problem; text == "" {
+				text = row.Task
 			}
-			if line == "" {
-				return nil, fmt.Errorf("%s:%d: no \"problem_statement\" or \"task\" field", path, n)
+			if text == "" {
+				return errors.New(`no "problem_statement" or "task" field`)
 			}
 		}
-		out = append(out, line)
+		out = append(out, text)
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
-	return out, sc.Err()
+	return out, nil
 }

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -41,29 +42,22 @@ type Instance struct {
 
 // ReadInstances reads a benchmark file, one JSON object a line.
 func ReadInstances(path string) ([]Instance, error) {
-	f, err := os.Open(path)
+	var out []Instance
+	err := scanLines(path, func(line []byte) error {
+		var in Instance
+		if err := json.Unmarshal(line, &in); err != nil {
+			return err
+		}
+		if in.ID == "" || in.Repo == "" || in.BaseCommit == "" || len(in.Gold) == 0 {
+			return errors.New("an instance needs instance_id, repo, base_commit and gold_files")
+		}
+		out = append(out, in)
+		return nil
+	})
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	var out []Instance
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 64<<20)
-	for n := 1; sc.Scan(); n++ {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" {
-			continue
-		}
-		var in Instance
-		if err := json.Unmarshal([]byte(line), &in); err != nil {
-			return nil, fmt.Errorf("%s:%d: %w", path, n, err)
-		}
-		if in.ID == "" || in.Repo == "" || in.BaseCommit == "" || len(in.Gold) == 0 {
-			return nil, fmt.Errorf("%s:%d: an instance needs instance_id, repo, base_commit and gold_files", path, n)
-		}
-		out = append(out, in)
-	}
-	return out, sc.Err()
+	return out, nil
 }
 
 // Every keeps every nth instance, a fixed subset spread over the file.
@@ -205,25 +199,39 @@ func ReadRows(path string) ([]Row, error) { return readLines[Row](path) }
 // readLines reads a file of JSON objects, one a line; blank lines are
 // skipped.
 func readLines[T any](path string) ([]T, error) {
+	var out []T
+	err := scanLines(path, func(line []byte) error {
+		var v T
+		if err := json.Unmarshal(line, &v); err != nil {
+			return err
+		}
+		out = append(out, v)
+		return nil
+	})
+	return out, err
+}
+
+// scanLines calls fn with each line of a file, blank lines and the
+// spaces around each line left out; an error fn returns is given the
+// file's name and the line's number.
+func scanLines(path string, fn func(line []byte) error) error {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer f.Close()
-	var out []T
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 1<<20), 256<<20)
 	for n := 1; sc.Scan(); n++ {
-		if len(bytes.TrimSpace(sc.Bytes())) == 0 {
+		line := bytes.TrimSpace(sc.Bytes())
+		if len(line) == 0 {
 			continue
 		}
-		var v T
-		if err := json.Unmarshal(sc.Bytes(), &v); err != nil {
-			return nil, fmt.Errorf("%s:%d: %w", path, n, err)
+		if err := fn(line); err != nil {
+			return fmt.Errorf("%s:%d: %w", path, n, err)
 		}
-		out = append(out, v)
 	}
-	return out, sc.Err()
+	return sc.Err()
 }
 
 // worstRank is the rank of a row's last gold file, math.MaxInt when one
