@@ -158,6 +158,7 @@ func analyze(f walk.File, src []byte) *Doc {
 		tokenize.Each(dir, func(t tokenize.Token) { add(Dir, t) })
 	}
 	var pairs *pairer
+	var strs [][2]int // the strings in code, help texts among them
 	if src != nil {
 		// Secrets' tokens never reach the index: their bytes become
 		// spaces, offsets unchanged.
@@ -179,7 +180,7 @@ func analyze(f walk.File, src []byte) *Doc {
 				}
 			}
 			sort.Strings(d.Calls)
-			spans = structure.CommentSpans(d.Lang, src)
+			spans, strs = structure.Spans(d.Lang, src)
 		}
 		// One pass over the text: a token inside a comment counts in both
 		// the body and the comments.
@@ -213,6 +214,7 @@ func analyze(f walk.File, src []byte) *Doc {
 	}
 	sort.Slice(d.Terms, func(i, j int) bool { return d.Terms[i].Stem < d.Terms[j].Stem })
 	if pairs != nil && !f.Kind.Has(walk.Generated) && !f.Kind.Has(walk.Vendor) && !f.Kind.Has(walk.Test) {
+		pairs.helpTexts(src, strs)
 		d.Pairs = pairs.pairs(d.Terms)
 	}
 	return d

@@ -55,8 +55,11 @@ import (
 //	      was taken; secrets masked before terms are made (33ac5ce).
 //	12    a CRC-32C at the end of every blob (e328332).
 //	13    the thesaurus pairs a doc comment's words with the parts of the
-//	      name it documents.
-const schemaVersion = "13"
+//	      name it documents (736b823).
+//	14    the thesaurus pairs a compound identifier written in prose with
+//	      the words around it, and a help text or message in code with the
+//	      names written with it.
+const schemaVersion = "14"
 
 // SchemaVersion is the version of the index's format on disk, for
 // `hone version`; its changelog is beside schemaVersion.

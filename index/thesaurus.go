@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"unicode"
 
 	"github.com/hone-tools/hone/structure"
 	"github.com/hone-tools/hone/tokenize"
@@ -47,6 +48,18 @@ const (
 	// docInside is how far into a definition its docstring may start.
 	docGap    = 2
 	docInside = 2
+	// mentionWindow is how many words on each side of a compound
+	// identifier written in prose ("the `maxFail` option stops the run")
+	// are paired with its parts.
+	mentionWindow = 6
+	// A prose string, a help text or message in code, pairs its first
+	// helpWords words with helpSubject parts of the names written with
+	// it: on its lines and the helpLines lines before them. A file's
+	// first maxHelpStrings prose strings are paired.
+	helpWords      = 24
+	helpSubject    = 8
+	helpLines      = 3
+	maxHelpStrings = 200
 )
 
 // pairer collects a file's pairs as its text is tokenized: the parts of
@@ -70,6 +83,21 @@ type pairer struct {
 	docBlock int // the block of the words counted in docN
 	docN     int
 	docPos   int // the word last counted in docN
+	// In prose: the span of the word being read, the parts of the last
+	// mentionWindow words, and the compound identifiers mentioned
+	// before them whose window is still open.
+	wordSpan int
+	mSpan    int
+	blocks   []int // for each comment span, the first span of its block
+	recent   [][]string
+	mentions []mention
+}
+
+// mention is a compound identifier met in prose, and how many of the
+// words after it are still paired with its parts.
+type mention struct {
+	parts []string
+	left  int
 }
 
 // docOf is the definition a comment span documents: the part stems of its
@@ -80,7 +108,7 @@ type docOf struct {
 }
 
 func newPairer(defs []structure.Def) *pairer {
-	p := &pairer{set: map[[2]string]struct{}{}, defs: map[string]bool{}, pos: -1, span: -1, docs: map[int]docOf{}, docBlock: -1, docPos: -1}
+	p := &pairer{set: map[[2]string]struct{}{}, defs: map[string]bool{}, pos: -1, span: -1, docs: map[int]docOf{}, docBlock: -1, docPos: -1, mSpan: -1}
 	for _, d := range defs {
 		tokenize.Each(d.Name, func(t tokenize.Token) {
 			if t.Whole {
@@ -98,6 +126,7 @@ func newPairer(defs []structure.Def) *pairer {
 // it. Sections (a Markdown heading) document nothing: prose pairs its
 // words as comments do.
 func (p *pairer) document(src []byte, spans [][2]int, defs []structure.Def) {
+	p.blocks = commentBlocks(src, spans)
 	if len(spans) == 0 || len(defs) == 0 {
 		return
 	}
@@ -118,11 +147,8 @@ func (p *pairer) document(src []byte, spans [][2]int, defs []structure.Def) {
 	}
 	sort.SliceStable(byLine, func(i, j int) bool { return byLine[i].Line < byLine[j].Line })
 	for i := 0; i < len(spans); {
-		// The block: spans with nothing but white space and at most one
-		// line break between them.
 		j := i + 1
-		for j < len(spans) && spans[j][0] >= spans[j-1][1] && spans[j-1][1] <= len(src) && spans[j][0] <= len(src) &&
-			len(bytes.TrimSpace(src[spans[j-1][1]:spans[j][0]])) == 0 && bytes.Count(src[spans[j-1][1]:spans[j][0]], []byte{'\n'}) <= 1 {
+		for j < len(spans) && p.blocks[j] == i {
 			j++
 		}
 		first := lineAt(spans[i][0])
@@ -160,6 +186,21 @@ func (p *pairer) document(src []byte, spans [][2]int, defs []structure.Def) {
 	}
 }
 
+// commentBlocks returns, for each comment span, the first span of its
+// block: spans with nothing but white space and at most one line break
+// between them, line comments one under the other, make one block.
+func commentBlocks(src []byte, spans [][2]int) []int {
+	out := make([]int, len(spans))
+	for j := 1; j < len(spans); j++ {
+		out[j] = j
+		a, b := spans[j-1][1], spans[j][0]
+		if b >= a && a <= len(src) && b <= len(src) && len(bytes.TrimSpace(src[a:b])) == 0 && bytes.Count(src[a:b], []byte{'\n'}) <= 1 {
+			out[j] = out[j-1]
+		}
+	}
+	return out
+}
+
 // startsLine reports whether only white space and comment or string
 // openers stand before offset off on its line.
 func startsLine(src []byte, off int) bool {
@@ -183,7 +224,7 @@ func (p *pairer) add(a, b string) {
 func (p *pairer) token(t tokenize.Token, span int) {
 	if t.Pos != p.pos {
 		p.flush()
-		p.pos, p.inCode = t.Pos, span < 0
+		p.pos, p.inCode, p.wordSpan = t.Pos, span < 0, span
 	}
 	if t.Whole {
 		p.whole = t.Text
@@ -232,6 +273,9 @@ func (p *pairer) flush() {
 	if p.inCode && !p.defs[p.whole] {
 		p.parts = p.parts[:0]
 	}
+	if !p.inCode && len(p.parts) > 0 {
+		p.mention()
+	}
 	p.whole = ""
 	for i := range p.parts {
 		for j := i + 1; j < len(p.parts); j++ {
@@ -239,6 +283,150 @@ func (p *pairer) flush() {
 		}
 	}
 	p.parts = p.parts[:0]
+}
+
+// mention pairs a word of prose, just read, with the compound identifiers
+// mentioned in the mentionWindow words before it; and, when it is one, the
+// parts of such an identifier with the words before it. The lines of one
+// comment block are one text.
+func (p *pairer) mention() {
+	if p.wordSpan != p.mSpan && (p.mSpan < 0 || p.wordSpan >= len(p.blocks) || p.mSpan >= len(p.blocks) || p.blocks[p.wordSpan] != p.blocks[p.mSpan]) {
+		p.recent, p.mentions = p.recent[:0], p.mentions[:0]
+	}
+	p.mSpan = p.wordSpan
+	open := p.mentions[:0]
+	for _, m := range p.mentions {
+		for _, a := range m.parts {
+			for _, b := range p.parts {
+				p.add(a, b)
+			}
+		}
+		if m.left--; m.left > 0 {
+			open = append(open, m)
+		}
+	}
+	p.mentions = open
+	if p.whole != "" && len(p.parts) > 1 {
+		for _, w := range p.recent {
+			for _, a := range p.parts {
+				for _, b := range w {
+					p.add(a, b)
+				}
+			}
+		}
+		p.mentions = append(p.mentions, mention{parts: slices.Clone(p.parts), left: mentionWindow})
+	}
+	if len(p.recent) < mentionWindow {
+		p.recent = append(p.recent, nil)
+	} else {
+		last := p.recent[0]
+		copy(p.recent, p.recent[1:])
+		p.recent[mentionWindow-1] = last
+	}
+	w := &p.recent[len(p.recent)-1]
+	*w = append((*w)[:0], p.parts...)
+}
+
+// helpTexts pairs the words of src's prose strings, its help texts, flag
+// descriptions and messages, with the parts of the names written with
+// them: before them on their line and the helpLines lines above, back to
+// the string before, and after them on their last line. So "stop after N
+// failures" pairs with maxfail in flag.Int("maxfail", 0, "stop after N
+// failures"). strs are the spans of src's strings, in order.
+func (p *pairer) helpTexts(src []byte, strs [][2]int) {
+	p.flush()
+	n, prev := 0, 0
+	for _, s := range strs {
+		words := proseWords(src[s[0]:s[1]])
+		if len(words) == 0 {
+			continue
+		}
+		if n++; n > maxHelpStrings {
+			return
+		}
+		// Back helpLines lines from the string's line, not past the end
+		// of the prose string before, nor over a blank line.
+		start := s[0] - 1
+		for k := 0; k <= helpLines && start > prev; k++ {
+			i := bytes.LastIndexByte(src[prev:start], '\n')
+			if i < 0 {
+				start = prev
+				break
+			}
+			if k > 0 && len(bytes.TrimSpace(src[prev+i:start])) == 0 {
+				break
+			}
+			start = prev + i
+		}
+		before := p.names(src[max(start, 0):max(s[0]-1, 0)])
+		end := s[1] + 1
+		if end < len(src) {
+			if i := bytes.IndexByte(src[end:], '\n'); i >= 0 {
+				end += i
+			} else {
+				end = len(src)
+			}
+		}
+		after := p.names(src[min(s[1]+1, len(src)):min(end, len(src))])
+		// The names nearest the string.
+		var subject []string
+		for i := len(before) - 1; i >= 0 && len(subject) < helpSubject; i-- {
+			if !slices.Contains(subject, before[i]) {
+				subject = append(subject, before[i])
+			}
+		}
+		for _, a := range after {
+			if len(subject) < helpSubject && !slices.Contains(subject, a) {
+				subject = append(subject, a)
+			}
+		}
+		for _, w := range words {
+			for _, x := range subject {
+				p.add(w, x)
+			}
+		}
+		prev = min(s[1]+1, len(src))
+	}
+}
+
+// names are the part stems of the identifiers and words in code, as
+// pairs take them, in order.
+func (p *pairer) names(code []byte) []string {
+	var out []string
+	tokenize.Each(string(code), func(t tokenize.Token) {
+		if !t.Whole && len(t.Stem) >= minPairStem && !tokenize.IsStopWord(t.Text) && hasLetter(t.Stem) {
+			out = append(out, t.Stem)
+		}
+	})
+	return out
+}
+
+// proseWords returns the stems of the first helpWords words of a string
+// that reads as prose: three words or more, made of letters, that are
+// most of it. Other strings (keys, paths, formats, code) have none.
+func proseWords(text []byte) []string {
+	fields := bytes.Fields(text)
+	if len(fields) < 3 {
+		return nil
+	}
+	words := 0
+	for _, f := range fields {
+		f = bytes.TrimRight(f, ".,;:!?)")
+		f = bytes.TrimLeft(f, "(")
+		if len(f) > 0 && bytes.IndexFunc(f, func(r rune) bool { return !unicode.IsLetter(r) && r != '\'' && r != '-' }) < 0 {
+			words++
+		}
+	}
+	if words < 3 || 2*words < len(fields) {
+		return nil
+	}
+	var out []string
+	tokenize.Each(string(text), func(t tokenize.Token) {
+		if len(out) < helpWords && !t.Whole && len(t.Stem) >= minPairStem && !tokenize.IsStopWord(t.Text) && hasLetter(t.Stem) && !slices.Contains(out, t.Stem) {
+			out = append(out, t.Stem)
+		}
+	})
+	return out
 }
 
 func hasLetter(s string) bool {

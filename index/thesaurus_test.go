@@ -59,10 +59,12 @@ func pairCounts(t *testing.T, ix *Index) string {
 
 func TestPairs(t *testing.T) {
 	ix := build(t, map[string]string{
-		"a.py":      "# Throttle requests that exceed the rate.\ndef get_throttle_rate(): pass\n",
-		"README.md": "The throttle keeps the request rate low.\n",
-		"b.go":      "package b\n\n// Overloaded machines reject\n// incoming calls.\n\n// AdaptiveShedder drops work.\nfunc AdaptiveShedder() {}\n\n// Nothing follows this note.\n\nvar x = 1\n\nfunc Serve() {\n\tcall() // answer quickly\n}\n",
-		"c.py":      "def upload_limit():\n    \"\"\"Refuse bodies that are too big.\"\"\"\n",
+		"a.py":        "# Throttle requests that exceed the rate.\ndef get_throttle_rate(): pass\n",
+		"README.md":   "The throttle keeps the request rate low.\n",
+		"b.go":        "package b\n\n// Overloaded machines reject\n// incoming calls.\n\n// AdaptiveShedder drops work.\nfunc AdaptiveShedder() {}\n\n// Nothing follows this note.\n\nvar x = 1\n\nfunc Serve() {\n\tcall() // answer quickly\n}\n",
+		"c.py":        "def upload_limit():\n    \"\"\"Refuse bodies that are too big.\"\"\"\n",
+		"docs/run.md": "Sessions end early. The `max_fail` option stops the session after a number of failures, and keeps\nthe report short. One two three four five six seven eight nine ten eleven twelve.\n",
+		"flags.go":    "package main\n\nvar verbose = flag.Bool(\"verbose\", false, \"print every step taken\")\n\nvar maxFail = flag.Int(\n\t\"max-fail\",\n\t0,\n\t\"stop the session after N failures\")\n\nfunc main() { log.Printf(\"%s: %d\", \"a b\", 1) }\n",
 	})
 	stems := func(p string) map[string]bool {
 		m := map[string]bool{}
@@ -98,6 +100,19 @@ func TestPairs(t *testing.T) {
 		{"README.md", "throttle", "keeps", true}, // prose documentation pairs as comments do
 		{"README.md", "request", "rate", true},
 		{"README.md", "throttle", "low", false},
+		{"docs/run.md", "max", "session", true},   // a compound identifier in prose pairs with the words around it
+		{"docs/run.md", "fail", "option", true},   // before it
+		{"docs/run.md", "fail", "failures", true}, // and after it, within mentionWindow words
+		{"docs/run.md", "fail", "short", false},   // but no farther
+		{"docs/run.md", "max", "twelve", false},
+		{"docs/run.md", "sessions", "early", true},
+		{"flags.go", "step", "verbose", true}, // a help text pairs with its flag's name
+		{"flags.go", "session", "fail", true}, // on the lines above it
+		{"flags.go", "failures", "max", true},
+		{"flags.go", "stop", "flag", true},
+		{"flags.go", "failures", "verbose", false}, // not past a blank line or the string before
+		{"flags.go", "step", "fail", false},
+		{"flags.go", "printf", "log", false}, // "%s: %d" is no prose
 	}
 	for _, tt := range tests {
 		if got := stems(tt.path)[key(tt.a, tt.b)]; got != tt.want {

@@ -8,23 +8,40 @@ import "strings"
 // are skipped on a best-effort basis, so "http://x" is not taken for a
 // comment. It returns them as byte ranges [start, end) of src, in order.
 func CommentSpans(lang string, src []byte) [][2]int {
+	comments, _ := Spans(lang, src)
+	return comments
+}
+
+// Spans returns the byte spans of the comments in src, as CommentSpans
+// does, and those of its string literals outside comments, quotes left
+// out, in order. Languages whose comments it does not know have neither.
+func Spans(lang string, src []byte) (comments, strs [][2]int) {
 	switch lang {
 	case "go", "javascript", "typescript", "java", "kotlin", "scala", "csharp", "c", "cpp", "rust", "swift", "php", "dart", "vue", "svelte", "proto", "css":
 		return cComments(string(src), lang == "php")
 	case "python", "ruby", "shell", "perl", "r", "julia", "elixir", "yaml", "toml", "make", "dockerfile", "ini":
 		return hashComments(string(src), lang == "python")
 	case "sql", "lua", "haskell":
-		return dashComments(string(src))
+		return dashComments(string(src)), nil
 	}
-	return nil
+	return nil, nil
 }
 
-func cComments(s string, hash bool) [][2]int {
-	var out [][2]int
+// str records the string literal that opens at i and closes at end.
+func str(out [][2]int, s string, i, end int) [][2]int {
+	if end > i+1 && end < len(s) && s[end] == s[i] {
+		out = append(out, [2]int{i + 1, end})
+	}
+	return out
+}
+
+func cComments(s string, hash bool) (out, strs [][2]int) {
 	for i := 0; i < len(s); i++ {
 		switch c := s[i]; {
 		case c == '"' || c == '\'' || c == '`':
-			i = skipString(s, i, c)
+			end := skipString(s, i, c)
+			strs = str(strs, s, i, end)
+			i = end
 		case c == '/' && i+1 < len(s) && s[i+1] == '/', hash && c == '#':
 			end := strings.IndexByte(s[i:], '\n')
 			if end < 0 {
@@ -36,13 +53,13 @@ func cComments(s string, hash bool) [][2]int {
 			end := strings.Index(s[i+2:], "*/")
 			if end < 0 {
 				out = append(out, [2]int{i, len(s)})
-				return out
+				return out, strs
 			}
 			out = append(out, [2]int{i, i + 2 + end + 2})
 			i += 2 + end + 1
 		}
 	}
-	return out
+	return out, strs
 }
 
 // skipString returns the index of the quote that closes the string opening
@@ -64,8 +81,7 @@ func skipString(s string, i int, q byte) int {
 	return len(s) - 1
 }
 
-func hashComments(s string, python bool) [][2]int {
-	var out [][2]int
+func hashComments(s string, python bool) (out, strs [][2]int) {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		switch {
@@ -74,12 +90,14 @@ func hashComments(s string, python bool) [][2]int {
 			end := strings.Index(s[i+3:], q)
 			if end < 0 {
 				out = append(out, [2]int{i, len(s)})
-				return out
+				return out, strs
 			}
 			out = append(out, [2]int{i + 3, i + 3 + end})
 			i += 3 + end + 2
 		case c == '"' || c == '\'':
-			i = skipString(s, i, c)
+			end := skipString(s, i, c)
+			strs = str(strs, s, i, end)
+			i = end
 		case c == '#':
 			end := strings.IndexByte(s[i:], '\n')
 			if end < 0 {
@@ -89,7 +107,7 @@ func hashComments(s string, python bool) [][2]int {
 			i += end
 		}
 	}
-	return out
+	return out, strs
 }
 
 func dashComments(s string) [][2]int {
