@@ -357,8 +357,10 @@ func round(x float64, places int) float64 {
 	return math.Round(x*p) / p
 }
 
-// sig4 rounds to four significant digits, as the weights were always
+// Sig4 rounds to four significant digits, as the weights were always
 // written.
+func Sig4(x float64) float64 { return sig4(x) }
+
 func sig4(x float64) float64 {
 	v, _ := strconv.ParseFloat(strconv.FormatFloat(x, 'g', 4, 64), 64)
 	return v

@@ -143,6 +143,9 @@ type Row struct {
 	GoldRanks []int    `json:"gold_ranks"` // 1-based rank of each gold file in the ranking, 0 when absent
 	Top       []string `json:"top"`        // the first ten of the ranking
 	Files     []string `json:"files"`      // the returned files
+	// Roles are the returned files' roles, in order: "target", "test" or
+	// "context" (what the targets need to be read, not changed).
+	Roles []string `json:"roles,omitempty"`
 	// FileRelevance are the returned files' relevance, in order.
 	FileRelevance []float64 `json:"file_relevance"`
 	// Scores are every ranked file's relevance, with whether it is gold: for
@@ -437,6 +440,7 @@ func score(row *Row, res *hone.Result, tree string, count func(string) int) {
 	}
 	for _, f := range res.Files {
 		row.Files = append(row.Files, f.Path)
+		row.Roles = append(row.Roles, f.Role)
 		row.FileRelevance = append(row.FileRelevance, f.Relevance)
 		if b, err := os.ReadFile(filepath.Join(tree, filepath.FromSlash(f.Path))); err == nil {
 			row.Tokens += count(string(b))
@@ -451,13 +455,22 @@ type Summary struct {
 	N        int
 	Acc      map[int]float64 // k -> share of instances with every gold file in the top k, in percent
 	Recall5  float64         // mean share of gold files in the top 5, in percent
+	Recall10 float64         // and in the top 10
 	MRR      float64         // mean reciprocal rank of the first gold file
 	Returned float64         // share of instances whose returned files hold every gold file, in percent
-	Files    float64         // median count of returned files
-	Tokens   float64         // median tokens in the returned files
-	Median   time.Duration   // retrieve time, incremental update included
-	P90      time.Duration
-	Errors   int
+	// Precision, Recall and F05 measure the returned files as a set
+	// against the gold files, averaged over the instances: F0.5 weighs
+	// precision twice as much as recall, since a file the change does not
+	// need costs the agent context. An empty set has precision 0.
+	Precision, Recall, F05 float64
+	// F05Targets is F0.5 of the returned files less the context, which
+	// they hold to be read rather than changed.
+	F05Targets float64
+	Files      float64       // median count of returned files
+	Tokens     float64       // median tokens in the returned files
+	Median     time.Duration // retrieve time, incremental update included
+	P90        time.Duration
+	Errors     int
 }
 
 // AccK are the k of Acc@k.
@@ -477,7 +490,7 @@ func Summarize(rows []Row) Summary {
 		}
 		worst := worstRank(r)
 		first := math.MaxInt
-		in5 := 0
+		in5, in10 := 0, 0
 		for _, k := range r.GoldRanks {
 			if k == 0 {
 				continue
@@ -485,6 +498,9 @@ func Summarize(rows []Row) Summary {
 			first = min(first, k)
 			if k <= 5 {
 				in5++
+			}
+			if k <= 10 {
+				in10++
 			}
 		}
 		for _, k := range AccK {
@@ -494,6 +510,7 @@ func Summarize(rows []Row) Summary {
 		}
 		if len(r.Gold) > 0 {
 			s.Recall5 += float64(in5) / float64(len(r.Gold))
+			s.Recall10 += float64(in10) / float64(len(r.Gold))
 		}
 		if first != math.MaxInt {
 			s.MRR += 1 / float64(first)
@@ -510,6 +527,13 @@ func Summarize(rows []Row) Summary {
 		if held == len(r.Gold) {
 			s.Returned++
 		}
+		if len(r.Files) > 0 && len(r.Gold) > 0 && held > 0 {
+			p, rc := float64(held)/float64(len(r.Files)), float64(held)/float64(len(r.Gold))
+			s.Precision += p
+			s.Recall += rc
+			s.F05 += 1.25 * p * rc / (0.25*p + rc)
+		}
+		s.F05Targets += targetF05(r)
 		files = append(files, float64(len(r.Files)))
 		tokens = append(tokens, float64(r.Tokens))
 		times = append(times, time.Duration(r.ElapsedMS)*time.Millisecond)
@@ -519,6 +543,11 @@ func Summarize(rows []Row) Summary {
 		s.Acc[k] = 100 * s.Acc[k] / n
 	}
 	s.Recall5 = 100 * s.Recall5 / n
+	s.Recall10 = 100 * s.Recall10 / n
+	s.Precision /= n
+	s.Recall /= n
+	s.F05 /= n
+	s.F05Targets /= n
 	s.MRR /= n
 	s.Returned = 100 * s.Returned / n
 	s.Files = medianF(files)
@@ -526,6 +555,30 @@ func Summarize(rows []Row) Summary {
 	l := latency(times)
 	s.Median, s.P90 = l.Median, l.P90
 	return s
+}
+
+// targetF05 is F0.5 of a row's returned files less the context, against
+// its gold files.
+func targetF05(r Row) float64 {
+	gold := map[string]bool{}
+	for _, g := range r.Gold {
+		gold[g] = true
+	}
+	n, held := 0, 0
+	for i, f := range r.Files {
+		if i < len(r.Roles) && r.Roles[i] == hone.RoleContext {
+			continue
+		}
+		n++
+		if gold[f] {
+			held++
+		}
+	}
+	if n == 0 || held == 0 || len(r.Gold) == 0 {
+		return 0
+	}
+	p, rc := float64(held)/float64(n), float64(held)/float64(len(r.Gold))
+	return 1.25 * p * rc / (0.25*p + rc)
 }
 
 func medianF(xs []float64) float64 {
@@ -545,15 +598,15 @@ func PrintSummary(w io.Writer, rows []Row) { printSummary(w, rows, true) }
 func PrintRankStats(w io.Writer, rows []Row) { printSummary(w, rows, false) }
 
 func printSummary(w io.Writer, rows []Row, times bool) {
-	head := fmt.Sprintf("%-26s %4s %6s %6s %6s %6s %6s %6s %9s %6s %7s",
-		"repository", "n", "Acc@1", "Acc@3", "Acc@5", "Acc@10", "R@5", "MRR", "returned", "files", "tokens")
+	head := fmt.Sprintf("%-26s %4s %6s %6s %6s %6s %6s %6s %6s %9s %5s %5s %5s %6s %6s %7s",
+		"repository", "n", "Acc@1", "Acc@3", "Acc@5", "Acc@10", "R@5", "R@10", "MRR", "returned", "P", "R", "F0.5", "F0.5t", "files", "tokens")
 	if times {
 		head += fmt.Sprintf(" %7s %7s", "median", "p90")
 	}
 	fmt.Fprintln(w, head)
 	line := func(name string, s Summary) {
-		l := fmt.Sprintf("%-26s %4d %6.1f %6.1f %6.1f %6.1f %6.1f %6.3f %8.1f%% %6.1f %7.0f",
-			name, s.N, s.Acc[1], s.Acc[3], s.Acc[5], s.Acc[10], s.Recall5, s.MRR, s.Returned, s.Files, s.Tokens)
+		l := fmt.Sprintf("%-26s %4d %6.1f %6.1f %6.1f %6.1f %6.1f %6.1f %6.3f %8.1f%% %5.2f %5.2f %5.2f %6.2f %6.1f %7.0f",
+			name, s.N, s.Acc[1], s.Acc[3], s.Acc[5], s.Acc[10], s.Recall5, s.Recall10, s.MRR, s.Returned, s.Precision, s.Recall, s.F05, s.F05Targets, s.Files, s.Tokens)
 		if times {
 			l += fmt.Sprintf(" %6dms %6dms", s.Median.Milliseconds(), s.P90.Milliseconds())
 		}

@@ -18,6 +18,7 @@ import (
 
 	"github.com/hone-tools/hone"
 	"github.com/hone-tools/hone/bench"
+	"github.com/hone-tools/hone/internal/rankmodel"
 	"github.com/hone-tools/hone/pack"
 	"github.com/hone-tools/hone/redact"
 )
@@ -34,6 +35,9 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	if len(args) > 0 && args[0] == "fit" {
 		return cmdBenchFit(args[1:], stdout)
+	}
+	if len(args) > 0 && args[0] == "calibrate" {
+		return cmdBenchCalibrate(args[1:], stdout)
 	}
 	if len(args) > 0 && args[0] == "report" {
 		return cmdBenchReport(args[1:], stdout)
@@ -71,7 +75,7 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	if len(words) > 0 || *data == "" || *repos == "" {
-		return usagef("usage: %s\n   or: %s\n   or: %s\n   or: %s\n   or: %s\n   or: %s\n   or: %s\n   or: %s\n   or: %s", sweUsage, benchUsage, fitUsage, reportUsage, compareUsage, mineUsage, wordsUsage, glossaryUsage, vocabUsage)
+		return usagef("usage: %s\n   or: %s\n   or: %s\n   or: %s\n   or: %s\n   or: %s\n   or: %s\n   or: %s\n   or: %s\n   or: %s", sweUsage, benchUsage, fitUsage, calibrateUsage, reportUsage, compareUsage, mineUsage, wordsUsage, glossaryUsage, vocabUsage)
 	}
 	ins, err := bench.ReadInstances(*data)
 	if err != nil {
@@ -178,6 +182,82 @@ func cmdBenchIndex(ctx context.Context, args []string, stdout, stderr io.Writer)
 		return enc.Encode(rep)
 	}
 	rep.Print(stdout)
+	return nil
+}
+
+const calibrateUsage = `hone bench calibrate --signals NAME=FILE.jsonl[,NAME=FILE.jsonl...] [--l2 X] [--write MODEL.json]`
+
+// cmdBenchCalibrate fits the calibration that turns a file's ranking
+// score into its relevance, on the signal rows of several sets at once,
+// and reports it per set under leave-one-repository-out cross-validation.
+func cmdBenchCalibrate(args []string, stdout io.Writer) error {
+	fs := flag.NewFlagSet("bench calibrate", flag.ContinueOnError)
+	signals := fs.String("signals", "", "the sets' signal rows written by hone bench --signals, each as NAME=FILE, comma-separated")
+	l2 := fs.Float64("l2", 1e-3, "ridge penalty on the weights")
+	write := fs.String("write", "", "write the calibration into this model file (internal/rankmodel/model.json is the one hone ranks with), keeping its ranking weights")
+	words, err := parseFlags(fs, args, stdout, calibrateUsage)
+	if err != nil {
+		return err
+	}
+	if len(words) > 0 || *signals == "" {
+		return usagef("usage: %s", calibrateUsage)
+	}
+	model := rankmodel.Default()
+	if *write != "" {
+		b, err := os.ReadFile(*write)
+		if err != nil {
+			return usagef("cannot read the model to write the calibration into: %v", err)
+		}
+		if model, err = rankmodel.Parse(b); err != nil {
+			return usagef("%s: %v", *write, err)
+		}
+	}
+	sets := map[string][]bench.SignalRow{}
+	var order, data []string
+	for _, part := range strings.Split(*signals, ",") {
+		name, p, ok := strings.Cut(part, "=")
+		if !ok || name == "" || p == "" {
+			return usagef("name each set's signals as NAME=FILE, not %q", part)
+		}
+		r, err := bench.ReadSignals(p)
+		if err != nil {
+			return usagef("cannot read the signals: %v", err)
+		}
+		if len(r) == 0 {
+			return usagef("no signal rows in %s", p)
+		}
+		if _, dup := sets[name]; dup {
+			return usagef("the set %q is named twice", name)
+		}
+		sets[name] = r
+		order = append(order, name)
+		data = append(data, fmt.Sprintf("%s: %d instances", name, len(r)))
+	}
+	w, err := model.Vector(sets[order[0]][0].Names)
+	if err != nil {
+		return usagef("%v: write the signals with this build of hone", err)
+	}
+	m := bench.Ranker{W: w, Temp: model.Temperature}
+	cal := bench.PrintCalibrationFit(stdout, sets, order, m, *l2, bench.SetRules(hone.DefaultThreshold, hone.DefaultMaxFiles))
+	if *write != "" {
+		c := &rankmodel.Calibration{Data: data, Command: "hone bench calibrate", Weights: map[string]float64{}}
+		for _, a := range args {
+			if strings.ContainsAny(a, " '\"") {
+				a = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+			}
+			c.Command += " " + a
+		}
+		for i, n := range rankmodel.CalibrationNames(sets[order[0]][0].Names) {
+			if cal[i] != 0 {
+				c.Weights[n] = bench.Sig4(cal[i])
+			}
+		}
+		model.Calibration = c
+		if err := model.Write(*write); err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "\nwrote the calibration to %s: rebuild hone to use it\n", *write)
+	}
 	return nil
 }
 

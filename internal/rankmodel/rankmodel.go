@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -32,6 +33,46 @@ type Model struct {
 	Temperature float64 `json:"temperature"`
 	// Weights weigh each signal, by its name.
 	Weights map[string]float64 `json:"weights"`
+	// Calibration weighs the features of a file's score
+	// (CalibrationFeatures), by name, into its relevance: the probability
+	// the task needs the file. `hone bench calibrate --write` writes it.
+	Calibration *Calibration `json:"calibration,omitempty"`
+}
+
+// Calibration is the fit that turns a file's score into its relevance,
+// and what it was fit on.
+type Calibration struct {
+	Data    []string           `json:"data"`
+	Command string             `json:"command"`
+	Weights map[string]float64 `json:"weights"`
+}
+
+// CalibrationVector lays the calibration's weights out in the order of
+// Features, for the signals named; a model without one has none.
+func (m *Model) CalibrationVector(signals []string) ([]float64, error) {
+	if m.Calibration == nil {
+		return nil, fmt.Errorf("the ranking model has no calibration: fit one with hone bench calibrate --write")
+	}
+	names := CalibrationNames(signals)
+	w := make([]float64, len(names))
+	for n, v := range m.Calibration.Weights {
+		i := slices.Index(names, n)
+		if i < 0 {
+			return nil, fmt.Errorf("the ranking model's calibration weighs a feature that is not computed: %s", n)
+		}
+		w[i] = v
+	}
+	return w, nil
+}
+
+// CalibrationNames name every feature Features computes, for the signals
+// named.
+func CalibrationNames(signals []string) []string {
+	names := slices.Clone(CalibrationFeatures)
+	for _, s := range signals {
+		names = append(names, SignalFeature(s))
+	}
+	return names
 }
 
 // HeldOut are a fit's figures on the instances it did not see.

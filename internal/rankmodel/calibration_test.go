@@ -1,0 +1,91 @@
+package rankmodel
+
+import (
+	"math"
+	"slices"
+	"testing"
+)
+
+func TestFeatures(t *testing.T) {
+	f := Features([]float64{1, 3, 2}, 1, [][]float64{{7}, {8}, {9}})
+	// bias, score, gap, spread, top, lead, then the signals.
+	spread := math.Log(math.Exp(-2) + 1 + math.Exp(-1))
+	want := [][]float64{{1, 1, -2, spread, 0, 0, 7}, {1, 3, 0, spread, 1, 1, 8}, {1, 2, -1, spread, 0, 0, 9}}
+	for i := range want {
+		for j := range want[i] {
+			if math.Abs(f[i][j]-want[i][j]) > 1e-9 {
+				t.Fatalf("features %v, want %v", f, want)
+			}
+		}
+	}
+	if f := Features([]float64{5}, 0, nil); f[0][4] != 1 || f[0][5] != 0 || f[0][3] != 0 {
+		t.Errorf("one file: %v, want the top, with no lead and no spread", f)
+	}
+	if len(Features(nil, 1, nil)) != 0 {
+		t.Error("features of no file")
+	}
+}
+
+func TestChoose(t *testing.T) {
+	tests := []struct {
+		p        []float64
+		max      int
+		want     []int
+		fallback bool
+	}{
+		{[]float64{0.9, 0.8, 0.75, 0.3}, 10, []int{0, 1, 2}, false}, // every file at the threshold
+		{[]float64{0.9, 0.8, 0.75, 0.3}, 2, []int{0, 1}, false},     // max at most
+		{[]float64{0.6, 0.4, 0.25, 0.21, 0.1}, 10, []int{0, 1, 2}, true},
+		{[]float64{0.5, 0.1, 0.05}, 10, []int{0}, true},  // only the tangential or better
+		{[]float64{0.1, 0.05}, 10, []int{0}, true},       // the best file when none is
+		{[]float64{0.6, 0.5, 0.4}, 2, []int{0, 1}, true}, // the fallback keeps to max
+		{nil, 10, nil, false},
+	}
+	for _, tt := range tests {
+		got, fb := Choose(tt.p, 0.7, tt.max)
+		if !slices.Equal(got, tt.want) || fb != tt.fallback {
+			t.Errorf("Choose(%v, max %d) = %v, %v; want %v, %v", tt.p, tt.max, got, fb, tt.want, tt.fallback)
+		}
+	}
+}
+
+func TestBestF05(t *testing.T) {
+	tests := []struct {
+		p    []float64
+		want int
+	}{
+		{[]float64{0.9, 0.9, 0.9, 0.01}, 3},
+		{[]float64{0.9, 0.05, 0.05}, 1},
+		{[]float64{0.3, 0.3, 0.3, 0.3}, 4}, // as likely each: all of them expect the most
+		{nil, 0},
+	}
+	for _, tt := range tests {
+		if got := BestF05(tt.p, 10); got != tt.want {
+			t.Errorf("BestF05(%v) = %d, want %d", tt.p, got, tt.want)
+		}
+	}
+}
+
+func TestCalibrated(t *testing.T) {
+	if Logistic(1000) != 1 || Logistic(-1000) != 0 || Logistic(0) != 0.5 {
+		t.Error("logistic at its ends")
+	}
+	// A weight on the gap alone: the best file highest, each on its own.
+	w := make([]float64, len(CalibrationNames([]string{"s"})))
+	w[0], w[2] = 2, 1
+	p := Calibrated([]float64{3, 1, 2}, [][]float64{{0}, {0}, {0}}, 1, w)
+	if !(p[0] > p[2] && p[2] > p[1]) || p[0] != Logistic(2) {
+		t.Errorf("calibrated %v", p)
+	}
+	m := &Model{Calibration: &Calibration{Weights: map[string]float64{"gap": 1, "signal.s": 2}}}
+	v, err := m.CalibrationVector([]string{"s"})
+	if err != nil || v[2] != 1 || v[len(v)-1] != 2 {
+		t.Errorf("vector %v, %v", v, err)
+	}
+	if _, err := m.CalibrationVector([]string{"other"}); err == nil {
+		t.Error("a weight for a signal not computed: no error")
+	}
+	if _, err := (&Model{}).CalibrationVector(nil); err == nil {
+		t.Error("no calibration: no error")
+	}
+}
