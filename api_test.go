@@ -38,7 +38,7 @@ func TestAPIImportsTheStandardLibraryAlone(t *testing.T) {
 }
 
 func TestOptionsCheck(t *testing.T) {
-	ok := hone.Options{MaxCycles: 3, Threshold: 0.7, Candidates: 25, Coverage: 0.85, MaxFiles: 10}
+	ok := hone.Options{MaxCycles: 3, Threshold: 0.7, Candidates: 25, MaxFiles: 10}
 	for _, tt := range []struct {
 		name string
 		edit func(*hone.Options)
@@ -49,7 +49,6 @@ func TestOptionsCheck(t *testing.T) {
 		{"too many cycles", func(o *hone.Options) { o.MaxCycles = 11 }, "max cycles"},
 		{"threshold NaN", func(o *hone.Options) { o.Threshold = math.NaN() }, "threshold must be in (0, 1], not NaN"},
 		{"threshold over 1", func(o *hone.Options) { o.Threshold = 1.5 }, "threshold"},
-		{"coverage NaN", func(o *hone.Options) { o.Coverage = math.NaN() }, "coverage must be in (0, 1], not NaN"},
 		{"no files", func(o *hone.Options) { o.MaxFiles = 0 }, "max files must be at least 1"},
 		{"no candidates", func(o *hone.Options) { o.Candidates = 0 }, "candidates must be at least 1"},
 		{"a bad glob", func(o *hone.Options) { o.Include = []string{"src/[a"} }, `bad glob "src/[a"`},

@@ -9,8 +9,8 @@ import "context"
 // secrets hidden, as everything hone prints or sends.
 type Evaluator interface {
 	// Evaluate returns one evaluation per candidate, in any order. Each
-	// has the candidate's Path, a Relevance in 0..1 (the bands of
-	// Evaluation.Relevance; it need not be rounded), a Reason and, when
+	// has the candidate's Path, a Score in 0..1 (the bands of
+	// Evaluation.Score; it need not be rounded), a Reason and, when
 	// known, the MissingContext. A candidate left out counts as
 	// irrelevant. An error ends the run.
 	Evaluate(ctx context.Context, req EvaluateRequest) ([]Evaluation, error)

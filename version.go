@@ -8,6 +8,15 @@ const Version = "0.1.0"
 // a version, fields are only ever added; a field renamed, removed or
 // given another meaning makes a new version. Its changelog:
 //
+//	3  (2026-12-01) one relevance: a file's relevance, in files and
+//	   ranking, is the probability that the task needs it, judged for
+//	   each file on its own and calibrated (several can be high), no
+//	   longer a share of one probability split over the files. files are
+//	   those whose relevance reaches the threshold, best first (or, when
+//	   none does, the best few, with a notice), each with role "target",
+//	   "context" or "test", and score, the evaluator's best verdict. A
+//	   cycle's evaluated files give the evaluator's verdict as score; the
+//	   name relevance is the result's alone.
 //	2  (2026-12-01) json_version itself; a cycle's query gains terms (the
 //	   weighted search terms that ran), gaps (the open gaps it aimed at)
 //	   and expand (the files whose neighbours it searched); focus_areas
@@ -22,4 +31,4 @@ const Version = "0.1.0"
 //	   repo, concepts, files (with role, spans, missing_context), ranking,
 //	   related_tests, past_commits, cycles, stop_reason, notice,
 //	   threshold, elapsed_ms, redacted.
-const JSONVersion = 2
+const JSONVersion = 3

@@ -15,6 +15,9 @@ import (
 // too (a changelog repeats every fix's words). No concepts, no synonyms, no
 // structure, one pass. Its ranking is the baseline the loop must beat; it
 // returns no files.
+// bm25Files is how many of its best files the baseline returns.
+const bm25Files = 5
+
 func BM25(ctx context.Context, repo, task string, opts hone.Options) (*hone.Result, error) {
 	start := time.Now()
 	ix, err := index.Open(ctx, repo, index.Options{Dir: opts.IndexDir})
@@ -28,10 +31,13 @@ func BM25(ctx context.Context, repo, task string, opts hone.Options) (*hone.Resu
 	terms := index.Words(task)
 	skip := walk.Test | walk.Docs | walk.Example | walk.Vendor | walk.Generated | walk.Secret
 	hits := ix.Run(index.Search{Terms: terms, Limit: 50, Keep: func(e *index.Entry) bool { return e.Kind&skip == 0 }})
-	res := &hone.Result{Version: hone.Version, JSONVersion: hone.JSONVersion, Task: task, Repo: ix.Root, Files: []hone.Evaluation{}, Ranking: []hone.Ranked{}, StopReason: hone.StopMaxCycles}
-	if len(hits) > 0 {
-		for _, h := range hits {
-			res.Ranking = append(res.Ranking, hone.Ranked{Path: h.Entry.Path, Relevance: h.Score / hits[0].Score})
+	res := &hone.Result{Version: hone.Version, JSONVersion: hone.JSONVersion, Task: task, Repo: ix.Root, Files: []hone.File{}, Ranking: []hone.Ranked{}, StopReason: hone.StopMaxCycles}
+	for i, h := range hits {
+		res.Ranking = append(res.Ranking, hone.Ranked{Path: h.Entry.Path, Relevance: h.Score / hits[0].Score})
+		// A search has no set: its files are the first bm25Files, what
+		// an agent reading a search's results would open.
+		if i < bm25Files {
+			res.Files = append(res.Files, hone.File{Path: h.Entry.Path, Relevance: h.Score / hits[0].Score, Role: hone.RoleTarget})
 		}
 	}
 	res.ElapsedMS = time.Since(start).Milliseconds()

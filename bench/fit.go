@@ -207,18 +207,20 @@ func scores(r SignalRow, w []float64) []float64 {
 	return out
 }
 
-// Coverage is the share of the ranking's probability the returned files
-// hold: hone's default, hone.DefaultCoverage, unless a study sets it.
-var Coverage = hone.DefaultCoverage
-
 // MaxFiles bounds the returned files as hone's default does.
 var MaxFiles = hone.DefaultMaxFiles
 
 // Rerank applies a ranker to signal rows, giving each gold file's rank as
-// benchmark rows carry it, so that Summarize scores the model: the
-// returned files are the best-first prefix holding Coverage of the
-// probability (MaxFiles at most), each file's relevance its calibrated one.
+// benchmark rows carry it, so that Summarize scores the model. Each
+// file's relevance, and the returned files, are as the shipped
+// calibration gives them (rankmodel.Choose): a new ranker needs its own,
+// from hone bench calibrate. Rows of other signals than the shipped
+// calibration weighs get the softmax of their scores instead.
 func Rerank(rows []SignalRow, m Ranker) []Row {
+	var cal []float64
+	if len(rows) > 0 {
+		cal, _ = rankmodel.Default().CalibrationVector(rows[0].Names)
+	}
 	out := make([]Row, 0, len(rows))
 	for _, r := range rows {
 		sc := scores(r, m.W)
@@ -232,16 +234,20 @@ func Rerank(rows []SignalRow, m Ranker) []Row {
 			row.Top = append(row.Top, r.Paths[j])
 		}
 		p := m.Relevance(sc)
-		cum := 0.0
+		if cal != nil {
+			p = rankmodel.Calibrated(sc, r.X, m.Temp, cal)
+		}
+		ranked := make([]float64, len(idx))
 		for rank, j := range idx {
 			if r.IsG[j] {
 				row.GoldRanks = append(row.GoldRanks, rank+1)
 			}
 			row.Scores = append(row.Scores, Scored{Relevance: p[j], Gold: r.IsG[j]})
-			if cum < Coverage && rank < MaxFiles {
-				row.Files = append(row.Files, r.Paths[j])
-			}
-			cum += p[j]
+			ranked[rank] = math.Round(p[j]*100) / 100
+		}
+		picked, _ := rankmodel.Choose(ranked, hone.DefaultThreshold, MaxFiles)
+		for _, k := range picked {
+			row.Files = append(row.Files, r.Paths[idx[k]])
 		}
 		var gold []string
 		for j, g := range r.IsG {

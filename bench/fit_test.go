@@ -38,6 +38,17 @@ func TestFitLearnsTheTellingSignal(t *testing.T) {
 	if cal[0].Files == 0 || cal[0].GoldShare < 80 {
 		t.Errorf("the top band holds %d files, %.0f%% gold: want high to mean gold", cal[0].Files, cal[0].GoldShare)
 	}
+	// The calibration, fit on other repositories, makes each file's
+	// relevance its chance of being gold: high for the gold, low for the
+	// rest, and hone's files the gold ones.
+	held := crossCalibrate(rows, m, 1e-3, SetRules(0.7, 10)[0])
+	bands := Calibrate(held)
+	if bands[0].Files < 40 || bands[0].GoldShare < 80 || bands[len(bands)-1].GoldShare > 5 {
+		t.Errorf("calibrated bands %+v: want most gold files at 0.8 or more, and few gold under 0.2", bands)
+	}
+	if s := Summarize(held); s.F05 < 0.8 || s.Files != 1 {
+		t.Errorf("hone's files: F0.5 %.2f, median %.0f files; want about the one gold file", s.F05, s.Files)
+	}
 }
 
 // A run with no gold file ranked, and a failed one with nothing ranked,

@@ -24,8 +24,8 @@ type RetrieveParams struct {
 // RetrieveFile is one file of retrieve_context's structured result.
 type RetrieveFile struct {
 	Path           string      `json:"path"`
-	Relevance      float64     `json:"relevance"`
-	Role           string      `json:"role"`
+	Relevance      float64     `json:"relevance"` // the probability the task needs the file
+	Role           string      `json:"role"`      // target, context or test
 	Reason         string      `json:"reason"`
 	MissingContext []string    `json:"missing_context"`
 	Spans          []hone.Span `json:"spans,omitempty"`
@@ -50,7 +50,7 @@ const defaultBudget = 6000
 func (s *Server) addRetrieveContext(srv *mcp.Server) {
 	mcp.AddTool(srv, &mcp.Tool{
 		Name: "retrieve_context",
-		Description: "Find the files that matter for a task and return a context pack: the target files, each with the probability that the change goes there, the context they need, " +
+		Description: "Find the files that matter for a task and return a context pack: the files, each with its relevance (the probability the task needs it) and role (target to change, context to read, test), " +
 			"why each matters, what each still misses, the tests to run, the past commits most like the task or named in it, and their key code (imports, the definitions that matter) within a token budget. " +
 			"Use it first, before reading files one by one.",
 	}, s.retrieveContext)

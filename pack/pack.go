@@ -222,7 +222,10 @@ func header(res *hone.Result) string {
 		b.WriteString("\n")
 		return b.String()
 	}
-	fmt.Fprintf(&b, "Files (target: likely where the change goes, with the probability it is; context: what the targets need; stopped: %s):\n", res.StopReason)
+	fmt.Fprintf(&b, "Files (each with its role, target to change, context to read or test, and its relevance, the probability the task needs it; stopped: %s):\n", res.StopReason)
+	if res.Notice != "" {
+		fmt.Fprintf(&b, "Note: %s.\n", res.Notice)
+	}
 	for _, f := range res.Files {
 		role := f.Role
 		if role == "" {
@@ -259,7 +262,7 @@ func header(res *hone.Result) string {
 
 // filePieces are a file's parts of the pack, best first: the whole file
 // when it is small, else its imports and its spans.
-func (p *Pack) filePieces(root string, f hone.Evaluation) []piece {
+func (p *Pack) filePieces(root string, f hone.File) []piece {
 	data, err := ReadFile(root, f.Path)
 	if err != nil {
 		if !errors.Is(err, ErrSecret) {

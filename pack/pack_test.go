@@ -123,7 +123,7 @@ def load_settings():
     return {"token": TOKEN_FROM_ENV}
 `), 0o644)
 	os.WriteFile(filepath.Join(repo, ".env"), []byte("SETTINGS_TOKEN=verysecretvalue\n"), 0o644)
-	res := &hone.Result{Task: "settings token", Threshold: 0.7, StopReason: hone.StopSufficient, Files: []hone.Evaluation{
+	res := &hone.Result{Task: "settings token", Threshold: 0.7, StopReason: hone.StopSufficient, Files: []hone.File{
 		{Path: "settings.py", Relevance: 0.9, Reason: "test"},
 		{Path: ".env", Relevance: 0.8, Reason: "test"},
 	}}
@@ -166,7 +166,7 @@ func TestHostileFiles(t *testing.T) {
 	}
 	res := &hone.Result{Task: "read notes", Threshold: 0.7, StopReason: hone.StopSufficient}
 	for _, p := range []string{"notes.txt", "key.txt", "gitcfg.txt", ".git/config", "evil\nname.py", "bytes.py", "gone.py"} {
-		res.Files = append(res.Files, hone.Evaluation{Path: p, Relevance: 0.9, Role: hone.RoleTarget, Reason: "test"})
+		res.Files = append(res.Files, hone.File{Path: p, Relevance: 0.9, Role: hone.RoleTarget, Reason: "test"})
 	}
 	p := Build(res, repo, Options{Budget: 20000})
 	for _, leak := range []string{"from-the-env-file-42", "b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ", "gitdir-secret", "\x00", "\x1b", "\xff", "evil\nname"} {

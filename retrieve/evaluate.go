@@ -150,7 +150,7 @@ func (lx *lexical) knowledge(req hone.EvaluateRequest) *knowledge {
 	k := &knowledge{supports: map[string][]support{}, near: map[string]float64{}, relevant: map[string]float64{}, relDefs: map[string][]string{}}
 	k.concepts, k.learned = vocabulary(req.Query.Terms)
 	for _, ev := range req.Relevant {
-		k.relevant[ev.Path] = ev.Relevance
+		k.relevant[ev.Path] = ev.Score
 	}
 	for _, c := range req.Candidates {
 		if c.Near > 0 {
@@ -289,7 +289,7 @@ func evaluate(ix *index.Index, tp *taskParse, d *index.Doc, k *knowledge, extra 
 	rel *= prior(&d.Entry, tp)
 	// The relevance is not rounded: the loop rounds it, and orders ties
 	// of the rounded by it.
-	return hone.Evaluation{Path: d.Path, Relevance: rel, Reason: reason(d, matched, learnedHits, edges)}
+	return hone.Evaluation{Path: d.Path, Score: rel, Reason: reason(d, matched, learnedHits, edges)}
 }
 
 func (s support) describe() string {

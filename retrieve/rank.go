@@ -421,14 +421,6 @@ var rankWeights = sync.OnceValue(func() []float64 {
 	return w
 })
 
-// contextFiles is how many files the result adds, at most, for the
-// context its targets need; it adds none past resultFiles in all, so that
-// the result stays a handful an agent reads whole.
-const (
-	contextFiles = 2
-	resultFiles  = 5
-)
-
 // spanFiles is how many of the best files are read for spanCover.
 const spanFiles = 20
 
@@ -476,33 +468,49 @@ func (rk *ranker) result(res *hone.Result) {
 		}
 		res.Concepts = append(res.Concepts, ci)
 	}
-	ranking, chosen, why := rk.rank()
+	ranking, chosen, fallback := rk.rank()
 	res.Ranking = ranking
 	inHand := map[string]bool{}
 	for p := range chosen {
 		inHand[p] = true
 	}
-	res.Files = []hone.Evaluation{}
-	// The targets best first, then the context they need.
-	for _, role := range []string{hone.RoleTarget, hone.RoleContext} {
+	res.Files = []hone.File{}
+	// The files best first, then the context they need.
+	var order []hone.Ranked
+	for _, context := range []bool{false, true} {
 		for _, r := range ranking {
-			if chosen[r.Path] != role {
-				continue
+			if c, ok := chosen[r.Path]; ok && (c.role == hone.RoleContext) == context {
+				order = append(order, r)
 			}
-			i := len(res.Files)
-			ev := rk.rec.best[r.Path].Evaluation
-			ev.Relevance, ev.Role = r.Relevance, role
-			ev.MissingContext = rk.missing(r.Path, inHand)
-			if w := why[r.Path]; w != "" {
-				ev.Reason = w + "; " + ev.Reason
-			}
-			ev.Reason = rk.rankedReason(r.Path, ev.Reason)
-			ev.Spans = []hone.Span{}
-			if d := rk.ix.Doc(r.Path); d != nil {
-				ev.Spans = rk.spans(d, inHand, i < exactSpans)
-			}
-			res.Files = append(res.Files, ev)
 		}
+	}
+	for _, r := range order {
+		c := chosen[r.Path]
+		ev := rk.rec.best[r.Path].Evaluation
+		f := hone.File{Path: r.Path, Relevance: r.Relevance, Role: c.role, Score: ev.Score, Reason: ev.Reason, Cycle: ev.Cycle}
+		f.MissingContext = rk.missing(r.Path, inHand)
+		if c.why != "" {
+			f.Reason = c.why + "; " + f.Reason
+		}
+		f.Reason = rk.rankedReason(r.Path, f.Reason)
+		f.Spans = []hone.Span{}
+		if d := rk.ix.Doc(r.Path); d != nil {
+			f.Spans = rk.spans(d, inHand, len(res.Files) < exactSpans)
+		}
+		res.Files = append(res.Files, f)
+	}
+	if fallback && len(res.Files) > 0 {
+		best := 0
+		for _, f := range res.Files {
+			if f.Role != hone.RoleContext {
+				best++
+			}
+		}
+		n := "the best file is"
+		if best > 1 {
+			n = fmt.Sprintf("the best %d files are", best)
+		}
+		res.Notice = fmt.Sprintf("no file reached relevance %.2f: %s returned, at %.2f, as the evidence supports no more; check before relying on them", rk.opts.Threshold, n, res.Files[0].Relevance)
 	}
 	res.RelatedTests = rk.relatedTests(res.Files)
 }
@@ -520,11 +528,90 @@ func (rk *ranker) missing(p string, inHand map[string]bool) []string {
 }
 
 // rank orders every evaluated file by its ranking score, gives each its
-// calibrated relevance, and picks the result's files: the best-first
-// prefix that holds Options.Coverage of the ranking's probability (but
-// Options.MaxFiles files at most), and any other file at or above the
-// threshold.
-func (rk *ranker) rank() (ranking []hone.Ranked, files, why map[string]string) {
+// calibrated relevance, and picks the result's files with their roles:
+// those at or above the threshold, Options.MaxFiles at most (when none
+// is, the best few, as many as make the best expected F0.5, and fallback
+// says so); tests among them are tests, the rest targets; then the
+// context the targets need, as the loop found it.
+func (rk *ranker) rank() (ranking []hone.Ranked, files map[string]chosen, fallback bool) {
+	out := rk.ranking()
+	p := make([]float64, len(out))
+	for i, r := range out {
+		p[i] = r.Relevance
+	}
+	picked, fallback := rankmodel.Choose(p, rk.opts.Threshold, rk.opts.MaxFiles)
+	files = map[string]chosen{}
+	for _, i := range picked {
+		files[out[i].Path] = chosen{role: hone.RoleTarget}
+	}
+	// Roles: tests; what a file ranked above calls on the lines about the
+	// task, or imports, is context to read; the rest are targets.
+	for _, i := range picked {
+		path := out[i].Path
+		if e := rk.ix.Entry(path); e != nil && e.Kind.Has(walk.Test) {
+			files[path] = chosen{role: hone.RoleTest}
+		}
+	}
+	// The context the targets need, which the loop judged relevant: the
+	// definitions they call on the task's lines, then the files they
+	// import; contextFiles at most, and none past resultFiles in all.
+	type need struct {
+		path, why string
+		critical  bool
+		score     float64
+	}
+	var needs []need
+	for _, g := range rk.gaps {
+		if g.Critical && g.Kind == "call" && files[g.From].role == hone.RoleTarget {
+			needs = append(needs, need{g.Where, fmt.Sprintf("%s calls %s() here on the lines about the task", g.From, g.Name), true, 0})
+		}
+	}
+	for _, i := range picked {
+		if files[out[i].Path].role != hone.RoleTarget {
+			continue
+		}
+		if d := rk.ix.Doc(out[i].Path); d != nil {
+			for _, p := range rk.ix.Imports(d) {
+				needs = append(needs, need{p, "imported by " + out[i].Path, false, 0})
+			}
+		}
+	}
+	for i := range needs {
+		needs[i].score = rk.rec.best[needs[i].path].score
+	}
+	sort.SliceStable(needs, func(i, j int) bool {
+		if needs[i].critical != needs[j].critical {
+			return needs[i].critical
+		}
+		return needs[i].score > needs[j].score
+	})
+	added := 0
+	for _, n := range needs {
+		if added == contextFiles || len(files) >= resultFiles {
+			break
+		}
+		if _, ok := files[n.path]; ok {
+			continue
+		}
+		if ev, ok := rk.rec.best[n.path]; ok && ev.Score >= rk.opts.Threshold {
+			files[n.path] = chosen{role: hone.RoleContext, why: n.why}
+			added++
+		}
+	}
+	return out, files, fallback
+}
+
+// contextFiles is how many files the result adds, at most, for the
+// context its targets need; it adds none past resultFiles in all, so that
+// the result stays a handful an agent reads whole.
+const (
+	contextFiles = 2
+	resultFiles  = 5
+)
+
+// ranking orders every evaluated file by its ranking score, each with its
+// relevance, rounded to the two places every output shows.
+func (rk *ranker) ranking() []hone.Ranked {
 	type scored struct {
 		ev verdict
 		x  []float64
@@ -579,79 +666,39 @@ func (rk *ranker) rank() (ranking []hone.Ranked, files, why map[string]string) {
 		}
 	}
 	order()
-	// The probability that each file is the one the task is after: a
-	// softmax over the ranking's scores.
+	// Each file's relevance: the probability that the task needs it,
+	// calibrated on its signals and its score among the others'.
 	scores := make([]float64, len(all))
+	xs := make([][]float64, len(all))
 	for i, a := range all {
-		scores[i] = a.s
+		scores[i], xs[i] = a.s, a.x
 	}
-	probs := rankmodel.Softmax(scores, rankmodel.Default().Temperature)
+	rel := rankmodel.Calibrated(scores, xs, rankmodel.Default().Temperature, calibration())
 	out := make([]hone.Ranked, 0, len(all))
-	files = map[string]string{}
-	cum := 0.0
 	for i, a := range all {
-		p := probs[i]
-		r := hone.Ranked{Path: a.ev.Path, Relevance: math.Round(p*100) / 100}
+		r := hone.Ranked{Path: a.ev.Path, Relevance: math.Round(rel[i]*100) / 100}
 		if rk.opts.Signals {
 			r.Signals = a.x
 		}
-		if cum < rk.opts.Coverage && i < rk.opts.MaxFiles || r.Relevance >= rk.opts.Threshold {
-			files[r.Path] = hone.RoleTarget
-		}
-		cum += p
 		out = append(out, r)
 	}
-	// The context the targets need, when the loop judged it relevant: the
-	// definitions they call on the task's lines, then the files they
-	// import; contextFiles at most.
-	var targets []string
-	for _, r := range out {
-		if files[r.Path] == hone.RoleTarget {
-			targets = append(targets, r.Path)
-		}
-	}
-	type need struct {
-		path, why string
-		critical  bool
-		score     float64
-	}
-	var needs []need
-	for _, g := range rk.gaps {
-		if g.Critical && g.Kind == "call" && files[g.From] == hone.RoleTarget {
-			needs = append(needs, need{g.Where, fmt.Sprintf("%s calls %s() here on the lines about the task", g.From, g.Name), true, 0})
-		}
-	}
-	for _, t := range targets {
-		if d := rk.ix.Doc(t); d != nil {
-			for _, p := range rk.ix.Imports(d) {
-				needs = append(needs, need{p, "imported by " + t, false, 0})
-			}
-		}
-	}
-	for i := range needs {
-		needs[i].score = rk.rec.best[needs[i].path].score
-	}
-	// What a target calls on the task's lines first, then the best judged.
-	sort.SliceStable(needs, func(i, j int) bool {
-		if needs[i].critical != needs[j].critical {
-			return needs[i].critical
-		}
-		return needs[i].score > needs[j].score
-	})
-	added := 0
-	why = map[string]string{}
-	for _, n := range needs {
-		if added == contextFiles || len(files) >= resultFiles || files[n.path] != "" {
-			continue
-		}
-		if ev, ok := rk.rec.best[n.path]; ok && ev.Relevance >= rk.opts.Threshold {
-			files[n.path] = hone.RoleContext
-			why[n.path] = n.why
-			added++
-		}
-	}
-	return out, files, why
+	return out
 }
+
+// chosen is a result file's role, and why it has it when that is not
+// plain from its evaluation.
+type chosen struct {
+	role, why string
+}
+
+// calibration is the ranking model's calibration weights.
+var calibration = sync.OnceValue(func() []float64 {
+	w, err := rankmodel.Default().CalibrationVector(SignalNames)
+	if err != nil {
+		panic(err)
+	}
+	return w
+})
 
 // auxFolders hold what a project keeps beside its product: scripts,
 // benchmarks, tools, interoperability programs, CI.

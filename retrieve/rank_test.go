@@ -171,6 +171,14 @@ func TestSignalsNamed(t *testing.T) {
 			t.Errorf("signal %q weighed %g, the model says %g", n, w[i], m.Weights[n])
 		}
 	}
+	// The calibration, which turns scores into relevance, weighs only
+	// what is computed.
+	if _, err := m.CalibrationVector(SignalNames); err != nil {
+		t.Fatal(err)
+	}
+	if len(calibration()) != len(rankmodel.CalibrationNames(SignalNames)) {
+		t.Errorf("%d calibration weights for %d features", len(calibration()), len(rankmodel.CalibrationNames(SignalNames)))
+	}
 }
 
 func TestRelatedTests(t *testing.T) {

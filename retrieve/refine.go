@@ -183,7 +183,7 @@ func (rf *refiner) refine(n int, q *query, evaluated []verdict, rec *record, cyc
 	feedback := rel
 	if len(feedback) == 0 {
 		for _, ev := range evaluated {
-			if ev.Relevance >= feedbackFloor && len(feedback) < feedbackSeeds {
+			if ev.Score >= feedbackFloor && len(feedback) < feedbackSeeds {
 				feedback = append(feedback, ev)
 			}
 		}
@@ -253,12 +253,12 @@ func (rf *refiner) refine(n int, q *query, evaluated []verdict, rec *record, cyc
 	// relevant file needs them: then the verdict was made without knowing.
 	needed := map[string]bool{}
 	for _, g := range rf.gaps {
-		if from, ok := rec.best[g.From]; ok && g.Where != "" && from.Relevance >= rf.threshold {
+		if from, ok := rec.best[g.From]; ok && g.Where != "" && from.Score >= rf.threshold {
 			needed[g.Where] = true
 		}
 	}
 	for _, ev := range evaluated {
-		if ev.Relevance < hone.ExcludeBelow && !next.isExcluded[ev.Path] && !needed[ev.Path] {
+		if ev.Score < hone.ExcludeBelow && !next.isExcluded[ev.Path] && !needed[ev.Path] {
 			next.isExcluded[ev.Path] = true
 			next.excluded = append(next.excluded, ev.Path)
 			cyc.Excluded = append(cyc.Excluded, ev.Path)
@@ -273,7 +273,7 @@ func (rf *refiner) refine(n int, q *query, evaluated []verdict, rec *record, cyc
 		}
 	}
 	for _, ev := range rec.ranked() {
-		if len(next.expand) == hopFiles || ev.Relevance < hopFloor {
+		if len(next.expand) == hopFiles || ev.Score < hopFloor {
 			break
 		}
 		next.expand = append(next.expand, ev.Path)
@@ -343,7 +343,7 @@ func (rf *refiner) found() []hone.Gap {
 // addGap records a gap unless it is known already or its target is in hand.
 func (rf *refiner) addGap(g hone.Gap, n int, rec *record) bool {
 	if g.Where != "" {
-		if ev, ok := rec.best[g.Where]; ok && ev.Relevance >= rf.threshold {
+		if ev, ok := rec.best[g.Where]; ok && ev.Score >= rf.threshold {
 			return false
 		}
 	}
@@ -656,7 +656,7 @@ func (rf *refiner) synonymHomes(q *query, syns []learnedSynonym, have []verdict)
 			tf := d.TF(s.alt.stems[0])
 			if (tf[index.Name] > 0 || tf[index.Def] > 0) && !in[d.Path] && len(out) < synonymHomeFiles {
 				in[d.Path] = true
-				out = append(out, verdict{Evaluation: hone.Evaluation{Path: d.Path, Relevance: synonymHomeRelevance}})
+				out = append(out, verdict{Evaluation: hone.Evaluation{Path: d.Path, Score: synonymHomeRelevance}})
 			}
 		}
 	}
@@ -751,7 +751,7 @@ func (rf *refiner) learnFeedback(q *query, feedback []verdict) []learnedTerm {
 				c = &cand{stem: stem}
 				cands[stem] = c
 			}
-			c.score += ev.Relevance * (1 - math.Exp(-float64(k)/feedbackSaturation))
+			c.score += ev.Score * (1 - math.Exp(-float64(k)/feedbackSaturation))
 			c.inDocs++
 			if tf := d.TF(stem); tf[index.Name] > 0 || tf[index.Def] > 0 || dirTerms[stem] {
 				c.strong = true

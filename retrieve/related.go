@@ -18,7 +18,7 @@ const maxRelatedTests = 5
 // relatedTests finds the tests of the result's files: test files named for
 // one (test_query.py, query_test.go, auth.test.ts), and those whose text
 // uses its most distinctive definitions, best confirmed by an import.
-func (rk *ranker) relatedTests(files []hone.Evaluation) []hone.RelatedTest {
+func (rk *ranker) relatedTests(files []hone.File) []hone.RelatedTest {
 	type cand struct {
 		score  float64
 		for_   []string

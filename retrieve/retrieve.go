@@ -106,15 +106,15 @@ type verdict struct {
 // places every output shows; the threshold is compared with the rounded
 // relevance.
 func newVerdict(ev hone.Evaluation, cycle int) verdict {
-	score := ev.Relevance
+	score := ev.Score
 	if math.IsNaN(score) {
 		score = 0 // an evaluator's mistake counts as no evidence
 	}
 	score = math.Max(0, math.Min(1, score))
-	ev.Relevance = math.Round(score*100) / 100
+	ev.Score = math.Round(score*100) / 100
 	ev.Cycle = cycle
 	// What the result alone says of a file is the ranking's to set.
-	ev.MissingContext, ev.Role, ev.Spans = []string{}, "", nil
+	ev.MissingContext = []string{}
 	return verdict{Evaluation: ev, score: score}
 }
 
@@ -143,9 +143,9 @@ func (r *record) add(n int, vs []verdict, threshold float64) (newFiles, crossed 
 		r.last[ev.Path] = n
 		old, had := r.best[ev.Path]
 		if !had || ev.score > old.score {
-			if ev.Relevance >= threshold && had && old.Relevance >= threshold {
+			if ev.Score >= threshold && had && old.Score >= threshold {
 				ev.Cycle = old.Cycle // found when it first reached the threshold
-			} else if ev.Relevance >= threshold {
+			} else if ev.Score >= threshold {
 				crossed++
 			}
 			r.best[ev.Path] = ev
@@ -179,7 +179,7 @@ func (r *record) ranked() []verdict {
 func (r *record) relevant(threshold float64) []verdict {
 	var out []verdict
 	for _, ev := range r.best {
-		if ev.Relevance >= threshold {
+		if ev.Score >= threshold {
 			out = append(out, ev)
 		}
 	}
@@ -205,7 +205,7 @@ func run(ctx context.Context, ix *index.Index, raw string, opts hone.Options, pc
 	if len(tp.concepts) == 0 {
 		res.StopReason = hone.StopNoProgress
 		res.Notice = "nothing found: the task has no words or identifiers hone can search for; describe it with the names of the things involved"
-		res.Ranking, res.Files, res.RelatedTests = []hone.Ranked{}, []hone.Evaluation{}, []hone.RelatedTest{}
+		res.Ranking, res.Files, res.RelatedTests = []hone.Ranked{}, []hone.File{}, []hone.RelatedTest{}
 		res.Concepts, res.Cycles = []hone.Concept{}, []hone.Cycle{}
 		res.ElapsedMS = time.Since(start).Milliseconds()
 		return res, nil
@@ -233,7 +233,7 @@ func run(ctx context.Context, ix *index.Index, raw string, opts hone.Options, pc
 		relevant := rec.relevant(opts.Threshold)
 		relBefore := map[string]float64{}
 		for _, v := range relevant {
-			relBefore[v.Path] = v.Relevance
+			relBefore[v.Path] = v.Score
 		}
 		cands := dp.dispatch(q, relBefore)
 		near = map[string]float64{}
@@ -260,6 +260,8 @@ func run(ctx context.Context, ix *index.Index, raw string, opts hone.Options, pc
 		}
 		res.Cycles = append(res.Cycles, cyc)
 
+		// Enough files the evaluator scores at the threshold, and nothing
+		// critical left to look for.
 		if countRelevant(ix, rec, opts.Threshold) >= hone.SufficientFiles && !rf.criticalOpen() {
 			res.StopReason = hone.StopSufficient
 			break
@@ -295,12 +297,8 @@ func run(ctx context.Context, ix *index.Index, raw string, opts hone.Options, pc
 	}
 	rk.result(res)
 	res.PastCommits = past.shown
-	if len(res.Files) == 0 {
-		if len(res.Ranking) == 0 {
-			res.Notice = "nothing found: no file matched the task's terms"
-		} else {
-			res.Notice = fmt.Sprintf("nothing scored %.2f or above; the closest files are in the ranking", opts.Threshold)
-		}
+	if len(res.Ranking) == 0 {
+		res.Notice = "nothing found: no file matched the task's terms"
 	}
 	if gone := unreadable(ix.Root, res.Files); len(gone) > 0 {
 		note := fmt.Sprintf("%s could not be read since it was indexed (moved, deleted or its permissions changed): run hone index", strings.Join(gone, ", "))
@@ -376,13 +374,13 @@ func evaluations(vs []verdict) []hone.Evaluation {
 	return out
 }
 
-// countRelevant counts the relevant files that make a result sufficient:
-// tests tell where to look, but the files a task is after are the code
-// they test.
+// countRelevant counts the files the evaluator scored at the threshold or
+// above in any cycle, tests aside: tests tell where to look, but the files
+// a task is after are the code they test.
 func countRelevant(ix *index.Index, rec *record, threshold float64) int {
 	n := 0
 	for p, ev := range rec.best {
-		if ev.Relevance >= threshold {
+		if ev.Score >= threshold {
 			if e := ix.Entry(p); e == nil || !e.Kind.Has(walk.Test) {
 				n++
 			}
@@ -515,7 +513,7 @@ func (rk *ranker) rankedReason(p, reason string) string {
 }
 
 // unreadable lists the result's files that can no longer be opened.
-func unreadable(root string, files []hone.Evaluation) []string {
+func unreadable(root string, files []hone.File) []string {
 	var out []string
 	for _, f := range files {
 		fh, err := os.Open(filepath.Join(root, filepath.FromSlash(f.Path)))

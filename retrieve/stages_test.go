@@ -152,8 +152,8 @@ func TestLexicalEvaluate(t *testing.T) {
 		if !ok {
 			t.Fatalf("no evaluation of %s", tt.path)
 		}
-		if ev.Relevance < tt.min || ev.Relevance > tt.max {
-			t.Errorf("%s: relevance %.3f, want %.2f..%.2f (%s)", tt.path, ev.Relevance, tt.min, tt.max, ev.Reason)
+		if ev.Score < tt.min || ev.Score > tt.max {
+			t.Errorf("%s: relevance %.3f, want %.2f..%.2f (%s)", tt.path, ev.Score, tt.min, tt.max, ev.Reason)
 		}
 		if ev.Reason == "" {
 			t.Errorf("%s: no reason", tt.path)
@@ -167,12 +167,12 @@ func TestLexicalEvaluate(t *testing.T) {
 	gap := hone.Gap{Name: "signJwt", Kind: "call", From: "src/auth/tokens.ts", Where: "src/lib/jwt-utils.ts", Critical: true}
 	tied := judge(t, hone.EvaluateRequest{
 		Cycle: 2, Query: q, Candidates: cands,
-		Relevant: []hone.Evaluation{{Path: "src/auth/tokens.ts", Relevance: 0.95}},
+		Relevant: []hone.Evaluation{{Path: "src/auth/tokens.ts", Score: 0.95}},
 		Gaps:     []hone.Gap{gap},
 	})
 	before, after := base["src/lib/jwt-utils.ts"], tied["src/lib/jwt-utils.ts"]
-	if after.Relevance <= before.Relevance {
-		t.Errorf("jwt-utils.ts %.3f with the gap, %.3f without", after.Relevance, before.Relevance)
+	if after.Score <= before.Score {
+		t.Errorf("jwt-utils.ts %.3f with the gap, %.3f without", after.Score, before.Score)
 	}
 	if !strings.Contains(after.Reason, "signJwt") {
 		t.Errorf("reason %q does not name the call", after.Reason)
@@ -207,10 +207,10 @@ func TestRefine(t *testing.T) {
 	rf := newRefiner(ix, tp, newSources(ix), opts.Threshold)
 	rec := newRecord()
 	evaluated := []verdict{
-		newVerdict(hone.Evaluation{Path: "src/auth/tokens.ts", Relevance: 0.95}, 1),
-		newVerdict(hone.Evaluation{Path: "src/auth/auth.ts", Relevance: 0.9}, 1),
-		newVerdict(hone.Evaluation{Path: "src/api/routes.ts", Relevance: 0.4}, 1),
-		newVerdict(hone.Evaluation{Path: "src/db/connection.ts", Relevance: 0.05}, 1),
+		newVerdict(hone.Evaluation{Path: "src/auth/tokens.ts", Score: 0.95}, 1),
+		newVerdict(hone.Evaluation{Path: "src/auth/auth.ts", Score: 0.9}, 1),
+		newVerdict(hone.Evaluation{Path: "src/api/routes.ts", Score: 0.4}, 1),
+		newVerdict(hone.Evaluation{Path: "src/db/connection.ts", Score: 0.05}, 1),
 	}
 	rec.add(1, evaluated, opts.Threshold)
 	var cyc hone.Cycle
@@ -261,9 +261,9 @@ func TestRank(t *testing.T) {
 	q := firstQuery(tp, opts)
 	rec := newRecord()
 	rec.add(1, []verdict{
-		newVerdict(hone.Evaluation{Path: "src/auth/tokens.ts", Relevance: 0.95, Reason: "r1"}, 1),
-		newVerdict(hone.Evaluation{Path: "src/auth/auth.ts", Relevance: 0.9, Reason: "r2"}, 1),
-		newVerdict(hone.Evaluation{Path: "src/db/connection.ts", Relevance: 0.05, Reason: "r3"}, 1),
+		newVerdict(hone.Evaluation{Path: "src/auth/tokens.ts", Score: 0.95, Reason: "r1"}, 1),
+		newVerdict(hone.Evaluation{Path: "src/auth/auth.ts", Score: 0.9, Reason: "r2"}, 1),
+		newVerdict(hone.Evaluation{Path: "src/db/connection.ts", Score: 0.05, Reason: "r3"}, 1),
 	}, opts.Threshold)
 	rk := &ranker{ix: ix, tp: tp, q: q, src: newSources(ix), rec: rec, opts: opts}
 	var res hone.Result
@@ -271,15 +271,27 @@ func TestRank(t *testing.T) {
 	if len(res.Ranking) != 3 {
 		t.Fatalf("ranking %v, want the 3 evaluated files", res.Ranking)
 	}
-	sum := 0.0
 	for i, r := range res.Ranking {
-		sum += r.Relevance
+		if r.Relevance < 0 || r.Relevance > 1 {
+			t.Errorf("%s: relevance %.2f out of 0..1", r.Path, r.Relevance)
+		}
 		if i > 0 && r.Relevance > res.Ranking[i-1].Relevance {
 			t.Errorf("ranking not best first: %v", res.Ranking)
 		}
 	}
-	if math.Abs(sum-1) > 0.02 {
-		t.Errorf("relevance sums to %.2f, not 1", sum)
+	// The files are those at the threshold or above; when none is, the
+	// best few, and the notice says so.
+	reached := 0
+	for _, r := range res.Ranking {
+		if r.Relevance >= opts.Threshold {
+			reached++
+		}
+	}
+	switch {
+	case reached > 0 && len(res.Files) != reached:
+		t.Errorf("%d files reach %.2f, %d returned: %+v", reached, opts.Threshold, len(res.Files), res.Files)
+	case reached == 0 && !strings.Contains(res.Notice, "no file reached"):
+		t.Errorf("no file reaches %.2f, and the notice says %q", opts.Threshold, res.Notice)
 	}
 	if res.Ranking[2].Path != "src/db/connection.ts" {
 		t.Errorf("the irrelevant file ranks %v", res.Ranking)
@@ -291,7 +303,7 @@ func TestRank(t *testing.T) {
 		t.Error("no concepts")
 	}
 	// The ranking reads the record; it writes nothing back.
-	if rec.best["src/auth/tokens.ts"].Relevance != 0.95 || rec.best["src/auth/tokens.ts"].Reason != "r1" {
+	if rec.best["src/auth/tokens.ts"].Score != 0.95 || rec.best["src/auth/tokens.ts"].Reason != "r1" {
 		t.Errorf("the ranking changed the record: %+v", rec.best["src/auth/tokens.ts"])
 	}
 }
@@ -310,7 +322,7 @@ func (f *fakeEvaluator) Evaluate(_ context.Context, req hone.EvaluateRequest) ([
 	}
 	var out []hone.Evaluation
 	for _, c := range req.Candidates {
-		out = append(out, hone.Evaluation{Path: c.Path, Relevance: f.scores[c.Path], Reason: "the fake said so"})
+		out = append(out, hone.Evaluation{Path: c.Path, Score: f.scores[c.Path], Reason: "the fake said so"})
 	}
 	return out, nil
 }
@@ -344,8 +356,8 @@ func TestFakeEvaluator(t *testing.T) {
 			t.Errorf("cycle %d traced another query than it ran", req.Cycle)
 		}
 		for _, ev := range cyc.Evaluated {
-			if want := math.Round(fake.scores[ev.Path]*100) / 100; ev.Relevance != want {
-				t.Errorf("cycle %d: %s at %.2f, the fake said %.2f", req.Cycle, ev.Path, ev.Relevance, want)
+			if want := math.Round(fake.scores[ev.Path]*100) / 100; ev.Score != want {
+				t.Errorf("cycle %d: %s at %.2f, the fake said %.2f", req.Cycle, ev.Path, ev.Score, want)
 			}
 			if strings.HasSuffix(ev.Path, ".test.ts") {
 				t.Errorf("a test was dispatched though the task asks for none outside a comment: %s", ev.Path)
@@ -368,8 +380,8 @@ func TestFakeEvaluator(t *testing.T) {
 func TestJudgeKeepsToTheCandidates(t *testing.T) {
 	ev := evaluatorFunc(func(context.Context, hone.EvaluateRequest) ([]hone.Evaluation, error) {
 		return []hone.Evaluation{
-			{Path: "a", Relevance: math.NaN()}, {Path: "b", Relevance: 7}, {Path: "c", Relevance: -1},
-			{Path: "b", Relevance: 0.1}, {Path: "not asked", Relevance: 1},
+			{Path: "a", Score: math.NaN()}, {Path: "b", Score: 7}, {Path: "c", Score: -1},
+			{Path: "b", Score: 0.1}, {Path: "not asked", Score: 1},
 		}, nil
 	})
 	req := hone.EvaluateRequest{Cycle: 1, Candidates: []hone.Candidate{{Path: "a"}, {Path: "b"}, {Path: "c"}}}
@@ -379,7 +391,7 @@ func TestJudgeKeepsToTheCandidates(t *testing.T) {
 	}
 	got := map[string]float64{}
 	for _, v := range vs {
-		got[v.Path] = v.Relevance
+		got[v.Path] = v.Score
 	}
 	want := map[string]float64{"a": 0, "b": 1, "c": 0}
 	if len(got) != len(want) {
@@ -414,7 +426,7 @@ func TestEvaluatorCannotChangeTheQuery(t *testing.T) {
 		}
 		var out []hone.Evaluation
 		for _, c := range req.Candidates {
-			out = append(out, hone.Evaluation{Path: c.Path, Relevance: scores[c.Path]})
+			out = append(out, hone.Evaluation{Path: c.Path, Score: scores[c.Path]})
 		}
 		return out, nil
 	})

@@ -41,9 +41,9 @@ func cmdRetrieve(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		format    = fs.String("format", "text", "text (the trace), json, or context (a pack to paste into a prompt)")
 		budget    = fs.Int("budget", pack.DefaultBudget, "with --format context: the most tokens the pack may hold")
 		maxCycles = fs.Int("max-cycles", hone.DefaultMaxCycles, "cycles of the loop at most (1-10)")
-		threshold = fs.Float64("threshold", hone.DefaultThreshold, "the evaluator's score the loop counts as relevant, and the probability that makes any file a target (0-1]")
-		coverage  = fs.Float64("coverage", hone.DefaultCoverage, "share of the ranking's probability the target files hold (0-1]")
-		maxFiles  = fs.Int("max-files", hone.DefaultMaxFiles, "the most target files that share takes in")
+		threshold = fs.Float64("threshold", hone.DefaultThreshold, "the relevance a file needs to be among the result's files (0-1]: the probability that the task needs it")
+		coverage  = fs.Float64("coverage", 0, "gone: the result's files are those whose relevance reaches --threshold")
+		maxFiles  = fs.Int("max-files", hone.DefaultMaxFiles, "the result's files at most")
 		taskFile  = fs.String("task-file", "", "read the task from FILE, or from standard input with -")
 		noHistory = fs.Bool("no-history", false, "leave the repository's git history out of the ranking")
 		include   stringList
@@ -64,13 +64,15 @@ func cmdRetrieve(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	default:
 		return usagef("unknown format %q: use text, json or context", *format)
 	}
+	if *coverage != 0 {
+		return usagef("--coverage is gone: each file's relevance is now its own probability, and the result's files are those at or above --threshold; set --threshold instead")
+	}
 	if *budget < 1 {
 		return usagef("the budget must be at least 1 token, not %d", *budget)
 	}
 	opts := hone.Options{
 		MaxCycles:  *maxCycles,
 		Threshold:  *threshold,
-		Coverage:   *coverage,
 		MaxFiles:   *maxFiles,
 		Candidates: hone.DefaultCandidates,
 		Include:    include,

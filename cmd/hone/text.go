@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"fmt"
 	"io"
-	"math"
 	"strings"
 
 	"github.com/hone-tools/hone"
@@ -55,13 +54,13 @@ func writeText(w io.Writer, res *hone.Result) error {
 		if len(c.Query.SkipKinds) > 0 {
 			fmt.Fprintf(b, "  skipping:    %s files\n", strings.Join(c.Query.SkipKinds, ", "))
 		}
-		fmt.Fprintf(b, "Evaluate (%d files)\n", len(c.Evaluated))
+		fmt.Fprintf(b, "Evaluate (%d files; the evaluator's scores)\n", len(c.Evaluated))
 		for i, ev := range c.Evaluated {
 			if i == traceRows {
-				fmt.Fprintf(b, "  … %d more below %.2f\n", len(c.Evaluated)-traceRows, ev.Relevance)
+				fmt.Fprintf(b, "  … %d more scored below %.2f\n", len(c.Evaluated)-traceRows, ev.Score)
 				break
 			}
-			fmt.Fprintf(b, "  %.2f  %-40s %s\n", ev.Relevance, redact.QuotePath(ev.Path), band(ev.Relevance))
+			fmt.Fprintf(b, "  %.2f  %-40s %s\n", ev.Score, redact.QuotePath(ev.Path), band(ev.Score))
 		}
 		fmt.Fprintf(b, "Refine\n")
 		fromCode := c.LearnedKeywords[:len(c.LearnedKeywords)-len(c.LearnedSynonyms)]
@@ -100,22 +99,32 @@ func writeText(w io.Writer, res *hone.Result) error {
 		}
 	}
 
-	fmt.Fprintf(b, "\n── Result ──\n")
+	fmt.Fprintf(b, "\n── Result: relevance, the probability the task needs each file ──\n")
 	if len(res.Files) == 0 {
 		fmt.Fprintf(b, "No file found.\n")
 	} else {
-		targets, mass := 0, 0.0
+		roles := map[string]int{}
+		reached := 0
 		for _, f := range res.Files {
-			if f.Role == hone.RoleTarget {
-				targets++
-				mass += f.Relevance
+			roles[f.Role]++
+			if f.Relevance >= res.Threshold {
+				reached++
 			}
 		}
-		fmt.Fprintf(b, "%d file%s: %d target%s, holding %.0f%% of the probability, and %d of context they need:\n",
-			len(res.Files), plural(len(res.Files)), targets, plural(targets), 100*math.Min(1, mass), len(res.Files)-targets)
+		var parts []string
+		for _, r := range []string{hone.RoleTarget, hone.RoleContext, hone.RoleTest} {
+			if roles[r] > 0 {
+				parts = append(parts, fmt.Sprintf("%d %s", roles[r], r+map[bool]string{true: "s"}[roles[r] > 1 && r != hone.RoleContext]))
+			}
+		}
+		at := fmt.Sprintf("%d at %.2f or above", reached, res.Threshold)
+		if reached == 0 {
+			at = fmt.Sprintf("none at %.2f or above", res.Threshold)
+		}
+		fmt.Fprintf(b, "%d file%s, %s: %s\n", len(res.Files), plural(len(res.Files)), at, strings.Join(parts, ", "))
 	}
 	for _, f := range res.Files {
-		fmt.Fprintf(b, "\n  %.2f  %s  %s, cycle %d\n", f.Relevance, redact.QuotePath(f.Path), f.Role, f.Cycle)
+		fmt.Fprintf(b, "\n  %.2f  %s  %s, cycle %d, scored %.2f\n", f.Relevance, redact.QuotePath(f.Path), f.Role, f.Cycle, f.Score)
 		fmt.Fprintf(b, "        why:     %s\n", redact.Line(f.Reason))
 		if len(f.MissingContext) > 0 {
 			fmt.Fprintf(b, "        missing: %s\n", redact.Line(strings.Join(f.MissingContext, "; ")))
@@ -164,7 +173,7 @@ func gapLine(g hone.Gap) string {
 func stopText(res *hone.Result) string {
 	switch res.StopReason {
 	case hone.StopSufficient:
-		return fmt.Sprintf("sufficient (%d files at %.2f or above and no critical gap left)", len(res.Files), res.Threshold)
+		return fmt.Sprintf("sufficient (the evaluator scored %d files %.2f or more, and no critical gap was left)", hone.SufficientFiles, res.Threshold)
 	case hone.StopNoProgress:
 		return "no progress (the last cycle found nothing new)"
 	case hone.StopMaxCycles:
