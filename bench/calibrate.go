@@ -103,24 +103,10 @@ func calibratedRows(rows []SignalRow, m Ranker, cal []float64, rule SetRule) []R
 // crossCalibrate fits the calibration on all repositories but one and
 // scores the one left out, for each.
 func crossCalibrate(rows []SignalRow, m Ranker, l2 float64, rule SetRule) []Row {
-	var repos []string
-	by := map[string][]SignalRow{}
-	for _, r := range rows {
-		if _, ok := by[r.Repo]; !ok {
-			repos = append(repos, r.Repo)
-		}
-		by[r.Repo] = append(by[r.Repo], r)
-	}
 	held := map[string]Row{}
-	for _, name := range repos {
-		var train []SignalRow
-		for _, r := range rows {
-			if r.Repo != name {
-				train = append(train, r)
-			}
-		}
-		cal := FitCalibration(train, m, l2)
-		for _, row := range calibratedRows(by[name], m, cal, rule) {
+	for _, f := range byRepository(rows) {
+		cal := FitCalibration(f.train, m, l2)
+		for _, row := range calibratedRows(f.test, m, cal, rule) {
 			held[row.ID] = row
 		}
 	}

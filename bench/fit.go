@@ -267,10 +267,15 @@ func Rerank(rows []SignalRow, m Ranker) []Row {
 	return out
 }
 
-// crossValidate fits on all repositories but one and ranks the one left
-// out, for each: the rows it returns are all ranked by models that never
-// saw their repository, and so are the held-out scores.
-func crossValidate(rows []SignalRow, dim int, cfg FitConfig) ([]Row, []SignalRow) {
+// fold is one round of leave-one-repository-out cross-validation: the
+// rows of one repository, and those of all the others.
+type fold struct {
+	test, train []SignalRow
+}
+
+// byRepository makes the folds of rows, a repository each, in the order
+// the repositories first appear.
+func byRepository(rows []SignalRow) []fold {
 	var repos []string
 	by := map[string][]SignalRow{}
 	for _, r := range rows {
@@ -279,18 +284,29 @@ func crossValidate(rows []SignalRow, dim int, cfg FitConfig) ([]Row, []SignalRow
 		}
 		by[r.Repo] = append(by[r.Repo], r)
 	}
-	var out []Row
-	var held []SignalRow // each row's held-out scores, as its only signal
+	out := make([]fold, 0, len(repos))
 	for _, name := range repos {
-		var train []SignalRow
+		f := fold{test: by[name]}
 		for _, r := range rows {
 			if r.Repo != name {
-				train = append(train, r)
+				f.train = append(f.train, r)
 			}
 		}
-		m := Fit(train, dim, cfg)
-		out = append(out, Rerank(by[name], m)...)
-		for _, r := range by[name] {
+		out = append(out, f)
+	}
+	return out
+}
+
+// crossValidate fits on all repositories but one and ranks the one left
+// out, for each: the rows it returns are all ranked by models that never
+// saw their repository, and so are the held-out scores.
+func crossValidate(rows []SignalRow, dim int, cfg FitConfig) ([]Row, []SignalRow) {
+	var out []Row
+	var held []SignalRow // each row's held-out scores, as its only signal
+	for _, f := range byRepository(rows) {
+		m := Fit(f.train, dim, cfg)
+		out = append(out, Rerank(f.test, m)...)
+		for _, r := range f.test {
 			h := r
 			h.X = make([][]float64, len(r.X))
 			for j, s := range scores(r, m.W) {

@@ -185,6 +185,18 @@ func cmdBenchIndex(ctx context.Context, args []string, stdout, stderr io.Writer)
 	return nil
 }
 
+// commandLine writes a command as a shell would read it back: the
+// arguments that hold spaces or quotes quoted.
+func commandLine(name string, args []string) string {
+	for _, a := range args {
+		if strings.ContainsAny(a, " '\"") {
+			a = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+		}
+		name += " " + a
+	}
+	return name
+}
+
 const calibrateUsage = `hone bench calibrate --signals NAME=FILE.jsonl[,NAME=FILE.jsonl...] [--l2 X] [--write MODEL.json]`
 
 // cmdBenchCalibrate fits the calibration that turns a file's ranking
@@ -240,13 +252,7 @@ func cmdBenchCalibrate(args []string, stdout io.Writer) error {
 	m := bench.Ranker{W: w, Temp: model.Temperature}
 	cal := bench.PrintCalibrationFit(stdout, sets, order, m, *l2, bench.SetRules(hone.DefaultThreshold, hone.DefaultMaxFiles))
 	if *write != "" {
-		c := &rankmodel.Calibration{Data: data, Command: "hone bench calibrate", Weights: map[string]float64{}}
-		for _, a := range args {
-			if strings.ContainsAny(a, " '\"") {
-				a = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
-			}
-			c.Command += " " + a
-		}
+		c := &rankmodel.Calibration{Data: data, Command: commandLine("hone bench calibrate", args), Weights: map[string]float64{}}
 		for i, n := range rankmodel.CalibrationNames(sets[order[0]][0].Names) {
 			if cal[i] != 0 {
 				c.Weights[n] = bench.Sig4(cal[i])
@@ -316,13 +322,7 @@ func cmdBenchFit(args []string, stdout io.Writer) error {
 		m := bench.Model(rows[0].Names, fit, cv)
 		m.Data = []string{*data}
 		m.Commit = buildRevision()
-		m.Command = "hone bench fit"
-		for _, a := range args {
-			if strings.ContainsAny(a, " '\"") {
-				a = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
-			}
-			m.Command += " " + a
-		}
+		m.Command = commandLine("hone bench fit", args)
 		if *drop != "" {
 			m.Notes = "signals left out of the fit: " + *drop
 		}
