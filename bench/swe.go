@@ -38,6 +38,9 @@ type Instance struct {
 	// TaskLanguage is the task's language, "en" or "zh", where a set
 	// records it.
 	TaskLanguage string `json:"task_language,omitempty"`
+	// Language is the language of the repository's code ("c", "go",
+	// "typescript"), where a set records it.
+	Language string `json:"language,omitempty"`
 }
 
 // ReadInstances reads a benchmark file, one JSON object a line.
@@ -162,6 +165,8 @@ type Row struct {
 	// Lang is the language the task is written in: "zh" when it holds Han
 	// characters, "en" otherwise.
 	Lang string `json:"lang,omitempty"`
+	// Code is the language of the repository's code, where the set says.
+	Code string `json:"code,omitempty"`
 }
 
 var (
@@ -345,7 +350,7 @@ func RunSWE(ctx context.Context, cfg SWEConfig) ([]Row, error) {
 			if err := ctx.Err(); err != nil {
 				return rows, err
 			}
-			row := Row{ID: in.ID, Repo: in.Repo, Gold: in.Gold, Evidence: taskEvidence(in.Problem), Lang: taskLang(in.Problem)}
+			row := Row{ID: in.ID, Repo: in.Repo, Gold: in.Gold, Evidence: taskEvidence(in.Problem), Lang: taskLang(in.Problem), Code: strings.ToLower(in.Language)}
 			if err := co.to(ctx, prev, in.BaseCommit); err != nil {
 				// A snapshot can lack a large file at some commit: score
 				// this instance as failed, and start the next checkout
@@ -624,6 +629,18 @@ func printSummary(w io.Writer, rows []Row, times bool) {
 		langs := slices.Sorted(maps.Keys(byLang))
 		for _, l := range langs {
 			line("  tasks in "+l, Summarize(byLang[l]))
+		}
+	}
+	// And each language of the code, where the set says.
+	byCode := map[string][]Row{}
+	for _, r := range rows {
+		if r.Code != "" {
+			byCode[r.Code] = append(byCode[r.Code], r)
+		}
+	}
+	if len(byCode) > 1 {
+		for _, l := range slices.Sorted(maps.Keys(byCode)) {
+			line("  code in "+l, Summarize(byCode[l]))
 		}
 	}
 	byRepo := map[string][]Row{}
