@@ -101,18 +101,13 @@ func calibratedRows(rows []SignalRow, m Ranker, cal []float64, rule SetRule) []R
 }
 
 // crossCalibrate fits the calibration on all repositories but one and
-// scores the one left out, for each.
+// scores the one left out, for each; the rows come out repository by
+// repository.
 func crossCalibrate(rows []SignalRow, m Ranker, l2 float64, rule SetRule) []Row {
-	held := map[string]Row{}
+	var out []Row
 	for _, f := range byRepository(rows) {
 		cal := FitCalibration(f.train, m, l2)
-		for _, row := range calibratedRows(f.test, m, cal, rule) {
-			held[row.ID] = row
-		}
-	}
-	out := make([]Row, 0, len(rows))
-	for _, r := range rows {
-		out = append(out, held[r.ID])
+		out = append(out, calibratedRows(f.test, m, cal, rule)...)
 	}
 	return out
 }
@@ -122,7 +117,7 @@ func crossCalibrate(rows []SignalRow, m Ranker, l2 float64, rule SetRule) []Row 
 // chosen over.
 func SetRules(threshold float64, maxFiles int) []SetRule {
 	return []SetRule{
-		{"hone's: the threshold, else up to 3 tangential or better", func(p []float64) []int {
+		{"hone's: the threshold, else the set of the best expected F0.5", func(p []float64) []int {
 			ks, _ := rankmodel.Choose(p, threshold, maxFiles)
 			return ks
 		}},
@@ -132,11 +127,14 @@ func SetRules(threshold float64, maxFiles int) []SetRule {
 			}
 			return rankmodel.Prefix(min(1, len(p)))
 		}},
-		{"the threshold, else the set of the best expected F0.5", func(p []float64) []int {
+		{"the threshold, else up to 3 at 0.2 or more", func(p []float64) []int {
 			if ks := rankmodel.AtLeast(p, threshold, maxFiles); len(ks) > 0 {
 				return ks
 			}
-			return rankmodel.Prefix(rankmodel.BestF05(p, maxFiles))
+			if ks := rankmodel.AtLeast(p, 0.2, min(3, maxFiles)); len(ks) > 0 {
+				return ks
+			}
+			return rankmodel.Prefix(min(1, len(p)))
 		}},
 		{"the set of the best expected F0.5", func(p []float64) []int {
 			return rankmodel.Prefix(rankmodel.BestF05(p, maxFiles))
@@ -146,18 +144,30 @@ func SetRules(threshold float64, maxFiles int) []SetRule {
 
 // PrintCalibrationFit fits the calibration on every set's rows together
 // and reports, per set, the held-out reliability table, the log loss and
-// what each set rule's files measure; it returns the weights fit on all.
+// what each set rule's files measure: each repository scored by a
+// calibration fit on all the other repositories, of every set. It returns
+// the weights fit on all.
 func PrintCalibrationFit(w io.Writer, sets map[string][]SignalRow, order []string, m Ranker, l2 float64, rules []SetRule) []float64 {
 	var all []SignalRow
 	for _, name := range order {
 		all = append(all, sets[name]...)
 	}
 	cal := FitCalibration(all, m, l2)
+	held := make([]map[string]Row, len(rules))
+	for i, rule := range rules {
+		held[i] = map[string]Row{}
+		for _, r := range crossCalibrate(all, m, l2, rule) {
+			held[i][r.Repo+"\x00"+r.ID] = r
+		}
+	}
 	for _, name := range order {
 		rows := sets[name]
 		fmt.Fprintf(w, "== %s: %d instances, held out by repository\n", name, len(rows))
 		for i, rule := range rules {
-			cv := crossCalibrate(rows, m, l2, rule)
+			cv := make([]Row, 0, len(rows))
+			for _, r := range rows {
+				cv = append(cv, held[i][r.Repo+"\x00"+r.ID])
+			}
 			if i == 0 {
 				PrintCalibration(w, cv)
 				ll, n := 0.0, 0
@@ -177,7 +187,7 @@ func PrintCalibrationFit(w io.Writer, sets map[string][]SignalRow, order []strin
 				}
 			}
 			fmt.Fprintf(w, "files: %s\n", rule.Name)
-			PrintRankStats(w, cv[:len(cv):len(cv)])
+			PrintRankStats(w, cv)
 		}
 		fmt.Fprintln(w)
 	}
