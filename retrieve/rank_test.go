@@ -186,8 +186,8 @@ func TestRelatedTests(t *testing.T) {
 	if len(res.RelatedTests) == 0 || res.RelatedTests[0].Path != "src/auth/auth.test.ts" {
 		t.Fatalf("related tests %+v, want src/auth/auth.test.ts first", res.RelatedTests)
 	}
-	if !slices.Contains(res.RelatedTests[0].For, "src/auth/auth.ts") {
-		t.Errorf("auth.test.ts is for %v, want auth.ts among them", res.RelatedTests[0].For)
+	if !slices.Contains(res.RelatedTests[0].For, "src/auth/tokens.ts") {
+		t.Errorf("auth.test.ts is for %v, want tokens.ts among them", res.RelatedTests[0].For)
 	}
 	for _, f := range res.Files {
 		if f.Path == "src/auth/auth.test.ts" {

@@ -126,18 +126,12 @@ func BestF05(p []float64, max int) int {
 	return best
 }
 
-// The fallback of Choose: when no file reaches the threshold, the best
-// FallbackFiles at most that are at least tangential, FallbackFloor; the
-// best file when none is. Of the ways of picking measured by `hone bench
-// calibrate`, this one has the best F0.5 over the three sets together.
-const (
-	FallbackFiles = 3
-	FallbackFloor = 0.2
-)
-
 // Choose picks the result's files from their relevance, in ranking order:
 // every file at or above the threshold, max at most; when none is, the
-// fallback, and fallback says so.
+// first files that make the best expected F0.5 (BestF05), and fallback
+// says so. Of the ways of picking measured by `hone bench calibrate`,
+// this one had the best F0.5 held out, or was level with the best, in
+// each set.
 func Choose(p []float64, threshold float64, max int) (files []int, fallback bool) {
 	if ks := AtLeast(p, threshold, max); len(ks) > 0 {
 		return ks, false
@@ -145,8 +139,5 @@ func Choose(p []float64, threshold float64, max int) (files []int, fallback bool
 	if len(p) == 0 {
 		return nil, false
 	}
-	if ks := AtLeast(p, FallbackFloor, min(max, FallbackFiles)); len(ks) > 0 {
-		return ks, true
-	}
-	return Prefix(1), true
+	return Prefix(BestF05(p, max)), true
 }

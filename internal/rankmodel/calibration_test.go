@@ -35,10 +35,10 @@ func TestChoose(t *testing.T) {
 	}{
 		{[]float64{0.9, 0.8, 0.75, 0.3}, 10, []int{0, 1, 2}, false}, // every file at the threshold
 		{[]float64{0.9, 0.8, 0.75, 0.3}, 2, []int{0, 1}, false},     // max at most
-		{[]float64{0.6, 0.4, 0.25, 0.21, 0.1}, 10, []int{0, 1, 2}, true},
-		{[]float64{0.5, 0.1, 0.05}, 10, []int{0}, true},  // only the tangential or better
-		{[]float64{0.1, 0.05}, 10, []int{0}, true},       // the best file when none is
-		{[]float64{0.6, 0.5, 0.4}, 2, []int{0, 1}, true}, // the fallback keeps to max
+		{[]float64{0.65, 0.6, 0.1, 0.05}, 10, []int{0, 1}, true},    // the set of the best expected F0.5
+		{[]float64{0.5, 0.1, 0.05}, 10, []int{0}, true},
+		{[]float64{0.1, 0.05}, 10, []int{0}, true},       // one file at least
+		{[]float64{0.6, 0.6, 0.6}, 2, []int{0, 1}, true}, // the fallback keeps to max
 		{nil, 10, nil, false},
 	}
 	for _, tt := range tests {
