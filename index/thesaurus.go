@@ -171,7 +171,7 @@ func (p *pairer) document(src []byte, spans [][2]int, defs []structure.Def) {
 		if doc != nil {
 			var name []string
 			tokenize.Each(doc.Name, func(t tokenize.Token) {
-				if !t.Whole && len(t.Stem) >= minPairStem && !tokenize.IsStopWord(t.Text) && hasLetter(t.Stem) && !slices.Contains(name, t.Stem) {
+				if !t.Whole && pairable(t) && !slices.Contains(name, t.Stem) {
 					name = append(name, t.Stem)
 				}
 			})
@@ -230,7 +230,7 @@ func (p *pairer) token(t tokenize.Token, span int) {
 		p.whole = t.Text
 		return
 	}
-	if len(t.Stem) < minPairStem || tokenize.IsStopWord(t.Text) || !hasLetter(t.Stem) {
+	if !pairable(t) {
 		return
 	}
 	if len(p.parts) < maxIdentParts {
@@ -358,7 +358,7 @@ func (p *pairer) helpTexts(src []byte, strs [][2]int) {
 			}
 			start = prev + i
 		}
-		before := p.names(src[max(start, 0):max(s[0]-1, 0)])
+		before := names(src[max(start, 0):max(s[0]-1, 0)])
 		end := s[1] + 1
 		if end < len(src) {
 			if i := bytes.IndexByte(src[end:], '\n'); i >= 0 {
@@ -367,7 +367,7 @@ func (p *pairer) helpTexts(src []byte, strs [][2]int) {
 				end = len(src)
 			}
 		}
-		after := p.names(src[min(s[1]+1, len(src)):min(end, len(src))])
+		after := names(src[min(s[1]+1, len(src)):min(end, len(src))])
 		// The names nearest the string.
 		var subject []string
 		for i := len(before) - 1; i >= 0 && len(subject) < helpSubject; i-- {
@@ -391,10 +391,10 @@ func (p *pairer) helpTexts(src []byte, strs [][2]int) {
 
 // names are the part stems of the identifiers and words in code, as
 // pairs take them, in order.
-func (p *pairer) names(code []byte) []string {
+func names(code []byte) []string {
 	var out []string
 	tokenize.Each(string(code), func(t tokenize.Token) {
-		if !t.Whole && len(t.Stem) >= minPairStem && !tokenize.IsStopWord(t.Text) && hasLetter(t.Stem) {
+		if !t.Whole && pairable(t) {
 			out = append(out, t.Stem)
 		}
 	})
@@ -422,11 +422,17 @@ func proseWords(text []byte) []string {
 	}
 	var out []string
 	tokenize.Each(string(text), func(t tokenize.Token) {
-		if len(out) < helpWords && !t.Whole && len(t.Stem) >= minPairStem && !tokenize.IsStopWord(t.Text) && hasLetter(t.Stem) && !slices.Contains(out, t.Stem) {
+		if len(out) < helpWords && !t.Whole && pairable(t) && !slices.Contains(out, t.Stem) {
 			out = append(out, t.Stem)
 		}
 	})
 	return out
+}
+
+// pairable reports whether a token's stem is paired at all: long enough,
+// no stop word, not a number.
+func pairable(t tokenize.Token) bool {
+	return len(t.Stem) >= minPairStem && !tokenize.IsStopWord(t.Text) && hasLetter(t.Stem)
 }
 
 func hasLetter(s string) bool {
