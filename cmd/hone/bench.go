@@ -197,6 +197,19 @@ func commandLine(name string, args []string) string {
 	return name
 }
 
+// readSignals reads a file of signal rows, which must have the signals of
+// the rows read before, if any.
+func readSignals(p string, before []bench.SignalRow) ([]bench.SignalRow, error) {
+	r, err := bench.ReadSignals(p)
+	if err != nil {
+		return nil, usagef("cannot read the signals: %v", err)
+	}
+	if len(before) > 0 && len(r) > 0 && !slices.Equal(before[0].Names, r[0].Names) {
+		return nil, usagef("%s has other signals than the files before it: write them all with one build of hone", p)
+	}
+	return r, nil
+}
+
 const calibrateUsage = `hone bench calibrate --signals NAME=FILE.jsonl[,NAME=FILE.jsonl...] [--l2 X] [--write MODEL.json]`
 
 // cmdBenchCalibrate fits the calibration that turns a file's ranking
@@ -226,15 +239,17 @@ func cmdBenchCalibrate(args []string, stdout io.Writer) error {
 	}
 	sets := map[string][]bench.SignalRow{}
 	var order, data []string
+	var all []bench.SignalRow
 	for _, part := range strings.Split(*signals, ",") {
 		name, p, ok := strings.Cut(part, "=")
 		if !ok || name == "" || p == "" {
 			return usagef("name each set's signals as NAME=FILE, not %q", part)
 		}
-		r, err := bench.ReadSignals(p)
+		r, err := readSignals(p, all)
 		if err != nil {
-			return usagef("cannot read the signals: %v", err)
+			return err
 		}
+		all = append(all, r...)
 		if len(r) == 0 {
 			return usagef("no signal rows in %s", p)
 		}
@@ -292,12 +307,9 @@ func cmdBenchFit(args []string, stdout io.Writer) error {
 	}
 	var rows []bench.SignalRow
 	for _, p := range strings.Split(*signals, ",") {
-		r, err := bench.ReadSignals(p)
+		r, err := readSignals(p, rows)
 		if err != nil {
-			return usagef("cannot read the signals: %v", err)
-		}
-		if len(rows) > 0 && len(r) > 0 && !slices.Equal(rows[0].Names, r[0].Names) {
-			return usagef("%s has other signals than the files before it: write them all with one build of hone", p)
+			return err
 		}
 		rows = append(rows, r...)
 	}

@@ -114,7 +114,11 @@ func writeText(w io.Writer, res *hone.Result) error {
 		var parts []string
 		for _, r := range []string{hone.RoleTarget, hone.RoleContext, hone.RoleTest} {
 			if roles[r] > 0 {
-				parts = append(parts, fmt.Sprintf("%d %s", roles[r], r+map[bool]string{true: "s"}[roles[r] > 1 && r != hone.RoleContext]))
+				noun := r + plural(roles[r])
+				if r == hone.RoleContext {
+					noun = r // context is a mass noun
+				}
+				parts = append(parts, fmt.Sprintf("%d %s", roles[r], noun))
 			}
 		}
 		at := fmt.Sprintf("%d at %.2f or above", reached, res.Threshold)
