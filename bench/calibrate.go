@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"sort"
 
 	"github.com/hone-tools/hone/internal/rankmodel"
 )
@@ -66,48 +65,33 @@ type SetRule struct {
 // calibratedRows ranks each row as m does and gives each file the
 // relevance the calibration cal gives it; the files are those rule picks.
 func calibratedRows(rows []SignalRow, m Ranker, cal []float64, rule SetRule) []Row {
-	out := make([]Row, 0, len(rows))
-	for _, r := range rows {
-		sc := scores(r, m.W)
-		rel := rankmodel.Calibrated(sc, r.X, m.Temp, cal)
-		idx := make([]int, len(sc))
-		for j := range idx {
-			idx[j] = j
-		}
-		sort.SliceStable(idx, func(a, b int) bool { return sc[idx[a]] > sc[idx[b]] })
-		row := Row{ID: r.ID, Repo: r.Repo}
-		p := make([]float64, len(idx))
-		for rank, j := range idx {
-			p[rank] = rel[j]
-			if rank < 10 {
-				row.Top = append(row.Top, r.Paths[j])
-			}
-			if r.IsG[j] {
-				row.GoldRanks = append(row.GoldRanks, rank+1)
-				row.Gold = append(row.Gold, r.Paths[j])
-			}
-			row.Scores = append(row.Scores, Scored{Relevance: rel[j], Gold: r.IsG[j]})
-		}
-		for _, k := range rule.Pick(p) {
-			row.Files = append(row.Files, r.Paths[idx[k]])
-		}
-		for len(row.Gold) < r.Gold {
-			row.Gold = append(row.Gold, "\x00not ranked")
-			row.GoldRanks = append(row.GoldRanks, 0)
-		}
-		out = append(out, row)
+	return rankRows(rows, m, func(r SignalRow, sc []float64) []float64 {
+		return rankmodel.Calibrated(sc, r.X, m.Temp, cal)
+	}, rule.Pick)
+}
+
+// heldOut is a repository's rows and the calibration fit on all the
+// other repositories.
+type heldOut struct {
+	rows []SignalRow
+	cal  []float64
+}
+
+// crossFits fits the calibration on all repositories but one, for each.
+func crossFits(rows []SignalRow, m Ranker, l2 float64) []heldOut {
+	var out []heldOut
+	for _, f := range byRepository(rows) {
+		out = append(out, heldOut{f.test, FitCalibration(f.train, m, l2)})
 	}
 	return out
 }
 
-// crossCalibrate fits the calibration on all repositories but one and
-// scores the one left out, for each; the rows come out repository by
-// repository.
+// crossCalibrate scores each repository with the calibration fit on all
+// the others; the rows come out repository by repository.
 func crossCalibrate(rows []SignalRow, m Ranker, l2 float64, rule SetRule) []Row {
 	var out []Row
-	for _, f := range byRepository(rows) {
-		cal := FitCalibration(f.train, m, l2)
-		out = append(out, calibratedRows(f.test, m, cal, rule)...)
+	for _, h := range crossFits(rows, m, l2) {
+		out = append(out, calibratedRows(h.rows, m, h.cal, rule)...)
 	}
 	return out
 }
@@ -153,11 +137,14 @@ func PrintCalibrationFit(w io.Writer, sets map[string][]SignalRow, order []strin
 		all = append(all, sets[name]...)
 	}
 	cal := FitCalibration(all, m, l2)
+	fits := crossFits(all, m, l2)
 	held := make([]map[string]Row, len(rules))
 	for i, rule := range rules {
 		held[i] = map[string]Row{}
-		for _, r := range crossCalibrate(all, m, l2, rule) {
-			held[i][r.Repo+"\x00"+r.ID] = r
+		for _, h := range fits {
+			for _, r := range calibratedRows(h.rows, m, h.cal, rule) {
+				held[i][r.Repo+"\x00"+r.ID] = r
+			}
 		}
 	}
 	for _, name := range order {

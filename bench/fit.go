@@ -221,47 +221,58 @@ func Rerank(rows []SignalRow, m Ranker) []Row {
 	if len(rows) > 0 {
 		cal, _ = rankmodel.Default().CalibrationVector(rows[0].Names)
 	}
+	relevance := func(r SignalRow, sc []float64) []float64 {
+		if cal == nil {
+			return m.Relevance(sc)
+		}
+		return rankmodel.Calibrated(sc, r.X, m.Temp, cal)
+	}
+	pick := func(p []float64) []int {
+		// As retrieve does, on the relevance every output shows.
+		shown := make([]float64, len(p))
+		for i, v := range p {
+			shown[i] = math.Round(v*100) / 100
+		}
+		picked, _ := rankmodel.Choose(shown, hone.DefaultThreshold, MaxFiles)
+		return picked
+	}
+	return rankRows(rows, m, relevance, pick)
+}
+
+// rankRows ranks each row's files as m scores them, gives each file the
+// relevance that relevance gives it, and returns the rows as benchmark
+// rows carry them: the files pick picks from the relevance in ranking
+// order, and each gold file's rank, 0 for one not ranked.
+func rankRows(rows []SignalRow, m Ranker, relevance func(r SignalRow, sc []float64) []float64, pick func(p []float64) []int) []Row {
 	out := make([]Row, 0, len(rows))
 	for _, r := range rows {
 		sc := scores(r, m.W)
-		idx := make([]int, len(r.X))
+		rel := relevance(r, sc)
+		idx := make([]int, len(sc))
 		for j := range idx {
 			idx[j] = j
 		}
 		sort.SliceStable(idx, func(a, b int) bool { return sc[idx[a]] > sc[idx[b]] })
 		row := Row{ID: r.ID, Repo: r.Repo}
-		for _, j := range idx[:min(10, len(idx))] {
-			row.Top = append(row.Top, r.Paths[j])
-		}
-		p := m.Relevance(sc)
-		if cal != nil {
-			p = rankmodel.Calibrated(sc, r.X, m.Temp, cal)
-		}
-		ranked := make([]float64, len(idx))
+		p := make([]float64, len(idx))
 		for rank, j := range idx {
+			p[rank] = rel[j]
+			if rank < 10 {
+				row.Top = append(row.Top, r.Paths[j])
+			}
 			if r.IsG[j] {
 				row.GoldRanks = append(row.GoldRanks, rank+1)
+				row.Gold = append(row.Gold, r.Paths[j])
 			}
-			row.Scores = append(row.Scores, Scored{Relevance: p[j], Gold: r.IsG[j]})
-			ranked[rank] = math.Round(p[j]*100) / 100
+			row.Scores = append(row.Scores, Scored{Relevance: rel[j], Gold: r.IsG[j]})
 		}
-		picked, _ := rankmodel.Choose(ranked, hone.DefaultThreshold, MaxFiles)
-		for _, k := range picked {
+		for _, k := range pick(p) {
 			row.Files = append(row.Files, r.Paths[idx[k]])
 		}
-		var gold []string
-		for j, g := range r.IsG {
-			if g {
-				gold = append(gold, r.Paths[j])
-			}
-		}
-		for len(row.GoldRanks) < r.Gold {
+		for len(row.Gold) < r.Gold {
+			row.Gold = append(row.Gold, "\x00not ranked")
 			row.GoldRanks = append(row.GoldRanks, 0)
 		}
-		for len(gold) < r.Gold {
-			gold = append(gold, "\x00not ranked")
-		}
-		row.Gold = gold
 		out = append(out, row)
 	}
 	return out
