@@ -532,13 +532,12 @@ func Summarize(rows []Row) Summary {
 		if held == len(r.Gold) {
 			s.Returned++
 		}
-		if len(r.Files) > 0 && len(r.Gold) > 0 && held > 0 {
-			p, rc := float64(held)/float64(len(r.Files)), float64(held)/float64(len(r.Gold))
-			s.Precision += p
-			s.Recall += rc
-			s.F05 += 1.25 * p * rc / (0.25*p + rc)
-		}
-		s.F05Targets += targetF05(r)
+		p, rc, f := setFit(r, true)
+		s.Precision += p
+		s.Recall += rc
+		s.F05 += f
+		_, _, f = setFit(r, false)
+		s.F05Targets += f
 		files = append(files, float64(len(r.Files)))
 		tokens = append(tokens, float64(r.Tokens))
 		times = append(times, time.Duration(r.ElapsedMS)*time.Millisecond)
@@ -562,28 +561,30 @@ func Summarize(rows []Row) Summary {
 	return s
 }
 
-// targetF05 is F0.5 of a row's returned files less the context, against
-// its gold files.
-func targetF05(r Row) float64 {
+// setFit measures a row's returned files as a set against its gold
+// files: precision, recall and F0.5, all 0 when none of them is gold.
+// Without context, the context files are left out.
+func setFit(r Row, context bool) (precision, recall, f05 float64) {
 	gold := map[string]bool{}
 	for _, g := range r.Gold {
 		gold[g] = true
 	}
 	n, held := 0, 0
 	for i, f := range r.Files {
-		if i < len(r.Roles) && r.Roles[i] == hone.RoleContext {
+		if !context && i < len(r.Roles) && r.Roles[i] == hone.RoleContext {
 			continue
 		}
 		n++
 		if gold[f] {
 			held++
+			delete(gold, f) // each gold file counts once
 		}
 	}
-	if n == 0 || held == 0 || len(r.Gold) == 0 {
-		return 0
+	if held == 0 {
+		return 0, 0, 0
 	}
-	p, rc := float64(held)/float64(n), float64(held)/float64(len(r.Gold))
-	return 1.25 * p * rc / (0.25*p + rc)
+	precision, recall = float64(held)/float64(n), float64(held)/float64(len(r.Gold))
+	return precision, recall, 1.25 * precision * recall / (0.25*precision + recall)
 }
 
 func medianF(xs []float64) float64 {
