@@ -542,15 +542,11 @@ func (rk *ranker) rank() (ranking []hone.Ranked, files map[string]chosen, fallba
 	picked, fallback := rankmodel.Choose(p, rk.opts.Threshold, rk.opts.MaxFiles)
 	files = map[string]chosen{}
 	for _, i := range picked {
-		files[out[i].Path] = chosen{role: hone.RoleTarget}
-	}
-	// Roles: tests; what a file ranked above calls on the lines about the
-	// task, or imports, is context to read; the rest are targets.
-	for _, i := range picked {
-		path := out[i].Path
-		if e := rk.ix.Entry(path); e != nil && e.Kind.Has(walk.Test) {
-			files[path] = chosen{role: hone.RoleTest}
+		role := hone.RoleTarget
+		if e := rk.ix.Entry(out[i].Path); e != nil && e.Kind.Has(walk.Test) {
+			role = hone.RoleTest
 		}
+		files[out[i].Path] = chosen{role: role}
 	}
 	// The context the targets need, which the loop judged relevant: the
 	// definitions they call on the task's lines, then the files they
