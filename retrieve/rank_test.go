@@ -1,7 +1,6 @@
 package retrieve
 
 import (
-	"os"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -119,16 +118,8 @@ func TestReadEvidence(t *testing.T) {
 // A trace that passes through two files of one name (a query.py and a
 // sql/query.py) names both: one concept, two frames.
 func TestReadEvidenceSameName(t *testing.T) {
-	dir := t.TempDir()
-	for _, f := range []string{"app/models/query.py", "app/models/sql/query.py", "app/models/base.py"} {
-		p := filepath.Join(dir, filepath.FromSlash(f))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte("def run():\n    return 1\n"), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	run := "def run():\n    return 1\n"
+	dir := writeFiles(t, map[string]string{"app/models/query.py": run, "app/models/sql/query.py": run, "app/models/base.py": run})
 	ix, err := buildIndex(dir, index.Options{Dir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)

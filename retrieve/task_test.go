@@ -2,6 +2,7 @@ package retrieve
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -21,6 +22,23 @@ func buildIndex(root string, opts index.Options) (*index.Index, error) {
 		return nil, err
 	}
 	return ix, nil
+}
+
+// writeFiles writes files, by slash-separated path, into a new folder,
+// and returns it.
+func writeFiles(t testing.TB, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for p, body := range files {
+		full := filepath.Join(dir, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
 }
 
 func fixtureIndex(t testing.TB, name string) *index.Index {

@@ -15,18 +15,10 @@ import (
 // A target that can no longer be read is still a target, and the result
 // says that it could not be read.
 func TestUnreadableTargetIsNoticed(t *testing.T) {
-	dir := t.TempDir()
-	files := map[string]string{
+	dir := writeFiles(t, map[string]string{
 		"billing/invoice.py": "def render_invoice(invoice):\n    return invoice.total\n",
 		"billing/tax.py":     "def invoice_tax(invoice):\n    return invoice.total * 0.2\n",
-	}
-	for f, body := range files {
-		p := filepath.Join(dir, filepath.FromSlash(f))
-		os.MkdirAll(filepath.Dir(p), 0o755)
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	ix, err := buildIndex(dir, index.Options{Dir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)

@@ -2,8 +2,6 @@ package retrieve
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"testing"
 
@@ -29,16 +27,7 @@ func sheddingRepo(t *testing.T) *index.Index {
 	for i := range 80 {
 		files[fmt.Sprintf("filler/f%02d.go", i)] = fmt.Sprintf("package filler\n\n// Format%d writes the value.\nfunc Format%d() {}\n", i, i)
 	}
-	repo := t.TempDir()
-	for p, body := range files {
-		full := filepath.Join(repo, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(full, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	repo := writeFiles(t, files)
 	ix, err := buildIndex(repo, index.Options{Dir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
