@@ -8,6 +8,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -184,8 +185,10 @@ func analyze(f walk.File, src []byte) *Doc {
 		}
 		// One pass over the text: a token inside a comment counts in both
 		// the body and the comments.
-		pairs = newPairer(d.Defs)
-		pairs.document(src, spans, d.Defs)
+		// A configuration file's keys are documented as definitions are.
+		defs := slices.Concat(d.Defs, structure.ConfigKeys(d.Lang, src))
+		pairs = newPairer(defs)
+		pairs.document(src, spans, defs)
 		span := 0
 		// Prose documentation pairs its words as comments do.
 		prose := f.Kind.Has(walk.Docs) && len(spans) == 0

@@ -58,8 +58,10 @@ import (
 //	      name it documents (736b823).
 //	14    the thesaurus pairs a compound identifier written in prose with
 //	      the words around it, and a help text or message in code with the
-//	      names written with it.
-const schemaVersion = "14"
+//	      names written with it (ed45a2b).
+//	15    the thesaurus pairs the comment on a configuration file's key
+//	      with the key; INI and properties comments start with # ; or !.
+const schemaVersion = "15"
 
 // SchemaVersion is the version of the index's format on disk, for
 // `hone version`; its changelog is beside schemaVersion.

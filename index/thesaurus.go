@@ -162,7 +162,11 @@ func (p *pairer) document(src []byte, spans [][2]int, defs []structure.Def) {
 		var doc *structure.Def
 		switch {
 		case !startsLine(src, spans[i][0]):
-			// A comment after code on its line speaks of that line.
+			// A comment after code on its line speaks of that line: of
+			// the key it sets, in a configuration file.
+			if k > 0 && byLine[k-1].Kind == "key" && byLine[k-1].Line == first {
+				doc = &byLine[k-1]
+			}
 		case k < len(byLine) && byLine[k].Line > last && byLine[k].Line-last <= docGap+1 && byLine[k].Line < next:
 			doc = &byLine[k]
 		case k > 0 && first-byLine[k-1].Line <= docInside && first <= byLine[k-1].EndLine:
@@ -188,13 +192,15 @@ func (p *pairer) document(src []byte, spans [][2]int, defs []structure.Def) {
 
 // commentBlocks returns, for each comment span, the first span of its
 // block: spans with nothing but white space and at most one line break
-// between them, line comments one under the other, make one block.
+// between them, line comments one under the other, make one block. A
+// comment after code on its line starts no block for the lines under it.
 func commentBlocks(src []byte, spans [][2]int) []int {
 	out := make([]int, len(spans))
 	for j := 1; j < len(spans); j++ {
 		out[j] = j
 		a, b := spans[j-1][1], spans[j][0]
-		if b >= a && a <= len(src) && b <= len(src) && len(bytes.TrimSpace(src[a:b])) == 0 && bytes.Count(src[a:b], []byte{'\n'}) <= 1 {
+		if b >= a && a <= len(src) && b <= len(src) && len(bytes.TrimSpace(src[a:b])) == 0 && bytes.Count(src[a:b], []byte{'\n'}) <= 1 &&
+			(bytes.Count(src[a:b], []byte{'\n'}) == 0 || startsLine(src, spans[j-1][0]) || !startsLine(src, b)) {
 			out[j] = out[j-1]
 		}
 	}

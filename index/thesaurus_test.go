@@ -59,12 +59,15 @@ func pairCounts(t *testing.T, ix *Index) string {
 
 func TestPairs(t *testing.T) {
 	ix := build(t, map[string]string{
-		"a.py":        "# Throttle requests that exceed the rate.\ndef get_throttle_rate(): pass\n",
-		"README.md":   "The throttle keeps the request rate low.\n",
-		"b.go":        "package b\n\n// Overloaded machines reject\n// incoming calls.\n\n// AdaptiveShedder drops work.\nfunc AdaptiveShedder() {}\n\n// Nothing follows this note.\n\nvar x = 1\n\nfunc Serve() {\n\tcall() // answer quickly\n}\n",
-		"c.py":        "def upload_limit():\n    \"\"\"Refuse bodies that are too big.\"\"\"\n",
-		"docs/run.md": "Sessions end early. The `max_fail` option stops the session after a number of failures, and keeps\nthe report short. One two three four five six seven eight nine ten eleven twelve.\n",
-		"flags.go":    "package main\n\nvar verbose = flag.Bool(\"verbose\", false, \"print every step taken\")\n\nvar maxFail = flag.Int(\n\t\"max-fail\",\n\t0,\n\t\"stop the session after N failures\")\n\nfunc main() { log.Printf(\"%s: %d\", \"a b\", 1) }\n",
+		"a.py":           "# Throttle requests that exceed the rate.\ndef get_throttle_rate(): pass\n",
+		"README.md":      "The throttle keeps the request rate low.\n",
+		"b.go":           "package b\n\n// Overloaded machines reject\n// incoming calls.\n\n// AdaptiveShedder drops work.\nfunc AdaptiveShedder() {}\n\n// Nothing follows this note.\n\nvar x = 1\n\nfunc Serve() {\n\tcall() // answer quickly\n}\n",
+		"c.py":           "def upload_limit():\n    \"\"\"Refuse bodies that are too big.\"\"\"\n",
+		"docs/run.md":    "Sessions end early. The `max_fail` option stops the session after a number of failures, and keeps\nthe report short. One two three four five six seven eight nine ten eleven twelve.\n",
+		"config.yaml":    "server:\n  # Refuse request bodies larger than this many bytes.\n  max_body_size: 1048576\n  read_timeout: 30s # give up on clients that stall\n  # The pool's size.\n  workers: 4\n",
+		"setup.cfg":      "[tool:pytest]\n; stop after this many failures\nmaxfail = 3\n",
+		"app.properties": "! Seconds before an idle connection closes.\nhttp.idle.timeout=60\n",
+		"flags.go":       "package main\n\nvar verbose = flag.Bool(\"verbose\", false, \"print every step taken\")\n\nvar maxFail = flag.Int(\n\t\"max-fail\",\n\t0,\n\t\"stop the session after N failures\")\n\nfunc main() { log.Printf(\"%s: %d\", \"a b\", 1) }\n",
 	})
 	stems := func(p string) map[string]bool {
 		m := map[string]bool{}
@@ -112,7 +115,17 @@ func TestPairs(t *testing.T) {
 		{"flags.go", "stop", "flag", true},
 		{"flags.go", "failures", "verbose", false}, // not past a blank line or the string before
 		{"flags.go", "step", "fail", false},
-		{"flags.go", "printf", "log", false}, // "%s: %d" is no prose
+		{"flags.go", "printf", "log", false},   // "%s: %d" is no prose
+		{"config.yaml", "bodies", "max", true}, // a comment above a configuration key documents it
+		{"config.yaml", "larger", "body", true},
+		{"config.yaml", "stall", "timeout", true}, // and one after it on its line
+		{"config.yaml", "pool", "workers", true},
+		{"config.yaml", "pool", "timeout", false}, // a comment after a key starts no block for the lines under it
+		{"config.yaml", "stall", "workers", false},
+		{"config.yaml", "bodies", "server", false},
+		{"setup.cfg", "failures", "maxfail", true}, // INI comments start with ;
+		{"app.properties", "closes", "http", true}, // and properties comments with !
+		{"app.properties", "connection", "timeout", true},
 	}
 	for _, tt := range tests {
 		if got := stems(tt.path)[key(tt.a, tt.b)]; got != tt.want {

@@ -19,8 +19,10 @@ func Spans(lang string, src []byte) (comments, strs [][2]int) {
 	switch lang {
 	case "go", "javascript", "typescript", "java", "kotlin", "scala", "csharp", "c", "cpp", "rust", "swift", "php", "dart", "vue", "svelte", "proto", "css":
 		return cComments(string(src), lang == "php")
-	case "python", "ruby", "shell", "perl", "r", "julia", "elixir", "yaml", "toml", "make", "dockerfile", "ini":
+	case "python", "ruby", "shell", "perl", "r", "julia", "elixir", "yaml", "toml", "make", "dockerfile":
 		return hashComments(string(src), lang == "python")
+	case "ini", "properties":
+		return lineComments(string(src)), nil
 	case "sql", "lua", "haskell":
 		return dashComments(string(src)), nil
 	}
@@ -108,6 +110,32 @@ func hashComments(s string, python bool) (out, strs [][2]int) {
 		}
 	}
 	return out, strs
+}
+
+// lineComments finds the comments of INI and properties files: lines
+// that start with #, ; or !, and what follows " #" or " ;" on a line.
+// Their values are not quoted strings.
+func lineComments(s string) [][2]int {
+	var out [][2]int
+	start := 0
+	for _, line := range strings.SplitAfter(s, "\n") {
+		body := strings.TrimRight(line, "\r\n")
+		trim := strings.TrimLeft(body, " \t")
+		switch {
+		case trim != "" && strings.ContainsRune("#;!", rune(trim[0])):
+			out = append(out, [2]int{start + len(body) - len(trim), start + len(body)})
+		default:
+			i := strings.Index(body, " #")
+			if j := strings.Index(body, " ;"); j >= 0 && (i < 0 || j < i) {
+				i = j
+			}
+			if i >= 0 {
+				out = append(out, [2]int{start + i + 1, start + len(body)})
+			}
+		}
+		start += len(line)
+	}
+	return out
 }
 
 func dashComments(s string) [][2]int {

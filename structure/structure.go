@@ -99,14 +99,14 @@ var extLang = map[string]string{
 	".lua": "lua", ".pl": "perl", ".pm": "perl", ".r": "r", ".jl": "julia", ".ex": "elixir", ".exs": "elixir",
 	".erl": "erlang", ".hs": "haskell", ".ml": "ocaml", ".dart": "dart", ".vue": "vue", ".svelte": "svelte",
 	".md": "markdown", ".markdown": "markdown", ".rst": "rst", ".txt": "text",
-	".json": "json", ".yaml": "yaml", ".yml": "yaml", ".toml": "toml", ".ini": "ini", ".cfg": "ini",
+	".json": "json", ".yaml": "yaml", ".yml": "yaml", ".toml": "toml", ".ini": "ini", ".cfg": "ini", ".properties": "properties",
 	".html": "html", ".htm": "html", ".css": "css", ".scss": "css", ".sql": "sql", ".proto": "proto",
 }
 
 // IsCode reports whether lang is a programming language rather than prose or data.
 func IsCode(lang string) bool {
 	switch lang {
-	case "", "markdown", "rst", "text", "json", "yaml", "toml", "ini", "html", "css":
+	case "", "markdown", "rst", "text", "json", "yaml", "toml", "ini", "properties", "html", "css":
 		return false
 	}
 	return true

@@ -1,6 +1,7 @@
 package structure
 
 import (
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -314,6 +315,8 @@ func TestComments(t *testing.T) {
 		{"python", "\"\"\"Module doc.\"\"\"\nx = '#not'  # real\ndef f():\n    '''Doc of f.'''\n", []string{"Module doc.", "# real", "Doc of f."}},
 		{"sql", "SELECT 1; -- one\n", []string{"-- one"}},
 		{"markdown", "# title\n", nil},
+		{"ini", "; one\n[s]\n  # two\nkey = v ; three\npath = a;b\n", []string{"; one", "# two", "; three"}},
+		{"properties", "! one\nurl=http://x#y # two\n", []string{"! one", "# two"}},
 	}
 	for _, tt := range tests {
 		got := comments(tt.lang, []byte(tt.src))
@@ -323,11 +326,43 @@ func TestComments(t *testing.T) {
 	}
 }
 
+func TestConfigKeys(t *testing.T) {
+	tests := []struct {
+		lang, src string
+		want      []string // name@line
+	}{
+		{"yaml", "server:\n  # note: here\n  max_body: 1\n  - name: x\n  \"quoted-key\": 2\nurl: http://x\nlist:\n  - plain\n", []string{"server@1", "max_body@3", "name@4", "quoted-key@5", "url@6", "list@7"}},
+		{"toml", "[tool.pytest]\naddopts = \"-q\"\n[[bin]]\n# x = 1\nname=\"a\"\n", []string{"tool.pytest@1", "addopts@2", "bin@3", "name@5"}},
+		{"ini", "[pytest]\n; maxfail = 1\nmaxfail = 3\n  continued line\n", []string{"pytest@1", "maxfail@3"}},
+		{"properties", "! c\nserver.port: 8080\nhttp.idle.timeout=60\n", []string{"server.port@2", "http.idle.timeout@3"}},
+		{"python", "x = 1\n", nil},
+		{"json", "{\"a\": 1}\n", nil},
+	}
+	for _, tt := range tests {
+		var got []string
+		for _, d := range ConfigKeys(tt.lang, []byte(tt.src)) {
+			if d.Kind != "key" || d.EndLine != d.Line {
+				t.Errorf("%s: key %+v: want kind key on one line", tt.lang, d)
+			}
+			got = append(got, fmt.Sprintf("%s@%d", d.Name, d.Line))
+		}
+		if !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("%s: ConfigKeys = %q, want %q", tt.lang, got, tt.want)
+		}
+	}
+}
+
 func FuzzComments(f *testing.F) {
 	f.Add("go", "/* a */ // b \"c\" `d`")
 	f.Add("python", "'''x''' # y \"z")
+	f.Add("yaml", "a:\n  # b\n  c: 1 # d\n")
 	f.Fuzz(func(t *testing.T, lang, src string) {
 		comments(lang, []byte(src))
+		for _, d := range ConfigKeys(lang, []byte(src)) {
+			if d.Name == "" || d.Line < 1 {
+				t.Fatalf("ConfigKeys gave %+v", d)
+			}
+		}
 	})
 }
 
