@@ -378,25 +378,66 @@ func underGit(slash string) bool {
 	return slices.Contains(strings.Split(slash, "/"), ".git")
 }
 
-// importLines finds the run of import lines near the top of a file.
+// importLines finds the run of import lines near the top of a file, each
+// import whole: one that opens a block, Go's "import (", Rust's "use a::{",
+// a JavaScript "import {" or Python's "from a import (", runs to the line
+// that closes it. Up to two other lines may stand among the imports (an
+// "if TYPE_CHECKING:", a "try:"); blank lines and comments any number.
+// An import block that never closes, within maxImportBlock lines, ends
+// the run before it.
 func importLines(lines []string) (from, to int) {
-	for i, l := range lines {
-		if i > 200 {
-			break
-		}
-		t := strings.TrimSpace(l)
+	for i := 0; i < len(lines) && i <= 200; i++ {
+		t := strings.TrimSpace(lines[i])
 		if importLine.MatchString(t) {
+			end := i
+			if closer := opensBlock(t); closer != 0 {
+				end = -1
+				for j := i + 1; j < len(lines) && j <= i+maxImportBlock; j++ {
+					if strings.IndexByte(lines[j], closer) >= 0 {
+						end = j
+						break
+					}
+				}
+				if end < 0 {
+					break
+				}
+			}
 			if from == 0 {
 				from = i + 1
 			}
-			to = i + 1
-		} else if from > 0 && t != "" && !strings.HasPrefix(t, "//") && !strings.HasPrefix(t, "#") &&
-			!strings.HasPrefix(t, ")") && !strings.HasPrefix(t, "}") && !strings.HasSuffix(lines[to-1], "(") &&
-			!strings.HasSuffix(lines[to-1], ",") && !strings.HasSuffix(lines[to-1], "{") && i-to > 2 {
+			to = end + 1
+			i = end
+			continue
+		}
+		if from > 0 && t != "" && !isComment(t) && i+1-to > 2 {
 			break
 		}
 	}
 	return from, to
+}
+
+// maxImportBlock: an import block longer than this is taken for no block.
+const maxImportBlock = 400
+
+// opensBlock returns the bracket that closes a block an import line
+// opens and leaves open, or 0.
+func opensBlock(t string) byte {
+	for _, b := range [][2]byte{{'(', ')'}, {'{', '}'}} {
+		if strings.Count(t, string(b[0])) > strings.Count(t, string(b[1])) {
+			return b[1]
+		}
+	}
+	return 0
+}
+
+// isComment reports whether a trimmed line is a comment line.
+func isComment(t string) bool {
+	for _, p := range []string{"//", "#", "/*", "*", "--"} {
+		if strings.HasPrefix(t, p) && !strings.HasPrefix(t, "#include") {
+			return true
+		}
+	}
+	return false
 }
 
 var importLine = regexp.MustCompile(`^(import\b|from\s+\S+\s+import\b|#\s*include\b|use\s|require(_relative)?\b|using\s|package\s)`)
