@@ -19,6 +19,7 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/hone-tools/hone/pack"
 	"github.com/hone-tools/hone/retrieve"
 
 	"github.com/hone-tools/hone"
@@ -41,6 +42,17 @@ type Instance struct {
 	// Language is the language of the repository's code ("c", "go",
 	// "typescript"), where a set records it.
 	Language string `json:"language,omitempty"`
+	// GoldHunks are the lines the fix changed, each hunk's pre-image
+	// range at the base commit, where a set records them. A hunk of a
+	// file the fix creates starts at 0.
+	GoldHunks []Hunk `json:"gold_hunks,omitempty"`
+}
+
+// Hunk is a hunk's pre-image line range, 1-based and inclusive.
+type Hunk struct {
+	Path  string `json:"path"`
+	Start int    `json:"start"`
+	End   int    `json:"end"`
 }
 
 // ReadInstances reads a benchmark file, one JSON object a line.
@@ -167,6 +179,47 @@ type Row struct {
 	Lang string `json:"lang,omitempty"`
 	// Code is the language of the repository's code, where the set says.
 	Code string `json:"code,omitempty"`
+	// Packs are how the context packs of the result, at each budget
+	// asked for, hold the gold hunks.
+	Packs []PackRow `json:"packs,omitempty"`
+}
+
+// PackRow is how a context pack holds the fix's hunks: of the Hunks a
+// pack can hold (those of files the fix does not create), how many it
+// holds, at least heldShare of their lines each.
+type PackRow struct {
+	Budget int `json:"budget"`
+	Tokens int `json:"tokens"`
+	Hunks  int `json:"hunks"`
+	Held   int `json:"held"`
+}
+
+// heldShare: a pack holds a hunk when it holds this share of its lines.
+const heldShare = 0.6
+
+// packRow measures a pack against the fix's hunks.
+func packRow(p *pack.Pack, budget int, hunks []Hunk) PackRow {
+	out := PackRow{Budget: budget, Tokens: p.Tokens}
+	for _, h := range hunks {
+		if h.Start <= 0 {
+			continue
+		}
+		out.Hunks++
+		end := max(h.End, h.Start)
+		in := 0
+		for l := h.Start; l <= end; l++ {
+			for _, r := range p.Ranges {
+				if r.Path == h.Path && r.Start <= l && l <= r.End {
+					in++
+					break
+				}
+			}
+		}
+		if float64(in) >= heldShare*float64(end-h.Start+1) {
+			out.Held++
+		}
+	}
+	return out
 }
 
 var (
@@ -280,6 +333,10 @@ type SWEConfig struct {
 	// Signals, if set, receives each instance's ranked files with their
 	// signals, JSON lines of SignalRow: what `hone bench fit` fits on.
 	Signals io.Writer
+	// PackBudgets are the budgets, in tokens, of the context packs built
+	// of each result and measured against the gold hunks; none, none
+	// built.
+	PackBudgets []int
 }
 
 // RunSWE runs every instance: it checks each repository out at the
@@ -394,6 +451,10 @@ func RunSWE(ctx context.Context, cfg SWEConfig) ([]Row, error) {
 				}
 			} else {
 				score(&row, res, co.tree, count)
+				for _, b := range cfg.PackBudgets {
+					p := pack.Build(res, co.tree, pack.Options{Budget: b})
+					row.Packs = append(row.Packs, packRow(p, b, in.GoldHunks))
+				}
 				if sig != nil {
 					if err := sig.Encode(signalRow(in, res)); err != nil {
 						return rows, err
@@ -755,5 +816,63 @@ func PrintMisses(w io.Writer, rows []Row) {
 	for _, e := range evs {
 		c := byEv[e]
 		fmt.Fprintf(w, "  %-32s %4d tasks, Acc@5 %5.1f\n", e, c[0], 100*float64(c[0]-c[1])/float64(c[0]))
+	}
+}
+
+// PackSummary is how the context packs of one budget hold the fixes'
+// hunks, over the instances with a hunk a pack can hold.
+type PackSummary struct {
+	Budget int
+	N      int
+	Every  float64 // share of them whose pack holds every hunk, in percent
+	Any    float64 // share whose pack holds at least one
+	Tokens float64 // median tokens of the packs
+}
+
+// SummarizePacks computes the pack figures of a set of rows, per budget.
+func SummarizePacks(rows []Row) []PackSummary {
+	by := map[int][]PackRow{}
+	for _, r := range rows {
+		for _, p := range r.Packs {
+			by[p.Budget] = append(by[p.Budget], p)
+		}
+	}
+	var out []PackSummary
+	for _, b := range slices.Sorted(maps.Keys(by)) {
+		s := PackSummary{Budget: b}
+		var tokens []float64
+		for _, p := range by[b] {
+			tokens = append(tokens, float64(p.Tokens))
+			if p.Hunks == 0 {
+				continue
+			}
+			s.N++
+			if p.Held == p.Hunks {
+				s.Every++
+			}
+			if p.Held > 0 {
+				s.Any++
+			}
+		}
+		if s.N > 0 {
+			s.Every = 100 * s.Every / float64(s.N)
+			s.Any = 100 * s.Any / float64(s.N)
+		}
+		s.Tokens = medianF(tokens)
+		out = append(out, s)
+	}
+	return out
+}
+
+// PrintPacks writes the pack figures per budget, if the rows have any.
+func PrintPacks(w io.Writer, rows []Row) {
+	ps := SummarizePacks(rows)
+	if len(ps) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\ncontext packs: instances whose pack holds every gold hunk, at least one (%.0f%% of a hunk's lines), median tokens\n", 100*heldShare)
+	fmt.Fprintf(w, "%7s %4s %7s %7s %7s\n", "budget", "n", "every", "any", "tokens")
+	for _, p := range ps {
+		fmt.Fprintf(w, "%7d %4d %6.1f%% %6.1f%% %7.0f\n", p.Budget, p.N, p.Every, p.Any, p.Tokens)
 	}
 }

@@ -51,6 +51,9 @@ type Pack struct {
 	Included []string
 	// Omitted lists what did not fit, the same way.
 	Omitted []string
+	// Ranges are the line ranges of what went in, in the order of
+	// Included.
+	Ranges []Range
 	// Redacted counts the secrets the pack hides, each replaced by a
 	// placeholder that names its kind: [redacted: aws-access-token].
 	Redacted int
@@ -75,10 +78,17 @@ func CountTokens(s string) int {
 	return n
 }
 
+// Range is a file's lines from Start to End, 1-based and inclusive.
+type Range struct {
+	Path       string
+	Start, End int
+}
+
 // piece is one unit of the pack: it goes in whole or not at all.
 type piece struct {
-	text string
-	name string // for Included and Omitted
+	text  string
+	name  string // for Included and Omitted
+	lines Range
 }
 
 // Build makes the pack of a result; root is the repository the paths are
@@ -145,6 +155,7 @@ func Build(res *hone.Result, root string, opts Options) *Pack {
 			if chosen[i][j] {
 				b.WriteString(pc.text)
 				p.Included = append(p.Included, pc.name)
+				p.Ranges = append(p.Ranges, pc.lines)
 			} else {
 				p.Omitted = append(p.Omitted, pc.name)
 			}
@@ -158,6 +169,7 @@ func Build(res *hone.Result, root string, opts Options) *Pack {
 	for count(text) > opts.Budget && len(p.Included) > 0 {
 		last := p.Included[len(p.Included)-1]
 		p.Included = p.Included[:len(p.Included)-1]
+		p.Ranges = p.Ranges[:len(p.Ranges)-1]
 		p.Omitted = append(p.Omitted, last)
 		text = dropPiece(text, last)
 	}
@@ -283,7 +295,7 @@ func (p *Pack) filePieces(root string, f hone.File) []piece {
 		body := strings.Join(lines[from-1:to], "\n")
 		title = strings.Replace(title, f.Path, qpath, 1)
 		name = strings.Replace(name, f.Path, qpath, 1)
-		return piece{name: name, text: fmt.Sprintf("%s### %s\n```%s\n%s\n```\n", marker(name), title, lang, body)}
+		return piece{name: name, text: fmt.Sprintf("%s### %s\n```%s\n%s\n```\n", marker(name), title, lang, body), lines: Range{f.Path, from, to}}
 	}
 	if len(lines) <= smallFile || len(f.Spans) == 0 {
 		if len(lines) > smallFile*4 {

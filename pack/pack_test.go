@@ -40,6 +40,21 @@ func TestBudgetRespected(t *testing.T) {
 		if n := CountTokens(p.Text); n > budget || n != p.Tokens {
 			t.Errorf("budget %d: the pack holds %d tokens (reported %d)", budget, n, p.Tokens)
 		}
+		// Each included piece has its lines, and the pack holds them.
+		if len(p.Ranges) != len(p.Included) {
+			t.Fatalf("budget %d: %d ranges for %d included pieces", budget, len(p.Ranges), len(p.Included))
+		}
+		for i, r := range p.Ranges {
+			data, err := os.ReadFile(filepath.Join(fixture, r.Path))
+			if err != nil || r.Start < 1 || r.End < r.Start {
+				t.Errorf("budget %d: range %+v of %s: %v", budget, r, p.Included[i], err)
+				continue
+			}
+			lines := strings.Split(string(data), "\n")
+			if want := strings.Join(lines[r.Start-1:r.End], "\n"); !strings.Contains(p.Text, want) {
+				t.Errorf("budget %d: lines %d-%d of %s are not in the pack", budget, r.Start, r.End, r.Path)
+			}
+		}
 		// Every included definition is whole: its block ends with the
 		// fence after its last line.
 		for _, name := range p.Included {

@@ -13,6 +13,7 @@ import (
 	"regexp"
 	"runtime/pprof"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -27,7 +28,7 @@ const benchUsage = `hone bench index --git-dir DIR --rev REV [--rev2 REV] [--tas
                  [--limit N] [--runs N] [--peer "CMD {out} {repo}"] [--json]`
 
 const sweUsage = `hone bench --data FILE.jsonl --repos DIR [--map FILE] [--limit N] [--every N] [--repo NAME]
-           [--out ROWS.jsonl] [--work DIR] [--signals FILE.jsonl]`
+           [--out ROWS.jsonl] [--work DIR] [--signals FILE.jsonl] [--pack-budget N,...]`
 
 func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) > 0 && args[0] == "index" {
@@ -70,12 +71,23 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	baseline := fs.Bool("bm25", false, "rank with plain BM25 over the task's words instead of the loop: the baseline")
 	signals := fs.String("signals", "", "write each instance's ranked files with their signals to this JSON-lines file, for hone bench fit")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the run to this file, for go tool pprof")
+	packBudgets := fs.String("pack-budget", "", "build each result's context pack at these budgets in tokens, comma-separated (2000,4000,8000,16000), and measure how they hold the gold hunks")
 	words, err := parseFlags(fs, args, stdout, sweUsage+"\n   or: "+benchUsage)
 	if err != nil {
 		return err
 	}
 	if len(words) > 0 || *data == "" || *repos == "" {
 		return usagef("usage: %s\n   or: %s\n   or: %s\n   or: %s\n   or: %s\n   or: %s\n   or: %s\n   or: %s\n   or: %s\n   or: %s", sweUsage, benchUsage, fitUsage, calibrateUsage, reportUsage, compareUsage, mineUsage, wordsUsage, glossaryUsage, vocabUsage)
+	}
+	var budgets []int
+	if *packBudgets != "" {
+		for _, b := range strings.Split(*packBudgets, ",") {
+			n, err := strconv.Atoi(strings.TrimSpace(b))
+			if err != nil || n < 1 {
+				return usagef("--pack-budget takes budgets in tokens, comma-separated, like 2000,8000: not %q", b)
+			}
+			budgets = append(budgets, n)
+		}
 	}
 	ins, err := bench.ReadInstances(*data)
 	if err != nil {
@@ -103,6 +115,7 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	cfg := bench.SWEConfig{Instances: ins, Repos: r, Work: *work, Log: stderr, CountTokens: pack.CountTokens,
 		Options: hone.Options{MaxCycles: *maxCycles}, Baseline: *baseline}
+	cfg.PackBudgets = budgets
 	for _, o := range []struct {
 		path, what string
 		to         *io.Writer
@@ -138,6 +151,7 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 // printRows prints a run's figures: the summary, calibration and misses.
 func printRows(stdout io.Writer, rows []bench.Row) {
 	bench.PrintSummary(stdout, rows)
+	bench.PrintPacks(stdout, rows)
 	fmt.Fprintln(stdout)
 	bench.PrintCalibration(stdout, rows)
 	fmt.Fprintln(stdout)
