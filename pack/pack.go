@@ -10,10 +10,12 @@ package pack
 import (
 	"errors"
 	"fmt"
+	"math"
 	"path"
 	"path/filepath"
 	"regexp"
 	"slices"
+	"sort"
 	"strings"
 	"sync"
 
@@ -28,10 +30,6 @@ const DefaultBudget = 8000
 
 // smallFile: a file this short goes in whole.
 const smallFile = 80 // lines
-
-// The first piece of every file is chosen first, then up to firstPieces
-// of every file, then the rest.
-const firstPieces = 3
 
 // Options controls Build.
 type Options struct {
@@ -52,7 +50,7 @@ type Pack struct {
 	// Omitted lists what did not fit, the same way.
 	Omitted []string
 	// Ranges are the line ranges of what went in, in the order of
-	// Included.
+	// Included; a unit elided in the middle gives two.
 	Ranges []Range
 	// Redacted counts the secrets the pack hides, each replaced by a
 	// placeholder that names its kind: [redacted: aws-access-token].
@@ -84,13 +82,6 @@ type Range struct {
 	Start, End int
 }
 
-// piece is one unit of the pack: it goes in whole or not at all.
-type piece struct {
-	text  string
-	name  string // for Included and Omitted
-	lines Range
-}
-
 // Build makes the pack of a result; root is the repository the paths are
 // relative to.
 func Build(res *hone.Result, root string, opts Options) *Pack {
@@ -101,17 +92,31 @@ func Build(res *hone.Result, root string, opts Options) *Pack {
 	if count == nil {
 		count = CountTokens
 	}
-	p := &Pack{Budget: opts.Budget, Included: []string{}, Omitted: []string{}}
-
-	// Choose best first: every file's first piece, then its next ones,
-	// then the rest, files in order of relevance, so that a tight budget
-	// still shows every file. A piece that does not fit is listed, and
-	// smaller ones after it may still go in.
-	head := header(res)
-	used := count(head)
-	var files [][]piece
-	for _, f := range res.Files {
-		files = append(files, p.filePieces(root, f))
+	p := &Pack{Budget: opts.Budget, Included: []string{}, Omitted: []string{}, Ranges: []Range{}}
+	files := packFiles(res)
+	head := header(res, files[len(res.Files):])
+	c := taskConcepts(res)
+	texts := make([][]string, len(files))
+	var units []*unit
+	for i, f := range files {
+		lines, ok := p.read(root, f.Path)
+		if !ok {
+			continue
+		}
+		texts[i] = lines
+		// Tokens are estimated from the bytes, at the file's rate as a
+		// sample of it is counted: counting every unit of a large file
+		// would cost more than the rest of the pack. The pack as a whole
+		// is counted, and held to the budget, at the end.
+		rate := tokenRate(lines, count)
+		for _, u := range fileUnits(i, f.Path, lines, f.Spans, f.Relevance, c) {
+			size := 0
+			for _, l := range lines[u.from-1 : u.to] {
+				size += len(l) + 1
+			}
+			u.tokens = int(math.Ceil(float64(size)*rate)) + blockTokens
+			units = append(units, u)
+		}
 	}
 	if len(p.Unreadable) > 0 {
 		var q []string
@@ -119,15 +124,10 @@ func Build(res *hone.Result, root string, opts Options) *Pack {
 			q = append(q, redact.QuotePath(u))
 		}
 		head += "Could not be read for this pack (changed or unreadable since indexing): " + strings.Join(q, ", ") + "\n\n"
-		used = count(head)
 	}
 	head, n := redact.String(head)
 	p.Redacted += n
-	chosen := make([][]bool, len(files))
-	for i := range files {
-		chosen[i] = make([]bool, len(files[i]))
-	}
-	var b strings.Builder
+	used := count(head)
 	if used > opts.Budget {
 		head = "# Context pack from hone\nThe budget is too small for the header; raise --budget.\n"
 		used = count(head)
@@ -135,54 +135,235 @@ func Build(res *hone.Result, root string, opts Options) *Pack {
 			head, used = "", 0
 		}
 	}
-	b.WriteString(head)
 	// Room is kept for the list of what did not fit.
 	limit := opts.Budget - min(opts.Budget/8, 300)
-	for _, tier := range [][2]int{{0, 1}, {1, firstPieces}, {firstPieces, 1 << 30}} {
-		for i, ps := range files {
-			for j := tier[0]; j < len(ps) && j < tier[1]; j++ {
-				n := count(ps[j].text)
-				if used+n > limit {
-					continue
-				}
-				chosen[i][j] = true
-				used += n
+	choose := func(u *unit) {
+		if !u.chosen && used+u.tokens <= limit {
+			u.chosen = true
+			used += u.tokens
+		}
+	}
+	// Each of the result's files' best unit first, whole however long,
+	// files in order: a tight budget still shows every file's best. Then
+	// the units of most worth per token, wherever they are, the ranking's
+	// next files' among them.
+	for i := range res.Files {
+		var best *unit
+		for _, u := range units {
+			if u.file == i && (best == nil || u.worth > best.worth) {
+				best = u
+			}
+		}
+		if best == nil {
+			continue
+		}
+		choose(best)
+		if !best.chosen && i == 0 && used < limit {
+			// The best file's best unit alone is larger than the budget:
+			// its head and tail, the middle left out, visibly.
+			if u := elide(best, texts[i], limit-used, count); u != nil {
+				choose(u)
+				units[slices.Index(units, best)] = u
 			}
 		}
 	}
-	for i, ps := range files {
-		for j, pc := range ps {
-			if chosen[i][j] {
-				b.WriteString(pc.text)
-				p.Included = append(p.Included, pc.name)
-				p.Ranges = append(p.Ranges, pc.lines)
-			} else {
-				p.Omitted = append(p.Omitted, pc.name)
-			}
+	rest := slices.Clone(units)
+	sort.SliceStable(rest, func(i, j int) bool {
+		return rest[i].worth/float64(rest[i].tokens) > rest[j].worth/float64(rest[j].tokens)
+	})
+	for _, u := range rest {
+		if used+minUnitTokens > limit {
+			break
+		}
+		choose(u)
+	}
+	blocks := layout(files, texts, units)
+	var omitted []*unit
+	for _, u := range units {
+		if !u.chosen {
+			omitted = append(omitted, u)
 		}
 	}
-	text := b.String()
+	text := p.assemble(head, files, blocks)
+	// Tokens of a whole are not always the sum of its parts: make sure.
+	for count(text) > opts.Budget && len(blocks) > 0 {
+		last := blocks[len(blocks)-1]
+		blocks = blocks[:len(blocks)-1]
+		for _, u := range last.units {
+			u.chosen = false
+			omitted = append(omitted, u)
+		}
+		text = p.assemble(head, files, blocks)
+	}
+	// What did not fit, the most worth first, ready to ask for.
+	sort.SliceStable(omitted, func(i, j int) bool { return omitted[i].worth > omitted[j].worth })
+	for _, u := range omitted {
+		p.Omitted = append(p.Omitted, u.name(redact.QuotePath(files[u.file].Path)))
+	}
 	if len(p.Omitted) > 0 {
 		text = p.withOmitted(text, count)
-	}
-	// Tokens of a whole are not always the sum of its parts: make sure.
-	for count(text) > opts.Budget && len(p.Included) > 0 {
-		last := p.Included[len(p.Included)-1]
-		p.Included = p.Included[:len(p.Included)-1]
-		p.Ranges = p.Ranges[:len(p.Ranges)-1]
-		p.Omitted = append(p.Omitted, last)
-		text = dropPiece(text, last)
 	}
 	p.Text = text
 	p.Tokens = count(text)
 	return p
 }
 
+// tokenRate is a file's tokens per byte, counted on a sample of it, with a
+// margin, so that estimates seldom fall short.
+func tokenRate(lines []string, count func(string) int) float64 {
+	var b strings.Builder
+	for _, l := range lines {
+		if b.Len() > rateSample {
+			break
+		}
+		b.WriteString(l)
+		b.WriteByte('\n')
+	}
+	if b.Len() == 0 {
+		return 0.25
+	}
+	return 1.1 * float64(count(b.String())) / float64(b.Len())
+}
+
+// rateSample is how many bytes of a file tokenRate counts.
+const rateSample = 2048
+
+// blockTokens is what a block's title and fences cost, about;
+// minUnitTokens what the smallest unit costs.
+const (
+	blockTokens   = 24
+	minUnitTokens = blockTokens + 2
+)
+
+// extraFiles: the pack holds the code of this many files of the ranking
+// beyond the result's, at extraFloor relevance or more, when the budget
+// leaves room: what the result left below the threshold.
+const (
+	extraFiles = 5
+	extraFloor = 0.05
+)
+
+// packFiles are the result's files, then the next of its ranking.
+func packFiles(res *hone.Result) []hone.File {
+	files := slices.Clone(res.Files)
+	in := map[string]bool{}
+	for _, f := range files {
+		in[f.Path] = true
+	}
+	extra := 0
+	for _, r := range res.Ranking {
+		if extra == extraFiles || r.Relevance < extraFloor {
+			break
+		}
+		if !in[r.Path] {
+			files = append(files, hone.File{Path: r.Path, Relevance: r.Relevance})
+			extra++
+		}
+	}
+	return files
+}
+
+// read reads a file for the pack, redacted, in lines; a secret-bearing
+// file is never read, and one that cannot be read is noted.
+func (p *Pack) read(root, path string) ([]string, bool) {
+	data, err := ReadFile(root, path)
+	if err != nil {
+		if !errors.Is(err, ErrSecret) {
+			p.Unreadable = append(p.Unreadable, path)
+		}
+		return nil, false
+	}
+	// The whole file is redacted first, so that a secret across the
+	// units' edges is found, and before control characters go, which the
+	// rules may need to see.
+	text, n := redact.File(path, string(data))
+	p.Redacted += n
+	text, _ = redact.CleanText(text)
+	return strings.Split(strings.TrimRight(text, "\n"), "\n"), true
+}
+
+// block is one code block of the pack: a file's chosen units that follow
+// one another.
+type block struct {
+	text  string
+	units []*unit
+}
+
+// layout lays the chosen units out, files in order, each file's in line
+// order, those that follow one another in one block.
+func layout(files []hone.File, texts [][]string, units []*unit) []block {
+	var out []block
+	for i, f := range files {
+		var us []*unit
+		for _, u := range units {
+			if u.file == i && u.chosen {
+				us = append(us, u)
+			}
+		}
+		sort.Slice(us, func(a, b int) bool { return us[a].from < us[b].from })
+		qpath := redact.QuotePath(f.Path)
+		for len(us) > 0 {
+			k := 1
+			for k < len(us) && us[k].from == us[k-1].to+1 {
+				k++
+			}
+			run := us[:k]
+			us = us[k:]
+			from, to, total := run[0].from, run[len(run)-1].to, len(texts[i])
+			title := fmt.Sprintf("%s (lines %d-%d of %d)", qpath, from, to, total)
+			if from == 1 && to == total {
+				title = qpath + " (whole file)"
+			} else {
+				var syms []string
+				for _, u := range run {
+					switch {
+					case u.why == "imports":
+						syms = append(syms, "imports")
+					case u.symbol != "":
+						syms = append(syms, u.symbol)
+					}
+				}
+				if len(syms) > 0 {
+					title = fmt.Sprintf("%s: %s (lines %d-%d of %d)", qpath, strings.Join(syms, ", "), from, to, total)
+				}
+			}
+			var body string
+			if len(run) == 1 && run[0].cut[0] > 0 {
+				body = elided(texts[i], run[0])
+			} else {
+				body = strings.Join(texts[i][from-1:to], "\n")
+			}
+			out = append(out, block{units: run, text: fmt.Sprintf("### %s\n```%s\n%s\n```\n", title, fence(f.Path), body)})
+		}
+	}
+	return out
+}
+
+// assemble writes the header and the blocks, and lists what went in.
+func (p *Pack) assemble(head string, files []hone.File, blocks []block) string {
+	var b strings.Builder
+	b.WriteString(head)
+	p.Included, p.Ranges = p.Included[:0], p.Ranges[:0]
+	for _, bl := range blocks {
+		b.WriteString(bl.text)
+		for _, u := range bl.units {
+			path := files[u.file].Path
+			p.Included = append(p.Included, u.name(redact.QuotePath(path)))
+			if u.cut[0] > 0 {
+				p.Ranges = append(p.Ranges, Range{Path: path, Start: u.from, End: u.cut[0] - 1}, Range{Path: path, Start: u.cut[1] + 1, End: u.to})
+				continue
+			}
+			p.Ranges = append(p.Ranges, Range{Path: path, Start: u.from, End: u.to})
+		}
+	}
+	return b.String()
+}
+
 // withOmitted appends the list of what did not fit, as much of it as the
 // budget allows.
 func (p *Pack) withOmitted(text string, count func(string) int) string {
 	used := count(text)
-	head := "\n## Not included (over the budget; ask for them by name)\n"
+	head := "\n## Not included (over the budget, the most likely needed first; read them by path and line range)\n"
 	if used+count(head) > p.Budget {
 		return text
 	}
@@ -203,22 +384,7 @@ func (p *Pack) withOmitted(text string, count func(string) int) string {
 	return text
 }
 
-// dropPiece removes the code block of a named piece from a pack's text.
-func dropPiece(text, name string) string {
-	start := strings.Index(text, marker(name))
-	if start < 0 {
-		return text
-	}
-	end := strings.Index(text[start:], "\n```\n")
-	if end < 0 {
-		return text
-	}
-	return text[:start] + text[start+end+len("\n```\n"):]
-}
-
-func marker(name string) string { return "<!-- " + name + " -->\n" }
-
-func header(res *hone.Result) string {
+func header(res *hone.Result, extra []hone.File) string {
 	var b strings.Builder
 	b.WriteString("# Context pack from hone\n\n")
 	task, _ := redact.CleanText(strings.TrimSpace(res.Task))
@@ -248,6 +414,13 @@ func header(res *hone.Result) string {
 			fmt.Fprintf(&b, "  missing: %s\n", strings.Join(f.MissingContext, "; "))
 		}
 	}
+	if len(extra) > 0 {
+		var next []string
+		for _, f := range extra {
+			next = append(next, fmt.Sprintf("%s (%.2f)", redact.QuotePath(f.Path), f.Relevance))
+		}
+		fmt.Fprintf(&b, "Also shown, as the budget allows: the ranking's next files, below the threshold: %s\n", strings.Join(next, ", "))
+	}
 	if len(res.RelatedTests) > 0 {
 		b.WriteString("Tests to run after a change:\n")
 		for _, t := range res.RelatedTests {
@@ -270,62 +443,6 @@ func header(res *hone.Result) string {
 	}
 	b.WriteString("\n")
 	return b.String()
-}
-
-// filePieces are a file's parts of the pack, best first: the whole file
-// when it is small, else its imports and its spans.
-func (p *Pack) filePieces(root string, f hone.File) []piece {
-	data, err := ReadFile(root, f.Path)
-	if err != nil {
-		if !errors.Is(err, ErrSecret) {
-			p.Unreadable = append(p.Unreadable, f.Path)
-		}
-		return nil // never the contents of a secret-bearing file
-	}
-	// The whole file is redacted first, so that a secret across the
-	// pieces' edges is found, and before control characters go, which the
-	// rules may need to see.
-	text, n := redact.File(f.Path, string(data))
-	p.Redacted += n
-	text, _ = redact.CleanText(text)
-	lines := strings.Split(strings.TrimRight(text, "\n"), "\n")
-	lang := fence(f.Path)
-	qpath := redact.QuotePath(f.Path)
-	block := func(name, title string, from, to int) piece {
-		body := strings.Join(lines[from-1:to], "\n")
-		title = strings.Replace(title, f.Path, qpath, 1)
-		name = strings.Replace(name, f.Path, qpath, 1)
-		return piece{name: name, text: fmt.Sprintf("%s### %s\n```%s\n%s\n```\n", marker(name), title, lang, body), lines: Range{f.Path, from, to}}
-	}
-	if len(lines) <= smallFile || len(f.Spans) == 0 {
-		if len(lines) > smallFile*4 {
-			// A big file with no spans: its head only, a definition-free
-			// glimpse is worth less than other files' definitions.
-			return []piece{block(fmt.Sprintf("%s:1-%d", f.Path, smallFile), fmt.Sprintf("%s (lines 1-%d of %d)", f.Path, smallFile, len(lines)), 1, smallFile)}
-		}
-		return []piece{block(f.Path, f.Path+" (whole file)", 1, len(lines))}
-	}
-	var out []piece
-	if from, to := importLines(lines); to > 0 {
-		out = append(out, block(fmt.Sprintf("%s:%d-%d imports", f.Path, from, to), fmt.Sprintf("%s: imports (lines %d-%d)", f.Path, from, to), from, to))
-	}
-	for _, s := range f.Spans {
-		end := min(s.End, len(lines))
-		if s.Start < 1 || s.Start > end {
-			continue
-		}
-		name := fmt.Sprintf("%s:%d-%d %s", f.Path, s.Start, end, s.Symbol)
-		title := fmt.Sprintf("%s: %s (lines %d-%d)", f.Path, s.Symbol, s.Start, end)
-		if s.Why != "match" && end-s.Start > 3 {
-			// A neighbour of what matched: its signature says enough.
-			sig := signatureEnd(lines, s.Start, end)
-			name = fmt.Sprintf("%s:%d-%d %s (signature)", f.Path, s.Start, sig, s.Symbol)
-			title = fmt.Sprintf("%s: %s, signature (lines %d-%d of %d-%d)", f.Path, s.Symbol, s.Start, sig, s.Start, end)
-			end = sig
-		}
-		out = append(out, block(name, title, s.Start, end))
-	}
-	return out
 }
 
 // ErrSecret is ReadFile's answer for a secret-bearing file.

@@ -2,8 +2,10 @@ package pack
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -41,13 +43,13 @@ func TestBudgetRespected(t *testing.T) {
 			t.Errorf("budget %d: the pack holds %d tokens (reported %d)", budget, n, p.Tokens)
 		}
 		// Each included piece has its lines, and the pack holds them.
-		if len(p.Ranges) != len(p.Included) {
+		if len(p.Ranges) < len(p.Included) {
 			t.Fatalf("budget %d: %d ranges for %d included pieces", budget, len(p.Ranges), len(p.Included))
 		}
-		for i, r := range p.Ranges {
+		for _, r := range p.Ranges {
 			data, err := os.ReadFile(filepath.Join(fixture, r.Path))
 			if err != nil || r.Start < 1 || r.End < r.Start {
-				t.Errorf("budget %d: range %+v of %s: %v", budget, r, p.Included[i], err)
+				t.Errorf("budget %d: range %+v: %v", budget, r, err)
 				continue
 			}
 			lines := strings.Split(string(data), "\n")
@@ -55,21 +57,20 @@ func TestBudgetRespected(t *testing.T) {
 				t.Errorf("budget %d: lines %d-%d of %s are not in the pack", budget, r.Start, r.End, r.Path)
 			}
 		}
-		// Every included definition is whole: its block ends with the
-		// fence after its last line.
-		for _, name := range p.Included {
-			i := strings.Index(p.Text, marker(name))
-			if i < 0 {
-				t.Errorf("budget %d: %s listed as included but absent", budget, name)
-				continue
-			}
-			if !strings.Contains(p.Text[i:], "\n```\n") {
-				t.Errorf("budget %d: %s is cut", budget, name)
+		// Each line goes in once, and no unit is both in and out.
+		seen := map[string]bool{}
+		for _, r := range p.Ranges {
+			for l := r.Start; l <= r.End; l++ {
+				k := fmt.Sprintf("%s:%d", r.Path, l)
+				if seen[k] {
+					t.Errorf("budget %d: line %s is in the pack twice", budget, k)
+				}
+				seen[k] = true
 			}
 		}
 		for _, name := range p.Omitted {
-			if strings.Contains(p.Text, marker(name)) {
-				t.Errorf("budget %d: %s listed as omitted but present", budget, name)
+			if slices.Contains(p.Included, name) {
+				t.Errorf("budget %d: %s listed as omitted and included", budget, name)
 			}
 		}
 	}
@@ -197,5 +198,32 @@ func TestHostileFiles(t *testing.T) {
 	}
 	if want := []string{"gitcfg.txt", ".git/config", "gone.py"}; len(p.Unreadable) != len(want) {
 		t.Errorf("unreadable = %q, want %q", p.Unreadable, want)
+	}
+}
+
+// A definition larger than the whole budget comes with its middle left
+// out, saying so; nothing else is ever cut.
+func TestElided(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	b.WriteString("package big\n\n// Expire checks every token.\nfunc Expire(tokens []Token) {\n")
+	for i := 0; i < 400; i++ {
+		fmt.Fprintf(&b, "\tcheck(tokens[%d], \"expiry of token number %d\")\n", i, i)
+	}
+	b.WriteString("}\n")
+	if err := os.WriteFile(filepath.Join(dir, "big.go"), []byte(b.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	res := &hone.Result{Task: "token expiry", Files: []hone.File{{Path: "big.go", Relevance: 0.9, Role: hone.RoleTarget,
+		Spans: []hone.Span{{Start: 4, End: 404, Symbol: "Expire", Why: "match"}}}}}
+	p := Build(res, dir, Options{Budget: 1500})
+	if p.Tokens > 1500 {
+		t.Fatalf("the pack holds %d tokens, over 1500", p.Tokens)
+	}
+	if !strings.Contains(p.Text, "func Expire(tokens []Token) {") || !strings.Contains(p.Text, "left out: over the budget") {
+		t.Errorf("want Expire's head and a note that its middle is left out:\n%s", p.Text)
+	}
+	if len(p.Ranges) != 2 || p.Ranges[0].Start != 4 || p.Ranges[1].End != 404 || p.Ranges[0].End >= p.Ranges[1].Start {
+		t.Errorf("ranges %+v: want Expire's head from line 4 and its tail to line 404", p.Ranges)
 	}
 }

@@ -1,0 +1,260 @@
+package pack
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/hone-tools/hone"
+	"github.com/hone-tools/hone/structure"
+	"github.com/hone-tools/hone/tokenize"
+)
+
+// A pack is made of units: runs of a file's lines that go in whole or not
+// at all. Every line of a file lies in one unit: its imports, each
+// definition (the innermost, so that a long class gives its methods one
+// by one), and the lines between them, in runs of maxGap lines at most. A
+// unit is worth what its evidence says: the file's relevance, times what
+// the retrieval said of it (a definition named for the task, one the
+// other files call) and how much of the task's concepts its lines hold.
+// The pack takes the units of most worth per token.
+
+// unit is one run of a file's lines.
+type unit struct {
+	file       int // the index of its file
+	from, to   int // lines, 1-based, inclusive
+	symbol     string
+	why        string  // match, callee, caller, imports, definition, lines
+	worth      float64 // its expected worth to the task
+	tokens     int
+	chosen     bool
+	whole      bool // the file's only unit: the whole file
+	totalLines int
+	// cut are the first and last lines left out of the middle of a unit
+	// too large for the budget, or zeros.
+	cut [2]int
+}
+
+// A unit's worth is the chance that the task needs it: the file's
+// relevance, times the chance that what the task changes in the file lies
+// in the unit. That chance goes by lines, each weighing 1, more for lines
+// that hold the task's concepts (conceptWorth for all of them), times
+// what the retrieval said of the unit (kindWorth): so that, per token, a
+// long definition that matches weighs as a short one does, and what
+// matches more than what does not.
+var kindWorth = map[string]float64{
+	"match": 3, "callee": 1.5, "caller": 1.5, "imports": 0.5, "definition": 1, "lines": 1, "file": 1,
+}
+
+const (
+	conceptWorth = 2
+	// maxGap: lines between definitions go in runs of at most this many.
+	maxGap = 40
+	// relevanceFloor: a file is worth this much at least, so that its
+	// units still rank among themselves.
+	relevanceFloor = 0.05
+)
+
+// concepts are the task's concepts as the pack weighs them: each
+// concept's stems, and its weight.
+type concepts struct {
+	stems  []map[string]bool
+	weight []float64
+	all    float64
+}
+
+func taskConcepts(res *hone.Result) concepts {
+	var c concepts
+	for _, k := range res.Concepts {
+		if k.Kind == "path" || k.Weight <= 0 {
+			continue
+		}
+		m := map[string]bool{}
+		for _, t := range k.Terms {
+			for _, s := range strings.Fields(t) {
+				m[s] = true
+			}
+		}
+		if len(m) == 0 {
+			continue
+		}
+		c.stems = append(c.stems, m)
+		c.weight = append(c.weight, k.Weight)
+		c.all += k.Weight
+	}
+	return c
+}
+
+// held is the weighted share of the concepts that text holds a term of.
+func (c concepts) held(text string) float64 {
+	if c.all == 0 {
+		return 0
+	}
+	have := make([]bool, len(c.stems))
+	tokenize.Each(text, func(t tokenize.Token) {
+		for i, m := range c.stems {
+			if !have[i] && (m[t.Stem] || m[t.Text]) {
+				have[i] = true
+			}
+		}
+	})
+	w := 0.0
+	for i, h := range have {
+		if h {
+			w += c.weight[i]
+		}
+	}
+	return w / c.all
+}
+
+// fileUnits splits a file's lines into units and weighs them. spans are
+// what the retrieval found in the file; the fast outline gives the rest of
+// its definitions.
+func fileUnits(file int, path string, lines []string, spans []hone.Span, relevance float64, c concepts) (out []*unit) {
+	n := len(lines)
+	rel := max(relevance, relevanceFloor)
+	weigh := func(u *unit) *unit {
+		u.file, u.totalLines = file, n
+		u.worth = float64(u.to-u.from+1) * kindWorth[u.why] * (1 + conceptWorth*c.held(strings.Join(lines[u.from-1:u.to], "\n")))
+		return u
+	}
+	if n <= smallFile {
+		u := weigh(&unit{from: 1, to: n, why: "file", whole: true})
+		u.worth = rel
+		return []*unit{u}
+	}
+	defer func() {
+		// The chances, over the file's units, times the file's relevance.
+		all := 0.0
+		for _, u := range out {
+			all += u.worth
+		}
+		for _, u := range out {
+			u.worth = rel * u.worth / all
+		}
+	}()
+	// The intervals, innermost first: the retrieval's spans, then the
+	// outline's definitions, the shortest first; one that overlaps a
+	// kept one gives way.
+	type iv struct {
+		from, to int
+		symbol   string
+		why      string
+	}
+	var spanIvs, defIvs []iv
+	for _, s := range spans {
+		if s.Start >= 1 && s.Start <= min(s.End, n) {
+			spanIvs = append(spanIvs, iv{s.Start, min(s.End, n), s.Symbol, s.Why})
+		}
+	}
+	src := []byte(strings.Join(lines, "\n"))
+	for _, d := range structure.ExtractFallback(path, src).Defs {
+		if d.Kind != "section" && d.Line >= 1 && d.Line <= min(d.EndLine, n) {
+			sym := d.Name
+			if d.Container != "" {
+				sym = d.Container + "." + d.Name
+			}
+			defIvs = append(defIvs, iv{d.Line, min(d.EndLine, n), sym, "definition"})
+		}
+	}
+	sort.SliceStable(spanIvs, func(i, j int) bool { return spanIvs[i].to-spanIvs[i].from < spanIvs[j].to-spanIvs[j].from })
+	sort.SliceStable(defIvs, func(i, j int) bool { return defIvs[i].to-defIvs[i].from < defIvs[j].to-defIvs[j].from })
+	owner := make([]int, n+1) // 0: free; else 1 + the index in kept
+	var kept []iv
+	take := func(v iv) {
+		for l := v.from; l <= v.to; l++ {
+			if owner[l] != 0 {
+				return
+			}
+		}
+		kept = append(kept, v)
+		for l := v.from; l <= v.to; l++ {
+			owner[l] = len(kept)
+		}
+	}
+	if from, to := importLines(lines); to > 0 {
+		take(iv{from, to, "imports", "imports"})
+	}
+	for _, v := range spanIvs {
+		take(v)
+	}
+	for _, v := range defIvs {
+		take(v)
+	}
+	for l := 1; l <= n; {
+		if k := owner[l]; k != 0 {
+			v := kept[k-1]
+			out = append(out, weigh(&unit{from: v.from, to: v.to, symbol: v.symbol, why: v.why}))
+			l = v.to + 1
+			continue
+		}
+		// The free lines up to the next unit, in runs of maxGap at most,
+		// each ending at a blank line where one is near.
+		end := l
+		for end < n && owner[end+1] == 0 && end-l+1 < maxGap {
+			end++
+		}
+		if end-l+1 == maxGap && end < n && owner[end+1] == 0 {
+			for b := end; b > l+maxGap/2; b-- {
+				if strings.TrimSpace(lines[b-1]) == "" {
+					end = b
+					break
+				}
+			}
+		}
+		out = append(out, weigh(&unit{from: l, to: end, why: "lines"}))
+		l = end + 1
+	}
+	return out
+}
+
+// name is how Included and Omitted list a unit: "path" for a whole file,
+// "path:from-to symbol" for the rest.
+func (u *unit) name(path string) string {
+	if u.whole {
+		return path
+	}
+	s := fmt.Sprintf("%s:%d-%d", path, u.from, u.to)
+	switch {
+	case u.symbol != "" && u.why != "imports":
+		s += " " + u.symbol
+	case u.why == "imports":
+		s += " imports"
+	}
+	if u.cut[0] > 0 {
+		s += fmt.Sprintf(" (lines %d-%d elided)", u.cut[0], u.cut[1])
+	}
+	return s
+}
+
+// elide returns a copy of u, a unit too large for room tokens, that holds
+// its first and last lines, as many of each as fit, and leaves out its
+// middle; nil when not even a few lines fit.
+func elide(u *unit, lines []string, room int, count func(string) int) *unit {
+	n := u.to - u.from + 1
+	best := 0
+	for lo, hi := 1, n/2; lo <= hi; {
+		k := (lo + hi) / 2
+		v := *u
+		v.cut = [2]int{u.from + k, u.to - k}
+		if count(elided(lines, &v))+blockTokens <= room {
+			best, lo = k, k+1
+		} else {
+			hi = k - 1
+		}
+	}
+	if best < 3 {
+		return nil
+	}
+	v := *u
+	v.cut = [2]int{u.from + best, u.to - best}
+	v.tokens = count(elided(lines, &v)) + blockTokens
+	return &v
+}
+
+// elided is the text of a unit with its middle left out, saying so.
+func elided(lines []string, u *unit) string {
+	return strings.Join(lines[u.from-1:u.cut[0]-1], "\n") +
+		fmt.Sprintf("\n    … lines %d-%d (%d lines) left out: over the budget; ask for them by range …\n", u.cut[0], u.cut[1], u.cut[1]-u.cut[0]+1) +
+		strings.Join(lines[u.cut[1]:u.to], "\n")
+}

@@ -1,0 +1,112 @@
+package pack
+
+import (
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/hone-tools/hone"
+)
+
+// A file's units cover each of its lines once: the imports, the innermost
+// definitions, the lines between in short runs; and what the task is
+// about is worth most.
+func TestFileUnits(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("import os\nimport sys\n\n")
+	b.WriteString("class Session:\n    \"\"\"A session.\"\"\"\n\n")
+	b.WriteString("    def save_cookie(self, response):\n        response.set_cookie(samesite=self.samesite)\n\n")
+	b.WriteString("    def delete_cookie(self, response):\n        response.delete_cookie(self.name)\n\n")
+	for i := 0; i < 100; i++ {
+		fmt.Fprintf(&b, "X%d = %d\n", i, i)
+	}
+	b.WriteString("\ndef unrelated():\n    return 1\n")
+	lines := strings.Split(strings.TrimRight(b.String(), "\n"), "\n")
+	res := &hone.Result{Concepts: []hone.Concept{
+		{Kind: "word", Weight: 1, Terms: []string{"samesit"}},
+		{Kind: "word", Weight: 1, Terms: []string{"delet"}},
+		{Kind: "word", Weight: 0.5, Terms: []string{"cooki"}},
+	}}
+	spans := []hone.Span{{Start: 10, End: 11, Symbol: "Session.delete_cookie", Why: "match"}}
+	us := fileUnits(0, "sessions.py", lines, spans, 0.9, taskConcepts(res))
+	next := 1
+	byName := map[string]*unit{}
+	for _, u := range us {
+		if u.from != next || u.to < u.from {
+			t.Fatalf("unit %d-%d after line %d: the units must cover the lines in order", u.from, u.to, next-1)
+		}
+		if u.why == "lines" && u.to-u.from+1 > maxGap {
+			t.Errorf("a run of %d free lines, over %d", u.to-u.from+1, maxGap)
+		}
+		next = u.to + 1
+		byName[u.name("sessions.py")] = u
+	}
+	if next != len(lines)+1 {
+		t.Fatalf("the units end at line %d of %d", next-1, len(lines))
+	}
+	for _, want := range []string{"sessions.py:1-2 imports", "sessions.py:7-8 Session.save_cookie", "sessions.py:10-11 Session.delete_cookie"} {
+		if byName[want] == nil {
+			t.Errorf("no unit %q among %v", want, keys(byName))
+		}
+	}
+	// Per line, what the retrieval matched is worth most, then what holds
+	// the task's words, then the rest.
+	perLine := func(u *unit) float64 { return u.worth / float64(u.to-u.from+1) }
+	del, save := byName["sessions.py:10-11 Session.delete_cookie"], byName["sessions.py:7-8 Session.save_cookie"]
+	if del == nil || save == nil {
+		t.FailNow()
+	}
+	if !(perLine(del) > perLine(save)) {
+		t.Errorf("the matched delete_cookie is worth %.3f a line, the other method %.3f: want more", perLine(del), perLine(save))
+	}
+	total := 0.0
+	for _, u := range us {
+		total += u.worth
+		if u != del && u != save && perLine(u) >= perLine(save) {
+			t.Errorf("%s is worth %.3f a line, as much as a method that holds the task's words", u.name("sessions.py"), perLine(u))
+		}
+	}
+	// The chances add up to the file's relevance.
+	if math.Abs(total-0.9) > 1e-9 {
+		t.Errorf("the units are worth %v in all, want the file's relevance 0.9", total)
+	}
+	// A small file is one unit, the whole file.
+	small := fileUnits(0, "a.py", lines[:20], nil, 0.5, taskConcepts(res))
+	if len(small) != 1 || !small[0].whole || small[0].name("a.py") != "a.py" {
+		t.Errorf("a small file's units: %+v, want the whole file", small)
+	}
+}
+
+func keys(m map[string]*unit) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
+}
+
+// BenchmarkBuild builds the pack of a result whose file is long: the
+// units are weighed, the chosen ones counted.
+func BenchmarkBuild(b *testing.B) {
+	dir := b.TempDir()
+	var src strings.Builder
+	src.WriteString("import os\n\n")
+	for i := 0; i < 2000; i++ {
+		fmt.Fprintf(&src, "def handler_%d(request):\n    \"\"\"Serve request %d.\"\"\"\n    return render(request, %d)\n\n", i, i, i)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "views.py"), []byte(src.String()), 0o600); err != nil {
+		b.Fatal(err)
+	}
+	res := &hone.Result{Task: "render the request", Files: []hone.File{{Path: "views.py", Relevance: 0.9, Role: hone.RoleTarget,
+		Spans: []hone.Span{{Start: 3, End: 5, Symbol: "handler_0", Why: "match"}}}},
+		Concepts: []hone.Concept{{Kind: "word", Weight: 1, Terms: []string{"render"}}, {Kind: "word", Weight: 1, Terms: []string{"request"}}}}
+	b.ResetTimer()
+	for range b.N {
+		if p := Build(res, dir, Options{Budget: 8000}); p.Tokens > 8000 {
+			b.Fatal("over the budget")
+		}
+	}
+}
