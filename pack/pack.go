@@ -1,10 +1,11 @@
 // Package pack turns a retrieval result into a context pack: a text, held
 // to a token budget, to paste into a subagent's prompt. It holds a header
 // (the task, the files with their relevance, reasons and missing context,
-// and why the loop stopped), then the code: each file's imports and the
-// definitions that matter, whole, or the whole file when it is small. The
-// most relevant content goes in first; a definition is never cut in half;
-// what did not fit is listed by name, so the agent can ask for it.
+// and why the loop stopped), then the code: the units of the files (see
+// units.go) most likely to hold the change, per token, each whole; a
+// definition is never cut in half, unless it alone is larger than the
+// budget, and then visibly. What did not fit is listed by path and line
+// range, the most likely needed first, so the agent can read it.
 package pack
 
 import (
