@@ -2,7 +2,10 @@ package pack
 
 import (
 	"fmt"
+	pathpkg "path"
+	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/hone-tools/hone"
@@ -48,6 +51,9 @@ var kindWorth = map[string]float64{
 
 const (
 	conceptWorth = 2
+	// frameWorth: a unit holding a line a stack trace of the task names
+	// is worth this many times more.
+	frameWorth = 3
 	// maxGap: lines between definitions go in runs of at most this many.
 	maxGap = 40
 	// relevanceFloor: a file is worth this much at least, so that its
@@ -56,11 +62,58 @@ const (
 )
 
 // concepts are the task's concepts as the pack weighs them: each
-// concept's stems, and its weight.
+// concept's stems, and its weight; and the lines its stack traces name.
 type concepts struct {
 	stems  []map[string]bool
 	weight []float64
 	all    float64
+	frames []frame
+}
+
+// frame is a line a stack trace in the task names: a path as the trace
+// writes it (absolute, or relative to somewhere else), and a line.
+type frame struct {
+	path string
+	line int
+}
+
+// Stack-trace frames: Python's `File "a/b.py", line 12`, and the
+// `path:line` of most other languages (Go, Rust, JavaScript, Java's
+// `(Foo.java:123)`).
+var (
+	pyFrame   = regexp.MustCompile(`File "([^"\n]+)", line (\d+)`)
+	pathFrame = regexp.MustCompile(`([\w./\\-]+\.[A-Za-z]{1,5}):(\d+)`)
+)
+
+// maxFrames: the frames of a task read at most.
+const maxFrames = 200
+
+// traceFrames finds the lines the stack traces of a task name.
+func traceFrames(task string) []frame {
+	var out []frame
+	for _, re := range []*regexp.Regexp{pyFrame, pathFrame} {
+		for _, m := range re.FindAllStringSubmatch(task, maxFrames) {
+			if n, err := strconv.Atoi(m[2]); err == nil && n > 0 && len(out) < maxFrames {
+				out = append(out, frame{strings.ReplaceAll(m[1], "\\", "/"), n})
+			}
+		}
+	}
+	return out
+}
+
+// framed reports whether a trace's frame names one of the lines from..to
+// of the file at path: the frame's path is the file's, or ends with it,
+// or (for a bare file name, as Java writes) the file's name.
+func (c concepts) framed(path string, from, to int) bool {
+	for _, f := range c.frames {
+		if f.line < from || f.line > to {
+			continue
+		}
+		if f.path == path || strings.HasSuffix(f.path, "/"+path) || !strings.Contains(f.path, "/") && f.path == pathpkg.Base(path) {
+			return true
+		}
+	}
+	return false
 }
 
 func taskConcepts(res *hone.Result) concepts {
@@ -82,6 +135,7 @@ func taskConcepts(res *hone.Result) concepts {
 		c.weight = append(c.weight, k.Weight)
 		c.all += k.Weight
 	}
+	c.frames = traceFrames(res.Task)
 	return c
 }
 
@@ -116,6 +170,9 @@ func fileUnits(file int, path string, lines []string, spans []hone.Span, relevan
 	weigh := func(u *unit) *unit {
 		u.file, u.totalLines = file, n
 		u.worth = float64(u.to-u.from+1) * kindWorth[u.why] * (1 + conceptWorth*c.held(strings.Join(lines[u.from-1:u.to], "\n")))
+		if c.framed(path, u.from, u.to) {
+			u.worth *= frameWorth
+		}
 		return u
 	}
 	if n <= smallFile {

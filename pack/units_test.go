@@ -110,3 +110,69 @@ func BenchmarkBuild(b *testing.B) {
 		}
 	}
 }
+
+// The lines a stack trace in the task names make their units worth more,
+// in the file the frame's path ends with.
+func TestTraceFrames(t *testing.T) {
+	task := "It crashes:\n" +
+		"Traceback (most recent call last):\n" +
+		"  File \"/usr/lib/python3/site-packages/app/models.py\", line 12, in save\n" +
+		"panic: at src/lib.rs:7:5 and at Parser.parse (Parser.java:3)\n" +
+		"see C:\\work\\app\\views.py:2\n"
+	c := concepts{frames: traceFrames(task)}
+	tests := []struct {
+		path     string
+		from, to int
+		want     bool
+	}{
+		{"app/models.py", 10, 14, true},
+		{"app/models.py", 1, 11, false},    // not the line
+		{"other/models.py", 10, 14, false}, // not the file
+		{"src/lib.rs", 7, 7, true},
+		{"src/main/java/x/Parser.java", 1, 5, true}, // a bare name, as Java writes it
+		{"app/views.py", 1, 3, true},                // a Windows path
+		{"models.py", 12, 12, true},                 // the frame's path ends with /models.py
+	}
+	for _, tt := range tests {
+		if got := c.framed(tt.path, tt.from, tt.to); got != tt.want {
+			t.Errorf("framed(%s, %d-%d) = %v, want %v (frames %v)", tt.path, tt.from, tt.to, got, tt.want, c.frames)
+		}
+	}
+	// A unit holding a framed line is worth more than its twin without.
+	var src []string
+	for i := 0; i < 100; i++ {
+		src = append(src, fmt.Sprintf("def f%d():", i), "    return 1", "")
+	}
+	us := fileUnits(0, "app/models.py", src, nil, 0.9, c)
+	var framed, plain *unit
+	for _, u := range us {
+		switch {
+		case u.from <= 12 && 12 <= u.to:
+			framed = u
+		case u.symbol == "f20":
+			plain = u
+		}
+	}
+	if framed == nil || plain == nil || !(framed.worth > plain.worth) {
+		t.Errorf("the unit of line 12: %+v; another: %+v: want it worth more", framed, plain)
+	}
+	if fs := traceFrames("no trace here: version 3.10, at 10:30"); len(fs) != 0 {
+		t.Errorf("traceFrames found %v in a task with no trace", fs)
+	}
+}
+
+func FuzzTraceFrames(f *testing.F) {
+	f.Add("File \"a/b.py\", line 3, in f\nsrc/x.rs:9:1")
+	f.Add("C:\\w\\a.go:12 (Foo.java:0)")
+	f.Fuzz(func(t *testing.T, task string) {
+		fs := traceFrames(task)
+		if len(fs) > maxFrames {
+			t.Fatalf("%d frames, over %d", len(fs), maxFrames)
+		}
+		for _, fr := range fs {
+			if fr.line < 1 || fr.path == "" {
+				t.Fatalf("frame %+v", fr)
+			}
+		}
+	})
+}
