@@ -572,18 +572,6 @@ func isComment(t string) bool {
 
 var importLine = regexp.MustCompile(`^(import\b|from\s+\S+\s+import\b|#\s*include\b|use\s|require(_relative)?\b|using\s|package\s)`)
 
-// signatureEnd is the last line of a definition's signature: up to the
-// line that opens its body.
-func signatureEnd(lines []string, start, end int) int {
-	for i := start; i <= end && i <= start+6; i++ {
-		t := strings.TrimSpace(lines[i-1])
-		if strings.HasSuffix(t, "{") || strings.HasSuffix(t, ":") || strings.HasSuffix(t, "=>") {
-			return i
-		}
-	}
-	return start
-}
-
 func fence(p string) string {
 	switch ext := strings.TrimPrefix(path.Ext(p), "."); ext {
 	case "py", "go", "ts", "tsx", "js", "jsx", "java", "rs", "rb", "c", "h", "cpp", "cs", "php", "kt", "scala", "swift", "sh", "sql", "md", "yaml", "json", "toml":

@@ -24,15 +24,14 @@ import (
 
 // unit is one run of a file's lines.
 type unit struct {
-	file       int // the index of its file
-	from, to   int // lines, 1-based, inclusive
-	symbol     string
-	why        string  // match, callee, caller, imports, definition, lines
-	worth      float64 // its expected worth to the task
-	tokens     int
-	chosen     bool
-	whole      bool // the file's only unit: the whole file
-	totalLines int
+	file     int // the index of its file
+	from, to int // lines, 1-based, inclusive
+	symbol   string
+	why      string  // match, callee, caller, imports, definition, lines
+	worth    float64 // its expected worth to the task
+	tokens   int
+	chosen   bool
+	whole    bool // the file's only unit: the whole file
 	// cut are the first and last lines left out of the middle of a unit
 	// too large for the budget, or zeros.
 	cut [2]int
@@ -46,7 +45,7 @@ type unit struct {
 // long definition that matches weighs as a short one does, and what
 // matches more than what does not.
 var kindWorth = map[string]float64{
-	"match": 3, "callee": 1.5, "caller": 1.5, "imports": 0.5, "definition": 1, "lines": 1, "file": 1,
+	"match": 3, "callee": 1.5, "caller": 1.5, "imports": 0.5, "definition": 1, "lines": 1,
 }
 
 const (
@@ -168,7 +167,7 @@ func fileUnits(file int, path string, lines []string, spans []hone.Span, relevan
 	n := len(lines)
 	rel := max(relevance, relevanceFloor)
 	weigh := func(u *unit) *unit {
-		u.file, u.totalLines = file, n
+		u.file = file
 		u.worth = float64(u.to-u.from+1) * kindWorth[u.why] * (1 + conceptWorth*c.held(strings.Join(lines[u.from-1:u.to], "\n")))
 		if c.framed(path, u.from, u.to) {
 			u.worth *= frameWorth
@@ -176,9 +175,7 @@ func fileUnits(file int, path string, lines []string, spans []hone.Span, relevan
 		return u
 	}
 	if n <= smallFile {
-		u := weigh(&unit{from: 1, to: n, why: "file", whole: true})
-		u.worth = rel
-		return []*unit{u}
+		return []*unit{{file: file, from: 1, to: n, why: "file", whole: true, worth: rel}}
 	}
 	defer func() {
 		// The chances, over the file's units, times the file's relevance.
