@@ -79,22 +79,6 @@ func firstRelevant(res *hone.Result, path string) int {
 
 func learnedIn(c hone.Cycle) []string { return c.LearnedKeywords }
 
-// writeRepo writes files, by slash-separated path, into a new folder.
-func writeRepo(t *testing.T, files map[string]string) string {
-	t.Helper()
-	repo := t.TempDir()
-	for p, body := range files {
-		full := filepath.Join(repo, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(full, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return repo
-}
-
 func resultPaths(res *hone.Result) []string {
 	var ps []string
 	for _, f := range res.Files {
@@ -449,7 +433,7 @@ func TestCancelled(t *testing.T) {
 // Vendored files are searched when the task asks for them, or when the
 // caller includes them by name.
 func TestVendorWhenAsked(t *testing.T) {
-	repo := writeRepo(t, map[string]string{
+	repo := retrieve.WriteFiles(t, map[string]string{
 		"vendor/github.com/acme/ratelimit/bucket.go": "package ratelimit\n\n// TokenBucket refills tokens at a fixed rate.\nfunc TokenBucket() {}\n",
 		"app/server.go": "package app\n\nfunc Serve() {}\n",
 	})
@@ -493,7 +477,7 @@ func TestThesaurusLearnsTheCodebaseTerm(t *testing.T) {
 	for i := 0; i < 24; i++ {
 		files[fmt.Sprintf("misc/tool%d.py", i)] = fmt.Sprintf("def tool%d(value):\n    return value\n", i)
 	}
-	res, err := retrieve.Retrieve(context.Background(), writeRepo(t, files), "ledger entries are posted twice", hone.Options{})
+	res, err := retrieve.Retrieve(context.Background(), retrieve.WriteFiles(t, files), "ledger entries are posted twice", hone.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -524,7 +508,7 @@ func TestPastCommits(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("no git")
 	}
-	repo := writeRepo(t, map[string]string{
+	repo := retrieve.WriteFiles(t, map[string]string{
 		"billing/invoice.py": "def total(lines):\n    return sum(l.amount for l in lines)\n",
 		"billing/tax.py":     "def vat(amount, rate):\n    return amount * rate\n",
 		"web/views.py":       "def show(request):\n    return render(request)\n",
@@ -591,7 +575,7 @@ func TestPastCommits(t *testing.T) {
 // A returned file that declares a flag the task names, as a string
 // literal, says so in its reason.
 func TestDeclaredFlag(t *testing.T) {
-	repo := writeRepo(t, map[string]string{
+	repo := retrieve.WriteFiles(t, map[string]string{
 		"cli/options.py": "def parse_options(parser):\n    parser.add_argument(\"--dry-run\", action=\"store_true\")\n    parser.add_argument(\"--verbose\")\n    return parser.parse_args()\n",
 		"cli/report.py":  "def report(args):\n    print(args.verbose)\n",
 	})
@@ -615,7 +599,7 @@ func TestTestsDoNotSuffice(t *testing.T) {
 		files["tests/yaml/document_separator_"+n+".test.js"] = "// yaml document separator dash test\n" +
 			"test('yaml document separator dash " + n + "', () => {\n  expect(format('a: 1\\n---\\nb: 2')).toMatchSnapshot() // document separator dash yaml\n})\n"
 	}
-	repo := writeRepo(t, files)
+	repo := retrieve.WriteFiles(t, files)
 	res, err := retrieve.Retrieve(context.Background(), repo, "yaml: prefer the dash as document separator, and add tests", hone.Options{})
 	if err != nil {
 		t.Fatal(err)

@@ -12,7 +12,7 @@ import (
 // One function holding the whole task outweighs a file that says each
 // word somewhere.
 func TestSpanSignals(t *testing.T) {
-	repo := writeRepo(t, map[string]string{
+	repo := retrieve.WriteFiles(t, map[string]string{
 		// One method holds every word of the task.
 		"pkg/api.py": "class Grid:\n    def set_label_mode(self, mode):\n        \"\"\"Set the label mode of the axes grid.\"\"\"\n" +
 			"        for ax in self.axes:\n            _toggle_tick_labels(ax, mode)\n\n" +
