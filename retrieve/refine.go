@@ -393,6 +393,12 @@ func (rf *refiner) gapsOf(d *index.Doc, q, next *query, rec *record) []hone.Gap 
 			continue
 		}
 		seen[c.Name] = true
+		// A name every program calls (a builtin, a logging call, a plain
+		// method name) or one many files define is no link: which
+		// definition it reaches, the name alone does not say.
+		if commonCall(c.Name) || len(definers[c.Name]) > maxDefiners {
+			continue
+		}
 		var target *index.Entry
 		var defs []*index.Entry
 		for _, o := range definers[c.Name] {
@@ -400,26 +406,31 @@ func (rf *refiner) gapsOf(d *index.Doc, q, next *query, rec *record) []hone.Gap 
 				defs = append(defs, o)
 			}
 		}
+		ambiguous := false
 		for _, o := range defs {
 			if imported[o.Path] {
+				if target != nil {
+					ambiguous = true
+					break
+				}
 				target = o
-				break
 			}
 		}
 		if target == nil && len(defs) == 1 && len(imports) == 0 {
 			target = defs[0] // languages without imports to follow: a unique definer
 		}
-		if target == nil {
+		if target == nil || ambiguous {
 			continue
 		}
-		// A call is a gap when its line is about the task: the relevant
-		// code depends on it for exactly what the task touches. That makes
-		// it critical; the file's other calls are context, not gaps.
+		// A call is a gap when its line is about the task in its code,
+		// not in a message it logs or a comment: the relevant code
+		// depends on it for exactly what the task touches. That makes it
+		// critical; the file's other calls are context, not gaps.
 		critical := false
 		if c.Line-1 < len(fc.lines) {
-			for _, s := range fc.lineStems(c.Line - 1) {
-				critical = critical || stems[s]
-			}
+			tokenize.Each(codeOfLine(fc.lines[c.Line-1]), func(t tokenize.Token) {
+				critical = critical || !t.Whole && stems[t.Stem]
+			})
 		}
 		if !critical {
 			continue
@@ -899,4 +910,57 @@ func phraseStems(p string) []string {
 		return []string{tokenize.Stem(strings.Join(words, ""))}
 	}
 	return stems
+}
+
+// commonCall reports whether a called name is one every program calls: a
+// builtin or keyword of the common languages, a logging call, or a method
+// of the builtin types (values, append, join), whatever its case.
+func commonCall(name string) bool {
+	n := strings.ToLower(name)
+	return codeNoiseNames[n] || commonMethods[n]
+}
+
+// commonMethods are the methods of the common languages' builtin types
+// and standard interfaces, and their logging calls.
+var commonMethods = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`keys values items update pop popitem setdefault append extend insert remove clear
+		copy count sort reverse join split rsplit splitlines strip lstrip rstrip replace startswith endswith
+		lower upper encode decode find rfind partition add discard push shift unshift slice splice concat includes
+		indexof foreach filter reduce some every tostring valueof hasownproperty then catch finally resolve reject
+		equals hashcode compareto length size isempty contains containskey put putall addall unwrap expect ok err
+		clone into from as_str as_ref to_string to_owned iter collect read write close flush seek string error
+		debug info warn warning error exception critical fatal trace log logf debugf infof warnf warningf errorf
+		fatalf tracef panicf printf sprintf fprintf errorw infow debugw warnw`) {
+		m[w] = true
+	}
+	return m
+}()
+
+// codeOfLine is a line of code with its string literals' contents and
+// its trailing comment left out: what the line does, not what it says.
+func codeOfLine(line string) string {
+	b := []byte(line)
+	var quote byte
+	for i := 0; i < len(b); i++ {
+		c := b[i]
+		switch {
+		case quote != 0:
+			if c == '\\' && i+1 < len(b) {
+				b[i], b[i+1] = ' ', ' '
+				i++
+				continue
+			}
+			if c == quote {
+				quote = 0
+				continue
+			}
+			b[i] = ' '
+		case c == '"' || c == '\'' || c == '`':
+			quote = c
+		case c == '#' || c == '/' && i+1 < len(b) && b[i+1] == '/':
+			return string(b[:i])
+		}
+	}
+	return string(b)
 }
