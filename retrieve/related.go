@@ -57,26 +57,24 @@ func (rk *ranker) relatedTests(files []hone.File) []hone.RelatedTest {
 			continue
 		}
 		base := moduleName(f.Path)
-		// Named for it: the more of its folders the test's path shares,
-		// the surer; a common name (utils, base) needs a shared folder.
-		var named []*index.Entry
+		// Named for it, and beside it or where the repository's tests
+		// mirror its folder (tests/test_models.py, src/test/java/a/BTest.java
+		// for src/main/java/a/B.java), or importing it: a test of the same
+		// name in another package tests that package's file.
 		for _, e := range tests {
-			if testNamedFor(e.Path, base) {
-				named = append(named, e)
-			}
-		}
-		dirs := strings.Split(path.Dir(f.Path), "/")
-		for _, e := range named {
-			shared := 0
-			for _, part := range strings.Split(path.Dir(e.Path), "/") {
-				if slices.Contains(dirs, part) {
-					shared++
-				}
-			}
-			if shared == 0 && len(named) > 1 {
+			if !testNamedFor(e.Path, base) || dataPath(e.Path) {
 				continue
 			}
-			add(e.Path, f.Path, at*(0.7+0.3*float64(shared)/float64(len(dirs))), "named for "+path.Base(f.Path))
+			switch {
+			case path.Dir(e.Path) == path.Dir(f.Path):
+				add(e.Path, f.Path, at, "named for "+path.Base(f.Path)+", beside it")
+			case strings.HasSuffix(e.Path, "_test.go"):
+				// Go's tests sit beside their package's files.
+			case mirrors(path.Dir(e.Path), path.Dir(f.Path)):
+				add(e.Path, f.Path, at*0.9, "named for "+path.Base(f.Path))
+			case imports(rk.ix, e.Path, f.Path):
+				add(e.Path, f.Path, at*0.9, "named for "+path.Base(f.Path)+", imports it")
+			}
 		}
 		// Tests that use its most distinctive definitions.
 		var terms []index.QueryTerm
@@ -95,10 +93,11 @@ func (rk *ranker) relatedTests(files []hone.File) []hone.RelatedTest {
 		if len(terms) == 0 {
 			continue
 		}
-		for i, h := range rk.ix.Run(index.Search{Terms: terms, Keep: isTest, Limit: 3}) {
+		keep := func(e *index.Entry) bool { return isTest(e) && !dataPath(e.Path) }
+		for i, h := range rk.ix.Run(index.Search{Terms: terms, Keep: keep, Limit: 3}) {
 			reason := "uses its definitions"
 			score := 0.6 - 0.1*float64(i)
-			if td := rk.ix.Doc(h.Entry.Path); td != nil && slices.Contains(rk.ix.Imports(td), f.Path) {
+			if imports(rk.ix, h.Entry.Path, f.Path) {
 				reason, score = "imports it", score+0.3
 			}
 			add(h.Entry.Path, f.Path, at*score, reason)
@@ -156,4 +155,46 @@ func moduleName(p string) string {
 		base = strings.ToLower(path.Base(path.Dir(p)))
 	}
 	return base
+}
+
+// imports reports whether the file at p imports the file at target.
+func imports(ix *index.Index, p, target string) bool {
+	d := ix.Doc(p)
+	return d != nil && slices.Contains(ix.Imports(d), target)
+}
+
+// dataPath reports whether a path lies under a folder of test data or
+// fixtures: files the tests read, not tests to run.
+func dataPath(p string) bool {
+	for _, part := range strings.Split(path.Dir(p), "/") {
+		switch strings.ToLower(part) {
+		case "testdata", "test_data", "fixtures", "fixture", "__fixtures__", "__snapshots__", "snapshots", "testcases":
+			return true
+		}
+	}
+	return false
+}
+
+// testRoots are the folders that hold a repository's tests, or its
+// sources, apart: tests mirror the sources' folders under them.
+var testRoots = map[string]bool{
+	"test": true, "tests": true, "__tests__": true, "spec": true, "specs": true, "testing": true,
+	"unit": true, "integration": true, "src": true, "main": true, "lib": true, "java": true, "kotlin": true, "scala": true,
+}
+
+// mirrors reports whether a test folder mirrors a source folder: with the
+// test and source roots left out of both, the test's folder is the
+// source's, or one of its parents (tests kept at a package's root).
+func mirrors(testDir, srcDir string) bool {
+	strip := func(dir string) []string {
+		var out []string
+		for _, part := range strings.Split(dir, "/") {
+			if part != "." && !testRoots[strings.ToLower(part)] {
+				out = append(out, part)
+			}
+		}
+		return out
+	}
+	t, s := strip(testDir), strip(srcDir)
+	return len(t) <= len(s) && slices.Equal(t, s[:len(t)])
 }

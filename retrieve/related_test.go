@@ -1,0 +1,64 @@
+package retrieve
+
+import (
+	"context"
+	"slices"
+	"testing"
+
+	"github.com/hone-tools/hone"
+)
+
+func TestMirrors(t *testing.T) {
+	for _, c := range []struct {
+		test, src string
+		want      bool
+	}{
+		{"tests", "requests", true},
+		{"sympy/core/tests", "sympy/core", true},
+		{"src/test/java/com/acme", "src/main/java/com/acme", true},
+		{"test/com/acme", "src/main/java/com/acme/web", true},
+		{"internal/xds/clients/internal", "internal", false},
+		{"tests/web", "app/api", false},
+	} {
+		if got := mirrors(c.test, c.src); got != c.want {
+			t.Errorf("mirrors(%q, %q) = %v, want %v", c.test, c.src, got, c.want)
+		}
+	}
+	for p, want := range map[string]bool{"testdata/x509/create.sh": true, "tests/fixtures/a_test.py": true, "tests/test_a.py": false} {
+		if got := dataPath(p); got != want {
+			t.Errorf("dataPath(%q) = %v, want %v", p, got, want)
+		}
+	}
+}
+
+// A test belongs to the code it sits beside, mirrors or imports; one of
+// the same name in another package, or a script among test data, is not
+// a test to run.
+func TestRelatedTestsBelong(t *testing.T) {
+	repo := writeFiles(t, map[string]string{
+		"internal/internal.go":                  "package internal\n\n// ExpireTokens drops expired tokens.\nfunc ExpireTokens() {}\n",
+		"internal/internal_test.go":             "package internal\n\nimport \"testing\"\n\nfunc TestExpireTokens(t *testing.T) { ExpireTokens() }\n",
+		"xds/clients/internal/internal.go":      "package internal\n\nfunc Other() {}\n",
+		"xds/clients/internal/internal_test.go": "package internal\n\nimport \"testing\"\n\nfunc TestOther(t *testing.T) { Other() }\n",
+		"testdata/x509/internal_test.sh":        "#!/bin/sh\n# expire tokens\necho ExpireTokens\n",
+	})
+	res, err := Retrieve(context.Background(), repo, "expire tokens", hone.Options{IndexDir: t.TempDir(), MaxCycles: 1, Threshold: 0.01})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, rt := range res.RelatedTests {
+		got = append(got, rt.Path)
+	}
+	if len(res.Files) == 0 || res.Files[0].Path != "internal/internal.go" {
+		t.Fatalf("files %v: want internal/internal.go first", res.Files)
+	}
+	if !slices.Contains(got, "internal/internal_test.go") {
+		t.Errorf("related tests %v lack internal/internal_test.go", got)
+	}
+	for _, not := range []string{"xds/clients/internal/internal_test.go", "testdata/x509/internal_test.sh"} {
+		if slices.Contains(got, not) {
+			t.Errorf("related tests %v hold %s", got, not)
+		}
+	}
+}
