@@ -212,7 +212,16 @@ func (lx *lexical) callerSupports(d *index.Doc, k *knowledge) []support {
 type match struct {
 	label    string
 	strength float64
-	where    string
+	where    where
+}
+
+// where is where a term showed in a file: the field, the definition that
+// matched, and the code's word when it stood for the task's (a synonym,
+// a learned or translated term).
+type where struct {
+	field string // name, path, file name, definitions, body, comments
+	def   string
+	as    string
 }
 
 // evaluate scores one file.
@@ -322,15 +331,15 @@ func prior(d *index.Entry, tp *taskParse) float64 {
 
 // conceptEvidence is the strongest way a concept shows in the file, how
 // much the file is about it, and where it showed.
-func conceptEvidence(ix *index.Index, d *index.Doc, c *concept) (e, about float64, where string) {
+func conceptEvidence(ix *index.Index, d *index.Doc, c *concept) (e, about float64, at where) {
 	if c.kind == filePath {
 		for _, f := range c.files {
 			if d.Path == f {
-				return 1, 1, "path"
+				return 1, 1, where{field: "named"}
 			}
 		}
 		if len(c.files) == 0 && path.Base(d.Path) == c.alts[0].label {
-			return sameNameEvidence, sameNameEvidence, "file name"
+			return sameNameEvidence, sameNameEvidence, where{field: "file name"}
 		}
 	}
 	for _, a := range c.alts {
@@ -343,9 +352,9 @@ func conceptEvidence(ix *index.Index, d *index.Doc, c *concept) (e, about float6
 		ab := a.discount * aboutness(tf)
 		about = math.Max(about, ab)
 		if v > e {
-			e, where = v, strongestField(d, s, a.stems)
-			if a.source == "synonym" || a.source == "vocabulary" || a.source == "thesaurus" {
-				where = fmt.Sprintf("%s, as %q", where, a.label)
+			e, at = v, strongestField(d, s, a.stems)
+			if a.source == "synonym" || a.source == "vocabulary" || a.source == "thesaurus" || a.source == "glossary" {
+				at.as = a.label
 			}
 		}
 	}
@@ -353,7 +362,7 @@ func conceptEvidence(ix *index.Index, d *index.Doc, c *concept) (e, about float6
 		e *= otherPathShare // another file of the same name: weak
 		about *= otherPathShare
 	}
-	return e, about, where
+	return e, about, at
 }
 
 func aboutness(tf [index.NumFields]uint16) float64 {
@@ -387,34 +396,33 @@ func altFreqs(d *index.Doc, stems []string) (tf [index.NumFields]uint16, ok bool
 
 // altEvidence is the strength of a group of stems that must occur together
 // in a field, combined over the fields, and where it was strongest.
-func altEvidence(ix *index.Index, d *index.Doc, stems []string) (float64, string) {
+func altEvidence(ix *index.Index, d *index.Doc, stems []string) (float64, where) {
 	tf, ok := altFreqs(d, stems)
 	if !ok {
-		return 0, ""
+		return 0, where{}
 	}
 	s := fieldStrengths(ix, d, tf)
 	c := combined(s)
 	if c == 0 {
-		return 0, ""
+		return 0, where{}
 	}
 	return c, strongestField(d, s, stems)
 }
 
 // strongestField names the field with the strongest evidence, with the
 // definition that matched when it is a definition.
-func strongestField(d *index.Doc, s [index.NumFields]float64, stems []string) string {
+func strongestField(d *index.Doc, s [index.NumFields]float64, stems []string) where {
 	bestF, best := index.Field(0), 0.0
 	for f, v := range s {
 		if v > best {
 			best, bestF = v, index.Field(f)
 		}
 	}
+	w := where{field: bestF.String()}
 	if bestF == index.Def {
-		if name := defMatching(d, stems); name != "" {
-			return "definition " + name
-		}
+		w.def = defMatching(d, stems)
 	}
-	return bestF.String()
+	return w
 }
 
 // fieldStrengths turns a term's frequencies in each field of a file into
@@ -476,28 +484,30 @@ func defMatching(d *index.Doc, stems []string) string {
 
 func reason(d *index.Doc, matched, learned []match, edges []string) string {
 	var parts []string
+	// The evidence a person can check, the strongest first: what the
+	// file defines, is named for, or holds, for which of the task's words.
 	if len(matched) > 0 {
 		sort.SliceStable(matched, func(i, j int) bool { return matched[i].strength > matched[j].strength })
 		var ms []string
 		for i, m := range matched {
-			if i == 4 {
-				ms = append(ms, fmt.Sprintf("%d more", len(matched)-4))
+			if i == 3 {
+				ms = append(ms, fmt.Sprintf("%d more of the task's words", len(matched)-3))
 				break
 			}
-			ms = append(ms, fmt.Sprintf("%s (%s)", m.label, m.where))
+			ms = append(ms, m.text())
 		}
-		parts = append(parts, "matches "+strings.Join(ms, ", "))
+		parts = append(parts, strings.Join(ms, "; "))
 	}
 	if len(learned) > 0 {
 		sort.SliceStable(learned, func(i, j int) bool { return learned[i].strength > learned[j].strength })
 		var ms []string
 		for i, m := range learned {
-			if i == 3 {
+			if i == 2 {
 				break
 			}
-			ms = append(ms, fmt.Sprintf("%s (%s)", m.label, m.where))
+			ms = append(ms, m.learnedText())
 		}
-		parts = append(parts, "uses learned terms "+strings.Join(ms, ", "))
+		parts = append(parts, "the codebase's terms: "+strings.Join(ms, ", "))
 	}
 	if len(edges) > 0 {
 		if len(edges) > 2 {
@@ -518,4 +528,47 @@ func reason(d *index.Doc, matched, learned []match, edges []string) string {
 		s += " (generated)"
 	}
 	return s
+}
+
+// text says where a task's word showed, for a person: "defines
+// expire_token (for "expiry")", "named for token", "cookie in its code".
+func (m match) text() string {
+	word := strings.SplitN(m.label, " / ", 2)[0]
+	said, forWord := fmt.Sprintf("%q", word), ""
+	if m.where.as != "" && m.where.as != word {
+		said, forWord = fmt.Sprintf("%q", m.where.as), fmt.Sprintf(" (for %q)", word)
+	}
+	switch m.where.field {
+	case "named":
+		return "the task names it"
+	case "file name":
+		return "has the file name the task names (" + word + ")"
+	case "name":
+		return "named for " + said + forWord
+	case "path":
+		return "in a folder named for " + said + forWord
+	case "definitions":
+		if m.where.def == "" {
+			return "defines names with " + said + forWord
+		}
+		if forWord != "" {
+			return fmt.Sprintf("defines %s (%s, for %q)", m.where.def, said, word)
+		}
+		return fmt.Sprintf("defines %s (%s)", m.where.def, said)
+	case "comments":
+		return said + " in its comments" + forWord
+	}
+	return said + " in its code" + forWord
+}
+
+// learnedText is a learned term's match, shorter: "throttle (defines
+// RateThrottle)".
+func (m match) learnedText() string {
+	switch {
+	case m.where.def != "":
+		return fmt.Sprintf("%s (defines %s)", m.label, m.where.def)
+	case m.where.field == "name":
+		return m.label + " (its name)"
+	}
+	return m.label
 }
