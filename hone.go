@@ -358,6 +358,10 @@ type PastCommit struct {
 	Subject string   `json:"subject"`
 	Files   []string `json:"files"` // the files it changed, maxCommitFiles at most
 	Score   float64  `json:"score"` // its message's match to the task, 1 for the best
+	// Relevance is on the files' scale: the relevance of the most
+	// relevant file it changed, the chance that it touched what the task
+	// needs.
+	Relevance float64 `json:"relevance"`
 	// Named: the task names this commit, by its hash or by an issue or
 	// pull request its subject cites.
 	Named bool `json:"named,omitempty"`

@@ -16,7 +16,9 @@ const Version = "0.1.0"
 //	   none does, the best few, with a notice), each with role "target",
 //	   "context" or "test", and score, the evaluator's best verdict. A
 //	   cycle's evaluated files give the evaluator's verdict as score; the
-//	   name relevance is the result's alone.
+//	   name relevance is the result's alone. Added since:
+//	   past_commits[].relevance, on the files' scale (a commit like the
+//	   task is listed only when a file it changed is at 0.2 or more).
 //	2  (2026-12-01) json_version itself; a cycle's query gains terms (the
 //	   weighted search terms that ran), gaps (the open gaps it aimed at)
 //	   and expand (the files whose neighbours it searched); focus_areas

@@ -431,7 +431,7 @@ func header(res *hone.Result, extra []hone.File) string {
 	if len(res.PastCommits) > 0 {
 		b.WriteString("Past commits like the task (what changed for tasks like it):\n")
 		for _, c := range res.PastCommits {
-			named := ""
+			named := fmt.Sprintf(", relevance %.2f", c.Relevance)
 			if c.Named {
 				named = ", named in the task"
 			}

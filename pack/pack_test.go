@@ -118,12 +118,12 @@ func TestPastCommitsInThePack(t *testing.T) {
 	res := run(t, fixture, "fix the auth token expiry bug")
 	res.PastCommits = []hone.PastCommit{
 		{Hash: "fedcba9876543210", Subject: "Keep sessions for a week", Files: []string{"src/config.ts"}, Score: 1, Named: true},
-		{Hash: "0123456789abcdef", Subject: "Refresh sessions before they expire", Files: []string{"src/session/session-manager.ts"}, Score: 1},
+		{Hash: "0123456789abcdef", Subject: "Refresh sessions before they expire", Files: []string{"src/session/session-manager.ts"}, Score: 1, Relevance: 0.64},
 	}
 	p := Build(res, fixture, Options{})
 	want := "Past commits like the task (what changed for tasks like it):\n" +
 		"- fedcba9876 Keep sessions for a week (src/config.ts, named in the task)\n" +
-		"- 0123456789 Refresh sessions before they expire (src/session/session-manager.ts)"
+		"- 0123456789 Refresh sessions before they expire (src/session/session-manager.ts, relevance 0.64)"
 	if !strings.Contains(p.Text, want) {
 		t.Errorf("the pack lacks %q:\n%s", want, p.Text)
 	}

@@ -106,11 +106,14 @@ const (
 
 // History: how many past commits like the task the history signal reads;
 // how many a result lists, more when the task names more (shownNamed at
-// most); and how many of each one's files.
+// most), and the relevance a commit's best file needs for it to be
+// listed when the task does not name it (tangential at least); and how
+// many of each one's files.
 const (
 	historyMatches = 10
 	shownCommits   = 3
 	shownNamed     = 5
+	commitFloor    = 0.2
 	maxCommitFiles = 10
 )
 

@@ -296,7 +296,7 @@ func run(ctx context.Context, ix *index.Index, raw string, opts hone.Options, pc
 		widened: widened, tested: tested, history: past.scores, commits: past.commits, opts: opts,
 	}
 	rk.result(res)
-	res.PastCommits = past.shown
+	res.PastCommits = shownCommitsOf(past.commits, res.Ranking)
 	if len(res.Ranking) == 0 {
 		res.Notice = "nothing found: no file matched the task's terms"
 	}
@@ -428,11 +428,10 @@ func (pc *pastCommits) abandon(cancel context.CancelFunc) {
 }
 
 // past is what the history says of the task: the files past commits
-// like it changed, scored; those commits; and the few a result shows.
+// like it changed, scored; and those commits.
 type past struct {
 	scores  map[string]float64
 	commits []history.Match
-	shown   []hone.PastCommit
 }
 
 // readPast waits for the history and reads it for the task. A repository
@@ -461,17 +460,48 @@ func readPast(pc *pastCommits, task string, notice func(string)) past {
 			ms = append(ms, m)
 		}
 	}
-	out := past{commits: ms, scores: history.FileScores(ms)}
-	for i, m := range ms {
-		if i == max(shownCommits, min(len(named), shownNamed)) {
-			break
+	return past{commits: ms, scores: history.FileScores(ms)}
+}
+
+// shownCommitsOf are the commits a result shows: those the task names, then
+// those like it whose changes touched files the task likely needs, each
+// with the relevance of the most relevant file it changed, on the
+// ranking's scale; a commit like the task in words that changed nothing
+// relevant is not shown. Each one's files come most relevant first.
+func shownCommitsOf(ms []history.Match, ranking []hone.Ranked) []hone.PastCommit {
+	rel := make(map[string]float64, len(ranking))
+	for _, r := range ranking {
+		rel[r.Path] = r.Relevance
+	}
+	out := []hone.PastCommit{}
+	named, like := 0, 0
+	for _, m := range ms {
+		files := slices.Clone(m.Commit.Files)
+		sort.SliceStable(files, func(i, j int) bool { return rel[files[i]] > rel[files[j]] })
+		best := 0.0
+		if len(files) > 0 {
+			best = rel[files[0]]
 		}
-		files := m.Commit.Files
+		switch {
+		case m.Named && named < shownNamed:
+			named++
+		case !m.Named && like < shownCommits && best >= commitFloor:
+			like++
+		default:
+			continue
+		}
 		if len(files) > maxCommitFiles {
 			files = files[:maxCommitFiles]
 		}
-		out.shown = append(out.shown, hone.PastCommit{Hash: m.Commit.Hash, Subject: m.Commit.Subject, Files: files, Score: m.Score, Named: m.Named})
+		out = append(out, hone.PastCommit{Hash: m.Commit.Hash, Subject: m.Commit.Subject, Files: files, Score: m.Score, Relevance: best, Named: m.Named})
 	}
+	// The named first, as the history gave them; then the most relevant.
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].Named != out[j].Named {
+			return out[i].Named
+		}
+		return !out[i].Named && out[i].Relevance > out[j].Relevance
+	})
 	return out
 }
 

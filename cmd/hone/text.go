@@ -141,9 +141,9 @@ func writeText(w io.Writer, res *hone.Result) error {
 		}
 	}
 	if len(res.PastCommits) > 0 {
-		fmt.Fprintf(b, "\nPast commits like the task:\n")
+		fmt.Fprintf(b, "\nPast commits like the task (relevance: their most relevant file's):\n")
 		for _, c := range res.PastCommits {
-			score := fmt.Sprintf("%.2f", c.Score)
+			score := fmt.Sprintf("%.2f", c.Relevance)
 			if c.Named {
 				score = "named"
 			}
