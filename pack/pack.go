@@ -144,25 +144,45 @@ func Build(res *hone.Result, root string, opts Options) *Pack {
 			used += u.tokens
 		}
 	}
-	// Each of the result's files' best unit first, whole however long,
-	// files in order: a tight budget still shows every file's best. Then
-	// the units of most worth per token, wherever they are, the ranking's
+	// Each of the result's files' best unit first, files in order, so
+	// that a tight budget still shows every file's best: the best file's
+	// whole however long; each other file's within its share of the
+	// budget, by relevance, or its head and tail when none fits, so that
+	// a file read for context does not crowd out the target. Then the
+	// units of most worth per token, wherever they are, the ranking's
 	// next files' among them.
-	for i := range res.Files {
-		var best *unit
+	all := 0.0
+	for _, f := range res.Files {
+		all += max(f.Relevance, relevanceFloor)
+	}
+	for i, f := range res.Files {
+		share := limit
+		if i > 0 {
+			share = int(float64(limit) * max(f.Relevance, relevanceFloor) / all)
+		}
+		var best, fits *unit
 		for _, u := range units {
-			if u.file == i && (best == nil || u.worth > best.worth) {
+			if u.file != i {
+				continue
+			}
+			if best == nil || u.worth > best.worth {
 				best = u
+			}
+			if u.tokens <= share && (fits == nil || u.worth > fits.worth) {
+				fits = u
 			}
 		}
 		if best == nil {
 			continue
 		}
+		if i > 0 && fits != nil {
+			best = fits
+		}
 		choose(best)
-		if !best.chosen && i == 0 && used < limit {
-			// The best file's best unit alone is larger than the budget:
-			// its head and tail, the middle left out, visibly.
-			if u := elide(best, texts[i], limit-used, count); u != nil {
+		if !best.chosen && used < limit {
+			// The unit is larger than the file's room: its head and
+			// tail, the middle left out, visibly.
+			if u := elide(best, texts[i], min(share, limit-used), count); u != nil {
 				choose(u)
 				units[slices.Index(units, best)] = u
 			}

@@ -227,3 +227,37 @@ func TestElided(t *testing.T) {
 		t.Errorf("ranges %+v: want Expire's head from line 4 and its tail to line 404", p.Ranges)
 	}
 }
+
+// The budget goes by relevance: a context file at 0.02 whose best
+// definition is long gets its head and tail, not the room the target's
+// definitions need.
+func TestBudgetByRelevance(t *testing.T) {
+	dir := t.TempDir()
+	def := func(b *strings.Builder, name string, lines int) {
+		fmt.Fprintf(b, "def %s(token):\n", name)
+		for i := 0; i < lines; i++ {
+			fmt.Fprintf(b, "    token = check(token, %d)  # the expiry of %s\n", i, name)
+		}
+		b.WriteString("    return token\n\n")
+	}
+	var target, context strings.Builder
+	for _, n := range []string{"expire_a", "expire_b", "expire_c", "expire_d"} {
+		def(&target, n, 30)
+	}
+	def(&context, "verify_everything", 300)
+	os.WriteFile(filepath.Join(dir, "target.py"), []byte(target.String()), 0o644)
+	os.WriteFile(filepath.Join(dir, "context.py"), []byte(context.String()), 0o644)
+	res := &hone.Result{Task: "token expiry", Files: []hone.File{
+		{Path: "target.py", Relevance: 0.9, Role: hone.RoleTarget},
+		{Path: "context.py", Relevance: 0.02, Role: hone.RoleContext},
+	}}
+	p := Build(res, dir, Options{Budget: 4000})
+	for _, n := range []string{"expire_a", "expire_b", "expire_c", "expire_d"} {
+		if !strings.Contains(p.Text, "def "+n+"(") {
+			t.Errorf("the pack lacks the target's %s:\n%s", n, p.Text)
+		}
+	}
+	if !strings.Contains(p.Text, "def verify_everything(") || !strings.Contains(p.Text, "left out: over the budget") {
+		t.Errorf("want the context file's head, its middle left out:\n%s", p.Text)
+	}
+}
