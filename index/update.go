@@ -548,10 +548,11 @@ func (ix *Index) snapshot(ctx context.Context) error {
 
 // writeBatch writes one batch of changes and deletions in a transaction,
 // and flushes the delta into a segment when it has grown past a segment's
-// size, or, at the final batch of an update, past flushAt. pending holds
-// the docs of the delta in memory, by id: the batch's are added, and it is
-// emptied when the delta is flushed. Writes go by path, so two processes
-// updating at once only repeat each other's work.
+// size, or, at the final batch of an update, past flushAt, or at all when
+// the update flushed a segment before. pending holds the docs of the
+// delta in memory, by id: the batch's are added, and it is emptied when
+// the delta is flushed. Writes go by path, so two processes updating at
+// once only repeat each other's work.
 func (ix *Index) writeBatch(ctx context.Context, batch []change, gone []string, pending map[int64]*Doc, final bool, st *Stats) (int, error) {
 	if len(batch) == 0 && len(gone) == 0 && !final {
 		return 0, nil
@@ -600,7 +601,13 @@ func (ix *Index) writeBatch(ctx context.Context, batch []change, gone []string, 
 		var deltaBytes int64
 		w.queryRow(`SELECT COUNT(*), COALESCE(SUM(size), 0) FROM files WHERE seg = 0`).scan(&delta, &deltaBytes)
 		w.queryRow(`SELECT COUNT(*) FROM cooc_out`).scan(&out)
-		if final && delta+out >= flushAt || delta >= segmentFiles || deltaBytes >= segmentBytes {
+		// An update that flushed a segment flushes what followed it too:
+		// where that flush fell depends on when the batches were committed
+		// (commitEvery), and a delta left behind would make the thesaurus,
+		// which reads the segments' counts, answer differently for the
+		// same files.
+		rest := final && st.Segments > 0 && delta > 0
+		if final && delta+out >= flushAt || rest || delta >= segmentFiles || deltaBytes >= segmentBytes {
 			for id, d := range pending {
 				inBatch[id] = d
 			}

@@ -3,6 +3,8 @@ package mcpserver
 import (
 	"context"
 	"fmt"
+	"slices"
+	"sort"
 	"strings"
 
 	"github.com/hone-tools/hone/retrieve"
@@ -26,7 +28,7 @@ type SearchParams struct {
 type SearchHit struct {
 	Path  string   `json:"path"`
 	Score float64  `json:"score"`
-	Lines []string `json:"lines"` // "NUMBER: text" of the first matching lines
+	Lines []string `json:"lines"` // "NUMBER: text" of the best-matching lines, in line order
 }
 
 // SearchResult is search_code's structured result.
@@ -39,7 +41,7 @@ func (s *Server) addSearchCode(srv *mcp.Server) {
 	mcp.AddTool(srv, &mcp.Tool{
 		Name: "search_code",
 		Description: "Search the repository's files for keywords or identifiers (identifier-aware: refreshSession matches refresh_session " +
-			"and session refresh), ranked by BM25 over file names, definitions and text, with the first matching lines of each file.",
+			"and session refresh), ranked by BM25 over file names, definitions and text, with the lines of each file that hold the most of the query.",
 	}, s.searchCode)
 }
 
@@ -67,10 +69,6 @@ func (s *Server) searchCode(ctx context.Context, _ *mcp.CallToolRequest, in Sear
 		return nil, SearchResult{}, err
 	}
 	defer ix.Close()
-	stems := map[string]bool{}
-	for _, t := range terms {
-		stems[t.Stem] = true
-	}
 	keep := func(e *index.Entry) bool { return retrieve.Searchable(in.Include, in.Exclude, e) }
 	out := SearchResult{Hits: []SearchHit{}}
 	var b strings.Builder
@@ -90,8 +88,9 @@ func (s *Server) searchCode(ctx context.Context, _ *mcp.CallToolRequest, in Sear
 			return nil, SearchResult{}, fmt.Errorf("search the index: %w", err)
 		}
 	}
+	weights := lineWeights(ix, terms)
 	for _, h := range hits {
-		hit := SearchHit{Path: h.Entry.Path, Score: h.Score, Lines: s.matchingLines(ix, h.Entry, stems, 3)}
+		hit := SearchHit{Path: h.Entry.Path, Score: h.Score, Lines: s.matchingLines(ix, h.Entry, weights, shownLines)}
 		block := fmt.Sprintf("%s (score %.2f)\n", hit.Path, hit.Score)
 		for _, l := range hit.Lines {
 			block += "  " + l + "\n"
@@ -114,28 +113,83 @@ func (s *Server) searchCode(ctx context.Context, _ *mcp.CallToolRequest, in Sear
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: b.String()}}}, out, nil
 }
 
-// matchingLines returns the first lines of a file holding a query term.
-// The file is checked as read_span checks it: it may have become a link
-// to a secret since it was indexed.
-func (s *Server) matchingLines(ix *index.Index, e *index.Entry, stems map[string]bool, max int) []string {
+// shownLines is how many lines search_code shows of each file.
+const shownLines = 3
+
+// maxShownLineBytes: a longer line (minified code, data) is not shown.
+const maxShownLineBytes = 300
+
+// lineWeights weighs the query's terms for choosing the lines of a file
+// to show: each by its inverse document frequency, so that the rarer a
+// term the more it counts, times how often the query says it. An
+// identifier of several parts is a term of its own beside its parts
+// (delete_cookie is delete, cookie and deletecookie), so a line holding it
+// whole outweighs one holding its parts alone.
+func lineWeights(ix *index.Index, terms []index.QueryTerm) map[string]float64 {
+	w := make(map[string]float64, len(terms))
+	for _, t := range terms {
+		w[t.Stem] = t.Weight * ix.IDF(ix.DF(t.Stem))
+	}
+	return w
+}
+
+// matchingLines returns the lines of a file that best match the query,
+// n at most, in line order (see bestLines). The file is checked as
+// read_span checks it: it may have become a link to a secret since it was
+// indexed.
+func (s *Server) matchingLines(ix *index.Index, e *index.Entry, weights map[string]float64, n int) []string {
 	data, err := ix.Content(e)
 	if err != nil {
 		return nil
 	}
+	lines := strings.Split(string(data), "\n")
 	var out []string
-	for i, line := range strings.Split(string(data), "\n") {
-		if len(out) == max {
-			break
-		}
-		if len(line) > 300 {
+	for _, i := range bestLines(lines, weights, n) {
+		shown, _ := redact.File(e.Path, strings.TrimSpace(lines[i]))
+		out = append(out, fmt.Sprintf("%d: %s", i+1, shown))
+	}
+	return out
+}
+
+// bestLines picks the n lines that weigh the most, by the weights of
+// the query's terms each holds, each term once, and returns their indexes
+// in line order. Of lines that weigh the same, the earlier are picked. A
+// line holding no term is never picked, nor one over maxShownLineBytes.
+func bestLines(lines []string, weights map[string]float64, n int) []int {
+	type scored struct {
+		i int
+		w float64
+	}
+	var cands []scored
+	var held []string
+	for i, line := range lines {
+		if len(line) > maxShownLineBytes {
 			continue
 		}
-		hit := false
-		tokenize.Each(line, func(t tokenize.Token) { hit = hit || stems[t.Stem] })
-		if hit {
-			shown, _ := redact.File(e.Path, strings.TrimSpace(line))
-			out = append(out, fmt.Sprintf("%d: %s", i+1, shown))
+		held = held[:0]
+		tokenize.Each(line, func(t tokenize.Token) {
+			if weights[t.Stem] > 0 && !slices.Contains(held, t.Stem) {
+				held = append(held, t.Stem)
+			}
+		})
+		if len(held) == 0 {
+			continue
 		}
+		// Summed in the order of the terms, so that two lines holding the
+		// same terms weigh exactly the same.
+		slices.Sort(held)
+		w := 0.0
+		for _, st := range held {
+			w += weights[st]
+		}
+		cands = append(cands, scored{i, w})
 	}
+	sort.SliceStable(cands, func(a, b int) bool { return cands[a].w > cands[b].w })
+	cands = cands[:max(0, min(n, len(cands)))]
+	out := make([]int, 0, len(cands))
+	for _, c := range cands {
+		out = append(out, c.i)
+	}
+	slices.Sort(out)
 	return out
 }

@@ -1,7 +1,9 @@
 package retrieve
 
 import (
+	"maps"
 	"math"
+	"slices"
 
 	"github.com/hone-tools/hone/index"
 )
@@ -37,7 +39,10 @@ func proximity(ix *index.Index, docs []*index.Doc, seeds map[string]float64) map
 			list = append(list, d)
 		}
 	}
-	for p := range seeds {
+	// The seeds in path order: the nodes' order, and with it the order of
+	// every sum below, is the same from run to run, as the map's is not.
+	seedPaths := slices.Sorted(maps.Keys(seeds))
+	for _, p := range seedPaths {
 		addNode(ix.Doc(p))
 	}
 	for _, d := range docs {
@@ -67,17 +72,19 @@ func proximity(ix *index.Index, docs []*index.Doc, seeds map[string]float64) map
 			}
 		}
 	}
-	// Edges saturate: many calls between two files are one strong tie.
+	// Edges saturate: many calls between two files are one strong tie. A
+	// node's degree is summed in the order of its neighbours.
 	deg := make([]float64, n)
 	for i := range adj {
-		for j, w := range adj[i] {
-			adj[i][j] = math.Min(w, 2)
+		for _, j := range slices.Sorted(maps.Keys(adj[i])) {
+			adj[i][j] = math.Min(adj[i][j], 2)
 			deg[i] += adj[i][j]
 		}
 	}
 	p0 := make([]float64, n)
 	var total, top float64
-	for path, r := range seeds {
+	for _, path := range seedPaths {
+		r := seeds[path]
 		if i, ok := nodes[path]; ok {
 			p0[i] = r
 			total += r

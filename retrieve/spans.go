@@ -109,11 +109,20 @@ func (rk *ranker) spans(d *index.Doc, inHand map[string]bool, exact bool) []hone
 	for _, c := range cands {
 		list = append(list, c)
 	}
+	// Candidates of one score are ordered by their lines, then their
+	// names: two definitions can start on one line, and the map's order
+	// must not pick which one is kept.
 	sort.Slice(list, func(i, j int) bool {
 		if list[i].score != list[j].score {
 			return list[i].score > list[j].score
 		}
-		return list[i].Start < list[j].Start
+		if list[i].Start != list[j].Start {
+			return list[i].Start < list[j].Start
+		}
+		if list[i].End != list[j].End {
+			return list[i].End < list[j].End
+		}
+		return list[i].Symbol < list[j].Symbol
 	})
 	var out []hone.Span
 	for _, c := range list {

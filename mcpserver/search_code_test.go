@@ -1,0 +1,82 @@
+package mcpserver
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestSearchCodeBestLines: the lines search_code shows of a file are those
+// holding the most of the query, the rarer terms counting more and an
+// identifier matched whole more than its parts, in line order; not the
+// first lines that hold any one term.
+func TestSearchCodeBestLines(t *testing.T) {
+	repo := t.TempDir()
+	files := map[string]string{
+		"sessions.py": `"""Sessions keep their data in a signed cookie."""
+# Each cookie is signed with the secret key.
+COOKIE_NAME = "session"  # the name of the cookie
+# To log out, delete the cookie.
+# A cookie is deleted by sending it again, expired: delete it so.
+
+samesite = "Lax"
+def save_session(response, session, name):
+    if not session:
+        response.delete_cookie(name, samesite=samesite)
+`,
+		// Cookies are common in the repository; samesite is not.
+		"cookies.py": "def read_cookie(request):\n    return request.cookies\n",
+		"config.py":  "COOKIE_DOMAIN = None  # the cookie's domain\n",
+		"README.md":  "The session lives in a cookie.\n",
+		"app.py":     "def handle(request):\n    return request.path\n",
+	}
+	for name, text := range files {
+		if err := os.WriteFile(filepath.Join(repo, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cs := connect(t, repo)
+	cases := []struct {
+		query string
+		want  []int // lines of sessions.py shown, in order
+	}{
+		// The identifier whole and another term, on a late line, beat the
+		// first lines that say cookie; delete, as rare as samesite here,
+		// with cookie beats samesite alone.
+		{"delete_cookie samesite", []int{4, 5, 10}},
+		// The identifier whole beats its parts, which beat one of them.
+		{"delete_cookie", []int{4, 5, 10}},
+		// The rare term beats the common one; of lines weighing the same,
+		// the first.
+		{"cookie samesite", []int{1, 7, 10}},
+		// One term: the first lines holding it.
+		{"cookie", []int{1, 2, 3}},
+	}
+	for _, c := range cases {
+		res, text := call(t, cs, "search_code", map[string]any{"query": c.query})
+		if res.IsError {
+			t.Fatalf("%q: %s", c.query, text)
+		}
+		var out SearchResult
+		b, _ := json.Marshal(res.StructuredContent)
+		if err := json.Unmarshal(b, &out); err != nil {
+			t.Fatal(err)
+		}
+		var got []int
+		for _, h := range out.Hits {
+			if h.Path != "sessions.py" {
+				continue
+			}
+			for _, l := range h.Lines {
+				n, _, _ := strings.Cut(l, ":")
+				got = append(got, atoi(n))
+			}
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("%q: sessions.py shows lines %v, want %v:\n%s", c.query, got, c.want, text)
+		}
+	}
+}
