@@ -63,7 +63,18 @@ func writeText(w io.Writer, res *hone.Result) error {
 			fmt.Fprintf(b, "  %.2f  %-40s %s\n", ev.Score, redact.QuotePath(ev.Path), band(ev.Score))
 		}
 		fmt.Fprintf(b, "Refine\n")
-		fromCode := c.LearnedKeywords[:len(c.LearnedKeywords)-len(c.LearnedSynonyms)]
+		// The terms learned from the code: the keywords less the synonyms,
+		// which have their own line, wherever they stand among them.
+		syn := map[string]bool{}
+		for _, s := range c.LearnedSynonyms {
+			syn[s.Term] = true
+		}
+		var fromCode []string
+		for _, k := range c.LearnedKeywords {
+			if !syn[k] {
+				fromCode = append(fromCode, k)
+			}
+		}
 		fmt.Fprintf(b, "  learned:     %s\n", orNone(list(fromCode, 10)))
 		if len(c.LearnedSynonyms) > 0 {
 			var syns []string
