@@ -44,19 +44,74 @@ func notifier(stderr io.Writer) func(string) {
 	}
 }
 
+// parseFlags parses a command's flags, wherever they stand among its
+// words. A flag set to nothing, as in --index-dir "", is a mistake, not a
+// way to ask for the default: it is refused, for every flag but the
+// booleans.
 func parseFlags(fs *flag.FlagSet, args []string, stdout io.Writer, usage string) ([]string, error) {
 	fs.SetOutput(io.Discard)
+	var empty string
+	orig := map[string]flag.Value{}
+	fs.VisitAll(func(f *flag.Flag) {
+		if b, ok := f.Value.(interface{ IsBoolFlag() bool }); ok && b.IsBoolFlag() {
+			return
+		}
+		if _, ok := f.Value.(goneFlag); ok {
+			return // its command refuses it, whatever its value
+		}
+		orig[f.Name] = f.Value
+		f.Value = nonEmpty{Value: f.Value, name: f.Name, empty: &empty}
+	})
 	words, err := parseInterspersed(fs, args)
+	// The flags get their own values back: the help prints their types
+	// and defaults from them.
+	fs.VisitAll(func(f *flag.Flag) {
+		if v, ok := orig[f.Name]; ok {
+			f.Value = v
+		}
+	})
 	if errors.Is(err, flag.ErrHelp) {
 		fmt.Fprintln(stdout, "Usage: "+usage)
 		fs.SetOutput(stdout)
 		fs.PrintDefaults()
 		return nil, errHelp
 	}
+	if empty != "" {
+		return nil, usagef("--%s needs a value: give one, or leave the flag out for its default (run \"hone %s -h\" for the flags)", empty, fs.Name())
+	}
 	if err != nil {
 		return nil, usagef("%v (run \"hone %s -h\" for the flags)", err, fs.Name())
 	}
 	return words, nil
+}
+
+// nonEmpty is a flag's value that refuses to be set to nothing, and
+// records which flag was.
+type nonEmpty struct {
+	flag.Value
+	name  string
+	empty *string
+}
+
+func (v nonEmpty) Set(s string) error {
+	if s == "" {
+		if *v.empty == "" {
+			*v.empty = v.name
+		}
+		return errors.New("empty")
+	}
+	return v.Value.Set(s)
+}
+
+// isSet reports whether the command line set the flag, whatever to.
+func isSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name == name {
+			set = true
+		}
+	})
+	return set
 }
 
 func cmdIndex(ctx context.Context, args []string, stdout, stderr io.Writer) error {
