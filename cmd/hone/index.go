@@ -103,6 +103,42 @@ func (v nonEmpty) Set(s string) error {
 	return v.Value.Set(s)
 }
 
+// noArgs refuses the words given to a command that takes none. One word
+// that names a folder was most likely meant as the repository: the error
+// says how to give it.
+func noArgs(cmd, purpose string, words []string) error {
+	if len(words) == 0 {
+		return nil
+	}
+	if len(words) == 1 {
+		if fi, err := os.Stat(words[0]); err == nil && fi.IsDir() {
+			dir := shellWord(words[0])
+			return usagef("%s takes no arguments: %s %s, run \"hone %s --repo %s\"", cmd, purpose, dir, cmd, dir)
+		}
+	}
+	return usagef("%s takes no arguments, not %q", cmd, strings.Join(words, " "))
+}
+
+// shellWord writes s as one word of a shell command line: as it is when
+// it needs no quotes, else in single quotes; a name a terminal could take
+// for control characters in Go's quoted form, as redact.QuotePath has it.
+func shellWord(s string) string {
+	if q := redact.QuotePath(s); q != s {
+		return q
+	}
+	plain := s != ""
+	for _, c := range s {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.ContainsRune("-_./,:@%+=", c) || c >= 0x80) {
+			plain = false
+			break
+		}
+	}
+	if plain {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
 // isSet reports whether the command line set the flag, whatever to.
 func isSet(fs *flag.FlagSet, name string) bool {
 	set := false
@@ -124,8 +160,8 @@ func cmdIndex(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	if len(words) > 0 {
-		return usagef("index takes no arguments, not %q", strings.Join(words, " "))
+	if err := noArgs("index", "to index", words); err != nil {
+		return err
 	}
 	ix, err := f.open(ctx, stderr)
 	if err != nil {
@@ -191,8 +227,8 @@ func cmdStatus(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return err
 	}
-	if len(words) > 0 {
-		return usagef("status takes no arguments, not %q", strings.Join(words, " "))
+	if err := noArgs("status", "for the status of", words); err != nil {
+		return err
 	}
 	ix, err := f.open(ctx, stderr)
 	if err != nil {
