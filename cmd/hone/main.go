@@ -45,7 +45,7 @@ Usage:
   hone retrieve [flags] TASK WORDS...   find the files that matter for a task
   hone index [--rebuild]                bring the repository's index up to date
   hone status                           show the index: path, files, size, last update
-  hone outline [--json] PATH...         a file's definitions with their line ranges
+  hone outline [--json] PATH...         a file's definitions with their line ranges (--json: JSON Lines)
   hone mcp                              serve hone to agents over MCP (stdio)
   hone bench --data FILE --repos DIR    run a localization benchmark (SWE-bench Lite's format)
   hone bench index --git-dir DIR ...    measure the index on a real repository
