@@ -230,7 +230,17 @@ func cmdStatus(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err := noArgs("status", "for the status of", words); err != nil {
 		return err
 	}
-	ix, err := f.open(ctx, stderr)
+	root, err := repoRoot(f.repo)
+	if err != nil {
+		return err
+	}
+	// The status makes no index: a folder never indexed is told how to
+	// make one.
+	opts := index.Options{Dir: f.dir, Notice: notifier(stderr)}
+	ix, err := index.OpenExisting(ctx, root, opts)
+	if errors.Is(err, index.ErrNoIndex) {
+		return noIndexStatus(stdout, root, opts, f, *asJSON)
+	}
 	if err != nil {
 		return err
 	}
@@ -250,7 +260,7 @@ func cmdStatus(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		return enc.Encode(map[string]any{
-			"repo": st.Root, "index": st.Path, "files": st.Files, "index_bytes": st.Bytes,
+			"repo": st.Root, "index": st.Path, "indexed": true, "files": st.Files, "index_bytes": st.Bytes,
 			"source_bytes": st.Source, "segments": st.Segments, "delta": st.Delta, "updated": st.Updated,
 			"complete": st.Complete, "skipped": st.Skipped, "parser": structure.Parser(),
 		})
@@ -258,7 +268,7 @@ func cmdStatus(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	fmt.Fprintf(stdout, "repo:     %s\n", redact.QuotePath(st.Root))
 	fmt.Fprintf(stdout, "index:    %s\n", redact.QuotePath(st.Path))
 	fmt.Fprintf(stdout, "files:    %d (%s of source)\n", st.Files, bytesText(st.Source))
-	fmt.Fprintf(stdout, "size:     %s in %d segments, %d files in the delta\n", bytesText(st.Bytes), st.Segments, st.Delta)
+	fmt.Fprintf(stdout, "size:     %s\n", bytesText(st.Bytes))
 	if st.Updated.IsZero() {
 		fmt.Fprintf(stdout, "updated:  never (run \"hone index\")\n")
 	} else {
@@ -270,6 +280,30 @@ func cmdStatus(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if st.Skipped.Any() {
 		fmt.Fprintf(stdout, "skipped:  %s\n", st.Skipped)
 	}
+	fmt.Fprintf(stdout, "outlines: %s\n", parserText())
+	return nil
+}
+
+// noIndexStatus is the status of a repository with no index yet.
+func noIndexStatus(stdout io.Writer, root string, opts index.Options, f indexFlags, asJSON bool) error {
+	path, err := index.PathOf(root, opts)
+	if err != nil {
+		return err
+	}
+	if asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(map[string]any{"repo": root, "index": path, "indexed": false, "parser": structure.Parser()})
+	}
+	fmt.Fprintf(stdout, "repo:     %s\n", redact.QuotePath(root))
+	cmd := "hone index"
+	if f.repo != "" {
+		cmd += " --repo " + shellWord(f.repo)
+	}
+	if f.dir != "" {
+		cmd += " --index-dir " + shellWord(f.dir)
+	}
+	fmt.Fprintf(stdout, "index:    none yet: run \"%s\" to make one\n", cmd)
 	fmt.Fprintf(stdout, "outlines: %s\n", parserText())
 	return nil
 }
