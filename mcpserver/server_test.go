@@ -179,6 +179,14 @@ func TestErrorsAndCancellation(t *testing.T) {
 	if !res.IsError || !strings.Contains(text, "the task is empty") {
 		t.Errorf("empty task: %q", text)
 	}
+	// JSON's escapes of lone surrogates arrive as U+FFFD: a task of them
+	// alone is no text, refused as an empty one is.
+	for _, task := range []string{"\uFFFD\uFFFD", " \uFFFD \n"} {
+		res, text = call(t, cs, "retrieve_context", map[string]any{"task": task})
+		if !res.IsError || !strings.Contains(text, "the task is not text") {
+			t.Errorf("a task of U+FFFD alone: error %v, %q", res.IsError, text)
+		}
+	}
 	res, text = call(t, cs, "search_code", map[string]any{"query": "the of"})
 	if !res.IsError || !strings.Contains(text, "no words to search") {
 		t.Errorf("empty query: %q", text)

@@ -109,6 +109,10 @@ func cmdRetrieve(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	if len(task) > maxTaskBytes {
 		return usagef("the task is over %d bytes: shorten it to the issue text and the stack trace", maxTaskBytes)
 	}
+	// Bytes that are not UTF-8 go no further, to the trace or a pack.
+	if task, err = hone.TaskText(task); err != nil {
+		return usagef("%v", err)
+	}
 	if strings.TrimSpace(task) == "" {
 		return usagef("the task is empty: say what you need context for, e.g. hone retrieve \"fix the token expiry bug\"")
 	}
