@@ -87,7 +87,7 @@ func (s *Server) retrieveContext(ctx context.Context, _ *mcp.CallToolRequest, in
 	if err != nil {
 		return nil, RetrieveResult{}, err
 	}
-	p := pack.Build(res, s.root, pack.Options{Budget: budget})
+	p := pack.Build(res, s.root, pack.Options{Budget: budget, BudgetName: "budget_tokens"})
 	out := RetrieveResult{Files: []RetrieveFile{}, RelatedTests: res.RelatedTests, PastCommits: res.PastCommits, StopReason: string(res.StopReason), Notice: res.Notice, Omitted: p.Omitted, Tokens: p.Tokens, Redacted: p.Redacted}
 	for _, f := range res.Files {
 		out.Files = append(out.Files, RetrieveFile{Path: f.Path, Relevance: f.Relevance, Role: f.Role, Reason: f.Reason, MissingContext: f.MissingContext, Spans: f.Spans})
