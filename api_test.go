@@ -69,3 +69,24 @@ func TestOptionsCheck(t *testing.T) {
 		t.Errorf("the zero options: %v", err)
 	}
 }
+
+func TestTaskText(t *testing.T) {
+	for _, tt := range []struct {
+		in, want string
+		err      error
+	}{
+		{"fix the token expiry", "fix the token expiry", nil},
+		{"fix \xff\xfe token expiry", "fix \uFFFD token expiry", nil},
+		{"token\xc3", "token\uFFFD", nil},
+		{"\xff\xfe", "\uFFFD", hone.ErrNotText},
+		{" \xff\n\xfe ", " \uFFFD\n\uFFFD ", hone.ErrNotText},
+		{"\uFFFD\uFFFD", "\uFFFD\uFFFD", hone.ErrNotText},
+		{"", "", nil},
+		{"  ", "  ", nil},
+	} {
+		got, err := hone.TaskText(tt.in)
+		if got != tt.want || !errors.Is(err, tt.err) {
+			t.Errorf("TaskText(%q) = %q, %v; want %q, %v", tt.in, got, err, tt.want, tt.err)
+		}
+	}
+}

@@ -10,6 +10,7 @@ package hone
 import (
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // Defaults of the loop.
@@ -300,6 +301,22 @@ type Options struct {
 
 // ErrEmptyTask is returned for a task with no text.
 var ErrEmptyTask = errors.New("the task is empty: say what you need context for")
+
+// ErrNotText is TaskText's error for a task of bytes that are not UTF-8
+// and nothing else.
+var ErrNotText = errors.New("the task is not text: it holds only bytes that are not UTF-8; give the task as UTF-8 text")
+
+// TaskText makes a task valid UTF-8, each run of bytes that are not UTF-8
+// becoming U+FFFD, so that none reaches a terminal or a prompt as it came.
+// A task with nothing else, spaces and U+FFFD aside, is ErrNotText; an
+// empty one is returned as it is, for the caller's ErrEmptyTask.
+func TaskText(task string) (string, error) {
+	task = strings.ToValidUTF8(task, "\uFFFD")
+	if strings.TrimSpace(task) != "" && strings.TrimSpace(strings.ReplaceAll(task, "\uFFFD", "")) == "" {
+		return task, ErrNotText
+	}
+	return task, nil
+}
 
 // OptionError reports an option out of range; the message says which.
 type OptionError struct{ Msg string }

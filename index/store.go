@@ -156,6 +156,9 @@ type Index struct {
 	readOnly error
 	// outlines caches exact outlines by content hash.
 	outlines map[string]*structure.Outline
+	// existing: the first open opens only an index that is there,
+	// creating nothing.
+	existing bool
 }
 
 // version is the time of the last write to the index, which changes with
@@ -191,9 +194,40 @@ func dbPath(dir, root string) string {
 	return filepath.Join(dir, name+"-"+hex.EncodeToString(sum[:8]), "index.db")
 }
 
+// ErrNoIndex is OpenExisting's error for a repository with no index yet,
+// or with one of another format, which the next update rebuilds.
+var ErrNoIndex = errors.New("no index yet")
+
 // Open opens the index of the repository at root, creating it if needed. It
 // does not bring it up to date: call Update.
 func Open(ctx context.Context, root string, opts Options) (*Index, error) {
+	return openIndex(ctx, root, opts, true)
+}
+
+// OpenExisting opens the index of the repository at root as Open does, but
+// only if there is one: where there is none, or one of another format, it
+// returns an error wrapping ErrNoIndex, having created or removed nothing.
+// A damaged index is built again, as Open has it.
+func OpenExisting(ctx context.Context, root string, opts Options) (*Index, error) {
+	return openIndex(ctx, root, opts, false)
+}
+
+// PathOf is where the index of the repository at root lives, or will.
+func PathOf(root string, opts Options) (string, error) {
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return "", fmt.Errorf("find the index of %s: %w", root, err)
+	}
+	dir := opts.Dir
+	if dir == "" {
+		if dir, err = DefaultDir(); err != nil {
+			return "", err
+		}
+	}
+	return dbPath(dir, abs), nil
+}
+
+func openIndex(ctx context.Context, root string, opts Options, create bool) (*Index, error) {
 	abs, err := filepath.Abs(root)
 	if err != nil {
 		return nil, fmt.Errorf("open index of %s: %w", root, err)
@@ -205,17 +239,16 @@ func Open(ctx context.Context, root string, opts Options) (*Index, error) {
 	if !fi.IsDir() {
 		return nil, fmt.Errorf("open index of %s: not a directory", root)
 	}
-	dir := opts.Dir
-	if dir == "" {
-		if dir, err = DefaultDir(); err != nil {
-			return nil, err
-		}
+	path, err := PathOf(abs, opts)
+	if err != nil {
+		return nil, err
 	}
-	ix := &Index{Root: abs, Path: dbPath(dir, abs), opts: opts}
+	ix := &Index{Root: abs, Path: path, opts: opts, existing: !create}
 	if err := ix.open(ctx); err != nil {
 		if !isCorrupt(err) {
 			return nil, err
 		}
+		ix.existing = false
 		ix.notice(fmt.Sprintf("the index at %s is damaged (%s); building a new one", ix.Path, ix.why(err)))
 		if err := ix.remove(); err != nil {
 			return nil, err
@@ -224,6 +257,8 @@ func Open(ctx context.Context, root string, opts Options) (*Index, error) {
 			return nil, err
 		}
 	}
+	// An index that is there may be rebuilt, as a damaged one is.
+	ix.existing = false
 	return ix, nil
 }
 
@@ -243,6 +278,14 @@ func (ix *Index) notice(s string) {
 
 // open opens the database, checks its version and loads the catalog.
 func (ix *Index) open(ctx context.Context) error {
+	if ix.existing {
+		// A database file never written to is no index either: SQLite
+		// writes the first page as soon as the file is in WAL mode.
+		fi, err := os.Stat(ix.Path)
+		if errors.Is(err, os.ErrNotExist) || err == nil && fi.Size() == 0 && walEmpty(ix.Path) {
+			return fmt.Errorf("%w of %s", ErrNoIndex, ix.Root)
+		}
+	}
 	if err := privateDir(filepath.Dir(ix.Path)); err != nil {
 		return err
 	}
@@ -272,6 +315,12 @@ func (ix *Index) open(ctx context.Context) error {
 	}
 	switch {
 	case err == nil && version == schemaVersion:
+	case ix.existing && err == nil:
+		db.Close()
+		return fmt.Errorf("%w of %s: the index at %s has format %s, not %s, and is rebuilt on the next update", ErrNoIndex, ix.Root, ix.Path, version, schemaVersion)
+	case ix.existing && isMissingTable(err):
+		db.Close()
+		return fmt.Errorf("%w of %s", ErrNoIndex, ix.Root)
 	case err == nil || isMissingTable(err):
 		if err == nil {
 			ix.notice(fmt.Sprintf("the index at %s has format %s, not %s; rebuilding it", ix.Path, version, schemaVersion))
@@ -559,7 +608,7 @@ type Status struct {
 	Path     string
 	Root     string
 	Files    int
-	Bytes    int64 // of the database and its journal
+	Bytes    int64 // of the database: its pages, in its file or its WAL
 	Source   int64 // bytes of the indexed files
 	Segments int
 	Delta    int // files not yet in a segment
@@ -585,11 +634,18 @@ func (ix *Index) Status(ctx context.Context) (Status, error) {
 		}
 	}
 	ix.mu.Unlock()
-	for _, suffix := range []string{"", "-wal"} {
-		if fi, err := os.Stat(ix.Path + suffix); err == nil {
-			st.Bytes += fi.Size()
-		}
+	// The size is the database's pages, whether in its file or still in
+	// its WAL, counted once: what the file holds once checkpointed. The
+	// files' sizes would not do: an update's WAL, as large as the pages it
+	// rewrote, is there until the last connection closes, and gone after.
+	var pages, pageSize int64
+	if err := ix.reader().QueryRowContext(ctx, `PRAGMA page_count`).Scan(&pages); err != nil {
+		return st, fmt.Errorf("read index %s: %w", ix.Path, err)
 	}
+	if err := ix.reader().QueryRowContext(ctx, `PRAGMA page_size`).Scan(&pageSize); err != nil {
+		return st, fmt.Errorf("read index %s: %w", ix.Path, err)
+	}
+	st.Bytes = pages * pageSize
 	if err := ix.reader().QueryRowContext(ctx, `SELECT COUNT(DISTINCT seg) FROM postings`).Scan(&st.Segments); err != nil {
 		return st, fmt.Errorf("read index %s: %w", ix.Path, err)
 	}

@@ -60,6 +60,12 @@ func (s *Server) retrieveContext(ctx context.Context, _ *mcp.CallToolRequest, in
 	if err := checkLen("the task", in.Task, maxTaskBytes); err != nil {
 		return nil, RetrieveResult{}, fmt.Errorf("%w: give the issue's text and its stack trace, not whole logs or files", err)
 	}
+	// JSON holds no bytes that are not UTF-8, but its escapes of lone
+	// surrogates arrive as U+FFFD: a task of nothing else is no text.
+	task, err := hone.TaskText(in.Task)
+	if err != nil {
+		return nil, RetrieveResult{}, err
+	}
 	if err := checkGlobs("include", in.Include); err != nil {
 		return nil, RetrieveResult{}, err
 	}
@@ -76,12 +82,12 @@ func (s *Server) retrieveContext(ctx context.Context, _ *mcp.CallToolRequest, in
 		return nil, RetrieveResult{}, err
 	}
 	defer ix.Close()
-	res, err := retrieve.RetrieveIndex(ctx, ix, in.Task, hone.Options{MaxCycles: in.MaxCycles, MaxFiles: max(in.MaxFiles, 0), Include: in.Include, Exclude: in.Exclude,
+	res, err := retrieve.RetrieveIndex(ctx, ix, task, hone.Options{MaxCycles: in.MaxCycles, MaxFiles: max(in.MaxFiles, 0), Include: in.Include, Exclude: in.Exclude,
 		IndexDir: s.indexDir, Notice: func(n string) { s.log.Info(n) }})
 	if err != nil {
 		return nil, RetrieveResult{}, err
 	}
-	p := pack.Build(res, s.root, pack.Options{Budget: budget})
+	p := pack.Build(res, s.root, pack.Options{Budget: budget, BudgetName: "budget_tokens"})
 	out := RetrieveResult{Files: []RetrieveFile{}, RelatedTests: res.RelatedTests, PastCommits: res.PastCommits, StopReason: string(res.StopReason), Notice: res.Notice, Omitted: p.Omitted, Tokens: p.Tokens, Redacted: p.Redacted}
 	for _, f := range res.Files {
 		out.Files = append(out.Files, RetrieveFile{Path: f.Path, Relevance: f.Relevance, Role: f.Role, Reason: f.Reason, MissingContext: f.MissingContext, Spans: f.Spans})

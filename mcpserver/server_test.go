@@ -179,6 +179,20 @@ func TestErrorsAndCancellation(t *testing.T) {
 	if !res.IsError || !strings.Contains(text, "the task is empty") {
 		t.Errorf("empty task: %q", text)
 	}
+	// JSON's escapes of lone surrogates arrive as U+FFFD: a task of them
+	// alone is no text, refused as an empty one is.
+	for _, task := range []string{"\uFFFD\uFFFD", " \uFFFD \n"} {
+		res, text = call(t, cs, "retrieve_context", map[string]any{"task": task})
+		if !res.IsError || !strings.Contains(text, "the task is not text") {
+			t.Errorf("a task of U+FFFD alone: error %v, %q", res.IsError, text)
+		}
+	}
+	// A budget too small for the pack's header asks for more by the name
+	// MCP gives it.
+	res, text = call(t, cs, "retrieve_context", map[string]any{"task": "token expiry", "budget_tokens": 40})
+	if res.IsError || !strings.Contains(text, "too small for the header; raise budget_tokens.") || strings.Contains(text, "--budget") {
+		t.Errorf("a budget too small for the header: error %v, %q", res.IsError, text)
+	}
 	res, text = call(t, cs, "search_code", map[string]any{"query": "the of"})
 	if !res.IsError || !strings.Contains(text, "no words to search") {
 		t.Errorf("empty query: %q", text)

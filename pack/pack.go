@@ -38,6 +38,10 @@ type Options struct {
 	Budget int
 	// Count counts a text's tokens; nil uses the o200k tokenizer.
 	Count func(string) int
+	// BudgetName is what the pack calls the budget when it asks for a
+	// larger one: the caller's name for it, such as MCP's budget_tokens;
+	// empty means the command line's --budget.
+	BudgetName string
 }
 
 // Pack is a built context pack.
@@ -93,6 +97,10 @@ func Build(res *hone.Result, root string, opts Options) *Pack {
 	if count == nil {
 		count = CountTokens
 	}
+	budgetName := opts.BudgetName
+	if budgetName == "" {
+		budgetName = "--budget"
+	}
 	p := &Pack{Budget: opts.Budget, Included: []string{}, Omitted: []string{}, Ranges: []Range{}}
 	files := packFiles(res)
 	head := header(res, files[len(res.Files):])
@@ -130,7 +138,7 @@ func Build(res *hone.Result, root string, opts Options) *Pack {
 	p.Redacted += n
 	used := count(head)
 	if used > opts.Budget {
-		head = "# Context pack from hone\nThe budget is too small for the header; raise --budget.\n"
+		head = "# Context pack from hone\nThe budget is too small for the header; raise " + budgetName + ".\n"
 		used = count(head)
 		if used > opts.Budget {
 			head, used = "", 0

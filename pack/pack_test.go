@@ -114,6 +114,28 @@ func TestHeader(t *testing.T) {
 	}
 }
 
+// TestBudgetName holds that a pack asks for a larger budget by the
+// caller's name for it: --budget on the command line, budget_tokens over
+// MCP.
+func TestBudgetName(t *testing.T) {
+	res := run(t, fixture, "fix the auth token expiry bug")
+	for _, tt := range []struct{ name, want string }{
+		{"", "The budget is too small for the header; raise --budget.\n"},
+		{"budget_tokens", "The budget is too small for the header; raise budget_tokens.\n"},
+	} {
+		p := Build(res, fixture, Options{Budget: 40, BudgetName: tt.name})
+		if !strings.Contains(p.Text, tt.want) {
+			t.Errorf("BudgetName %q: the pack lacks %q:\n%s", tt.name, tt.want, p.Text)
+		}
+		if tt.name != "" && strings.Contains(p.Text, "--budget") {
+			t.Errorf("BudgetName %q: the pack names --budget:\n%s", tt.name, p.Text)
+		}
+		if p.Tokens > 40 {
+			t.Errorf("BudgetName %q: %d tokens, over the budget of 40", tt.name, p.Tokens)
+		}
+	}
+}
+
 func TestPastCommitsInThePack(t *testing.T) {
 	res := run(t, fixture, "fix the auth token expiry bug")
 	res.PastCommits = []hone.PastCommit{

@@ -44,19 +44,110 @@ func notifier(stderr io.Writer) func(string) {
 	}
 }
 
+// parseFlags parses a command's flags, wherever they stand among its
+// words. A flag set to nothing, as in --index-dir "", is a mistake, not a
+// way to ask for the default: it is refused, for every flag but the
+// booleans.
 func parseFlags(fs *flag.FlagSet, args []string, stdout io.Writer, usage string) ([]string, error) {
 	fs.SetOutput(io.Discard)
+	var empty string
+	orig := map[string]flag.Value{}
+	fs.VisitAll(func(f *flag.Flag) {
+		if b, ok := f.Value.(interface{ IsBoolFlag() bool }); ok && b.IsBoolFlag() {
+			return
+		}
+		if _, ok := f.Value.(goneFlag); ok {
+			return // its command refuses it, whatever its value
+		}
+		orig[f.Name] = f.Value
+		f.Value = nonEmpty{Value: f.Value, name: f.Name, empty: &empty}
+	})
 	words, err := parseInterspersed(fs, args)
+	// The flags get their own values back: the help prints their types
+	// and defaults from them.
+	fs.VisitAll(func(f *flag.Flag) {
+		if v, ok := orig[f.Name]; ok {
+			f.Value = v
+		}
+	})
 	if errors.Is(err, flag.ErrHelp) {
 		fmt.Fprintln(stdout, "Usage: "+usage)
 		fs.SetOutput(stdout)
 		fs.PrintDefaults()
 		return nil, errHelp
 	}
+	if empty != "" {
+		return nil, usagef("--%s needs a value: give one, or leave the flag out for its default (run \"hone %s -h\" for the flags)", empty, fs.Name())
+	}
 	if err != nil {
 		return nil, usagef("%v (run \"hone %s -h\" for the flags)", err, fs.Name())
 	}
 	return words, nil
+}
+
+// nonEmpty is a flag's value that refuses to be set to nothing, and
+// records which flag was.
+type nonEmpty struct {
+	flag.Value
+	name  string
+	empty *string
+}
+
+func (v nonEmpty) Set(s string) error {
+	if s == "" {
+		if *v.empty == "" {
+			*v.empty = v.name
+		}
+		return errors.New("empty")
+	}
+	return v.Value.Set(s)
+}
+
+// noArgs refuses the words given to a command that takes none. One word
+// that names a folder was most likely meant as the repository: the error
+// says how to give it.
+func noArgs(cmd, purpose string, words []string) error {
+	if len(words) == 0 {
+		return nil
+	}
+	if len(words) == 1 {
+		if fi, err := os.Stat(words[0]); err == nil && fi.IsDir() {
+			dir := shellWord(words[0])
+			return usagef("%s takes no arguments: %s %s, run \"hone %s --repo %s\"", cmd, purpose, dir, cmd, dir)
+		}
+	}
+	return usagef("%s takes no arguments, not %q", cmd, strings.Join(words, " "))
+}
+
+// shellWord writes s as one word of a shell command line: as it is when
+// it needs no quotes, else in single quotes; a name a terminal could take
+// for control characters in Go's quoted form, as redact.QuotePath has it.
+func shellWord(s string) string {
+	if q := redact.QuotePath(s); q != s {
+		return q
+	}
+	plain := s != ""
+	for _, c := range s {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.ContainsRune("-_./,:@%+=", c) || c >= 0x80) {
+			plain = false
+			break
+		}
+	}
+	if plain {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// isSet reports whether the command line set the flag, whatever to.
+func isSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name == name {
+			set = true
+		}
+	})
+	return set
 }
 
 func cmdIndex(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -69,8 +160,8 @@ func cmdIndex(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	if len(words) > 0 {
-		return usagef("index takes no arguments, not %q", strings.Join(words, " "))
+	if err := noArgs("index", "to index", words); err != nil {
+		return err
 	}
 	ix, err := f.open(ctx, stderr)
 	if err != nil {
@@ -136,10 +227,20 @@ func cmdStatus(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return err
 	}
-	if len(words) > 0 {
-		return usagef("status takes no arguments, not %q", strings.Join(words, " "))
+	if err := noArgs("status", "for the status of", words); err != nil {
+		return err
 	}
-	ix, err := f.open(ctx, stderr)
+	root, err := repoRoot(f.repo)
+	if err != nil {
+		return err
+	}
+	// The status makes no index: a folder never indexed is told how to
+	// make one.
+	opts := index.Options{Dir: f.dir, Notice: notifier(stderr)}
+	ix, err := index.OpenExisting(ctx, root, opts)
+	if errors.Is(err, index.ErrNoIndex) {
+		return noIndexStatus(stdout, root, opts, f, *asJSON)
+	}
 	if err != nil {
 		return err
 	}
@@ -159,7 +260,7 @@ func cmdStatus(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		return enc.Encode(map[string]any{
-			"repo": st.Root, "index": st.Path, "files": st.Files, "index_bytes": st.Bytes,
+			"repo": st.Root, "index": st.Path, "indexed": true, "files": st.Files, "index_bytes": st.Bytes,
 			"source_bytes": st.Source, "segments": st.Segments, "delta": st.Delta, "updated": st.Updated,
 			"complete": st.Complete, "skipped": st.Skipped, "parser": structure.Parser(),
 		})
@@ -167,7 +268,7 @@ func cmdStatus(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	fmt.Fprintf(stdout, "repo:     %s\n", redact.QuotePath(st.Root))
 	fmt.Fprintf(stdout, "index:    %s\n", redact.QuotePath(st.Path))
 	fmt.Fprintf(stdout, "files:    %d (%s of source)\n", st.Files, bytesText(st.Source))
-	fmt.Fprintf(stdout, "size:     %s in %d segments, %d files in the delta\n", bytesText(st.Bytes), st.Segments, st.Delta)
+	fmt.Fprintf(stdout, "size:     %s\n", bytesText(st.Bytes))
 	if st.Updated.IsZero() {
 		fmt.Fprintf(stdout, "updated:  never (run \"hone index\")\n")
 	} else {
@@ -179,6 +280,30 @@ func cmdStatus(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if st.Skipped.Any() {
 		fmt.Fprintf(stdout, "skipped:  %s\n", st.Skipped)
 	}
+	fmt.Fprintf(stdout, "outlines: %s\n", parserText())
+	return nil
+}
+
+// noIndexStatus is the status of a repository with no index yet.
+func noIndexStatus(stdout io.Writer, root string, opts index.Options, f indexFlags, asJSON bool) error {
+	path, err := index.PathOf(root, opts)
+	if err != nil {
+		return err
+	}
+	if asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(map[string]any{"repo": root, "index": path, "indexed": false, "parser": structure.Parser()})
+	}
+	fmt.Fprintf(stdout, "repo:     %s\n", redact.QuotePath(root))
+	cmd := "hone index"
+	if f.repo != "" {
+		cmd += " --repo " + shellWord(f.repo)
+	}
+	if f.dir != "" {
+		cmd += " --index-dir " + shellWord(f.dir)
+	}
+	fmt.Fprintf(stdout, "index:    none yet: run \"%s\" to make one\n", cmd)
 	fmt.Fprintf(stdout, "outlines: %s\n", parserText())
 	return nil
 }

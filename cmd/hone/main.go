@@ -16,6 +16,8 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"slices"
+	"strings"
 
 	"github.com/hone-tools/hone"
 	"github.com/hone-tools/hone/index"
@@ -43,7 +45,7 @@ Usage:
   hone retrieve [flags] TASK WORDS...   find the files that matter for a task
   hone index [--rebuild]                bring the repository's index up to date
   hone status                           show the index: path, files, size, last update
-  hone outline [--json] PATH...         a file's definitions with their line ranges
+  hone outline [--json] PATH...         a file's definitions with their line ranges (--json: JSON Lines)
   hone mcp                              serve hone to agents over MCP (stdio)
   hone bench --data FILE --repos DIR    run a localization benchmark (SWE-bench Lite's format)
   hone bench index --git-dir DIR ...    measure the index on a real repository
@@ -54,10 +56,11 @@ Usage:
   hone bench vocab --list REPOS.tsv     learn which code terms task words point to, from public code
   hone bench glossary --text FILE       measure the Chinese glossary's coverage of real task text
   hone version                          print the version
-  hone help                             show this help
+  hone help [COMMAND]                   show this help, or a command's usage and flags
 
-Run "hone COMMAND -h" for a command's flags. The index lives in the user's
-cache directory; --index-dir or HONE_INDEX_DIR put it elsewhere.
+Run "hone help COMMAND" or "hone COMMAND -h" for a command's flags. The
+index lives in the user's cache directory; --index-dir or HONE_INDEX_DIR
+put it elsewhere.
 `
 
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -65,30 +68,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		fmt.Fprint(stderr, helpText)
 		return 2
 	}
-	var err error
-	switch args[0] {
-	case "retrieve":
-		err = cmdRetrieve(ctx, args[1:], stdin, stdout, stderr)
-	case "index":
-		err = cmdIndex(ctx, args[1:], stdout, stderr)
-	case "status":
-		err = cmdStatus(ctx, args[1:], stdout, stderr)
-	case "bench":
-		err = cmdBench(ctx, args[1:], stdout, stderr)
-	case "outline":
-		err = cmdOutline(ctx, args[1:], stdout, stderr)
-	case "mcp":
-		err = cmdMCP(ctx, args[1:], stdout, stderr)
-	case "version", "--version", "-version":
-		fmt.Fprintf(stdout, "hone %s\n", versionString())
-		fmt.Fprintf(stdout, "outlines:     %s\n", parserText())
-		fmt.Fprintf(stdout, "json output:  version %d\n", hone.JSONVersion)
-		fmt.Fprintf(stdout, "index format: version %s\n", index.SchemaVersion)
-	case "help", "-h", "-help", "--help":
-		fmt.Fprint(stdout, helpText)
-	default:
-		err = usagef("unknown command %q: run \"hone help\" for the commands", args[0])
-	}
+	err := dispatch(ctx, args, stdin, stdout, stderr)
 	if err == nil {
 		return 0
 	}
@@ -106,4 +86,58 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	fmt.Fprintf(stderr, "hone: %v\n", err)
 	return 1
+}
+
+// dispatch runs the command args name.
+func dispatch(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	switch args[0] {
+	case "retrieve":
+		return cmdRetrieve(ctx, args[1:], stdin, stdout, stderr)
+	case "index":
+		return cmdIndex(ctx, args[1:], stdout, stderr)
+	case "status":
+		return cmdStatus(ctx, args[1:], stdout, stderr)
+	case "bench":
+		return cmdBench(ctx, args[1:], stdout, stderr)
+	case "outline":
+		return cmdOutline(ctx, args[1:], stdout, stderr)
+	case "mcp":
+		return cmdMCP(ctx, args[1:], stdout, stderr)
+	case "version", "--version", "-version":
+		fmt.Fprintf(stdout, "hone %s\n", versionString())
+		fmt.Fprintf(stdout, "outlines:     %s\n", parserText())
+		fmt.Fprintf(stdout, "json output:  version %d\n", hone.JSONVersion)
+		fmt.Fprintf(stdout, "index format: version %s\n", index.SchemaVersion)
+		return nil
+	case "help", "-h", "-help", "--help":
+		return cmdHelp(ctx, args[1:], stdin, stdout)
+	}
+	return usagef("unknown command %q: run \"hone help\" for the commands", args[0])
+}
+
+// cmdHelp prints the general help, or with a command's name that
+// command's usage and flags, as "hone COMMAND -h" does.
+func cmdHelp(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer) error {
+	if len(args) == 0 {
+		fmt.Fprint(stdout, helpText)
+		return nil
+	}
+	switch args[0] {
+	case "retrieve", "index", "status", "outline", "mcp", "bench":
+	case "version":
+		fmt.Fprint(stdout, "Usage: hone version\n\nprints hone's version, which parser makes the outlines, and the versions of the JSON output and of the index's format\n")
+		return nil
+	case "help":
+		fmt.Fprint(stdout, helpText)
+		return nil
+	default:
+		return usagef("unknown command %q: run \"hone help\" for the commands", args[0])
+	}
+	// Only bench has commands of its own, as in "hone help bench index".
+	if len(args) > 2 || len(args) == 2 && args[0] != "bench" {
+		return usagef("help takes one command, not %q: run \"hone help %s\"", strings.Join(args, " "), args[0])
+	}
+	// The help goes to standard output, even mcp's, which prints it to
+	// standard error when run as a server.
+	return dispatch(ctx, append(slices.Clone(args), "-h"), stdin, stdout, stdout)
 }

@@ -6,7 +6,6 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"strings"
 
 	"github.com/hone-tools/hone/mcpserver"
 )
@@ -22,8 +21,8 @@ func cmdMCP(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return err
 	}
-	if len(words) > 0 {
-		return usagef("mcp takes no arguments, not %q", strings.Join(words, " "))
+	if err := noArgs("mcp", "to serve", words); err != nil {
+		return err
 	}
 	root, err := repoRoot(f.repo)
 	if err != nil {

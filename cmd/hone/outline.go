@@ -26,24 +26,36 @@ type outlineJSON struct {
 
 func cmdOutline(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("outline", flag.ContinueOnError)
-	asJSON := fs.Bool("json", false, "print one JSON object per file")
-	words, err := parseFlags(fs, args, stdout, "hone outline [--json] PATH...")
+	repo := fs.String("repo", "", "the repository the paths are relative to, and must lie in (default: the working directory, and any path)")
+	asJSON := fs.Bool("json", false, "print JSON Lines: one compact JSON object per file, one a line")
+	words, err := parseFlags(fs, args, stdout, "hone outline [--repo DIR] [--json] PATH...")
 	if err != nil {
 		return err
 	}
 	if len(words) == 0 {
 		return usagef("say which file to outline: hone outline PATH")
 	}
+	root := ""
+	if *repo != "" {
+		if root, err = repoRoot(*repo); err != nil {
+			return err
+		}
+	}
 	var out strings.Builder
 	defer func() { writeRedacted(stdout, out.String()) }()
 	enc := json.NewEncoder(&out)
-	enc.SetIndent("", "  ")
 	for _, p := range words {
-		src, err := readOutlined(p)
+		file, name := p, p
+		if root != "" {
+			if file, name, err = inRepo(root, p); err != nil {
+				return err
+			}
+		}
+		src, err := readOutlined(file, name)
 		if err != nil {
 			return err
 		}
-		slash := filepath.ToSlash(p)
+		slash := filepath.ToSlash(name)
 		o := structure.Extract(slash, src)
 		if *asJSON {
 			oj := outlineJSON{Path: slash, Lang: o.Lang, Defs: o.Defs, Imports: o.Imports}
@@ -85,18 +97,34 @@ func cmdOutline(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	return nil
 }
 
+// inRepo resolves a path given with --repo: relative to the repository,
+// or absolute, it must lie in it. It returns the file's path, and its name
+// relative to the repository, for the output.
+func inRepo(root, p string) (file, name string, err error) {
+	file = p
+	if !filepath.IsAbs(p) {
+		file = filepath.Join(root, p)
+	}
+	rel, err := filepath.Rel(root, file)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return "", "", usagef("%s is outside the repository %s: give a path inside it, or leave out --repo", redact.QuotePath(p), redact.QuotePath(root))
+	}
+	return file, rel, nil
+}
+
 // readOutlined reads a file to outline: a regular file (not a device, a
 // FIFO or a folder), no larger than the index reads, not secret-bearing by
 // its name, the name a link leads to, or its contents, and not binary.
-func readOutlined(p string) ([]byte, error) {
+// Errors call it name.
+func readOutlined(p, name string) ([]byte, error) {
 	fi, err := os.Stat(p)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
-		return nil, usagef("%s does not exist", redact.QuotePath(p))
+		return nil, usagef("%s does not exist", redact.QuotePath(name))
 	case err != nil:
-		return nil, usagef("cannot read %s: %v", redact.QuotePath(p), err)
+		return nil, usagef("cannot read %s: %v", redact.QuotePath(name), err)
 	case fi.IsDir():
-		return nil, usagef("%s is a folder: give the files in it", redact.QuotePath(p))
+		return nil, usagef("%s is a folder: give the files in it", redact.QuotePath(name))
 	}
 	names := []string{filepath.ToSlash(p)}
 	if real, err := filepath.EvalSymlinks(p); err == nil {
@@ -104,26 +132,26 @@ func readOutlined(p string) ([]byte, error) {
 	}
 	for _, n := range names {
 		if walk.Classify(n, nil).Has(walk.Secret) {
-			return nil, usagef("%s is a secret-bearing file: hone does not read it", redact.QuotePath(p))
+			return nil, usagef("%s is a secret-bearing file: hone does not read it", redact.QuotePath(name))
 		}
 	}
 	src, err := walk.ReadRegular(p, walk.DefaultMaxFileSize)
 	switch {
 	case errors.Is(err, walk.ErrNotRegular):
-		return nil, usagef("%s is not a regular file", redact.QuotePath(p))
+		return nil, usagef("%s is not a regular file", redact.QuotePath(name))
 	case errors.Is(err, walk.ErrTooLarge):
-		return nil, usagef("%s is over the %d KiB the index reads", redact.QuotePath(p), walk.DefaultMaxFileSize>>10)
+		return nil, usagef("%s is over the %d KiB the index reads", redact.QuotePath(name), walk.DefaultMaxFileSize>>10)
 	case err != nil:
-		return nil, usagef("cannot read %s: %v", redact.QuotePath(p), err)
+		return nil, usagef("cannot read %s: %v", redact.QuotePath(name), err)
 	}
 	head := src[:min(len(src), walk.HeadSize)]
 	for _, n := range names {
 		if walk.Classify(n, head).Has(walk.Secret) {
-			return nil, usagef("%s is a secret-bearing file: hone does not read it", redact.QuotePath(p))
+			return nil, usagef("%s is a secret-bearing file: hone does not read it", redact.QuotePath(name))
 		}
 	}
 	if walk.IsBinary(head) {
-		return nil, usagef("%s is a binary file", redact.QuotePath(p))
+		return nil, usagef("%s is a binary file", redact.QuotePath(name))
 	}
 	return src, nil
 }

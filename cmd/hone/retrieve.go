@@ -28,6 +28,13 @@ type stringList []string
 func (s *stringList) String() string     { return strings.Join(*s, ",") }
 func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
 
+// goneFlag is a flag hone no longer has: it takes any value, so that its
+// command can say what to do instead, whatever the value.
+type goneFlag struct{}
+
+func (goneFlag) String() string   { return "" }
+func (goneFlag) Set(string) error { return nil }
+
 // maxTaskBytes bounds a task, from words, a file or standard input: the
 // same limit as over MCP.
 const maxTaskBytes = hone.MaxTaskBytes
@@ -42,13 +49,13 @@ func cmdRetrieve(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		budget    = fs.Int("budget", pack.DefaultBudget, "with --format context: the most tokens the pack may hold")
 		maxCycles = fs.Int("max-cycles", hone.DefaultMaxCycles, "cycles of the loop at most (1-10)")
 		threshold = fs.Float64("threshold", hone.DefaultThreshold, "the relevance a file needs to be among the result's files (0-1]: the probability that the task needs it")
-		coverage  = fs.Float64("coverage", 0, "gone: the result's files are those whose relevance reaches --threshold")
 		maxFiles  = fs.Int("max-files", hone.DefaultMaxFiles, "the result's files at most")
 		taskFile  = fs.String("task-file", "", "read the task from FILE, or from standard input with -")
 		noHistory = fs.Bool("no-history", false, "leave the repository's git history out of the ranking")
 		include   stringList
 		exclude   stringList
 	)
+	fs.Var(goneFlag{}, "coverage", "gone: the result's files are those whose relevance reaches --threshold")
 	fs.Var(&include, "include", "search only files matching GLOB (repeatable)")
 	fs.Var(&exclude, "exclude", "never search files matching GLOB or under PATH (repeatable)")
 	words, err := parseFlags(fs, args, stdout, "hone retrieve [flags] TASK WORDS...")
@@ -56,16 +63,19 @@ func cmdRetrieve(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		return err
 	}
 
-	if *asJSON {
-		*format = "json"
+	if isSet(fs, "coverage") {
+		return usagef("--coverage is gone: each file's relevance is now its own probability, and the result's files are those at or above --threshold; set --threshold instead")
 	}
 	switch *format {
 	case "text", "json", "context":
 	default:
 		return usagef("unknown format %q: use text, json or context", *format)
 	}
-	if *coverage != 0 {
-		return usagef("--coverage is gone: each file's relevance is now its own probability, and the result's files are those at or above --threshold; set --threshold instead")
+	if *asJSON {
+		if isSet(fs, "format") && *format != "json" {
+			return usagef("--json is --format json, not --format %s: give one of the two", *format)
+		}
+		*format = "json"
 	}
 	if *budget < 1 {
 		return usagef("the budget must be at least 1 token, not %d", *budget)
@@ -98,6 +108,10 @@ func cmdRetrieve(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	}
 	if len(task) > maxTaskBytes {
 		return usagef("the task is over %d bytes: shorten it to the issue text and the stack trace", maxTaskBytes)
+	}
+	// Bytes that are not UTF-8 go no further, to the trace or a pack.
+	if task, err = hone.TaskText(task); err != nil {
+		return usagef("%v", err)
 	}
 	if strings.TrimSpace(task) == "" {
 		return usagef("the task is empty: say what you need context for, e.g. hone retrieve \"fix the token expiry bug\"")

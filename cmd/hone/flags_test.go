@@ -1,0 +1,59 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+)
+
+// TestEmptyFlagValue holds that a flag set to nothing is a usage error in
+// every command, whatever the flag: an empty --index-dir once fell back to
+// the user's cache without a word.
+func TestEmptyFlagValue(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		flag string
+	}{
+		{[]string{"retrieve", "--index-dir", "", "fix the bug"}, "index-dir"},
+		{[]string{"retrieve", "--repo", "", "fix the bug"}, "repo"},
+		{[]string{"retrieve", "--task-file", ""}, "task-file"},
+		{[]string{"retrieve", "--include", "", "fix the bug"}, "include"},
+		{[]string{"retrieve", "--include", "*.go", "--exclude=", "fix the bug"}, "exclude"},
+		{[]string{"retrieve", "--format", "", "fix the bug"}, "format"},
+		{[]string{"retrieve", "--budget", "", "fix the bug"}, "budget"},
+		{[]string{"index", "--index-dir", ""}, "index-dir"},
+		{[]string{"index", "--repo="}, "repo"},
+		{[]string{"status", "--repo", ""}, "repo"},
+		{[]string{"status", "--index-dir", ""}, "index-dir"},
+		{[]string{"mcp", "--log-file", ""}, "log-file"},
+		{[]string{"mcp", "--repo", ""}, "repo"},
+		{[]string{"bench", "--data", ""}, "data"},
+		{[]string{"bench", "index", "--git-dir", ""}, "git-dir"},
+		{[]string{"bench", "mine", "--rev", ""}, "rev"},
+	} {
+		var stdout, stderr bytes.Buffer
+		code := run(context.Background(), tt.args, strings.NewReader(""), &stdout, &stderr)
+		want := "hone: --" + tt.flag + " needs a value: "
+		if code != 2 || !strings.HasPrefix(stderr.String(), want) || strings.Count(stderr.String(), "\n") != 1 || stdout.Len() > 0 {
+			t.Errorf("hone %q: exit %d, stdout %q, stderr %q; want exit 2 and one line %q…", tt.args, code, stdout.String(), stderr.String(), want)
+		}
+	}
+}
+
+// TestFlagHelpUnwrapped holds that the check of empty values leaves the
+// help as it was: each flag with its type and its default.
+func TestFlagHelpUnwrapped(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	if code := run(context.Background(), []string{"retrieve", "-h"}, strings.NewReader(""), &stdout, &stderr); code != 0 {
+		t.Fatalf("retrieve -h: exit %d, %s", code, stderr.String())
+	}
+	for _, want := range []string{"-format string", `(default "text")`, "-budget int", "-index-dir string", "-include value"} {
+		if !strings.Contains(stdout.String(), want) {
+			t.Errorf("retrieve -h lacks %q:\n%s", want, stdout.String())
+		}
+	}
+	if strings.Contains(stdout.String(), "panic") {
+		t.Errorf("retrieve -h:\n%s", stdout.String())
+	}
+}
