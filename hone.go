@@ -286,6 +286,9 @@ type Options struct {
 	IndexDir string
 	// Notice, if set, receives one-line notices, such as an index rebuilt.
 	Notice func(string)
+	// Progress, if set, hears how the index's update goes: files read of
+	// those to read, and their bytes.
+	Progress func(done, total int, bytes int64)
 	// Signals asks for each ranked file's signals, to explain the ranking
 	// or to fit its weights.
 	Signals bool

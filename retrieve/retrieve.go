@@ -47,7 +47,11 @@ func Retrieve(ctx context.Context, repoDir, task string, opts hone.Options) (*ho
 		return nil, err
 	}
 	defer ix.Close()
-	if _, err := ix.Update(ctx, nil); err != nil {
+	var progress func(index.Progress)
+	if opts.Progress != nil {
+		progress = func(p index.Progress) { opts.Progress(p.Done, p.Total, p.Bytes) }
+	}
+	if _, err := ix.Update(ctx, progress); err != nil {
 		if !errors.Is(err, index.ErrFull) {
 			pc.abandon(cancel)
 			return nil, err

@@ -29,7 +29,7 @@ func (f *indexFlags) register(fs *flag.FlagSet) {
 
 // open resolves the repository and opens its index; notices go to stderr.
 func (f *indexFlags) open(ctx context.Context, stderr io.Writer) (*index.Index, error) {
-	root, err := repoRoot(f.repo)
+	root, err := repoRoot(f.repo, stderr)
 	if err != nil {
 		return nil, err
 	}
@@ -320,16 +320,21 @@ func bytesText(n int64) string {
 	return fmt.Sprintf("%d B", n)
 }
 
-// progressBar draws on a terminal and stays silent anywhere else.
+// progressBar draws on a terminal, once the work has taken progressAfter,
+// and stays silent anywhere else.
 type progressBar struct {
-	w    io.Writer
-	tty  bool
-	last time.Time
-	drew bool
+	w     io.Writer
+	tty   bool
+	start time.Time
+	last  time.Time
+	drew  bool
 }
 
+// progressAfter: work shorter than this shows no progress.
+const progressAfter = time.Second
+
 func newProgressBar(w io.Writer) *progressBar {
-	b := &progressBar{w: w}
+	b := &progressBar{w: w, start: time.Now()}
 	if f, ok := w.(*os.File); ok {
 		if fi, err := f.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
 			b.tty = true
@@ -338,8 +343,13 @@ func newProgressBar(w io.Writer) *progressBar {
 	return b
 }
 
+// progress is update for the library's Options.Progress.
+func (b *progressBar) progress(done, total int, bytes int64) {
+	b.update(index.Progress{Done: done, Total: total, Bytes: bytes})
+}
+
 func (b *progressBar) update(p index.Progress) {
-	if !b.tty || p.Total == 0 || time.Since(b.last) < 100*time.Millisecond && p.Done != p.Total {
+	if !b.tty || p.Total == 0 || time.Since(b.start) < progressAfter || time.Since(b.last) < 100*time.Millisecond && p.Done != p.Total {
 		return
 	}
 	b.last = time.Now()

@@ -91,6 +91,9 @@ func cmdRetrieve(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		Notice:     notifier(stderr),
 		NoHistory:  *noHistory,
 	}
+	// Indexing that takes over a second shows its progress on a terminal.
+	bar := newProgressBar(stderr)
+	opts.Progress = bar.progress
 	// One check of the options, the library's; here, unlike in the
 	// library, a zero is a mistake, not the default.
 	if err := opts.Check(); err != nil {
@@ -117,12 +120,13 @@ func cmdRetrieve(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		return usagef("the task is empty: say what you need context for, e.g. hone retrieve \"fix the token expiry bug\"")
 	}
 
-	root, err := repoRoot(idx.repo)
+	root, err := repoRoot(idx.repo, stderr)
 	if err != nil {
 		return err
 	}
 	redact.Warm()
 	res, err := retrieve.Retrieve(ctx, root, task, opts)
+	bar.done()
 	if err != nil {
 		if errors.Is(err, context.Canceled) {
 			return err
@@ -197,8 +201,11 @@ func readTask(name string, stdin io.Reader) (string, error) {
 }
 
 // repoRoot resolves --repo, or finds the git root enclosing the working
-// directory, else the working directory itself.
-func repoRoot(flagRepo string) (string, error) {
+// directory, else takes the working directory itself, unless it is the
+// home folder or the file system's root: those are indexed only when
+// named with --repo. A folder outside any git work tree is said so on
+// stderr, when stderr is given, before it is indexed.
+func repoRoot(flagRepo string, stderr ...io.Writer) (string, error) {
 	if flagRepo != "" {
 		abs, err := filepath.Abs(flagRepo)
 		if err != nil {
@@ -222,16 +229,46 @@ func repoRoot(flagRepo string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("find the working directory: %w", err)
 	}
-	for dir := wd; ; {
+	root, inGit := gitRoot(wd)
+	if inGit {
+		return root, nil
+	}
+	if tooBroad(wd) {
+		return "", usagef("%s is not in a git repository, and hone does not index a whole home folder or file system unasked: run hone in a repository, or name the folder with --repo", wd)
+	}
+	for _, w := range stderr {
+		fmt.Fprintf(w, "hone: %s is not in a git repository: hone works on the folder itself, all of it (run hone in a repository, or name one with --repo)\n", redact.QuotePath(wd))
+	}
+	return wd, nil
+}
+
+// gitRoot finds the git work tree enclosing dir.
+func gitRoot(dir string) (string, bool) {
+	for {
 		if _, err := os.Stat(filepath.Join(dir, ".git")); err == nil {
-			return dir, nil
+			return dir, true
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
-			return wd, nil
+			return "", false
 		}
 		dir = parent
 	}
+}
+
+// tooBroad reports whether a folder is the user's home or the file
+// system's root: what hone never indexes unless it is named.
+func tooBroad(dir string) bool {
+	if filepath.Dir(dir) == dir {
+		return true
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return false
+	}
+	a, errA := filepath.EvalSymlinks(dir)
+	b, errB := filepath.EvalSymlinks(home)
+	return errA == nil && errB == nil && a == b
 }
 
 func versionString() string {
