@@ -31,8 +31,8 @@ func (s *Server) addFileOutline(srv *mcp.Server) {
 	}, s.fileOutline)
 }
 
-func (s *Server) fileOutline(ctx context.Context, _ *mcp.CallToolRequest, in OutlineParams) (*mcp.CallToolResult, OutlineResult, error) {
-	slash, abs, err := s.resolve(in.Path)
+func (s *Server) fileOutline(ctx context.Context, req *mcp.CallToolRequest, in OutlineParams) (*mcp.CallToolResult, OutlineResult, error) {
+	slash, abs, err := s.resolve(ctx, req.Session, in.Path)
 	if err != nil {
 		return nil, OutlineResult{}, err
 	}

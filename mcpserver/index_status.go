@@ -50,8 +50,8 @@ func (s *Server) addReindex(srv *mcp.Server) {
 	}, s.reindex)
 }
 
-func (s *Server) indexStatus(ctx context.Context, _ *mcp.CallToolRequest, _ StatusParams) (*mcp.CallToolResult, StatusResult, error) {
-	ix, err := s.index(ctx)
+func (s *Server) indexStatus(ctx context.Context, req *mcp.CallToolRequest, _ StatusParams) (*mcp.CallToolResult, StatusResult, error) {
+	ix, err := s.index(ctx, req.Session)
 	if err != nil {
 		return nil, StatusResult{}, err
 	}
@@ -66,8 +66,12 @@ func (s *Server) indexStatus(ctx context.Context, _ *mcp.CallToolRequest, _ Stat
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}, out, nil
 }
 
-func (s *Server) reindex(ctx context.Context, _ *mcp.CallToolRequest, in ReindexParams) (*mcp.CallToolResult, ReindexResult, error) {
-	ix, err := index.Open(ctx, s.root, index.Options{Dir: s.indexDir, Notice: func(n string) { s.log.Info(n) }})
+func (s *Server) reindex(ctx context.Context, req *mcp.CallToolRequest, in ReindexParams) (*mcp.CallToolResult, ReindexResult, error) {
+	root, err := s.repo(ctx, req.Session)
+	if err != nil {
+		return nil, ReindexResult{}, err
+	}
+	ix, err := index.Open(ctx, root, index.Options{Dir: s.indexDir, Notice: func(n string) { s.log.Info(n) }})
 	if err != nil {
 		return nil, ReindexResult{}, err
 	}

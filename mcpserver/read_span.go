@@ -56,8 +56,8 @@ func (s *Server) addReadSpan(srv *mcp.Server) {
 	}, s.readSpan)
 }
 
-func (s *Server) readSpan(ctx context.Context, _ *mcp.CallToolRequest, in SpanParams) (*mcp.CallToolResult, SpanResult, error) {
-	slash, abs, err := s.resolve(in.Path)
+func (s *Server) readSpan(ctx context.Context, req *mcp.CallToolRequest, in SpanParams) (*mcp.CallToolResult, SpanResult, error) {
+	slash, abs, err := s.resolve(ctx, req.Session, in.Path)
 	if err != nil {
 		return nil, SpanResult{}, err
 	}

@@ -56,7 +56,7 @@ func (s *Server) addRetrieveContext(srv *mcp.Server) {
 	}, s.retrieveContext)
 }
 
-func (s *Server) retrieveContext(ctx context.Context, _ *mcp.CallToolRequest, in RetrieveParams) (*mcp.CallToolResult, RetrieveResult, error) {
+func (s *Server) retrieveContext(ctx context.Context, req *mcp.CallToolRequest, in RetrieveParams) (*mcp.CallToolResult, RetrieveResult, error) {
 	if err := checkLen("the task", in.Task, maxTaskBytes); err != nil {
 		return nil, RetrieveResult{}, fmt.Errorf("%w: give the issue's text and its stack trace, not whole logs or files", err)
 	}
@@ -77,7 +77,7 @@ func (s *Server) retrieveContext(ctx context.Context, _ *mcp.CallToolRequest, in
 		budget = defaultBudget
 	}
 	budget = min(budget, maxAnswerTokens)
-	ix, err := s.index(ctx)
+	ix, err := s.index(ctx, req.Session)
 	if err != nil {
 		return nil, RetrieveResult{}, err
 	}
@@ -87,7 +87,7 @@ func (s *Server) retrieveContext(ctx context.Context, _ *mcp.CallToolRequest, in
 	if err != nil {
 		return nil, RetrieveResult{}, err
 	}
-	p := pack.Build(res, s.root, pack.Options{Budget: budget, BudgetName: "budget_tokens"})
+	p := pack.Build(res, ix.Root, pack.Options{Budget: budget, BudgetName: "budget_tokens"})
 	out := RetrieveResult{Files: []RetrieveFile{}, RelatedTests: res.RelatedTests, PastCommits: res.PastCommits, StopReason: string(res.StopReason), Notice: res.Notice, Omitted: p.Omitted, Tokens: p.Tokens, Redacted: p.Redacted}
 	for _, f := range res.Files {
 		out.Files = append(out.Files, RetrieveFile{Path: f.Path, Relevance: f.Relevance, Role: f.Role, Reason: f.Reason, MissingContext: f.MissingContext, Spans: f.Spans})

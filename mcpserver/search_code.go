@@ -45,7 +45,7 @@ func (s *Server) addSearchCode(srv *mcp.Server) {
 	}, s.searchCode)
 }
 
-func (s *Server) searchCode(ctx context.Context, _ *mcp.CallToolRequest, in SearchParams) (*mcp.CallToolResult, SearchResult, error) {
+func (s *Server) searchCode(ctx context.Context, req *mcp.CallToolRequest, in SearchParams) (*mcp.CallToolResult, SearchResult, error) {
 	limit := in.Limit
 	if limit <= 0 {
 		limit = 10
@@ -64,7 +64,7 @@ func (s *Server) searchCode(ctx context.Context, _ *mcp.CallToolRequest, in Sear
 	if len(terms) == 0 {
 		return nil, SearchResult{}, fmt.Errorf("the query %s has no words to search for", quote(in.Query))
 	}
-	ix, err := s.index(ctx)
+	ix, err := s.index(ctx, req.Session)
 	if err != nil {
 		return nil, SearchResult{}, err
 	}

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -29,9 +30,11 @@ var instructions string
 // 25k tokens.
 const maxAnswerTokens = 20000
 
-// Server holds the repository the tools serve, fixed at start.
+// Server holds the repository the tools serve: fixed at start, or the
+// client's workspace.
 type Server struct {
-	root     string
+	root     string // the repository named at start; empty: the client's workspace
+	fallback string // without one: the repository the server started in, if any
 	indexDir string
 	log      *slog.Logger
 }
@@ -39,17 +42,83 @@ type Server struct {
 // New serves the repository at root; indexDir may be empty for the
 // default; log receives what the server has to say (never stdout).
 func New(root, indexDir string, log *slog.Logger) (*Server, error) {
-	abs, err := filepath.Abs(root)
+	abs, err := checkRoot(root)
 	if err != nil {
 		return nil, err
-	}
-	if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
-		return nil, fmt.Errorf("repository %s is not a directory", root)
 	}
 	if log == nil {
 		log = slog.New(slog.NewTextHandler(os.Stderr, nil))
 	}
 	return &Server{root: abs, indexDir: indexDir, log: log}, nil
+}
+
+// NewWorkspace serves the workspace each client names, its first root (MCP's
+// roots), and where a client names none, fallback (the repository the
+// server started in; empty for none). indexDir and log are New's.
+func NewWorkspace(fallback, indexDir string, log *slog.Logger) (*Server, error) {
+	s, err := New(".", indexDir, log)
+	if err != nil {
+		return nil, err
+	}
+	s.root = ""
+	if fallback != "" {
+		if s.fallback, err = checkRoot(fallback); err != nil {
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+func checkRoot(root string) (string, error) {
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return "", err
+	}
+	if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
+		return "", fmt.Errorf("repository %s is not a directory", root)
+	}
+	return abs, nil
+}
+
+// repo is the repository a call works on: the one named at start, else
+// the client's workspace, its first root that is a local folder, else the
+// fallback.
+func (s *Server) repo(ctx context.Context, ss *mcp.ServerSession) (string, error) {
+	if s.root != "" {
+		return s.root, nil
+	}
+	if ss != nil {
+		// A client without roots answers that it has no such method.
+		//lint:ignore SA1019 roots are deprecated (SEP-2577), but still how clients name their workspace; --repo is the lasting way.
+		if res, err := ss.ListRoots(ctx, nil); err == nil {
+			for _, r := range res.Roots {
+				if dir, ok := rootDir(r.URI); ok {
+					return dir, nil
+				}
+			}
+		} else if ctx.Err() != nil {
+			return "", ctx.Err()
+		} else {
+			s.log.Info("the client named no workspace roots", "err", err)
+		}
+	}
+	if s.fallback != "" {
+		return s.fallback, nil
+	}
+	return "", errors.New("no repository: the client named no workspace folder (MCP roots), and hone mcp did not start in a git repository; start it with --repo DIR")
+}
+
+// rootDir turns a root's file:// URI into a folder that exists.
+func rootDir(uri string) (string, bool) {
+	u, err := url.Parse(uri)
+	if err != nil || u.Scheme != "file" || u.Path == "" {
+		return "", false
+	}
+	dir := filepath.FromSlash(u.Path)
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		return "", false
+	}
+	return dir, true
 }
 
 // MCP builds the MCP server with hone's tools.
@@ -74,8 +143,12 @@ func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
 
 // index opens the index and brings it up to date: every call sees the
 // files as they are.
-func (s *Server) index(ctx context.Context) (*index.Index, error) {
-	ix, err := index.Open(ctx, s.root, index.Options{Dir: s.indexDir, Notice: func(n string) { s.log.Info(n) }})
+func (s *Server) index(ctx context.Context, ss *mcp.ServerSession) (*index.Index, error) {
+	root, err := s.repo(ctx, ss)
+	if err != nil {
+		return nil, err
+	}
+	ix, err := index.Open(ctx, root, index.Options{Dir: s.indexDir, Notice: func(n string) { s.log.Info(n) }})
 	if err != nil {
 		return nil, err
 	}
@@ -95,7 +168,7 @@ func (s *Server) index(ctx context.Context) (*index.Index, error) {
 // it once symbolic links are followed, a regular file, not under .git, and
 // not a secret, by the name asked for or by the file a link leads to. It
 // returns the slash path and the absolute path of the real file.
-func (s *Server) resolve(p string) (string, string, error) {
+func (s *Server) resolve(ctx context.Context, ss *mcp.ServerSession, p string) (string, string, error) {
 	if p == "" {
 		return "", "", errors.New("path is empty: give a file's path relative to the repository root")
 	}
@@ -113,15 +186,19 @@ func (s *Server) resolve(p string) (string, string, error) {
 		return "", "", fmt.Errorf("path %s leaves the repository: only files inside it can be read", quote(p))
 	}
 	slash := filepath.ToSlash(clean)
+	repo, err := s.repo(ctx, ss)
+	if err != nil {
+		return "", "", err
+	}
 	if inGitDir(slash) {
 		return "", "", fmt.Errorf("path %s is under .git: git's own files are not the repository's code", quote(p))
 	}
-	abs := filepath.Join(s.root, clean)
+	abs := filepath.Join(repo, clean)
 	real, err := filepath.EvalSymlinks(abs)
 	if err != nil {
 		return "", "", fmt.Errorf("path %s: no such file in the repository", quote(p))
 	}
-	root, err := filepath.EvalSymlinks(s.root)
+	root, err := filepath.EvalSymlinks(repo)
 	if err != nil {
 		return "", "", fmt.Errorf("resolve the repository root: %w", err)
 	}

@@ -24,9 +24,17 @@ func cmdMCP(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err := noArgs("mcp", "to serve", words); err != nil {
 		return err
 	}
-	root, err := repoRoot(f.repo)
-	if err != nil {
-		return err
+	// The repository: --repo's; else each client's workspace (its MCP
+	// roots), and the git repository the server starts in for a client
+	// that names none. A folder outside git is never taken unasked: a
+	// server started in a home folder must not index it.
+	var root, fallback string
+	if f.repo != "" {
+		if root, err = repoRoot(f.repo); err != nil {
+			return err
+		}
+	} else if wd, err := os.Getwd(); err == nil {
+		fallback, _ = gitRoot(wd)
 	}
 	var logw io.Writer = stderr
 	if *logFile != "" {
@@ -37,7 +45,13 @@ func cmdMCP(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		defer lf.Close()
 		logw = lf
 	}
-	srv, err := mcpserver.New(root, f.dir, slog.New(slog.NewTextHandler(logw, nil)))
+	log := slog.New(slog.NewTextHandler(logw, nil))
+	var srv *mcpserver.Server
+	if root != "" {
+		srv, err = mcpserver.New(root, f.dir, log)
+	} else {
+		srv, err = mcpserver.NewWorkspace(fallback, f.dir, log)
+	}
 	if err != nil {
 		return usagef("%v", err)
 	}

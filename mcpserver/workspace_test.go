@@ -1,0 +1,114 @@
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/url"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// connectWorkspace starts a server with no repository of its own, and a
+// client that names no workspace root.
+func connectWorkspace(t *testing.T, fallback string) *mcp.ClientSession {
+	t.Helper()
+	srv, err := NewWorkspace(fallback, t.TempDir(), slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := srv.MCP().Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "v0"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close(); ss.Wait() })
+	return cs
+}
+
+// Without --repo, the server works on the client's workspace: it asks
+// the client for its roots (MCP's roots/list) and takes the first that is
+// a folder.
+func TestWorkspaceRoots(t *testing.T) {
+	srv, err := NewWorkspace("", t.TempDir(), slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := serveWire(t, srv.MCP(), NewStdioTransport(io.Discard), 16)
+	defer w.close()
+	w.send(`{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{"roots":{"listChanged":true}},"clientInfo":{"name":"test","version":"0"}}}`)
+	if r, ok := w.await(`"init"`); !ok || r.Error != nil {
+		t.Fatalf("initialize: %+v", r)
+	}
+	w.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	abs, err := filepath.Abs(fixture)
+	if err != nil {
+		t.Fatal(err)
+	}
+	roots, _ := json.Marshal([]map[string]string{
+		{"uri": "file:///no/such/folder"},
+		{"uri": (&url.URL{Scheme: "file", Path: filepath.ToSlash(abs)}).String(), "name": "auth-expiry"},
+	})
+	w.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"read_span","arguments":{"path":"src/auth/auth.ts","start_line":1,"end_line":3}}}`)
+	asked := false
+	for {
+		_, line, ok := w.next()
+		if !ok {
+			t.Fatal("no answer to the call")
+		}
+		var m struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+			Result struct {
+				IsError bool `json:"isError"`
+				Content []struct {
+					Text string `json:"text"`
+				} `json:"content"`
+			} `json:"result"`
+		}
+		if err := json.Unmarshal([]byte(line), &m); err != nil {
+			t.Fatal(err)
+		}
+		if m.Method == "roots/list" {
+			asked = true
+			w.send(`{"jsonrpc":"2.0","id":` + string(m.ID) + `,"result":{"roots":` + string(roots) + `}}`)
+			continue
+		}
+		if string(m.ID) != "1" {
+			continue
+		}
+		if !asked || m.Result.IsError || len(m.Result.Content) == 0 || !strings.Contains(m.Result.Content[0].Text, "import") {
+			t.Errorf("read_span on the client's root (asked for roots: %v): %s", asked, line)
+		}
+		break
+	}
+}
+
+// With no root from the client, the server works on the repository it
+// started in; with neither, every call says how to name one.
+func TestWorkspaceFallback(t *testing.T) {
+	cs := connectWorkspace(t, fixture)
+	if res, text := call(t, cs, "file_outline", map[string]any{"path": "src/auth/tokens.ts"}); res.IsError || !strings.Contains(text, "definitions") {
+		t.Errorf("file_outline on the fallback: %q", text)
+	}
+	cs = connectWorkspace(t, "")
+	for tool, args := range map[string]map[string]any{
+		"retrieve_context": {"task": "token expiry"}, "search_code": {"query": "token"},
+		"read_span": {"path": "src/auth/auth.ts", "start_line": 1}, "file_outline": {"path": "src/auth/auth.ts"},
+		"index_status": {}, "reindex": {},
+	} {
+		res, text := call(t, cs, tool, args)
+		if !res.IsError || !strings.Contains(text, "start it with --repo") {
+			t.Errorf("%s with no workspace: %q, want an error that says to use --repo", tool, text)
+		}
+	}
+}
