@@ -930,6 +930,7 @@ var commonMethods = func() map[string]bool {
 		indexof foreach filter reduce some every tostring valueof hasownproperty then catch finally resolve reject
 		equals hashcode compareto length size isempty contains containskey put putall addall unwrap expect ok err
 		clone into from as_str as_ref to_string to_owned iter collect read write close flush seek string error
+		delete has set
 		debug info warn warning error exception critical fatal trace log logf debugf infof warnf warningf errorf
 		fatalf tracef panicf printf sprintf fprintf errorw infow debugw warnw`) {
 		m[w] = true
