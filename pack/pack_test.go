@@ -283,3 +283,32 @@ func TestBudgetByRelevance(t *testing.T) {
 		t.Errorf("want the context file's head, its middle left out:\n%s", p.Text)
 	}
 }
+
+// Blank lines between two chosen definitions join them in one block; a
+// blank line alone never goes in.
+func TestBlankLinesBridge(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	for i := 0; i < 40; i++ {
+		fmt.Fprintf(&b, "def expire_%d(token):\n    return token.expiry + %d\n\n", i, i)
+	}
+	os.WriteFile(filepath.Join(dir, "tokens.py"), []byte(b.String()), 0o644)
+	res := &hone.Result{Task: "token expiry", Concepts: []hone.Concept{{Kind: "word", Weight: 1, Terms: []string{"expiri"}}},
+		Files: []hone.File{{Path: "tokens.py", Relevance: 0.9, Role: hone.RoleTarget,
+			Spans: []hone.Span{{Start: 4, End: 5, Symbol: "expire_1", Why: "match"}, {Start: 7, End: 8, Symbol: "expire_2", Why: "match"}}}}}
+	p := Build(res, dir, Options{Budget: 400})
+	if !strings.Contains(p.Text, "    return token.expiry + 1\n\ndef expire_2(token):") {
+		t.Errorf("want expire_1 and expire_2 in one block, the blank line between them:\n%s", p.Text)
+	}
+	in := map[int]bool{}
+	for _, r := range p.Ranges {
+		for l := r.Start; l <= r.End; l++ {
+			in[l] = true
+		}
+	}
+	for _, r := range p.Ranges {
+		if r.Start == r.End && r.Start%3 == 0 && (!in[r.Start-1] || !in[r.Start+1]) {
+			t.Errorf("blank line %d went in without both its neighbours", r.Start)
+		}
+	}
+}

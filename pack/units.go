@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/hone-tools/hone"
 	"github.com/hone-tools/hone/structure"
@@ -41,11 +42,21 @@ type unit struct {
 // relevance, times the chance that what the task changes in the file lies
 // in the unit. That chance goes by lines, each weighing 1, more for lines
 // that hold the task's concepts (conceptWorth for all of them), times
-// what the retrieval said of the unit (kindWorth): so that, per token, a
-// long definition that matches weighs as a short one does, and what
-// matches more than what does not.
+// what the unit is (kindWorth): so that, per token, a long definition
+// that matches weighs as a short one does, and what matches more than
+// what does not.
+//
+// kindWorth is fitted: for each kind of unit, the share of its lines that
+// the fixes changed, against a definition's, in the gold files of
+// Multi-SWE-bench's development set and SWE-bench Lite (a fix's hunk less
+// its three lines of context on each side; each rate shrunk toward a
+// definition's by 10,000 lines). Held out by repository, packs at 8,000
+// tokens built with these weights hold every hunk of the fix more often
+// than with the earlier guesses (match 3, imports 0.5, callers and
+// callees 1.5, lines between definitions 1), in both sets; see the
+// README.
 var kindWorth = map[string]float64{
-	"match": 3, "callee": 1.5, "caller": 1.5, "imports": 0.5, "definition": 1, "lines": 1,
+	"match": 3.7, "imports": 4.1, "lines": 2, "callee": 1.3, "caller": 1.3, "definition": 1,
 }
 
 const (
@@ -168,7 +179,11 @@ func fileUnits(file int, path string, lines []string, spans []hone.Span, relevan
 	rel := max(relevance, relevanceFloor)
 	weigh := func(u *unit) *unit {
 		u.file = file
-		u.worth = float64(u.to-u.from+1) * kindWorth[u.why] * (1 + conceptWorth*c.held(strings.Join(lines[u.from-1:u.to], "\n")))
+		text := strings.Join(lines[u.from-1:u.to], "\n")
+		if !strings.ContainsFunc(text, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) {
+			return u // blank lines, or a closing brace: worth nothing alone
+		}
+		u.worth = float64(u.to-u.from+1) * kindWorth[u.why] * (1 + conceptWorth*c.held(text))
 		if c.framed(path, u.from, u.to) {
 			u.worth *= frameWorth
 		}

@@ -53,7 +53,8 @@ func TestFileUnits(t *testing.T) {
 		}
 	}
 	// Per line, what the retrieval matched is worth most, then what holds
-	// the task's words, then the rest.
+	// the task's words, then the rest but the imports, which the fixes
+	// change more often, per line, than any definition (kindWorth).
 	perLine := func(u *unit) float64 { return u.worth / float64(u.to-u.from+1) }
 	del, save := byName["sessions.py:10-11 Session.delete_cookie"], byName["sessions.py:7-8 Session.save_cookie"]
 	if del == nil || save == nil {
@@ -65,8 +66,17 @@ func TestFileUnits(t *testing.T) {
 	total := 0.0
 	for _, u := range us {
 		total += u.worth
-		if u != del && u != save && perLine(u) >= perLine(save) {
+		if u != del && u != save && u.why != "imports" && perLine(u) >= perLine(save) {
 			t.Errorf("%s is worth %.3f a line, as much as a method that holds the task's words", u.name("sessions.py"), perLine(u))
+		}
+	}
+	if imp, plain := byName["sessions.py:1-2 imports"], byName["sessions.py:114-115 unrelated"]; imp == nil || plain == nil || perLine(imp) <= perLine(plain) {
+		t.Errorf("the imports should be worth more a line than a definition without the task's words")
+	}
+	// Blank lines alone are worth nothing.
+	for _, u := range us {
+		if strings.TrimSpace(strings.Join(lines[u.from-1:u.to], "")) == "" && u.worth != 0 {
+			t.Errorf("blank lines %d-%d are worth %v, want 0", u.from, u.to, u.worth)
 		}
 	}
 	// The chances add up to the file's relevance.
@@ -139,7 +149,7 @@ func TestTraceFrames(t *testing.T) {
 		}
 	}
 	// A unit holding a framed line is worth more than its twin without.
-	var src []string
+	src := []string{"import os"} // so that line 12 is code, not a blank line
 	for i := 0; i < 100; i++ {
 		src = append(src, fmt.Sprintf("def f%d():", i), "    return 1", "")
 	}
