@@ -24,7 +24,6 @@ func ExampleRetrieve() {
 	fmt.Println("stopped:", res.StopReason)
 	// Output:
 	// src/auth/tokens.ts: target, found in cycle 1
-	// src/lib/jwt-utils.ts: context, found in cycle 2
-	// src/session/session-manager.ts: context, found in cycle 2
+	// src/auth/auth.ts: context, found in cycle 1
 	// stopped: sufficient
 }

@@ -540,6 +540,10 @@ func (rk *ranker) rank() (ranking []hone.Ranked, files map[string]chosen, fallba
 		p[i] = r.Relevance
 	}
 	picked, fallback := rankmodel.Choose(p, rk.opts.Threshold, rk.opts.MaxFiles)
+	relevance := make(map[string]float64, len(out))
+	for _, r := range out {
+		relevance[r.Path] = r.Relevance
+	}
 	files = map[string]chosen{}
 	for _, i := range picked {
 		role := hone.RoleTarget
@@ -589,7 +593,7 @@ func (rk *ranker) rank() (ranking []hone.Ranked, files map[string]chosen, fallba
 		if _, ok := files[n.path]; ok {
 			continue
 		}
-		if ev, ok := rk.rec.best[n.path]; ok && ev.Score >= rk.opts.Threshold {
+		if ev, ok := rk.rec.best[n.path]; ok && ev.Score >= rk.opts.Threshold && relevance[n.path] >= contextFloor {
 			files[n.path] = chosen{role: hone.RoleContext, why: n.why}
 			added++
 		}
@@ -599,10 +603,13 @@ func (rk *ranker) rank() (ranking []hone.Ranked, files map[string]chosen, fallba
 
 // contextFiles is how many files the result adds, at most, for the
 // context its targets need; it adds none past resultFiles in all, so that
-// the result stays a handful an agent reads whole.
+// the result stays a handful an agent reads whole; and each must be at
+// least tangential on the relevance scale (contextFloor): a file the
+// ranking puts at 0.00 is no file to hand an agent, whatever calls it.
 const (
 	contextFiles = 2
 	resultFiles  = 5
+	contextFloor = 0.2
 )
 
 // ranking orders every evaluated file by its ranking score, each with its
