@@ -169,6 +169,11 @@ func cmdIndex(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	defer ix.Close()
 	bar := newProgressBar(stderr)
+	if f.repo == "" {
+		if _, inGit := gitRoot(ix.Root); !inGit {
+			bar.outside = ix.Root
+		}
+	}
 	var st index.Stats
 	if *rebuild {
 		st, err = ix.Rebuild(ctx, bar.update)
@@ -328,6 +333,9 @@ type progressBar struct {
 	start time.Time
 	last  time.Time
 	drew  bool
+	// outside names a folder outside any git work tree: the first update
+	// says, on any output, how many of its files are read.
+	outside string
 }
 
 // progressAfter: work shorter than this shows no progress.
@@ -349,6 +357,10 @@ func (b *progressBar) progress(done, total int, bytes int64) {
 }
 
 func (b *progressBar) update(p index.Progress) {
+	if b.outside != "" && p.Total > 0 {
+		fmt.Fprintf(b.w, "hone: indexing %d file%s of %s, which is not a git repository\n", p.Total, plural(p.Total), redact.QuotePath(b.outside))
+		b.outside = ""
+	}
 	if !b.tty || p.Total == 0 || time.Since(b.start) < progressAfter || time.Since(b.last) < 100*time.Millisecond && p.Done != p.Total {
 		return
 	}

@@ -124,6 +124,11 @@ func cmdRetrieve(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	if err != nil {
 		return err
 	}
+	if idx.repo == "" {
+		if _, inGit := gitRoot(root); !inGit {
+			bar.outside = root
+		}
+	}
 	redact.Warm()
 	res, err := retrieve.Retrieve(ctx, root, task, opts)
 	bar.done()
