@@ -35,6 +35,12 @@ func connect(t *testing.T, repo string) *mcp.ClientSession {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return connectServer(t, srv)
+}
+
+// connectServer starts a server and a client beside it.
+func connectServer(t *testing.T, srv *Server) *mcp.ClientSession {
+	t.Helper()
 	ctx := context.Background()
 	st, ct := mcp.NewInMemoryTransports()
 	ss, err := srv.MCP().Connect(ctx, st, nil)
