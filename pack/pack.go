@@ -284,7 +284,9 @@ const (
 	extraFloor = 0.05
 )
 
-// packFiles are the result's files, then the next of its ranking.
+// packFiles are the result's files, then the next of its ranking, then
+// what the result's files call on the lines about the task, which the
+// ranking put too low to return: the code read beside them.
 func packFiles(res *hone.Result) []hone.File {
 	files := slices.Clone(res.Files)
 	in := map[string]bool{}
@@ -298,11 +300,38 @@ func packFiles(res *hone.Result) []hone.File {
 		}
 		if !in[r.Path] {
 			files = append(files, hone.File{Path: r.Path, Relevance: r.Relevance})
+			in[r.Path] = true
 			extra++
+		}
+	}
+	relevance := map[string]float64{}
+	for _, r := range res.Ranking {
+		relevance[r.Path] = r.Relevance
+	}
+	result := map[string]bool{}
+	for _, f := range res.Files {
+		result[f.Path] = true
+	}
+	called := 0
+	for _, c := range res.Cycles {
+		for _, g := range c.Gaps {
+			if called == calledFiles {
+				return files
+			}
+			if g.Kind == "call" && g.Critical && result[g.From] && g.Where != "" && !in[g.Where] {
+				files = append(files, hone.File{Path: g.Where, Relevance: relevance[g.Where]})
+				in[g.Where] = true
+				called++
+			}
 		}
 	}
 	return files
 }
+
+// calledFiles: the pack holds the code of this many files, at most, that
+// the result's files call on the lines about the task, when the budget
+// leaves room.
+const calledFiles = 3
 
 // read reads a file for the pack, redacted, in lines; a secret-bearing
 // file is never read, and one that cannot be read is noted.
@@ -460,7 +489,7 @@ func header(res *hone.Result, extra []hone.File) string {
 		for _, f := range extra {
 			next = append(next, fmt.Sprintf("%s (%.2f)", redact.QuotePath(f.Path), f.Relevance))
 		}
-		fmt.Fprintf(&b, "Also shown, as the budget allows: the ranking's next files, below the threshold: %s\n", strings.Join(next, ", "))
+		fmt.Fprintf(&b, "Also shown, as the budget allows, below the threshold: the ranking's next files, and what the files call on the lines about the task: %s\n", strings.Join(next, ", "))
 	}
 	if len(res.RelatedTests) > 0 {
 		b.WriteString("Tests to run after a change:\n")
