@@ -102,7 +102,7 @@ func Build(res *hone.Result, root string, opts Options) *Pack {
 		budgetName = "--budget"
 	}
 	p := &Pack{Budget: opts.Budget, Included: []string{}, Omitted: []string{}, Ranges: []Range{}}
-	files := packFiles(res)
+	files, called := packFiles(res)
 	head := header(res, files[len(res.Files):])
 	c := taskConcepts(res)
 	texts := make([][]string, len(files))
@@ -124,6 +124,11 @@ func Build(res *hone.Result, root string, opts Options) *Pack {
 				size += len(l) + 1
 			}
 			u.tokens = int(math.Ceil(float64(size)*rate)) + blockTokens
+			if i >= called {
+				// What the result calls, read beside it, fills what
+				// the budget leaves.
+				u.worth *= calledWorth
+			}
 			units = append(units, u)
 		}
 	}
@@ -284,11 +289,12 @@ const (
 	extraFloor = 0.05
 )
 
-// packFiles are the result's files, then the next of its ranking, then
-// what the result's files call on the lines about the task, which the
-// ranking put too low to return: the code read beside them.
-func packFiles(res *hone.Result) []hone.File {
-	files := slices.Clone(res.Files)
+// packFiles are the result's files, then the next of its ranking, then,
+// from called on, what the result's files call on the lines about the
+// task, which the ranking put too low to return: the code read beside
+// them.
+func packFiles(res *hone.Result) (files []hone.File, called int) {
+	files = slices.Clone(res.Files)
 	in := map[string]bool{}
 	for _, f := range files {
 		in[f.Path] = true
@@ -312,26 +318,29 @@ func packFiles(res *hone.Result) []hone.File {
 	for _, f := range res.Files {
 		result[f.Path] = true
 	}
-	called := 0
+	called = len(files)
 	for _, c := range res.Cycles {
 		for _, g := range c.Gaps {
-			if called == calledFiles {
-				return files
+			if len(files)-called == calledFiles {
+				return files, called
 			}
 			if g.Kind == "call" && g.Critical && result[g.From] && g.Where != "" && !in[g.Where] {
 				files = append(files, hone.File{Path: g.Where, Relevance: relevance[g.Where]})
 				in[g.Where] = true
-				called++
 			}
 		}
 	}
-	return files
+	return files, called
 }
 
 // calledFiles: the pack holds the code of this many files, at most, that
 // the result's files call on the lines about the task, when the budget
-// leaves room.
-const calledFiles = 3
+// leaves room: their units are worth calledWorth times what they would
+// be, so that they fill what the code more likely to change leaves.
+const (
+	calledFiles = 3
+	calledWorth = 0.1
+)
 
 // read reads a file for the pack, redacted, in lines; a secret-bearing
 // file is never read, and one that cannot be read is noted.
