@@ -103,7 +103,9 @@ func Build(res *hone.Result, root string, opts Options) *Pack {
 	}
 	p := &Pack{Budget: opts.Budget, Included: []string{}, Omitted: []string{}, Ranges: []Range{}}
 	files, called := packFiles(res)
-	head := header(res, files[len(res.Files):])
+	// The header names the ranking's next files; the files the result
+	// calls are named in its missing context already.
+	head := header(res, files[len(res.Files):called])
 	c := taskConcepts(res)
 	texts := make([][]string, len(files))
 	var units []*unit
@@ -498,7 +500,7 @@ func header(res *hone.Result, extra []hone.File) string {
 		for _, f := range extra {
 			next = append(next, fmt.Sprintf("%s (%.2f)", redact.QuotePath(f.Path), f.Relevance))
 		}
-		fmt.Fprintf(&b, "Also shown, as the budget allows, below the threshold: the ranking's next files, and what the files call on the lines about the task: %s\n", strings.Join(next, ", "))
+		fmt.Fprintf(&b, "Also shown, as the budget allows: the ranking's next files, below the threshold: %s\n", strings.Join(next, ", "))
 	}
 	if len(res.RelatedTests) > 0 {
 		b.WriteString("Tests to run after a change:\n")
