@@ -46,27 +46,27 @@ func New(root, indexDir string, log *slog.Logger) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	if log == nil {
-		log = slog.New(slog.NewTextHandler(os.Stderr, nil))
-	}
-	return &Server{root: abs, indexDir: indexDir, log: log}, nil
+	return newServer(abs, "", indexDir, log), nil
 }
 
 // NewWorkspace serves the workspace each client names, its first root (MCP's
 // roots), and where a client names none, fallback (the repository the
 // server started in; empty for none). indexDir and log are New's.
 func NewWorkspace(fallback, indexDir string, log *slog.Logger) (*Server, error) {
-	s, err := New(".", indexDir, log)
-	if err != nil {
-		return nil, err
-	}
-	s.root = ""
 	if fallback != "" {
-		if s.fallback, err = checkRoot(fallback); err != nil {
+		var err error
+		if fallback, err = checkRoot(fallback); err != nil {
 			return nil, err
 		}
 	}
-	return s, nil
+	return newServer("", fallback, indexDir, log), nil
+}
+
+func newServer(root, fallback, indexDir string, log *slog.Logger) *Server {
+	if log == nil {
+		log = slog.New(slog.NewTextHandler(os.Stderr, nil))
+	}
+	return &Server{root: root, fallback: fallback, indexDir: indexDir, log: log}
 }
 
 func checkRoot(root string) (string, error) {

@@ -11,6 +11,7 @@ package pack
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"path"
 	"path/filepath"
@@ -297,10 +298,11 @@ const (
 // them.
 func packFiles(res *hone.Result) (files []hone.File, called int) {
 	files = slices.Clone(res.Files)
-	in := map[string]bool{}
+	result := map[string]bool{}
 	for _, f := range files {
-		in[f.Path] = true
+		result[f.Path] = true
 	}
+	in := maps.Clone(result)
 	extra := 0
 	for _, r := range res.Ranking {
 		if extra == extraFiles || r.Relevance < extraFloor {
@@ -315,10 +317,6 @@ func packFiles(res *hone.Result) (files []hone.File, called int) {
 	relevance := map[string]float64{}
 	for _, r := range res.Ranking {
 		relevance[r.Path] = r.Relevance
-	}
-	result := map[string]bool{}
-	for _, f := range res.Files {
-		result[f.Path] = true
 	}
 	called = len(files)
 	for _, c := range res.Cycles {

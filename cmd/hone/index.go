@@ -27,13 +27,15 @@ func (f *indexFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.dir, "index-dir", "", "where indexes live (default: $HONE_INDEX_DIR, else the user's cache directory)")
 }
 
-// open resolves the repository and opens its index; notices go to stderr.
-func (f *indexFlags) open(ctx context.Context, stderr io.Writer) (*index.Index, error) {
-	root, err := repoRoot(f.repo, stderr)
+// open resolves the repository and opens its index; notices go to
+// stderr. outside is repoRoot's.
+func (f *indexFlags) open(ctx context.Context, stderr io.Writer) (ix *index.Index, outside bool, err error) {
+	root, outside, err := repoRoot(f.repo)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
-	return index.Open(ctx, root, index.Options{Dir: f.dir, Notice: notifier(stderr)})
+	ix, err = index.Open(ctx, root, index.Options{Dir: f.dir, Notice: notifier(stderr)})
+	return ix, outside, err
 }
 
 func notifier(stderr io.Writer) func(string) {
@@ -163,16 +165,14 @@ func cmdIndex(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := noArgs("index", "to index", words); err != nil {
 		return err
 	}
-	ix, err := f.open(ctx, stderr)
+	ix, outside, err := f.open(ctx, stderr)
 	if err != nil {
 		return err
 	}
 	defer ix.Close()
 	bar := newProgressBar(stderr)
-	if f.repo == "" {
-		if _, inGit := gitRoot(ix.Root); !inGit {
-			bar.outside = ix.Root
-		}
+	if outside {
+		sayOutside(stderr, ix.Root, bar)
 	}
 	var st index.Stats
 	if *rebuild {
@@ -235,7 +235,7 @@ func cmdStatus(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err := noArgs("status", "for the status of", words); err != nil {
 		return err
 	}
-	root, err := repoRoot(f.repo)
+	root, _, err := repoRoot(f.repo)
 	if err != nil {
 		return err
 	}

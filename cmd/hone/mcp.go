@@ -30,7 +30,7 @@ func cmdMCP(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	// server started in a home folder must not index it.
 	var root, fallback string
 	if f.repo != "" {
-		if root, err = repoRoot(f.repo); err != nil {
+		if root, _, err = repoRoot(f.repo); err != nil {
 			return err
 		}
 	} else if wd, err := os.Getwd(); err == nil {

@@ -37,7 +37,7 @@ func cmdOutline(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	root := ""
 	if *repo != "" {
-		if root, err = repoRoot(*repo); err != nil {
+		if root, _, err = repoRoot(*repo); err != nil {
 			return err
 		}
 	}

@@ -120,14 +120,12 @@ func cmdRetrieve(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		return usagef("the task is empty: say what you need context for, e.g. hone retrieve \"fix the token expiry bug\"")
 	}
 
-	root, err := repoRoot(idx.repo, stderr)
+	root, outside, err := repoRoot(idx.repo)
 	if err != nil {
 		return err
 	}
-	if idx.repo == "" {
-		if _, inGit := gitRoot(root); !inGit {
-			bar.outside = root
-		}
+	if outside {
+		sayOutside(stderr, root, bar)
 	}
 	redact.Warm()
 	res, err := retrieve.Retrieve(ctx, root, task, opts)
@@ -208,43 +206,46 @@ func readTask(name string, stdin io.Reader) (string, error) {
 // repoRoot resolves --repo, or finds the git root enclosing the working
 // directory, else takes the working directory itself, unless it is the
 // home folder or the file system's root: those are indexed only when
-// named with --repo. A folder outside any git work tree is said so on
-// stderr, when stderr is given, before it is indexed.
-func repoRoot(flagRepo string, stderr ...io.Writer) (string, error) {
+// named with --repo. outside reports that last case, a folder outside any
+// git work tree, which the caller says it works on (sayOutside).
+func repoRoot(flagRepo string) (root string, outside bool, err error) {
 	if flagRepo != "" {
 		abs, err := filepath.Abs(flagRepo)
 		if err != nil {
-			return "", usagef("bad repository path %q: %v", flagRepo, err)
+			return "", false, usagef("bad repository path %q: %v", flagRepo, err)
 		}
 		fi, err := os.Stat(abs)
 		switch {
 		case errors.Is(err, os.ErrNotExist):
-			return "", usagef("repository %s does not exist", flagRepo)
+			return "", false, usagef("repository %s does not exist", flagRepo)
 		case err != nil:
-			return "", usagef("cannot read repository %s: %v", flagRepo, err)
+			return "", false, usagef("cannot read repository %s: %v", flagRepo, err)
 		case !fi.IsDir():
-			return "", usagef("repository %s is not a directory", flagRepo)
+			return "", false, usagef("repository %s is not a directory", flagRepo)
 		}
 		if _, err := os.ReadDir(abs); err != nil {
-			return "", usagef("cannot read repository %s: %v", flagRepo, err)
+			return "", false, usagef("cannot read repository %s: %v", flagRepo, err)
 		}
-		return abs, nil
+		return abs, false, nil
 	}
 	wd, err := os.Getwd()
 	if err != nil {
-		return "", fmt.Errorf("find the working directory: %w", err)
+		return "", false, fmt.Errorf("find the working directory: %w", err)
 	}
-	root, inGit := gitRoot(wd)
-	if inGit {
-		return root, nil
+	if root, inGit := gitRoot(wd); inGit {
+		return root, false, nil
 	}
 	if tooBroad(wd) {
-		return "", usagef("%s is not in a git repository, and hone does not index a whole home folder or file system unasked: run hone in a repository, or name the folder with --repo", wd)
+		return "", false, usagef("%s is not in a git repository, and hone does not index a whole home folder or file system unasked: run hone in a repository, or name the folder with --repo", wd)
 	}
-	for _, w := range stderr {
-		fmt.Fprintf(w, "hone: %s is not in a git repository: hone works on the folder itself, all of it (run hone in a repository, or name one with --repo)\n", redact.QuotePath(wd))
-	}
-	return wd, nil
+	return wd, true, nil
+}
+
+// sayOutside says that hone works on a folder outside any git work tree,
+// and has the progress bar say how many of its files it indexes.
+func sayOutside(stderr io.Writer, root string, bar *progressBar) {
+	fmt.Fprintf(stderr, "hone: %s is not in a git repository: hone works on the folder itself, all of it (run hone in a repository, or name one with --repo)\n", redact.QuotePath(root))
+	bar.outside = root
 }
 
 // gitRoot finds the git work tree enclosing dir.
