@@ -236,7 +236,7 @@ func repoRoot(flagRepo string) (root string, outside bool, err error) {
 		return root, false, nil
 	}
 	if tooBroad(wd) {
-		return "", false, usagef("%s is not in a git repository, and hone does not index a whole home folder or file system unasked: run hone in a repository, or name the folder with --repo", wd)
+		return "", false, usagef("%s is not in a git repository, and hone does not index a whole home folder or file system unasked: run hone in a repository, or name the folder with --repo", redact.QuotePath(wd))
 	}
 	return wd, true, nil
 }
