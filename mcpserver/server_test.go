@@ -95,7 +95,7 @@ func TestTools(t *testing.T) {
 	var out RetrieveResult
 	b, _ := json.Marshal(res.StructuredContent)
 	json.Unmarshal(b, &out)
-	if len(out.Files) != 2 || out.Files[0].Role != hone.RoleTarget || out.StopReason != "sufficient" || out.Tokens > 3000 {
+	if len(out.Files) != 2 || out.Files[0].Role != hone.RoleTarget || out.StopReason != "max_cycles" || out.Tokens > 3000 {
 		t.Errorf("retrieve_context structured: %+v", out)
 	}
 

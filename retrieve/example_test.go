@@ -25,5 +25,5 @@ func ExampleRetrieve() {
 	// Output:
 	// src/auth/tokens.ts: target, found in cycle 1
 	// src/auth/auth.ts: context, found in cycle 1
-	// stopped: sufficient
+	// stopped: max_cycles
 }

@@ -227,6 +227,10 @@ func run(ctx context.Context, ix *index.Index, raw string, opts hone.Options, pc
 	rec := newRecord()
 	var near map[string]float64 // the last cycle's candidates' closeness to the relevant files
 
+	isTest := func(p string) bool {
+		e := ix.Entry(p)
+		return e != nil && e.Kind.Has(walk.Test)
+	}
 	q := firstQuery(tp, opts)
 	for n := 1; n <= opts.MaxCycles; n++ {
 		if err := ctx.Err(); err != nil {
@@ -264,11 +268,18 @@ func run(ctx context.Context, ix *index.Index, raw string, opts hone.Options, pc
 		}
 		res.Cycles = append(res.Cycles, cyc)
 
-		// Enough files the evaluator scores at the threshold, and nothing
-		// critical left to look for.
-		if countRelevant(ix, rec, opts.Threshold) >= hone.SufficientFiles && !rf.criticalOpen() {
-			res.StopReason = hone.StopSufficient
-			break
+		// Enough files at the threshold on the result's own scale, their
+		// calibrated relevance as the ranking stands after this cycle, and
+		// nothing critical left to look for.
+		if !rf.criticalOpen() {
+			rk := &ranker{
+				ix: ix, tp: tp, q: q, src: src, rec: rec, hits: dp.hits, near: near, gaps: rf.found(),
+				tested: testPointers(ix, q), history: past.scores, commits: past.commits, opts: opts,
+			}
+			if countRelevant(rk.ranking(), opts.Threshold, isTest) >= hone.SufficientFiles {
+				res.StopReason = hone.StopSufficient
+				break
+			}
 		}
 		if newFiles == 0 && crossed == 0 && closed == 0 {
 			res.StopReason = hone.StopNoProgress
@@ -378,16 +389,14 @@ func evaluations(vs []verdict) []hone.Evaluation {
 	return out
 }
 
-// countRelevant counts the files the evaluator scored at the threshold or
-// above in any cycle, tests aside: tests tell where to look, but the files
-// a task is after are the code they test.
-func countRelevant(ix *index.Index, rec *record, threshold float64) int {
+// countRelevant counts the ranked files at the threshold or above, tests
+// aside: tests tell where to look, but the files a task is after are the
+// code they test.
+func countRelevant(ranking []hone.Ranked, threshold float64, isTest func(path string) bool) int {
 	n := 0
-	for p, ev := range rec.best {
-		if ev.Score >= threshold {
-			if e := ix.Entry(p); e == nil || !e.Kind.Has(walk.Test) {
-				n++
-			}
+	for _, r := range ranking {
+		if r.Relevance >= threshold && !isTest(r.Path) {
+			n++
 		}
 	}
 	return n

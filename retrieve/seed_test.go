@@ -149,8 +149,11 @@ func TestSeedAuthTokenExpiry(t *testing.T) {
 	if len(res.Files) == 0 || res.Files[0].Path != res.Ranking[0].Path || res.Files[0].Role != hone.RoleTarget {
 		t.Errorf("result %+v: want the ranking's best first, a target", res.Files)
 	}
-	if res.StopReason != hone.StopSufficient {
-		t.Errorf("stopped for %s, want %s", res.StopReason, hone.StopSufficient)
+	// The evaluator scores four files 0.75 or more, but the result's best
+	// stands below 0.7: the loop counts the result's relevance, so it does
+	// not stop as sufficient under a list that holds no file at 0.7.
+	if res.StopReason == hone.StopSufficient {
+		t.Errorf("stopped as sufficient, though the ranking holds %d files at %.2f", retrieve.RelevantFiles(res), res.Threshold)
 	}
 	for _, r := range res.Ranking {
 		if strings.HasPrefix(r.Path, "dist/") || strings.HasSuffix(r.Path, ".test.ts") {

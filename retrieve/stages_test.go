@@ -368,8 +368,10 @@ func TestFakeEvaluator(t *testing.T) {
 	if cycles != len(res.Cycles) {
 		t.Errorf("%d cycles asked the evaluator, %d ran", cycles, len(res.Cycles))
 	}
-	if res.StopReason != hone.StopSufficient {
-		t.Errorf("stopped %s with the fake's four relevant files", res.StopReason)
+	// The fake scores four files 0.75 or more; the stop rule counts the
+	// result's relevance, not the fake's scores.
+	if res.StopReason == hone.StopSufficient && relevantFiles(res) < hone.SufficientFiles {
+		t.Errorf("stopped as sufficient on the fake's scores: the ranking holds %d files at %.2f", relevantFiles(res), res.Threshold)
 	}
 	if len(res.Files) == 0 || res.Files[0].Path != "src/auth/tokens.ts" {
 		t.Errorf("files %+v", res.Files)
@@ -544,5 +546,33 @@ func TestNoGoroutineOutlivesAFailedCall(t *testing.T) {
 	}
 	for _, g := range left {
 		t.Errorf("a goroutine outlived the failed call:\n%s", g)
+	}
+}
+
+// relevantFiles counts the ranking's files at the threshold or above,
+// tests aside, as the stop rule counts them.
+func relevantFiles(res *hone.Result) int {
+	return countRelevant(res.Ranking, res.Threshold, func(p string) bool {
+		return strings.Contains(p, ".test.") || strings.HasPrefix(p, "tests/")
+	})
+}
+
+// The stop rule counts the result's relevance: files at the threshold or
+// above, tests aside.
+func TestCountRelevant(t *testing.T) {
+	isTest := func(p string) bool { return strings.HasSuffix(p, "_test.go") }
+	for _, c := range []struct {
+		name    string
+		ranking []hone.Ranked
+		want    int
+	}{
+		{"none", nil, 0},
+		{"at the threshold counts", []hone.Ranked{{Path: "a.go", Relevance: 0.7}, {Path: "b.go", Relevance: 0.69}}, 1},
+		{"tests aside", []hone.Ranked{{Path: "a.go", Relevance: 0.9}, {Path: "a_test.go", Relevance: 0.95}, {Path: "b.go", Relevance: 0.8}}, 2},
+		{"every file", []hone.Ranked{{Path: "a.go", Relevance: 0.99}, {Path: "b.go", Relevance: 0.9}, {Path: "c.go", Relevance: 0.71}}, 3},
+	} {
+		if got := countRelevant(c.ranking, 0.7, isTest); got != c.want {
+			t.Errorf("%s: %d, want %d", c.name, got, c.want)
+		}
 	}
 }

@@ -188,7 +188,7 @@ func gapLine(g hone.Gap) string {
 func stopText(res *hone.Result) string {
 	switch res.StopReason {
 	case hone.StopSufficient:
-		return fmt.Sprintf("sufficient (the evaluator scored %d files %.2f or more, and no critical gap was left)", hone.SufficientFiles, res.Threshold)
+		return fmt.Sprintf("sufficient (at least %d files at relevance %.2f or more, and no critical gap was left)", hone.SufficientFiles, res.Threshold)
 	case hone.StopNoProgress:
 		return "no progress (the last cycle found nothing new)"
 	case hone.StopMaxCycles:
