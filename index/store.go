@@ -159,6 +159,8 @@ type Index struct {
 	// existing: the first open opens only an index that is there,
 	// creating nothing.
 	existing bool
+	// walked are the folders the last update's walk read.
+	walked []string
 }
 
 // version is the time of the last write to the index, which changes with
@@ -471,8 +473,25 @@ func (ix *Index) Snapshot(ctx context.Context) error {
 		return fmt.Errorf("read index %s: %w", ix.Path, err)
 	}
 	ix.rd = conn
+	// The catalog and the caches built on it stand while no process
+	// wrote to the index since they were read.
+	v, err := ix.version(ctx)
+	if err != nil {
+		return err
+	}
+	ix.mu.Lock()
+	current := ix.cat != nil && v == ix.loaded
+	ix.mu.Unlock()
+	if current {
+		return nil
+	}
 	return ix.loadCatalog(ctx)
 }
+
+// EndRead ends the read that Update or Snapshot began, so that a process
+// that keeps the index open between answers lets others' writes be
+// checkpointed meanwhile. The next Snapshot or Update reads again.
+func (ix *Index) EndRead() { ix.endRead() }
 
 // endRead ends the read transaction, if any. A connection whose
 // transaction could not be ended is closed, never put back in the pool:

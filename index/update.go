@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -230,6 +231,16 @@ func (ix *Index) Update(ctx context.Context, progress func(Progress)) (Stats, er
 	return st, err
 }
 
+// Walked returns the slash paths of the folders the last update read, "."
+// for the root, in walk order: those a change to the indexed files shows
+// in, which a caller that watches the repository watches. It is nil before
+// an update.
+func (ix *Index) Walked() []string {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	return slices.Clone(ix.walked)
+}
+
 func (ix *Index) update(ctx context.Context, progress func(Progress)) (Stats, error) {
 	start := time.Now()
 	var st Stats
@@ -260,7 +271,9 @@ func (ix *Index) update(ctx context.Context, progress func(Progress)) (Stats, er
 	// Every status is taken after this time: a file whose times are not
 	// well before it is racy.
 	checked := time.Now().UnixNano()
+	var walked []string
 	files, err := walk.Files(ctx, ix.Root, walk.Options{
+		Dir:         func(p string) { walked = append(walked, p) },
 		MaxFileSize: ix.opts.MaxFileSize,
 		OnError: func(p string, err error) error {
 			st.Skipped.skip(p, err)
@@ -283,6 +296,9 @@ func (ix *Index) update(ctx context.Context, progress func(Progress)) (Stats, er
 	if err != nil {
 		return st, fmt.Errorf("update index of %s: %w", ix.Root, err)
 	}
+	ix.mu.Lock()
+	ix.walked = walked
+	ix.mu.Unlock()
 	if testHookAfterWalk != nil {
 		testHookAfterWalk()
 	}

@@ -63,3 +63,35 @@ func TestWalkSeenAndBinary(t *testing.T) {
 		t.Errorf("asked about %v", asked)
 	}
 }
+
+// Dir names each directory the walk reads, in walk order, and none it
+// skips: ignored, under .git, or unreadable.
+func TestWalkDirHook(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{
+		".gitignore":        "build/\n",
+		"a.go":              "package a\n",
+		"src/b.go":          "package b\n",
+		"src/deep/c.go":     "package c\n",
+		"images/x.png":      "\x89PNG\x00",
+		"build/out.go":      "package out\n",
+		".git/HEAD":         "ref: refs/heads/main\n",
+		"locked/secret.txt": "x\n",
+	})
+	if err := os.Chmod(filepath.Join(root, "locked"), 0); err != nil {
+		t.Fatal(err)
+	}
+	defer os.Chmod(filepath.Join(root, "locked"), 0o755)
+	var dirs []string
+	_, err := Files(context.Background(), root, Options{Dir: func(p string) { dirs = append(dirs, p) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{".", "images", "src", "src/deep"}
+	if os.Geteuid() == 0 {
+		want = []string{".", "images", "locked", "src", "src/deep"} // root reads it anyway
+	}
+	if !slices.Equal(dirs, want) {
+		t.Errorf("dirs %v, want %v", dirs, want)
+	}
+}

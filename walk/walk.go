@@ -24,7 +24,7 @@ var ErrNotDir = errors.New("not a directory")
 
 // Options controls a walk. The zero value is usable.
 //
-// Walk calls the hooks OnError, Seen and Binary, like its fn, only from the
+// Walk calls the hooks OnError, Seen, Binary and Dir, like its fn, only from the
 // goroutine that called it, one call at a time, in the order of the paths
 // they are about, so they need no locking.
 type Options struct {
@@ -54,6 +54,12 @@ type Options struct {
 	// Binary, if not nil, is called for each file skipped as binary after
 	// its head was read, so that a caller can answer Seen for it next time.
 	Binary func(f File)
+
+	// Dir, if not nil, is called with the slash path of each directory the
+	// walk reads ("." for the root), before its entries: the directories a
+	// change to the walk's files would show in, for a caller that watches
+	// them.
+	Dir func(path string)
 }
 
 // maxFileSize returns the effective size limit, negative for none.
@@ -309,6 +315,13 @@ func (w *walker) walkDir(j *dirJob) error {
 		if err := w.report(pe.rel, pe.err); err != nil {
 			return w.abandon(j, err)
 		}
+	}
+	if w.opts.Dir != nil && j.readErr == nil {
+		rel := j.rel
+		if rel == "" {
+			rel = "."
+		}
+		w.opts.Dir(rel)
 	}
 	for i := range j.entries {
 		e := &j.entries[i]
