@@ -1,0 +1,236 @@
+// Package watch tells a long-running process whether a repository's files
+// may have changed since a moment, from the kernel's notifications, so
+// that it need not walk the repository before every answer.
+//
+// A Watcher watches folders, one by one, as a walk of the repository
+// found them. Begin marks the moment a walk starts; Unchanged reports
+// whether no folder changed since. Unchanged first waits until the
+// notifications of every change made before it was called have arrived:
+// it writes a cookie file in a folder of its own and waits for that
+// file's notification, which the kernel queues after theirs (watchman's
+// way). When it cannot be sure, it says the files may have changed.
+package watch
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"time"
+
+	"github.com/fsnotify/fsnotify"
+)
+
+// Supported reports whether watching is available: on Linux, whose
+// inotify queues the notifications of one watcher in the order of the
+// changes, which the cookie relies on.
+const Supported = runtime.GOOS == "linux"
+
+// syncTimeout bounds the wait for a cookie's notification; past it, the
+// files may have changed.
+const syncTimeout = time.Second
+
+// Watcher watches a repository's folders.
+type Watcher struct {
+	root    string
+	fw      *fsnotify.Watcher
+	cookies string // the folder of the cookie files, outside the repository
+
+	mu      sync.Mutex
+	changed bool  // a folder changed since Begin, or may have
+	broken  error // the watcher lost events for good
+	watched map[string]bool
+	waiting map[string]chan struct{} // cookie path -> closed when seen
+	seq     int
+	done    chan struct{}
+}
+
+// New starts a watcher of the repository at root, which watches no folder
+// yet: until Watch and Begin, its files may have changed.
+func New(root string) (*Watcher, error) {
+	if !Supported {
+		return nil, fmt.Errorf("watch %s: watching needs Linux's inotify", root)
+	}
+	fw, err := fsnotify.NewBufferedWatcher(4096)
+	if err != nil {
+		return nil, fmt.Errorf("watch %s: %w", root, err)
+	}
+	cookies, err := os.MkdirTemp("", "hone-watch-")
+	if err != nil {
+		fw.Close()
+		return nil, fmt.Errorf("watch %s: %w", root, err)
+	}
+	if err := fw.Add(cookies); err != nil {
+		fw.Close()
+		os.RemoveAll(cookies)
+		return nil, fmt.Errorf("watch %s: %w", root, err)
+	}
+	w := &Watcher{root: root, fw: fw, cookies: cookies, changed: true, watched: map[string]bool{}, waiting: map[string]chan struct{}{}, done: make(chan struct{})}
+	go w.loop()
+	return w, nil
+}
+
+// Watch watches the folders, slash paths relative to the root ("." for
+// the root), that it does not watch yet. A folder it starts to watch may
+// have changed before: the files may have changed. An error means the
+// watcher cannot be relied on (the kernel's limit on watches, say), and
+// it says the files may have changed from then on.
+func (w *Watcher) Watch(dirs []string) error {
+	added := false
+	for _, d := range dirs {
+		abs := filepath.Join(w.root, filepath.FromSlash(d))
+		w.mu.Lock()
+		had := w.watched[abs]
+		w.mu.Unlock()
+		if had {
+			continue
+		}
+		if err := w.fw.Add(abs); err != nil {
+			if errors.Is(err, os.ErrNotExist) {
+				added = true // gone since the walk: a change
+				continue
+			}
+			err = fmt.Errorf("watch %s: %w", abs, err)
+			w.fail(err)
+			return err
+		}
+		w.mu.Lock()
+		w.watched[abs] = true
+		w.mu.Unlock()
+		added = true
+	}
+	if added {
+		w.mu.Lock()
+		w.changed = true
+		w.mu.Unlock()
+	}
+	return nil
+}
+
+// Begin marks the start of a walk: changes from now on count.
+func (w *Watcher) Begin() {
+	w.mu.Lock()
+	w.changed = false
+	w.mu.Unlock()
+}
+
+// Unchanged reports whether no watched folder changed since Begin, once
+// the notifications of all changes made before the call have arrived.
+func (w *Watcher) Unchanged(ctx context.Context) bool {
+	if !w.sync(ctx) {
+		return false
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return !w.changed && w.broken == nil
+}
+
+// Err is why the watcher can no longer be relied on, if it cannot.
+func (w *Watcher) Err() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.broken
+}
+
+// Close stops the watcher and removes its cookie folder.
+func (w *Watcher) Close() error {
+	err := w.fw.Close()
+	<-w.done
+	if rerr := os.RemoveAll(w.cookies); err == nil {
+		err = rerr
+	}
+	return err
+}
+
+// sync writes a cookie and waits for its notification: every change made
+// before has then been noted.
+func (w *Watcher) sync(ctx context.Context) bool {
+	w.mu.Lock()
+	w.seq++
+	name := filepath.Join(w.cookies, fmt.Sprintf("cookie-%d", w.seq))
+	seen := make(chan struct{})
+	w.waiting[name] = seen
+	w.mu.Unlock()
+	defer func() {
+		w.mu.Lock()
+		delete(w.waiting, name)
+		w.mu.Unlock()
+		os.Remove(name)
+	}()
+	if err := os.WriteFile(name, nil, 0o600); err != nil {
+		return false
+	}
+	t := time.NewTimer(syncTimeout)
+	defer t.Stop()
+	select {
+	case <-seen:
+		return true
+	case <-t.C:
+		return false
+	case <-ctx.Done():
+		return false
+	case <-w.done:
+		return false
+	}
+}
+
+func (w *Watcher) fail(err error) {
+	w.mu.Lock()
+	if w.broken == nil {
+		w.broken = err
+	}
+	w.changed = true
+	w.mu.Unlock()
+}
+
+// loop notes the notifications until the watcher is closed.
+func (w *Watcher) loop() {
+	defer close(w.done)
+	for {
+		select {
+		case ev, ok := <-w.fw.Events:
+			if !ok {
+				return
+			}
+			w.note(ev)
+		case err, ok := <-w.fw.Errors:
+			if !ok {
+				return
+			}
+			if errors.Is(err, fsnotify.ErrEventOverflow) {
+				// Events were lost, but the watches stand: walk once.
+				w.mu.Lock()
+				w.changed = true
+				w.mu.Unlock()
+				continue
+			}
+			w.fail(err)
+		}
+	}
+}
+
+func (w *Watcher) note(ev fsnotify.Event) {
+	w.mu.Lock()
+	if filepath.Dir(ev.Name) == w.cookies {
+		if seen, ok := w.waiting[ev.Name]; ok && ev.Has(fsnotify.Create) {
+			close(seen)
+			delete(w.waiting, ev.Name)
+		}
+		w.mu.Unlock()
+		return
+	}
+	w.changed = true
+	// A folder moved or gone is watched again, under its new name, when
+	// a walk finds it.
+	gone := (ev.Has(fsnotify.Remove) || ev.Has(fsnotify.Rename)) && w.watched[ev.Name]
+	if gone {
+		delete(w.watched, ev.Name)
+	}
+	w.mu.Unlock()
+	if gone {
+		w.fw.Remove(ev.Name) // the kernel may have dropped it already
+	}
+}

@@ -1,0 +1,158 @@
+package watch
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func newWatcher(t *testing.T, root string, dirs ...string) *Watcher {
+	t.Helper()
+	if !Supported {
+		t.Skip("watching needs Linux")
+	}
+	w, err := New(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { w.Close() })
+	if err := w.Watch(dirs); err != nil {
+		t.Fatal(err)
+	}
+	return w
+}
+
+func mkdirs(t *testing.T, root string, dirs ...string) {
+	t.Helper()
+	for _, d := range dirs {
+		if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func write(t *testing.T, root, p, s string) {
+	t.Helper()
+	if err := os.WriteFile(filepath.Join(root, p), []byte(s), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Each change to a watched folder shows at once: Unchanged waits for
+// the notifications of the changes made before it, with no sleep.
+func TestChanges(t *testing.T) {
+	ctx := context.Background()
+	for _, c := range []struct {
+		name   string
+		change func(t *testing.T, root string)
+		want   bool // unchanged
+	}{
+		{"nothing", func(t *testing.T, root string) {}, true},
+		{"a file written", func(t *testing.T, root string) { write(t, root, "src/a.go", "package a // edited\n") }, false},
+		{"a file created", func(t *testing.T, root string) { write(t, root, "src/new.go", "package a\n") }, false},
+		{"a file created in the root", func(t *testing.T, root string) { write(t, root, "notes.md", "x\n") }, false},
+		{"a file removed", func(t *testing.T, root string) { os.Remove(filepath.Join(root, "src/a.go")) }, false},
+		{"a file renamed", func(t *testing.T, root string) {
+			os.Rename(filepath.Join(root, "src/a.go"), filepath.Join(root, "src/b.go"))
+		}, false},
+		{"a folder made", func(t *testing.T, root string) { mkdirs(t, root, "src/pkg") }, false},
+		{"a file's mode", func(t *testing.T, root string) { os.Chmod(filepath.Join(root, "src/a.go"), 0o600) }, false},
+		{"a folder it does not watch", func(t *testing.T, root string) { write(t, root, "build/out.o", "x") }, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			root := t.TempDir()
+			mkdirs(t, root, "src", "build")
+			write(t, root, "src/a.go", "package a\n")
+			w := newWatcher(t, root, ".", "src")
+			w.Begin()
+			if !w.Unchanged(ctx) {
+				t.Fatal("changed before any change")
+			}
+			c.change(t, root)
+			if got := w.Unchanged(ctx); got != c.want {
+				t.Errorf("unchanged %v, want %v", got, c.want)
+			}
+			// Begin starts afresh.
+			w.Begin()
+			if !w.Unchanged(ctx) {
+				t.Error("changed after Begin, with no change since")
+			}
+		})
+	}
+}
+
+// Until Begin, and whenever a folder starts to be watched, the files may
+// have changed: nothing watched them before.
+func TestNewFoldersMayHaveChanged(t *testing.T) {
+	ctx := context.Background()
+	root := t.TempDir()
+	mkdirs(t, root, "src", "docs")
+	w := newWatcher(t, root, ".")
+	if w.Unchanged(ctx) {
+		t.Error("unchanged before Begin")
+	}
+	w.Begin()
+	if err := w.Watch([]string{".", "src"}); err != nil {
+		t.Fatal(err)
+	}
+	if w.Unchanged(ctx) {
+		t.Error("unchanged though src was only now watched")
+	}
+	w.Begin()
+	if err := w.Watch([]string{".", "src"}); err != nil { // nothing new
+		t.Fatal(err)
+	}
+	if !w.Unchanged(ctx) {
+		t.Error("changed, though every folder was watched already")
+	}
+	w.Begin()
+	if err := w.Watch([]string{"gone"}); err != nil {
+		t.Fatal(err)
+	}
+	if w.Unchanged(ctx) {
+		t.Error("unchanged, though a folder the walk saw is gone")
+	}
+}
+
+// A folder renamed is watched again under its new name; its old watch
+// no longer stands for it.
+func TestFolderRenamed(t *testing.T) {
+	ctx := context.Background()
+	root := t.TempDir()
+	mkdirs(t, root, "old")
+	w := newWatcher(t, root, ".", "old")
+	w.Begin()
+	if err := os.Rename(filepath.Join(root, "old"), filepath.Join(root, "new")); err != nil {
+		t.Fatal(err)
+	}
+	if w.Unchanged(ctx) {
+		t.Fatal("unchanged after a rename")
+	}
+	w.Begin()
+	if err := w.Watch([]string{".", "new"}); err != nil {
+		t.Fatal(err)
+	}
+	w.Begin()
+	write(t, root, "new/a.go", "package a\n")
+	if w.Unchanged(ctx) {
+		t.Error("a file written in the renamed folder went unseen")
+	}
+}
+
+func TestCloseRemovesCookies(t *testing.T) {
+	root := t.TempDir()
+	w := newWatcher(t, root, ".")
+	w.Begin()
+	w.Unchanged(context.Background())
+	dir := w.cookies
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(dir); !os.IsNotExist(err) {
+		t.Errorf("the cookie folder %s is left: %v", dir, err)
+	}
+	if w.Unchanged(context.Background()) {
+		t.Error("a closed watcher says unchanged")
+	}
+}
