@@ -51,11 +51,11 @@ func (s *Server) addReindex(srv *mcp.Server) {
 }
 
 func (s *Server) indexStatus(ctx context.Context, req *mcp.CallToolRequest, _ StatusParams) (*mcp.CallToolResult, StatusResult, error) {
-	ix, err := s.index(ctx, req.Session)
+	ix, release, err := s.index(ctx, req.Session)
 	if err != nil {
 		return nil, StatusResult{}, err
 	}
-	defer ix.Close()
+	defer release()
 	st, err := ix.Status(ctx)
 	if err != nil {
 		return nil, StatusResult{}, err
@@ -67,24 +67,20 @@ func (s *Server) indexStatus(ctx context.Context, req *mcp.CallToolRequest, _ St
 }
 
 func (s *Server) reindex(ctx context.Context, req *mcp.CallToolRequest, in ReindexParams) (*mcp.CallToolResult, ReindexResult, error) {
-	root, err := s.repo(ctx, req.Session)
-	if err != nil {
-		return nil, ReindexResult{}, err
-	}
-	ix, err := index.Open(ctx, root, index.Options{Dir: s.indexDir, Notice: func(n string) { s.log.Info(n) }})
-	if err != nil {
-		return nil, ReindexResult{}, err
-	}
-	defer ix.Close()
 	var st index.Stats
-	if in.Rebuild {
-		st, err = ix.Rebuild(ctx, nil)
-	} else {
-		st, err = ix.Update(ctx, nil)
-	}
+	_, release, err := s.indexUpdated(ctx, req.Session, true, func(ix *index.Index) (index.Stats, error) {
+		var err error
+		if in.Rebuild {
+			st, err = ix.Rebuild(ctx, nil)
+		} else {
+			st, err = ix.Update(ctx, nil)
+		}
+		return st, err
+	})
 	if err != nil {
 		return nil, ReindexResult{}, err
 	}
+	defer release()
 	out := ReindexResult{Files: st.Files, Added: st.Added, Changed: st.Changed, Deleted: st.Deleted, Millis: st.Elapsed.Milliseconds()}
 	text := fmt.Sprintf("indexed %d files: %d added, %d changed, %d deleted in %d ms\n", st.Files, st.Added, st.Changed, st.Deleted, out.Millis)
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}, out, nil

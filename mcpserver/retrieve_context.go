@@ -77,11 +77,11 @@ func (s *Server) retrieveContext(ctx context.Context, req *mcp.CallToolRequest, 
 		budget = defaultBudget
 	}
 	budget = min(budget, maxAnswerTokens)
-	ix, err := s.index(ctx, req.Session)
+	ix, release, err := s.index(ctx, req.Session)
 	if err != nil {
 		return nil, RetrieveResult{}, err
 	}
-	defer ix.Close()
+	defer release()
 	res, err := retrieve.RetrieveIndex(ctx, ix, task, hone.Options{MaxCycles: in.MaxCycles, MaxFiles: max(in.MaxFiles, 0), Include: in.Include, Exclude: in.Exclude,
 		IndexDir: s.indexDir, Notice: func(n string) { s.log.Info(n) }})
 	if err != nil {

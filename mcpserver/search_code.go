@@ -64,11 +64,11 @@ func (s *Server) searchCode(ctx context.Context, req *mcp.CallToolRequest, in Se
 	if len(terms) == 0 {
 		return nil, SearchResult{}, fmt.Errorf("the query %s has no words to search for", quote(in.Query))
 	}
-	ix, err := s.index(ctx, req.Session)
+	ix, release, err := s.index(ctx, req.Session)
 	if err != nil {
 		return nil, SearchResult{}, err
 	}
-	defer ix.Close()
+	defer release()
 	keep := func(e *index.Entry) bool { return retrieve.Searchable(in.Include, in.Exclude, e) }
 	out := SearchResult{Hits: []SearchHit{}}
 	var b strings.Builder

@@ -1,8 +1,10 @@
 // Package mcpserver serves hone to agents over the Model Context Protocol:
 // retrieval with a context pack, code search, outlines, spans of files, and
 // the index's status. One file per tool, typed parameters, as gopls's MCP
-// server has it. Every call brings the index up to date first; every
-// answer stays under what MCP clients accept, and says so when it is cut.
+// server has it. Every call sees the files as they are: the server keeps
+// each repository's index open and, on Linux, watches its folders, so that
+// a call walks the repository only when a file changed. Every answer stays
+// under what MCP clients accept, and says so when it is cut.
 package mcpserver
 
 import (
@@ -16,9 +18,11 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/hone-tools/hone"
 	"github.com/hone-tools/hone/index"
+	"github.com/hone-tools/hone/internal/watch"
 	"github.com/hone-tools/hone/walk"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -37,7 +41,27 @@ type Server struct {
 	fallback string // without one: the repository the server started in, if any
 	indexDir string
 	log      *slog.Logger
+
+	mu    sync.Mutex
+	repos map[string]*repoIndex // the open indexes, by repository
+	used  []string              // their repositories, least recently used first
 }
+
+// repoIndex is a repository's index, kept open between calls, which take
+// it one at a time, and the watcher that tells whether its files changed.
+type repoIndex struct {
+	mu      sync.Mutex
+	ix      *index.Index
+	watcher *watch.Watcher // nil: every call walks the repository
+	noWatch bool           // watching failed here once: do not try again
+}
+
+// testHookWalk, if set, is called when a call walks the repository.
+var testHookWalk func()
+
+// maxOpen bounds the indexes a server keeps open, for a client that moves
+// between workspaces.
+const maxOpen = 4
 
 // New serves the repository at root; indexDir may be empty for the
 // default; log receives what the server has to say (never stdout).
@@ -136,32 +160,168 @@ func (s *Server) MCP() *mcp.Server {
 	return srv
 }
 
-// Run serves over a transport until the client goes.
+// Run serves over a transport until the client goes, then closes the
+// indexes it kept open.
 func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
-	return s.MCP().Run(ctx, t)
+	err := s.MCP().Run(ctx, t)
+	if cerr := s.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
 
-// index opens the index and brings it up to date: every call sees the
-// files as they are.
-func (s *Server) index(ctx context.Context, ss *mcp.ServerSession) (*index.Index, error) {
+// Close closes the indexes the server keeps open, and their watchers.
+func (s *Server) Close() error {
+	s.mu.Lock()
+	repos := s.repos
+	s.repos, s.used = nil, nil
+	s.mu.Unlock()
+	var errs []error
+	for _, ri := range repos {
+		ri.mu.Lock()
+		errs = append(errs, ri.close())
+		ri.mu.Unlock()
+	}
+	return errors.Join(errs...)
+}
+
+func (ri *repoIndex) close() error {
+	var errs []error
+	if ri.watcher != nil {
+		errs = append(errs, ri.watcher.Close())
+		ri.watcher = nil
+	}
+	if ri.ix != nil {
+		errs = append(errs, ri.ix.Close())
+		ri.ix = nil
+	}
+	return errors.Join(errs...)
+}
+
+// repoIndex returns the repository's entry, made on first use; past
+// maxOpen, the least recently used other one is closed.
+func (s *Server) repoIndex(root string) *repoIndex {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.repos == nil {
+		s.repos = map[string]*repoIndex{}
+	}
+	ri := s.repos[root]
+	if ri == nil {
+		ri = &repoIndex{}
+		s.repos[root] = ri
+	}
+	for i, r := range s.used {
+		if r == root {
+			s.used = append(s.used[:i], s.used[i+1:]...)
+			break
+		}
+	}
+	s.used = append(s.used, root)
+	if len(s.used) > maxOpen {
+		old := s.used[0]
+		s.used = s.used[1:]
+		gone := s.repos[old]
+		delete(s.repos, old)
+		go func() {
+			// A call may hold it still: close it once that call ends.
+			gone.mu.Lock()
+			gone.close()
+			gone.mu.Unlock()
+		}()
+	}
+	return ri
+}
+
+// index returns the repository's index, up to date, and the function
+// that hands it back, which the call defers: every call sees the files as
+// they are.
+func (s *Server) index(ctx context.Context, ss *mcp.ServerSession) (*index.Index, func(), error) {
+	return s.indexUpdated(ctx, ss, false, nil)
+}
+
+// indexUpdated is index; force has it walk the repository whatever the
+// watcher says, and update, when set, brings the index up to date in its
+// stead (a rebuild), reporting what it did.
+func (s *Server) indexUpdated(ctx context.Context, ss *mcp.ServerSession, force bool, update func(*index.Index) (index.Stats, error)) (*index.Index, func(), error) {
 	root, err := s.repo(ctx, ss)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	ix, err := index.Open(ctx, root, index.Options{Dir: s.indexDir, Notice: func(n string) { s.log.Info(n) }})
-	if err != nil {
-		return nil, err
+	ri := s.repoIndex(root)
+	ri.mu.Lock()
+	release := func() {
+		if ri.ix != nil {
+			ri.ix.EndRead()
+		}
+		ri.mu.Unlock()
 	}
-	if _, err := ix.Update(ctx, nil); err != nil {
-		if errors.Is(err, index.ErrFull) {
+	if ri.ix == nil {
+		ix, err := index.Open(ctx, root, index.Options{Dir: s.indexDir, Notice: func(n string) { s.log.Info(n) }})
+		if err != nil {
+			ri.mu.Unlock()
+			return nil, nil, err
+		}
+		ri.ix = ix
+	}
+	ix := ri.ix
+	if !force && update == nil && ri.watcher != nil && ri.watcher.Unchanged(ctx) {
+		// No file changed since the last walk: read the index as it is.
+		if err := ix.Snapshot(ctx); err != nil {
+			release()
+			return nil, nil, err
+		}
+		return ix, release, nil
+	}
+	if ri.watcher != nil {
+		ri.watcher.Begin()
+	}
+	asked := update != nil
+	if !asked {
+		update = func(ix *index.Index) (index.Stats, error) { return ix.Update(ctx, nil) }
+	}
+	if testHookWalk != nil {
+		testHookWalk()
+	}
+	if _, err := update(ix); err != nil {
+		if errors.Is(err, index.ErrFull) && !asked {
 			// The index answers as it was; the log says why.
 			s.log.Warn(err.Error())
-			return ix, nil
+			return ix, release, nil
 		}
-		ix.Close()
-		return nil, err
+		release()
+		return nil, nil, err
 	}
-	return ix, nil
+	s.watch(root, ri)
+	return ix, release, nil
+}
+
+// watch watches the folders the index's last walk read, where watching
+// works; when it fails, the log says so once, and every call walks.
+func (s *Server) watch(root string, ri *repoIndex) {
+	if !watch.Supported || ri.noWatch {
+		return
+	}
+	if ri.watcher != nil && ri.watcher.Err() != nil {
+		s.log.Info("every call walks the repository: its watcher failed", "err", ri.watcher.Err())
+		ri.watcher.Close()
+		ri.watcher, ri.noWatch = nil, true
+		return
+	}
+	if ri.watcher == nil {
+		w, err := watch.New(root)
+		if err != nil {
+			s.log.Info("every call walks the repository: cannot watch it", "err", err)
+			ri.noWatch = true
+			return
+		}
+		ri.watcher = w
+	}
+	if err := ri.watcher.Watch(ri.ix.Walked()); err != nil {
+		s.log.Info("every call walks the repository: cannot watch all its folders (on Linux, raise fs.inotify.max_user_watches)", "err", err)
+		ri.watcher.Close()
+		ri.watcher, ri.noWatch = nil, true
+	}
 }
 
 // resolve checks a path a model gave: relative to the repository, inside

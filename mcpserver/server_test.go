@@ -29,17 +29,18 @@ var fixture = filepath.Join("..", "testdata", "repos", "auth-expiry")
 
 // connect starts the server on a repository and a client beside it, over
 // the SDK's in-memory transports.
-func connect(t *testing.T, repo string) *mcp.ClientSession {
+func connect(t testing.TB, repo string) *mcp.ClientSession {
 	t.Helper()
 	srv, err := New(repo, t.TempDir(), slog.New(slog.NewTextHandler(io.Discard, nil)))
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() { srv.Close() })
 	return connectServer(t, srv)
 }
 
 // connectServer starts a server and a client beside it.
-func connectServer(t *testing.T, srv *Server) *mcp.ClientSession {
+func connectServer(t testing.TB, srv *Server) *mcp.ClientSession {
 	t.Helper()
 	ctx := context.Background()
 	st, ct := mcp.NewInMemoryTransports()
@@ -55,7 +56,7 @@ func connectServer(t *testing.T, srv *Server) *mcp.ClientSession {
 	return cs
 }
 
-func call(t *testing.T, cs *mcp.ClientSession, tool string, args any) (*mcp.CallToolResult, string) {
+func call(t testing.TB, cs *mcp.ClientSession, tool string, args any) (*mcp.CallToolResult, string) {
 	t.Helper()
 	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: tool, Arguments: args})
 	if err != nil {

@@ -135,6 +135,7 @@ func quietServer(t testing.TB) *mcp.Server {
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() { srv.Close() })
 	return srv.MCP()
 }
 

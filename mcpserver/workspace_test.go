@@ -20,6 +20,7 @@ func connectWorkspace(t *testing.T, fallback string) *mcp.ClientSession {
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() { srv.Close() })
 	return connectServer(t, srv)
 }
 
@@ -31,6 +32,7 @@ func TestWorkspaceRoots(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() { srv.Close() })
 	w := serveWire(t, srv.MCP(), NewStdioTransport(io.Discard), 16)
 	defer w.close()
 	w.send(`{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{"roots":{"listChanged":true}},"clientInfo":{"name":"test","version":"0"}}}`)
