@@ -52,6 +52,7 @@ type Server struct {
 type repoIndex struct {
 	mu      sync.Mutex
 	ix      *index.Index
+	file    os.FileInfo    // the index's file, as opened
 	watcher *watch.Watcher // nil: every call walks the repository
 	noWatch bool           // watching failed here once: do not try again
 }
@@ -256,6 +257,13 @@ func (s *Server) indexUpdated(ctx context.Context, ss *mcp.ServerSession, force 
 		}
 		ri.mu.Unlock()
 	}
+	if ri.ix != nil {
+		// Another process may have replaced the index's file (a damaged
+		// index is built anew): open the one that is there now.
+		if fi, err := os.Stat(ri.ix.Path); err != nil || !os.SameFile(fi, ri.file) {
+			ri.close()
+		}
+	}
 	if ri.ix == nil {
 		ix, err := index.Open(ctx, root, index.Options{Dir: s.indexDir, Notice: func(n string) { s.log.Info(n) }})
 		if err != nil {
@@ -263,6 +271,7 @@ func (s *Server) indexUpdated(ctx context.Context, ss *mcp.ServerSession, force 
 			return nil, nil, err
 		}
 		ri.ix = ix
+		ri.file, _ = os.Stat(ix.Path)
 	}
 	ix := ri.ix
 	if !force && update == nil && ri.watcher != nil && ri.watcher.Unchanged(ctx) {

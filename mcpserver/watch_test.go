@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/hone-tools/hone/internal/watch"
@@ -90,5 +91,42 @@ func TestCallsSeeEdits(t *testing.T) {
 	found("quokka")
 	if watch.Supported && walks != settled {
 		t.Errorf("a call walked the repository though no file changed since the last")
+	}
+}
+
+// An index another process replaced (a damaged one is built anew) is
+// opened again: the server does not answer from the file it had.
+func TestIndexReplaced(t *testing.T) {
+	repo, dir := t.TempDir(), t.TempDir()
+	if err := os.WriteFile(filepath.Join(repo, "a.go"), []byte("package a\n\nfunc Alpha() {}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	srv, err := New(repo, dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	cs := connectServer(t, srv)
+	call(t, cs, "search_code", map[string]any{"query": "alpha"})
+	srv.mu.Lock()
+	ri := srv.repos[srv.root]
+	srv.mu.Unlock()
+	path := ri.ix.Path
+	// Replace the file: move it away and build another in its place.
+	if err := os.Rename(path, path+".old"); err != nil {
+		t.Fatal(err)
+	}
+	for _, ext := range []string{"-wal", "-shm"} {
+		os.Rename(path+ext, path+".old"+ext)
+	}
+	if err := os.WriteFile(filepath.Join(repo, "b.go"), []byte("package a\n\nfunc Bravo() {}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, text := call(t, cs, "search_code", map[string]any{"query": "bravo"})
+	if res.IsError || !strings.Contains(text, "b.go") {
+		t.Fatalf("bravo: %s", text)
+	}
+	if fi, err := os.Stat(path); err != nil || !os.SameFile(fi, ri.file) {
+		t.Errorf("the server still reads the replaced file")
 	}
 }
