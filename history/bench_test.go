@@ -1,7 +1,9 @@
 package history
 
 import (
+	"context"
 	"fmt"
+	"path/filepath"
 	"testing"
 )
 
@@ -59,6 +61,26 @@ func BenchmarkNamed(b *testing.B) {
 	for b.Loop() {
 		if len(l.Named(task)) == 0 {
 			b.Fatal("named nothing")
+		}
+	}
+}
+
+// BenchmarkReadPack: loading a cache of MaxCommits commits from its
+// database, as every read of the history does.
+func BenchmarkReadPack(b *testing.B) {
+	db, err := openCacheFile(filepath.Join(b.TempDir(), "history.db"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer db.Close()
+	data := encodePack(synthetic(MaxCommits))
+	if _, err := db.Exec(`INSERT INTO pack(id, data) VALUES(1, ?)`, data); err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		if cs, err := readPack(context.Background(), db); err != nil || len(cs) != MaxCommits {
+			b.Fatalf("%d commits, %v", len(cs), err)
 		}
 	}
 }
