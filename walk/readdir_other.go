@@ -7,11 +7,20 @@ import (
 	"os"
 )
 
-// readDir returns the entries of directory dir other than "." and "..",
+// dirHandle is a directory to read the entries and file statuses of.
+type dirHandle struct{ path string }
+
+func openDir(dir string) (dirHandle, error) { return dirHandle{dir}, nil }
+
+func (d dirHandle) close() {}
+
+func (d dirHandle) stat(name string) (fileStat, error) { return statFile(join(d.path, name)) }
+
+// entries returns the entries of the directory other than "." and "..",
 // unsorted. On error it returns the entries read before the error. buf is
 // unused.
-func readDir(dir string, buf *[]byte) ([]dirent, error) {
-	f, err := os.Open(dir)
+func (d dirHandle) entries(buf *[]byte) ([]dirent, error) {
+	f, err := os.Open(d.path)
 	if err != nil {
 		return nil, err
 	}

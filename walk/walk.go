@@ -469,7 +469,12 @@ func (w *walker) next() *dirJob {
 // space.
 func (w *walker) read(j *dirJob, s *scratch) {
 	defer j.done.Done()
-	entries, err := readDir(j.abs, &s.dir)
+	dir, err := openDir(j.abs)
+	var entries []dirent
+	if err == nil {
+		defer dir.close()
+		entries, err = dir.entries(&s.dir)
+	}
 	j.readErr = err
 	if err != nil && j.rel == "" {
 		return // fatal
@@ -501,7 +506,7 @@ func (w *walker) read(j *dirJob, s *scratch) {
 			nsub++
 			continue
 		}
-		st, err := statFile(join(j.abs, name))
+		st, err := dir.stat(name)
 		if err != nil {
 			j.entries = append(j.entries, entry{rel: rel, err: err, state: fileStatFailed})
 			continue
