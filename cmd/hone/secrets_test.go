@@ -131,6 +131,7 @@ func TestNoSecretLeaves(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() { srv.Close() })
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	ct, st := mcp.NewInMemoryTransports()
