@@ -198,3 +198,13 @@ func BenchmarkRepository(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkNew builds the default redactor, as every hone process that
+// prints does once.
+func BenchmarkNew(b *testing.B) {
+	for b.Loop() {
+		if _, err := redact.New(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
