@@ -170,6 +170,13 @@ func cmdIndex(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	defer ix.Close()
+	// The git history too, so that the first retrieval finds it read:
+	// read beside the index, not after it.
+	var hist *historyRead
+	if !*noHistory {
+		hist = readHistory(ctx, ix.Root, f.dir)
+		defer hist.stop()
+	}
 	bar := newProgressBar(stderr)
 	if outside {
 		sayOutside(stderr, ix.Root, bar)
@@ -209,18 +216,50 @@ func cmdIndex(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if st.Skipped.Any() {
 		fmt.Fprintf(stdout, "skipped: %s\n", st.Skipped)
 	}
-	if !*noHistory {
-		// The git history too, so that the first retrieval finds it read.
-		start := time.Now()
-		l, err := history.Read(ctx, ix.Root, "", "", f.dir)
+	if hist != nil {
+		l, took, err := hist.wait()
 		switch {
 		case err == nil:
-			fmt.Fprintf(stdout, "read the git history: %d commits in %s\n", len(l.Commits), time.Since(start).Round(time.Millisecond))
+			fmt.Fprintf(stdout, "read the git history: %d commits in %s\n", len(l.Commits), took.Round(time.Millisecond))
 		case !errors.Is(err, history.ErrNoGit):
 			fmt.Fprintf(stderr, "hone: git history left out: %v\n", err)
 		}
 	}
 	return nil
+}
+
+// historyRead is the git history, read in the background.
+type historyRead struct {
+	cancel context.CancelFunc
+	done   chan struct{}
+	log    *history.Log
+	took   time.Duration
+	err    error
+}
+
+func readHistory(ctx context.Context, root, dir string) *historyRead {
+	ctx, cancel := context.WithCancel(ctx)
+	h := &historyRead{cancel: cancel, done: make(chan struct{})}
+	go func() {
+		defer close(h.done)
+		start := time.Now()
+		h.log, h.err = history.Read(ctx, root, "", "", dir)
+		h.took = time.Since(start)
+	}()
+	return h
+}
+
+// wait waits for the read to end.
+func (h *historyRead) wait() (*history.Log, time.Duration, error) {
+	<-h.done
+	return h.log, h.took, h.err
+}
+
+// stop stops the read and waits for it: a command that returns before it
+// asked for the history leaves nothing running.
+func (h *historyRead) stop() {
+	h.cancel()
+	<-h.done
 }
 
 func cmdStatus(ctx context.Context, args []string, stdout, stderr io.Writer) error {
