@@ -137,8 +137,9 @@ func New() (*Redactor, error) {
 			r.standIn(&a.StopWords)
 		}
 	}
-	if vc.AllowList != nil {
-		r.standIn(&vc.AllowList.StopWords)
+	//lint:ignore SA1019 Translate still reads the deprecated form, so its stop words need their stand-in too.
+	if al := vc.AllowList; al != nil {
+		r.standIn(&al.StopWords)
 	}
 	for _, a := range vc.Allowlists {
 		r.standIn(&a.StopWords)
