@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // TestSearchCodeBestLines: the lines search_code shows of a file are those
@@ -56,15 +58,7 @@ def save_session(response, session, name):
 		{"cookie", []int{1, 2, 3}},
 	}
 	for _, c := range cases {
-		res, text := call(t, cs, "search_code", map[string]any{"query": c.query})
-		if res.IsError {
-			t.Fatalf("%q: %s", c.query, text)
-		}
-		var out SearchResult
-		b, _ := json.Marshal(res.StructuredContent)
-		if err := json.Unmarshal(b, &out); err != nil {
-			t.Fatal(err)
-		}
+		out, text := searchCode(t, cs, c.query)
 		var got []int
 		for _, h := range out.Hits {
 			if h.Path != "sessions.py" {
@@ -79,4 +73,20 @@ def save_session(response, session, name):
 			t.Errorf("%q: sessions.py shows lines %v, want %v:\n%s", c.query, got, c.want, text)
 		}
 	}
+}
+
+// searchCode calls search_code and returns its structured answer and its
+// text.
+func searchCode(t testing.TB, cs *mcp.ClientSession, query string) (SearchResult, string) {
+	t.Helper()
+	res, text := call(t, cs, "search_code", map[string]any{"query": query})
+	if res.IsError {
+		t.Fatalf("%q: %s", query, text)
+	}
+	var out SearchResult
+	b, _ := json.Marshal(res.StructuredContent)
+	if err := json.Unmarshal(b, &out); err != nil {
+		t.Fatal(err)
+	}
+	return out, text
 }

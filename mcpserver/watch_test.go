@@ -1,7 +1,6 @@
 package mcpserver
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"slices"
@@ -33,15 +32,7 @@ func TestCallsSeeEdits(t *testing.T) {
 	cs := connect(t, repo)
 	found := func(query string) []string {
 		t.Helper()
-		res, text := call(t, cs, "search_code", map[string]any{"query": query})
-		if res.IsError {
-			t.Fatalf("%q: %s", query, text)
-		}
-		var out SearchResult
-		b, _ := json.Marshal(res.StructuredContent)
-		if err := json.Unmarshal(b, &out); err != nil {
-			t.Fatal(err)
-		}
+		out, _ := searchCode(t, cs, query)
 		var paths []string
 		for _, h := range out.Hits {
 			paths = append(paths, h.Path)
