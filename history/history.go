@@ -20,6 +20,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/hone-tools/hone/index"
 	"github.com/hone-tools/hone/redact"
@@ -133,6 +134,51 @@ func Read(ctx context.Context, root, gitDir, rev, cacheDir string) (*Log, error)
 		return nil, fmt.Errorf("write history: %w", err)
 	}
 	return l, nil
+}
+
+// Reading is a read of the history under way, beside other work (the
+// index's update): git and the databases work at the same time.
+type Reading struct {
+	cancel context.CancelFunc
+	done   chan struct{}
+	log    *Log
+	took   time.Duration
+	err    error
+}
+
+// Start starts Read in the background. A nil Reading reads nothing: its
+// Wait returns no history, and its Stop does nothing.
+func Start(ctx context.Context, root, gitDir, rev, cacheDir string) *Reading {
+	ctx, cancel := context.WithCancel(ctx)
+	r := &Reading{cancel: cancel, done: make(chan struct{})}
+	go func() {
+		defer close(r.done)
+		start := time.Now()
+		r.log, r.err = Read(ctx, root, gitDir, rev, cacheDir)
+		r.took = time.Since(start)
+	}()
+	return r
+}
+
+// Wait waits for the read to end, and returns Read's history and error,
+// and how long it took.
+func (r *Reading) Wait() (*Log, time.Duration, error) {
+	if r == nil {
+		return nil, 0, nil
+	}
+	<-r.done
+	r.cancel()
+	return r.log, r.took, r.err
+}
+
+// Stop stops the read and waits for it to end: whoever gives up before
+// asking for the history leaves nothing running.
+func (r *Reading) Stop() {
+	if r == nil {
+		return
+	}
+	r.cancel()
+	<-r.done
 }
 
 func git(ctx context.Context, root, gitDir string, stdin []byte, args ...string) ([]byte, error) {

@@ -386,3 +386,23 @@ func TestPrivateCache(t *testing.T) {
 		}
 	}
 }
+
+// A read started in the background ends with Read's answer, and one
+// stopped leaves nothing running; a nil Reading reads nothing.
+func TestStart(t *testing.T) {
+	dir := t.TempDir() // no repository
+	t.Setenv("GIT_CEILING_DIRECTORIES", filepath.Dir(dir))
+	r := Start(context.Background(), dir, "", "", t.TempDir())
+	if l, _, err := r.Wait(); l != nil || !errors.Is(err, ErrNoGit) {
+		t.Errorf("outside git: %v, %v; want no history and ErrNoGit", l, err)
+	}
+	if l, _, err := r.Wait(); l != nil || !errors.Is(err, ErrNoGit) {
+		t.Errorf("a second Wait: %v, %v", l, err)
+	}
+	Start(context.Background(), dir, "", "", t.TempDir()).Stop()
+	var none *Reading
+	none.Stop()
+	if l, took, err := none.Wait(); l != nil || took != 0 || err != nil {
+		t.Errorf("a nil Reading: %v, %v, %v", l, took, err)
+	}
+}

@@ -37,13 +37,11 @@ func Retrieve(ctx context.Context, repoDir, task string, opts hone.Options) (*ho
 		return nil, err
 	}
 	// The history is read beside the index's update; a failed update
-	// waits for it, so that nothing outlives the call.
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
+	// stops it, so that nothing outlives the call.
 	pc := readHistory(ctx, repoDir, opts)
 	ix, err := index.Open(ctx, repoDir, index.Options{Dir: opts.IndexDir, MaxFileSize: opts.MaxFileSize, Notice: opts.Notice})
 	if err != nil {
-		pc.abandon(cancel)
+		pc.Stop()
 		return nil, err
 	}
 	defer ix.Close()
@@ -53,7 +51,7 @@ func Retrieve(ctx context.Context, repoDir, task string, opts hone.Options) (*ho
 	}
 	if _, err := ix.Update(ctx, progress); err != nil {
 		if !errors.Is(err, index.ErrFull) {
-			pc.abandon(cancel)
+			pc.Stop()
 			return nil, err
 		}
 		// The disk is full: answer from the index as it was, saying so.
@@ -87,7 +85,7 @@ func prepare(task string, opts hone.Options) (string, hone.Options, error) {
 // runRepaired runs the loop. When its reads meet damage in the index, it
 // has the index rebuilt, with a notice, and runs again, rather than answer
 // from damaged data.
-func runRepaired(ctx context.Context, ix *index.Index, task string, opts hone.Options, pc *pastCommits, start time.Time) (*hone.Result, error) {
+func runRepaired(ctx context.Context, ix *index.Index, task string, opts hone.Options, pc *history.Reading, start time.Time) (*hone.Result, error) {
 	res, err := run(ctx, ix, task, opts, pc, start)
 	if !index.IsDamaged(err) {
 		return res, err
@@ -201,7 +199,7 @@ func sortEvals(evs []verdict) {
 	})
 }
 
-func run(ctx context.Context, ix *index.Index, raw string, opts hone.Options, pc *pastCommits, start time.Time) (*hone.Result, error) {
+func run(ctx context.Context, ix *index.Index, raw string, opts hone.Options, pc *history.Reading, start time.Time) (*hone.Result, error) {
 	tp := parseTask(raw, ix)
 	past := readPast(pc, tp.clean, opts.Notice)
 	abs, _ := filepath.Abs(ix.Root)
@@ -412,32 +410,13 @@ func describeGap(g hone.Gap) string {
 	return g.Name
 }
 
-// pastCommits is the repository's history, read beside the index's
-// update: git and the index's database work at the same time.
-type pastCommits struct {
-	done chan struct{}
-	log  *history.Log
-	err  error
-}
-
-// readHistory starts reading the history of the repository at root.
-func readHistory(ctx context.Context, root string, opts hone.Options) *pastCommits {
-	pc := &pastCommits{done: make(chan struct{})}
+// readHistory starts reading the history of the repository at root,
+// beside the index's update; nil when the options leave it out.
+func readHistory(ctx context.Context, root string, opts hone.Options) *history.Reading {
 	if opts.NoHistory {
-		close(pc.done)
-		return pc
+		return nil
 	}
-	go func() {
-		defer close(pc.done)
-		pc.log, pc.err = history.Read(ctx, root, opts.GitDir, opts.Rev, opts.IndexDir)
-	}()
-	return pc
-}
-
-// abandon stops the reading and waits for it to end.
-func (pc *pastCommits) abandon(cancel context.CancelFunc) {
-	cancel()
-	<-pc.done
+	return history.Start(ctx, root, opts.GitDir, opts.Rev, opts.IndexDir)
 }
 
 // past is what the history says of the task: the files past commits
@@ -450,25 +429,25 @@ type past struct {
 // readPast waits for the history and reads it for the task. A repository
 // without git history has none; a history that cannot be read is noticed
 // and left out.
-func readPast(pc *pastCommits, task string, notice func(string)) past {
-	<-pc.done
-	if pc.err != nil {
-		if !errors.Is(pc.err, history.ErrNoGit) && notice != nil {
-			notice(fmt.Sprintf("git history left out: %v", pc.err))
+func readPast(pc *history.Reading, task string, notice func(string)) past {
+	log, _, err := pc.Wait()
+	if err != nil {
+		if !errors.Is(err, history.ErrNoGit) && notice != nil {
+			notice(fmt.Sprintf("git history left out: %v", err))
 		}
 		return past{}
 	}
-	if pc.log == nil {
+	if log == nil {
 		return past{}
 	}
 	// The commits the task names lead, then those most like it.
-	named := pc.log.Named(task)
+	named := log.Named(task)
 	ms := named
 	isNamed := map[string]bool{}
 	for _, m := range named {
 		isNamed[m.Commit.Hash] = true
 	}
-	for _, m := range pc.log.Similar(task, historyMatches) {
+	for _, m := range log.Similar(task, historyMatches) {
 		if !isNamed[m.Commit.Hash] {
 			ms = append(ms, m)
 		}

@@ -172,10 +172,10 @@ func cmdIndex(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	defer ix.Close()
 	// The git history too, so that the first retrieval finds it read:
 	// read beside the index, not after it.
-	var hist *historyRead
+	var hist *history.Reading
 	if !*noHistory {
-		hist = readHistory(ctx, ix.Root, f.dir)
-		defer hist.stop()
+		hist = history.Start(ctx, ix.Root, "", "", f.dir)
+		defer hist.Stop()
 	}
 	bar := newProgressBar(stderr)
 	if outside {
@@ -217,7 +217,7 @@ func cmdIndex(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		fmt.Fprintf(stdout, "skipped: %s\n", st.Skipped)
 	}
 	if hist != nil {
-		l, took, err := hist.wait()
+		l, took, err := hist.Wait()
 		switch {
 		case err == nil:
 			fmt.Fprintf(stdout, "read the git history: %d commits in %s\n", len(l.Commits), took.Round(time.Millisecond))
@@ -226,40 +226,6 @@ func cmdIndex(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 	}
 	return nil
-}
-
-// historyRead is the git history, read in the background.
-type historyRead struct {
-	cancel context.CancelFunc
-	done   chan struct{}
-	log    *history.Log
-	took   time.Duration
-	err    error
-}
-
-func readHistory(ctx context.Context, root, dir string) *historyRead {
-	ctx, cancel := context.WithCancel(ctx)
-	h := &historyRead{cancel: cancel, done: make(chan struct{})}
-	go func() {
-		defer close(h.done)
-		start := time.Now()
-		h.log, h.err = history.Read(ctx, root, "", "", dir)
-		h.took = time.Since(start)
-	}()
-	return h
-}
-
-// wait waits for the read to end.
-func (h *historyRead) wait() (*history.Log, time.Duration, error) {
-	<-h.done
-	return h.log, h.took, h.err
-}
-
-// stop stops the read and waits for it: a command that returns before it
-// asked for the history leaves nothing running.
-func (h *historyRead) stop() {
-	h.cancel()
-	<-h.done
 }
 
 func cmdStatus(ctx context.Context, args []string, stdout, stderr io.Writer) error {
