@@ -68,7 +68,7 @@ func (s *Server) indexStatus(ctx context.Context, req *mcp.CallToolRequest, _ St
 
 func (s *Server) reindex(ctx context.Context, req *mcp.CallToolRequest, in ReindexParams) (*mcp.CallToolResult, ReindexResult, error) {
 	var st index.Stats
-	_, release, err := s.indexUpdated(ctx, req.Session, true, func(ix *index.Index) (index.Stats, error) {
+	_, release, err := s.indexUpdated(ctx, req.Session, func(ix *index.Index) (index.Stats, error) {
 		var err error
 		if in.Rebuild {
 			st, err = ix.Rebuild(ctx, nil)

@@ -55,6 +55,7 @@ type repoIndex struct {
 	file    os.FileInfo    // the index's file, as opened
 	watcher *watch.Watcher // nil: every call walks the repository
 	noWatch bool           // watching failed here once: do not try again
+	evicted bool           // closed for good: a call takes the repository's new entry
 }
 
 // testHookWalk, if set, is called when a call walks the repository.
@@ -227,6 +228,7 @@ func (s *Server) repoIndex(root string) *repoIndex {
 		go func() {
 			// A call may hold it still: close it once that call ends.
 			gone.mu.Lock()
+			gone.evicted = true
 			gone.close()
 			gone.mu.Unlock()
 		}()
@@ -238,19 +240,24 @@ func (s *Server) repoIndex(root string) *repoIndex {
 // that hands it back, which the call defers: every call sees the files as
 // they are.
 func (s *Server) index(ctx context.Context, ss *mcp.ServerSession) (*index.Index, func(), error) {
-	return s.indexUpdated(ctx, ss, false, nil)
+	return s.indexUpdated(ctx, ss, nil)
 }
 
-// indexUpdated is index; force has it walk the repository whatever the
-// watcher says, and update, when set, brings the index up to date in its
-// stead (a rebuild), reporting what it did.
-func (s *Server) indexUpdated(ctx context.Context, ss *mcp.ServerSession, force bool, update func(*index.Index) (index.Stats, error)) (*index.Index, func(), error) {
+// indexUpdated is index; update, when set, brings the index up to date in
+// its stead, whatever the watcher says (reindex, a rebuild).
+func (s *Server) indexUpdated(ctx context.Context, ss *mcp.ServerSession, update func(*index.Index) (index.Stats, error)) (*index.Index, func(), error) {
 	root, err := s.repo(ctx, ss)
 	if err != nil {
 		return nil, nil, err
 	}
 	ri := s.repoIndex(root)
 	ri.mu.Lock()
+	for ri.evicted {
+		// Closed while this call waited for it.
+		ri.mu.Unlock()
+		ri = s.repoIndex(root)
+		ri.mu.Lock()
+	}
 	release := func() {
 		if ri.ix != nil {
 			ri.ix.EndRead()
@@ -274,7 +281,7 @@ func (s *Server) indexUpdated(ctx context.Context, ss *mcp.ServerSession, force 
 		ri.file, _ = os.Stat(ix.Path)
 	}
 	ix := ri.ix
-	if !force && update == nil && ri.watcher != nil && ri.watcher.Unchanged(ctx) {
+	if update == nil && ri.watcher != nil && ri.watcher.Unchanged(ctx) {
 		// No file changed since the last walk: read the index as it is.
 		if err := ix.Snapshot(ctx); err != nil {
 			release()

@@ -1,8 +1,10 @@
 package mcpserver
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -119,5 +121,40 @@ func TestIndexReplaced(t *testing.T) {
 	}
 	if fi, err := os.Stat(path); err != nil || !os.SameFile(fi, ri.file) {
 		t.Errorf("the server still reads the replaced file")
+	}
+}
+
+// Past maxOpen repositories the least recently used entry is closed once
+// the call holding it ends, and marked so that a call waiting for it takes
+// the repository's new entry.
+func TestEvictLeastRecentlyUsed(t *testing.T) {
+	s := newServer("", "", t.TempDir(), nil)
+	t.Cleanup(func() { s.Close() })
+	first := s.repoIndex("/repo/0")
+	first.mu.Lock() // a call holds it
+	for i := 1; i <= maxOpen; i++ {
+		s.repoIndex(fmt.Sprintf("/repo/%d", i))
+	}
+	s.mu.Lock()
+	_, kept := s.repos["/repo/0"]
+	s.mu.Unlock()
+	if kept {
+		t.Fatal("the least recently used repository is still open")
+	}
+	if first.evicted {
+		t.Fatal("closed while a call held it")
+	}
+	first.mu.Unlock()
+	for {
+		first.mu.Lock()
+		evicted := first.evicted
+		first.mu.Unlock()
+		if evicted {
+			break
+		}
+		runtime.Gosched()
+	}
+	if s.repoIndex("/repo/0") == first {
+		t.Error("a call took the closed entry again")
 	}
 }
