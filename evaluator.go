@@ -3,17 +3,96 @@ package hone
 import "context"
 
 // An Evaluator is the loop's second stage: it judges the candidate files
-// a cycle's search found. The default is a lexical evaluator, which reads
-// the index; a model-backed one can take its place through
-// Options.Evaluator. Such an evaluator gets its requests with the
-// secrets hidden, as everything hone prints or sends.
+// a cycle's search found. The built-in one is lexical: it reads the index,
+// and it judges every candidate of every run. Another, such as a model's
+// (package modeleval), joins it through Options.Evaluator: it gets the
+// candidates with the lexical verdicts, judges those it chooses, and the
+// loop joins its verdicts with the lexical ones (JoinScores). Such an
+// evaluator gets its requests with the secrets hidden, as everything hone
+// prints or sends.
 type Evaluator interface {
-	// Evaluate returns one evaluation per candidate, in any order. Each
-	// has the candidate's Path, a Score in 0..1 (the bands of
+	// Evaluate returns evaluations of some of the candidates, in any
+	// order. Each has the candidate's Path, a Score in 0..1 (the bands of
 	// Evaluation.Score; it need not be rounded), a Reason and, when
-	// known, the MissingContext. A candidate left out counts as
-	// irrelevant. An error ends the run.
+	// known, the MissingContext and the codebase's own Terms for what the
+	// task is about. A candidate left out keeps its lexical verdict
+	// alone. An error other than the context's leaves the rest of the run
+	// to the lexical evaluator, with a notice: a retrieve never fails
+	// because a model did.
 	Evaluate(ctx context.Context, req EvaluateRequest) ([]Evaluation, error)
+}
+
+// JoinWeight is the share of a model's verdict in a file's score and in
+// its relevance, where a model judged the file; the lexical evidence
+// keeps the rest. It is set by reasoning, not fit: no model could be
+// reached where hone is measured.
+const JoinWeight = 0.5
+
+// JoinScores joins the lexical evidence on a file, in 0..1, with a
+// model's verdict on it, in 0..1.
+func JoinScores(lexical, model float64) float64 {
+	return (1-JoinWeight)*lexical + JoinWeight*model
+}
+
+// A Metered evaluator says what it has spent so far: the loop reads it
+// after each call, for the trace and the result.
+type Metered interface {
+	Usage() Usage
+}
+
+// Usage is what a model evaluator spent: its calls, and their tokens as
+// the endpoint counted them (or, where it does not say, as hone's
+// tokenizer does).
+type Usage struct {
+	// Evaluator names it: "openai:gpt-4.1", "anthropic:claude-…",
+	// "sampling:MODEL".
+	Evaluator string `json:"evaluator"`
+	// Calls are the calls made; Cached the files whose verdicts came from
+	// the cache, with no call; Failed the calls that failed after their
+	// retries; Retries the calls retried.
+	Calls   int `json:"calls"`
+	Cached  int `json:"cached"`
+	Failed  int `json:"failed"`
+	Retries int `json:"retries"`
+	// Judged are the files judged, by a call or from the cache.
+	Judged       int `json:"judged"`
+	InputTokens  int `json:"input_tokens"`
+	OutputTokens int `json:"output_tokens"`
+	// CostUSD is the calls' cost at the prices the user gave; 0 when none
+	// was given.
+	CostUSD float64 `json:"cost_usd,omitempty"`
+	// Fallback, when set, says why the rest of the run was judged by the
+	// lexical evaluator alone.
+	Fallback string `json:"fallback,omitempty"`
+}
+
+// Sub is what u spent beyond before, for one cycle.
+func (u Usage) Sub(before Usage) Usage {
+	return Usage{
+		Evaluator: u.Evaluator, Calls: u.Calls - before.Calls, Cached: u.Cached - before.Cached,
+		Failed: u.Failed - before.Failed, Retries: u.Retries - before.Retries, Judged: u.Judged - before.Judged,
+		InputTokens: u.InputTokens - before.InputTokens, OutputTokens: u.OutputTokens - before.OutputTokens,
+		CostUSD: u.CostUSD - before.CostUSD, Fallback: u.Fallback,
+	}
+}
+
+// An Excerpter gives a candidate's excerpt: what a model reads of it.
+type Excerpter interface {
+	// Excerpt gives the file's path, its outline and its lines that
+	// matter most for the task, within maxTokens, with the secrets
+	// hidden. A file that holds secrets, or a credentials file, is
+	// withheld: its excerpt has Withheld set and no text.
+	Excerpt(path string, maxTokens int) (Excerpt, error)
+}
+
+// Excerpt is what a model reads of a file.
+type Excerpt struct {
+	Path string
+	// Text is the outline, then the chosen lines, each with its number,
+	// within the budget asked for, at about four bytes a token.
+	Text string
+	// Withheld says why the file is not shown: "holds secrets".
+	Withheld string
 }
 
 // EvaluateRequest is what an evaluator knows when it judges a cycle.
@@ -38,6 +117,11 @@ type EvaluateRequest struct {
 	// Gaps are the missing context found so far: a candidate that a
 	// relevant file needs should be judged with that in mind.
 	Gaps []Gap
+	// Lexical are the lexical evaluator's verdicts on the candidates, in
+	// the candidates' order, which is theirs, best first.
+	Lexical []Evaluation
+	// Excerpts reads the candidates for a model: outline and best lines.
+	Excerpts Excerpter
 }
 
 // Candidate is a file a cycle's search found.

@@ -112,6 +112,12 @@ type Evaluation struct {
 	// Cycle is the cycle that found the file: the first in which it reached
 	// the threshold, or below it, the one that gave its best score.
 	Cycle int `json:"cycle"`
+	// ModelScore is a model's own verdict, when one judged the file;
+	// Score is then the lexical verdict joined with it (JoinScores).
+	ModelScore *float64 `json:"model_score,omitempty"`
+	// Terms are the codebase's own words for what the task is about, as
+	// a model named them in the file: refine searches for them.
+	Terms []string `json:"terms,omitempty"`
 }
 
 // File is one of the result's files.
@@ -122,6 +128,8 @@ type File struct {
 	// and calibrated on benchmarks whose changes are known: of the files
 	// at 0.8, about 8 in 10 are needed. Several files can each be high.
 	// The bands: 0.8-1.0 direct, 0.5-0.8 related, 0.2-0.5 tangential.
+	// Where a model judged the file, its verdict joins the calibrated
+	// probability (JoinScores), and the join is not calibrated.
 	Relevance float64 `json:"relevance"`
 	// Role says what the file is for: "target", to change; "context",
 	// to read, as a target calls or imports it; "test", a test of the
@@ -136,6 +144,9 @@ type File struct {
 	MissingContext []string `json:"missing_context"`
 	// Cycle is the cycle that found the file.
 	Cycle int `json:"cycle"`
+	// ModelScore is a model's best verdict on the file, when one judged
+	// it; Relevance then joins it (JoinScores).
+	ModelScore *float64 `json:"model_score,omitempty"`
 	// Spans are the line ranges that matter.
 	Spans []Span `json:"spans,omitempty"`
 }
@@ -186,6 +197,8 @@ type Cycle struct {
 	LearnedRelated  []Related `json:"learned_related"`
 	LearnedPatterns []string  `json:"learned_patterns"`
 	Excluded        []string  `json:"excluded"`
+	// ModelUsage is what a model evaluator spent in the cycle.
+	ModelUsage *Usage `json:"model_usage,omitempty"`
 	// Gaps are the missing context refine found, aimed at by the next cycle.
 	Gaps []Gap `json:"gaps"`
 }
@@ -211,8 +224,9 @@ type Gap struct {
 	// concept.
 	Name string `json:"name"`
 	// Kind is "call" (relevant code calls it), "import" (a relevant file
-	// imports a file not yet evaluated) or "concept" (a task concept no
-	// relevant file covers).
+	// imports a file not yet evaluated), "concept" (a task concept no
+	// relevant file covers) or "model" (a model judging a file named it
+	// as missing context).
 	Kind string `json:"kind"`
 	// From is the relevant file that needs it; empty for concepts.
 	From string `json:"from,omitempty"`
@@ -262,6 +276,9 @@ type Result struct {
 	Notice    string  `json:"notice,omitempty"`
 	Threshold float64 `json:"threshold"`
 	ElapsedMS int64   `json:"elapsed_ms"`
+	// Evaluator is what a model evaluator spent in the run, when one
+	// joined the lexical one; nil without one.
+	Evaluator *Usage `json:"evaluator,omitempty"`
 	// Redacted counts the secrets hidden in this result and its outputs,
 	// each replaced by a placeholder that names its kind, such as
 	// "[redacted: aws-access-token]".
@@ -274,8 +291,9 @@ type Options struct {
 	Threshold  float64 // the relevance a result's file needs, and the evaluator's score the loop counts as relevant; default DefaultThreshold
 	Candidates int     // files evaluated per cycle at most; default DefaultCandidates
 	MaxFiles   int     // the result's files at most; default DefaultMaxFiles
-	// Evaluator judges each cycle's candidates; nil means the lexical
-	// evaluator, which needs nothing but the index.
+	// Evaluator joins the lexical evaluator, which judges every cycle's
+	// candidates and needs nothing but the index: nil, the default, means
+	// the lexical one alone. See Evaluator.
 	Evaluator Evaluator
 	Include   []string // globs: only these files are searched
 	Exclude   []string // globs or paths never searched

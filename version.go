@@ -8,6 +8,13 @@ const Version = "0.1.0"
 // a version, fields are only ever added; a field renamed, removed or
 // given another meaning makes a new version. Its changelog:
 //
+//	4  (2026-12-02) a model evaluator joins the lexical one rather than
+//	   replacing it: with one, a cycle's evaluated score and a file's
+//	   relevance join the lexical evidence with the model's verdict
+//	   (hone.JoinScores), which model_score gives on its own, in
+//	   evaluated and files; evaluated[].terms, the codebase's words a
+//	   model named; cycles[].model_usage and evaluator, what the model
+//	   spent. Without a model, nothing changes from 3.
 //	3  (2026-12-01) one relevance: a file's relevance, in files and
 //	   ranking, is the probability that the task needs it, judged for
 //	   each file on its own and calibrated (several can be high), no
@@ -33,4 +40,4 @@ const Version = "0.1.0"
 //	   repo, concepts, files (with role, spans, missing_context), ranking,
 //	   related_tests, past_commits, cycles, stop_reason, notice,
 //	   threshold, elapsed_ms, redacted.
-const JSONVersion = 3
+const JSONVersion = 4

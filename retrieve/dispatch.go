@@ -65,7 +65,7 @@ func (dp *dispatcher) dispatch(q *query, relevant map[string]float64) []candidat
 	prior := dp.priorFor(q)
 	for _, g := range q.aims {
 		switch g.Kind {
-		case "call", "import":
+		case "call", "import", "model":
 			pick(dp.ix.Entry(g.Where))
 		case "concept":
 			for _, h := range dp.ix.Run(index.Search{Terms: q.conceptTerms(g.Name), Keep: q.keep, Prior: prior, Limit: gapSearchFiles}) {

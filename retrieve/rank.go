@@ -126,8 +126,10 @@ func (rk *ranker) signals(d *index.Doc, first, best verdict, hitScore float64, h
 	if hitRank == 1 {
 		x[sigSearchTop] = 1
 	}
-	x[sigFirst] = first.score
-	x[sigBest] = best.score
+	// The ranking was fit on the lexical evaluator's verdicts: a model's
+	// joins the relevance after calibration.
+	x[sigFirst] = first.lex
+	x[sigBest] = rk.rec.bestLex[d.Path]
 	x[sigNear] = rk.near[d.Path]
 	te := &rk.tp.evidence
 	for _, p := range te.paths {
@@ -488,6 +490,10 @@ func (rk *ranker) result(res *hone.Result) {
 		c := chosen[r.Path]
 		ev := rk.rec.best[r.Path].Evaluation
 		f := hone.File{Path: r.Path, Relevance: r.Relevance, Role: c.role, Score: ev.Score, Reason: ev.Reason, Cycle: ev.Cycle}
+		if m, ok := rk.rec.bestModel[r.Path]; ok {
+			m = math.Round(m*100) / 100
+			f.ModelScore = &m
+		}
 		f.MissingContext = rk.missing(r.Path, inHand)
 		if c.why != "" {
 			f.Reason = c.why + "; " + f.Reason
@@ -623,9 +629,9 @@ func (rk *ranker) ranking() []hone.Ranked {
 	tested, widened := rk.tested, rk.widened
 	var all []scored
 	top, topBest := "", -1.0
-	for p, ev := range rk.rec.best {
-		if ev.score > topBest || ev.score == topBest && p < top {
-			top, topBest = p, ev.score
+	for p, lex := range rk.rec.bestLex {
+		if lex > topBest || lex == topBest && p < top {
+			top, topBest = p, lex
 		}
 	}
 	for p, ev := range rk.rec.best {
@@ -678,12 +684,29 @@ func (rk *ranker) ranking() []hone.Ranked {
 	}
 	rel := rankmodel.Calibrated(scores, xs, rankmodel.Default().Temperature, calibration())
 	out := make([]hone.Ranked, 0, len(all))
+	joined := false
 	for i, a := range all {
+		if m, ok := rk.rec.bestModel[a.ev.Path]; ok {
+			rel[i], joined = hone.JoinScores(rel[i], m), true
+		}
 		r := hone.Ranked{Path: a.ev.Path, Relevance: math.Round(rel[i]*100) / 100}
 		if rk.opts.Signals {
 			r.Signals = a.x
 		}
 		out = append(out, r)
+	}
+	if joined {
+		// A model's verdicts reorder the files by their joined relevance.
+		order := make([]int, len(out))
+		for i := range order {
+			order[i] = i
+		}
+		sort.SliceStable(order, func(i, j int) bool { return rel[order[i]] > rel[order[j]] })
+		sorted := make([]hone.Ranked, len(out))
+		for i, k := range order {
+			sorted[i] = out[k]
+		}
+		out = sorted
 	}
 	return out
 }

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"unicode"
 
 	"github.com/hone-tools/hone"
 
@@ -213,6 +214,12 @@ func (rf *refiner) refine(n int, q *query, evaluated []verdict, rec *record, cyc
 		cyc.LearnedKeywords = append(cyc.LearnedKeywords, v.alt.label)
 		cyc.LearnedRelated = append(cyc.LearnedRelated, hone.Related{Term: v.alt.label, With: rf.ix.Surface(v.with), Files: v.files})
 	}
+	// The codebase's words a model named for the task, where one judged.
+	known := next.stems()
+	for _, l := range modelTerms(rf.ix, evaluated, func(s string) bool { return known[s] }) {
+		next.learned = append(next.learned, l)
+		cyc.LearnedKeywords = append(cyc.LearnedKeywords, l.label)
+	}
 	next.probes = rf.probesOf(syns, vocab, next.learned[len(q.learned):])
 
 	// Patterns: the directories of the relevant files.
@@ -239,6 +246,11 @@ func (rf *refiner) refine(n int, q *query, evaluated []verdict, rec *record, cyc
 			if rf.addGap(g, n, rec) {
 				cyc.Gaps = append(cyc.Gaps, g)
 			}
+		}
+	}
+	for _, g := range rf.modelGaps(evaluated) {
+		if rf.addGap(g, n, rec) {
+			cyc.Gaps = append(cyc.Gaps, g)
 		}
 	}
 	if len(rel) > 0 {
@@ -965,3 +977,47 @@ func codeOfLine(line string) string {
 	}
 	return string(b)
 }
+
+// modelGaps are the definitions a model said a file it judged related
+// needs: each identifier of its missing context that one or two files
+// define.
+func (rf *refiner) modelGaps(evaluated []verdict) []hone.Gap {
+	var out []hone.Gap
+	for _, v := range evaluated {
+		if !v.judged || v.model < modelGapFloor {
+			continue
+		}
+		var names []string
+		for _, need := range v.modelNeeds {
+			for _, f := range strings.FieldsFunc(need, func(r rune) bool {
+				return !(r == '_' || r == '.' || unicode.IsLetter(r) || unicode.IsDigit(r))
+			}) {
+				// a.b.c names c; an identifier is three characters or more.
+				f = f[strings.LastIndexByte(f, '.')+1:]
+				if len(f) >= 3 && !slices.Contains(names, f) {
+					names = append(names, f)
+				}
+			}
+		}
+		if len(names) == 0 {
+			continue
+		}
+		definers := rf.ix.DefinersOf(names)
+		for _, name := range names {
+			ds := definers[name]
+			if len(ds) == 0 || len(ds) > hopDefiners {
+				continue
+			}
+			for _, e := range ds {
+				if e.Path != v.Path {
+					out = append(out, hone.Gap{Name: name, Kind: "model", From: v.Path, Where: e.Path})
+				}
+			}
+		}
+	}
+	return out
+}
+
+// modelGapFloor: a model's missing context is searched for in the files
+// it judged at least related.
+const modelGapFloor = 0.5

@@ -101,7 +101,15 @@ func runRepaired(ctx context.Context, ix *index.Index, task string, opts hone.Op
 // rounded relevance ties.
 type verdict struct {
 	hone.Evaluation
+	// score is the verdict before rounding: the lexical one, joined with a
+	// model's where one judged the file.
 	score float64
+	// lex is the lexical evaluator's; model a model's, when judged.
+	lex    float64
+	model  float64
+	judged bool
+	// modelNeeds is the missing context a model named.
+	modelNeeds []string
 }
 
 // newVerdict rounds an evaluator's relevance, held to 0..1, to the two
@@ -117,7 +125,7 @@ func newVerdict(ev hone.Evaluation, cycle int) verdict {
 	ev.Cycle = cycle
 	// What the result alone says of a file is the ranking's to set.
 	ev.MissingContext = []string{}
-	return verdict{Evaluation: ev, score: score}
+	return verdict{Evaluation: ev, score: score, lex: score}
 }
 
 // record is what the loop keeps of the evaluations: each file's best and
@@ -125,18 +133,34 @@ func newVerdict(ev hone.Evaluation, cycle int) verdict {
 type record struct {
 	best  map[string]verdict // merged over cycles: each file's best verdict
 	first map[string]verdict
-	seen  map[string]int // path -> cycle it was first evaluated in
-	last  map[string]int // path -> last cycle it was evaluated in
+	// bestLex is each file's best lexical verdict; bestModel a model's
+	// best, for the files a model judged.
+	bestLex   map[string]float64
+	bestModel map[string]float64
+	seen      map[string]int // path -> cycle it was first evaluated in
+	last      map[string]int // path -> last cycle it was evaluated in
 }
 
 func newRecord() *record {
-	return &record{best: map[string]verdict{}, first: map[string]verdict{}, seen: map[string]int{}, last: map[string]int{}}
+	return &record{best: map[string]verdict{}, first: map[string]verdict{}, seen: map[string]int{}, last: map[string]int{},
+		bestLex: map[string]float64{}, bestModel: map[string]float64{}}
+}
+
+// note keeps a verdict's lexical and model parts.
+func (r *record) note(ev verdict) {
+	if old, ok := r.bestLex[ev.Path]; !ok || ev.lex > old {
+		r.bestLex[ev.Path] = ev.lex
+	}
+	if old, ok := r.bestModel[ev.Path]; ev.judged && (!ok || ev.model > old) {
+		r.bestModel[ev.Path] = ev.model
+	}
 }
 
 // add records cycle n's verdicts, and reports how many files were new and
 // how many reached the threshold for the first time.
 func (r *record) add(n int, vs []verdict, threshold float64) (newFiles, crossed int) {
 	for _, ev := range vs {
+		r.note(ev)
 		if _, ok := r.seen[ev.Path]; !ok {
 			r.seen[ev.Path] = n
 			r.first[ev.Path] = ev
@@ -161,6 +185,7 @@ func (r *record) add(n int, vs []verdict, threshold float64) (newFiles, crossed 
 func (r *record) addWidened(vs []verdict) map[string]bool {
 	out := map[string]bool{}
 	for _, ev := range vs {
+		r.note(ev)
 		r.best[ev.Path], r.first[ev.Path] = ev, ev
 		out[ev.Path] = true
 	}
@@ -215,12 +240,7 @@ func run(ctx context.Context, ix *index.Index, raw string, opts hone.Options, pc
 
 	src := newSources(ix)
 	dp := newDispatcher(ix, tp, opts)
-	var ev hone.Evaluator = &lexical{ix: ix, tp: tp}
-	if opts.Evaluator != nil {
-		// What goes to another evaluator (a model's, out of the process)
-		// has passed the redaction; the lexical one reads the index in place.
-		ev = redacting{opts.Evaluator}
-	}
+	jd := newJudges(ix, tp, src, opts)
 	rf := newRefiner(ix, tp, src, opts.Threshold)
 	rec := newRecord()
 	var near map[string]float64 // the last cycle's candidates' closeness to the relevant files
@@ -248,13 +268,14 @@ func run(ctx context.Context, ix *index.Index, raw string, opts hone.Options, pc
 				near[c.doc.Path] = c.near
 			}
 		}
-		evaluated, err := judge(ctx, ev, hone.EvaluateRequest{
+		evaluated, used, err := jd.judge(ctx, hone.EvaluateRequest{
 			Task: tp.clean, Cycle: n, Query: q.trace(), Candidates: requestCandidates(cands),
 			Relevant: evaluations(relevant), Gaps: rf.found(),
 		}, n)
 		if err != nil {
 			return nil, err
 		}
+		cyc.ModelUsage = used
 		newFiles, crossed := rec.add(n, evaluated, opts.Threshold)
 
 		var closed int
@@ -295,7 +316,7 @@ func run(ctx context.Context, ix *index.Index, raw string, opts hone.Options, pc
 	for _, d := range dp.widen(q, tested, rec.best) {
 		wide = append(wide, candidate{doc: d})
 	}
-	widenedVerdicts, err := judge(ctx, ev, hone.EvaluateRequest{
+	widenedVerdicts, _, err := jd.judge(ctx, hone.EvaluateRequest{
 		Task: tp.clean, Cycle: 0, Query: q.trace(), Candidates: requestCandidates(wide),
 		Relevant: evaluations(rec.relevant(opts.Threshold)), Gaps: rf.found(),
 	}, len(res.Cycles))
@@ -309,6 +330,7 @@ func run(ctx context.Context, ix *index.Index, raw string, opts hone.Options, pc
 		widened: widened, tested: tested, history: past.scores, commits: past.commits, opts: opts,
 	}
 	rk.result(res)
+	res.Evaluator = jd.usage()
 	res.PastCommits = shownCommitsOf(past.commits, res.Ranking)
 	if len(res.Ranking) == 0 {
 		res.Notice = "nothing found: no file matched the task's terms"
@@ -366,8 +388,12 @@ type redacting struct{ hone.Evaluator }
 
 func (r redacting) Evaluate(ctx context.Context, req hone.EvaluateRequest) ([]hone.Evaluation, error) {
 	// The request's slices are the loop's copies: trace() and evaluations
-	// make them for this request alone.
+	// make them for this request alone. The excerpts redact what they
+	// give.
+	ex := req.Excerpts
+	req.Excerpts = nil
 	redact.Value(&req)
+	req.Excerpts = ex
 	return r.Evaluator.Evaluate(ctx, req)
 }
 
@@ -406,6 +432,8 @@ func describeGap(g hone.Gap) string {
 		return fmt.Sprintf("%s() in %s", g.Name, g.Where)
 	case "import":
 		return fmt.Sprintf("imports %s", g.Where)
+	case "model":
+		return fmt.Sprintf("%s in %s, as a model said", g.Name, g.Where)
 	}
 	return g.Name
 }

@@ -3,6 +3,7 @@ package retrieve
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -356,9 +357,21 @@ func TestFakeEvaluator(t *testing.T) {
 		if !slices.Equal(cyc.Query.Keywords, req.Query.Keywords) || !slices.Equal(cyc.Query.Excludes, req.Query.Excludes) || len(cyc.Query.Terms) != len(req.Query.Terms) {
 			t.Errorf("cycle %d traced another query than it ran", req.Cycle)
 		}
+		if len(req.Lexical) != len(req.Candidates) || req.Excerpts == nil {
+			t.Errorf("cycle %d: %d lexical verdicts for %d candidates, excerpts %v", req.Cycle, len(req.Lexical), len(req.Candidates), req.Excerpts)
+		}
+		for i := 1; i < len(req.Lexical); i++ {
+			if req.Lexical[i].Score > req.Lexical[i-1].Score {
+				t.Errorf("cycle %d: the candidates are not best first by their lexical verdicts", req.Cycle)
+			}
+		}
 		for _, ev := range cyc.Evaluated {
-			if want := math.Round(fake.scores[ev.Path]*100) / 100; ev.Score != want {
-				t.Errorf("cycle %d: %s at %.2f, the fake said %.2f", req.Cycle, ev.Path, ev.Score, want)
+			want := math.Round(fake.scores[ev.Path]*100) / 100
+			if ev.ModelScore == nil || *ev.ModelScore != want {
+				t.Errorf("cycle %d: %s's model score %v, the fake said %.2f", req.Cycle, ev.Path, ev.ModelScore, want)
+			}
+			if !strings.HasPrefix(ev.Reason, "model: the fake said so") {
+				t.Errorf("cycle %d: %s's reason %q", req.Cycle, ev.Path, ev.Reason)
 			}
 			if strings.HasSuffix(ev.Path, ".test.ts") {
 				t.Errorf("a test was dispatched though the task asks for none outside a comment: %s", ev.Path)
@@ -479,11 +492,137 @@ func TestEvaluatorGetsNoSecret(t *testing.T) {
 	}
 }
 
+// A model that fails leaves the run to the lexical evaluator, with one
+// notice: the result is the lexical one, and the model is not asked again.
 func TestEvaluatorError(t *testing.T) {
 	fake := &fakeEvaluator{err: errors.New("the model is down")}
-	_, err := Retrieve(context.Background(), "../testdata/repos/auth-expiry", expiryTask, hone.Options{IndexDir: t.TempDir(), Evaluator: fake, NoHistory: true})
-	if err == nil || !strings.Contains(err.Error(), "the model is down") || !strings.Contains(err.Error(), "evaluate cycle 1") {
-		t.Fatalf("error %v", err)
+	var notices []string
+	opts := hone.Options{IndexDir: t.TempDir(), Evaluator: fake, NoHistory: true, Notice: func(s string) { notices = append(notices, s) }}
+	res, err := Retrieve(context.Background(), "../testdata/repos/auth-expiry", expiryTask, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(fake.reqs) != 1 {
+		t.Errorf("the failed model was asked %d times", len(fake.reqs))
+	}
+	if len(notices) != 1 || !strings.Contains(notices[0], "the model is down") || !strings.Contains(notices[0], "lexical evaluator alone") {
+		t.Errorf("notices %q", notices)
+	}
+	if res.Evaluator == nil || res.Evaluator.Fallback != "the model is down" {
+		t.Errorf("the result's evaluator %+v", res.Evaluator)
+	}
+	lex, err := Retrieve(context.Background(), "../testdata/repos/auth-expiry", expiryTask, hone.Options{IndexDir: t.TempDir(), NoHistory: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := filePaths(res), filePaths(lex); !slices.Equal(got, want) {
+		t.Errorf("after the fallback the files are %v, the lexical run's %v", got, want)
+	}
+}
+
+func filePaths(res *hone.Result) []string {
+	var out []string
+	for _, f := range res.Files {
+		out = append(out, fmt.Sprintf("%s %.2f", f.Path, f.Relevance))
+	}
+	return out
+}
+
+// A cancelled context ends the run, even while a model judges: it is no
+// model failure to fall back from.
+func TestEvaluatorCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	ev := evaluatorFunc(func(ctx context.Context, req hone.EvaluateRequest) ([]hone.Evaluation, error) {
+		cancel()
+		<-ctx.Done()
+		return nil, ctx.Err()
+	})
+	_, err := Retrieve(ctx, "../testdata/repos/auth-expiry", expiryTask, hone.Options{IndexDir: t.TempDir(), Evaluator: ev, NoHistory: true})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("error %v, want context.Canceled", err)
+	}
+}
+
+// A model's verdicts join the lexical evidence: a planted rule (every
+// session file is direct, every other file irrelevant) lifts the session
+// files and sinks the rest, and each file's relevance is the join of the
+// lexical one and the model's.
+func TestModelVerdictsJoinTheRanking(t *testing.T) {
+	rule := evaluatorFunc(func(_ context.Context, req hone.EvaluateRequest) ([]hone.Evaluation, error) {
+		var out []hone.Evaluation
+		for _, c := range req.Candidates {
+			score := 0.0
+			if strings.Contains(c.Path, "session") {
+				score = 1
+			}
+			out = append(out, hone.Evaluation{Path: c.Path, Score: score, Reason: "the rule"})
+		}
+		return out, nil
+	})
+	dir := t.TempDir()
+	lex, err := Retrieve(context.Background(), "../testdata/repos/auth-expiry", expiryTask, hone.Options{IndexDir: dir, NoHistory: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Retrieve(context.Background(), "../testdata/repos/auth-expiry", expiryTask, hone.Options{IndexDir: dir, NoHistory: true, Evaluator: rule})
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := map[string]float64{}
+	for _, r := range lex.Ranking {
+		before[r.Path] = r.Relevance
+	}
+	if !strings.Contains(res.Ranking[0].Path, "session") {
+		t.Errorf("the rule's file is not first: %+v", res.Ranking[:min(3, len(res.Ranking))])
+	}
+	if strings.Contains(lex.Ranking[0].Path, "session") {
+		t.Fatalf("the lexical ranking has a session file first already; the test plants nothing")
+	}
+	for _, f := range res.Files {
+		if f.ModelScore == nil {
+			continue
+		}
+		b, ok := before[f.Path]
+		if !ok {
+			continue
+		}
+		// The joined relevance lies between the two, within the lexical
+		// run's own drift (the model's verdicts steer the cycles too).
+		lo, hi := math.Min(b, *f.ModelScore)-0.15, math.Max(b, *f.ModelScore)+0.15
+		if f.Relevance < lo || f.Relevance > hi {
+			t.Errorf("%s at %.2f: lexical %.2f, model %.2f", f.Path, f.Relevance, b, *f.ModelScore)
+		}
+	}
+	if res.Evaluator == nil {
+		t.Error("no evaluator in the result")
+	}
+}
+
+// The codebase's words a model names feed refine: they are learned, and
+// the next cycle searches for them.
+func TestModelTermsFeedRefine(t *testing.T) {
+	ev := evaluatorFunc(func(_ context.Context, req hone.EvaluateRequest) ([]hone.Evaluation, error) {
+		var out []hone.Evaluation
+		for _, c := range req.Candidates {
+			out = append(out, hone.Evaluation{Path: c.Path, Score: 0.6, Terms: []string{"sliding", "ROLLBACK"}})
+		}
+		return out, nil
+	})
+	res, err := Retrieve(context.Background(), "../testdata/repos/auth-expiry", expiryTask, hone.Options{IndexDir: t.TempDir(), NoHistory: true, Evaluator: ev, MaxCycles: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Cycles) < 2 {
+		t.Fatalf("%d cycles", len(res.Cycles))
+	}
+	var fromModel []string
+	for _, term := range res.Cycles[1].Query.Terms {
+		if term.Source == "model" {
+			fromModel = append(fromModel, term.Label)
+		}
+	}
+	if len(fromModel) == 0 {
+		t.Errorf("cycle 2 searched for no term the model named: %+v", res.Cycles[1].Query.Terms)
 	}
 }
 

@@ -60,7 +60,14 @@ func writeText(w io.Writer, res *hone.Result) error {
 				fmt.Fprintf(b, "  … %d more scored below %.2f\n", len(c.Evaluated)-traceRows, ev.Score)
 				break
 			}
-			fmt.Fprintf(b, "  %.2f  %-40s %s\n", ev.Score, redact.QuotePath(ev.Path), band(ev.Score))
+			model := ""
+			if ev.ModelScore != nil {
+				model = fmt.Sprintf("  (model %.2f)", *ev.ModelScore)
+			}
+			fmt.Fprintf(b, "  %.2f  %-40s %s%s\n", ev.Score, redact.QuotePath(ev.Path), band(ev.Score), model)
+		}
+		if u := c.ModelUsage; u != nil {
+			fmt.Fprintf(b, "  model:       %s\n", usageLine(*u))
 		}
 		fmt.Fprintf(b, "Refine\n")
 		// The terms learned from the code: the keywords less the synonyms,
@@ -139,7 +146,11 @@ func writeText(w io.Writer, res *hone.Result) error {
 		fmt.Fprintf(b, "%d file%s, %s: %s\n", len(res.Files), plural(len(res.Files)), at, strings.Join(parts, ", "))
 	}
 	for _, f := range res.Files {
-		fmt.Fprintf(b, "\n  %.2f  %s  %s, cycle %d, scored %.2f\n", f.Relevance, redact.QuotePath(f.Path), f.Role, f.Cycle, f.Score)
+		model := ""
+		if f.ModelScore != nil {
+			model = fmt.Sprintf(", model %.2f", *f.ModelScore)
+		}
+		fmt.Fprintf(b, "\n  %.2f  %s  %s, cycle %d, scored %.2f%s\n", f.Relevance, redact.QuotePath(f.Path), f.Role, f.Cycle, f.Score, model)
 		fmt.Fprintf(b, "        why:     %s\n", redact.Line(f.Reason))
 		if len(f.MissingContext) > 0 {
 			fmt.Fprintf(b, "        missing: %s\n", redact.Line(strings.Join(f.MissingContext, "; ")))
@@ -164,9 +175,28 @@ func writeText(w io.Writer, res *hone.Result) error {
 	if res.Notice != "" {
 		fmt.Fprintf(b, "\n%s\n", res.Notice)
 	}
+	if u := res.Evaluator; u != nil {
+		fmt.Fprintf(b, "\nModel: %s\n", usageLine(*u))
+	}
 	fmt.Fprintf(b, "\nStopped: %s. %d cycle%s, %d files evaluated, %d ms.\n",
 		stopText(res), len(res.Cycles), plural(len(res.Cycles)), len(res.Ranking), res.ElapsedMS)
 	return b.Flush()
+}
+
+// usageLine says what a model spent, on one line.
+func usageLine(u hone.Usage) string {
+	s := fmt.Sprintf("%s, %d call%s, %d file%s judged (%d from the cache), %d tokens in, %d out",
+		u.Evaluator, u.Calls, plural(u.Calls), u.Judged, plural(u.Judged), u.Cached, u.InputTokens, u.OutputTokens)
+	if u.CostUSD > 0 {
+		s += fmt.Sprintf(", $%.4f", u.CostUSD)
+	}
+	if u.Retries > 0 {
+		s += fmt.Sprintf(", %d retried", u.Retries)
+	}
+	if u.Fallback != "" {
+		s += "; failed, the lexical evaluator went on alone: " + redact.Line(u.Fallback)
+	}
+	return s
 }
 
 func gapLine(g hone.Gap) string {
@@ -176,6 +206,8 @@ func gapLine(g hone.Gap) string {
 		s = fmt.Sprintf("%s() in %s, called by %s", g.Name, redact.QuotePath(g.Where), redact.QuotePath(g.From))
 	case "import":
 		s = fmt.Sprintf("%s, imported by %s", redact.QuotePath(g.Where), redact.QuotePath(g.From))
+	case "model":
+		s = fmt.Sprintf("%s in %s, which a model said %s needs", g.Name, redact.QuotePath(g.Where), redact.QuotePath(g.From))
 	default:
 		s = fmt.Sprintf("%q: no relevant file covers it yet", g.Name)
 	}
