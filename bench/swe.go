@@ -182,6 +182,8 @@ type Row struct {
 	// Packs are how the context packs of the result, at each budget
 	// asked for, hold the gold hunks.
 	Packs []PackRow `json:"packs,omitempty"`
+	// Model is what a model evaluator spent on the instance.
+	Model *hone.Usage `json:"model,omitempty"`
 }
 
 // PackRow is how a context pack holds the fix's hunks: of the Hunks a
@@ -337,6 +339,9 @@ type SWEConfig struct {
 	// of each result and measured against the gold hunks; none, none
 	// built.
 	PackBudgets []int
+	// NewEvaluator, if set, makes each instance's model evaluator, which
+	// joins the lexical one: a run's evaluator keeps that run's state.
+	NewEvaluator func() hone.Evaluator
 }
 
 // RunSWE runs every instance: it checks each repository out at the
@@ -440,6 +445,9 @@ func RunSWE(ctx context.Context, cfg SWEConfig) ([]Row, error) {
 			// The work tree is checked out from a bare mirror: the history
 			// is the mirror's, as of the instance's commit.
 			opts.GitDir, opts.Rev = co.gitDir, in.BaseCommit
+			if cfg.NewEvaluator != nil && !cfg.Baseline {
+				opts.Evaluator = cfg.NewEvaluator()
+			}
 			res, err := retrieve(ctx, co.tree, in.Problem, opts)
 			row.ElapsedMS = time.Since(start).Milliseconds()
 			if err != nil {
@@ -450,6 +458,7 @@ func RunSWE(ctx context.Context, cfg SWEConfig) ([]Row, error) {
 					}
 				}
 			} else {
+				row.Model = res.Evaluator
 				score(&row, res, co.tree, count)
 				for _, b := range cfg.PackBudgets {
 					p := pack.Build(res, co.tree, pack.Options{Budget: b})
@@ -875,4 +884,43 @@ func PrintPacks(w io.Writer, rows []Row) {
 	for _, p := range ps {
 		fmt.Fprintf(w, "%7d %4d %6.1f%% %6.1f%% %7.0f\n", p.Budget, p.N, p.Every, p.Any, p.Tokens)
 	}
+}
+
+// PrintModel writes what a model evaluator spent over the rows, if any
+// row has one: calls, tokens and cost per instance, the instances served
+// from the cache alone, and those that fell back to the lexical
+// evaluator.
+func PrintModel(w io.Writer, rows []Row) {
+	var n, calls, cached, judged, failed, fellBack, in, out int
+	var cost float64
+	name := ""
+	var tokens []float64
+	for _, r := range rows {
+		u := r.Model
+		if u == nil {
+			continue
+		}
+		n++
+		name = u.Evaluator
+		calls += u.Calls
+		cached += u.Cached
+		judged += u.Judged
+		failed += u.Failed
+		in += u.InputTokens
+		out += u.OutputTokens
+		cost += u.CostUSD
+		tokens = append(tokens, float64(u.InputTokens+u.OutputTokens))
+		if u.Fallback != "" {
+			fellBack++
+		}
+	}
+	if n == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\nmodel evaluator %s over %d instances: %d calls (%d failed), %d files judged (%d from the cache)\n", name, n, calls, failed, judged, cached)
+	fmt.Fprintf(w, "  tokens: %d in, %d out; median %.0f an instance", in, out, medianF(tokens))
+	if cost > 0 {
+		fmt.Fprintf(w, "; cost $%.4f, $%.5f an instance", cost, cost/float64(n))
+	}
+	fmt.Fprintf(w, "\n  fell back to the lexical evaluator: %d instances\n", fellBack)
 }

@@ -71,6 +71,8 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	baseline := fs.Bool("bm25", false, "rank with plain BM25 over the task's words instead of the loop: the baseline")
 	signals := fs.String("signals", "", "write each instance's ranked files with their signals to this JSON-lines file, for hone bench fit")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the run to this file, for go tool pprof")
+	var ef evalFlags
+	ef.register(fs)
 	packBudgets := fs.String("pack-budget", "", "build each result's context pack at these budgets in tokens, comma-separated (2000,4000,8000,16000), and measure how they hold the gold hunks")
 	words, err := parseFlags(fs, args, stdout, sweUsage+"\n   or: "+benchUsage)
 	if err != nil {
@@ -116,6 +118,13 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	cfg := bench.SWEConfig{Instances: ins, Repos: r, Work: *work, Log: stderr, CountTokens: pack.CountTokens,
 		Options: hone.Options{MaxCycles: *maxCycles}, Baseline: *baseline}
 	cfg.PackBudgets = budgets
+	model, err := ef.open()
+	if err != nil {
+		return err
+	}
+	if model != nil {
+		cfg.NewEvaluator = func() hone.Evaluator { return model.ForRun() }
+	}
 	for _, o := range []struct {
 		path, what string
 		to         *io.Writer
@@ -152,6 +161,7 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 func printRows(stdout io.Writer, rows []bench.Row) {
 	bench.PrintSummary(stdout, rows)
 	bench.PrintPacks(stdout, rows)
+	bench.PrintModel(stdout, rows)
 	fmt.Fprintln(stdout)
 	bench.PrintCalibration(stdout, rows)
 	fmt.Fprintln(stdout)

@@ -43,6 +43,8 @@ func cmdRetrieve(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	fs := flag.NewFlagSet("retrieve", flag.ContinueOnError)
 	var idx indexFlags
 	idx.register(fs)
+	var ef evalFlags
+	ef.register(fs)
 	var (
 		asJSON    = fs.Bool("json", false, "print one JSON object instead of the trace (the same as --format json)")
 		format    = fs.String("format", "text", "text (the trace), json, or context (a pack to paste into a prompt)")
@@ -98,6 +100,13 @@ func cmdRetrieve(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	// library, a zero is a mistake, not the default.
 	if err := opts.Check(); err != nil {
 		return usagef("%v", err)
+	}
+	model, err := ef.open()
+	if err != nil {
+		return err
+	}
+	if model != nil {
+		opts.Evaluator = model.ForRun()
 	}
 
 	task := strings.Join(words, " ")

@@ -1,0 +1,113 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/hone-tools/hone/modeleval"
+)
+
+// evalFlags set up the optional model evaluator, for retrieve, mcp and
+// bench. The keys come from the environment only, never from a flag,
+// which a shell's history and a process list would show.
+type evalFlags struct {
+	kind, model, baseURL, cache string
+	top, batch, concurrency     int
+	callTokens, answerTokens    int
+	timeout                     time.Duration
+	priceIn, priceOut           float64
+}
+
+func (f *evalFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&f.kind, "evaluator", envOr("HONE_EVALUATOR", "none"), "none (the default: offline, nothing leaves the machine), openai (any OpenAI-compatible endpoint; key in OPENAI_API_KEY) or anthropic (key in ANTHROPIC_API_KEY): a model that judges each cycle's best candidates beside the lexical evaluator ($HONE_EVALUATOR)")
+	fs.StringVar(&f.model, "model", os.Getenv("HONE_MODEL"), "the evaluator's model, e.g. gpt-4.1-mini, qwen2.5-coder:14b or claude-sonnet-4-5 ($HONE_MODEL)")
+	fs.StringVar(&f.baseURL, "base-url", "", "the evaluator's API root, e.g. http://localhost:11434/v1 for Ollama (default: $OPENAI_BASE_URL or $ANTHROPIC_BASE_URL, else the provider's own)")
+	fs.IntVar(&f.top, "model-top", modeleval.DefaultTop, "candidates of each cycle, best first, that the model judges")
+	fs.IntVar(&f.batch, "model-batch", modeleval.DefaultBatch, "files judged in one call at most")
+	fs.IntVar(&f.concurrency, "model-concurrency", modeleval.DefaultConcurrency, "calls to the model in flight at most")
+	fs.IntVar(&f.callTokens, "model-call-tokens", modeleval.DefaultCallTokens, "tokens a call's prompt holds at most: the task, the rubric and the files' excerpts")
+	fs.IntVar(&f.answerTokens, "model-answer-tokens", modeleval.DefaultAnswerTokens, "tokens a call's answer holds at most")
+	fs.DurationVar(&f.timeout, "model-timeout", modeleval.DefaultTimeout, "time one attempt of a call may take")
+	fs.StringVar(&f.cache, "model-cache", "", "where the model's verdicts are kept between runs (default: the user's cache directory; off keeps none)")
+	fs.Float64Var(&f.priceIn, "price-in", 0, "the model's price in US dollars per million input tokens, for the cost account")
+	fs.Float64Var(&f.priceOut, "price-out", 0, "the model's price in US dollars per million output tokens, for the cost account")
+}
+
+// open sets up the model the flags name; nil for none.
+func (f *evalFlags) open() (*modeleval.Model, error) {
+	if f.kind == "" || f.kind == "none" {
+		return nil, nil
+	}
+	var ep modeleval.Endpoint
+	switch f.kind {
+	case "openai":
+		ep = modeleval.Endpoint{BaseURL: firstOf(f.baseURL, os.Getenv("OPENAI_BASE_URL")), Key: os.Getenv("OPENAI_API_KEY")}
+		if ep.Key == "" && (ep.BaseURL == "" || ep.BaseURL == modeleval.DefaultOpenAIURL) {
+			return nil, usagef("--evaluator openai needs OPENAI_API_KEY in the environment, or --base-url of a local server that needs no key")
+		}
+	case "anthropic":
+		ep = modeleval.Endpoint{BaseURL: firstOf(f.baseURL, os.Getenv("ANTHROPIC_BASE_URL")), Key: os.Getenv("ANTHROPIC_API_KEY")}
+		if ep.Key == "" {
+			return nil, usagef("--evaluator anthropic needs ANTHROPIC_API_KEY in the environment")
+		}
+	default:
+		return nil, usagef("unknown evaluator %q: use none, openai or anthropic", f.kind)
+	}
+	ep.Model, ep.Timeout = f.model, f.timeout
+	if f.model == "" {
+		return nil, usagef("--evaluator %s needs --model NAME (or HONE_MODEL)", f.kind)
+	}
+	for _, c := range []struct {
+		name string
+		v    int
+	}{{"--model-top", f.top}, {"--model-batch", f.batch}, {"--model-concurrency", f.concurrency}, {"--model-call-tokens", f.callTokens}, {"--model-answer-tokens", f.answerTokens}} {
+		if c.v < 1 {
+			return nil, usagef("%s must be at least 1, not %d", c.name, c.v)
+		}
+	}
+	if f.timeout <= 0 {
+		return nil, usagef("--model-timeout must be more than 0, not %s", f.timeout)
+	}
+	if f.priceIn < 0 || f.priceOut < 0 {
+		return nil, usagef("--price-in and --price-out are prices, at least 0")
+	}
+	chat, err := modeleval.Dial(f.kind, ep)
+	if err != nil {
+		return nil, usagef("%v", err)
+	}
+	cfg := modeleval.Config{Top: f.top, Batch: f.batch, Concurrency: f.concurrency, CallTokens: f.callTokens, AnswerTokens: f.answerTokens,
+		PriceIn: f.priceIn, PriceOut: f.priceOut}
+	if f.cache != "off" {
+		dir := f.cache
+		if dir == "" {
+			base, err := os.UserCacheDir()
+			if err != nil {
+				return nil, usagef("no cache directory for the model's verdicts (%v): give --model-cache DIR, or off", err)
+			}
+			dir = filepath.Join(base, "hone", "verdicts")
+		}
+		if cfg.Cache, err = modeleval.OpenCache(dir); err != nil {
+			return nil, fmt.Errorf("open the model's cache: %w; give --model-cache DIR, or off", err)
+		}
+	}
+	return &modeleval.Model{Chat: chat, Config: cfg}, nil
+}
+
+func envOr(name, def string) string {
+	if v := os.Getenv(name); v != "" {
+		return v
+	}
+	return def
+}
+
+func firstOf(ss ...string) string {
+	for _, s := range ss {
+		if s != "" {
+			return s
+		}
+	}
+	return ""
+}
