@@ -3,10 +3,12 @@ package mcpserver
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/hone-tools/hone/retrieve"
 
 	"github.com/hone-tools/hone"
+	"github.com/hone-tools/hone/modeleval"
 	"github.com/hone-tools/hone/pack"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -19,6 +21,7 @@ type RetrieveParams struct {
 	MaxFiles     int      `json:"max_files,omitempty" jsonschema:"target files at most (default 10)"`
 	Include      []string `json:"include,omitempty" jsonschema:"search only files matching these globs, e.g. src/**/*.ts"`
 	Exclude      []string `json:"exclude,omitempty" jsonschema:"never search files matching these globs or under these paths"`
+	UseMyModel   bool     `json:"use_my_model,omitempty" jsonschema:"have your own model judge each cycle's best candidates, through MCP sampling (your client may ask its user to approve each request; the files' excerpts, with secrets hidden, go to your model); off by default"`
 }
 
 // RetrieveFile is one file of retrieve_context's structured result.
@@ -29,6 +32,8 @@ type RetrieveFile struct {
 	Reason         string      `json:"reason"`
 	MissingContext []string    `json:"missing_context"`
 	Spans          []hone.Span `json:"spans,omitempty"`
+	// ModelScore is a model's verdict, when one judged the file.
+	ModelScore *float64 `json:"model_score,omitempty"`
 }
 
 // RetrieveResult is retrieve_context's structured result.
@@ -43,6 +48,8 @@ type RetrieveResult struct {
 	Omitted  []string `json:"omitted"`
 	Tokens   int      `json:"tokens"`
 	Redacted int      `json:"redacted"`
+	// Model is what a model evaluator spent, when one judged.
+	Model *hone.Usage `json:"model,omitempty"`
 }
 
 const defaultBudget = 6000
@@ -57,6 +64,11 @@ func (s *Server) addRetrieveContext(srv *mcp.Server) {
 }
 
 func (s *Server) retrieveContext(ctx context.Context, req *mcp.CallToolRequest, in RetrieveParams) (*mcp.CallToolResult, RetrieveResult, error) {
+	// A call made again with the client's model's answers (SEP-2322)
+	// goes on with the run that asked for them.
+	if req.Params.RequestState != "" {
+		return s.resume(ctx, req)
+	}
 	if err := checkLen("the task", in.Task, maxTaskBytes); err != nil {
 		return nil, RetrieveResult{}, fmt.Errorf("%w: give the issue's text and its stack trace, not whole logs or files", err)
 	}
@@ -72,25 +84,75 @@ func (s *Server) retrieveContext(ctx context.Context, req *mcp.CallToolRequest, 
 	if err := checkGlobs("exclude", in.Exclude); err != nil {
 		return nil, RetrieveResult{}, err
 	}
+	var note string
+	switch {
+	case in.UseMyModel && clientSamples(req.Session) && roundTrips(req.Session):
+		// The client's model answers through the call's round trips: the
+		// run goes on in the background between them.
+		return s.startRun(ctx, req.Session, func(rctx context.Context, chat *roundTripChat) (*mcp.CallToolResult, RetrieveResult, error) {
+			return s.answer(rctx, req.Session, task, in, modeleval.New(chat, s.samplingConfig()), "")
+		})
+	case in.UseMyModel && clientSamples(req.Session):
+		return s.answer(ctx, req.Session, task, in, modeleval.New(newSamplingChat(req.Session), s.samplingConfig()), "")
+	case in.UseMyModel:
+		note = "your client does not support MCP sampling: the files were judged without your model"
+	}
+	var ev hone.Evaluator
+	if s.model != nil {
+		ev = s.model.ForRun()
+	}
+	return s.answer(ctx, req.Session, task, in, ev, note)
+}
+
+// samplingConfig bounds the client's model's calls as the server's model,
+// if any, is bounded.
+func (s *Server) samplingConfig() modeleval.Config {
+	if s.model != nil {
+		return s.model.Config
+	}
+	return modeleval.Config{}
+}
+
+// answer runs the loop, ev joining the lexical evaluator when set, and
+// builds the answer; note is said in its notice.
+func (s *Server) answer(ctx context.Context, ss *mcp.ServerSession, task string, in RetrieveParams, ev hone.Evaluator, note string) (*mcp.CallToolResult, RetrieveResult, error) {
 	budget := in.BudgetTokens
 	if budget <= 0 {
 		budget = defaultBudget
 	}
 	budget = min(budget, maxAnswerTokens)
-	ix, release, err := s.index(ctx, req.Session)
+	ix, release, err := s.index(ctx, ss)
 	if err != nil {
 		return nil, RetrieveResult{}, err
 	}
 	defer release()
-	res, err := retrieve.RetrieveIndex(ctx, ix, task, hone.Options{MaxCycles: in.MaxCycles, MaxFiles: max(in.MaxFiles, 0), Include: in.Include, Exclude: in.Exclude,
-		IndexDir: s.indexDir, Notice: func(n string) { s.log.Info(n) }})
+	var notices []string
+	if note != "" {
+		notices = append(notices, note)
+	}
+	opts := hone.Options{MaxCycles: in.MaxCycles, MaxFiles: max(in.MaxFiles, 0), Include: in.Include, Exclude: in.Exclude,
+		IndexDir: s.indexDir, Evaluator: ev, Notice: func(n string) {
+			s.log.Info(n)
+			if strings.HasPrefix(n, "the model evaluator") {
+				notices = append(notices, n)
+			}
+		}}
+	res, err := retrieve.RetrieveIndex(ctx, ix, task, opts)
 	if err != nil {
 		return nil, RetrieveResult{}, err
 	}
+	// A model's fallback, or a client that cannot sample, is said in the
+	// answer's notice as well as the log.
+	for _, n := range notices {
+		if res.Notice != "" {
+			res.Notice += "; "
+		}
+		res.Notice += n
+	}
 	p := pack.Build(res, ix.Root, pack.Options{Budget: budget, BudgetName: "budget_tokens"})
-	out := RetrieveResult{Files: []RetrieveFile{}, RelatedTests: res.RelatedTests, PastCommits: res.PastCommits, StopReason: string(res.StopReason), Notice: res.Notice, Omitted: p.Omitted, Tokens: p.Tokens, Redacted: p.Redacted}
+	out := RetrieveResult{Files: []RetrieveFile{}, RelatedTests: res.RelatedTests, PastCommits: res.PastCommits, StopReason: string(res.StopReason), Notice: res.Notice, Omitted: p.Omitted, Tokens: p.Tokens, Redacted: p.Redacted, Model: res.Evaluator}
 	for _, f := range res.Files {
-		out.Files = append(out.Files, RetrieveFile{Path: f.Path, Relevance: f.Relevance, Role: f.Role, Reason: f.Reason, MissingContext: f.MissingContext, Spans: f.Spans})
+		out.Files = append(out.Files, RetrieveFile{Path: f.Path, Relevance: f.Relevance, Role: f.Role, Reason: f.Reason, MissingContext: f.MissingContext, Spans: f.Spans, ModelScore: f.ModelScore})
 	}
 	text := p.Text
 	if len(p.Omitted) > 0 {

@@ -23,6 +23,7 @@ import (
 	"github.com/hone-tools/hone"
 	"github.com/hone-tools/hone/index"
 	"github.com/hone-tools/hone/internal/watch"
+	"github.com/hone-tools/hone/modeleval"
 	"github.com/hone-tools/hone/walk"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -41,6 +42,13 @@ type Server struct {
 	fallback string // without one: the repository the server started in, if any
 	indexDir string
 	log      *slog.Logger
+	// model, if set, judges every retrieve_context call's best
+	// candidates beside the lexical evaluator; its limits also bound
+	// sampling's.
+	model *modeleval.Model
+	// runs are the retrieve_context calls whose runs wait on the client's
+	// round trips, by their request state; under mu.
+	runs map[string]*pausedRun
 
 	mu    sync.Mutex
 	repos map[string]*repoIndex // the open indexes, by repository
@@ -94,6 +102,12 @@ func newServer(root, fallback, indexDir string, log *slog.Logger) *Server {
 	}
 	return &Server{root: root, fallback: fallback, indexDir: indexDir, log: log}
 }
+
+// SetModel has a model judge every retrieve_context call's best
+// candidates beside the lexical evaluator (hone mcp --evaluator); a call
+// that asks for the client's own model takes that instead. Call it before
+// Run.
+func (s *Server) SetModel(m *modeleval.Model) { s.model = m }
 
 func checkRoot(root string) (string, error) {
 	abs, err := filepath.Abs(root)
@@ -174,6 +188,7 @@ func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
 
 // Close closes the indexes the server keeps open, and their watchers.
 func (s *Server) Close() error {
+	s.closeRuns()
 	s.mu.Lock()
 	repos := s.repos
 	s.repos, s.used = nil, nil

@@ -17,11 +17,17 @@ func cmdMCP(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	var f indexFlags
 	f.register(fs)
 	logFile := fs.String("log-file", "", "write logs to FILE instead of standard error")
-	words, err := parseFlags(fs, args, stderr, "hone mcp [--repo DIR] [--index-dir DIR] [--log-file FILE]")
+	var ef evalFlags
+	ef.register(fs)
+	words, err := parseFlags(fs, args, stderr, "hone mcp [--repo DIR] [--index-dir DIR] [--log-file FILE] [--evaluator openai|anthropic --model M]")
 	if err != nil {
 		return err
 	}
 	if err := noArgs("mcp", "to serve", words); err != nil {
+		return err
+	}
+	model, err := ef.open()
+	if err != nil {
 		return err
 	}
 	// The repository: --repo's; else each client's workspace (its MCP
@@ -54,6 +60,9 @@ func cmdMCP(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	if err != nil {
 		return usagef("%v", err)
+	}
+	if model != nil {
+		srv.SetModel(model)
 	}
 	// The transport checks every line, answering a bad one with an error
 	// reply, and bounds the requests in progress.

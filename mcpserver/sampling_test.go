@@ -1,0 +1,176 @@
+//lint:file-ignore SA1019 the tests exercise MCP sampling, deprecated (SEP-2577) but served.
+
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// samplingClient connects a client whose own model answers sampling
+// requests by a planted rule: files under src/session are direct, the
+// others irrelevant. It keeps each request.
+func samplingClient(t *testing.T, repo string, handle func(*mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error)) *mcp.ClientSession {
+	return samplingClientAt(t, repo, "", handle)
+}
+
+// samplingClientAt is samplingClient speaking a protocol version; empty
+// for the latest.
+func samplingClientAt(t *testing.T, repo, version string, handle func(*mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error)) *mcp.ClientSession {
+	t.Helper()
+	srv, err := New(repo, t.TempDir(), slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	ctx := context.Background()
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := srv.MCP().Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := &mcp.ClientOptions{}
+	if handle != nil {
+		opts.CreateMessageHandler = func(_ context.Context, req *mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
+			return handle(req)
+		}
+	}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "sampler", Version: "v0"}, opts).Connect(ctx, ct, &mcp.ClientSessionOptions{ProtocolVersion: version})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close(); ss.Wait() })
+	return cs
+}
+
+func plantedAnswer(prompt string) string {
+	type v struct {
+		Path           string   `json:"path"`
+		Relevance      float64  `json:"relevance"`
+		Reason         string   `json:"reason"`
+		MissingContext []string `json:"missing_context"`
+		Terms          []string `json:"terms"`
+	}
+	var a struct {
+		Files []v `json:"files"`
+	}
+	for _, l := range strings.Split(prompt, "\n") {
+		if p, ok := strings.CutPrefix(l, "=== "); ok {
+			score := 0.02
+			if strings.HasPrefix(p, "src/session/") {
+				score = 0.97
+			}
+			a.Files = append(a.Files, v{Path: p, Relevance: score, Reason: "the client's model says so"})
+		}
+	}
+	b, _ := json.Marshal(a)
+	return "Here is the JSON:\n" + string(b)
+}
+
+// retrieve_context with use_my_model asks the client's own model through
+// sampling, and its verdicts join the ranking: on the latest protocol by
+// input requests in the call's round trips (SEP-2322), on older ones by
+// requests of the server's own.
+func TestRetrieveWithClientModel(t *testing.T) {
+	for _, version := range []string{"", "2025-06-18"} {
+		t.Run("protocol "+version, func(t *testing.T) {
+			var mu sync.Mutex
+			var asked []*mcp.CreateMessageParams
+			cs := samplingClientAt(t, "../testdata/repos/auth-expiry", version, func(req *mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
+				mu.Lock()
+				asked = append(asked, req.Params)
+				mu.Unlock()
+				text := req.Params.Messages[0].Content.(*mcp.TextContent).Text
+				return &mcp.CreateMessageResult{Model: "client-model", Role: "assistant", Content: &mcp.TextContent{Text: plantedAnswer(text)}, StopReason: "endTurn"}, nil
+			})
+			res, _ := call(t, cs, "retrieve_context", map[string]any{"task": "Expired JWT tokens are still accepted by the auth middleware", "use_my_model": true})
+			var out RetrieveResult
+			b, _ := json.Marshal(res.StructuredContent)
+			if err := json.Unmarshal(b, &out); err != nil {
+				t.Fatal(err)
+			}
+			if len(asked) == 0 {
+				t.Fatalf("the client's model was never asked: %+v %q", out.Model, out.Notice)
+			}
+			for _, p := range asked {
+				if p.SystemPrompt == "" || p.MaxTokens <= 0 || !strings.Contains(p.Messages[0].Content.(*mcp.TextContent).Text, "JSON schema") {
+					t.Errorf("sampling request %+v", p)
+				}
+			}
+			if len(out.Files) == 0 || !strings.HasPrefix(out.Files[0].Path, "src/session/") || out.Files[0].ModelScore == nil {
+				t.Errorf("files %+v, want a session file first", out.Files)
+			}
+			if out.Model == nil || out.Model.Evaluator != "sampling:sampler" || out.Model.Calls != len(asked) || out.Model.InputTokens == 0 || out.Model.Fallback != "" {
+				t.Errorf("model %+v after %d requests", out.Model, len(asked))
+			}
+		})
+	}
+}
+
+// Without the capability, or without use_my_model, nothing is sampled;
+// asked for anyway, the answer says so.
+func TestRetrieveWithoutSampling(t *testing.T) {
+	cs := samplingClient(t, "../testdata/repos/auth-expiry", nil)
+	res, _ := call(t, cs, "retrieve_context", map[string]any{"task": "Expired JWT tokens are still accepted by the auth middleware", "use_my_model": true})
+	var out RetrieveResult
+	b, _ := json.Marshal(res.StructuredContent)
+	if err := json.Unmarshal(b, &out); err != nil {
+		t.Fatal(err)
+	}
+	if out.Model != nil || !strings.Contains(out.Notice, "does not support MCP sampling") {
+		t.Errorf("model %+v, notice %q", out.Model, out.Notice)
+	}
+
+	sampled := false
+	cs = samplingClient(t, "../testdata/repos/auth-expiry", func(*mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
+		sampled = true
+		return nil, nil
+	})
+	call(t, cs, "retrieve_context", map[string]any{"task": "Expired JWT tokens are still accepted by the auth middleware"})
+	if sampled {
+		t.Error("sampled without use_my_model")
+	}
+}
+
+// A client whose model errs leaves the call to the lexical evaluator,
+// with a notice.
+func TestClientModelFails(t *testing.T) {
+	cs := samplingClient(t, "../testdata/repos/auth-expiry", func(*mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
+		return &mcp.CreateMessageResult{Model: "m", Role: "assistant", Content: &mcp.TextContent{Text: "I'd rather not."}}, nil
+	})
+	res, _ := call(t, cs, "retrieve_context", map[string]any{"task": "Expired JWT tokens are still accepted by the auth middleware", "use_my_model": true})
+	var out RetrieveResult
+	b, _ := json.Marshal(res.StructuredContent)
+	if err := json.Unmarshal(b, &out); err != nil {
+		t.Fatal(err)
+	}
+	if len(out.Files) == 0 || out.Model == nil || out.Model.Fallback == "" || !strings.Contains(out.Notice, "lexical evaluator alone") {
+		t.Errorf("files %d, model %+v, notice %q", len(out.Files), out.Model, out.Notice)
+	}
+}
+
+// A call made again with a request state the server does not hold (a run
+// over, or another's) is refused, saying what to do.
+func TestUnknownRequestState(t *testing.T) {
+	cs := samplingClient(t, "../testdata/repos/auth-expiry", nil)
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "retrieve_context", Arguments: map[string]any{"task": "token expiry"}, RequestState: "0123456789abcdef"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := ""
+	for _, c := range res.Content {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			text += tc.Text
+		}
+	}
+	if !res.IsError || !strings.Contains(text, "call retrieve_context again") {
+		t.Errorf("error %v: %q", res.IsError, text)
+	}
+}
