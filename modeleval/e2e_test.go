@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/hone-tools/hone"
+	"github.com/hone-tools/hone/index"
 	"github.com/hone-tools/hone/modeleval"
 	"github.com/hone-tools/hone/retrieve"
 )
@@ -216,4 +217,62 @@ func copyDir(t *testing.T, from, to string) {
 	if err != nil {
 		t.Fatal(err)
 	}
+}
+
+// instantChat answers every file of a prompt at once, at 0.5, saying
+// nothing of tokens, so that the evaluator counts them.
+type instantChat struct{}
+
+func (instantChat) Name() string { return "bench:instant" }
+
+func (instantChat) Complete(_ context.Context, p modeleval.Prompt) (modeleval.Reply, error) {
+	var parts []string
+	for _, l := range strings.Split(p.User, "\n") {
+		if path, ok := strings.CutPrefix(l, "=== "); ok {
+			b, _ := json.Marshal(path)
+			parts = append(parts, `{"path":`+string(b)+`,"relevance":0.5,"reason":"r","missing_context":[],"terms":[]}`)
+		}
+	}
+	return modeleval.Reply{Text: `{"files":[` + strings.Join(parts, ",") + `]}`}, nil
+}
+
+// BenchmarkRetrieveInstantModel is what a model evaluator adds to a warm
+// retrieve, around a model that answers at once: "none" is the lexical
+// evaluator alone, "instant" adds the model. The repository is
+// HONE_BENCH_REPO (django, for the README's figure), else the fixture.
+func BenchmarkRetrieveInstantModel(b *testing.B) {
+	repo := os.Getenv("HONE_BENCH_REPO")
+	if repo == "" {
+		repo = fixture
+	}
+	ix, err := openIndex(b, repo)
+	if err != nil {
+		b.Fatal(err)
+	}
+	task := "Allow QuerySet.in_bulk() for fields with total UniqueConstraints"
+	for _, c := range []struct {
+		name string
+		ev   func() hone.Evaluator
+	}{
+		{"none", func() hone.Evaluator { return nil }},
+		{"instant", func() hone.Evaluator { return modeleval.New(instantChat{}, modeleval.Config{}) }},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			for b.Loop() {
+				if _, err := retrieve.RetrieveIndex(context.Background(), ix, task, hone.Options{NoHistory: true, Evaluator: c.ev()}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+func openIndex(b *testing.B, repo string) (*index.Index, error) {
+	ix, err := index.Open(context.Background(), repo, index.Options{Dir: b.TempDir()})
+	if err != nil {
+		return nil, err
+	}
+	b.Cleanup(func() { ix.Close() })
+	_, err = ix.Update(context.Background(), nil)
+	return ix, err
 }

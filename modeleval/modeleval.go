@@ -29,7 +29,7 @@ import (
 const (
 	DefaultTop          = 20
 	DefaultBatch        = 10
-	DefaultCallTokens   = 12000
+	DefaultCallTokens   = 8000
 	DefaultAnswerTokens = 2500
 	DefaultConcurrency  = 4
 	DefaultTimeout      = 60 * time.Second
@@ -256,7 +256,12 @@ func (e *Evaluator) finish(p Prompt, b []item, reply Reply, err error) ([]hone.E
 	e.used.Retries += reply.Retries
 	in, out := reply.InputTokens, reply.OutputTokens
 	if in == 0 {
-		in = pack.CountTokens(p.System) + pack.CountTokens(p.User)
+		in = pack.CountTokens(p.User)
+		if p.System == systemPrompt {
+			in += systemTokens()
+		} else {
+			in += pack.CountTokens(p.System)
+		}
 	}
 	if out == 0 && reply.Text != "" {
 		out = pack.CountTokens(reply.Text)
@@ -303,7 +308,7 @@ func (e *Evaluator) keep(ev hone.Evaluation, cached bool) {
 // fileBudget is each file's share of a call's prompt: what the task and
 // the rubric leave, over the files a call holds.
 func (e *Evaluator) fileBudget(req hone.EvaluateRequest) int {
-	fixed := pack.CountTokens(systemPrompt) + pack.CountTokens(req.Task) + 300
+	fixed := systemTokens() + pack.CountTokens(req.Task) + 300
 	left := e.cfg.CallTokens - fixed
 	return max(200, int(math.Floor(float64(left)/float64(e.cfg.Batch)))-20)
 }
@@ -328,3 +333,6 @@ func Dial(provider string, ep Endpoint) (Chat, error) {
 	}
 	return nil, fmt.Errorf("unknown evaluator %q: use none, openai or anthropic", provider)
 }
+
+// systemTokens counts the rubric's tokens, once.
+var systemTokens = sync.OnceValue(func() int { return pack.CountTokens(systemPrompt) })

@@ -221,7 +221,7 @@ func (x *excerpter) Excerpt(path string, maxTokens int) (hone.Excerpt, error) {
 		return out, nil
 	}
 	fc := x.src.fastOutline(d)
-	text := excerptText(path, fc.lines, fc.defs, x.taskStems(), maxTokens)
+	text := excerptText(fc.lines, fc.defs, x.taskStems(), maxTokens)
 	text, n := redact.String(text)
 	if n > 0 {
 		out.Withheld = "holds secrets"
@@ -249,13 +249,40 @@ func (x *excerpter) taskStems() map[string]bool {
 // outline, then its lines, the whole file when it fits, else the
 // definitions whose names and lines hold most of the task's stems, best
 // first, each whole or cut with a visible mark, in line order.
-func excerptText(path string, lines []string, defs []structure.Def, stems map[string]bool, maxTokens int) string {
+// A line holds a stem when its lower case does: stems are the heads of
+// words, and tokenizing every line of seventy files would cost more than
+// the rest of a cycle.
+func excerptText(lines []string, defs []structure.Def, stems map[string]bool, maxTokens int) string {
+	var heads []string
+	for st := range stems {
+		if len(st) >= 3 && !strings.Contains(st, " ") {
+			heads = append(heads, st)
+		}
+	}
+	hits := make([]int, len(lines))
+	done := make([]bool, len(lines))
+	lineHits := func(i int) int {
+		if !done[i] {
+			done[i] = true
+			l := strings.ToLower(lines[i])
+			for _, h := range heads {
+				if strings.Contains(l, h) {
+					hits[i]++
+				}
+			}
+		}
+		return hits[i]
+	}
 	budget := maxTokens * 4 // bytes, at about four a token
 	var b strings.Builder
 	fmt.Fprintf(&b, "%d lines\n", len(lines))
-	size := 0
-	for _, l := range lines {
-		size += len(l) + 1
+	// size is the bytes of lines from..to, numbered.
+	size := func(from, to int) int {
+		n := 0
+		for i := from; i <= to && i <= len(lines); i++ {
+			n += len(lines[i-1]) + len(strconv.Itoa(i)) + 3
+		}
+		return n
 	}
 	numbered := func(from, to int) string {
 		var s strings.Builder
@@ -267,7 +294,7 @@ func excerptText(path string, lines []string, defs []structure.Def, stems map[st
 		}
 		return s.String()
 	}
-	if size+8*len(lines) <= budget-b.Len() {
+	if size(1, len(lines)) <= budget-b.Len() {
 		b.WriteString(numbered(1, len(lines)))
 		return b.String()
 	}
@@ -303,11 +330,7 @@ func excerptText(path string, lines []string, defs []structure.Def, stems map[st
 			}
 		}
 		for i := d.Line; i <= to; i++ {
-			tokenize.Each(lines[i-1], func(t tokenize.Token) {
-				if stems[t.Stem] {
-					w++
-				}
-			})
+			w += float64(lineHits(i - 1))
 		}
 		if w > 0 {
 			parts = append(parts, part{d.Line, to, w / math.Sqrt(float64(to-d.Line+1))})
@@ -336,17 +359,18 @@ func excerptText(path string, lines []string, defs []structure.Def, stems map[st
 		if covered {
 			continue
 		}
-		n := len(numbered(p.from, p.to))
+		n := size(p.from, p.to)
 		if n > left {
 			if len(chosen) > 0 || left < 200 {
 				continue
 			}
 			// The best definition alone is over the budget: its head.
-			to := p.from
-			for to < p.to && len(numbered(p.from, to+1)) < left-40 {
+			to, n2 := p.from, size(p.from, p.from)
+			for to < p.to && n2+size(to+1, to+1) < left-40 {
 				to++
+				n2 += size(to, to)
 			}
-			p.to, n = to, len(numbered(p.from, to))
+			p.to, n = to, n2
 		}
 		chosen = append(chosen, p)
 		left -= n + 4
