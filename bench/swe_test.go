@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"flag"
+	"github.com/hone-tools/hone"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -175,6 +176,31 @@ func TestTaskLang(t *testing.T) {
 	} {
 		if got := taskLang(tt.task); got != tt.want {
 			t.Errorf("taskLang(%q) = %q, want %q", tt.task, got, tt.want)
+		}
+	}
+}
+
+// The report sums what a model evaluator spent over the rows, and counts
+// the instances that fell back to the lexical evaluator.
+func TestPrintModel(t *testing.T) {
+	var b strings.Builder
+	PrintModel(&b, []Row{{ID: "a"}})
+	if b.Len() != 0 {
+		t.Errorf("rows without a model printed %q", b.String())
+	}
+	rows := []Row{
+		{ID: "a", Model: &hone.Usage{Evaluator: "openai:m", Calls: 8, Judged: 70, InputTokens: 47000, OutputTokens: 2000, CostUSD: 0.02}},
+		{ID: "b", Model: &hone.Usage{Evaluator: "openai:m", Calls: 1, Failed: 1, Judged: 0, Cached: 0, InputTokens: 6000, Fallback: "openai:m: HTTP 500"}},
+		{ID: "c", Model: &hone.Usage{Evaluator: "openai:m", Judged: 70, Cached: 70}},
+	}
+	PrintModel(&b, rows)
+	for _, want := range []string{
+		"model evaluator openai:m over 3 instances: 9 calls (1 failed), 140 files judged (70 from the cache)",
+		"tokens: 53000 in, 2000 out; median 6000 an instance; cost $0.0200, $0.00667 an instance",
+		"fell back to the lexical evaluator: 1 instances",
+	} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("report lacks %q:\n%s", want, b.String())
 		}
 	}
 }

@@ -308,7 +308,10 @@ func (e *Evaluator) keep(ev hone.Evaluation, cached bool) {
 // fileBudget is each file's share of a call's prompt: what the task and
 // the rubric leave, over the files a call holds.
 func (e *Evaluator) fileBudget(req hone.EvaluateRequest) int {
-	fixed := systemTokens() + pack.CountTokens(req.Task) + 300
+	// Estimated at three bytes a token, on the safe side: loading the
+	// tokenizer costs a process about 100 ms, which a call whose endpoint
+	// counts its tokens need not pay.
+	fixed := (len(systemPrompt)+len(req.Task))/3 + 300
 	left := e.cfg.CallTokens - fixed
 	return max(200, int(math.Floor(float64(left)/float64(e.cfg.Batch)))-20)
 }
