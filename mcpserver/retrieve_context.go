@@ -8,6 +8,7 @@ import (
 	"github.com/hone-tools/hone/retrieve"
 
 	"github.com/hone-tools/hone"
+	"github.com/hone-tools/hone/index"
 	"github.com/hone-tools/hone/modeleval"
 	"github.com/hone-tools/hone/pack"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -107,10 +108,13 @@ func (s *Server) retrieveContext(ctx context.Context, req *mcp.CallToolRequest, 
 // samplingConfig bounds the client's model's calls as the server's model,
 // if any, is bounded.
 func (s *Server) samplingConfig() modeleval.Config {
-	if s.model != nil {
-		return s.model.Config
+	if s.model == nil {
+		return modeleval.Config{}
 	}
-	return modeleval.Config{}
+	// The limits only: the client's model has no price here, and its
+	// verdicts are not cached, as its name is the client's to choose.
+	c := s.model.Config
+	return modeleval.Config{Top: c.Top, Batch: c.Batch, CallTokens: c.CallTokens, AnswerTokens: c.AnswerTokens, Concurrency: c.Concurrency}
 }
 
 // answer runs the loop, ev joining the lexical evaluator when set, and
@@ -124,6 +128,22 @@ func (s *Server) answer(ctx context.Context, ss *mcp.ServerSession, task string,
 	ix, release, err := s.index(ctx, ss)
 	if err != nil {
 		return nil, RetrieveResult{}, err
+	}
+	if ev != nil {
+		// A model takes seconds, a client's model minutes: the call
+		// reads a snapshot of its own, and the repository's index is
+		// free for the other calls meanwhile.
+		root := ix.Root
+		release()
+		own, err := index.OpenExisting(ctx, root, index.Options{Dir: s.indexDir})
+		if err != nil {
+			return nil, RetrieveResult{}, err
+		}
+		defer own.Close()
+		if err := own.Snapshot(ctx); err != nil {
+			return nil, RetrieveResult{}, err
+		}
+		ix, release = own, func() {}
 	}
 	defer release()
 	var notices []string

@@ -110,12 +110,16 @@ func roundTrips(ss *mcp.ServerSession) bool {
 	return p != nil && p.ProtocolVersion >= "2026-07-28"
 }
 
-// runTimeout bounds a run that waits on the client's round trips, and
-// runsMax the runs a server keeps waiting.
+// runTimeout bounds the time a run waits on the client's round trips: past
+// it, the run's model calls fail, and the run ends on the lexical
+// evaluator. runsMax bounds the runs a session keeps; runGrace is how long
+// an ended run's answer waits for its client's call before it is dropped.
 const (
 	runTimeout = 10 * time.Minute
-	runsMax    = 16
+	runsMax    = 4
 )
+
+var runGrace = time.Minute // a variable for the tests
 
 // A pausedRun is a retrieve_context call whose loop runs on between the
 // call's round trips: it asks the client's model through them, and ends
@@ -127,8 +131,11 @@ type pausedRun struct {
 	done    chan runOutcome // buffered: the run never waits to end
 	cancel  context.CancelFunc
 
+	deadline time.Time // past it, no model call waits
+
 	mu      sync.Mutex
 	pending *samplingAsk // the ask the client is answering
+	busy    bool         // a call awaits the run: another with its state is refused
 }
 
 // samplingAsk is one round trip's prompts, and where their answers go.
@@ -152,24 +159,36 @@ func (s *Server) startRun(ctx context.Context, ss *mcp.ServerSession, run func(c
 		return nil, RetrieveResult{}, err
 	}
 	// The run outlives the call that started it: it has its own context,
-	// bounded, and ended when the server closes.
-	rctx, cancel := context.WithTimeout(context.Background(), runTimeout)
-	pr := &pausedRun{id: hex.EncodeToString(b[:]), session: ss, asks: make(chan *samplingAsk), done: make(chan runOutcome, 1), cancel: cancel}
+	// ended when the client gives up on the call or the server closes. Its
+	// waits on the client are bounded by its deadline, past which its
+	// model calls fail and the loop goes on without them: a retrieve never
+	// fails because a model was slow.
+	rctx, cancel := context.WithCancel(context.Background())
+	pr := &pausedRun{id: hex.EncodeToString(b[:]), session: ss, asks: make(chan *samplingAsk), done: make(chan runOutcome, 1), cancel: cancel, deadline: time.Now().Add(runTimeout)}
 	s.mu.Lock()
 	if s.runs == nil {
 		s.runs = map[string]*pausedRun{}
 	}
-	if len(s.runs) >= runsMax {
+	mine := 0
+	for _, r := range s.runs {
+		if r.session == ss {
+			mine++
+		}
+	}
+	if mine >= runsMax {
 		s.mu.Unlock()
 		cancel()
-		return nil, RetrieveResult{}, fmt.Errorf("%d calls already wait on your model: answer them, or call again without use_my_model", runsMax)
+		return nil, RetrieveResult{}, fmt.Errorf("%d of your calls already wait on your model: answer them, or call again without use_my_model", runsMax)
 	}
 	s.runs[pr.id] = pr
+	pr.busy = true
 	s.mu.Unlock()
 	go func() {
 		defer cancel()
 		res, out, err := run(rctx, &roundTripChat{run: pr, client: newSamplingChat(ss).client})
 		pr.done <- runOutcome{res, out, err}
+		// An answer no call comes for is dropped after a while.
+		time.AfterFunc(runGrace, func() { s.forget(pr) })
 	}()
 	return s.await(ctx, pr)
 }
@@ -184,6 +203,11 @@ func (s *Server) resume(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Cal
 		return nil, RetrieveResult{}, errors.New("this call's run is over or unknown (it waits 10 minutes at most): call retrieve_context again")
 	}
 	pr.mu.Lock()
+	if pr.busy {
+		pr.mu.Unlock()
+		return nil, RetrieveResult{}, errors.New("this call's run is being answered by another call with its request state: wait for that one")
+	}
+	pr.busy = true
 	ask := pr.pending
 	pr.pending = nil
 	pr.mu.Unlock()
@@ -195,6 +219,11 @@ func (s *Server) resume(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Cal
 
 // await answers a call with the run's next ask, or with its end.
 func (s *Server) await(ctx context.Context, pr *pausedRun) (*mcp.CallToolResult, RetrieveResult, error) {
+	defer func() {
+		pr.mu.Lock()
+		pr.busy = false
+		pr.mu.Unlock()
+	}()
 	select {
 	case ask := <-pr.asks:
 		pr.mu.Lock()
@@ -259,7 +288,11 @@ func (c *roundTripChat) CompleteAll(ctx context.Context, ps []modeleval.Prompt) 
 		}
 		ask.requests[fmt.Sprintf("judge-%d", i)] = params
 	}
-	ctx, cancel := context.WithTimeout(ctx, samplingTimeout)
+	wait := min(samplingTimeout, time.Until(c.run.deadline))
+	if wait <= 0 {
+		return fail(fmt.Errorf("%s: the run waited %s on your model, its most", c.Name(), runTimeout))
+	}
+	ctx, cancel := context.WithTimeout(ctx, wait)
 	defer cancel()
 	select {
 	case c.run.asks <- ask:
@@ -298,7 +331,7 @@ func (c *roundTripChat) CompleteAll(ctx context.Context, ps []modeleval.Prompt) 
 
 func (c *roundTripChat) timeout(ctx context.Context) error {
 	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		return fmt.Errorf("%s: no answer to sampling in %s", c.Name(), samplingTimeout)
+		return fmt.Errorf("%s: no answer to sampling in time (%s a request, %s a run)", c.Name(), samplingTimeout, runTimeout)
 	}
 	return ctx.Err()
 }

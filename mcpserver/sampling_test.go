@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -173,4 +174,97 @@ func TestUnknownRequestState(t *testing.T) {
 	if !res.IsError || !strings.Contains(text, "call retrieve_context again") {
 		t.Errorf("error %v: %q", res.IsError, text)
 	}
+}
+
+// While a call waits on the client's model, the repository's other calls
+// go on: the waiting call reads a snapshot of its own.
+func TestWaitingCallBlocksNoOther(t *testing.T) {
+	asked := make(chan struct{}, 8)
+	release := make(chan struct{})
+	cs := samplingClient(t, "../testdata/repos/auth-expiry", func(req *mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
+		asked <- struct{}{}
+		<-release
+		text := req.Params.Messages[0].Content.(*mcp.TextContent).Text
+		return &mcp.CreateMessageResult{Model: "m", Role: "assistant", Content: &mcp.TextContent{Text: plantedAnswer(text)}}, nil
+	})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "retrieve_context", Arguments: map[string]any{"task": "token expiry", "use_my_model": true}})
+	}()
+	<-asked
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	start := time.Now()
+	if _, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "search_code", Arguments: map[string]any{"query": "token"}}); err != nil {
+		t.Fatalf("search_code while a call waits on the model: %v", err)
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("search_code took %s while a call waited on the model", d)
+	}
+	close(release)
+	go func() {
+		for range asked {
+		}
+	}()
+	<-done
+}
+
+// A run whose client never makes the call again is dropped, its answer
+// with it, once it ended and waited a while.
+func TestAbandonedRunIsDropped(t *testing.T) {
+	old := runGrace
+	runGrace = 50 * time.Millisecond
+	defer func() { runGrace = old }()
+	srv, err := New("../testdata/repos/auth-expiry", t.TempDir(), slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	ctx := context.Background()
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := srv.MCP().Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A client that asks for input requests back itself, and never
+	// answers them.
+	opts := &mcp.ClientOptions{
+		CreateMessageHandler: func(context.Context, *mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
+			return nil, nil
+		},
+		MultiRoundTrip: &mcp.MultiRoundTripOptions{Disabled: true},
+	}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "leaver", Version: "v0"}, opts).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { cs.Close(); ss.Wait() }()
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "retrieve_context", Arguments: map[string]any{"task": "token expiry", "use_my_model": true}})
+	if err != nil || !res.NeedsInput() {
+		t.Fatalf("%v: the first call does not ask for input: %+v", err, res)
+	}
+	// The client walks away. Its run waits on it two minutes a request;
+	// the test ends that wait as the server's close would, and the ended
+	// run must then be dropped after the grace.
+	srv.mu.Lock()
+	n := len(srv.runs)
+	for _, pr := range srv.runs {
+		pr.cancel()
+	}
+	srv.mu.Unlock()
+	if n != 1 {
+		t.Fatalf("%d runs held", n)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for time.Now().Before(deadline) {
+		srv.mu.Lock()
+		n = len(srv.runs)
+		srv.mu.Unlock()
+		if n == 0 {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Errorf("%d runs still held after the grace", n)
 }

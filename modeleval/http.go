@@ -35,6 +35,18 @@ type Endpoint struct {
 	MaxWait time.Duration
 }
 
+// noRedirects is the client, or a default one, that follows no redirect:
+// a key in a header of its own (Anthropic's x-api-key) would go with it
+// to another host.
+func noRedirects(c *http.Client) *http.Client {
+	if c == nil {
+		c = http.DefaultClient
+	}
+	cc := *c
+	cc.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	return &cc
+}
+
 // maxBody bounds what is read of an answer.
 const maxBody = 8 << 20
 
@@ -64,10 +76,7 @@ func (ep *Endpoint) post(ctx context.Context, name, path string, header http.Hea
 	if err != nil {
 		return 0, fmt.Errorf("%s: encode the request: %w", name, err)
 	}
-	client := ep.Client
-	if client == nil {
-		client = http.DefaultClient
-	}
+	client := noRedirects(ep.Client)
 	timeout := ep.Timeout
 	if timeout <= 0 {
 		timeout = DefaultTimeout
@@ -156,6 +165,9 @@ func (ep *Endpoint) once(ctx context.Context, client *http.Client, url string, h
 	}
 	if len(data) > maxBody {
 		return fmt.Errorf("the answer is over %d MiB", maxBody>>20)
+	}
+	if resp.StatusCode >= 300 && resp.StatusCode < 400 {
+		return fmt.Errorf("the endpoint redirects (HTTP %d) to %q: give --base-url that address; hone follows no redirect with a key", resp.StatusCode, resp.Header.Get("Location"))
 	}
 	if resp.StatusCode != http.StatusOK {
 		return &statusError{status: resp.StatusCode, msg: oneLine(errMsg(data), 200), retryAfter: retryAfter(resp.Header.Get("Retry-After"))}

@@ -131,6 +131,10 @@ type Evaluator struct {
 	chat Chat
 	cfg  Config
 
+	// sem bounds the calls in flight: the Model's, shared by its runs,
+	// or the run's own.
+	sem chan struct{}
+
 	mu     sync.Mutex
 	judged map[string]hone.Evaluation // path -> the model's verdict, this run
 	used   hone.Usage
@@ -205,7 +209,7 @@ func (e *Evaluator) Evaluate(ctx context.Context, req hone.EvaluateRequest) ([]h
 	errs := make([]error, len(batches))
 	prompts := make([]Prompt, len(batches))
 	for i, b := range batches {
-		prompts[i] = buildPrompt(req, b, e.cfg.AnswerTokens)
+		prompts[i] = buildPrompt(req, b, e.cfg.AnswerTokens, e.cfg.CallTokens)
 	}
 	if bc, ok := e.chat.(BatchChat); ok && len(batches) > 0 {
 		replies, rerrs := bc.CompleteAll(ctx, prompts)
@@ -218,7 +222,10 @@ func (e *Evaluator) Evaluate(ctx context.Context, req hone.EvaluateRequest) ([]h
 			results[i], errs[i] = e.finish(prompts[i], b, r, err)
 		}
 	} else {
-		sem := make(chan struct{}, e.cfg.Concurrency)
+		sem := e.sem
+		if sem == nil {
+			sem = make(chan struct{}, e.cfg.Concurrency)
+		}
 		var wg sync.WaitGroup
 		for i, b := range batches {
 			wg.Add(1)
@@ -311,7 +318,7 @@ func (e *Evaluator) fileBudget(req hone.EvaluateRequest) int {
 	// Estimated at three bytes a token, on the safe side: loading the
 	// tokenizer costs a process about 100 ms, which a call whose endpoint
 	// counts its tokens need not pay.
-	fixed := (len(systemPrompt)+len(req.Task))/3 + 300
+	fixed := (len(systemPrompt)+len(cutTask(req.Task, e.cfg.CallTokens)))/3 + 300
 	left := e.cfg.CallTokens - fixed
 	return max(200, int(math.Floor(float64(left)/float64(e.cfg.Batch)))-20)
 }
@@ -321,10 +328,19 @@ func (e *Evaluator) fileBudget(req hone.EvaluateRequest) int {
 type Model struct {
 	Chat   Chat
 	Config Config
+
+	once sync.Once
+	sem  chan struct{}
 }
 
-// ForRun makes the evaluator of one run.
-func (m *Model) ForRun() *Evaluator { return New(m.Chat, m.Config) }
+// ForRun makes the evaluator of one run. The runs of one Model, side by
+// side in a server, share its limit on calls in flight.
+func (m *Model) ForRun() *Evaluator {
+	m.once.Do(func() { m.sem = make(chan struct{}, m.Config.withDefaults().Concurrency) })
+	e := New(m.Chat, m.Config)
+	e.sem = m.sem
+	return e
+}
 
 // Dial makes the Chat of a provider, "openai" or "anthropic", at ep.
 func Dial(provider string, ep Endpoint) (Chat, error) {

@@ -548,3 +548,75 @@ func FuzzParseAnswer(f *testing.F) {
 		}
 	})
 }
+
+// A redirect is not followed: Anthropic's key, in a header of its own,
+// would go with it to the other host.
+func TestNoRedirect(t *testing.T) {
+	var leaked atomic.Bool
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("x-api-key") != "" || r.Header.Get("Authorization") != "" {
+			leaked.Store(true)
+		}
+	}))
+	defer other.Close()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, other.URL+r.URL.Path, http.StatusTemporaryRedirect)
+	}))
+	defer srv.Close()
+	_, err := New(anthropicChat(t, srv.URL), Config{}).Evaluate(context.Background(), request("a.go"))
+	if err == nil || !strings.Contains(err.Error(), "redirects (HTTP 307)") || leaked.Load() {
+		t.Errorf("error %v; key sent on: %v", err, leaked.Load())
+	}
+}
+
+// A task longer than a quarter of a call is cut in the prompt, visibly.
+func TestLongTaskIsCut(t *testing.T) {
+	var longest int
+	srv, _ := openAIServer(t, func(_ int, req openAIReq) (int, http.Header, string) {
+		longest = max(longest, len(req.Messages[1].Content))
+		if !strings.Contains(req.Messages[1].Content, "[… the rest of the task is cut]") {
+			t.Error("the cut is not marked")
+		}
+		return 200, nil, openAIBody(verdicts(req.Messages[1].Content, func(string) float64 { return 0.5 }), "stop")
+	})
+	req := request("a.go")
+	req.Task = strings.Repeat("a stack trace line\n", 50000)
+	if _, err := New(openAIChat(t, srv.URL, Endpoint{}), Config{CallTokens: 4000}).Evaluate(context.Background(), req); err != nil {
+		t.Fatal(err)
+	}
+	if longest > 4*4000 {
+		t.Errorf("a prompt of %d bytes for 4000 tokens", longest)
+	}
+}
+
+// The runs of one Model share its limit on calls in flight.
+func TestModelSharesItsLimit(t *testing.T) {
+	var mu sync.Mutex
+	inFlight, most := 0, 0
+	srv, _ := openAIServer(t, func(_ int, req openAIReq) (int, http.Header, string) {
+		mu.Lock()
+		inFlight++
+		most = max(most, inFlight)
+		mu.Unlock()
+		time.Sleep(30 * time.Millisecond)
+		mu.Lock()
+		inFlight--
+		mu.Unlock()
+		return 200, nil, openAIBody(verdicts(req.Messages[1].Content, func(string) float64 { return 0.5 }), "stop")
+	})
+	m := &Model{Chat: openAIChat(t, srv.URL, Endpoint{}), Config: Config{Batch: 1, Concurrency: 2}}
+	var wg sync.WaitGroup
+	for range 3 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if _, err := m.ForRun().Evaluate(context.Background(), request("a.go", "b.go", "c.go")); err != nil {
+				t.Error(err)
+			}
+		}()
+	}
+	wg.Wait()
+	if most > 2 {
+		t.Errorf("%d calls in flight, over the limit of 2", most)
+	}
+}

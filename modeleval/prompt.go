@@ -51,9 +51,9 @@ var answerSchema = map[string]any{
 
 // buildPrompt lays out one call: the task, what the run holds so far, and
 // each file's excerpt.
-func buildPrompt(req hone.EvaluateRequest, b []item, answerTokens int) Prompt {
+func buildPrompt(req hone.EvaluateRequest, b []item, answerTokens, callTokens int) Prompt {
 	var u strings.Builder
-	fmt.Fprintf(&u, "Task:\n%s\n\n", strings.TrimSpace(req.Task))
+	fmt.Fprintf(&u, "Task:\n%s\n\n", cutTask(strings.TrimSpace(req.Task), callTokens))
 	if len(req.Relevant) > 0 {
 		u.WriteString("Files already judged relevant:")
 		for i, r := range req.Relevant {
@@ -163,4 +163,19 @@ func clip(ss []string, n int) []string {
 		}
 	}
 	return out
+}
+
+// cutTask holds a task to a quarter of a call's tokens, at about three
+// bytes a token, its head kept and the cut marked: every call carries
+// it, and a whole log pasted as a task would cost in each.
+func cutTask(task string, callTokens int) string {
+	limit := callTokens * 3 / 4
+	if len(task) <= limit {
+		return task
+	}
+	cut := limit
+	for cut > 0 && task[cut]&0xC0 == 0x80 {
+		cut--
+	}
+	return task[:cut] + "\n[… the rest of the task is cut]"
 }
