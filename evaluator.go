@@ -132,3 +132,38 @@ type Candidate struct {
 	// relevance; 0 when it has no tie to them.
 	Near float64 `json:"near,omitempty"`
 }
+
+// A Backend searches beyond the embedded index: a cluster's code search,
+// such as zoekt's (package zoekt). The loop runs over the files it finds,
+// which hone reads, outlines and ranks as it does a repository's own;
+// RetrieveFrom in package retrieve drives it.
+type Backend interface {
+	// Name says where it searches, as the result's Repo.
+	Name() string
+	// Find returns up to Limit files for each search it makes of the
+	// request, whole, each named by its repository and its path there.
+	Find(ctx context.Context, req FindRequest) ([]FoundFile, error)
+}
+
+// FindRequest is what a Backend is asked for.
+type FindRequest struct {
+	// Task is the task, redacted; Query, when set, the query a run came
+	// to, whose concepts, learned terms and gaps each make a search. The
+	// first search of a task has only the task.
+	Task  string
+	Query *Query
+	// Folders, when set, are asked for their files instead: each as
+	// REPO/FOLDER, the folders of the files a first pass found best, so
+	// that their neighbours join them.
+	Folders []string
+	// Include and Exclude are the caller's globs, on paths in their
+	// repositories.
+	Include, Exclude []string
+	Limit            int
+}
+
+// FoundFile is a file a Backend found.
+type FoundFile struct {
+	Repo, Path string
+	Content    []byte
+}

@@ -45,6 +45,8 @@ func cmdRetrieve(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	idx.register(fs)
 	var ef evalFlags
 	ef.register(fs)
+	var bf backendFlags
+	bf.register(fs)
 	var (
 		asJSON    = fs.Bool("json", false, "print one JSON object instead of the trace (the same as --format json)")
 		format    = fs.String("format", "text", "text (the trace), json, or context (a pack to paste into a prompt)")
@@ -129,15 +131,34 @@ func cmdRetrieve(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		return usagef("the task is empty: say what you need context for, e.g. hone retrieve \"fix the token expiry bug\"")
 	}
 
-	root, outside, err := repoRoot(idx.repo)
+	zc, err := bf.open()
 	if err != nil {
 		return err
 	}
-	if outside {
-		sayOutside(stderr, root, bar)
+	var res *hone.Result
+	var root string
+	if zc != nil {
+		if idx.repo != "" {
+			return usagef("--backend zoekt searches the cluster, not --repo: give --zoekt-repos to narrow it")
+		}
+		redact.Warm()
+		var done func()
+		res, root, done, err = retrieveZoekt(ctx, zc, task, opts)
+		if done != nil {
+			defer done()
+		}
+	} else {
+		var outside bool
+		root, outside, err = repoRoot(idx.repo)
+		if err != nil {
+			return err
+		}
+		if outside {
+			sayOutside(stderr, root, bar)
+		}
+		redact.Warm()
+		res, err = retrieve.Retrieve(ctx, root, task, opts)
 	}
-	redact.Warm()
-	res, err := retrieve.Retrieve(ctx, root, task, opts)
 	bar.done()
 	if err != nil {
 		if errors.Is(err, context.Canceled) {

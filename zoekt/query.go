@@ -1,0 +1,240 @@
+package zoekt
+
+import (
+	"regexp"
+	"strings"
+	"unicode"
+
+	"github.com/hone-tools/hone"
+	"github.com/hone-tools/hone/tokenize"
+)
+
+// maxTerms bounds the terms of one query.
+const maxTerms = 24
+
+var wordRE = regexp.MustCompile(`[\p{L}_][\p{L}\p{N}_]*`)
+
+// TaskQuery is the first search of a task: its identifiers as written,
+// then its words of four letters or more that are no stop words, any of
+// them, any case; files that match more of them rank first (BM25). The
+// globs of include and exclude narrow it.
+func TaskQuery(task string, include, exclude []string) string {
+	var idents, words []string
+	seen := map[string]bool{}
+	for _, w := range wordRE.FindAllString(task, -1) {
+		lw := strings.ToLower(w)
+		if seen[lw] || len([]rune(w)) < 3 {
+			continue
+		}
+		seen[lw] = true
+		switch {
+		case isIdentifier(w):
+			idents = append(idents, w)
+		case len([]rune(w)) >= 4 && !tokenize.IsStopWord(lw):
+			words = append(words, lw)
+		}
+	}
+	terms := append(idents, words...)
+	if len(terms) > maxTerms {
+		terms = terms[:maxTerms]
+	}
+	return build(terms, include, exclude)
+}
+
+// isIdentifier: a word written as code (camelCase, snake_case, digits).
+func isIdentifier(w string) bool {
+	upper, lower := false, false
+	for i, r := range w {
+		switch {
+		case r == '_' || unicode.IsDigit(r):
+			return true
+		case unicode.IsUpper(r):
+			upper = upper || i > 0
+		case unicode.IsLower(r):
+			lower = true
+		}
+	}
+	return upper && lower
+}
+
+// LoopQueries are the searches a run's query makes of the cluster: one
+// for any of the task's concepts, then one for each of them, every way the run came to say it (the
+// task's words, synonyms, translations, the codebase's terms); one for
+// the terms refine learned; and one for each gap's definition, by its
+// symbol. The globs the query learned, and those of include and exclude,
+// narrow each.
+func LoopQueries(q hone.Query, include, exclude []string) []string {
+	var order []string
+	byConcept := map[string][]string{}
+	var learned []string
+	for _, t := range q.Terms {
+		label := strings.TrimSpace(t.Label)
+		if len([]rune(label)) < 3 || t.Kind == "path" {
+			continue
+		}
+		if t.Kind == "learned" {
+			learned = appendNew(learned, label)
+			continue
+		}
+		if _, ok := byConcept[t.Concept]; !ok {
+			order = append(order, t.Concept)
+		}
+		byConcept[t.Concept] = appendNew(byConcept[t.Concept], label)
+	}
+	// The broad search first: any of the concepts, files that match
+	// more of them first; then each concept on its own, so that a rare
+	// one has its own files.
+	var all []string
+	for _, c := range order {
+		for _, l := range byConcept[c] {
+			all = appendNew(all, l)
+			// A concept of several words: each word too, so that the
+			// files that say one of them in another sense are fetched
+			// as well, as the embedded index has them.
+			if ws := strings.Fields(l); len(ws) > 1 {
+				for _, w := range ws {
+					if len(w) >= 4 && !tokenize.IsStopWord(strings.ToLower(w)) {
+						all = appendNew(all, w)
+					}
+				}
+			}
+		}
+	}
+	var out []string
+	if len(order) > 1 {
+		out = append(out, build(all, include, exclude))
+	}
+	for _, c := range order {
+		out = append(out, build(byConcept[c], include, exclude))
+	}
+	if len(learned) > 0 {
+		out = append(out, build(learned, include, exclude))
+	}
+	for _, g := range q.Gaps {
+		if (g.Kind == "call" || g.Kind == "model") && wordRE.FindString(g.Name) == g.Name && len(g.Name) >= 3 {
+			out = append(out, narrow("sym:"+regexpQuote(g.Name), include, exclude))
+		}
+	}
+	return out
+}
+
+func appendNew(ss []string, s string) []string {
+	for _, x := range ss {
+		if strings.EqualFold(x, s) {
+			return ss
+		}
+	}
+	return append(ss, s)
+}
+
+// build makes the query of any of the terms, any case, narrowed by the
+// globs.
+func build(terms []string, include, exclude []string) string {
+	if len(terms) > maxTerms {
+		terms = terms[:maxTerms]
+	}
+	var parts []string
+	for _, t := range terms {
+		// A term of several words matches them with anything between:
+		// "access token" is access_token and accessToken too.
+		words := strings.Fields(t)
+		for i, w := range words {
+			words[i] = regexpQuote(w)
+		}
+		parts = append(parts, strings.Join(words, `[\s_-]*`))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return narrow("case:no ("+strings.Join(parts, " or ")+")", include, exclude)
+}
+
+// narrow adds the file filters of include and exclude globs.
+func narrow(q string, include, exclude []string) string {
+	if len(include) > 0 {
+		var fs []string
+		for _, g := range include {
+			fs = append(fs, "f:"+GlobRegexp(g))
+		}
+		q = "(" + strings.Join(fs, " or ") + " ) " + q
+	}
+	for _, g := range exclude {
+		q += " -f:" + GlobRegexp(g)
+	}
+	return q
+}
+
+// GlobRegexp is a glob as a regular expression over a file's path in its
+// repository: * within a folder, ** across folders, ? one character,
+// {a,b} either; a glob without a slash matches a file's name in any
+// folder, and a plain path a file or everything under a folder. It is a
+// prefilter: hone matches the globs exactly on the files it gets.
+func GlobRegexp(g string) string {
+	g = strings.TrimPrefix(g, "./")
+	if !strings.ContainsAny(g, "*?[{") {
+		g = strings.TrimSuffix(g, "/")
+		return "^" + regexpQuote(g) + "(/|$)"
+	}
+	var b strings.Builder
+	if !strings.Contains(g, "/") {
+		b.WriteString("(^|/)")
+	} else {
+		b.WriteString("^")
+	}
+	depth := 0
+	for i := 0; i < len(g); i++ {
+		switch c := g[i]; c {
+		case '*':
+			if i+1 < len(g) && g[i+1] == '*' {
+				i++
+				if i+1 < len(g) && g[i+1] == '/' {
+					i++
+					b.WriteString("(.*/)?")
+				} else {
+					b.WriteString(".*")
+				}
+			} else {
+				b.WriteString("[^/]*")
+			}
+		case '?':
+			b.WriteString("[^/]")
+		case '{':
+			depth++
+			b.WriteString("(")
+		case '}':
+			if depth > 0 {
+				depth--
+				b.WriteString(")")
+			} else {
+				b.WriteString(`\}`)
+			}
+		case ',':
+			if depth > 0 {
+				b.WriteString("|")
+			} else {
+				b.WriteString(",")
+			}
+		case '[':
+			j := strings.IndexByte(g[i:], ']')
+			if j < 0 {
+				b.WriteString(`\[`)
+				continue
+			}
+			class := g[i+1 : i+j]
+			if strings.HasPrefix(class, "!") {
+				class = "^" + class[1:]
+			}
+			b.WriteString("[" + class + "]")
+			i += j
+		case '\\':
+			if i+1 < len(g) {
+				i++
+				b.WriteString(regexpQuote(string(g[i])))
+			}
+		default:
+			b.WriteString(regexpQuote(string(c)))
+		}
+	}
+	b.WriteString("$")
+	return b.String()
+}
