@@ -11,6 +11,7 @@ import (
 	"maps"
 	"math"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -21,6 +22,7 @@ import (
 
 	"github.com/hone-tools/hone/pack"
 	"github.com/hone-tools/hone/retrieve"
+	"github.com/hone-tools/hone/zoekt"
 
 	"github.com/hone-tools/hone"
 )
@@ -342,6 +344,19 @@ type SWEConfig struct {
 	// NewEvaluator, if set, makes each instance's model evaluator, which
 	// joins the lexical one: a run's evaluator keeps that run's state.
 	NewEvaluator func() hone.Evaluator
+	// Zoekt, if set, runs each instance over a zoekt cluster rather than
+	// the embedded index.
+	Zoekt *ZoektBench
+}
+
+// ZoektBench runs a benchmark over a zoekt-webserver: after each
+// checkout, IndexCmd (run by sh, its {tree} the work tree) indexes the
+// tree into the shards the webserver serves, the run waits until the
+// webserver serves them, and the loop searches it, the repository being
+// the tree's folder name, as zoekt-index names it.
+type ZoektBench struct {
+	URL      string
+	IndexCmd string
 }
 
 // RunSWE runs every instance: it checks each repository out at the
@@ -448,7 +463,17 @@ func RunSWE(ctx context.Context, cfg SWEConfig) ([]Row, error) {
 			if cfg.NewEvaluator != nil && !cfg.Baseline {
 				opts.Evaluator = cfg.NewEvaluator()
 			}
-			res, err := retrieve(ctx, co.tree, in.Problem, opts)
+			var res *hone.Result
+			root := co.tree
+			if cfg.Zoekt != nil && !cfg.Baseline {
+				var zerr error
+				var ms int64
+				res, root, ms, zerr = overZoekt(ctx, cfg.Zoekt, co.tree, filepath.Join(work, slug, "zoekt"), in.Problem, opts)
+				start = start.Add(time.Duration(ms) * time.Millisecond) // the indexing is not the retrieve's
+				err = zerr
+			} else {
+				res, err = retrieve(ctx, co.tree, in.Problem, opts)
+			}
 			row.ElapsedMS = time.Since(start).Milliseconds()
 			if err != nil {
 				row.Error = err.Error()
@@ -459,9 +484,9 @@ func RunSWE(ctx context.Context, cfg SWEConfig) ([]Row, error) {
 				}
 			} else {
 				row.Model = res.Evaluator
-				score(&row, res, co.tree, count)
+				score(&row, res, root, count)
 				for _, b := range cfg.PackBudgets {
-					p := pack.Build(res, co.tree, pack.Options{Budget: b})
+					p := pack.Build(res, root, pack.Options{Budget: b})
 					row.Packs = append(row.Packs, packRow(p, b, in.GoldHunks))
 				}
 				if sig != nil {
@@ -923,4 +948,35 @@ func PrintModel(w io.Writer, rows []Row) {
 		fmt.Fprintf(w, "; cost $%.4f, $%.5f an instance", cost, cost/float64(n))
 	}
 	fmt.Fprintf(w, "\n  fell back to the lexical evaluator: %d instances\n", fellBack)
+}
+
+// overZoekt indexes the tree into the cluster, waits until it is served,
+// and retrieves over it, in work; it returns the result, the folder its
+// paths are in, and the milliseconds the indexing took.
+func overZoekt(ctx context.Context, z *ZoektBench, tree, work, task string, opts hone.Options) (*hone.Result, string, int64, error) {
+	start := time.Now()
+	cmd := exec.CommandContext(ctx, "sh", "-c", strings.ReplaceAll(z.IndexCmd, "{tree}", tree))
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return nil, "", 0, fmt.Errorf("index the tree for zoekt: %v: %s", err, lastLine(string(out)))
+	}
+	c, err := zoekt.New(z.URL, []string{filepath.Base(tree)})
+	if err != nil {
+		return nil, "", 0, err
+	}
+	if err := c.WaitIndexed(ctx, filepath.Base(tree), start.Add(-time.Second), time.Minute); err != nil {
+		return nil, "", 0, err
+	}
+	indexed := time.Since(start).Milliseconds()
+	os.RemoveAll(work)
+	defer os.RemoveAll(filepath.Join(work, "index"))
+	res, err := retrieve.RetrieveFrom(ctx, c, filepath.Join(work, "tree"), filepath.Join(work, "index"), task, opts)
+	return res, filepath.Join(work, "tree"), indexed, err
+}
+
+func lastLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.LastIndexByte(s, '\n'); i >= 0 {
+		s = s[i+1:]
+	}
+	return s
 }

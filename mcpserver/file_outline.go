@@ -32,6 +32,9 @@ func (s *Server) addFileOutline(srv *mcp.Server) {
 }
 
 func (s *Server) fileOutline(ctx context.Context, req *mcp.CallToolRequest, in OutlineParams) (*mcp.CallToolResult, OutlineResult, error) {
+	if s.zoekt != nil {
+		return nil, OutlineResult{}, errZoekt
+	}
 	slash, abs, err := s.resolve(ctx, req.Session, in.Path)
 	if err != nil {
 		return nil, OutlineResult{}, err

@@ -51,6 +51,9 @@ func (s *Server) addReindex(srv *mcp.Server) {
 }
 
 func (s *Server) indexStatus(ctx context.Context, req *mcp.CallToolRequest, _ StatusParams) (*mcp.CallToolResult, StatusResult, error) {
+	if s.zoekt != nil {
+		return nil, StatusResult{}, errZoekt
+	}
 	ix, release, err := s.index(ctx, req.Session)
 	if err != nil {
 		return nil, StatusResult{}, err
@@ -67,6 +70,9 @@ func (s *Server) indexStatus(ctx context.Context, req *mcp.CallToolRequest, _ St
 }
 
 func (s *Server) reindex(ctx context.Context, req *mcp.CallToolRequest, in ReindexParams) (*mcp.CallToolResult, ReindexResult, error) {
+	if s.zoekt != nil {
+		return nil, ReindexResult{}, errZoekt
+	}
 	var st index.Stats
 	_, release, err := s.indexUpdated(ctx, req.Session, func(ix *index.Index) (index.Stats, error) {
 		var err error

@@ -57,6 +57,11 @@ func (s *Server) addReadSpan(srv *mcp.Server) {
 }
 
 func (s *Server) readSpan(ctx context.Context, req *mcp.CallToolRequest, in SpanParams) (*mcp.CallToolResult, SpanResult, error) {
+	if s.zoekt != nil && in.Path != "" {
+		if err := s.fetchZoekt(ctx, in.Path); err != nil {
+			return nil, SpanResult{}, err
+		}
+	}
 	slash, abs, err := s.resolve(ctx, req.Session, in.Path)
 	if err != nil {
 		return nil, SpanResult{}, err

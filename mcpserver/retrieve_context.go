@@ -120,6 +120,9 @@ func (s *Server) samplingConfig() modeleval.Config {
 // answer runs the loop, ev joining the lexical evaluator when set, and
 // builds the answer; note is said in its notice.
 func (s *Server) answer(ctx context.Context, ss *mcp.ServerSession, task string, in RetrieveParams, ev hone.Evaluator, note string) (*mcp.CallToolResult, RetrieveResult, error) {
+	if s.zoekt != nil {
+		return s.retrieveZoekt(ctx, task, in, ev)
+	}
 	budget := in.BudgetTokens
 	if budget <= 0 {
 		budget = defaultBudget

@@ -25,6 +25,7 @@ import (
 	"github.com/hone-tools/hone/internal/watch"
 	"github.com/hone-tools/hone/modeleval"
 	"github.com/hone-tools/hone/walk"
+	"github.com/hone-tools/hone/zoekt"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -46,6 +47,10 @@ type Server struct {
 	// candidates beside the lexical evaluator; its limits also bound
 	// sampling's.
 	model *modeleval.Model
+	// zoekt, when set, is the cluster the server searches instead of a
+	// repository; zoektWork holds what it fetched (see NewZoekt).
+	zoekt     *zoekt.Client
+	zoektWork string
 	// runs are the retrieve_context calls whose runs wait on the client's
 	// round trips, by their request state; under mu.
 	runs map[string]*pausedRun

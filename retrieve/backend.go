@@ -18,9 +18,9 @@ import (
 // How much a run fetches from a backend: the task's first search, then
 // each search of the query the first pass came to.
 const (
-	backendFirst   = 60
-	backendMore    = 25
-	backendFolders = 8
+	backendFirst   = 40
+	backendMore    = 20
+	backendFolders = 5
 )
 
 // RetrieveFrom runs the loop over what a backend finds, rather than over a

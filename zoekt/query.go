@@ -57,6 +57,31 @@ func isIdentifier(w string) bool {
 	return upper && lower
 }
 
+// A Search is one query, and the files it may return at most.
+type Search struct {
+	Q     string
+	Limit int
+}
+
+// LoopSearches are LoopQueries with their shares of limit: the broad
+// search has it whole, each concept a quarter, the learned terms half,
+// each gap's symbol five files.
+func LoopSearches(q hone.Query, include, exclude []string, limit int) []Search {
+	qs := LoopQueries(q, include, exclude)
+	out := make([]Search, len(qs))
+	for i, s := range qs {
+		l := max(5, limit/4)
+		switch {
+		case strings.Contains(s, "sym:"):
+			l = 5
+		case i == 0:
+			l = limit
+		}
+		out[i] = Search{Q: s, Limit: l}
+	}
+	return out
+}
+
 // LoopQueries are the searches a run's query makes of the cluster: one
 // for any of the task's concepts, then one for each of them, every way the run came to say it (the
 // task's words, synonyms, translations, the codebase's terms); one for
@@ -112,7 +137,9 @@ func LoopQueries(q hone.Query, include, exclude []string) []string {
 	}
 	for _, g := range q.Gaps {
 		if (g.Kind == "call" || g.Kind == "model") && wordRE.FindString(g.Name) == g.Name && len(g.Name) >= 3 {
-			out = append(out, narrow("sym:"+regexpQuote(g.Name), include, exclude))
+			if sq := narrow("sym:"+regexpQuote(g.Name), include, exclude); !contains(out, sq) {
+				out = append(out, sq)
+			}
 		}
 	}
 	return out

@@ -187,6 +187,16 @@ func (c *Client) Search(ctx context.Context, q string, limit int) ([]File, error
 // their files, each once, in the order of the queries, then of each
 // query's ranking.
 func (c *Client) SearchAll(ctx context.Context, qs []string, limit int) ([]File, error) {
+	ss := make([]Search, len(qs))
+	for i, q := range qs {
+		ss[i] = Search{Q: q, Limit: limit}
+	}
+	return c.SearchEach(ctx, ss)
+}
+
+// SearchEach runs the searches side by side, each with its own limit, as
+// SearchAll does.
+func (c *Client) SearchEach(ctx context.Context, qs []Search) ([]File, error) {
 	par := c.Parallel
 	if par <= 0 {
 		par = 4
@@ -206,7 +216,7 @@ func (c *Client) SearchAll(ctx context.Context, qs []string, limit int) ([]File,
 				return
 			}
 			defer func() { <-sem }()
-			res[i], errs[i] = c.Search(ctx, q, limit)
+			res[i], errs[i] = c.Search(ctx, q.Q, q.Limit)
 		}()
 	}
 	wg.Wait()
@@ -362,21 +372,21 @@ func regexpQuote(s string) string {
 // query, one search of each concept, of the learned terms and of each
 // gap's symbol, side by side.
 func (c *Client) Find(ctx context.Context, req hone.FindRequest) ([]hone.FoundFile, error) {
-	var qs []string
+	var qs []Search
 	if len(req.Folders) > 0 {
 		return c.folders(ctx, req)
 	}
 	if req.Query == nil {
 		if q := TaskQuery(req.Task, req.Include, req.Exclude); q != "" {
-			qs = append(qs, q)
+			qs = append(qs, Search{Q: q, Limit: req.Limit})
 		}
 	} else {
-		qs = LoopQueries(*req.Query, req.Include, req.Exclude)
+		qs = LoopSearches(*req.Query, req.Include, req.Exclude, req.Limit)
 	}
 	if len(qs) == 0 {
 		return nil, nil
 	}
-	files, err := c.SearchAll(ctx, qs, req.Limit)
+	files, err := c.SearchEach(ctx, qs)
 	if err != nil {
 		return nil, err
 	}
@@ -483,4 +493,41 @@ func (c *Client) folders(ctx context.Context, req hone.FindRequest) ([]hone.Foun
 		out = append(out, hone.FoundFile{Repo: f.Repo, Path: f.Path, Content: f.Content})
 	}
 	return out, nil
+}
+
+// WaitIndexed waits until the webserver serves a shard of repo indexed
+// after since: zoekt-webserver loads new shards on its own, a moment after
+// they are written.
+func (c *Client) WaitIndexed(ctx context.Context, repo string, since time.Time, limit time.Duration) error {
+	deadline := time.Now().Add(limit)
+	for {
+		var reply struct {
+			List *struct {
+				Repos []struct {
+					Repository    struct{ Name string }
+					IndexMetadata struct{ IndexTime time.Time }
+				}
+			}
+		}
+		if err := c.post(ctx, "/api/list", map[string]string{"Q": "r:^" + regexpQuote(repo) + "$ "}, &reply); err != nil {
+			return err
+		}
+		if reply.List != nil {
+			for _, r := range reply.List.Repos {
+				if r.Repository.Name == repo && !r.IndexMetadata.IndexTime.Before(since) {
+					return nil
+				}
+			}
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("%s does not serve %s as indexed since %s, after %s: does it watch the folder the shards are written to?", c.Name(), repo, since.Format(time.TimeOnly), limit)
+		}
+		t := time.NewTimer(100 * time.Millisecond)
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+			t.Stop()
+			return ctx.Err()
+		}
+	}
 }

@@ -78,9 +78,11 @@ func replay(t testing.TB) *httptest.Server {
 			zw.Write(out)
 			zw.Close()
 			os.MkdirAll(filepath.Dir(f), 0o755)
-			if err := os.WriteFile(f, gz.Bytes(), 0o644); err != nil {
+			tmp := fmt.Sprintf("%s.%d.tmp", f, time.Now().UnixNano())
+			if err := os.WriteFile(tmp, gz.Bytes(), 0o644); err != nil {
 				t.Fatal(err)
 			}
+			os.Rename(tmp, f)
 		}
 		b, err := readGzip(f)
 		if err != nil {

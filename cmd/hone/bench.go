@@ -73,6 +73,9 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the run to this file, for go tool pprof")
 	var ef evalFlags
 	ef.register(fs)
+	var bf backendFlags
+	bf.register(fs)
+	zoektIndex := fs.String("zoekt-index-cmd", "", "with --backend zoekt: the command that indexes each instance's work tree into the shards the webserver serves, {tree} standing for the tree, e.g. \"zoekt-index -index /tmp/shards {tree}\"")
 	packBudgets := fs.String("pack-budget", "", "build each result's context pack at these budgets in tokens, comma-separated (2000,4000,8000,16000), and measure how they hold the gold hunks")
 	words, err := parseFlags(fs, args, stdout, sweUsage+"\n   or: "+benchUsage)
 	if err != nil {
@@ -124,6 +127,16 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	if model != nil {
 		cfg.NewEvaluator = func() hone.Evaluator { return model.ForRun() }
+	}
+	zc, err := bf.open()
+	if err != nil {
+		return err
+	}
+	if zc != nil {
+		if *zoektIndex == "" {
+			return usagef("--backend zoekt in bench needs --zoekt-index-cmd, which indexes each instance's tree for the webserver, e.g. \"zoekt-index -index /tmp/shards {tree}\"")
+		}
+		cfg.Zoekt = &bench.ZoektBench{URL: zc.URL, IndexCmd: *zoektIndex}
 	}
 	for _, o := range []struct {
 		path, what string

@@ -3,9 +3,11 @@ package main
 import (
 	"context"
 	"flag"
+	"fmt"
 	"io"
 	"log/slog"
 	"os"
+	"path/filepath"
 
 	"github.com/hone-tools/hone/mcpserver"
 )
@@ -19,7 +21,9 @@ func cmdMCP(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	logFile := fs.String("log-file", "", "write logs to FILE instead of standard error")
 	var ef evalFlags
 	ef.register(fs)
-	words, err := parseFlags(fs, args, stderr, "hone mcp [--repo DIR] [--index-dir DIR] [--log-file FILE] [--evaluator openai|anthropic --model M]")
+	var bf backendFlags
+	bf.register(fs)
+	words, err := parseFlags(fs, args, stderr, "hone mcp [--repo DIR] [--index-dir DIR] [--log-file FILE] [--evaluator openai|anthropic --model M] [--backend zoekt --zoekt-url URL [--zoekt-repos R,...]]")
 	if err != nil {
 		return err
 	}
@@ -29,6 +33,13 @@ func cmdMCP(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	model, err := ef.open()
 	if err != nil {
 		return err
+	}
+	zc, err := bf.open()
+	if err != nil {
+		return err
+	}
+	if zc != nil && f.repo != "" {
+		return usagef("--backend zoekt serves the cluster, not --repo: give --zoekt-repos to narrow it")
 	}
 	// The repository: --repo's; else each client's workspace (its MCP
 	// roots), and the git repository the server starts in for a client
@@ -53,7 +64,19 @@ func cmdMCP(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	log := slog.New(slog.NewTextHandler(logw, nil))
 	var srv *mcpserver.Server
-	if root != "" {
+	if zc != nil {
+		base, cerr := os.UserCacheDir()
+		if cerr != nil {
+			base = os.TempDir()
+		}
+		os.MkdirAll(filepath.Join(base, "hone"), 0o700)
+		work, werr := os.MkdirTemp(filepath.Join(base, "hone"), "zoekt-mcp-")
+		if werr != nil {
+			return fmt.Errorf("make the working folder: %w", werr)
+		}
+		defer os.RemoveAll(work)
+		srv, err = mcpserver.NewZoekt(zc, work, log)
+	} else if root != "" {
 		srv, err = mcpserver.New(root, f.dir, log)
 	} else {
 		srv, err = mcpserver.NewWorkspace(fallback, f.dir, log)

@@ -1,0 +1,130 @@
+package mcpserver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/hone-tools/hone"
+	"github.com/hone-tools/hone/pack"
+	"github.com/hone-tools/hone/retrieve"
+	"github.com/hone-tools/hone/zoekt"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// NewZoekt serves a zoekt cluster rather than a repository:
+// retrieve_context runs the loop over what the cluster finds, and
+// read_span reads the files it named, fetched from the cluster. The files
+// fetched are kept under work while the server runs.
+func NewZoekt(c *zoekt.Client, work string, log *slog.Logger) (*Server, error) {
+	files := filepath.Join(work, "files")
+	if err := os.MkdirAll(files, 0o700); err != nil {
+		return nil, fmt.Errorf("make the working folder: %w", err)
+	}
+	s := newServer(files, "", filepath.Join(work, "index"), log)
+	s.zoekt = c
+	s.zoektWork = work
+	return s, nil
+}
+
+// errZoekt answers the tools that need a repository on disk.
+var errZoekt = errors.New("this server searches a zoekt cluster, not a repository on disk: use retrieve_context, then read_span on the paths it gives")
+
+// retrieveZoekt is retrieve_context over the cluster: each call in a
+// working folder of its own, whose files then join those read_span reads.
+func (s *Server) retrieveZoekt(ctx context.Context, task string, in RetrieveParams, ev hone.Evaluator) (*mcp.CallToolResult, RetrieveResult, error) {
+	work, err := os.MkdirTemp(s.zoektWork, "call-")
+	if err != nil {
+		return nil, RetrieveResult{}, fmt.Errorf("make the working folder: %w", err)
+	}
+	defer os.RemoveAll(work)
+	tree := filepath.Join(work, "tree")
+	var notices []string
+	opts := hone.Options{MaxCycles: in.MaxCycles, MaxFiles: max(in.MaxFiles, 0), Include: in.Include, Exclude: in.Exclude, Evaluator: ev,
+		Notice: func(n string) {
+			s.log.Info(n)
+			if strings.HasPrefix(n, "the model evaluator") {
+				notices = append(notices, n)
+			}
+		}}
+	res, err := retrieve.RetrieveFrom(ctx, s.zoekt, tree, filepath.Join(work, "index"), task, opts)
+	if err != nil {
+		return nil, RetrieveResult{}, err
+	}
+	for _, n := range notices {
+		if res.Notice != "" {
+			res.Notice += "; "
+		}
+		res.Notice += n
+	}
+	budget := in.BudgetTokens
+	if budget <= 0 {
+		budget = defaultBudget
+	}
+	p := pack.Build(res, tree, pack.Options{Budget: min(budget, maxAnswerTokens), BudgetName: "budget_tokens"})
+	// The result's files, and the rest of what was fetched, stay for
+	// read_span.
+	if err := keepFiles(tree, s.root); err != nil {
+		s.log.Warn("keep the fetched files", "err", err)
+	}
+	out := RetrieveResult{Files: []RetrieveFile{}, RelatedTests: res.RelatedTests, StopReason: string(res.StopReason), Notice: res.Notice, Omitted: p.Omitted, Tokens: p.Tokens, Redacted: p.Redacted, Model: res.Evaluator}
+	for _, f := range res.Files {
+		out.Files = append(out.Files, RetrieveFile{Path: f.Path, Relevance: f.Relevance, Role: f.Role, Reason: f.Reason, MissingContext: f.MissingContext, Spans: f.Spans, ModelScore: f.ModelScore})
+	}
+	text := "Searched: " + res.Repo + "\n\n" + p.Text
+	if len(p.Omitted) > 0 {
+		text += "\n(The pack was cut to its budget: raise budget_tokens, or read what was left out with read_span.)\n"
+	}
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}, out, nil
+}
+
+// keepFiles moves the files under from to the same paths under to.
+func keepFiles(from, to string) error {
+	return filepath.WalkDir(from, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, err := filepath.Rel(from, p)
+		if err != nil {
+			return err
+		}
+		dst := filepath.Join(to, rel)
+		if err := os.MkdirAll(filepath.Dir(dst), 0o700); err != nil {
+			return err
+		}
+		return os.Rename(p, dst)
+	})
+}
+
+// fetchZoekt fetches a file the cluster holds into the files read_span
+// reads, when it is not there yet: p is REPO/PATH, or PATH in the one
+// repository the server searches.
+func (s *Server) fetchZoekt(ctx context.Context, p string) error {
+	clean := filepath.ToSlash(filepath.Clean(filepath.FromSlash(p)))
+	if clean == ".." || strings.HasPrefix(clean, "../") || filepath.IsAbs(p) {
+		return nil // resolve says why
+	}
+	dst := filepath.Join(s.root, filepath.FromSlash(clean))
+	if _, err := os.Stat(dst); err == nil {
+		return nil
+	}
+	base := clean[strings.LastIndexByte(clean, '/')+1:]
+	files, err := s.zoekt.Search(ctx, "f:"+zoekt.GlobRegexp(base), 50)
+	if err != nil {
+		return err
+	}
+	for _, f := range files {
+		single := len(s.zoekt.Repos) == 1 && f.Repo == s.zoekt.Repos[0] && f.Path == clean
+		if single || f.Repo+"/"+f.Path == clean {
+			if err := os.MkdirAll(filepath.Dir(dst), 0o700); err != nil {
+				return err
+			}
+			return os.WriteFile(dst, f.Content, 0o600)
+		}
+	}
+	return nil
+}

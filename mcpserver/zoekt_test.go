@@ -1,0 +1,83 @@
+package mcpserver
+
+import (
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/hone-tools/hone/zoekt"
+)
+
+// fakeZoekt answers every search with the fixture repository's files, in
+// zoekt's shapes (package zoekt tests them against a real server's).
+func fakeZoekt(t *testing.T, repo string) *httptest.Server {
+	type fm struct {
+		FileName, Repository, Language string
+		Content                        []byte
+	}
+	var files []fm
+	root := filepath.Join("..", "testdata", "repos", repo)
+	filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, _ := os.ReadFile(p)
+		rel, _ := filepath.Rel(root, p)
+		files = append(files, fm{FileName: filepath.ToSlash(rel), Repository: repo, Language: "TypeScript", Content: b})
+		return nil
+	})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		switch r.URL.Path {
+		case "/api/search":
+			json.NewEncoder(w).Encode(map[string]any{"Result": map[string]any{"Files": files, "FileCount": len(files)}})
+		case "/api/list":
+			json.NewEncoder(w).Encode(map[string]any{"List": map[string]any{"Repos": []any{map[string]any{
+				"Repository": map[string]any{"Name": repo}, "Stats": map[string]any{"Documents": len(files), "ContentBytes": 30000}}}}})
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// Over a zoekt cluster, retrieve_context finds the fixture's files and
+// read_span reads them; the tools that need a repository on disk say to
+// use those two.
+func TestZoektServer(t *testing.T) {
+	c, err := zoekt.New(fakeZoekt(t, "auth-expiry").URL, []string{"auth-expiry"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := NewZoekt(c, t.TempDir(), slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	cs := connectServer(t, srv)
+	res, text := call(t, cs, "retrieve_context", map[string]any{"task": "fix the auth token expiry bug"})
+	if res.IsError || !strings.Contains(text, "Searched: zoekt at ") {
+		t.Fatalf("retrieve_context: %s", text)
+	}
+	var out RetrieveResult
+	b, _ := json.Marshal(res.StructuredContent)
+	json.Unmarshal(b, &out)
+	if len(out.Files) == 0 {
+		t.Fatalf("no files: %s", text)
+	}
+	res, text = call(t, cs, "read_span", map[string]any{"path": out.Files[0].Path, "start_line": 1, "end_line": 3})
+	if res.IsError || !strings.Contains(text, "1") {
+		t.Errorf("read_span %s: %s", out.Files[0].Path, text)
+	}
+	res, text = call(t, cs, "search_code", map[string]any{"query": "token"})
+	if !res.IsError || !strings.Contains(text, "use retrieve_context, then read_span") {
+		t.Errorf("search_code over zoekt: %v %s", res.IsError, text)
+	}
+}
