@@ -125,7 +125,11 @@ var moduleIndex = map[string]bool{
 
 // analyze tokenizes one file's content into a Doc. src is nil for files whose
 // contents must not be read (secrets) or could not be.
-func analyze(f walk.File, src []byte) *Doc {
+func analyze(f walk.File, src []byte) *Doc { return analyzeWith(f, src, true) }
+
+// analyzeWith is analyze, the thesaurus's pairs counted only when
+// withPairs.
+func analyzeWith(f walk.File, src []byte, withPairs bool) *Doc {
 	d := &Doc{Entry: Entry{Path: f.Path, Kind: f.Kind, Lang: structure.Language(f.Path), Size: f.Size, ModTime: nanos(f.ModTime),
 		ino: f.Inode, ctime: nanos(f.ChangeTime)}}
 	terms := map[string]*TermFreq{}
@@ -187,8 +191,10 @@ func analyze(f walk.File, src []byte) *Doc {
 		// the body and the comments.
 		// A configuration file's keys are documented as definitions are.
 		defs := slices.Concat(d.Defs, structure.ConfigKeys(d.Lang, src))
-		pairs = newPairer(defs)
-		pairs.document(src, spans, defs)
+		if withPairs {
+			pairs = newPairer(defs)
+			pairs.document(src, spans, defs)
+		}
 		span := 0
 		// Prose documentation pairs its words as comments do.
 		prose := f.Kind.Has(walk.Docs) && len(spans) == 0
@@ -198,12 +204,17 @@ func analyze(f walk.File, src []byte) *Doc {
 				spans = spans[1:]
 				span++
 			}
-			if len(spans) > 0 && spans[0][0] <= t.Pos {
+			inComment := len(spans) > 0 && spans[0][0] <= t.Pos
+			if inComment {
 				add(Comment, t)
+			}
+			switch {
+			case pairs == nil:
+			case inComment:
 				pairs.token(t, span)
-			} else if prose {
+			case prose:
 				pairs.token(t, 0)
-			} else {
+			default:
 				pairs.token(t, -1)
 			}
 		})

@@ -114,6 +114,10 @@ type Options struct {
 	// Notice, if set, receives one-line notices, such as an index rebuilt
 	// because it was corrupt or of an older format.
 	Notice func(string)
+	// NoThesaurus leaves the thesaurus of terms that stand together
+	// unbuilt: for an index of a few hundred files fetched for one task,
+	// whose pairs would say little and cost most of the writing.
+	NoThesaurus bool
 }
 
 // Index is the index of one repository. Its methods are safe for

@@ -165,7 +165,7 @@ func (ix *Index) rebuild(ctx context.Context, progress func(Progress)) (Stats, e
 // transaction of its own.
 func (ix *Index) write(ctx context.Context, what string, fn func(w *writer)) error {
 	if ix.wtx != nil {
-		w := writer{tx: ix.wtx, ctx: ctx}
+		w := writer{tx: ix.wtx, ctx: ctx, noThesaurus: ix.opts.NoThesaurus}
 		fn(&w)
 		if w.err != nil {
 			return fmt.Errorf("%s index %s: %w", what, ix.Path, w.err)
@@ -177,7 +177,7 @@ func (ix *Index) write(ctx context.Context, what string, fn func(w *writer)) err
 		return fmt.Errorf("%s index %s: %w", what, ix.Path, err)
 	}
 	defer tx.Rollback()
-	w := writer{tx: tx, ctx: ctx}
+	w := writer{tx: tx, ctx: ctx, noThesaurus: ix.opts.NoThesaurus}
 	fn(&w)
 	if w.err != nil {
 		return fmt.Errorf("%s index %s: %w", what, ix.Path, w.err)
@@ -365,7 +365,7 @@ func (ix *Index) update(ctx context.Context, progress func(Progress)) (Stats, er
 				c := change{file: f, hash: sum[:], checked: fileChecked}
 				e := cat[f.Path]
 				if e == nil || !bytes.Equal(e.hash, c.hash) || e.Kind != f.Kind {
-					c.doc = analyze(f, src)
+					c.doc = analyzeWith(f, src, !ix.opts.NoThesaurus)
 					c.doc.hash, c.doc.checked = c.hash, c.checked
 				} else if c.refresh = e.sameStat(f); c.refresh {
 					// Read again for being racy, and unchanged. Still racy,
@@ -669,6 +669,8 @@ type writer struct {
 	tx  *sql.Tx
 	ctx context.Context
 	err error
+	// noThesaurus: Options.NoThesaurus.
+	noThesaurus bool
 }
 
 func (w *writer) exec(q string, args ...any) sql.Result {
@@ -881,7 +883,9 @@ func (w *writer) flushDelta(have map[int64]*Doc) {
 	}
 	w.writeBlocks(seg, entries)
 	w.exec(`UPDATE files SET seg = ? WHERE seg = 0`, seg)
-	w.flushThesaurus(docs)
+	if !w.noThesaurus {
+		w.flushThesaurus(docs)
+	}
 }
 
 // maybeMerge merges segments when there are too many, or too many of their

@@ -21,6 +21,8 @@ const (
 	backendFirst   = 40
 	backendMore    = 20
 	backendFolders = 5
+	// backendPassCycles: the first pass's cycles.
+	backendPassCycles = 2
 )
 
 // RetrieveFrom runs the loop over what a backend finds, rather than over a
@@ -45,7 +47,7 @@ func RetrieveFrom(ctx context.Context, be hone.Backend, tree, indexDir, task str
 	}
 	clean, _ := redact.String(task)
 	include, exclude := opts.Include, opts.Exclude
-	ix, err := index.Open(ctx, tree, index.Options{Dir: indexDir, MaxFileSize: opts.MaxFileSize, Notice: opts.Notice})
+	ix, err := index.Open(ctx, tree, index.Options{Dir: indexDir, MaxFileSize: opts.MaxFileSize, Notice: opts.Notice, NoThesaurus: true})
 	if err != nil {
 		return nil, err
 	}
@@ -78,7 +80,10 @@ func RetrieveFrom(ctx context.Context, be hone.Backend, tree, indexDir, task str
 	// The globs were applied to the fetched files, on their paths in their
 	// repositories; the history is the cluster's, not here.
 	opts.Include, opts.Exclude, opts.NoHistory = nil, nil, true
-	pass, err := runRepaired(ctx, ix, task, opts, nil, start)
+	// The first pass needs what the first cycles learn, not a ranking.
+	popts := opts
+	popts.MaxCycles = min(opts.MaxCycles, backendPassCycles)
+	pass, err := runRepaired(ctx, ix, task, popts, nil, start)
 	if err != nil {
 		return nil, err
 	}
@@ -117,8 +122,18 @@ func RetrieveFrom(ctx context.Context, be hone.Backend, tree, indexDir, task str
 		}
 		more = append(more, near...)
 	}
+	before := len(w.done)
 	if err := w.write(more); err != nil {
 		return nil, err
+	}
+	if len(w.done) == before && popts.MaxCycles == opts.MaxCycles {
+		// Nothing new, and the pass was a whole run: it is the result.
+		pass.Repo = be.Name()
+		if w.single != "" {
+			pass.Repo += ": " + w.single
+		}
+		pass.ElapsedMS = time.Since(start).Milliseconds()
+		return pass, nil
 	}
 	if _, err := ix.Update(ctx, nil); err != nil {
 		return nil, err

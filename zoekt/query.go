@@ -9,8 +9,12 @@ import (
 	"github.com/hone-tools/hone/tokenize"
 )
 
-// maxTerms bounds the terms of one query.
-const maxTerms = 24
+// maxTerms bounds the terms of one query; maxConcepts the concepts, the
+// most important first, that get a search of their own.
+const (
+	maxTerms    = 24
+	maxConcepts = 4
+)
 
 var wordRE = regexp.MustCompile(`[\p{L}_][\p{L}\p{N}_]*`)
 
@@ -129,7 +133,10 @@ func LoopQueries(q hone.Query, include, exclude []string) []string {
 	if len(order) > 1 {
 		out = append(out, build(all, include, exclude))
 	}
-	for _, c := range order {
+	for i, c := range order {
+		if i == maxConcepts {
+			break
+		}
 		out = append(out, build(byConcept[c], include, exclude))
 	}
 	if len(learned) > 0 {
