@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hone-tools/hone/modeleval/modelevaltest"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -52,27 +53,7 @@ func samplingClientAt(t *testing.T, repo, version string, handle func(*mcp.Creat
 }
 
 func plantedAnswer(prompt string) string {
-	type v struct {
-		Path           string   `json:"path"`
-		Relevance      float64  `json:"relevance"`
-		Reason         string   `json:"reason"`
-		MissingContext []string `json:"missing_context"`
-		Terms          []string `json:"terms"`
-	}
-	var a struct {
-		Files []v `json:"files"`
-	}
-	for _, l := range strings.Split(prompt, "\n") {
-		if p, ok := strings.CutPrefix(l, "=== "); ok {
-			score := 0.02
-			if strings.HasPrefix(p, "src/session/") {
-				score = 0.97
-			}
-			a.Files = append(a.Files, v{Path: p, Relevance: score, Reason: "the client's model says so"})
-		}
-	}
-	b, _ := json.Marshal(a)
-	return "Here is the JSON:\n" + string(b)
+	return "Here is the JSON:\n" + modelevaltest.Answer(prompt, modelevaltest.Session, "the client's model says so")
 }
 
 // retrieve_context with use_my_model asks the client's own model through

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/hone-tools/hone"
+	"github.com/hone-tools/hone/modeleval/modelevaltest"
 )
 
 // instant is a Chat that answers at once: every file of a prompt at 0.5.
@@ -15,11 +16,7 @@ type instant struct{}
 func (instant) Name() string { return "bench:instant" }
 
 func (instant) Complete(_ context.Context, p Prompt) (Reply, error) {
-	var parts []string
-	for _, path := range files(p.User) {
-		parts = append(parts, fmt.Sprintf(`{"path":%q,"relevance":0.5,"reason":"r","missing_context":[],"terms":[]}`, path))
-	}
-	return Reply{Text: `{"files":[` + strings.Join(parts, ",") + `]}`}, nil
+	return Reply{Text: modelevaltest.Answer(p.User, func(string) float64 { return 0.5 }, "r")}, nil
 }
 
 // BenchmarkEvaluate is what the evaluator costs around a model that

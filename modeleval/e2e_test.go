@@ -16,6 +16,7 @@ import (
 	"github.com/hone-tools/hone"
 	"github.com/hone-tools/hone/index"
 	"github.com/hone-tools/hone/modeleval"
+	"github.com/hone-tools/hone/modeleval/modelevaltest"
 	"github.com/hone-tools/hone/retrieve"
 )
 
@@ -57,34 +58,9 @@ func (m *model) serve(t *testing.T) *httptest.Server {
 			io.WriteString(w, `{"error":{"message":"The server had an error while processing your request; key `+key+`","type":"server_error"}}`)
 			return
 		}
-		type v struct {
-			Path           string   `json:"path"`
-			Relevance      float64  `json:"relevance"`
-			Reason         string   `json:"reason"`
-			MissingContext []string `json:"missing_context"`
-			Terms          []string `json:"terms"`
-		}
-		var a struct {
-			Files []v `json:"files"`
-		}
-		for _, l := range strings.Split(user, "\n") {
-			p, ok := strings.CutPrefix(l, "=== ")
-			if !ok {
-				continue
-			}
-			score := 0.02
-			if strings.HasPrefix(p, "src/session/") {
-				score = 0.97
-			}
-			a.Files = append(a.Files, v{Path: p, Relevance: score, Reason: "the planted rule", MissingContext: []string{}, Terms: []string{}})
-		}
-		content, _ := json.Marshal(a)
-		out, _ := json.Marshal(map[string]any{
-			"id": "chatcmpl-1", "object": "chat.completion", "model": "planted",
-			"choices": []any{map[string]any{"index": 0, "message": map[string]any{"role": "assistant", "content": string(content)}, "finish_reason": "stop"}},
-			"usage":   map[string]any{"prompt_tokens": 1000, "completion_tokens": 100},
-		})
-		w.Write(out)
+		content := modelevaltest.Answer(user, modelevaltest.Session, "the planted rule")
+		out := modelevaltest.OpenAIBody(content, "stop", 1000, 100)
+		io.WriteString(w, out)
 	}))
 	t.Cleanup(srv.Close)
 	return srv
@@ -226,14 +202,7 @@ type instantChat struct{}
 func (instantChat) Name() string { return "bench:instant" }
 
 func (instantChat) Complete(_ context.Context, p modeleval.Prompt) (modeleval.Reply, error) {
-	var parts []string
-	for _, l := range strings.Split(p.User, "\n") {
-		if path, ok := strings.CutPrefix(l, "=== "); ok {
-			b, _ := json.Marshal(path)
-			parts = append(parts, `{"path":`+string(b)+`,"relevance":0.5,"reason":"r","missing_context":[],"terms":[]}`)
-		}
-	}
-	return modeleval.Reply{Text: `{"files":[` + strings.Join(parts, ",") + `]}`}, nil
+	return modeleval.Reply{Text: modelevaltest.Answer(p.User, func(string) float64 { return 0.5 }, "r")}, nil
 }
 
 // BenchmarkRetrieveInstantModel is what a model evaluator adds to a warm

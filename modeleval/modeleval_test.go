@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/hone-tools/hone"
+	"github.com/hone-tools/hone/modeleval/modelevaltest"
 )
 
 const testKey = "sk-test-0123456789abcdefSECRETKEY"
@@ -44,44 +45,16 @@ func request(paths ...string) hone.EvaluateRequest {
 	return req
 }
 
-// files are the paths a prompt shows, in order.
-func files(user string) []string {
-	var out []string
-	for _, l := range strings.Split(user, "\n") {
-		if p, ok := strings.CutPrefix(l, "=== "); ok {
-			out = append(out, p)
-		}
-	}
-	return out
-}
+var files = modelevaltest.Files
 
 // verdicts answers every file of a prompt by rule.
 func verdicts(user string, rule func(path string) float64) string {
-	type v struct {
-		Path           string   `json:"path"`
-		Relevance      float64  `json:"relevance"`
-		Reason         string   `json:"reason"`
-		MissingContext []string `json:"missing_context"`
-		Terms          []string `json:"terms"`
-	}
-	var a struct {
-		Files []v `json:"files"`
-	}
-	for _, p := range files(user) {
-		a.Files = append(a.Files, v{Path: p, Relevance: rule(p), Reason: "by the rule", MissingContext: []string{}, Terms: []string{"expiresAt"}})
-	}
-	b, _ := json.Marshal(a)
-	return string(b)
+	return modelevaltest.Answer(user, rule, "by the rule", "expiresAt")
 }
 
 // openAIBody is a chat completion, as OpenAI's API gives it.
 func openAIBody(content, finish string) string {
-	b, _ := json.Marshal(map[string]any{
-		"id": "chatcmpl-1", "object": "chat.completion", "created": 1, "model": "gpt-test",
-		"choices": []any{map[string]any{"index": 0, "message": map[string]any{"role": "assistant", "content": content, "refusal": nil}, "finish_reason": finish}},
-		"usage":   map[string]any{"prompt_tokens": 120, "completion_tokens": 30, "total_tokens": 150},
-	})
-	return string(b)
+	return modelevaltest.OpenAIBody(content, finish, 120, 30)
 }
 
 type openAIReq struct {

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+
+	"github.com/hone-tools/hone/modeleval/modelevaltest"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -27,35 +29,9 @@ func fakeModel(t *testing.T, fail bool) *httptest.Server {
 			io.WriteString(w, `{"error":{"message":"Incorrect API key provided: `+fakeKey+`.","type":"invalid_request_error","code":"invalid_api_key"}}`)
 			return
 		}
-		var req struct {
-			Messages []struct{ Content string } `json:"messages"`
-		}
-		json.NewDecoder(r.Body).Decode(&req)
-		type v struct {
-			Path           string   `json:"path"`
-			Relevance      float64  `json:"relevance"`
-			Reason         string   `json:"reason"`
-			MissingContext []string `json:"missing_context"`
-			Terms          []string `json:"terms"`
-		}
-		var a struct {
-			Files []v `json:"files"`
-		}
-		for _, l := range strings.Split(req.Messages[len(req.Messages)-1].Content, "\n") {
-			if p, ok := strings.CutPrefix(l, "=== "); ok {
-				score := 0.03
-				if strings.HasPrefix(p, "src/session/") {
-					score = 0.97
-				}
-				a.Files = append(a.Files, v{Path: p, Relevance: score, Reason: "planted"})
-			}
-		}
-		content, _ := json.Marshal(a)
-		out, _ := json.Marshal(map[string]any{
-			"choices": []any{map[string]any{"index": 0, "message": map[string]any{"role": "assistant", "content": string(content)}, "finish_reason": "stop"}},
-			"usage":   map[string]any{"prompt_tokens": 900, "completion_tokens": 90},
-		})
-		w.Write(out)
+		body, _ := io.ReadAll(r.Body)
+		content := modelevaltest.Answer(modelevaltest.LastUser(body), modelevaltest.Session, "planted")
+		io.WriteString(w, modelevaltest.OpenAIBody(content, "stop", 900, 90))
 	}))
 	t.Cleanup(srv.Close)
 	return srv
