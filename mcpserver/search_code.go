@@ -46,9 +46,6 @@ func (s *Server) addSearchCode(srv *mcp.Server) {
 }
 
 func (s *Server) searchCode(ctx context.Context, req *mcp.CallToolRequest, in SearchParams) (*mcp.CallToolResult, SearchResult, error) {
-	if s.zoekt != nil {
-		return nil, SearchResult{}, errZoekt
-	}
 	limit := in.Limit
 	if limit <= 0 {
 		limit = 10
@@ -66,6 +63,9 @@ func (s *Server) searchCode(ctx context.Context, req *mcp.CallToolRequest, in Se
 	terms := index.Words(in.Query)
 	if len(terms) == 0 {
 		return nil, SearchResult{}, fmt.Errorf("the query %s has no words to search for", quote(in.Query))
+	}
+	if s.zoekt != nil {
+		return s.searchZoekt(ctx, in, terms, limit)
 	}
 	ix, release, err := s.index(ctx, req.Session)
 	if err != nil {

@@ -10,8 +10,11 @@ import (
 	"strings"
 
 	"github.com/hone-tools/hone"
+	"github.com/hone-tools/hone/index"
 	"github.com/hone-tools/hone/pack"
+	"github.com/hone-tools/hone/redact"
 	"github.com/hone-tools/hone/retrieve"
+	"github.com/hone-tools/hone/walk"
 	"github.com/hone-tools/hone/zoekt"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -32,7 +35,7 @@ func NewZoekt(c *zoekt.Client, work string, log *slog.Logger) (*Server, error) {
 }
 
 // errZoekt answers the tools that need a repository on disk.
-var errZoekt = errors.New("this server searches a zoekt cluster, not a repository on disk: use retrieve_context, then read_span on the paths it gives")
+var errZoekt = errors.New("this server searches a zoekt cluster, not a repository on disk: use retrieve_context or search_code, then read_span on the paths they give")
 
 // retrieveZoekt is retrieve_context over the cluster: each call in a
 // working folder of its own, whose files then join those read_span reads.
@@ -127,4 +130,62 @@ func (s *Server) fetchZoekt(ctx context.Context, p string) error {
 		}
 	}
 	return nil
+}
+
+// searchZoekt is search_code over the cluster: its ranking of the files
+// that hold the query's words, each with the lines that hold the most of
+// them; the files stay for read_span.
+func (s *Server) searchZoekt(ctx context.Context, in SearchParams, terms []index.QueryTerm, limit int) (*mcp.CallToolResult, SearchResult, error) {
+	q := zoekt.TaskQuery(in.Query, in.Include, in.Exclude)
+	if q == "" {
+		return nil, SearchResult{}, fmt.Errorf("the query %s has no words to search for", quote(in.Query))
+	}
+	files, err := s.zoekt.Search(ctx, q, limit)
+	if err != nil {
+		return nil, SearchResult{}, err
+	}
+	weights := map[string]float64{}
+	for _, t := range terms {
+		weights[t.Stem] = t.Weight
+	}
+	single := len(s.zoekt.Repos) == 1
+	out := SearchResult{Hits: []SearchHit{}}
+	var b strings.Builder
+	used := 0
+	for _, f := range files {
+		p := f.Repo + "/" + f.Path
+		if single {
+			p = f.Path
+		}
+		if walk.Classify(f.Path, nil).Has(walk.Secret) {
+			continue
+		}
+		if dst := filepath.Join(s.root, filepath.FromSlash(p)); strings.HasPrefix(dst, s.root+string(filepath.Separator)) {
+			if os.MkdirAll(filepath.Dir(dst), 0o700) == nil {
+				os.WriteFile(dst, f.Content, 0o600)
+			}
+		}
+		lines := strings.Split(string(f.Content), "\n")
+		hit := SearchHit{Path: p, Score: f.Score}
+		for _, i := range bestLines(lines, weights, shownLines) {
+			shown, _ := redact.File(f.Path, strings.TrimSpace(lines[i]))
+			hit.Lines = append(hit.Lines, fmt.Sprintf("%d: %s", i+1, shown))
+		}
+		block := fmt.Sprintf("%s (score %.2f)\n", hit.Path, hit.Score)
+		for _, l := range hit.Lines {
+			block += "  " + l + "\n"
+		}
+		n := pack.CountTokens(block)
+		if used+n > maxAnswerTokens {
+			out.Truncated = true
+			break
+		}
+		used += n
+		b.WriteString(block)
+		out.Hits = append(out.Hits, hit)
+	}
+	if len(out.Hits) == 0 {
+		b.WriteString("No file matched. Try other words, or the codebase's own names for the thing.\n")
+	}
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "Searched: " + s.zoekt.Name() + "\n\n" + b.String()}}}, out, nil
 }

@@ -76,8 +76,12 @@ func TestZoektServer(t *testing.T) {
 	if res.IsError || !strings.Contains(text, "1") {
 		t.Errorf("read_span %s: %s", out.Files[0].Path, text)
 	}
-	res, text = call(t, cs, "search_code", map[string]any{"query": "token"})
-	if !res.IsError || !strings.Contains(text, "use retrieve_context, then read_span") {
+	res, text = call(t, cs, "search_code", map[string]any{"query": "refreshSession"})
+	if res.IsError || !strings.Contains(text, "refreshSession") {
 		t.Errorf("search_code over zoekt: %v %s", res.IsError, text)
+	}
+	res, text = call(t, cs, "file_outline", map[string]any{"path": "src/auth/tokens.ts"})
+	if !res.IsError || !strings.Contains(text, "use retrieve_context or search_code, then read_span") {
+		t.Errorf("file_outline over zoekt: %v %s", res.IsError, text)
 	}
 }
