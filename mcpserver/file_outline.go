@@ -32,8 +32,11 @@ func (s *Server) addFileOutline(srv *mcp.Server) {
 }
 
 func (s *Server) fileOutline(ctx context.Context, req *mcp.CallToolRequest, in OutlineParams) (*mcp.CallToolResult, OutlineResult, error) {
-	if s.zoekt != nil {
-		return nil, OutlineResult{}, errZoekt
+	if s.zoekt != nil && in.Path != "" {
+		// Over a cluster: the file as it holds it, outlined here.
+		if err := s.fetchZoekt(ctx, in.Path); err != nil {
+			return nil, OutlineResult{}, err
+		}
 	}
 	slash, abs, err := s.resolve(ctx, req.Session, in.Path)
 	if err != nil {

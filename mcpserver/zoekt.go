@@ -35,7 +35,7 @@ func NewZoekt(c *zoekt.Client, work string, log *slog.Logger) (*Server, error) {
 }
 
 // errZoekt answers the tools that need a repository on disk.
-var errZoekt = errors.New("this server searches a zoekt cluster, not a repository on disk: use retrieve_context or search_code, then read_span on the paths they give")
+var errZoekt = errors.New("this server searches a zoekt cluster, whose index is the cluster's own: use retrieve_context or search_code, then file_outline and read_span on the paths they give")
 
 // retrieveZoekt is retrieve_context over the cluster: each call in a
 // working folder of its own, whose files then join those read_span reads.

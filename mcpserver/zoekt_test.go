@@ -80,8 +80,39 @@ func TestZoektServer(t *testing.T) {
 	if res.IsError || !strings.Contains(text, "refreshSession") {
 		t.Errorf("search_code over zoekt: %v %s", res.IsError, text)
 	}
-	res, text = call(t, cs, "file_outline", map[string]any{"path": "src/auth/tokens.ts"})
-	if !res.IsError || !strings.Contains(text, "use retrieve_context or search_code, then read_span") {
+	res, text = call(t, cs, "file_outline", map[string]any{"path": "src/session/session-manager.ts"})
+	if res.IsError || !strings.Contains(text, "refreshSession") {
 		t.Errorf("file_outline over zoekt: %v %s", res.IsError, text)
+	}
+	res, text = call(t, cs, "index_status", map[string]any{})
+	if !res.IsError || !strings.Contains(text, "the cluster's own") {
+		t.Errorf("index_status over zoekt: %v %s", res.IsError, text)
+	}
+}
+
+// A file no search fetched yet is fetched when read_span or file_outline
+// asks for it.
+func TestZoektFetchesOnRead(t *testing.T) {
+	c, err := zoekt.New(fakeZoekt(t, "auth-expiry").URL, []string{"auth-expiry"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := NewZoekt(c, t.TempDir(), slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	cs := connectServer(t, srv)
+	res, text := call(t, cs, "file_outline", map[string]any{"path": "src/auth/tokens.ts"})
+	if res.IsError || !strings.Contains(text, "tokenExpiresAt") {
+		t.Errorf("file_outline: %s", text)
+	}
+	res, text = call(t, cs, "read_span", map[string]any{"path": "src/lib/jwt-utils.ts", "start_line": 1, "end_line": 2})
+	if res.IsError {
+		t.Errorf("read_span: %s", text)
+	}
+	res, text = call(t, cs, "read_span", map[string]any{"path": "src/nowhere.ts", "start_line": 1})
+	if !res.IsError || !strings.Contains(text, "no such file") {
+		t.Errorf("read_span of a file the cluster lacks: %s", text)
 	}
 }
