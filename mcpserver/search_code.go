@@ -73,9 +73,6 @@ func (s *Server) searchCode(ctx context.Context, req *mcp.CallToolRequest, in Se
 	}
 	defer release()
 	keep := func(e *index.Entry) bool { return retrieve.Searchable(in.Include, in.Exclude, e) }
-	out := SearchResult{Hits: []SearchHit{}}
-	var b strings.Builder
-	used := 0
 	hits := ix.Run(index.Search{Terms: terms, Keep: keep, Limit: limit})
 	if err := ix.Err(); err != nil {
 		if !index.IsDamaged(err) {
@@ -92,8 +89,22 @@ func (s *Server) searchCode(ctx context.Context, req *mcp.CallToolRequest, in Se
 		}
 	}
 	weights := lineWeights(ix, terms)
+	found := make([]SearchHit, 0, len(hits))
 	for _, h := range hits {
-		hit := SearchHit{Path: h.Entry.Path, Score: h.Score, Lines: s.matchingLines(ix, h.Entry, weights, shownLines)}
+		found = append(found, SearchHit{Path: h.Entry.Path, Score: h.Score, Lines: s.matchingLines(ix, h.Entry, weights, shownLines)})
+	}
+	res, out := hitsAnswer("", found)
+	return res, out, nil
+}
+
+// hitsAnswer is search_code's answer of its hits, best first, as many as
+// the answer's size allows; head goes before them.
+func hitsAnswer(head string, hits []SearchHit) (*mcp.CallToolResult, SearchResult) {
+	out := SearchResult{Hits: []SearchHit{}}
+	var b strings.Builder
+	b.WriteString(head)
+	used := 0
+	for _, hit := range hits {
 		block := fmt.Sprintf("%s (score %.2f)\n", hit.Path, hit.Score)
 		for _, l := range hit.Lines {
 			block += "  " + l + "\n"
@@ -113,7 +124,7 @@ func (s *Server) searchCode(ctx context.Context, req *mcp.CallToolRequest, in Se
 	if out.Truncated {
 		b.WriteString("(Cut to stay within the answer size: narrow with include globs or a smaller limit.)\n")
 	}
-	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: b.String()}}}, out, nil
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: b.String()}}}, out
 }
 
 // shownLines is how many lines search_code shows of each file.
@@ -145,10 +156,15 @@ func (s *Server) matchingLines(ix *index.Index, e *index.Entry, weights map[stri
 	if err != nil {
 		return nil
 	}
-	lines := strings.Split(string(data), "\n")
+	return shownLinesOf(e.Path, strings.Split(string(data), "\n"), weights, n)
+}
+
+// shownLinesOf are the n lines of a file that best match the query, as
+// "NUMBER: text", redacted.
+func shownLinesOf(path string, lines []string, weights map[string]float64, n int) []string {
 	var out []string
 	for _, i := range bestLines(lines, weights, n) {
-		shown, _ := redact.File(e.Path, strings.TrimSpace(lines[i]))
+		shown, _ := redact.File(path, strings.TrimSpace(lines[i]))
 		out = append(out, fmt.Sprintf("%d: %s", i+1, shown))
 	}
 	return out

@@ -12,7 +12,6 @@ import (
 	"github.com/hone-tools/hone"
 	"github.com/hone-tools/hone/index"
 	"github.com/hone-tools/hone/pack"
-	"github.com/hone-tools/hone/redact"
 	"github.com/hone-tools/hone/retrieve"
 	"github.com/hone-tools/hone/walk"
 	"github.com/hone-tools/hone/zoekt"
@@ -120,14 +119,19 @@ func (s *Server) fetchZoekt(ctx context.Context, p string) error {
 	if err != nil {
 		return err
 	}
+	// REPO/PATH, or PATH when a run's files were all of one repository
+	// (retrieve names them so): the one file at that path.
+	var byPath []zoekt.File
 	for _, f := range files {
-		single := len(s.zoekt.Repos) == 1 && f.Repo == s.zoekt.Repos[0] && f.Path == clean
-		if single || f.Repo+"/"+f.Path == clean {
-			if err := os.MkdirAll(filepath.Dir(dst), 0o700); err != nil {
-				return err
-			}
-			return os.WriteFile(dst, f.Content, 0o600)
+		if f.Repo+"/"+f.Path == clean {
+			return s.keepFile(clean, f.Content)
 		}
+		if f.Path == clean {
+			byPath = append(byPath, f)
+		}
+	}
+	if len(byPath) == 1 {
+		return s.keepFile(clean, byPath[0].Content)
 	}
 	return nil
 }
@@ -149,43 +153,33 @@ func (s *Server) searchZoekt(ctx context.Context, in SearchParams, terms []index
 		weights[t.Stem] = t.Weight
 	}
 	single := len(s.zoekt.Repos) == 1
-	out := SearchResult{Hits: []SearchHit{}}
-	var b strings.Builder
-	used := 0
+	var hits []SearchHit
 	for _, f := range files {
+		if walk.Classify(f.Path, nil).Has(walk.Secret) {
+			continue
+		}
 		p := f.Repo + "/" + f.Path
 		if single {
 			p = f.Path
 		}
-		if walk.Classify(f.Path, nil).Has(walk.Secret) {
-			continue
+		if err := s.keepFile(p, f.Content); err != nil {
+			s.log.Warn("keep a fetched file", "err", err)
 		}
-		if dst := filepath.Join(s.root, filepath.FromSlash(p)); strings.HasPrefix(dst, s.root+string(filepath.Separator)) {
-			if os.MkdirAll(filepath.Dir(dst), 0o700) == nil {
-				os.WriteFile(dst, f.Content, 0o600)
-			}
-		}
-		lines := strings.Split(string(f.Content), "\n")
-		hit := SearchHit{Path: p, Score: f.Score}
-		for _, i := range bestLines(lines, weights, shownLines) {
-			shown, _ := redact.File(f.Path, strings.TrimSpace(lines[i]))
-			hit.Lines = append(hit.Lines, fmt.Sprintf("%d: %s", i+1, shown))
-		}
-		block := fmt.Sprintf("%s (score %.2f)\n", hit.Path, hit.Score)
-		for _, l := range hit.Lines {
-			block += "  " + l + "\n"
-		}
-		n := pack.CountTokens(block)
-		if used+n > maxAnswerTokens {
-			out.Truncated = true
-			break
-		}
-		used += n
-		b.WriteString(block)
-		out.Hits = append(out.Hits, hit)
+		hits = append(hits, SearchHit{Path: p, Score: f.Score, Lines: shownLinesOf(f.Path, strings.Split(string(f.Content), "\n"), weights, shownLines)})
 	}
-	if len(out.Hits) == 0 {
-		b.WriteString("No file matched. Try other words, or the codebase's own names for the thing.\n")
+	res, out := hitsAnswer("Searched: "+s.zoekt.Name()+"\n\n", hits)
+	return res, out, nil
+}
+
+// keepFile writes a fetched file at p under the files read_span reads; a
+// path that would leave them is refused.
+func (s *Server) keepFile(p string, content []byte) error {
+	dst := filepath.Join(s.root, filepath.FromSlash(p))
+	if !strings.HasPrefix(dst, s.root+string(filepath.Separator)) {
+		return fmt.Errorf("%s leaves the working folder", p)
 	}
-	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "Searched: " + s.zoekt.Name() + "\n\n" + b.String()}}}, out, nil
+	if err := os.MkdirAll(filepath.Dir(dst), 0o700); err != nil {
+		return err
+	}
+	return os.WriteFile(dst, content, 0o600)
 }

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/hone-tools/hone/zoekt"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // fakeZoekt answers every search with the fixture repository's files, in
@@ -48,11 +49,11 @@ func fakeZoekt(t *testing.T, repo string) *httptest.Server {
 	return srv
 }
 
-// Over a zoekt cluster, retrieve_context finds the fixture's files and
-// read_span reads them; the tools that need a repository on disk say to
-// use those two.
-func TestZoektServer(t *testing.T) {
-	c, err := zoekt.New(fakeZoekt(t, "auth-expiry").URL, []string{"auth-expiry"})
+// connectZoekt starts a server over a fake cluster of one fixture
+// repository, and a client beside it.
+func connectZoekt(t *testing.T, repo string) *mcp.ClientSession {
+	t.Helper()
+	c, err := zoekt.New(fakeZoekt(t, repo).URL, []string{repo})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,8 +61,15 @@ func TestZoektServer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer srv.Close()
-	cs := connectServer(t, srv)
+	t.Cleanup(func() { srv.Close() })
+	return connectServer(t, srv)
+}
+
+// Over a zoekt cluster, retrieve_context, search_code and file_outline
+// answer from what the cluster holds, and read_span reads it;
+// index_status says the cluster's index is its own.
+func TestZoektServer(t *testing.T) {
+	cs := connectZoekt(t, "auth-expiry")
 	res, text := call(t, cs, "retrieve_context", map[string]any{"task": "fix the auth token expiry bug"})
 	if res.IsError || !strings.Contains(text, "Searched: zoekt at ") {
 		t.Fatalf("retrieve_context: %s", text)
@@ -93,16 +101,7 @@ func TestZoektServer(t *testing.T) {
 // A file no search fetched yet is fetched when read_span or file_outline
 // asks for it.
 func TestZoektFetchesOnRead(t *testing.T) {
-	c, err := zoekt.New(fakeZoekt(t, "auth-expiry").URL, []string{"auth-expiry"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv, err := NewZoekt(c, t.TempDir(), slog.New(slog.NewTextHandler(io.Discard, nil)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
-	cs := connectServer(t, srv)
+	cs := connectZoekt(t, "auth-expiry")
 	res, text := call(t, cs, "file_outline", map[string]any{"path": "src/auth/tokens.ts"})
 	if res.IsError || !strings.Contains(text, "tokenExpiresAt") {
 		t.Errorf("file_outline: %s", text)
