@@ -156,6 +156,9 @@ type FindRequest struct {
 	// REPO/FOLDER, the folders of the files a first pass found best, so
 	// that their neighbours join them.
 	Folders []string
+	// First marks a run's first search: a backend may find a small
+	// repository whole then, once a run.
+	First bool
 	// Include and Exclude are the caller's globs, on paths in their
 	// repositories.
 	Include, Exclude []string

@@ -60,7 +60,7 @@ func RetrieveFrom(ctx context.Context, be hone.Backend, tree, indexDir, task str
 	// codebase uses).
 	w := &working{tree: tree, include: include, exclude: exclude, done: map[string]bool{}}
 	first := firstQuery(parseTask(task, ix), opts).trace()
-	req := hone.FindRequest{Task: clean, Query: &first, Include: include, Exclude: exclude, Limit: backendFirst}
+	req := hone.FindRequest{Task: clean, Query: &first, First: true, Include: include, Exclude: exclude, Limit: backendFirst}
 	if len(first.Terms) == 0 {
 		req.Query = nil
 	}

@@ -48,7 +48,7 @@ func (b *IndexBackend) Find(ctx context.Context, req hone.FindRequest) ([]hone.F
 				}
 			}
 		}
-	case b.Whole > 0 && b.Index.N() <= b.Whole:
+	case req.First && b.Whole > 0 && b.Index.N() <= b.Whole:
 		for _, e := range b.Index.Entries() {
 			add(e)
 		}

@@ -202,10 +202,11 @@ const modelTermsMax = 6
 // the secrets hidden; a secret-bearing file is withheld. It reads
 // through the run's sources, one call at a time.
 type excerpter struct {
-	mu  sync.Mutex
-	ix  *index.Index
-	tp  *taskParse
-	src *sources
+	mu    sync.Mutex
+	ix    *index.Index
+	tp    *taskParse
+	src   *sources
+	stems map[string]bool // the task's, read once
 }
 
 func (x *excerpter) Excerpt(path string, maxTokens int) (hone.Excerpt, error) {
@@ -221,7 +222,10 @@ func (x *excerpter) Excerpt(path string, maxTokens int) (hone.Excerpt, error) {
 		return out, nil
 	}
 	fc := x.src.fastOutline(d)
-	text := excerptText(fc.lines, fc.defs, x.taskStems(), maxTokens)
+	if x.stems == nil {
+		x.stems = x.taskStems()
+	}
+	text := excerptText(fc.lines, fc.defs, x.stems, maxTokens)
 	text, n := redact.String(text)
 	if n > 0 {
 		out.Withheld = "holds secrets"

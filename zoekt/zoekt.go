@@ -390,10 +390,10 @@ func (c *Client) Find(ctx context.Context, req hone.FindRequest) ([]hone.FoundFi
 	if err != nil {
 		return nil, err
 	}
-	// A small repository the searches reached is fetched whole: it costs
-	// little, and the loop then weighs its files against all the others,
-	// as over the embedded index.
-	if req.Query != nil || req.Task != "" {
+	// A small repository the first searches reached is fetched whole: it
+	// costs little, and the loop then weighs its files against all the
+	// others, as over the embedded index.
+	if req.First {
 		var repos []string
 		for _, f := range files {
 			if !contains(repos, f.Repo) {
