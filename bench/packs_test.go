@@ -1,9 +1,14 @@
 package bench
 
 import (
+	"fmt"
+	"os"
+	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
+	"github.com/hone-tools/hone"
 	"github.com/hone-tools/hone/pack"
 )
 
@@ -43,5 +48,58 @@ func TestSummarizePacks(t *testing.T) {
 	}
 	if got := SummarizePacks([]Row{{}}); got != nil {
 		t.Errorf("SummarizePacks without packs = %+v, want none", got)
+	}
+}
+
+// TestPackDumpReplays checks that a dump's packs, built again, hold the
+// hunks as the run's packs did, from the dumped files alone.
+func TestPackDumpReplays(t *testing.T) {
+	root := t.TempDir()
+	var src strings.Builder
+	src.WriteString("import os\n\n")
+	for i := range 40 {
+		fmt.Fprintf(&src, "def handler_%d(request):\n    token = request.headers.get('x')\n    return token + %d\n\n", i, i)
+	}
+	if err := os.MkdirAll(filepath.Join(root, "app"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "app", "views.py"), []byte(src.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "unrelated.py"), []byte("x = 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res := &hone.Result{Task: "handler_7 returns the wrong token",
+		Files:   []hone.File{{Path: "app/views.py", Relevance: 0.9, Role: "target", Spans: []hone.Span{{Start: 31, End: 33, Symbol: "handler_7", Why: "match"}}}},
+		Ranking: []hone.Ranked{{Path: "app/views.py", Relevance: 0.9}}}
+	in := Instance{ID: "org__repo-1", Repo: "org/repo", GoldHunks: []Hunk{{"app/views.py", 32, 33}, {"app/views.py", 150, 151}, {"app/new.py", 0, 3}}}
+	dir := t.TempDir()
+	if err := dumpPack(dir, in, res, root); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "org__repo-1", "unrelated.py")); err == nil {
+		t.Error("the dump keeps a file the pack never reads")
+	}
+	dumps, err := ReadPackDumps(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(dumps) != 1 || dumps[0].ID != in.ID || len(dumps[0].Hunks) != 3 {
+		t.Fatalf("ReadPackDumps = %+v", dumps)
+	}
+	budgets := []int{300, 4000}
+	var misses strings.Builder
+	rows := ReplayPacks(dir, dumps, budgets, pack.CountTokens, &misses)
+	for i, b := range budgets {
+		want := packRow(pack.Build(res, root, pack.Options{Budget: b}), b, in.GoldHunks)
+		if got := rows[0].Packs[i]; got != want {
+			t.Errorf("replayed at %d: %+v, the run's %+v", b, got, want)
+		}
+	}
+	if rows[0].Packs[0].Held == rows[0].Packs[0].Hunks {
+		t.Errorf("a pack of 300 tokens holds every hunk: %+v", rows[0].Packs[0])
+	}
+	if !strings.Contains(misses.String(), "gold app/views.py:150-151  file in pack, hunk not") {
+		t.Errorf("the misses do not say where the hunk was:\n%s", misses.String())
 	}
 }

@@ -341,6 +341,10 @@ type SWEConfig struct {
 	// of each result and measured against the gold hunks; none, none
 	// built.
 	PackBudgets []int
+	// PackDump, if set with PackBudgets, is a folder where each instance's
+	// result, gold hunks and the files its pack reads are kept, for
+	// ReplayPacks.
+	PackDump string
 	// NewEvaluator, if set, makes each instance's model evaluator, which
 	// joins the lexical one: a run's evaluator keeps that run's state.
 	NewEvaluator func() hone.Evaluator
@@ -488,6 +492,11 @@ func RunSWE(ctx context.Context, cfg SWEConfig) ([]Row, error) {
 				for _, b := range cfg.PackBudgets {
 					p := pack.Build(res, root, pack.Options{Budget: b})
 					row.Packs = append(row.Packs, packRow(p, b, in.GoldHunks))
+				}
+				if cfg.PackDump != "" {
+					if err := dumpPack(cfg.PackDump, in, res, root); err != nil {
+						return rows, err
+					}
 				}
 				if sig != nil {
 					if err := sig.Encode(signalRow(in, res)); err != nil {

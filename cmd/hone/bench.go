@@ -28,7 +28,8 @@ const benchUsage = `hone bench index --git-dir DIR --rev REV [--rev2 REV] [--tas
                  [--limit N] [--runs N] [--peer "CMD {out} {repo}"] [--json]`
 
 const sweUsage = `hone bench --data FILE.jsonl --repos DIR [--map FILE] [--limit N] [--every N] [--repo NAME]
-           [--out ROWS.jsonl] [--work DIR] [--signals FILE.jsonl] [--pack-budget N,...]`
+           [--out ROWS.jsonl] [--work DIR] [--signals FILE.jsonl] [--pack-budget N,...]
+           [--pack-dump DIR]`
 
 func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) > 0 && args[0] == "index" {
@@ -55,6 +56,9 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if len(args) > 0 && args[0] == "vocab" {
 		return cmdBenchVocab(ctx, args[1:], stdout, stderr)
 	}
+	if len(args) > 0 && args[0] == "packs" {
+		return cmdBenchPacks(args[1:], stdout)
+	}
 	if len(args) > 0 && args[0] == "glossary" {
 		return cmdBenchGlossary(args[1:], stdout)
 	}
@@ -77,22 +81,20 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	bf.register(fs)
 	zoektIndex := fs.String("zoekt-index-cmd", "", "with --backend zoekt: the command that indexes each instance's work tree into the shards the webserver serves, {tree} standing for the tree, e.g. \"zoekt-index -index /tmp/shards {tree}\"")
 	packBudgets := fs.String("pack-budget", "", "build each result's context pack at these budgets in tokens, comma-separated (2000,4000,8000,16000), and measure how they hold the gold hunks")
+	packDump := fs.String("pack-dump", "", "with --pack-budget: keep each result and the files its pack reads in this folder, for hone bench packs")
 	words, err := parseFlags(fs, args, stdout, sweUsage+"\n   or: "+benchUsage)
 	if err != nil {
 		return err
 	}
 	if len(words) > 0 || *data == "" || *repos == "" {
-		return usagef("usage: %s\n   or: %s\n   or: %s\n   or: %s\n   or: %s\n   or: %s\n   or: %s\n   or: %s\n   or: %s\n   or: %s", sweUsage, benchUsage, fitUsage, calibrateUsage, reportUsage, compareUsage, mineUsage, wordsUsage, glossaryUsage, vocabUsage)
+		return usagef("usage: %s\n   or: %s\n   or: %s\n   or: %s\n   or: %s\n   or: %s\n   or: %s\n   or: %s\n   or: %s\n   or: %s\n   or: %s", sweUsage, benchUsage, fitUsage, calibrateUsage, reportUsage, compareUsage, packsUsage, mineUsage, wordsUsage, glossaryUsage, vocabUsage)
 	}
-	var budgets []int
-	if *packBudgets != "" {
-		for _, b := range strings.Split(*packBudgets, ",") {
-			n, err := strconv.Atoi(strings.TrimSpace(b))
-			if err != nil || n < 1 {
-				return usagef("--pack-budget takes budgets in tokens, comma-separated, like 2000,8000: not %q", b)
-			}
-			budgets = append(budgets, n)
-		}
+	budgets, err := parseBudgets(*packBudgets)
+	if err != nil {
+		return err
+	}
+	if *packDump != "" && len(budgets) == 0 {
+		return usagef("--pack-dump keeps what the packs of --pack-budget read: give --pack-budget too")
 	}
 	ins, err := bench.ReadInstances(*data)
 	if err != nil {
@@ -121,6 +123,7 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	cfg := bench.SWEConfig{Instances: ins, Repos: r, Work: *work, Log: stderr, CountTokens: pack.CountTokens,
 		Options: hone.Options{MaxCycles: *maxCycles}, Baseline: *baseline}
 	cfg.PackBudgets = budgets
+	cfg.PackDump = *packDump
 	model, err := ef.open()
 	if err != nil {
 		return err
@@ -699,4 +702,78 @@ func readRepos(dir, mapping string) (bench.Repos, error) {
 		r.Mapping = m
 	}
 	return r, nil
+}
+
+// parseBudgets reads --pack-budget's list of budgets.
+func parseBudgets(s string) ([]int, error) {
+	if s == "" {
+		return nil, nil
+	}
+	var budgets []int
+	for _, b := range strings.Split(s, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(b))
+		if err != nil || n < 1 {
+			return nil, usagef("--pack-budget takes budgets in tokens, comma-separated, like 2000,8000: not %q", b)
+		}
+		budgets = append(budgets, n)
+	}
+	return budgets, nil
+}
+
+const packsUsage = `hone bench packs --dump DIR --pack-budget N,... [--out ROWS.jsonl] [--misses]`
+
+// cmdBenchPacks builds the context packs again from a run's --pack-dump
+// and reports how they hold the gold hunks: a change to the packing,
+// measured in seconds.
+func cmdBenchPacks(args []string, stdout io.Writer) error {
+	fs := flag.NewFlagSet("bench packs", flag.ContinueOnError)
+	dump := fs.String("dump", "", "the folder a run's --pack-dump wrote")
+	packBudgets := fs.String("pack-budget", "4000,8000", "budgets in tokens, comma-separated")
+	out := fs.String("out", "", "write per-instance rows to this JSON-lines file")
+	misses := fs.Bool("misses", false, "list, for each pack that misses a hunk, the hunks, what went in and what was left out")
+	words, err := parseFlags(fs, args, stdout, packsUsage)
+	if err != nil {
+		return err
+	}
+	if len(words) > 0 || *dump == "" {
+		return usagef("usage: %s", packsUsage)
+	}
+	budgets, err := parseBudgets(*packBudgets)
+	if err != nil {
+		return err
+	}
+	if len(budgets) == 0 {
+		return usagef("--pack-budget needs a budget")
+	}
+	dumps, err := bench.ReadPackDumps(*dump)
+	if err != nil {
+		return err
+	}
+	if len(dumps) == 0 {
+		return usagef("no pack dump in %s: write some with hone bench --pack-budget N --pack-dump %s", *dump, *dump)
+	}
+	var verbose io.Writer
+	if *misses {
+		verbose = stdout
+	}
+	rows := bench.ReplayPacks(*dump, dumps, budgets, pack.CountTokens, verbose)
+	if *out != "" {
+		f, err := os.Create(*out)
+		if err != nil {
+			return err
+		}
+		enc := json.NewEncoder(f)
+		for _, r := range rows {
+			if err := enc.Encode(r); err != nil {
+				f.Close()
+				return err
+			}
+		}
+		if err := f.Close(); err != nil {
+			return err
+		}
+	}
+	fmt.Fprintf(stdout, "%d instances\n", len(rows))
+	bench.PrintPacks(stdout, rows)
+	return nil
 }
