@@ -1,0 +1,113 @@
+package bench
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os/exec"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// hunkHeader is a unified diff's hunk header: its pre-image start and
+// length (1 when left out).
+var hunkHeader = regexp.MustCompile(`^@@ -(\d+)(?:,(\d+))? \+\d+(?:,\d+)? @@`)
+
+// ParseHunks reads a unified diff (git diff -U3) and returns its hunks'
+// pre-image line ranges, as the sets' gold_hunks give them: 1-based and
+// inclusive; a hunk that only adds lines is the line it follows; a file
+// the diff creates gives one hunk at 0.
+func ParseHunks(diff []byte) []Hunk {
+	var out []Hunk
+	path, created := "", false
+	sc := bufio.NewScanner(bytes.NewReader(diff))
+	sc.Buffer(make([]byte, 1<<20), 1<<26)
+	for sc.Scan() {
+		line := sc.Text()
+		switch {
+		case strings.HasPrefix(line, "diff --git "):
+			path, created = "", false
+			if _, b, ok := strings.Cut(line, " b/"); ok {
+				path = b
+			}
+		case strings.HasPrefix(line, "new file mode"):
+			created = true
+		case strings.HasPrefix(line, "+++ b/"):
+			path = strings.TrimPrefix(line, "+++ b/")
+		case strings.HasPrefix(line, "@@ "):
+			m := hunkHeader.FindStringSubmatch(line)
+			if m == nil || path == "" {
+				continue
+			}
+			if created {
+				out = append(out, Hunk{Path: path})
+				created = false // one hunk for a created file
+				continue
+			}
+			start, _ := strconv.Atoi(m[1])
+			n := 1
+			if m[2] != "" {
+				n, _ = strconv.Atoi(m[2])
+			}
+			out = append(out, Hunk{Path: path, Start: max(start, 1), End: max(start, 1) + max(n, 1) - 1})
+		}
+	}
+	return out
+}
+
+// AddHunks writes the instances of in to out, each given the gold_hunks
+// of its change, from its repository's history: the diff from base_commit
+// to commit, over its gold files. A line that has gold_hunks already is
+// kept as it is.
+func AddHunks(ctx context.Context, in io.Reader, out io.Writer, repos Repos) (added int, err error) {
+	sc := bufio.NewScanner(in)
+	sc.Buffer(make([]byte, 1<<20), 1<<26)
+	for n := 1; sc.Scan(); n++ {
+		line := bytes.TrimSpace(sc.Bytes())
+		if len(line) == 0 {
+			continue
+		}
+		var r struct {
+			Repo   string          `json:"repo"`
+			Base   string          `json:"base_commit"`
+			Commit string          `json:"commit"`
+			Gold   []string        `json:"gold_files"`
+			Hunks  json.RawMessage `json:"gold_hunks"`
+		}
+		if err := json.Unmarshal(line, &r); err != nil {
+			return added, fmt.Errorf("line %d: %w", n, err)
+		}
+		if r.Hunks == nil {
+			if r.Commit == "" || r.Base == "" {
+				return added, fmt.Errorf("line %d: no commit and base_commit to take the hunks from", n)
+			}
+			gd, err := repos.GitDir(r.Repo)
+			if err != nil {
+				return added, fmt.Errorf("line %d: %w", n, err)
+			}
+			args := append([]string{"--git-dir", gd, "diff", "-U3", "--no-color", "--no-ext-diff", "--no-renames", r.Base, r.Commit, "--"}, r.Gold...)
+			diff, err := exec.CommandContext(ctx, "git", args...).Output()
+			if err != nil {
+				return added, fmt.Errorf("line %d: git diff %s %s: %w", n, r.Base, r.Commit, err)
+			}
+			hunks := ParseHunks(diff)
+			if hunks == nil {
+				hunks = []Hunk{}
+			}
+			b, err := json.Marshal(hunks)
+			if err != nil {
+				return added, err
+			}
+			line = append(append(bytes.Clone(bytes.TrimSuffix(line, []byte("}"))), []byte(`, "gold_hunks": `)...), append(b, '}')...)
+			added++
+		}
+		if _, err := out.Write(append(line, '\n')); err != nil {
+			return added, err
+		}
+	}
+	return added, sc.Err()
+}

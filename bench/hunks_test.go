@@ -1,0 +1,88 @@
+package bench
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func TestParseHunks(t *testing.T) {
+	diff := `diff --git a/src/app.go b/src/app.go
+index 1111111..2222222 100644
+--- a/src/app.go
++++ b/src/app.go
+@@ -10,7 +10,8 @@ func main() {
+ a
+@@ -40 +41,2 @@ func other() {
+-x
+@@ -55,0 +57,3 @@
++added
+diff --git a/docs/new.md b/docs/new.md
+new file mode 100644
+index 0000000..3333333
+--- /dev/null
++++ b/docs/new.md
+@@ -0,0 +1,4 @@
++# New
+diff --git a/b.c b/b.c
+--- a/b.c
++++ b/b.c
+@@ -1,3 +1,2 @@
+ int x;
+`
+	want := []Hunk{
+		{"src/app.go", 10, 16},
+		{"src/app.go", 40, 40},
+		{"src/app.go", 55, 55}, // only adds: the line it follows
+		{"docs/new.md", 0, 0},  // created
+		{"b.c", 1, 3},
+	}
+	if got := ParseHunks([]byte(diff)); !reflect.DeepEqual(got, want) {
+		t.Errorf("ParseHunks =\n%+v\nwant\n%+v", got, want)
+	}
+	if got := ParseHunks([]byte("not a diff\n@@ -1,2 +1,2 @@\n")); got != nil {
+		t.Errorf("ParseHunks of no diff = %+v", got)
+	}
+}
+
+func TestAddHunks(t *testing.T) {
+	dir, commit := scratchRepo(t)
+	lines := func(n int, change int) string {
+		var b strings.Builder
+		for i := 1; i <= n; i++ {
+			if i == change {
+				b.WriteString("changed\n")
+			} else {
+				fmt.Fprintf(&b, "line %d\n", i)
+			}
+		}
+		return b.String()
+	}
+	base := commit("Start", map[string]string{"a.txt": lines(30, 0), "other.txt": "x\n"})
+	head := commit("Change", map[string]string{"a.txt": lines(30, 20), "other.txt": "y\n", "new.txt": "n\n"})
+	in := fmt.Sprintf(`{"instance_id": "x-1", "repo": "o/r", "base_commit": %q, "commit": %q, "gold_files": ["a.txt", "new.txt"]}
+{"instance_id": "x-2", "repo": "o/r", "gold_files": ["a.txt"], "gold_hunks": []}
+`, base, head)
+	var out bytes.Buffer
+	n, err := AddHunks(context.Background(), strings.NewReader(in), &out, Repos{Mapping: map[string]string{"o/r": filepath.Join(dir, ".git")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n != 1 {
+		t.Errorf("added %d, want 1", n)
+	}
+	got := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if len(got) != 2 || !strings.HasSuffix(got[0], `"gold_files": ["a.txt", "new.txt"], "gold_hunks": [{"path":"a.txt","start":17,"end":23},{"path":"new.txt","start":0,"end":0}]}`) {
+		t.Errorf("AddHunks wrote:\n%s", out.String())
+	}
+	if len(got) == 2 && got[1] != strings.Split(in, "\n")[1] {
+		t.Errorf("a line with gold_hunks changed: %s", got[1])
+	}
+	if _, err := AddHunks(context.Background(), strings.NewReader(`{"repo": "o/r", "gold_files": ["a.txt"]}`), &out, Repos{}); err == nil {
+		t.Error("a line with no commit was given hunks")
+	}
+}
