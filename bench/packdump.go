@@ -113,13 +113,19 @@ func ReadPackDumps(dir string) ([]PackDump, error) {
 // budget, and scores them against the gold hunks, as a run would. If
 // verbose is not nil, it lists there, for each pack that misses a hunk,
 // the hunks, the result's files, what went in and what was left out.
-func ReplayPacks(dir string, dumps []PackDump, budgets []int, count func(string) int, verbose io.Writer) []Row {
+// weights, if not nil, gives the unit weights of each repository's packs
+// (see pack.Options.UnitWeights).
+func ReplayPacks(dir string, dumps []PackDump, budgets []int, count func(string) int, weights func(repo string) []float64, verbose io.Writer) []Row {
 	var rows []Row
 	for _, d := range dumps {
 		row := Row{ID: d.ID, Repo: d.Repo}
 		root := filepath.Join(dir, dumpName(d.ID))
+		var w []float64
+		if weights != nil {
+			w = weights(d.Repo)
+		}
 		for _, b := range budgets {
-			p := pack.Build(d.Result, root, pack.Options{Budget: b, Count: count})
+			p := pack.Build(d.Result, root, pack.Options{Budget: b, Count: count, UnitWeights: w})
 			pr := packRow(p, b, d.Hunks)
 			row.Packs = append(row.Packs, pr)
 			if verbose != nil && pr.Held < pr.Hunks {

@@ -89,7 +89,7 @@ func TestPackDumpReplays(t *testing.T) {
 	}
 	budgets := []int{300, 4000}
 	var misses strings.Builder
-	rows := ReplayPacks(dir, dumps, budgets, pack.CountTokens, &misses)
+	rows := ReplayPacks(dir, dumps, budgets, pack.CountTokens, nil, &misses)
 	for i, b := range budgets {
 		want := packRow(pack.Build(res, root, pack.Options{Budget: b}), b, in.GoldHunks)
 		if got := rows[0].Packs[i]; got != want {

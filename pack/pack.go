@@ -43,6 +43,9 @@ type Options struct {
 	// larger one: the caller's name for it, such as MCP's budget_tokens;
 	// empty means the command line's --budget.
 	BudgetName string
+	// UnitWeights, if set, weigh the units' features in place of
+	// UnitWeights: for fitting them, and for measuring a fit held out.
+	UnitWeights []float64
 }
 
 // Pack is a built context pack.
@@ -108,6 +111,10 @@ func Build(res *hone.Result, root string, opts Options) *Pack {
 	// calls are named in its missing context already.
 	head := header(res, files[len(res.Files):called])
 	c := taskConcepts(res)
+	weights := UnitWeights
+	if len(opts.UnitWeights) == len(UnitFeatures) {
+		weights = opts.UnitWeights
+	}
 	texts := make([][]string, len(files))
 	var units []*unit
 	for i, f := range files {
@@ -121,7 +128,7 @@ func Build(res *hone.Result, root string, opts Options) *Pack {
 		// would cost more than the rest of the pack. The pack as a whole
 		// is counted, and held to the budget, at the end.
 		rate := tokenRate(lines, count)
-		for _, u := range fileUnits(i, f.Path, lines, f.Spans, f.Relevance, c) {
+		for _, u := range fileUnits(i, f.Path, lines, f.Spans, f.Relevance, c, weights) {
 			size := 0
 			for _, l := range lines[u.from-1 : u.to] {
 				size += len(l) + 1

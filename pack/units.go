@@ -2,6 +2,7 @@ package pack
 
 import (
 	"fmt"
+	"math"
 	pathpkg "path"
 	"regexp"
 	"sort"
@@ -28,8 +29,9 @@ type unit struct {
 	file     int // the index of its file
 	from, to int // lines, 1-based, inclusive
 	symbol   string
-	why      string  // match, callee, caller, imports, definition, lines
-	worth    float64 // its expected worth to the task
+	why      string    // match, callee, caller, imports, definition, lines
+	worth    float64   // its expected worth to the task
+	x        []float64 // its features, in UnitFeatures' order
 	tokens   int
 	chosen   bool
 	whole    bool // the file's only unit: the whole file
@@ -40,30 +42,33 @@ type unit struct {
 
 // A unit's worth is the chance that the task needs it: the file's
 // relevance, times the chance that what the task changes in the file lies
-// in the unit. That chance goes by lines, each weighing 1, more for lines
-// that hold the task's concepts (conceptWorth for all of them), times
-// what the unit is (kindWorth): so that, per token, a long definition
-// that matches weighs as a short one does, and what matches more than
-// what does not.
+// in the unit. That chance is a softmax over the file's units of a linear
+// score of the unit's features (UnitFeatures), with UnitWeights:
+//   - lines: the log of its lines, so that, per token, a long unit weighs
+//     as a short one of the same kind does;
+//   - match, imports, lines, callee, caller: what the unit is (a
+//     definition otherwise);
+//   - concepts: log(1 + 2s), s the weighted share of the task's concepts
+//     that its lines hold a term of;
+//   - name: the weighted share of the concepts its definition's name
+//     holds a term of;
+//   - mentions: the log of 1 + how many of its words are a concept's
+//     terms;
+//   - framed: a stack trace of the task names one of its lines.
 //
-// kindWorth is fitted: for each kind of unit, the share of its lines that
-// the fixes changed, against a definition's, in the gold files of
-// Multi-SWE-bench's development set and SWE-bench Lite (a fix's hunk less
-// its three lines of context on each side; each rate shrunk toward a
-// definition's by 10,000 lines). Held out by repository, packs at 8,000
-// tokens built with these weights hold every hunk of the fix more often
-// than with the earlier guesses (match 3, imports 0.5, callers and
-// callees 1.5, lines between definitions 1), in both sets; see the
-// README.
-var kindWorth = map[string]float64{
-	"match": 3.7, "imports": 4.1, "lines": 2, "callee": 1.3, "caller": 1.3, "definition": 1,
-}
+// The weights were fitted on the units of the gold files of SWE-bench Lite
+// and Multi-SWE-bench's development set, a unit being gold when it holds a
+// line a fix's hunk changed; see hone bench packs --fit.
+var (
+	UnitFeatures = []string{"lines", "match", "imports", "gap", "callee", "caller", "concepts", "name", "mentions", "framed"}
+	UnitWeights  = []float64{0.1241, 0.7915, 0.9757, -0.1821, 0.005938, 0.3325, 4.157, 3.268, 0.3656, 1.681}
+)
+
+// unitKinds are the kinds of unit that have a feature of their own, in
+// UnitFeatures' order from its second.
+var unitKinds = map[string]int{"match": 1, "imports": 2, "lines": 3, "callee": 4, "caller": 5}
 
 const (
-	conceptWorth = 2
-	// frameWorth: a unit holding a line a stack trace of the task names
-	// is worth this many times more.
-	frameWorth = 3
 	// maxGap: lines between definitions go in runs of at most this many.
 	maxGap = 40
 	// relevanceFloor: a file is worth this much at least, so that its
@@ -149,17 +154,23 @@ func taskConcepts(res *hone.Result) concepts {
 	return c
 }
 
-// held is the weighted share of the concepts that text holds a term of.
-func (c concepts) held(text string) float64 {
+// held is the weighted share of the concepts that text holds a term of,
+// and how many of its words are a concept's terms.
+func (c concepts) held(text string) (share float64, mentions int) {
 	if c.all == 0 {
-		return 0
+		return 0, 0
 	}
 	have := make([]bool, len(c.stems))
 	tokenize.Each(text, func(t tokenize.Token) {
+		hit := false
 		for i, m := range c.stems {
-			if !have[i] && (m[t.Stem] || m[t.Text]) {
+			if m[t.Stem] || m[t.Text] {
 				have[i] = true
+				hit = true
 			}
+		}
+		if hit {
+			mentions++
 		}
 	})
 	w := 0.0
@@ -168,13 +179,33 @@ func (c concepts) held(text string) float64 {
 			w += c.weight[i]
 		}
 	}
-	return w / c.all
+	return w / c.all, mentions
+}
+
+// features are a unit's features, in UnitFeatures' order; text is its
+// lines.
+func (c concepts) features(path string, u *unit, text string) []float64 {
+	x := make([]float64, len(UnitFeatures))
+	x[0] = math.Log(float64(u.to - u.from + 1))
+	if k, ok := unitKinds[u.why]; ok {
+		x[k] = 1
+	}
+	share, mentions := c.held(text)
+	x[6] = math.Log1p(2 * share)
+	if u.symbol != "" && u.why != "imports" {
+		x[7], _ = c.held(u.symbol)
+	}
+	x[8] = math.Log1p(float64(mentions))
+	if c.framed(path, u.from, u.to) {
+		x[9] = 1
+	}
+	return x
 }
 
 // fileUnits splits a file's lines into units and weighs them. spans are
 // what the retrieval found in the file; the fast outline gives the rest of
 // its definitions.
-func fileUnits(file int, path string, lines []string, spans []hone.Span, relevance float64, c concepts) (out []*unit) {
+func fileUnits(file int, path string, lines []string, spans []hone.Span, relevance float64, c concepts, w []float64) (out []*unit) {
 	n := len(lines)
 	rel := max(relevance, relevanceFloor)
 	weigh := func(u *unit) *unit {
@@ -183,10 +214,12 @@ func fileUnits(file int, path string, lines []string, spans []hone.Span, relevan
 		if !strings.ContainsFunc(text, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) {
 			return u // blank lines, or a closing brace: worth nothing alone
 		}
-		u.worth = float64(u.to-u.from+1) * kindWorth[u.why] * (1 + conceptWorth*c.held(text))
-		if c.framed(path, u.from, u.to) {
-			u.worth *= frameWorth
+		u.x = c.features(path, u, text)
+		z := 0.0
+		for i, v := range u.x {
+			z += w[i] * v
 		}
+		u.worth = math.Exp(z)
 		return u
 	}
 	if n <= smallFile {
@@ -326,4 +359,37 @@ func elided(lines []string, u *unit) string {
 	return strings.Join(lines[u.from-1:u.cut[0]-1], "\n") +
 		fmt.Sprintf("\n    … lines %d-%d (%d lines) left out: over the budget; ask for them by range …\n", u.cut[0], u.cut[1], u.cut[1]-u.cut[0]+1) +
 		strings.Join(lines[u.cut[1]:u.to], "\n")
+}
+
+// Unit is one of the units a pack makes of a file, with its features:
+// what UnitWeights are fitted on.
+type Unit struct {
+	From, To int // lines, 1-based, inclusive
+	Kind     string
+	X        []float64 // in UnitFeatures' order
+}
+
+// FileUnits returns the units a pack of res makes of the file at path,
+// under root, with their features: the units it could choose among, those
+// that hold some letter or digit. A file the pack gives whole, or cannot
+// read, has none.
+func FileUnits(res *hone.Result, root, path string) []Unit {
+	var p Pack
+	lines, ok := p.read(root, path)
+	if !ok {
+		return nil
+	}
+	var spans []hone.Span
+	for _, f := range res.Files {
+		if f.Path == path {
+			spans = f.Spans
+		}
+	}
+	var out []Unit
+	for _, u := range fileUnits(0, path, lines, spans, 1, taskConcepts(res), UnitWeights) {
+		if u.x != nil && !u.whole {
+			out = append(out, Unit{From: u.from, To: u.to, Kind: u.why, X: u.x})
+		}
+	}
+	return out
 }

@@ -31,7 +31,7 @@ func TestFileUnits(t *testing.T) {
 		{Kind: "word", Weight: 0.5, Terms: []string{"cooki"}},
 	}}
 	spans := []hone.Span{{Start: 10, End: 11, Symbol: "Session.delete_cookie", Why: "match"}}
-	us := fileUnits(0, "sessions.py", lines, spans, 0.9, taskConcepts(res))
+	us := fileUnits(0, "sessions.py", lines, spans, 0.9, taskConcepts(res), UnitWeights)
 	next := 1
 	byName := map[string]*unit{}
 	for _, u := range us {
@@ -54,7 +54,7 @@ func TestFileUnits(t *testing.T) {
 	}
 	// Per line, what the retrieval matched is worth most, then what holds
 	// the task's words, then the rest but the imports, which the fixes
-	// change more often, per line, than any definition (kindWorth).
+	// change more often, per line, than any definition (UnitWeights).
 	perLine := func(u *unit) float64 { return u.worth / float64(u.to-u.from+1) }
 	del, save := byName["sessions.py:10-11 Session.delete_cookie"], byName["sessions.py:7-8 Session.save_cookie"]
 	if del == nil || save == nil {
@@ -84,7 +84,7 @@ func TestFileUnits(t *testing.T) {
 		t.Errorf("the units are worth %v in all, want the file's relevance 0.9", total)
 	}
 	// A small file is one unit, the whole file.
-	small := fileUnits(0, "a.py", lines[:20], nil, 0.5, taskConcepts(res))
+	small := fileUnits(0, "a.py", lines[:20], nil, 0.5, taskConcepts(res), UnitWeights)
 	if len(small) != 1 || !small[0].whole || small[0].name("a.py") != "a.py" {
 		t.Errorf("a small file's units: %+v, want the whole file", small)
 	}
@@ -153,7 +153,7 @@ func TestTraceFrames(t *testing.T) {
 	for i := 0; i < 100; i++ {
 		src = append(src, fmt.Sprintf("def f%d():", i), "    return 1", "")
 	}
-	us := fileUnits(0, "app/models.py", src, nil, 0.9, c)
+	us := fileUnits(0, "app/models.py", src, nil, 0.9, c, UnitWeights)
 	var framed, plain *unit
 	for _, u := range us {
 		switch {

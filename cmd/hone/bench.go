@@ -56,6 +56,9 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if len(args) > 0 && args[0] == "vocab" {
 		return cmdBenchVocab(ctx, args[1:], stdout, stderr)
 	}
+	if len(args) > 0 && args[0] == "hunks" {
+		return cmdBenchHunks(ctx, args[1:], stdout, stderr)
+	}
 	if len(args) > 0 && args[0] == "packs" {
 		return cmdBenchPacks(args[1:], stdout)
 	}
@@ -87,7 +90,7 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	if len(words) > 0 || *data == "" || *repos == "" {
-		return usagef("usage: %s\n   or: %s\n   or: %s\n   or: %s\n   or: %s\n   or: %s\n   or: %s\n   or: %s\n   or: %s\n   or: %s\n   or: %s", sweUsage, benchUsage, fitUsage, calibrateUsage, reportUsage, compareUsage, packsUsage, mineUsage, wordsUsage, glossaryUsage, vocabUsage)
+		return usagef("usage: %s\n   or: %s\n   or: %s\n   or: %s\n   or: %s\n   or: %s\n   or: %s\n   or: %s\n   or: %s\n   or: %s\n   or: %s\n   or: %s", sweUsage, benchUsage, fitUsage, calibrateUsage, reportUsage, compareUsage, packsUsage, hunksUsage, mineUsage, wordsUsage, glossaryUsage, vocabUsage)
 	}
 	budgets, err := parseBudgets(*packBudgets)
 	if err != nil {
@@ -720,17 +723,21 @@ func parseBudgets(s string) ([]int, error) {
 	return budgets, nil
 }
 
-const packsUsage = `hone bench packs --dump DIR --pack-budget N,... [--out ROWS.jsonl] [--misses]`
+const packsUsage = `hone bench packs --dump DIR[,DIR...] [--pack-budget N,...] [--out ROWS.jsonl] [--misses]
+   or: hone bench packs --fit --dump DIR[,DIR...] [--pack-budget N,...]`
 
-// cmdBenchPacks builds the context packs again from a run's --pack-dump
-// and reports how they hold the gold hunks: a change to the packing,
-// measured in seconds.
+// cmdBenchPacks builds the context packs again from the folders runs'
+// --pack-dump wrote, a set each, and reports how they hold the gold hunks:
+// a change to the packing, measured in seconds. With --fit it fits the
+// units' weights on the sets' gold files and reports them held out by
+// repository.
 func cmdBenchPacks(args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("bench packs", flag.ContinueOnError)
-	dump := fs.String("dump", "", "the folder a run's --pack-dump wrote")
+	dump := fs.String("dump", "", "the folders runs' --pack-dump wrote, comma-separated: one set each")
 	packBudgets := fs.String("pack-budget", "4000,8000", "budgets in tokens, comma-separated")
 	out := fs.String("out", "", "write per-instance rows to this JSON-lines file")
 	misses := fs.Bool("misses", false, "list, for each pack that misses a hunk, the hunks, what went in and what was left out")
+	fit := fs.Bool("fit", false, "fit the units' weights on the gold files of the sets, and measure the fit held out by repository")
 	words, err := parseFlags(fs, args, stdout, packsUsage)
 	if err != nil {
 		return err
@@ -745,25 +752,39 @@ func cmdBenchPacks(args []string, stdout io.Writer) error {
 	if len(budgets) == 0 {
 		return usagef("--pack-budget needs a budget")
 	}
-	dumps, err := bench.ReadPackDumps(*dump)
-	if err != nil {
-		return err
+	var sets []bench.PackSet
+	for _, dir := range strings.Split(*dump, ",") {
+		dumps, err := bench.ReadPackDumps(dir)
+		if err != nil {
+			return err
+		}
+		if len(dumps) == 0 {
+			return usagef("no pack dump in %s: write some with hone bench --pack-budget N --pack-dump %s", dir, dir)
+		}
+		sets = append(sets, bench.PackSet{Name: filepath.Base(dir), Dir: dir, Dumps: dumps})
 	}
-	if len(dumps) == 0 {
-		return usagef("no pack dump in %s: write some with hone bench --pack-budget N --pack-dump %s", *dump, *dump)
+	if *fit {
+		bench.FitPackUnits(stdout, sets, budgets, pack.CountTokens, bench.FitConfig{})
+		return nil
 	}
 	var verbose io.Writer
 	if *misses {
 		verbose = stdout
 	}
-	rows := bench.ReplayPacks(*dump, dumps, budgets, pack.CountTokens, verbose)
+	var all []bench.Row
+	for _, s := range sets {
+		rows := bench.ReplayPacks(s.Dir, s.Dumps, budgets, pack.CountTokens, nil, verbose)
+		fmt.Fprintf(stdout, "== %s: %d instances\n", s.Name, len(rows))
+		bench.PrintPacks(stdout, rows)
+		all = append(all, rows...)
+	}
 	if *out != "" {
 		f, err := os.Create(*out)
 		if err != nil {
 			return err
 		}
 		enc := json.NewEncoder(f)
-		for _, r := range rows {
+		for _, r := range all {
 			if err := enc.Encode(r); err != nil {
 				f.Close()
 				return err
@@ -773,7 +794,52 @@ func cmdBenchPacks(args []string, stdout io.Writer) error {
 			return err
 		}
 	}
-	fmt.Fprintf(stdout, "%d instances\n", len(rows))
-	bench.PrintPacks(stdout, rows)
+	return nil
+}
+
+const hunksUsage = `hone bench hunks --data FILE.jsonl --repos DIR [--map FILE] --out FILE.jsonl`
+
+// cmdBenchHunks gives each instance of a set made from commits (with
+// base_commit and commit, as hone bench mine writes them) the gold_hunks
+// of its change, so that its context packs can be measured.
+func cmdBenchHunks(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("bench hunks", flag.ContinueOnError)
+	data := fs.String("data", "", "the instances: JSON lines with repo, base_commit, commit and gold_files")
+	repos := fs.String("repos", "", "directory holding a git directory of each repository")
+	mapping := fs.String("map", "", "file of \"owner/name = path\" lines, where a repository lives under --repos")
+	out := fs.String("out", "", "write the instances, with their gold_hunks, to this file")
+	words, err := parseFlags(fs, args, stdout, hunksUsage)
+	if err != nil {
+		return err
+	}
+	if len(words) > 0 || *data == "" || *repos == "" || *out == "" {
+		return usagef("usage: %s", hunksUsage)
+	}
+	if abs1, err1 := filepath.Abs(*data); err1 == nil {
+		if abs2, err2 := filepath.Abs(*out); err2 == nil && abs1 == abs2 {
+			return usagef("--out must not be --data: write the new set beside it, then move it")
+		}
+	}
+	r, err := readRepos(*repos, *mapping)
+	if err != nil {
+		return err
+	}
+	in, err := os.Open(*data)
+	if err != nil {
+		return usagef("cannot read the instances: %v", err)
+	}
+	defer in.Close()
+	f, err := os.Create(*out)
+	if err != nil {
+		return err
+	}
+	n, err := bench.AddHunks(ctx, in, f, r)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("bench hunks: %w", err)
+	}
+	fmt.Fprintf(stderr, "gave %d instances their gold_hunks\n", n)
 	return nil
 }

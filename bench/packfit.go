@@ -1,0 +1,125 @@
+package bench
+
+import (
+	"fmt"
+	"io"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+
+	"github.com/hone-tools/hone/pack"
+)
+
+// PackSet is one benchmark set's pack dumps (see PackDump), read from Dir.
+type PackSet struct {
+	Name  string
+	Dir   string
+	Dumps []PackDump
+}
+
+// unitRows makes the rows the unit weights are fitted on: for each dump,
+// each gold file the pack could read, split into units, with the units
+// that hold a line the fix changed as its gold.
+func unitRows(set PackSet) []SignalRow {
+	var rows []SignalRow
+	for _, d := range set.Dumps {
+		root := filepath.Join(set.Dir, dumpName(d.ID))
+		byPath := map[string][]Hunk{}
+		var paths []string
+		for _, h := range d.Hunks {
+			if h.Start <= 0 {
+				continue
+			}
+			if _, ok := byPath[h.Path]; !ok {
+				paths = append(paths, h.Path)
+			}
+			byPath[h.Path] = append(byPath[h.Path], h)
+		}
+		for _, path := range paths {
+			units := pack.FileUnits(d.Result, root, path)
+			if len(units) < 2 {
+				continue
+			}
+			r := SignalRow{ID: d.ID + " " + path, Repo: d.Repo, Names: pack.UnitFeatures, Gold: 1}
+			for _, u := range units {
+				g := false
+				for _, h := range byPath[path] {
+					from, to := changedLines(h)
+					if u.From <= to && from <= u.To {
+						g = true
+					}
+				}
+				r.Paths = append(r.Paths, fmt.Sprintf("%d-%d %s", u.From, u.To, u.Kind))
+				r.IsG = append(r.IsG, g)
+				r.X = append(r.X, u.X)
+			}
+			rows = append(rows, r)
+		}
+	}
+	return rows
+}
+
+// changedLines are the lines of a hunk less the three lines of context a
+// diff gives on each side, where the hunk is long enough to have them.
+func changedLines(h Hunk) (from, to int) {
+	from, to = h.Start, max(h.End, h.Start)
+	if to-from+1 > 6 {
+		return from + 3, to - 3
+	}
+	return from, to
+}
+
+// FitPackUnits fits the units' weights (pack.UnitWeights) on the gold
+// files of every set's dumps, and measures them held out by repository:
+// each repository's packs are built again with the weights fitted on the
+// other repositories, beside the shipped weights. It writes the report to
+// w and returns the weights fitted on all the sets.
+func FitPackUnits(w io.Writer, sets []PackSet, budgets []int, count func(string) int, cfg FitConfig) []float64 {
+	var all []SignalRow
+	for _, s := range sets {
+		all = append(all, unitRows(s)...)
+	}
+	dim := len(pack.UnitFeatures)
+	folds := byRepository(all)
+	fits := make([][]float64, len(folds))
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, runtime.NumCPU())
+	for i, f := range folds {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			fits[i] = Fit(f.train, dim, cfg).W
+			<-sem
+		}()
+	}
+	wg.Wait()
+	held := map[string][]float64{}
+	for i, f := range folds {
+		held[f.test[0].Repo] = fits[i]
+	}
+	fitted := Fit(all, dim, cfg).W
+	fmt.Fprintf(w, "%d files' units in %d repositories\n", len(all), len(held))
+	for _, s := range sets {
+		shipped := ReplayPacks(s.Dir, s.Dumps, budgets, count, nil, nil)
+		cv := ReplayPacks(s.Dir, s.Dumps, budgets, count, func(repo string) []float64 {
+			if w, ok := held[repo]; ok {
+				return w
+			}
+			return fitted // a repository with no gold file to fit on
+		}, nil)
+		fmt.Fprintf(w, "\n== %s: %d instances; packs holding every gold hunk / at least one\n", s.Name, len(s.Dumps))
+		fmt.Fprintf(w, " budget   shipped weights   held-out fit\n")
+		a, b := SummarizePacks(shipped), SummarizePacks(cv)
+		for i := range a {
+			fmt.Fprintf(w, " %6d   %5.1f%% %5.1f%%    %5.1f%% %5.1f%%\n", a[i].Budget, a[i].Every, a[i].Any, b[i].Every, b[i].Any)
+		}
+	}
+	var parts []string
+	for i, name := range pack.UnitFeatures {
+		parts = append(parts, fmt.Sprintf("%s %.4g", name, sig4(fitted[i])))
+	}
+	fmt.Fprintf(w, "\nfitted on all: %s\n", strings.Join(parts, ", "))
+	return fitted
+}
