@@ -5,11 +5,14 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/hone-tools/hone"
 	"github.com/hone-tools/hone/pack"
+	"github.com/hone-tools/hone/tokenize"
 )
 
 func TestPackRow(t *testing.T) {
@@ -101,5 +104,58 @@ func TestPackDumpReplays(t *testing.T) {
 	}
 	if !strings.Contains(misses.String(), "gold app/views.py:150-151  file in pack, hunk not") {
 		t.Errorf("the misses do not say where the hunk was:\n%s", misses.String())
+	}
+}
+
+// TestFitPackUnits fits the unit weights on dumps where the fix is always
+// in the definition named for the task: the fit must learn that a
+// definition's name holding the task's words is worth more, and its
+// held-out packs must hold those hunks.
+func TestFitPackUnits(t *testing.T) {
+	words := []string{"refresh", "expire", "rotate", "revoke", "encode", "decode"}
+	dir := t.TempDir()
+	var dumps []PackDump
+	for i, w := range words {
+		var src strings.Builder
+		target := 0
+		for d := range 30 {
+			name := fmt.Sprintf("step_%d", d)
+			if d == 7+i {
+				name, target = "handle_"+w, src.Len()
+			}
+			// Every definition mentions the word in its body; only one
+			// is named for it.
+			fmt.Fprintf(&src, "def %s(request):\n    # %s the token\n    value = request.get('x')\n    return value\n\n", name, w)
+		}
+		line := strings.Count(src.String()[:target], "\n") + 1
+		res := &hone.Result{Task: w + " the token fails",
+			Concepts: []hone.Concept{{Label: w, Kind: "word", Weight: 1, Terms: []string{tokenize.Stem(w)}}},
+			Files:    []hone.File{{Path: "app/tokens.py", Relevance: 0.9, Role: "target"}},
+			Ranking:  []hone.Ranked{{Path: "app/tokens.py", Relevance: 0.9}}}
+		in := Instance{ID: fmt.Sprintf("o__r%d-%d", i%3, i), Repo: fmt.Sprintf("o/r%d", i%3), GoldHunks: []Hunk{{"app/tokens.py", line, line + 3}}}
+		root := t.TempDir()
+		if err := os.MkdirAll(filepath.Join(root, "app"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(root, "app", "tokens.py"), []byte(src.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := dumpPack(dir, in, res, root); err != nil {
+			t.Fatal(err)
+		}
+	}
+	dumps, err := ReadPackDumps(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var report strings.Builder
+	w := FitPackUnits(&report, []PackSet{{Name: "s", Dir: dir, Dumps: dumps}}, []int{200}, pack.CountTokens, FitConfig{Iters: 300})
+	name := slices.Index(pack.UnitFeatures, "name")
+	if len(w) != len(pack.UnitFeatures) || w[name] <= 0 {
+		t.Fatalf("fitted weights %v: want the name's weight above 0\n%s", w, report.String())
+	}
+	heldOut := regexp.MustCompile(`(?m)^\s+200\s+\S+\s+\S+\s+100\.0%`)
+	if !strings.Contains(report.String(), "6 files' units in 3 repositories") || !heldOut.MatchString(report.String()) {
+		t.Errorf("the report does not say the held-out packs hold every hunk:\n%s", report.String())
 	}
 }
