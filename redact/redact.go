@@ -17,6 +17,7 @@
 package redact
 
 import (
+	"bytes"
 	"fmt"
 	"math"
 	"reflect"
@@ -43,8 +44,10 @@ type Finding struct {
 type Redactor struct {
 	rules    []rule
 	keywords *ahocorasick.Trie
-	// byKeyword maps a keyword to the rules it enables.
+	// byKeyword maps a keyword to the rules it enables; byPattern has the
+	// same lists by the keyword's number in the trie.
 	byKeyword map[string][]int
+	byPattern [][]int
 	always    []int // rules with no keyword, run on every text
 	global    []*config.Allowlist
 	// stopWords are the allowlists' stop words, lowered, which their
@@ -76,6 +79,9 @@ type rule struct {
 	wholeText bool              // the rule's matches can span lines
 	path      func(string) bool // if set, the rule holds only in files it accepts
 	keywords  []string          // the rule runs only near one of these
+	// maybe, if set, is a cheap test that a text (and its ASCII-lowered
+	// copy) may hold a match: false only when the rule cannot match it.
+	maybe func(text string, lower []byte) bool
 }
 
 var (
@@ -229,6 +235,7 @@ func (r *Redactor) addGitleaks(gr *config.Rule, src string) {
 	if gr.Path != nil {
 		rl.path = gr.Path.MatchString
 	}
+	rl.maybe = gitleaksMaybe(gr.RuleID, src)
 	// Many rules start with a lazy run of up to 50 name characters before
 	// their keyword, which keeps 50 matcher threads alive at every byte:
 	// a text must first match the rest alone.
@@ -279,6 +286,63 @@ func (r *Redactor) addGitleaks(gr *config.Rule, src string) {
 	r.add(rl, gr.Keywords)
 }
 
+// gitleaksMaybe is the prefilter of a gitleaks rule whose keywords are
+// common words, for the pattern it was written for: nil for any other.
+func gitleaksMaybe(id, pattern string) func(text string, lower []byte) bool {
+	switch {
+	case id == "kubernetes-secret-yaml" && pattern == kubernetesSecretPattern:
+		// Both of its forms hold "data:", which (?i) folds to nothing
+		// past ASCII, and "kind:", whose k the Kelvin sign folds to.
+		return func(text string, lower []byte) bool {
+			return bytes.Contains(lower, []byte("data:")) && (bytes.Contains(lower, []byte("kind:")) || strings.Contains(text, "\u212a"))
+		}
+	case id == "vault-service-token" && pattern == vaultTokenPattern:
+		return mayVaultToken
+	}
+	return nil
+}
+
+const (
+	kubernetesSecretPattern = `(?i)(?:\bkind:[ \t]*["']?\bsecret\b["']?(?s:.){0,200}?\bdata:(?s:.){0,100}?\s+([\w.-]+:(?:[ \t]*(?:\||>[-+]?)\s+)?[ \t]*(?:["']?[a-z0-9+/]{10,}={0,3}["']?|\{\{[ \t\w"|$:=,.-]+}}|""|''))|\bdata:(?s:.){0,100}?\s+([\w.-]+:(?:[ \t]*(?:\||>[-+]?)\s+)?[ \t]*(?:["']?[a-z0-9+/]{10,}={0,3}["']?|\{\{[ \t\w"|$:=,.-]+}}|""|''))(?s:.){0,200}?\bkind:[ \t]*["']?\bsecret\b["']?)`
+	vaultTokenPattern       = `\b((?:hvs\.[\w-]{90,120}|s\.(?i:[a-z0-9]{24})))(?:[\x60'"\s;]|\\[nr]|$)`
+)
+
+// mayVaultToken is false when a text holds no "s." followed by 24 bytes
+// that are ASCII letters or digits, or past ASCII (which (?i) may fold
+// into letters), nor "hvs." followed by 90 word bytes or dashes: the
+// least that either form of the token needs.
+func mayVaultToken(text string, _ []byte) bool {
+	run := func(from, n int, ok func(c byte) bool) bool {
+		if from+n > len(text) {
+			return false
+		}
+		for i := from; i < from+n; i++ {
+			if !ok(text[i]) {
+				return false
+			}
+		}
+		return true
+	}
+	alnum := func(c byte) bool {
+		return c >= utf8.RuneSelf || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
+	}
+	wordDash := func(c byte) bool {
+		return c == '_' || c == '-' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
+	}
+	for off := 0; off < len(text); {
+		k := strings.Index(text[off:], "s.")
+		if k < 0 {
+			return false
+		}
+		i := off + k
+		if run(i+2, 24, alnum) || i >= 2 && text[i-2:i] == "hv" && run(i+2, 90, wordDash) {
+			return true
+		}
+		off = i + 1
+	}
+	return false
+}
+
 func (r *Redactor) add(rl rule, keywords []string) {
 	i := len(r.rules)
 	r.rules = append(r.rules, rl)
@@ -302,6 +366,11 @@ func (r *Redactor) build() {
 	}
 	sort.Strings(kws)
 	r.keywords = ahocorasick.NewTrieBuilder().AddStrings(kws).Build()
+	// The trie numbers its patterns in the order they were added.
+	r.byPattern = make([][]int, len(kws))
+	for i, k := range kws {
+		r.byPattern[i] = r.byKeyword[k]
+	}
 }
 
 // allowed applies gitleaks' allowlists to a finding: regexes on the secret,
@@ -367,17 +436,18 @@ func (r *Redactor) FindIn(path, text string) []Finding {
 	// are everywhere, and short inputs let the regexp package use its
 	// faster matcher.
 	windows := map[int][][2]int{}
-	for _, m := range r.keywords.MatchString(lower) {
-		pos := int(m.Pos())
-		line := lineOf(text, pos, pos+len(m.Match()))
-		for _, ri := range r.byKeyword[m.MatchString()] {
+	r.keywords.Walk(lower, func(end, n, pattern int64) bool {
+		pos := int(end - n + 1)
+		line := lineOf(text, pos, pos+int(n))
+		for _, ri := range r.byPattern[pattern] {
 			ws := windows[ri]
 			if n := len(ws); n > 0 && ws[n-1] == line {
 				continue
 			}
 			windows[ri] = append(ws, line)
 		}
-	}
+		return true
+	})
 	run := func(ri int, spans [][2]int) {
 		rl := r.rules[ri]
 		if rl.path != nil && (path == "" || !rl.path(path)) {
@@ -385,11 +455,15 @@ func (r *Redactor) FindIn(path, text string) []Finding {
 		}
 		emit := func(s, e int) { found = append(found, Finding{Rule: rl.id, Start: s, End: e}) }
 		if rl.wholeText {
-			rl.match(text, 0, len(text), emit)
+			if rl.maybe == nil || rl.maybe(text, lower) {
+				rl.match(text, 0, len(text), emit)
+			}
 			return
 		}
 		for _, w := range dedupe(spans) {
-			rl.match(text, w[0], w[1], emit)
+			if rl.maybe == nil || rl.maybe(text[w[0]:w[1]], lower[w[0]:w[1]]) {
+				rl.match(text, w[0], w[1], emit)
+			}
 		}
 	}
 	order := make([]int, 0, len(windows))
@@ -408,14 +482,14 @@ func (r *Redactor) FindIn(path, text string) []Finding {
 
 // asciiLower lowers ASCII letters alone, so that offsets in it are
 // offsets in the text (keywords are ASCII).
-func asciiLower(s string) string {
+func asciiLower(s string) []byte {
 	b := []byte(s)
 	for i, c := range b {
 		if 'A' <= c && c <= 'Z' {
 			b[i] = c + 'a' - 'A'
 		}
 	}
-	return string(b)
+	return b
 }
 
 // lineOf is the span of the line (or lines) holding text[from:to].
