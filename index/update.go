@@ -711,17 +711,42 @@ func (r row) scan(dest ...any) bool {
 	return true
 }
 
-// insertMany inserts rows of cols values each, many rows a statement.
+// insertMany inserts rows of cols values each, many rows a statement. The
+// statement of a full chunk is prepared once and run for each: parsing
+// one of a thousand values cost as much as running it.
 func (w *writer) insertMany(head string, cols int, rows [][]any, tail ...string) {
 	per := max(1, min(500, 30000/cols))
 	one := "(" + strings.Repeat("?,", cols-1) + "?)"
+	end := strings.Join(tail, "")
+	var full *sql.Stmt
+	defer func() {
+		if full != nil {
+			full.Close()
+		}
+	}()
+	args := make([]any, 0, min(per, len(rows))*cols)
 	for len(rows) > 0 && w.err == nil {
 		n := min(per, len(rows))
-		args := make([]any, 0, n*cols)
+		args = args[:0]
 		for _, r := range rows[:n] {
 			args = append(args, r...)
 		}
-		w.exec(head+strings.Repeat(one+",", n-1)+one+strings.Join(tail, ""), args...)
+		q := head + strings.Repeat(one+",", n-1) + one + end
+		if n < per || full == nil && len(rows) < 2*per {
+			w.exec(q, args...)
+		} else {
+			if full == nil {
+				var err error
+				if full, err = w.tx.PrepareContext(w.ctx, q); err != nil {
+					w.err = err
+					return
+				}
+			}
+			if _, err := full.ExecContext(w.ctx, args...); err != nil {
+				w.err = err
+				return
+			}
+		}
 		rows = rows[n:]
 	}
 }
