@@ -2,6 +2,7 @@ package index
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"fmt"
 	"math"
@@ -635,37 +636,53 @@ func (ix *Index) loadPairsOut() {
 // flushPairs adds changes to the pair counts, both ways round, and deletes
 // the pairs no file holds any more.
 func (w *writer) flushPairs(counts map[[2]string]int) {
+	// Each stem is numbered in sorted order, so that a change is sorted
+	// as a number, and boxed once for the statements' arguments.
+	rank := map[string]uint64{}
+	for k, n := range counts {
+		if n != 0 {
+			rank[k[0]], rank[k[1]] = 0, 0
+		}
+	}
+	stems := make([]string, 0, len(rank))
+	for st := range rank {
+		stems = append(stems, st)
+	}
+	slices.Sort(stems)
+	boxed := make([]any, len(stems))
+	for i, st := range stems {
+		rank[st] = uint64(i)
+		boxed[i] = st
+	}
+	// A change is its stems' numbers, a's above b's, and what it adds.
 	type change struct {
-		a, b string
-		n    int
+		ab uint64
+		n  int
 	}
 	changes := make([]change, 0, 2*len(counts))
 	for k, n := range counts {
 		if n != 0 {
-			changes = append(changes, change{k[0], k[1], n}, change{k[1], k[0], n})
+			a, b := rank[k[0]], rank[k[1]]
+			changes = append(changes, change{a<<32 | b, n}, change{b<<32 | a, n})
 		}
 	}
 	// In key order, the b-tree takes them page by page.
-	slices.SortFunc(changes, func(x, y change) int {
-		if c := strings.Compare(x.a, y.a); c != 0 {
-			return c
-		}
-		return strings.Compare(x.b, y.b)
-	})
-	up := make([][]any, len(changes))
-	var gone [][]any
-	for i, c := range changes {
-		up[i] = []any{c.a, c.b, c.n}
+	slices.SortFunc(changes, func(x, y change) int { return cmp.Compare(x.ab, y.ab) })
+	var gone []change
+	for _, c := range changes {
 		if c.n < 0 {
-			gone = append(gone, []any{c.a, c.b})
+			gone = append(gone, c)
 		}
 	}
-	w.insertMany(`INSERT INTO cooc(a, b, n) VALUES `, 3, up, ` ON CONFLICT(a, b) DO UPDATE SET n = n + excluded.n`)
+	w.insertFunc(`INSERT INTO cooc(a, b, n) VALUES `, 3, len(changes), func(i int, args []any) []any {
+		c := changes[i]
+		return append(args, boxed[c.ab>>32], boxed[c.ab&(1<<32-1)], c.n)
+	}, ` ON CONFLICT(a, b) DO UPDATE SET n = n + excluded.n`)
 	for len(gone) > 0 && w.err == nil {
 		n := min(400, len(gone))
 		args := make([]any, 0, 2*n)
 		for _, g := range gone[:n] {
-			args = append(args, g...)
+			args = append(args, boxed[g.ab>>32], boxed[g.ab&(1<<32-1)])
 		}
 		w.exec(`DELETE FROM cooc WHERE n <= 0 AND (a, b) IN (VALUES `+strings.Repeat("(?,?),", n-1)+`(?,?))`, args...)
 		gone = gone[n:]

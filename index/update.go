@@ -711,10 +711,16 @@ func (r row) scan(dest ...any) bool {
 	return true
 }
 
-// insertMany inserts rows of cols values each, many rows a statement. The
-// statement of a full chunk is prepared once and run for each: parsing
-// one of a thousand values cost as much as running it.
+// insertMany inserts rows of cols values each, many rows a statement.
 func (w *writer) insertMany(head string, cols int, rows [][]any, tail ...string) {
+	w.insertFunc(head, cols, len(rows), func(i int, args []any) []any { return append(args, rows[i]...) }, tail...)
+}
+
+// insertFunc inserts n rows of cols values each, many rows a statement:
+// row appends the values of row i to args. The statement of a full chunk
+// is prepared once and run for each: parsing one of a thousand values
+// cost as much as running it.
+func (w *writer) insertFunc(head string, cols, n int, row func(i int, args []any) []any, tail ...string) {
 	per := max(1, min(500, 30000/cols))
 	one := "(" + strings.Repeat("?,", cols-1) + "?)"
 	end := strings.Join(tail, "")
@@ -724,20 +730,19 @@ func (w *writer) insertMany(head string, cols int, rows [][]any, tail ...string)
 			full.Close()
 		}
 	}()
-	args := make([]any, 0, min(per, len(rows))*cols)
-	for len(rows) > 0 && w.err == nil {
-		n := min(per, len(rows))
+	args := make([]any, 0, min(per, n)*cols)
+	for at := 0; at < n && w.err == nil; {
+		k := min(per, n-at)
 		args = args[:0]
-		for _, r := range rows[:n] {
-			args = append(args, r...)
+		for i := at; i < at+k; i++ {
+			args = row(i, args)
 		}
-		q := head + strings.Repeat(one+",", n-1) + one + end
-		if n < per || full == nil && len(rows) < 2*per {
-			w.exec(q, args...)
+		if k < per || full == nil && n-at < 2*per {
+			w.exec(head+strings.Repeat(one+",", k-1)+one+end, args...)
 		} else {
 			if full == nil {
 				var err error
-				if full, err = w.tx.PrepareContext(w.ctx, q); err != nil {
+				if full, err = w.tx.PrepareContext(w.ctx, head+strings.Repeat(one+",", k-1)+one+end); err != nil {
 					w.err = err
 					return
 				}
@@ -747,7 +752,7 @@ func (w *writer) insertMany(head string, cols int, rows [][]any, tail ...string)
 				return
 			}
 		}
-		rows = rows[n:]
+		at += k
 	}
 }
 
