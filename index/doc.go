@@ -134,7 +134,7 @@ func analyzeWith(f walk.File, src []byte, withPairs bool) *Doc {
 		ino: f.Inode, ctime: nanos(f.ChangeTime)}}
 	terms := map[string]*TermFreq{}
 	add := func(field Field, t tokenize.Token) {
-		if tokenize.IsStopWord(t.Text) {
+		if t.Stop {
 			return
 		}
 		tf := terms[t.Stem]

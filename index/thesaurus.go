@@ -439,7 +439,7 @@ func proseWords(text []byte) []string {
 // pairable reports whether a token's stem is paired at all: long enough,
 // no stop word, not a number.
 func pairable(t tokenize.Token) bool {
-	return len(t.Stem) >= minPairStem && !tokenize.IsStopWord(t.Text) && hasLetter(t.Stem)
+	return len(t.Stem) >= minPairStem && !t.Stop && hasLetter(t.Stem)
 }
 
 func hasLetter(s string) bool {
