@@ -524,6 +524,14 @@ func (w *writer) flushThesaurus(delta []*Doc) {
 		w.err = err
 		return
 	}
+	w.writePairs(countPairs(delta, out))
+}
+
+// countPairs is what a flush of the delta's docs changes in the pair
+// counts: their pairs, less those of the files dropped (out), sorted to
+// be written. It reads the docs alone, and may run beside the writes of
+// the postings.
+func countPairs(delta []*Doc, out map[[2]string]int) *pairChanges {
 	counts := map[[2]string]int{}
 	for _, d := range delta {
 		for _, p := range d.pairStems() {
@@ -533,8 +541,7 @@ func (w *writer) flushThesaurus(delta []*Doc) {
 	for p, n := range out {
 		counts[p] -= n
 	}
-	w.exec(`DELETE FROM cooc_out`)
-	w.flushPairs(counts)
+	return sortPairs(counts)
 }
 
 // readPairsOut counts the pairs waiting in cooc_out.
@@ -633,11 +640,22 @@ func (ix *Index) loadPairsOut() {
 	ix.pairsOut = out
 }
 
-// flushPairs adds changes to the pair counts, both ways round, and deletes
-// the pairs no file holds any more.
-func (w *writer) flushPairs(counts map[[2]string]int) {
-	// Each stem is numbered in sorted order, so that a change is sorted
-	// as a number, and boxed once for the statements' arguments.
+// pairChanges are changes to the pair counts, both ways round, sorted:
+// each is its stems' numbers in stems, a's above b's, and what it adds.
+type pairChanges struct {
+	stems   []any // boxed once for the statements' arguments
+	changes []pairChange
+}
+
+type pairChange struct {
+	ab uint64
+	n  int
+}
+
+// sortPairs turns counts into changes both ways round, in key order, for
+// the b-tree to take them page by page. Each stem is numbered in sorted
+// order, so that a change is sorted as a number.
+func sortPairs(counts map[[2]string]int) *pairChanges {
 	rank := map[string]uint64{}
 	for k, n := range counts {
 		if n != 0 {
@@ -649,40 +667,43 @@ func (w *writer) flushPairs(counts map[[2]string]int) {
 		stems = append(stems, st)
 	}
 	slices.Sort(stems)
-	boxed := make([]any, len(stems))
+	pc := &pairChanges{stems: make([]any, len(stems))}
 	for i, st := range stems {
 		rank[st] = uint64(i)
-		boxed[i] = st
+		pc.stems[i] = st
 	}
-	// A change is its stems' numbers, a's above b's, and what it adds.
-	type change struct {
-		ab uint64
-		n  int
-	}
-	changes := make([]change, 0, 2*len(counts))
+	pc.changes = make([]pairChange, 0, 2*len(counts))
 	for k, n := range counts {
 		if n != 0 {
 			a, b := rank[k[0]], rank[k[1]]
-			changes = append(changes, change{a<<32 | b, n}, change{b<<32 | a, n})
+			pc.changes = append(pc.changes, pairChange{a<<32 | b, n}, pairChange{b<<32 | a, n})
 		}
 	}
-	// In key order, the b-tree takes them page by page.
-	slices.SortFunc(changes, func(x, y change) int { return cmp.Compare(x.ab, y.ab) })
-	var gone []change
-	for _, c := range changes {
+	slices.SortFunc(pc.changes, func(x, y pairChange) int { return cmp.Compare(x.ab, y.ab) })
+	return pc
+}
+
+// writePairs adds the changes to the pair counts, and deletes the pairs
+// no file holds any more.
+func (w *writer) writePairs(pc *pairChanges) {
+	w.exec(`DELETE FROM cooc_out`)
+	a := func(c pairChange) any { return pc.stems[c.ab>>32] }
+	b := func(c pairChange) any { return pc.stems[c.ab&(1<<32-1)] }
+	w.insertFunc(`INSERT INTO cooc(a, b, n) VALUES `, 3, len(pc.changes), func(i int, args []any) []any {
+		c := pc.changes[i]
+		return append(args, a(c), b(c), c.n)
+	}, ` ON CONFLICT(a, b) DO UPDATE SET n = n + excluded.n`)
+	var gone []pairChange
+	for _, c := range pc.changes {
 		if c.n < 0 {
 			gone = append(gone, c)
 		}
 	}
-	w.insertFunc(`INSERT INTO cooc(a, b, n) VALUES `, 3, len(changes), func(i int, args []any) []any {
-		c := changes[i]
-		return append(args, boxed[c.ab>>32], boxed[c.ab&(1<<32-1)], c.n)
-	}, ` ON CONFLICT(a, b) DO UPDATE SET n = n + excluded.n`)
 	for len(gone) > 0 && w.err == nil {
 		n := min(400, len(gone))
 		args := make([]any, 0, 2*n)
 		for _, g := range gone[:n] {
-			args = append(args, boxed[g.ab>>32], boxed[g.ab&(1<<32-1)])
+			args = append(args, a(g), b(g))
 		}
 		w.exec(`DELETE FROM cooc WHERE n <= 0 AND (a, b) IN (VALUES `+strings.Repeat("(?,?),", n-1)+`(?,?))`, args...)
 		gone = gone[n:]

@@ -887,6 +887,18 @@ func (w *writer) flushDelta(have map[int64]*Doc) {
 	if w.err != nil {
 		return
 	}
+	// The thesaurus' changes are counted and sorted beside the postings'
+	// work: the writer is alone at the end of an update.
+	var pairs chan *pairChanges
+	if !w.noThesaurus {
+		out, err := readPairsOut(w.ctx, w.tx)
+		if err != nil {
+			w.err = err
+			return
+		}
+		pairs = make(chan *pairChanges, 1)
+		go func() { pairs <- countPairs(docs, out) }()
+	}
 	type list struct {
 		surface string
 		ps      []posting
@@ -913,8 +925,11 @@ func (w *writer) flushDelta(have map[int64]*Doc) {
 	}
 	w.writeBlocks(seg, entries)
 	w.exec(`UPDATE files SET seg = ? WHERE seg = 0`, seg)
-	if !w.noThesaurus {
-		w.flushThesaurus(docs)
+	if pairs != nil {
+		pc := <-pairs
+		if w.err == nil {
+			w.writePairs(pc)
+		}
 	}
 }
 
