@@ -46,6 +46,13 @@ func TestMaybeKeepsFindings(t *testing.T) {
 		"VAULT_TOKEN=s.Zk29dk3slq0pQxZk29dk3slq0p\n",
 		"x = 'hvs." + strings.Repeat("aB3_-", 20) + "'\n",
 		"os.path.join(settings.BASE_DIR, 's.x')",
+		`api_key = "AKd8s0dk2lq9dk3"`,
+		`auth_token: '  ZXk29dk3slq0pQ'`,
+		`TOKEN=  = "Xk29dk3slq0pQa"`,
+		`secret || 'k29dK/slqp+03kdl=='`,
+		`"access": "ab"`,
+		`key, value = item`,
+		"access_key = \"ſk29dk3slq0pQa\"",
 	}
 	filepath.WalkDir("..", func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() && d.Name() == ".git" {
@@ -80,7 +87,7 @@ func TestMaybeInstalled(t *testing.T) {
 		}
 	}
 	slices.Sort(ids)
-	want := []string{"assigned-secret", "assigned-secret", "kubernetes-secret-yaml", "vault-service-token"}
+	want := []string{"assigned-secret", "assigned-secret", "generic-api-key", "kubernetes-secret-yaml", "vault-service-token"}
 	if !slices.Equal(ids, want) {
 		t.Errorf("rules with a prefilter: %v, want %v", ids, want)
 	}

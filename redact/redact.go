@@ -298,12 +298,15 @@ func gitleaksMaybe(id, pattern string) func(text string, lower []byte) bool {
 		}
 	case id == "vault-service-token" && pattern == vaultTokenPattern:
 		return mayVaultToken
+	case id == "generic-api-key" && pattern == genericKeyPattern:
+		return mayGenericKey
 	}
 	return nil
 }
 
 const (
 	kubernetesSecretPattern = `(?i)(?:\bkind:[ \t]*["']?\bsecret\b["']?(?s:.){0,200}?\bdata:(?s:.){0,100}?\s+([\w.-]+:(?:[ \t]*(?:\||>[-+]?)\s+)?[ \t]*(?:["']?[a-z0-9+/]{10,}={0,3}["']?|\{\{[ \t\w"|$:=,.-]+}}|""|''))|\bdata:(?s:.){0,100}?\s+([\w.-]+:(?:[ \t]*(?:\||>[-+]?)\s+)?[ \t]*(?:["']?[a-z0-9+/]{10,}={0,3}["']?|\{\{[ \t\w"|$:=,.-]+}}|""|''))(?s:.){0,200}?\bkind:[ \t]*["']?\bsecret\b["']?)`
+	genericKeyPattern       = `(?i)[\w.-]{0,50}?(?:access|auth|(?-i:[Aa]pi|API)|credential|creds|key|passw(?:or)?d|secret|token)(?:[ \t\w.-]{0,20})[\s'"]{0,3}(?:=|>|:{1,3}=|\|\||:|=>|\?=|,)[\x60'"\s=]{0,5}([\w.=-]{10,150}|[a-z0-9][a-z0-9+/]{11,}={0,3})(?:[\x60'"\s;]|\\[nr]|$)`
 	vaultTokenPattern       = `\b((?:hvs\.[\w-]{90,120}|s\.(?i:[a-z0-9]{24})))(?:[\x60'"\s;]|\\[nr]|$)`
 )
 
@@ -339,6 +342,41 @@ func mayVaultToken(text string, _ []byte) bool {
 			return true
 		}
 		off = i + 1
+	}
+	return false
+}
+
+// mayGenericKey is false when generic-api-key cannot match a text: no
+// operator (each of its operators ends in one of "=>:|,") is followed,
+// past at most 5 quotes, blanks or "=", by a value of 10 bytes or more
+// of letters, digits and "_.=+/-". A text with bytes past ASCII is always
+// tried, as (?i) folds some of them into ASCII letters.
+func mayGenericKey(text string, _ []byte) bool {
+	value := func(c byte) bool {
+		return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("_.=+/-", c) >= 0
+	}
+	skip := func(c byte) bool { return strings.IndexByte("`'\"\t\n\f\r =", c) >= 0 }
+	for i := 0; i < len(text); i++ {
+		if text[i] >= utf8.RuneSelf {
+			return true
+		}
+	}
+	for p := 0; p < len(text); p++ {
+		if strings.IndexByte("=>:|,", text[p]) < 0 {
+			continue
+		}
+		for k := p + 1; k <= p+6 && k < len(text); k++ {
+			run := 0
+			for j := k; j < len(text) && value(text[j]) && run < 10; j++ {
+				run++
+			}
+			if run >= 10 {
+				return true
+			}
+			if !skip(text[k]) {
+				break
+			}
+		}
 	}
 	return false
 }
