@@ -226,7 +226,7 @@ func analyzeWith(f walk.File, src []byte, withPairs bool) *Doc {
 		}
 		d.Terms = append(d.Terms, *tf)
 	}
-	sort.Slice(d.Terms, func(i, j int) bool { return d.Terms[i].Stem < d.Terms[j].Stem })
+	slices.SortFunc(d.Terms, func(a, b TermFreq) int { return strings.Compare(a.Stem, b.Stem) })
 	if pairs != nil && !f.Kind.Has(walk.Generated) && !f.Kind.Has(walk.Vendor) && !f.Kind.Has(walk.Test) {
 		pairs.helpTexts(src, strs)
 		d.Pairs = pairs.pairs(d.Terms)
