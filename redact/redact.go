@@ -28,7 +28,6 @@ import (
 	"sync"
 	"unicode/utf8"
 
-	ahocorasick "github.com/BobuSumisu/aho-corasick"
 	"github.com/spf13/viper"
 	"github.com/zricethezav/gitleaks/v8/config"
 )
@@ -43,7 +42,7 @@ type Finding struct {
 // A Redactor finds and hides secrets. It is safe for concurrent use.
 type Redactor struct {
 	rules    []rule
-	keywords *ahocorasick.Trie
+	keywords *keywordScanner
 	// byKeyword maps a keyword to the rules it enables; byPattern has the
 	// same lists by the keyword's number in the trie.
 	byKeyword map[string][]int
@@ -79,9 +78,9 @@ type rule struct {
 	wholeText bool              // the rule's matches can span lines
 	path      func(string) bool // if set, the rule holds only in files it accepts
 	keywords  []string          // the rule runs only near one of these
-	// maybe, if set, is a cheap test that a text (and its ASCII-lowered
-	// copy) may hold a match: false only when the rule cannot match it.
-	maybe func(text string, lower []byte) bool
+	// maybe, if set, is a cheap test that a text may hold a match: false
+	// only when the rule cannot match it.
+	maybe func(text string) bool
 }
 
 var (
@@ -288,12 +287,13 @@ func (r *Redactor) addGitleaks(gr *config.Rule, src string) {
 
 // gitleaksMaybe is the prefilter of a gitleaks rule whose keywords are
 // common words, for the pattern it was written for: nil for any other.
-func gitleaksMaybe(id, pattern string) func(text string, lower []byte) bool {
+func gitleaksMaybe(id, pattern string) func(text string) bool {
 	switch {
 	case id == "kubernetes-secret-yaml" && pattern == kubernetesSecretPattern:
 		// Both of its forms hold "data:", which (?i) folds to nothing
 		// past ASCII, and "kind:", whose k the Kelvin sign folds to.
-		return func(text string, lower []byte) bool {
+		return func(text string) bool {
+			lower := asciiLower(text)
 			return bytes.Contains(lower, []byte("data:")) && (bytes.Contains(lower, []byte("kind:")) || strings.Contains(text, "\u212a"))
 		}
 	case id == "vault-service-token" && pattern == vaultTokenPattern:
@@ -314,7 +314,7 @@ const (
 // that are ASCII letters or digits, or past ASCII (which (?i) may fold
 // into letters), nor "hvs." followed by 90 word bytes or dashes: the
 // least that either form of the token needs.
-func mayVaultToken(text string, _ []byte) bool {
+func mayVaultToken(text string) bool {
 	run := func(from, n int, ok func(c byte) bool) bool {
 		if from+n > len(text) {
 			return false
@@ -351,7 +351,7 @@ func mayVaultToken(text string, _ []byte) bool {
 // past at most 5 quotes, blanks or "=", by a value of 10 bytes or more
 // of letters, digits and "_.=+/-". A text with bytes past ASCII is always
 // tried, as (?i) folds some of them into ASCII letters.
-func mayGenericKey(text string, _ []byte) bool {
+func mayGenericKey(text string) bool {
 	value := func(c byte) bool {
 		return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("_.=+/-", c) >= 0
 	}
@@ -403,8 +403,7 @@ func (r *Redactor) build() {
 		kws = append(kws, k)
 	}
 	sort.Strings(kws)
-	r.keywords = ahocorasick.NewTrieBuilder().AddStrings(kws).Build()
-	// The trie numbers its patterns in the order they were added.
+	r.keywords = newKeywordScanner(kws)
 	r.byPattern = make([][]int, len(kws))
 	for i, k := range kws {
 		r.byPattern[i] = r.byKeyword[k]
@@ -467,24 +466,21 @@ func (r *Redactor) FindIn(path, text string) []Finding {
 		return nil
 	}
 	var found []Finding
-	lower := asciiLower(text)
 	// Each rule runs on the lines that hold one of its keywords, or on
 	// the whole text when its matches can span lines: far less text than
 	// the whole for the generic rules whose keywords (key, token, auth)
 	// are everywhere, and short inputs let the regexp package use its
 	// faster matcher.
 	windows := map[int][][2]int{}
-	r.keywords.Walk(lower, func(end, n, pattern int64) bool {
-		pos := int(end - n + 1)
-		line := lineOf(text, pos, pos+int(n))
-		for _, ri := range r.byPattern[pattern] {
+	r.keywords.scan(text, func(k, pos int) {
+		line := lineOf(text, pos, pos+r.keywords.lens[k])
+		for _, ri := range r.byPattern[k] {
 			ws := windows[ri]
 			if n := len(ws); n > 0 && ws[n-1] == line {
 				continue
 			}
 			windows[ri] = append(ws, line)
 		}
-		return true
 	})
 	run := func(ri int, spans [][2]int) {
 		rl := r.rules[ri]
@@ -493,13 +489,13 @@ func (r *Redactor) FindIn(path, text string) []Finding {
 		}
 		emit := func(s, e int) { found = append(found, Finding{Rule: rl.id, Start: s, End: e}) }
 		if rl.wholeText {
-			if rl.maybe == nil || rl.maybe(text, lower) {
+			if rl.maybe == nil || rl.maybe(text) {
 				rl.match(text, 0, len(text), emit)
 			}
 			return
 		}
 		for _, w := range dedupe(spans) {
-			if rl.maybe == nil || rl.maybe(text[w[0]:w[1]], lower[w[0]:w[1]]) {
+			if rl.maybe == nil || rl.maybe(text[w[0]:w[1]]) {
 				rl.match(text, w[0], w[1], emit)
 			}
 		}

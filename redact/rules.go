@@ -60,7 +60,7 @@ func reRule(id string, re *regexp.Regexp, ok func(groups []string) bool, keyword
 	}, keywords: keywords}
 }
 
-func withMaybe(rl rule, maybe func(text string, lower []byte) bool) rule {
+func withMaybe(rl rule, maybe func(text string) bool) rule {
 	rl.maybe = maybe
 	return rl
 }
@@ -79,18 +79,19 @@ var secretNameCores = [][]byte{
 // quote and blanks, by an assignment and a quote. A line with bytes past
 // ASCII is always tried, as (?i) folds some of them into ASCII letters
 // (the Kelvin sign into k).
-func mayAssignQuoted(text string, lower []byte) bool { return mayAssign(text, lower, true) }
+func mayAssignQuoted(text string) bool { return mayAssign(text, true) }
 
 // mayAssignBare is mayAssignQuoted for bareSecret: a secret name followed,
 // past the rest of the name and blanks, by = or :.
-func mayAssignBare(text string, lower []byte) bool { return mayAssign(text, lower, false) }
+func mayAssignBare(text string) bool { return mayAssign(text, false) }
 
-func mayAssign(text string, lower []byte, quoted bool) bool {
+func mayAssign(text string, quoted bool) bool {
 	for i := 0; i < len(text); i++ {
 		if text[i] >= utf8.RuneSelf {
 			return true
 		}
 	}
+	lower := asciiLower(text)
 	for _, core := range secretNameCores {
 		for off := 0; off < len(lower); {
 			k := bytes.Index(lower[off:], core)
