@@ -9,6 +9,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"unicode"
 
 	"github.com/hone-tools/hone/structure"
@@ -109,7 +110,7 @@ type docOf struct {
 }
 
 func newPairer(defs []structure.Def) *pairer {
-	p := &pairer{set: map[[2]string]struct{}{}, defs: map[string]bool{}, pos: -1, span: -1, docs: map[int]docOf{}, docBlock: -1, docPos: -1, mSpan: -1}
+	p := &pairer{set: pairSets.Get().(map[[2]string]struct{}), defs: map[string]bool{}, pos: -1, span: -1, docs: map[int]docOf{}, docBlock: -1, docPos: -1, mSpan: -1}
 	for _, d := range defs {
 		tokenize.Each(d.Name, func(t tokenize.Token) {
 			if t.Whole {
@@ -118,6 +119,18 @@ func newPairer(defs []structure.Def) *pairer {
 		})
 	}
 	return p
+}
+
+// pairSets keeps the pair sets of files analyzed, emptied, for the next
+// ones: a set grows to maxPairs in many a file, and growing a map costs
+// more than emptying one.
+var pairSets = sync.Pool{New: func() any { return map[[2]string]struct{}{} }}
+
+// release gives the pairer's set back; the pairer is not used again.
+func (p *pairer) release() {
+	clear(p.set)
+	pairSets.Put(p.set)
+	p.set = nil
 }
 
 // document records which definitions the comment spans of src document.
@@ -532,7 +545,13 @@ func (w *writer) flushThesaurus(delta []*Doc) {
 // be written. It reads the docs alone, and may run beside the writes of
 // the postings.
 func countPairs(delta []*Doc, out map[[2]string]int) *pairChanges {
-	counts := map[[2]string]int{}
+	// Made big enough at once: a file's pairs are mostly other files'
+	// too, about three in eight distinct in a large repository.
+	n := 0
+	for _, d := range delta {
+		n += len(d.Pairs)
+	}
+	counts := make(map[[2]string]int, n/2)
 	for _, d := range delta {
 		for _, p := range d.pairStems() {
 			counts[p]++
