@@ -675,7 +675,7 @@ type pairChange struct {
 // the b-tree to take them page by page. Each stem is numbered in sorted
 // order, so that a change is sorted as a number.
 func sortPairs(counts map[[2]string]int) *pairChanges {
-	rank := map[string]uint64{}
+	rank := make(map[string]uint64, len(counts)/4)
 	for k, n := range counts {
 		if n != 0 {
 			rank[k[0]], rank[k[1]] = 0, 0

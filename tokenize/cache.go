@@ -147,7 +147,8 @@ func (sh *shard) addLocked(text string, stem bool) entry {
 		sh.dirty, nro = nil, 0
 	}
 	if sh.dirty == nil {
-		sh.dirty = make(map[string]entry, 16)
+		// As big as it grows before it is merged.
+		sh.dirty = make(map[string]entry, max(16, nro/4))
 	}
 	sh.dirty[text] = e
 	if len(sh.dirty) >= max(16, nro/4) {
