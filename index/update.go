@@ -899,30 +899,8 @@ func (w *writer) flushDelta(have map[int64]*Doc) {
 		pairs = make(chan *pairChanges, 1)
 		go func() { pairs <- countPairs(docs, out) }()
 	}
-	type list struct {
-		surface string
-		ps      []posting
-	}
-	post := map[string]*list{}
-	for _, d := range docs {
-		for _, t := range d.Terms {
-			l := post[t.Stem]
-			if l == nil {
-				l = &list{}
-				post[t.Stem] = l
-			}
-			if t.Surface != "" && (l.surface == "" || shorter(t.Surface, l.surface)) {
-				l.surface = t.Surface
-			}
-			l.ps = append(l.ps, posting{id: d.ID, tf: t.TF})
-		}
-	}
+	entries := postingBlocks(docs)
 	seg := w.nextSeg()
-	entries := make(map[int64][]blockEntry, numBlocks)
-	for stem, l := range post {
-		b := blockOf(stem)
-		entries[b] = append(entries[b], blockEntry{stem: stem, surface: l.surface, df: len(l.ps), data: encodePostings(l.ps)})
-	}
 	w.writeBlocks(seg, entries)
 	w.exec(`UPDATE files SET seg = ? WHERE seg = 0`, seg)
 	if pairs != nil {
@@ -931,6 +909,76 @@ func (w *writer) flushDelta(have map[int64]*Doc) {
 			w.writePairs(pc)
 		}
 	}
+}
+
+// postingBlocks gathers the postings of docs, in their order, into
+// blocks of entries. The stems are parted by block among the cores, each
+// part gathered in a goroutine: the writer is alone at the end of an
+// update, and this was most of its last flush.
+func postingBlocks(docs []*Doc) map[int64][]blockEntry {
+	terms := 0
+	for _, d := range docs {
+		terms += len(d.Terms)
+	}
+	parts := 1
+	if terms >= 1<<16 {
+		parts = max(1, min(runtime.GOMAXPROCS(0), 8))
+	}
+	return postingBlocksIn(docs, parts)
+}
+
+// postingBlocksIn is postingBlocks in parts goroutines.
+func postingBlocksIn(docs []*Doc, parts int) map[int64][]blockEntry {
+	type list struct {
+		block   int64
+		surface string
+		ps      []posting
+	}
+	gather := func(part int) map[int64][]blockEntry {
+		post := map[string]*list{}
+		for _, d := range docs {
+			for _, t := range d.Terms {
+				l := post[t.Stem]
+				if l == nil {
+					b := blockOf(t.Stem)
+					if parts > 1 && int(b)%parts != part {
+						continue
+					}
+					l = &list{block: b}
+					post[t.Stem] = l
+				}
+				if t.Surface != "" && (l.surface == "" || shorter(t.Surface, l.surface)) {
+					l.surface = t.Surface
+				}
+				l.ps = append(l.ps, posting{id: d.ID, tf: t.TF})
+			}
+		}
+		entries := map[int64][]blockEntry{}
+		for stem, l := range post {
+			entries[l.block] = append(entries[l.block], blockEntry{stem: stem, surface: l.surface, df: len(l.ps), data: encodePostings(l.ps)})
+		}
+		return entries
+	}
+	if parts == 1 {
+		return gather(0)
+	}
+	got := make([]map[int64][]blockEntry, parts)
+	var wg sync.WaitGroup
+	for p := range parts {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			got[p] = gather(p)
+		}()
+	}
+	wg.Wait()
+	entries := make(map[int64][]blockEntry, numBlocks)
+	for _, g := range got {
+		for b, es := range g {
+			entries[b] = es // the parts hold different blocks
+		}
+	}
+	return entries
 }
 
 // maybeMerge merges segments when there are too many, or too many of their
