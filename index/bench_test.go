@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/hone-tools/hone/walk"
 )
 
 // Benchmarks on a real checkout: HONE_BENCH_REPO=/path/to/repo go test -bench . ./index
@@ -92,5 +94,72 @@ func BenchmarkNoChangeUpdate(b *testing.B) {
 			b.Fatal(err)
 		}
 		ix.Close()
+	}
+}
+
+// repoTexts reads the text files of this repository (or of
+// HONE_BENCH_REPO) as the walk classifies them, for the benchmarks of
+// one stage.
+func repoTexts(b *testing.B) ([]walk.File, [][]byte) {
+	root := os.Getenv("HONE_BENCH_REPO")
+	if root == "" {
+		root = ".."
+	}
+	var files []walk.File
+	var srcs [][]byte
+	err := walk.Walk(context.Background(), root, walk.Options{}, func(f walk.File) error {
+		src, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(f.Path)))
+		if err != nil {
+			return nil
+		}
+		files = append(files, f)
+		srcs = append(srcs, src)
+		return nil
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return files, srcs
+}
+
+// BenchmarkAnalyze is the analysis of a cold index, file by file: masking
+// secrets, outlining, tokenizing and pairing, on one core.
+func BenchmarkAnalyze(b *testing.B) {
+	files, srcs := repoTexts(b)
+	total := 0
+	for _, s := range srcs {
+		total += len(s)
+	}
+	b.SetBytes(int64(total))
+	for b.Loop() {
+		for i, f := range files {
+			analyzeWith(f, srcs[i], true)
+		}
+	}
+}
+
+// BenchmarkThesaurusFlush is the writing of a cold index's pair counts:
+// those of this repository's files (or HONE_BENCH_REPO's), counted,
+// sorted and inserted.
+func BenchmarkThesaurusFlush(b *testing.B) {
+	files, srcs := repoTexts(b)
+	docs := make([]*Doc, len(files))
+	for i, f := range files {
+		docs[i] = analyzeWith(f, srcs[i], true)
+	}
+	for b.Loop() {
+		b.StopTimer()
+		ix, err := Open(context.Background(), b.TempDir(), Options{Dir: b.TempDir()})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+		err = ix.write(context.Background(), "write", func(w *writer) { w.flushThesaurus(docs) })
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.StopTimer()
+		ix.Close()
+		b.StartTimer()
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/hone-tools/hone/redact"
@@ -132,9 +133,9 @@ func analyze(f walk.File, src []byte) *Doc { return analyzeWith(f, src, true) }
 func analyzeWith(f walk.File, src []byte, withPairs bool) *Doc {
 	d := &Doc{Entry: Entry{Path: f.Path, Kind: f.Kind, Lang: structure.Language(f.Path), Size: f.Size, ModTime: nanos(f.ModTime),
 		ino: f.Inode, ctime: nanos(f.ChangeTime)}}
-	terms := map[string]*TermFreq{}
+	terms := termSets.Get().(map[string]*TermFreq)
 	add := func(field Field, t tokenize.Token) {
-		if tokenize.IsStopWord(t.Text) {
+		if t.Stop {
 			return
 		}
 		tf := terms[t.Stem]
@@ -226,13 +227,22 @@ func analyzeWith(f walk.File, src []byte, withPairs bool) *Doc {
 		}
 		d.Terms = append(d.Terms, *tf)
 	}
-	sort.Slice(d.Terms, func(i, j int) bool { return d.Terms[i].Stem < d.Terms[j].Stem })
+	slices.SortFunc(d.Terms, func(a, b TermFreq) int { return strings.Compare(a.Stem, b.Stem) })
+	clear(terms)
+	termSets.Put(terms)
 	if pairs != nil && !f.Kind.Has(walk.Generated) && !f.Kind.Has(walk.Vendor) && !f.Kind.Has(walk.Test) {
 		pairs.helpTexts(src, strs)
 		d.Pairs = pairs.pairs(d.Terms)
 	}
+	if pairs != nil {
+		pairs.release()
+	}
 	return d
 }
+
+// termSets keeps the term maps of files analyzed, emptied, for the next
+// ones: growing a map costs more than emptying one.
+var termSets = sync.Pool{New: func() any { return map[string]*TermFreq{} }}
 
 // shorter prefers the shorter word, then the first in order: "middleware"
 // over "middlewares".

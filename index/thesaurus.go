@@ -2,12 +2,14 @@ package index
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"fmt"
 	"math"
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"unicode"
 
 	"github.com/hone-tools/hone/structure"
@@ -108,7 +110,7 @@ type docOf struct {
 }
 
 func newPairer(defs []structure.Def) *pairer {
-	p := &pairer{set: map[[2]string]struct{}{}, defs: map[string]bool{}, pos: -1, span: -1, docs: map[int]docOf{}, docBlock: -1, docPos: -1, mSpan: -1}
+	p := &pairer{set: pairSets.Get().(map[[2]string]struct{}), defs: map[string]bool{}, pos: -1, span: -1, docs: map[int]docOf{}, docBlock: -1, docPos: -1, mSpan: -1}
 	for _, d := range defs {
 		tokenize.Each(d.Name, func(t tokenize.Token) {
 			if t.Whole {
@@ -117,6 +119,18 @@ func newPairer(defs []structure.Def) *pairer {
 		})
 	}
 	return p
+}
+
+// pairSets keeps the pair sets of files analyzed, emptied, for the next
+// ones: a set grows to maxPairs in many a file, and growing a map costs
+// more than emptying one.
+var pairSets = sync.Pool{New: func() any { return map[[2]string]struct{}{} }}
+
+// release gives the pairer's set back; the pairer is not used again.
+func (p *pairer) release() {
+	clear(p.set)
+	pairSets.Put(p.set)
+	p.set = nil
 }
 
 // document records which definitions the comment spans of src document.
@@ -438,7 +452,7 @@ func proseWords(text []byte) []string {
 // pairable reports whether a token's stem is paired at all: long enough,
 // no stop word, not a number.
 func pairable(t tokenize.Token) bool {
-	return len(t.Stem) >= minPairStem && !tokenize.IsStopWord(t.Text) && hasLetter(t.Stem)
+	return len(t.Stem) >= minPairStem && !t.Stop && hasLetter(t.Stem)
 }
 
 func hasLetter(s string) bool {
@@ -523,7 +537,21 @@ func (w *writer) flushThesaurus(delta []*Doc) {
 		w.err = err
 		return
 	}
-	counts := map[[2]string]int{}
+	w.writePairs(countPairs(delta, out))
+}
+
+// countPairs is what a flush of the delta's docs changes in the pair
+// counts: their pairs, less those of the files dropped (out), sorted to
+// be written. It reads the docs alone, and may run beside the writes of
+// the postings.
+func countPairs(delta []*Doc, out map[[2]string]int) *pairChanges {
+	// Made big enough at once: a file's pairs are mostly other files'
+	// too, about three in eight distinct in a large repository.
+	n := 0
+	for _, d := range delta {
+		n += len(d.Pairs)
+	}
+	counts := make(map[[2]string]int, n/2)
 	for _, d := range delta {
 		for _, p := range d.pairStems() {
 			counts[p]++
@@ -532,8 +560,7 @@ func (w *writer) flushThesaurus(delta []*Doc) {
 	for p, n := range out {
 		counts[p] -= n
 	}
-	w.exec(`DELETE FROM cooc_out`)
-	w.flushPairs(counts)
+	return sortPairs(counts)
 }
 
 // readPairsOut counts the pairs waiting in cooc_out.
@@ -632,40 +659,70 @@ func (ix *Index) loadPairsOut() {
 	ix.pairsOut = out
 }
 
-// flushPairs adds changes to the pair counts, both ways round, and deletes
-// the pairs no file holds any more.
-func (w *writer) flushPairs(counts map[[2]string]int) {
-	type change struct {
-		a, b string
-		n    int
-	}
-	changes := make([]change, 0, 2*len(counts))
+// pairChanges are changes to the pair counts, both ways round, sorted:
+// each is its stems' numbers in stems, a's above b's, and what it adds.
+type pairChanges struct {
+	stems   []any // boxed once for the statements' arguments
+	changes []pairChange
+}
+
+type pairChange struct {
+	ab uint64
+	n  int
+}
+
+// sortPairs turns counts into changes both ways round, in key order, for
+// the b-tree to take them page by page. Each stem is numbered in sorted
+// order, so that a change is sorted as a number.
+func sortPairs(counts map[[2]string]int) *pairChanges {
+	rank := make(map[string]uint64, len(counts)/4)
 	for k, n := range counts {
 		if n != 0 {
-			changes = append(changes, change{k[0], k[1], n}, change{k[1], k[0], n})
+			rank[k[0]], rank[k[1]] = 0, 0
 		}
 	}
-	// In key order, the b-tree takes them page by page.
-	slices.SortFunc(changes, func(x, y change) int {
-		if c := strings.Compare(x.a, y.a); c != 0 {
-			return c
+	stems := make([]string, 0, len(rank))
+	for st := range rank {
+		stems = append(stems, st)
+	}
+	slices.Sort(stems)
+	pc := &pairChanges{stems: make([]any, len(stems))}
+	for i, st := range stems {
+		rank[st] = uint64(i)
+		pc.stems[i] = st
+	}
+	pc.changes = make([]pairChange, 0, 2*len(counts))
+	for k, n := range counts {
+		if n != 0 {
+			a, b := rank[k[0]], rank[k[1]]
+			pc.changes = append(pc.changes, pairChange{a<<32 | b, n}, pairChange{b<<32 | a, n})
 		}
-		return strings.Compare(x.b, y.b)
-	})
-	up := make([][]any, len(changes))
-	var gone [][]any
-	for i, c := range changes {
-		up[i] = []any{c.a, c.b, c.n}
+	}
+	slices.SortFunc(pc.changes, func(x, y pairChange) int { return cmp.Compare(x.ab, y.ab) })
+	return pc
+}
+
+// writePairs adds the changes to the pair counts, and deletes the pairs
+// no file holds any more.
+func (w *writer) writePairs(pc *pairChanges) {
+	w.exec(`DELETE FROM cooc_out`)
+	a := func(c pairChange) any { return pc.stems[c.ab>>32] }
+	b := func(c pairChange) any { return pc.stems[c.ab&(1<<32-1)] }
+	w.insertFunc(`INSERT INTO cooc(a, b, n) VALUES `, 3, len(pc.changes), func(i int, args []any) []any {
+		c := pc.changes[i]
+		return append(args, a(c), b(c), c.n)
+	}, ` ON CONFLICT(a, b) DO UPDATE SET n = n + excluded.n`)
+	var gone []pairChange
+	for _, c := range pc.changes {
 		if c.n < 0 {
-			gone = append(gone, []any{c.a, c.b})
+			gone = append(gone, c)
 		}
 	}
-	w.insertMany(`INSERT INTO cooc(a, b, n) VALUES `, 3, up, ` ON CONFLICT(a, b) DO UPDATE SET n = n + excluded.n`)
 	for len(gone) > 0 && w.err == nil {
 		n := min(400, len(gone))
 		args := make([]any, 0, 2*n)
 		for _, g := range gone[:n] {
-			args = append(args, g...)
+			args = append(args, a(g), b(g))
 		}
 		w.exec(`DELETE FROM cooc WHERE n <= 0 AND (a, b) IN (VALUES `+strings.Repeat("(?,?),", n-1)+`(?,?))`, args...)
 		gone = gone[n:]

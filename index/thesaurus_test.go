@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -279,5 +281,39 @@ func TestRelatedRepeatable(t *testing.T) {
 	}
 	if again := fmt.Sprint(ix.RelatedAll(stems, 5)); again != first {
 		t.Errorf("related terms differ once the terms were read:\n%s\n---\n%s", again, first)
+	}
+}
+
+// The postings gathered in parts are those gathered in one.
+func TestPostingBlocksInParts(t *testing.T) {
+	var docs []*Doc
+	err := walk.Walk(context.Background(), "..", walk.Options{}, func(f walk.File) error {
+		src, err := os.ReadFile(filepath.Join("..", filepath.FromSlash(f.Path)))
+		if err == nil && len(docs) < 300 {
+			d := analyzeWith(f, src, false)
+			d.ID = int64(len(docs) + 1)
+			docs = append(docs, d)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	one := postingBlocksIn(docs, 1)
+	for _, parts := range []int{2, 3, 8} {
+		got := postingBlocksIn(docs, parts)
+		if len(got) != len(one) {
+			t.Fatalf("%d parts: %d blocks, want %d", parts, len(got), len(one))
+		}
+		for b, es := range one {
+			sortEntries := func(es []blockEntry) []blockEntry {
+				es = slices.Clone(es)
+				slices.SortFunc(es, func(x, y blockEntry) int { return strings.Compare(x.stem, y.stem) })
+				return es
+			}
+			if !reflect.DeepEqual(sortEntries(got[b]), sortEntries(es)) {
+				t.Errorf("%d parts: block %d differs", parts, b)
+			}
+		}
 	}
 }

@@ -713,16 +713,46 @@ func (r row) scan(dest ...any) bool {
 
 // insertMany inserts rows of cols values each, many rows a statement.
 func (w *writer) insertMany(head string, cols int, rows [][]any, tail ...string) {
+	w.insertFunc(head, cols, len(rows), func(i int, args []any) []any { return append(args, rows[i]...) }, tail...)
+}
+
+// insertFunc inserts n rows of cols values each, many rows a statement:
+// row appends the values of row i to args. The statement of a full chunk
+// is prepared once and run for each: parsing one of a thousand values
+// cost as much as running it.
+func (w *writer) insertFunc(head string, cols, n int, row func(i int, args []any) []any, tail ...string) {
 	per := max(1, min(500, 30000/cols))
 	one := "(" + strings.Repeat("?,", cols-1) + "?)"
-	for len(rows) > 0 && w.err == nil {
-		n := min(per, len(rows))
-		args := make([]any, 0, n*cols)
-		for _, r := range rows[:n] {
-			args = append(args, r...)
+	end := strings.Join(tail, "")
+	var full *sql.Stmt
+	defer func() {
+		if full != nil {
+			full.Close()
 		}
-		w.exec(head+strings.Repeat(one+",", n-1)+one+strings.Join(tail, ""), args...)
-		rows = rows[n:]
+	}()
+	args := make([]any, 0, min(per, n)*cols)
+	for at := 0; at < n && w.err == nil; {
+		k := min(per, n-at)
+		args = args[:0]
+		for i := at; i < at+k; i++ {
+			args = row(i, args)
+		}
+		if k < per || full == nil && n-at < 2*per {
+			w.exec(head+strings.Repeat(one+",", k-1)+one+end, args...)
+		} else {
+			if full == nil {
+				var err error
+				if full, err = w.tx.PrepareContext(w.ctx, head+strings.Repeat(one+",", k-1)+one+end); err != nil {
+					w.err = err
+					return
+				}
+			}
+			if _, err := full.ExecContext(w.ctx, args...); err != nil {
+				w.err = err
+				return
+			}
+		}
+		at += k
 	}
 }
 
@@ -857,35 +887,98 @@ func (w *writer) flushDelta(have map[int64]*Doc) {
 	if w.err != nil {
 		return
 	}
+	// The thesaurus' changes are counted and sorted beside the postings'
+	// work: the writer is alone at the end of an update.
+	var pairs chan *pairChanges
+	if !w.noThesaurus {
+		out, err := readPairsOut(w.ctx, w.tx)
+		if err != nil {
+			w.err = err
+			return
+		}
+		pairs = make(chan *pairChanges, 1)
+		go func() { pairs <- countPairs(docs, out) }()
+	}
+	entries := postingBlocks(docs)
+	seg := w.nextSeg()
+	w.writeBlocks(seg, entries)
+	w.exec(`UPDATE files SET seg = ? WHERE seg = 0`, seg)
+	if pairs != nil {
+		pc := <-pairs
+		if w.err == nil {
+			w.writePairs(pc)
+		}
+	}
+}
+
+// postingBlocks gathers the postings of docs, in their order, into
+// blocks of entries. The stems are parted by block among the cores, each
+// part gathered in a goroutine: the writer is alone at the end of an
+// update, and this was most of its last flush.
+func postingBlocks(docs []*Doc) map[int64][]blockEntry {
+	terms := 0
+	for _, d := range docs {
+		terms += len(d.Terms)
+	}
+	parts := 1
+	if terms >= 1<<16 {
+		parts = max(1, min(runtime.GOMAXPROCS(0), 8))
+	}
+	return postingBlocksIn(docs, parts)
+}
+
+// postingBlocksIn is postingBlocks in parts goroutines.
+func postingBlocksIn(docs []*Doc, parts int) map[int64][]blockEntry {
 	type list struct {
+		block   int64
 		surface string
 		ps      []posting
 	}
-	post := map[string]*list{}
-	for _, d := range docs {
-		for _, t := range d.Terms {
-			l := post[t.Stem]
-			if l == nil {
-				l = &list{}
-				post[t.Stem] = l
+	gather := func(part int) map[int64][]blockEntry {
+		post := map[string]*list{}
+		for _, d := range docs {
+			for _, t := range d.Terms {
+				l := post[t.Stem]
+				if l == nil {
+					b := blockOf(t.Stem)
+					if parts > 1 && int(b)%parts != part {
+						continue
+					}
+					l = &list{block: b}
+					post[t.Stem] = l
+				}
+				if t.Surface != "" && (l.surface == "" || shorter(t.Surface, l.surface)) {
+					l.surface = t.Surface
+				}
+				l.ps = append(l.ps, posting{id: d.ID, tf: t.TF})
 			}
-			if t.Surface != "" && (l.surface == "" || shorter(t.Surface, l.surface)) {
-				l.surface = t.Surface
-			}
-			l.ps = append(l.ps, posting{id: d.ID, tf: t.TF})
+		}
+		entries := map[int64][]blockEntry{}
+		for stem, l := range post {
+			entries[l.block] = append(entries[l.block], blockEntry{stem: stem, surface: l.surface, df: len(l.ps), data: encodePostings(l.ps)})
+		}
+		return entries
+	}
+	if parts == 1 {
+		return gather(0)
+	}
+	got := make([]map[int64][]blockEntry, parts)
+	var wg sync.WaitGroup
+	for p := range parts {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			got[p] = gather(p)
+		}()
+	}
+	wg.Wait()
+	entries := make(map[int64][]blockEntry, numBlocks)
+	for _, g := range got {
+		for b, es := range g {
+			entries[b] = es // the parts hold different blocks
 		}
 	}
-	seg := w.nextSeg()
-	entries := make(map[int64][]blockEntry, numBlocks)
-	for stem, l := range post {
-		b := blockOf(stem)
-		entries[b] = append(entries[b], blockEntry{stem: stem, surface: l.surface, df: len(l.ps), data: encodePostings(l.ps)})
-	}
-	w.writeBlocks(seg, entries)
-	w.exec(`UPDATE files SET seg = ? WHERE seg = 0`, seg)
-	if !w.noThesaurus {
-		w.flushThesaurus(docs)
-	}
+	return entries
 }
 
 // maybeMerge merges segments when there are too many, or too many of their

@@ -17,6 +17,7 @@
 package redact
 
 import (
+	"bytes"
 	"fmt"
 	"math"
 	"reflect"
@@ -27,7 +28,6 @@ import (
 	"sync"
 	"unicode/utf8"
 
-	ahocorasick "github.com/BobuSumisu/aho-corasick"
 	"github.com/spf13/viper"
 	"github.com/zricethezav/gitleaks/v8/config"
 )
@@ -42,9 +42,11 @@ type Finding struct {
 // A Redactor finds and hides secrets. It is safe for concurrent use.
 type Redactor struct {
 	rules    []rule
-	keywords *ahocorasick.Trie
-	// byKeyword maps a keyword to the rules it enables.
+	keywords *keywordScanner
+	// byKeyword maps a keyword to the rules it enables; byPattern has the
+	// same lists by the keyword's number in the trie.
 	byKeyword map[string][]int
+	byPattern [][]int
 	always    []int // rules with no keyword, run on every text
 	global    []*config.Allowlist
 	// stopWords are the allowlists' stop words, lowered, which their
@@ -76,6 +78,9 @@ type rule struct {
 	wholeText bool              // the rule's matches can span lines
 	path      func(string) bool // if set, the rule holds only in files it accepts
 	keywords  []string          // the rule runs only near one of these
+	// maybe, if set, is a cheap test that a text may hold a match: false
+	// only when the rule cannot match it.
+	maybe func(text string) bool
 }
 
 var (
@@ -229,6 +234,7 @@ func (r *Redactor) addGitleaks(gr *config.Rule, src string) {
 	if gr.Path != nil {
 		rl.path = gr.Path.MatchString
 	}
+	rl.maybe = gitleaksMaybe(gr.RuleID, src)
 	// Many rules start with a lazy run of up to 50 name characters before
 	// their keyword, which keeps 50 matcher threads alive at every byte:
 	// a text must first match the rest alone.
@@ -279,6 +285,102 @@ func (r *Redactor) addGitleaks(gr *config.Rule, src string) {
 	r.add(rl, gr.Keywords)
 }
 
+// gitleaksMaybe is the prefilter of a gitleaks rule whose keywords are
+// common words, for the pattern it was written for: nil for any other.
+func gitleaksMaybe(id, pattern string) func(text string) bool {
+	switch {
+	case id == "kubernetes-secret-yaml" && pattern == kubernetesSecretPattern:
+		// Both of its forms hold "data:", which (?i) folds to nothing
+		// past ASCII, and "kind:", whose k the Kelvin sign folds to.
+		return func(text string) bool {
+			lower := asciiLower(text)
+			return bytes.Contains(lower, []byte("data:")) && (bytes.Contains(lower, []byte("kind:")) || strings.Contains(text, "\u212a"))
+		}
+	case id == "vault-service-token" && pattern == vaultTokenPattern:
+		return mayVaultToken
+	case id == "generic-api-key" && pattern == genericKeyPattern:
+		return mayGenericKey
+	}
+	return nil
+}
+
+const (
+	kubernetesSecretPattern = `(?i)(?:\bkind:[ \t]*["']?\bsecret\b["']?(?s:.){0,200}?\bdata:(?s:.){0,100}?\s+([\w.-]+:(?:[ \t]*(?:\||>[-+]?)\s+)?[ \t]*(?:["']?[a-z0-9+/]{10,}={0,3}["']?|\{\{[ \t\w"|$:=,.-]+}}|""|''))|\bdata:(?s:.){0,100}?\s+([\w.-]+:(?:[ \t]*(?:\||>[-+]?)\s+)?[ \t]*(?:["']?[a-z0-9+/]{10,}={0,3}["']?|\{\{[ \t\w"|$:=,.-]+}}|""|''))(?s:.){0,200}?\bkind:[ \t]*["']?\bsecret\b["']?)`
+	genericKeyPattern       = `(?i)[\w.-]{0,50}?(?:access|auth|(?-i:[Aa]pi|API)|credential|creds|key|passw(?:or)?d|secret|token)(?:[ \t\w.-]{0,20})[\s'"]{0,3}(?:=|>|:{1,3}=|\|\||:|=>|\?=|,)[\x60'"\s=]{0,5}([\w.=-]{10,150}|[a-z0-9][a-z0-9+/]{11,}={0,3})(?:[\x60'"\s;]|\\[nr]|$)`
+	vaultTokenPattern       = `\b((?:hvs\.[\w-]{90,120}|s\.(?i:[a-z0-9]{24})))(?:[\x60'"\s;]|\\[nr]|$)`
+)
+
+// mayVaultToken is false when a text holds no "s." followed by 24 bytes
+// that are ASCII letters or digits, or past ASCII (which (?i) may fold
+// into letters), nor "hvs." followed by 90 word bytes or dashes: the
+// least that either form of the token needs.
+func mayVaultToken(text string) bool {
+	run := func(from, n int, ok func(c byte) bool) bool {
+		if from+n > len(text) {
+			return false
+		}
+		for i := from; i < from+n; i++ {
+			if !ok(text[i]) {
+				return false
+			}
+		}
+		return true
+	}
+	alnum := func(c byte) bool {
+		return c >= utf8.RuneSelf || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
+	}
+	wordDash := func(c byte) bool {
+		return c == '_' || c == '-' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
+	}
+	for off := 0; off < len(text); {
+		k := strings.Index(text[off:], "s.")
+		if k < 0 {
+			return false
+		}
+		i := off + k
+		if run(i+2, 24, alnum) || i >= 2 && text[i-2:i] == "hv" && run(i+2, 90, wordDash) {
+			return true
+		}
+		off = i + 1
+	}
+	return false
+}
+
+// mayGenericKey is false when generic-api-key cannot match a text: no
+// operator (each of its operators ends in one of "=>:|,") is followed,
+// past at most 5 quotes, blanks or "=", by a value of 10 bytes or more
+// of letters, digits and "_.=+/-". A text with bytes past ASCII is always
+// tried, as (?i) folds some of them into ASCII letters.
+func mayGenericKey(text string) bool {
+	value := func(c byte) bool {
+		return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("_.=+/-", c) >= 0
+	}
+	skip := func(c byte) bool { return strings.IndexByte("`'\"\t\n\f\r =", c) >= 0 }
+	for i := 0; i < len(text); i++ {
+		if text[i] >= utf8.RuneSelf {
+			return true
+		}
+	}
+	for p := 0; p < len(text); p++ {
+		if strings.IndexByte("=>:|,", text[p]) < 0 {
+			continue
+		}
+		for k := p + 1; k <= p+6 && k < len(text); k++ {
+			run := 0
+			for j := k; j < len(text) && value(text[j]) && run < 10; j++ {
+				run++
+			}
+			if run >= 10 {
+				return true
+			}
+			if !skip(text[k]) {
+				break
+			}
+		}
+	}
+	return false
+}
+
 func (r *Redactor) add(rl rule, keywords []string) {
 	i := len(r.rules)
 	r.rules = append(r.rules, rl)
@@ -301,7 +403,11 @@ func (r *Redactor) build() {
 		kws = append(kws, k)
 	}
 	sort.Strings(kws)
-	r.keywords = ahocorasick.NewTrieBuilder().AddStrings(kws).Build()
+	r.keywords = newKeywordScanner(kws)
+	r.byPattern = make([][]int, len(kws))
+	for i, k := range kws {
+		r.byPattern[i] = r.byKeyword[k]
+	}
 }
 
 // allowed applies gitleaks' allowlists to a finding: regexes on the secret,
@@ -360,24 +466,22 @@ func (r *Redactor) FindIn(path, text string) []Finding {
 		return nil
 	}
 	var found []Finding
-	lower := asciiLower(text)
 	// Each rule runs on the lines that hold one of its keywords, or on
 	// the whole text when its matches can span lines: far less text than
 	// the whole for the generic rules whose keywords (key, token, auth)
 	// are everywhere, and short inputs let the regexp package use its
 	// faster matcher.
 	windows := map[int][][2]int{}
-	for _, m := range r.keywords.MatchString(lower) {
-		pos := int(m.Pos())
-		line := lineOf(text, pos, pos+len(m.Match()))
-		for _, ri := range r.byKeyword[m.MatchString()] {
+	r.keywords.scan(text, func(k, pos int) {
+		line := lineOf(text, pos, pos+r.keywords.lens[k])
+		for _, ri := range r.byPattern[k] {
 			ws := windows[ri]
 			if n := len(ws); n > 0 && ws[n-1] == line {
 				continue
 			}
 			windows[ri] = append(ws, line)
 		}
-	}
+	})
 	run := func(ri int, spans [][2]int) {
 		rl := r.rules[ri]
 		if rl.path != nil && (path == "" || !rl.path(path)) {
@@ -385,11 +489,15 @@ func (r *Redactor) FindIn(path, text string) []Finding {
 		}
 		emit := func(s, e int) { found = append(found, Finding{Rule: rl.id, Start: s, End: e}) }
 		if rl.wholeText {
-			rl.match(text, 0, len(text), emit)
+			if rl.maybe == nil || rl.maybe(text) {
+				rl.match(text, 0, len(text), emit)
+			}
 			return
 		}
 		for _, w := range dedupe(spans) {
-			rl.match(text, w[0], w[1], emit)
+			if rl.maybe == nil || rl.maybe(text[w[0]:w[1]]) {
+				rl.match(text, w[0], w[1], emit)
+			}
 		}
 	}
 	order := make([]int, 0, len(windows))
@@ -408,14 +516,14 @@ func (r *Redactor) FindIn(path, text string) []Finding {
 
 // asciiLower lowers ASCII letters alone, so that offsets in it are
 // offsets in the text (keywords are ASCII).
-func asciiLower(s string) string {
+func asciiLower(s string) []byte {
 	b := []byte(s)
 	for i, c := range b {
 		if 'A' <= c && c <= 'Z' {
 			b[i] = c + 'a' - 'A'
 		}
 	}
-	return string(b)
+	return b
 }
 
 // lineOf is the span of the line (or lines) holding text[from:to].

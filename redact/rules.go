@@ -1,8 +1,10 @@
 package redact
 
 import (
+	"bytes"
 	"regexp"
 	"strings"
+	"unicode/utf8"
 )
 
 // honeRules are the formats that gitleaks' rules leave to other tools, or
@@ -13,8 +15,8 @@ func honeRules() []rule {
 	return []rule{
 		reRule("url-password", urlPassword, func(m []string) bool { return !placeholder(m[1]) }, "://"),
 		reRule("url-token", urlToken, func(m []string) bool { return shannon(m[1]) > 3.5 && !placeholder(m[1]) }, "://"),
-		reRule("assigned-secret", quotedSecret, quotedIsSecret, secretKeywords...),
-		reRule("assigned-secret", bareSecret, bareIsSecret, secretKeywords...),
+		withMaybe(reRule("assigned-secret", quotedSecret, quotedIsSecret, secretKeywords...), mayAssignQuoted),
+		withMaybe(reRule("assigned-secret", bareSecret, bareIsSecret, secretKeywords...), mayAssignBare),
 		reRule("env-default", envDefault, func(m []string) bool { return !placeholder(m[2]) }, "getenv", "environ", "env"),
 		reRule("env-default", jsEnvDefault, func(m []string) bool { return !placeholder(m[2]) }, "process.env"),
 	}
@@ -56,6 +58,87 @@ func reRule(id string, re *regexp.Regexp, ok func(groups []string) bool, keyword
 			emit(from+m[2*last], from+m[2*last+1])
 		}
 	}, keywords: keywords}
+}
+
+func withMaybe(rl rule, maybe func(text string) bool) rule {
+	rl.maybe = maybe
+	return rl
+}
+
+// secretNameCores are the words secretName must hold, lower-cased: each
+// of its alternatives.
+var secretNameCores = [][]byte{
+	[]byte("passwd"), []byte("password"), []byte("pwd"), []byte("passphrase"), []byte("secret"), []byte("token"),
+	[]byte("apikey"), []byte("api_key"), []byte("api-key"), []byte("accesskey"), []byte("access_key"), []byte("access-key"),
+	[]byte("privatekey"), []byte("private_key"), []byte("private-key"), []byte("authkey"), []byte("auth_key"), []byte("auth-key"),
+	[]byte("credential"),
+}
+
+// mayAssignQuoted is false when quotedSecret cannot match a line: no
+// secret name in it is followed, past the rest of the name, an optional
+// quote and blanks, by an assignment and a quote. A line with bytes past
+// ASCII is always tried, as (?i) folds some of them into ASCII letters
+// (the Kelvin sign into k).
+func mayAssignQuoted(text string) bool { return mayAssign(text, true) }
+
+// mayAssignBare is mayAssignQuoted for bareSecret: a secret name followed,
+// past the rest of the name and blanks, by = or :.
+func mayAssignBare(text string) bool { return mayAssign(text, false) }
+
+func mayAssign(text string, quoted bool) bool {
+	for i := 0; i < len(text); i++ {
+		if text[i] >= utf8.RuneSelf {
+			return true
+		}
+	}
+	lower := asciiLower(text)
+	for _, core := range secretNameCores {
+		for off := 0; off < len(lower); {
+			k := bytes.Index(lower[off:], core)
+			if k < 0 {
+				break
+			}
+			if assignsAfter(lower, off+k+len(core), quoted) {
+				return true
+			}
+			off += k + 1
+		}
+	}
+	return false
+}
+
+// assignsAfter: see mayAssign; j is the end of the secret name's core.
+func assignsAfter(l []byte, j int, quoted bool) bool {
+	blanks := func(j int) int {
+		for j < len(l) && (l[j] == ' ' || l[j] == '\t') {
+			j++
+		}
+		return j
+	}
+	for j < len(l) && (l[j] == '_' || l[j] == '.' || l[j] == '-' || 'a' <= l[j] && l[j] <= 'z' || '0' <= l[j] && l[j] <= '9') {
+		j++
+	}
+	if !quoted {
+		j = blanks(j)
+		return j < len(l) && (l[j] == '=' || l[j] == ':')
+	}
+	if j < len(l) && (l[j] == '"' || l[j] == '\'') {
+		j++
+	}
+	j = blanks(j)
+	for _, op := range []string{":=", "=>", "?=", "=", ":"} {
+		if !bytes.HasPrefix(l[j:], []byte(op)) {
+			continue
+		}
+		k := blanks(j + len(op))
+		for n := 0; n < 2 && k < len(l) && strings.IndexByte("rbuf", l[k]) >= 0; n++ {
+			k++
+		}
+		if k < len(l) && (l[k] == '"' || l[k] == '\'' || l[k] == '`') {
+			return true
+		}
+	}
+	return false
 }
 
 // placeholder tells a reference, a template or an example from a value.

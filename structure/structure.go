@@ -516,6 +516,9 @@ func extractImports(lang string, lines []string) []string {
 				}
 			}
 		case "python":
+			if !strings.Contains(line, "import") {
+				continue // both patterns need the word
+			}
 			if m := pyFrom.FindStringSubmatch(line); m != nil {
 				// "from pkg import mod" may name modules as well as
 				// definitions: keep both forms, resolution sorts them out.

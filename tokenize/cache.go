@@ -1,6 +1,7 @@
 package tokenize
 
 import (
+	"maps"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -19,7 +20,10 @@ const (
 	shardMax   = 1 << 12 // entries per shard; 256k in all
 )
 
-type entry struct{ text, stem string }
+type entry struct {
+	text, stem string
+	stop       bool // IsStopWord(text)
+}
 
 type shard struct {
 	ro    atomic.Pointer[map[string]entry]
@@ -89,7 +93,7 @@ func lookupBytes(key []byte, stem bool) entry {
 func lookupString(key string, stem bool) entry {
 	if len(key) > MaxLen {
 		t := strings.Clone(key)
-		return entry{t, stemOf(t, stem)}
+		return entry{t, stemOf(t, stem), IsStopWord(t)}
 	}
 	sh := shardOf(key)
 	if m := sh.ro.Load(); m != nil {
@@ -133,7 +137,7 @@ func (sh *shard) slowString(key string, stem bool) entry {
 // addLocked adds a new entry for text, which must not share memory with
 // the input, promoting or emptying the shard's maps as needed.
 func (sh *shard) addLocked(text string, stem bool) entry {
-	e := entry{text, stemOf(text, stem)}
+	e := entry{text, stemOf(text, stem), IsStopWord(text)}
 	nro := 0
 	if ro := sh.ro.Load(); ro != nil {
 		nro = len(*ro)
@@ -143,15 +147,16 @@ func (sh *shard) addLocked(text string, stem bool) entry {
 		sh.dirty, nro = nil, 0
 	}
 	if sh.dirty == nil {
-		sh.dirty = make(map[string]entry, 16)
+		// As big as it grows before it is merged.
+		sh.dirty = make(map[string]entry, max(16, nro/4))
 	}
 	sh.dirty[text] = e
 	if len(sh.dirty) >= max(16, nro/4) {
-		m := make(map[string]entry, nro+len(sh.dirty))
+		var m map[string]entry
 		if ro := sh.ro.Load(); ro != nil {
-			for k, v := range *ro {
-				m[k] = v
-			}
+			m = maps.Clone(*ro) // far cheaper than adding each entry again
+		} else {
+			m = make(map[string]entry, len(sh.dirty))
 		}
 		for k, v := range sh.dirty {
 			m[k] = v

@@ -32,6 +32,8 @@ type Token struct {
 	// Whole is true when the token is a whole compound identifier; it is
 	// only emitted for identifiers of two or more parts.
 	Whole bool
+	// Stop is IsStopWord(Text), worked out once for each text.
+	Stop bool
 	// Pos is the byte offset in the input of the start of the identifier or
 	// word the token came from. All parts of an identifier, and the whole
 	// identifier, share the identifier's Pos.
@@ -101,7 +103,7 @@ func Each(text string, fn func(Token)) {
 				j += s2
 			}
 			e := lookupString(text[i:j], false)
-			fn(Token{Text: e.text, Stem: e.stem, Pos: i})
+			fn(Token{Text: e.text, Stem: e.stem, Stop: e.stop, Pos: i})
 			i = j
 		case unicode.IsLetter(r) || unicode.IsDigit(r):
 			j := scanIdent(text, i)
@@ -211,7 +213,7 @@ func emitIdent(s string, start, end int, lb *lowbuf, fn func(Token)) {
 	if k == len(id) {
 		if len(id) >= 2 && len(id) <= MaxLen && letters > 0 && (digits < 4 || letters > digits) {
 			e := lookupString(id, true)
-			fn(Token{Text: e.text, Stem: e.stem, Pos: start})
+			fn(Token{Text: e.text, Stem: e.stem, Stop: e.stop, Pos: start})
 		}
 		return
 	}
@@ -279,7 +281,7 @@ func emitIdent(s string, start, end int, lb *lowbuf, fn func(Token)) {
 		lb.add(id) // separators are skipped
 		if lb.ok() {
 			e := lookupBytes(lb.bytes(), lb.ascii)
-			fn(Token{Text: e.text, Stem: e.stem, Whole: true, Pos: start})
+			fn(Token{Text: e.text, Stem: e.stem, Stop: e.stop, Whole: true, Pos: start})
 		}
 	}
 }
@@ -290,7 +292,7 @@ func emitPart(part string, pos int, lb *lowbuf, fn func(Token)) {
 	lb.add(part)
 	if lb.ok() {
 		e := lookupBytes(lb.bytes(), lb.ascii)
-		fn(Token{Text: e.text, Stem: e.stem, Pos: pos})
+		fn(Token{Text: e.text, Stem: e.stem, Stop: e.stop, Pos: pos})
 	}
 }
 

@@ -456,3 +456,19 @@ func cacheLen(i int) int {
 	}
 	return n
 }
+
+func TestStopFlag(t *testing.T) {
+	text := "the And of getTheValue in_the_list not is " + strings.Repeat("过期", 40) + " " + benchCorpus()
+	n := 0
+	Each(text, func(tok Token) {
+		if tok.Stop != IsStopWord(tok.Text) {
+			t.Errorf("%q: Stop %v, IsStopWord %v", tok.Text, tok.Stop, IsStopWord(tok.Text))
+		}
+		if tok.Stop {
+			n++
+		}
+	})
+	if n == 0 {
+		t.Error("no stop word flagged")
+	}
+}
