@@ -410,7 +410,7 @@ func (ix *Index) remove() error {
 		ix.db.Close()
 		ix.db = nil
 	}
-	for _, suffix := range []string{"", "-wal", "-shm", "-journal"} {
+	for _, suffix := range []string{"", "-wal", "-shm", "-journal", stampSuffix} {
 		if err := os.Remove(ix.Path + suffix); err != nil && !errors.Is(err, os.ErrNotExist) {
 			return fmt.Errorf("remove index %s: %w", ix.Path, err)
 		}

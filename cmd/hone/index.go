@@ -193,8 +193,9 @@ func cmdIndex(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	if !*rebuild {
 		// The whole index is read once: damage a retrieval would meet
-		// later is found now, and a new index built.
-		if err := ix.Check(ctx); err != nil {
+		// later is found now, and a new index built. An index file
+		// unchanged since it was last read so is not read again.
+		if err := ix.CheckChanged(ctx); err != nil {
 			if !index.IsDamaged(err) {
 				return err
 			}
