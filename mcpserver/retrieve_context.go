@@ -120,14 +120,15 @@ func (s *Server) samplingConfig() modeleval.Config {
 // answer runs the loop, ev joining the lexical evaluator when set, and
 // builds the answer; note is said in its notice.
 func (s *Server) answer(ctx context.Context, ss *mcp.ServerSession, task string, in RetrieveParams, ev hone.Evaluator, note string) (*mcp.CallToolResult, RetrieveResult, error) {
-	if s.zoekt != nil {
-		return s.retrieveZoekt(ctx, task, in, ev)
-	}
 	budget := in.BudgetTokens
 	if budget <= 0 {
 		budget = defaultBudget
 	}
 	budget = min(budget, maxAnswerTokens)
+	opts, noted := s.runOptions(in, ev, note)
+	if s.zoekt != nil {
+		return s.retrieveZoekt(ctx, task, opts, noted, budget)
+	}
 	ix, release, err := s.index(ctx, ss)
 	if err != nil {
 		return nil, RetrieveResult{}, err
@@ -149,37 +150,53 @@ func (s *Server) answer(ctx context.Context, ss *mcp.ServerSession, task string,
 		ix, release = own, func() {}
 	}
 	defer release()
+	opts.IndexDir = s.indexDir
+	res, err := retrieve.RetrieveIndex(ctx, ix, task, opts)
+	if err != nil {
+		return nil, RetrieveResult{}, err
+	}
+	noted(res)
+	p := pack.Build(res, ix.Root, pack.Options{Budget: budget, BudgetName: "budget_tokens"})
+	call, out := answerOf(res, p, "")
+	return call, out, nil
+}
+
+// runOptions are the loop's options for a call, and what adds to a
+// result's notice note and what the run said of its model: a model's
+// fallback, or a client that cannot sample, is said in the answer's
+// notice as well as the log.
+func (s *Server) runOptions(in RetrieveParams, ev hone.Evaluator, note string) (hone.Options, func(*hone.Result)) {
 	var notices []string
 	if note != "" {
 		notices = append(notices, note)
 	}
 	opts := hone.Options{MaxCycles: in.MaxCycles, MaxFiles: max(in.MaxFiles, 0), Include: in.Include, Exclude: in.Exclude,
-		IndexDir: s.indexDir, Evaluator: ev, Notice: func(n string) {
+		Evaluator: ev, Notice: func(n string) {
 			s.log.Info(n)
 			if strings.HasPrefix(n, "the model evaluator") {
 				notices = append(notices, n)
 			}
 		}}
-	res, err := retrieve.RetrieveIndex(ctx, ix, task, opts)
-	if err != nil {
-		return nil, RetrieveResult{}, err
-	}
-	// A model's fallback, or a client that cannot sample, is said in the
-	// answer's notice as well as the log.
-	for _, n := range notices {
-		if res.Notice != "" {
-			res.Notice += "; "
+	return opts, func(res *hone.Result) {
+		for _, n := range notices {
+			if res.Notice != "" {
+				res.Notice += "; "
+			}
+			res.Notice += n
 		}
-		res.Notice += n
 	}
-	p := pack.Build(res, ix.Root, pack.Options{Budget: budget, BudgetName: "budget_tokens"})
+}
+
+// answerOf is retrieve_context's answer: head, then the pack's text, and the
+// result's structured form.
+func answerOf(res *hone.Result, p *pack.Pack, head string) (*mcp.CallToolResult, RetrieveResult) {
 	out := RetrieveResult{Files: []RetrieveFile{}, RelatedTests: res.RelatedTests, PastCommits: res.PastCommits, StopReason: string(res.StopReason), Notice: res.Notice, Omitted: p.Omitted, Tokens: p.Tokens, Redacted: p.Redacted, Model: res.Evaluator}
 	for _, f := range res.Files {
 		out.Files = append(out.Files, RetrieveFile{Path: f.Path, Relevance: f.Relevance, Role: f.Role, Reason: f.Reason, MissingContext: f.MissingContext, Spans: f.Spans, ModelScore: f.ModelScore})
 	}
-	text := p.Text
+	text := head + p.Text
 	if len(p.Omitted) > 0 {
 		text += "\n(The pack was cut to its budget: raise budget_tokens, or read what was left out with read_span.)\n"
 	}
-	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}, out, nil
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}, out
 }

@@ -38,50 +38,26 @@ var errZoekt = errors.New("this server searches a zoekt cluster, whose index is 
 
 // retrieveZoekt is retrieve_context over the cluster: each call in a
 // working folder of its own, whose files then join those read_span reads.
-func (s *Server) retrieveZoekt(ctx context.Context, task string, in RetrieveParams, ev hone.Evaluator) (*mcp.CallToolResult, RetrieveResult, error) {
+func (s *Server) retrieveZoekt(ctx context.Context, task string, opts hone.Options, noted func(*hone.Result), budget int) (*mcp.CallToolResult, RetrieveResult, error) {
 	work, err := os.MkdirTemp(s.zoektWork, "call-")
 	if err != nil {
 		return nil, RetrieveResult{}, fmt.Errorf("make the working folder: %w", err)
 	}
 	defer os.RemoveAll(work)
 	tree := filepath.Join(work, "tree")
-	var notices []string
-	opts := hone.Options{MaxCycles: in.MaxCycles, MaxFiles: max(in.MaxFiles, 0), Include: in.Include, Exclude: in.Exclude, Evaluator: ev,
-		Notice: func(n string) {
-			s.log.Info(n)
-			if strings.HasPrefix(n, "the model evaluator") {
-				notices = append(notices, n)
-			}
-		}}
 	res, err := retrieve.RetrieveFrom(ctx, s.zoekt, tree, filepath.Join(work, "index"), task, opts)
 	if err != nil {
 		return nil, RetrieveResult{}, err
 	}
-	for _, n := range notices {
-		if res.Notice != "" {
-			res.Notice += "; "
-		}
-		res.Notice += n
-	}
-	budget := in.BudgetTokens
-	if budget <= 0 {
-		budget = defaultBudget
-	}
-	p := pack.Build(res, tree, pack.Options{Budget: min(budget, maxAnswerTokens), BudgetName: "budget_tokens"})
+	noted(res)
+	p := pack.Build(res, tree, pack.Options{Budget: budget, BudgetName: "budget_tokens"})
 	// The result's files, and the rest of what was fetched, stay for
 	// read_span.
 	if err := keepFiles(tree, s.root); err != nil {
 		s.log.Warn("keep the fetched files", "err", err)
 	}
-	out := RetrieveResult{Files: []RetrieveFile{}, RelatedTests: res.RelatedTests, StopReason: string(res.StopReason), Notice: res.Notice, Omitted: p.Omitted, Tokens: p.Tokens, Redacted: p.Redacted, Model: res.Evaluator}
-	for _, f := range res.Files {
-		out.Files = append(out.Files, RetrieveFile{Path: f.Path, Relevance: f.Relevance, Role: f.Role, Reason: f.Reason, MissingContext: f.MissingContext, Spans: f.Spans, ModelScore: f.ModelScore})
-	}
-	text := "Searched: " + res.Repo + "\n\n" + p.Text
-	if len(p.Omitted) > 0 {
-		text += "\n(The pack was cut to its budget: raise budget_tokens, or read what was left out with read_span.)\n"
-	}
-	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}, out, nil
+	call, out := answerOf(res, p, "Searched: "+res.Repo+"\n\n")
+	return call, out, nil
 }
 
 // keepFiles moves the files under from to the same paths under to.

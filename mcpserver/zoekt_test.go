@@ -96,6 +96,15 @@ func TestZoektServer(t *testing.T) {
 	if !res.IsError || !strings.Contains(text, "the cluster's own") {
 		t.Errorf("index_status over zoekt: %v %s", res.IsError, text)
 	}
+	// Asked for its model, a client that cannot sample is told so, as
+	// over an index.
+	res, text = call(t, cs, "retrieve_context", map[string]any{"task": "fix the auth token expiry bug", "use_my_model": true})
+	out = RetrieveResult{}
+	b, _ = json.Marshal(res.StructuredContent)
+	json.Unmarshal(b, &out)
+	if res.IsError || !strings.Contains(out.Notice, "does not support MCP sampling") {
+		t.Errorf("use_my_model over zoekt, no sampling: notice %q; %s", out.Notice, text)
+	}
 }
 
 // A file no search fetched yet is fetched when read_span or file_outline
