@@ -1,13 +1,14 @@
 package bench
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"path/filepath"
 	"runtime"
 	"strings"
-	"sync"
 
+	"github.com/hone-tools/hone/internal/fanout"
 	"github.com/hone-tools/hone/pack"
 )
 
@@ -83,18 +84,10 @@ func FitPackUnits(w io.Writer, sets []PackSet, budgets []int, count func(string)
 	dim := len(pack.UnitFeatures)
 	folds := byRepository(all)
 	fits := make([][]float64, len(folds))
-	var wg sync.WaitGroup
-	sem := make(chan struct{}, runtime.NumCPU())
-	for i, f := range folds {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer wg.Done()
-			fits[i] = Fit(f.train, dim, cfg).W
-			<-sem
-		}()
-	}
-	wg.Wait()
+	fanout.Each(context.Background(), make(chan struct{}, runtime.NumCPU()), len(folds), func(i int) error {
+		fits[i] = Fit(folds[i].train, dim, cfg).W
+		return nil
+	})
 	held := map[string][]float64{}
 	for i, f := range folds {
 		held[f.test[0].Repo] = fits[i]

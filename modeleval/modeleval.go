@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"github.com/hone-tools/hone"
+	"github.com/hone-tools/hone/internal/fanout"
 	"github.com/hone-tools/hone/pack"
 )
 
@@ -206,13 +207,14 @@ func (e *Evaluator) Evaluate(ctx context.Context, req hone.EvaluateRequest) ([]h
 		ask = ask[n:]
 	}
 	results := make([][]hone.Evaluation, len(batches))
-	errs := make([]error, len(batches))
+	var errs []error
 	prompts := make([]Prompt, len(batches))
 	for i, b := range batches {
 		prompts[i] = buildPrompt(req, b, e.cfg.AnswerTokens, e.cfg.CallTokens)
 	}
 	if bc, ok := e.chat.(BatchChat); ok && len(batches) > 0 {
 		replies, rerrs := bc.CompleteAll(ctx, prompts)
+		errs = make([]error, len(batches))
 		for i, b := range batches {
 			var r Reply
 			var err error = errors.New("no answer")
@@ -226,23 +228,11 @@ func (e *Evaluator) Evaluate(ctx context.Context, req hone.EvaluateRequest) ([]h
 		if sem == nil {
 			sem = make(chan struct{}, e.cfg.Concurrency)
 		}
-		var wg sync.WaitGroup
-		for i, b := range batches {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				select {
-				case sem <- struct{}{}:
-				case <-ctx.Done():
-					errs[i] = ctx.Err()
-					return
-				}
-				defer func() { <-sem }()
-				r, err := e.chat.Complete(ctx, prompts[i])
-				results[i], errs[i] = e.finish(prompts[i], b, r, err)
-			}()
-		}
-		wg.Wait()
+		errs = fanout.Each(ctx, sem, len(batches), func(i int) error {
+			r, err := e.chat.Complete(ctx, prompts[i])
+			results[i], err = e.finish(prompts[i], batches[i], r, err)
+			return err
+		})
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err

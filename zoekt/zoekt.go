@@ -21,10 +21,10 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/hone-tools/hone"
+	"github.com/hone-tools/hone/internal/fanout"
 	"github.com/hone-tools/hone/redact"
 )
 
@@ -202,24 +202,11 @@ func (c *Client) SearchEach(ctx context.Context, qs []Search) ([]File, error) {
 		par = 4
 	}
 	res := make([][]File, len(qs))
-	errs := make([]error, len(qs))
-	sem := make(chan struct{}, par)
-	var wg sync.WaitGroup
-	for i, q := range qs {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			select {
-			case sem <- struct{}{}:
-			case <-ctx.Done():
-				errs[i] = ctx.Err()
-				return
-			}
-			defer func() { <-sem }()
-			res[i], errs[i] = c.Search(ctx, q.Q, q.Limit)
-		}()
-	}
-	wg.Wait()
+	errs := fanout.Each(ctx, make(chan struct{}, par), len(qs), func(i int) error {
+		var err error
+		res[i], err = c.Search(ctx, qs[i].Q, qs[i].Limit)
+		return err
+	})
 	seen := map[string]bool{}
 	var out []File
 	for i := range qs {
