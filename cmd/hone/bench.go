@@ -387,15 +387,7 @@ func cmdBenchFit(args []string, stdout io.Writer) error {
 		fmt.Fprintf(stdout, "\nwrote the model to %s: rebuild hone to rank with it\n", *write)
 	}
 	if out != nil {
-		enc := json.NewEncoder(out)
-		for _, r := range cv {
-			if err := enc.Encode(r); err != nil {
-				return fmt.Errorf("write the rows to %s: %w", *rowsOut, err)
-			}
-		}
-		if err := out.Close(); err != nil {
-			return fmt.Errorf("write the rows to %s: %w", *rowsOut, err)
-		}
+		return writeRows(out, cv)
 	}
 	return nil
 }
@@ -767,6 +759,14 @@ func cmdBenchPacks(args []string, stdout io.Writer) error {
 		bench.FitPackUnits(stdout, sets, budgets, pack.CountTokens, bench.FitConfig{})
 		return nil
 	}
+	// The rows' file is made first, so that a path that cannot be
+	// written fails before the work.
+	var f *os.File
+	if *out != "" {
+		if f, err = os.Create(*out); err != nil {
+			return usagef("cannot write the rows: %v", err)
+		}
+	}
 	var verbose io.Writer
 	if *misses {
 		verbose = stdout
@@ -778,21 +778,23 @@ func cmdBenchPacks(args []string, stdout io.Writer) error {
 		bench.PrintPacks(stdout, rows)
 		all = append(all, rows...)
 	}
-	if *out != "" {
-		f, err := os.Create(*out)
-		if err != nil {
-			return err
+	if f != nil {
+		return writeRows(f, all)
+	}
+	return nil
+}
+
+// writeRows writes rows to f, a JSON object a line, and closes it.
+func writeRows(f *os.File, rows []bench.Row) error {
+	enc := json.NewEncoder(f)
+	for _, r := range rows {
+		if err := enc.Encode(r); err != nil {
+			f.Close()
+			return fmt.Errorf("write the rows to %s: %w", f.Name(), err)
 		}
-		enc := json.NewEncoder(f)
-		for _, r := range all {
-			if err := enc.Encode(r); err != nil {
-				f.Close()
-				return err
-			}
-		}
-		if err := f.Close(); err != nil {
-			return err
-		}
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("write the rows to %s: %w", f.Name(), err)
 	}
 	return nil
 }
