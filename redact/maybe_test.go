@@ -54,20 +54,9 @@ func TestMaybeKeepsFindings(t *testing.T) {
 		`key, value = item`,
 		"access_key = \"ſk29dk3slq0pQa\"",
 	}
-	filepath.WalkDir("..", func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() && d.Name() == ".git" {
-			return filepath.SkipDir
-		}
-		if d.IsDir() {
-			return nil
-		}
-		if fi, err := d.Info(); err != nil || fi.Size() > 1<<20 {
-			return nil
-		}
-		x, _ := os.ReadFile(p)
+	for _, x := range RepositoryFiles() {
 		texts = append(texts, string(x))
-		return nil
-	})
+	}
 	for _, text := range texts {
 		got, want := r.FindIn("config/app.yaml", text), plain.FindIn("config/app.yaml", text)
 		if !slices.Equal(got, want) {
@@ -91,4 +80,27 @@ func TestMaybeInstalled(t *testing.T) {
 	if !slices.Equal(ids, want) {
 		t.Errorf("rules with a prefilter: %v, want %v", ids, want)
 	}
+}
+
+// RepositoryFiles are the files of this repository, those of 1 MiB or
+// less, .git aside: real text, for the tests and benchmarks of both test
+// packages.
+func RepositoryFiles() [][]byte {
+	var out [][]byte
+	filepath.WalkDir("..", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() && d.Name() == ".git" {
+			return filepath.SkipDir
+		}
+		if d.IsDir() {
+			return nil
+		}
+		if fi, err := d.Info(); err != nil || fi.Size() > 1<<20 {
+			return nil
+		}
+		if x, err := os.ReadFile(p); err == nil {
+			out = append(out, x)
+		}
+		return nil
+	})
+	return out
 }

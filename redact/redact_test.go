@@ -1,9 +1,6 @@
 package redact_test
 
 import (
-	"io/fs"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -173,23 +170,11 @@ func TestRuleExamples(t *testing.T) {
 // BenchmarkRepository redacts this repository's own files, as the index
 // does when it masks secrets before tokenizing.
 func BenchmarkRepository(b *testing.B) {
-	var texts [][]byte
+	texts := redact.RepositoryFiles()
 	total := 0
-	filepath.WalkDir("..", func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() && d.Name() == ".git" {
-			return filepath.SkipDir
-		}
-		if d.IsDir() {
-			return nil
-		}
-		if fi, err := d.Info(); err != nil || fi.Size() > 1<<20 {
-			return nil
-		}
-		x, _ := os.ReadFile(p)
-		texts = append(texts, x)
+	for _, x := range texts {
 		total += len(x)
-		return nil
-	})
+	}
 	redact.Default()
 	b.SetBytes(int64(total))
 	for b.Loop() {
