@@ -37,7 +37,7 @@ var window = MaxCommits
 
 const schema = `
 CREATE TABLE IF NOT EXISTS pack(id INTEGER PRIMARY KEY CHECK (id = 1), data BLOB NOT NULL);
-CREATE TABLE IF NOT EXISTS heads(hash TEXT PRIMARY KEY) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS heads(hash TEXT PRIMARY KEY, commits INTEGER NOT NULL) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
 `
 
@@ -50,7 +50,9 @@ CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHO
 //	2  every commit in one pack blob (pack.go's packVersion 1), read in
 //	   one go; the commits table dropped (b6d46c1).
 //	3  subjects redacted, secrets' tokens kept out of the terms (5d757be).
-const schemaVersion = "3"
+//	4  heads hold how many commits their history has, so that a head
+//	   read before is known without reading the pack.
+const schemaVersion = "4"
 
 // Commit is one commit of the history, as a search reads it.
 type Commit struct {
@@ -74,13 +76,28 @@ var ErrNoGit = errors.New("no git history")
 // gitDir, or, when gitDir is empty, of the repository enclosing root. The
 // cache lives in the folder cacheDir, beside the indexes when empty.
 func Read(ctx context.Context, root, gitDir, rev, cacheDir string) (*Log, error) {
+	l, _, err := read(ctx, root, gitDir, rev, cacheDir, false)
+	return l, err
+}
+
+// Warm makes sure the cache holds the history of rev, as Read does, and
+// says how many commits it has. A head read before costs one lookup: the
+// cache's commits are not loaded.
+func Warm(ctx context.Context, root, gitDir, rev, cacheDir string) (int, error) {
+	_, n, err := read(ctx, root, gitDir, rev, cacheDir, true)
+	return n, err
+}
+
+// read is Read; with count, a head read before returns its count alone,
+// and no history.
+func read(ctx context.Context, root, gitDir, rev, cacheDir string, count bool) (*Log, int, error) {
 	if _, err := exec.LookPath("git"); err != nil {
-		return nil, ErrNoGit
+		return nil, 0, ErrNoGit
 	}
 	if cacheDir == "" {
 		d, err := index.DefaultDir()
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 		cacheDir = d
 	}
@@ -90,23 +107,33 @@ func Read(ctx context.Context, root, gitDir, rev, cacheDir string) (*Log, error)
 	args := []string{"rev-parse", "--absolute-git-dir", "--show-prefix", rev + "^{commit}"}
 	out, err := git(ctx, root, gitDir, nil, args...)
 	if err != nil {
-		return nil, ErrNoGit
+		return nil, 0, ErrNoGit
 	}
 	lines := strings.Split(strings.TrimRight(string(out), "\n"), "\n")
 	if len(lines) != 3 {
-		return nil, ErrNoGit
+		return nil, 0, ErrNoGit
 	}
 	// In a folder of a larger repository, files are named from the
 	// folder, as the index names them.
 	absGitDir, prefix, head := lines[0], lines[1], lines[2]
 	db, err := openCache(cacheDir, absGitDir+"\x00"+prefix)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	defer db.Close()
+	if count {
+		var n int
+		err := db.QueryRowContext(ctx, `SELECT commits FROM heads WHERE hash = ?`, head).Scan(&n)
+		if err == nil {
+			return nil, n, nil
+		}
+		if !errors.Is(err, sql.ErrNoRows) {
+			return nil, 0, fmt.Errorf("read history: %w", err)
+		}
+	}
 	c := &cache{db: db, commits: map[string]*Commit{}, heads: map[string]bool{}}
 	if err := c.load(ctx); err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	// A head read before has all git gave of its history; another is read
 	// from git unless the cache knows all of its history already: first
@@ -114,11 +141,11 @@ func Read(ctx context.Context, root, gitDir, rev, cacheDir string) (*Log, error)
 	// they are, the history past where their windows ended.
 	l, missing := c.log(head)
 	if c.heads[head] {
-		return l, nil
+		return l, len(l.Commits), nil
 	}
 	if len(missing) > 0 {
 		if err := c.fetch(ctx, root, gitDir, prefix, []string{head}, true, window); err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 		for round := 0; ; round++ {
 			l, missing = c.log(head)
@@ -126,36 +153,47 @@ func Read(ctx context.Context, root, gitDir, rev, cacheDir string) (*Log, error)
 				break
 			}
 			if err := c.fetch(ctx, root, gitDir, prefix, missing, false, window-len(l.Commits)); err != nil {
-				return nil, err
+				return nil, 0, err
 			}
 		}
 	}
-	if _, err := db.ExecContext(ctx, `INSERT OR IGNORE INTO heads(hash) VALUES(?)`, head); err != nil {
-		return nil, fmt.Errorf("write history: %w", err)
+	if _, err := db.ExecContext(ctx, `INSERT OR IGNORE INTO heads(hash, commits) VALUES(?, ?)`, head, len(l.Commits)); err != nil {
+		return nil, 0, fmt.Errorf("write history: %w", err)
 	}
-	return l, nil
+	return l, len(l.Commits), nil
 }
 
 // Reading is a read of the history under way, beside other work (the
 // index's update): git and the databases work at the same time.
 type Reading struct {
-	cancel context.CancelFunc
-	done   chan struct{}
-	log    *Log
-	took   time.Duration
-	err    error
+	cancel  context.CancelFunc
+	done    chan struct{}
+	log     *Log
+	commits int
+	took    time.Duration
+	err     error
 }
 
 // Start starts Read in the background. A nil Reading reads nothing: its
 // Wait returns no history, and its Stop does nothing.
 func Start(ctx context.Context, root, gitDir, rev, cacheDir string) *Reading {
+	return start(ctx, root, gitDir, rev, cacheDir, false)
+}
+
+// StartWarm starts Warm in the background: its Wait returns no history,
+// and its Commits the count.
+func StartWarm(ctx context.Context, root, gitDir, rev, cacheDir string) *Reading {
+	return start(ctx, root, gitDir, rev, cacheDir, true)
+}
+
+func start(ctx context.Context, root, gitDir, rev, cacheDir string, count bool) *Reading {
 	ctx, cancel := context.WithCancel(ctx)
 	r := &Reading{cancel: cancel, done: make(chan struct{})}
 	go func() {
 		defer close(r.done)
-		start := time.Now()
-		r.log, r.err = Read(ctx, root, gitDir, rev, cacheDir)
-		r.took = time.Since(start)
+		begin := time.Now()
+		r.log, r.commits, r.err = read(ctx, root, gitDir, rev, cacheDir, count)
+		r.took = time.Since(begin)
 	}()
 	return r
 }
@@ -169,6 +207,16 @@ func (r *Reading) Wait() (*Log, time.Duration, error) {
 	<-r.done
 	r.cancel()
 	return r.log, r.took, r.err
+}
+
+// Commits waits for the read to end, and returns how many commits the
+// history has, the error, and how long it took.
+func (r *Reading) Commits() (int, time.Duration, error) {
+	if r == nil {
+		return 0, 0, nil
+	}
+	_, took, err := r.Wait()
+	return r.commits, took, err
 }
 
 // Stop stops the read and waits for it to end: whoever gives up before

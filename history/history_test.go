@@ -406,3 +406,47 @@ func TestStart(t *testing.T) {
 		t.Errorf("a nil Reading: %v, %v, %v", l, took, err)
 	}
 }
+
+// Warm reads a head's history as Read does, once; a head read before is
+// counted from the cache without its pack, even a damaged one; a new
+// commit is read from git.
+func TestWarm(t *testing.T) {
+	r := newRepo(t)
+	r.commit("Add the scheduler", "sched.go")
+	r.commit("Tune the scheduler", "sched.go")
+	cache := t.TempDir()
+	ctx := context.Background()
+	for _, tt := range []struct {
+		name   string
+		before func()
+		want   int
+	}{
+		{"a head never read", func() {}, 2},
+		{"the head read before, its pack damaged", func() {
+			dbs, _ := filepath.Glob(filepath.Join(cache, "history-*.db"))
+			d, err := openCacheFile(dbs[0])
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer d.Close()
+			if _, err := d.Exec(`UPDATE pack SET data = x'01ff'`); err != nil {
+				t.Fatal(err)
+			}
+		}, 2},
+		{"a new commit", func() { r.commit("Drop the scheduler's lock", "lock.go") }, 3},
+	} {
+		tt.before()
+		n, took, err := StartWarm(ctx, r.dir, "", "", cache).Commits()
+		if err != nil || n != tt.want || took <= 0 {
+			t.Errorf("%s: %d commits in %v, %v; want %d", tt.name, n, took, err, tt.want)
+		}
+	}
+	l, err := Read(ctx, r.dir, "", "", cache)
+	if err != nil || len(l.Commits) != 3 {
+		t.Fatalf("Read after Warm: %v, %v", l, err)
+	}
+	var none *Reading
+	if n, took, err := none.Commits(); n != 0 || took != 0 || err != nil {
+		t.Errorf("a nil Reading: %d, %v, %v", n, took, err)
+	}
+}

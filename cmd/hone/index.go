@@ -174,7 +174,7 @@ func cmdIndex(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	// read beside the index, not after it.
 	var hist *history.Reading
 	if !*noHistory {
-		hist = history.Start(ctx, ix.Root, "", "", f.dir)
+		hist = history.StartWarm(ctx, ix.Root, "", "", f.dir)
 		defer hist.Stop()
 	}
 	bar := newProgressBar(stderr)
@@ -218,10 +218,10 @@ func cmdIndex(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		fmt.Fprintf(stdout, "skipped: %s\n", st.Skipped)
 	}
 	if hist != nil {
-		l, took, err := hist.Wait()
+		n, took, err := hist.Commits()
 		switch {
 		case err == nil:
-			fmt.Fprintf(stdout, "read the git history: %d commits in %s\n", len(l.Commits), took.Round(time.Millisecond))
+			fmt.Fprintf(stdout, "read the git history: %d commits in %s\n", n, took.Round(time.Millisecond))
 		case !errors.Is(err, history.ErrNoGit):
 			fmt.Fprintf(stderr, "hone: git history left out: %v\n", err)
 		}
