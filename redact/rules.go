@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"regexp"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -28,23 +29,30 @@ const secretName = `[\w.-]*(?:passw(?:or)?d|pwd|passphrase|secret|token|api[_-]?
 var secretKeywords = []string{"pass", "pwd", "secret", "token", "key", "credential"}
 
 var (
-	urlPassword = regexp.MustCompile(`(?i)\b[a-z][a-z0-9+.-]{1,20}://[^\s:/@'"<>]{1,128}:([^\s@/'"<>]{1,256})@[\w\[.-]`)
-	urlToken    = regexp.MustCompile(`(?i)\b[a-z][a-z0-9+.-]{1,20}://([\w~.-]{16,256})@[\w\[.-]`)
+	urlPassword = lazy(`(?i)\b[a-z][a-z0-9+.-]{1,20}://[^\s:/@'"<>]{1,128}:([^\s@/'"<>]{1,256})@[\w\[.-]`)
+	urlToken    = lazy(`(?i)\b[a-z][a-z0-9+.-]{1,20}://([\w~.-]{16,256})@[\w\[.-]`)
 	// name = "value", "name": "value", name: 'value', NAME := `value`
-	quotedSecret = regexp.MustCompile(`(?i)(` + secretName + `)["']?[ \t]*(?::=|=>|\?=|[=:])[ \t]*(?:[rbuf]{0,2})["'` + "`" + `]([^"'` + "`" + `\n\\]{4,512})["'` + "`" + `]`)
+	quotedSecret = lazy(`(?i)(` + secretName + `)["']?[ \t]*(?::=|=>|\?=|[=:])[ \t]*(?:[rbuf]{0,2})["'` + "`" + `]([^"'` + "`" + `\n\\]{4,512})["'` + "`" + `]`)
 	// A config or env line: NAME=value, export NAME=value, name: value.
-	bareSecret = regexp.MustCompile(`(?im)^[ \t]*(export[ \t]+|-[ \t]+)?(` + secretName + `)[ \t]*(=|:)[ \t]*([^\s"'` + "`" + `#;,][^\s#;,]{3,511})[ \t]*(?:[#;].*)?\r?$`)
+	bareSecret = lazy(`(?im)^[ \t]*(export[ \t]+|-[ \t]+)?(` + secretName + `)[ \t]*(=|:)[ \t]*([^\s"'` + "`" + `#;,][^\s#;,]{3,511})[ \t]*(?:[#;].*)?\r?$`)
 	// os.environ.get("API_KEY", "default"), getenv('TOKEN', 'x'), ENV.fetch("SECRET", "x")
-	envDefault = regexp.MustCompile(`(?i)\b(?:getenv|environ\.get|environ\.setdefault|env\.get|env\.fetch|env)\s*\(\s*["']([A-Z0-9_]*(?:KEY|SECRET|TOKEN|PASS|PWD|CREDENTIAL|AUTH)[A-Z0-9_]*)["']\s*,\s*(?:default\s*=\s*)?["']([^"'\n]{4,512})["']`)
+	envDefault = lazy(`(?i)\b(?:getenv|environ\.get|environ\.setdefault|env\.get|env\.fetch|env)\s*\(\s*["']([A-Z0-9_]*(?:KEY|SECRET|TOKEN|PASS|PWD|CREDENTIAL|AUTH)[A-Z0-9_]*)["']\s*,\s*(?:default\s*=\s*)?["']([^"'\n]{4,512})["']`)
 	// process.env.API_KEY || "default"
-	jsEnvDefault = regexp.MustCompile(`(?i)process\.env\.(\w*(?:KEY|SECRET|TOKEN|PASS|PWD|CREDENTIAL|AUTH)\w*)\s*(?:\|\||\?\?)\s*["'` + "`" + `]([^"'` + "`" + `\n]{4,512})["'` + "`" + `]`)
+	jsEnvDefault = lazy(`(?i)process\.env\.(\w*(?:KEY|SECRET|TOKEN|PASS|PWD|CREDENTIAL|AUTH)\w*)\s*(?:\|\||\?\?)\s*["'` + "`" + `]([^"'` + "`" + `\n]{4,512})["'` + "`" + `]`)
 )
+
+// lazy is a regular expression compiled when first asked for: most hone
+// processes print or read no text that needs one, and compiling them all
+// at start-up cost every process about 10 ms.
+func lazy(expr string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
+}
 
 // reRule makes a rule of a regular expression whose last group is the
 // secret, kept where ok says so.
-func reRule(id string, re *regexp.Regexp, ok func(groups []string) bool, keywords ...string) rule {
+func reRule(id string, re func() *regexp.Regexp, ok func(groups []string) bool, keywords ...string) rule {
 	return rule{id: id, match: func(text string, from, to int, emit func(start, end int)) {
-		for _, m := range re.FindAllStringSubmatchIndex(text[from:to], -1) {
+		for _, m := range re().FindAllStringSubmatchIndex(text[from:to], -1) {
 			groups := make([]string, len(m)/2)
 			for g := range groups {
 				if m[2*g] >= 0 {
@@ -175,10 +183,10 @@ var typeWords = map[string]bool{
 }
 
 // nameLike: a value that is itself a field or setting name.
-var nameLike = regexp.MustCompile(`^[a-z][a-z_.-]*$`)
+var nameLike = lazy(`^[a-z][a-z_.-]*$`)
 
 func looksLikeName(v string) bool {
-	if !nameLike.MatchString(v) {
+	if !nameLike().MatchString(v) {
 		return false
 	}
 	lv := strings.ToLower(v)
@@ -227,10 +235,10 @@ func bareIsSecret(m []string) bool {
 	if env {
 		return true
 	}
-	if strings.ContainsAny(v, "()[]{}<>") || dotted.MatchString(v) {
+	if strings.ContainsAny(v, "()[]{}<>") || dotted().MatchString(v) {
 		return false // code: a call, an index, an attribute
 	}
-	if op == "=" && ident.MatchString(v) && !(shannon(v) > 3.5 && hasDigitOrMixed(v)) {
+	if op == "=" && ident().MatchString(v) && !(shannon(v) > 3.5 && hasDigitOrMixed(v)) {
 		return false // password = password_input
 	}
 	if passwordName(strings.ToLower(name)) {
@@ -240,8 +248,8 @@ func bareIsSecret(m []string) bool {
 }
 
 var (
-	dotted = regexp.MustCompile(`^[A-Za-z_]\w*(\.[A-Za-z_]\w*)+$`)
-	ident  = regexp.MustCompile(`^[A-Za-z_]\w*$`)
+	dotted = lazy(`^[A-Za-z_]\w*(\.[A-Za-z_]\w*)+$`)
+	ident  = lazy(`^[A-Za-z_]\w*$`)
 )
 
 func passwordName(name string) bool {

@@ -35,7 +35,7 @@ func declared(lines []string, keys []string) []string {
 		if bare, ok := strings.CutPrefix(k, "--"); ok {
 			forms = append(forms, bare)
 		}
-		if holdsQuoted(lines, forms, codeKey.MatchString(k)) {
+		if holdsQuoted(lines, forms, codeKey().MatchString(k)) {
 			out = append(out, k)
 		}
 	}

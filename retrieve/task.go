@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"unicode"
 
 	"github.com/hone-tools/hone/index"
@@ -108,10 +109,17 @@ var genericWords = map[string]bool{
 	"will": true, "may": true, "might": true, "must": true, "let": true, "lets": true, "etc": true,
 }
 
+// lazyRE is a regular expression compiled when first asked for, so that
+// a hone process that reads no task (hone index, hone status) does not
+// compile the task's patterns at start-up.
+func lazyRE(expr string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
+}
+
 var (
-	backticked = regexp.MustCompile("`([^`\n]{1,120})`")
-	codeIdent  = regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*(?:\(\))?`)
-	pathLike   = regexp.MustCompile(`(?:[\w.-]+[/\\])+[\w.-]+\.[A-Za-z0-9]{1,8}\b|\b[\w-]+\.(?:go|py|ts|tsx|js|jsx|java|rs|rb|php|c|h|cc|cpp|hpp|cs|kt|swift|scala|sh|md|ya?ml|toml|json)\b`)
+	backticked = lazyRE("`([^`\n]{1,120})`")
+	codeIdent  = lazyRE(`[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*(?:\(\))?`)
+	pathLike   = lazyRE(`(?:[\w.-]+[/\\])+[\w.-]+\.[A-Za-z0-9]{1,8}\b|\b[\w-]+\.(?:go|py|ts|tsx|js|jsx|java|rs|rb|php|c|h|cc|cpp|hpp|cs|kt|swift|scala|sh|md|ya?ml|toml|json)\b`)
 )
 
 // isIdentifierLike: snake_case, camelCase, dotted paths, calls.
@@ -142,16 +150,16 @@ func isIdentifierLike(s string) bool {
 // ("numpy 1.19.2 py38h54aff64_0 conda-forge", "pandas: 1.1.0",
 // "attrs==20.3.0"). The packages a user has installed say nothing of where
 // the task lies, and a long list of them would drown the task's words.
-var versionLine = regexp.MustCompile(`(?m)^[ \t*-]*[A-Za-z_][\w.+-]*(?:[ \t]*(?::|==|>=|<=|~=)[ \t]*|[ \t]+)v?\d+(?:\.\w+)+\S*(?:[ \t]+\S+){0,3}[ \t\r]*$`)
+var versionLine = lazyRE(`(?m)^[ \t*-]*[A-Za-z_][\w.+-]*(?:[ \t]*(?::|==|>=|<=|~=)[ \t]*|[ \t]+)v?\d+(?:\.\w+)+\S*(?:[ \t]+\S+){0,3}[ \t\r]*$`)
 
 // htmlComment is text an issue form hides from its readers: the
 // template's instructions ("please fill out the form").
-var htmlComment = regexp.MustCompile(`(?s)<!--.*?-->`)
+var htmlComment = lazyRE(`(?s)<!--.*?-->`)
 
 // cleanTask drops what a task's author did not write about the task: an
 // issue template's hidden instructions, and environment reports.
 func cleanTask(task string) string {
-	return versionLine.ReplaceAllString(htmlComment.ReplaceAllString(task, ""), "")
+	return versionLine().ReplaceAllString(htmlComment().ReplaceAllString(task, ""), "")
 }
 
 // analyzeTask turns the task into concepts, weighted against the index.
@@ -185,7 +193,7 @@ func analyzeTask(task string, ix *index.Index) []*concept {
 	// their longest matching tail ("/venv/lib/.../django/core/base.py" is
 	// django/core/base.py). Their folders' words are not prose.
 	var entries []*index.Entry
-	for _, m := range pathLike.FindAllString(task, -1) {
+	for _, m := range pathLike().FindAllString(task, -1) {
 		if entries == nil {
 			entries = ix.Entries()
 		}
@@ -205,7 +213,7 @@ func analyzeTask(task string, ix *index.Index) []*concept {
 		}
 		add(c)
 	}
-	task = pathLike.ReplaceAllString(task, " ")
+	task = pathLike().ReplaceAllString(task, " ")
 
 	// Identifiers: in backticks, in code blocks, or shaped like code.
 	seenIdent := map[string]bool{}
@@ -236,8 +244,8 @@ func analyzeTask(task string, ix *index.Index) []*concept {
 			add(c)
 		}
 	}
-	for _, m := range backticked.FindAllStringSubmatch(task, -1) {
-		for _, id := range codeIdent.FindAllString(m[1], -1) {
+	for _, m := range backticked().FindAllStringSubmatch(task, -1) {
+		for _, id := range codeIdent().FindAllString(m[1], -1) {
 			if isIdentifierLike(id) || len(id) >= 4 {
 				addIdent(id, true)
 			}
@@ -248,7 +256,7 @@ func analyzeTask(task string, ix *index.Index) []*concept {
 	for _, name := range codeBlockNames(task) {
 		addIdent(name, true)
 	}
-	for _, id := range codeIdent.FindAllString(task, -1) {
+	for _, id := range codeIdent().FindAllString(task, -1) {
 		if isIdentifierLike(id) {
 			addIdent(id, false)
 		}
@@ -327,10 +335,10 @@ func analyzeTask(task string, ix *index.Index) []*concept {
 const maxConcepts = 40
 
 var (
-	fence       = regexp.MustCompile("(?s)```[^\n]*\n(.*?)```")
-	promptLine  = regexp.MustCompile(`(?m)^\s*(?:>>>|\.\.\.|In \[\d+\]:)[ \t](.*)$`)
-	calledName  = regexp.MustCompile(`([A-Za-z_][A-Za-z0-9_]*)\(`)
-	importNames = regexp.MustCompile(`(?m)^\s*from\s+[\w.]+\s+import\s+\(?([\w, \t]+)`)
+	fence       = lazyRE("(?s)```[^\n]*\n(.*?)```")
+	promptLine  = lazyRE(`(?m)^\s*(?:>>>|\.\.\.|In \[\d+\]:)[ \t](.*)$`)
+	calledName  = lazyRE(`([A-Za-z_][A-Za-z0-9_]*)\(`)
+	importNames = lazyRE(`(?m)^\s*from\s+[\w.]+\s+import\s+\(?([\w, \t]+)`)
 )
 
 // codeBlockNames are the names a task's code calls and imports: in fenced
@@ -338,12 +346,12 @@ var (
 // frames are evidence of their own.
 func codeBlockNames(task string) []string {
 	var code []string
-	for _, m := range fence.FindAllStringSubmatch(task, -1) {
+	for _, m := range fence().FindAllStringSubmatch(task, -1) {
 		if !strings.Contains(m[1], "Traceback (most recent call last)") {
 			code = append(code, m[1])
 		}
 	}
-	for _, m := range promptLine.FindAllStringSubmatch(task, -1) {
+	for _, m := range promptLine().FindAllStringSubmatch(task, -1) {
 		code = append(code, m[1])
 	}
 	var out []string
@@ -355,14 +363,14 @@ func codeBlockNames(task string) []string {
 		}
 	}
 	for _, c := range code {
-		for _, m := range importNames.FindAllStringSubmatch(c, -1) {
+		for _, m := range importNames().FindAllStringSubmatch(c, -1) {
 			for _, n := range strings.Split(m[1], ",") {
 				if f := strings.Fields(n); len(f) > 0 {
 					keep(f[0])
 				}
 			}
 		}
-		for _, m := range calledName.FindAllStringSubmatch(c, -1) {
+		for _, m := range calledName().FindAllStringSubmatch(c, -1) {
 			keep(m[1])
 		}
 	}
@@ -618,11 +626,11 @@ type taskEvidence struct {
 }
 
 var (
-	quotedMsg = regexp.MustCompile(`"([^"\n]{12,300})"|'([^'\n]{12,300})'`)
-	errorLine = regexp.MustCompile(`(?m)^\s*(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception|Warning|Failure|Panic)\b:\s*(.{8,300})$`)
+	quotedMsg = lazyRE(`"([^"\n]{12,300})"|'([^'\n]{12,300})'`)
+	errorLine = lazyRE(`(?m)^\s*(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception|Warning|Failure|Panic)\b:\s*(.{8,300})$`)
 	// deepestFirstTrace: stack traces that print the deepest frame first.
-	deepestFirstTrace = regexp.MustCompile(`(?m)^\s+at \S|^goroutine \d+ \[`)
-	dottedRef         = regexp.MustCompile(`\b[A-Za-z_]\w*(?:\.[A-Za-z_]\w*){1,8}\b`)
+	deepestFirstTrace = lazyRE(`(?m)^\s+at \S|^goroutine \d+ \[`)
+	dottedRef         = lazyRE(`\b[A-Za-z_]\w*(?:\.[A-Za-z_]\w*){1,8}\b`)
 )
 
 // readEvidence finds the paths, module paths and messages of a task.
@@ -653,7 +661,7 @@ func readEvidence(task string, concepts []*concept, ix *index.Index) taskEvidenc
 	// The deepest frame is the deepest in the code under work: a trace
 	// that runs on into the reporter's test, an example or vendored code
 	// passes through the frame that matters on its way there.
-	deepestFirst := deepestFirstTrace.MatchString(task) && !strings.Contains(task, "most recent call last")
+	deepestFirst := deepestFirstTrace().MatchString(task) && !strings.Contains(task, "most recent call last")
 	for i := range named {
 		n := named[len(named)-1-i]
 		if deepestFirst {
@@ -672,7 +680,7 @@ func readEvidence(task string, concepts []*concept, ix *index.Index) taskEvidenc
 	}
 	// Dotted module paths: a.b.c names a/b/c.py, a/b/c/__init__.py, or,
 	// when c is a class or function, a/b.py.
-	dotted := dottedRef.FindAllString(task, 80)
+	dotted := dottedRef().FindAllString(task, 80)
 	var byStem map[string][]string
 	for _, m := range dotted[:min(len(dotted), 40)] {
 		parts := strings.Split(m, ".")
@@ -732,7 +740,7 @@ func readEvidence(task string, concepts []*concept, ix *index.Index) taskEvidenc
 					ev.title = append(ev.title, s)
 				}
 			}
-			for _, w := range codeIdent.FindAllString(line, -1) {
+			for _, w := range codeIdent().FindAllString(line, -1) {
 				for _, part := range strings.Split(strings.TrimSuffix(w, "()"), ".") {
 					if len(part) >= 3 {
 						ev.titleWords[strings.ToLower(part)] = true
@@ -755,10 +763,10 @@ func readEvidence(task string, concepts []*concept, ix *index.Index) taskEvidenc
 			ev.messages = append(ev.messages, st)
 		}
 	}
-	for _, m := range quotedMsg.FindAllStringSubmatch(task, 20) {
+	for _, m := range quotedMsg().FindAllStringSubmatch(task, 20) {
 		add(m[1] + m[2])
 	}
-	for _, m := range errorLine.FindAllStringSubmatch(task, 20) {
+	for _, m := range errorLine().FindAllStringSubmatch(task, 20) {
 		add(m[1])
 	}
 	return ev
@@ -805,10 +813,10 @@ var (
 // declares it: the option's parser, the rule's checker, the check's
 // definition.
 var (
-	flagKey   = regexp.MustCompile(`^--[a-z][a-z0-9]*(?:-[a-z0-9]+)*$`)
-	kebabKey  = regexp.MustCompile(`^[a-z][a-z0-9]*(?:-[a-z0-9]+){1,5}$`)
-	dottedKey = regexp.MustCompile(`^[a-z_]+\.[A-Z]\d{3}$`)
-	codeKey   = regexp.MustCompile(`^[A-Z]{1,4}\d{3,5}$`)
+	flagKey   = lazyRE(`^--[a-z][a-z0-9]*(?:-[a-z0-9]+)*$`)
+	kebabKey  = lazyRE(`^[a-z][a-z0-9]*(?:-[a-z0-9]+){1,5}$`)
+	dottedKey = lazyRE(`^[a-z_]+\.[A-Z]\d{3}$`)
+	codeKey   = lazyRE(`^[A-Z]{1,4}\d{3,5}$`)
 )
 
 // maxKeys is how many keys a task is read for.
@@ -822,7 +830,7 @@ func declaredKeys(task string) []string {
 	var out []string
 	seen := map[string]bool{}
 	quoted := map[string]bool{}
-	for _, m := range quotedSpan.FindAllStringSubmatch(task, -1) {
+	for _, m := range quotedSpan().FindAllStringSubmatch(task, -1) {
 		for _, w := range keyWords(m[1] + m[2] + m[3]) {
 			quoted[strings.TrimRight(w, ".-")] = true
 		}
@@ -835,9 +843,9 @@ func declaredKeys(task string) []string {
 		w = strings.TrimRight(w, ".-")
 		key := ""
 		switch {
-		case flagKey.MatchString(w), dottedKey.MatchString(w), codeKey.MatchString(w):
+		case flagKey().MatchString(w), dottedKey().MatchString(w), codeKey().MatchString(w):
 			key = w
-		case len(w) >= 6 && kebabKey.MatchString(w) && (strings.Count(w, "-") >= 2 || quoted[w]):
+		case len(w) >= 6 && kebabKey().MatchString(w) && (strings.Count(w, "-") >= 2 || quoted[w]):
 			// Prose hyphenates words too (built-in, re-save): a key
 			// of two parts counts only quoted, as code.
 			key = w
@@ -851,7 +859,7 @@ func declaredKeys(task string) []string {
 }
 
 // quotedSpan is a stretch of one line in backticks or quotes.
-var quotedSpan = regexp.MustCompile("`([^`\n]{1,100})`|\"([^\"\n]{1,100})\"|'([^'\n]{1,100})'")
+var quotedSpan = lazyRE("`([^`\n]{1,100})`|\"([^\"\n]{1,100})\"|'([^'\n]{1,100})'")
 
 // keyWords cuts text into words of letters, digits and the characters of
 // paths and names.

@@ -242,7 +242,7 @@ func TestVersionLines(t *testing.T) {
 		{"python: 3.8.5 (default, Sep  4 2020, 07:30:14)", false},
 	}
 	for _, tt := range tests {
-		if got := versionLine.MatchString(tt.line); got != tt.want {
+		if got := versionLine().MatchString(tt.line); got != tt.want {
 			t.Errorf("%q: environment line = %v, want %v", tt.line, got, tt.want)
 		}
 	}

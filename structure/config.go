@@ -11,12 +11,12 @@ const maxConfigKeys = 2000
 var (
 	// yamlKey is a mapping key, in a list item or not: "  max_fail: 3",
 	// "- name: x". Quoted keys are read without their quotes.
-	yamlKey = regexp.MustCompile(`^\s*(?:-\s+)?["']?([A-Za-z_][\w.-]*)["']?\s*:(?:\s|$)`)
+	yamlKey = lazyRE(`^\s*(?:-\s+)?["']?([A-Za-z_][\w.-]*)["']?\s*:(?:\s|$)`)
 	// assignKey is a key of TOML, INI or Java properties: "max_fail = 3",
 	// "server.port: 8080".
-	assignKey = regexp.MustCompile(`^\s*["']?([A-Za-z_][\w.-]*)["']?\s*[=:]`)
+	assignKey = lazyRE(`^\s*["']?([A-Za-z_][\w.-]*)["']?\s*[=:]`)
 	// tableKey is a TOML table or INI section: "[tool.pytest]", "[[bin]]".
-	tableKey = regexp.MustCompile(`^\s*\[\[?\s*([A-Za-z_][\w.-]*)\s*\]\]?\s*(?:[#;].*)?$`)
+	tableKey = lazyRE(`^\s*\[\[?\s*([A-Za-z_][\w.-]*)\s*\]\]?\s*(?:[#;].*)?$`)
 )
 
 // ConfigKeys returns the keys that a configuration file (YAML, TOML, INI
@@ -28,9 +28,9 @@ func ConfigKeys(lang string, src []byte) []Def {
 	var keyRe []*regexp.Regexp
 	switch lang {
 	case "yaml":
-		keyRe = []*regexp.Regexp{yamlKey}
+		keyRe = []*regexp.Regexp{yamlKey()}
 	case "toml", "ini", "properties":
-		keyRe = []*regexp.Regexp{tableKey, assignKey}
+		keyRe = []*regexp.Regexp{tableKey(), assignKey()}
 	default:
 		return nil
 	}

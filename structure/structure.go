@@ -19,6 +19,7 @@ import (
 	"path"
 	"regexp"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 )
@@ -113,14 +114,21 @@ func IsCode(lang string) bool {
 }
 
 type rule struct {
-	re   *regexp.Regexp
+	re   func() *regexp.Regexp
 	kind string
 	// name is the submatch index of the name.
 	name int
 }
 
 func r(expr, kind string, name int) rule {
-	return rule{re: regexp.MustCompile(expr), kind: kind, name: name}
+	return rule{re: lazyRE(expr), kind: kind, name: name}
+}
+
+// lazyRE is a regular expression compiled when first asked for: a
+// language's line patterns are compiled by the first process that reads
+// a file of it, not by every hone process at start-up.
+func lazyRE(expr string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
 }
 
 var (
@@ -332,7 +340,7 @@ func extractDefs(lang string, rules []rule, lines []string) []Def {
 		}
 		if (lang == "javascript" || lang == "typescript") && ind == 0 {
 			// A re-export defines the names for the module's importers.
-			if m := jsReexport.FindStringSubmatch(line); m != nil {
+			if m := jsReexport().FindStringSubmatch(line); m != nil {
 				for _, part := range strings.Split(m[1], ",") {
 					f := strings.Fields(strings.TrimPrefix(strings.TrimSpace(part), "type "))
 					if len(f) == 0 {
@@ -348,7 +356,7 @@ func extractDefs(lang string, rules []rule, lines []string) []Def {
 			if !may {
 				break
 			}
-			m := ru.re.FindStringSubmatch(line)
+			m := ru.re().FindStringSubmatch(line)
 			if m == nil {
 				continue
 			}
@@ -482,16 +490,16 @@ func isConstName(s string) bool {
 }
 
 var (
-	jsReexport  = regexp.MustCompile(`^export\s+(?:type\s+)?\{([^}]*)\}\s*from\s`)
-	jsImport    = regexp.MustCompile(`(?:\bfrom\s+|\bimport\s*\(?\s*|\brequire\s*\(\s*)['"]([^'"]+)['"]`)
-	pyFrom      = regexp.MustCompile(`^\s*from\s+(\.*[\w.]*)\s+import\s+(.+)`)
-	pyImport    = regexp.MustCompile(`^\s*import\s+([\w.]+(?:\s*,\s*[\w.]+)*)`)
-	goImportOne = regexp.MustCompile(`^import\s+(?:\w+\s+|\.\s+|_\s+)?"([^"]+)"`)
-	goImportIn  = regexp.MustCompile(`^\s*(?:\w+\s+|\.\s+|_\s+)?"([^"]+)"`)
-	cInclude    = regexp.MustCompile(`^\s*#\s*include\s+"([^"]+)"`)
-	javaImport  = regexp.MustCompile(`^\s*import\s+(?:static\s+)?([\w.]+)(?:\.\*)?\s*;?`)
-	rustUse     = regexp.MustCompile(`^\s*(?:pub\s+)?(?:use|mod)\s+([\w:]+)`)
-	rubyReq     = regexp.MustCompile(`^\s*require(?:_relative)?\s+['"]([^'"]+)['"]`)
+	jsReexport  = lazyRE(`^export\s+(?:type\s+)?\{([^}]*)\}\s*from\s`)
+	jsImport    = lazyRE(`(?:\bfrom\s+|\bimport\s*\(?\s*|\brequire\s*\(\s*)['"]([^'"]+)['"]`)
+	pyFrom      = lazyRE(`^\s*from\s+(\.*[\w.]*)\s+import\s+(.+)`)
+	pyImport    = lazyRE(`^\s*import\s+([\w.]+(?:\s*,\s*[\w.]+)*)`)
+	goImportOne = lazyRE(`^import\s+(?:\w+\s+|\.\s+|_\s+)?"([^"]+)"`)
+	goImportIn  = lazyRE(`^\s*(?:\w+\s+|\.\s+|_\s+)?"([^"]+)"`)
+	cInclude    = lazyRE(`^\s*#\s*include\s+"([^"]+)"`)
+	javaImport  = lazyRE(`^\s*import\s+(?:static\s+)?([\w.]+)(?:\.\*)?\s*;?`)
+	rustUse     = lazyRE(`^\s*(?:pub\s+)?(?:use|mod)\s+([\w:]+)`)
+	rubyReq     = lazyRE(`^\s*require(?:_relative)?\s+['"]([^'"]+)['"]`)
 )
 
 func extractImports(lang string, lines []string) []string {
@@ -511,7 +519,7 @@ func extractImports(lang string, lines []string) []string {
 		switch lang {
 		case "javascript", "typescript", "vue", "svelte":
 			if strings.Contains(line, "import") || strings.Contains(line, "require") || strings.Contains(line, "from") {
-				for _, m := range jsImport.FindAllStringSubmatch(line, -1) {
+				for _, m := range jsImport().FindAllStringSubmatch(line, -1) {
 					add(m[1])
 				}
 			}
@@ -519,7 +527,7 @@ func extractImports(lang string, lines []string) []string {
 			if !strings.Contains(line, "import") {
 				continue // both patterns need the word
 			}
-			if m := pyFrom.FindStringSubmatch(line); m != nil {
+			if m := pyFrom().FindStringSubmatch(line); m != nil {
 				// "from pkg import mod" may name modules as well as
 				// definitions: keep both forms, resolution sorts them out.
 				mod := m[1]
@@ -535,7 +543,7 @@ func extractImports(lang string, lines []string) []string {
 						add(mod + "." + name)
 					}
 				}
-			} else if m := pyImport.FindStringSubmatch(line); m != nil {
+			} else if m := pyImport().FindStringSubmatch(line); m != nil {
 				for _, name := range strings.Split(m[1], ",") {
 					add(strings.TrimSpace(name))
 				}
@@ -545,28 +553,28 @@ func extractImports(lang string, lines []string) []string {
 			if inGoBlock {
 				if strings.HasPrefix(t, ")") {
 					inGoBlock = false
-				} else if m := goImportIn.FindStringSubmatch(line); m != nil {
+				} else if m := goImportIn().FindStringSubmatch(line); m != nil {
 					add(m[1])
 				}
 			} else if t == "import (" {
 				inGoBlock = true
-			} else if m := goImportOne.FindStringSubmatch(t); m != nil {
+			} else if m := goImportOne().FindStringSubmatch(t); m != nil {
 				add(m[1])
 			}
 		case "c", "cpp":
-			if m := cInclude.FindStringSubmatch(line); m != nil {
+			if m := cInclude().FindStringSubmatch(line); m != nil {
 				add(m[1])
 			}
 		case "java", "kotlin", "scala", "csharp":
-			if m := javaImport.FindStringSubmatch(line); m != nil {
+			if m := javaImport().FindStringSubmatch(line); m != nil {
 				add(m[1])
 			}
 		case "rust":
-			if m := rustUse.FindStringSubmatch(line); m != nil {
+			if m := rustUse().FindStringSubmatch(line); m != nil {
 				add(m[1])
 			}
 		case "ruby":
-			if m := rubyReq.FindStringSubmatch(line); m != nil {
+			if m := rubyReq().FindStringSubmatch(line); m != nil {
 				add(m[1])
 			}
 		}

@@ -3,6 +3,7 @@ package structure
 import (
 	"fmt"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -373,4 +374,28 @@ func comments(lang string, src []byte) []string {
 		out = append(out, string(src[sp[0]:sp[1]]))
 	}
 	return out
+}
+
+// Every line pattern compiles: they are compiled when first used, so a bad
+// one would otherwise show only in the language that needs it.
+func TestLinePatternsCompile(t *testing.T) {
+	for lang, rules := range familyRules {
+		for i, ru := range rules {
+			func() {
+				defer func() {
+					if r := recover(); r != nil {
+						t.Errorf("%s rule %d: %v", lang, i, r)
+					}
+				}()
+				if re := ru.re(); ru.name > re.NumSubexp() {
+					t.Errorf("%s rule %d: name is group %d of %d", lang, i, ru.name, re.NumSubexp())
+				}
+			}()
+		}
+	}
+	for _, re := range []func() *regexp.Regexp{jsReexport, jsImport, pyFrom, pyImport, goImportOne, goImportIn, cInclude, javaImport, rustUse, rubyReq, yamlKey, assignKey, tableKey} {
+		if re().NumSubexp() < 1 {
+			t.Errorf("%v: no group", re())
+		}
+	}
 }

@@ -3,6 +3,7 @@ package zoekt
 import (
 	"regexp"
 	"strings"
+	"sync"
 	"unicode"
 
 	"github.com/hone-tools/hone"
@@ -16,7 +17,8 @@ const (
 	maxConcepts = 4
 )
 
-var wordRE = regexp.MustCompile(`[\p{L}_][\p{L}\p{N}_]*`)
+// wordRE is compiled when first asked for: only a run over zoekt needs it.
+var wordRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[\p{L}_][\p{L}\p{N}_]*`) })
 
 // TaskQuery is the first search of a task: its identifiers as written,
 // then its words of four letters or more that are no stop words, any of
@@ -25,7 +27,7 @@ var wordRE = regexp.MustCompile(`[\p{L}_][\p{L}\p{N}_]*`)
 func TaskQuery(task string, include, exclude []string) string {
 	var idents, words []string
 	seen := map[string]bool{}
-	for _, w := range wordRE.FindAllString(task, -1) {
+	for _, w := range wordRE().FindAllString(task, -1) {
 		lw := strings.ToLower(w)
 		if seen[lw] || len([]rune(w)) < 3 {
 			continue
@@ -143,7 +145,7 @@ func LoopQueries(q hone.Query, include, exclude []string) []string {
 		out = append(out, build(learned, include, exclude))
 	}
 	for _, g := range q.Gaps {
-		if (g.Kind == "call" || g.Kind == "model") && wordRE.FindString(g.Name) == g.Name && len(g.Name) >= 3 {
+		if (g.Kind == "call" || g.Kind == "model") && wordRE().FindString(g.Name) == g.Name && len(g.Name) >= 3 {
 			if sq := narrow("sym:"+regexpQuote(g.Name), include, exclude); !contains(out, sq) {
 				out = append(out, sq)
 			}
