@@ -17,10 +17,13 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"time"
+	"unsafe"
 
 	"github.com/hone-tools/hone/index"
 	"github.com/hone-tools/hone/redact"
@@ -36,7 +39,6 @@ const MaxCommits = 20000
 var window = MaxCommits
 
 const schema = `
-CREATE TABLE IF NOT EXISTS pack(id INTEGER PRIMARY KEY CHECK (id = 1), data BLOB NOT NULL);
 CREATE TABLE IF NOT EXISTS heads(hash TEXT PRIMARY KEY, commits INTEGER NOT NULL) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
 `
@@ -52,7 +54,10 @@ CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHO
 //	3  subjects redacted, secrets' tokens kept out of the terms (5d757be).
 //	4  heads hold how many commits their history has, so that a head
 //	   read before is known without reading the pack.
-const schemaVersion = "4"
+//	5  the pack in a file of its own beside the database (packFile),
+//	   read in one go: through SQLite, reading it took four copies of
+//	   it, half of what a retrieve on django allocated.
+const schemaVersion = "5"
 
 // Commit is one commit of the history, as a search reads it.
 type Commit struct {
@@ -116,7 +121,7 @@ func read(ctx context.Context, root, gitDir, rev, cacheDir string, count bool) (
 	// In a folder of a larger repository, files are named from the
 	// folder, as the index names them.
 	absGitDir, prefix, head := lines[0], lines[1], lines[2]
-	db, err := openCache(cacheDir, absGitDir+"\x00"+prefix)
+	db, dbPath, err := openCache(cacheDir, absGitDir+"\x00"+prefix)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -131,7 +136,7 @@ func read(ctx context.Context, root, gitDir, rev, cacheDir string, count bool) (
 			return nil, 0, fmt.Errorf("read history: %w", err)
 		}
 	}
-	c := &cache{db: db, commits: map[string]*Commit{}, heads: map[string]bool{}}
+	c := &cache{db: db, pack: packFile(dbPath), commits: map[string]*Commit{}, heads: map[string]bool{}}
 	if err := c.load(ctx); err != nil {
 		return nil, 0, err
 	}
@@ -249,14 +254,20 @@ func git(ctx context.Context, root, gitDir string, stdin []byte, args ...string)
 
 // openCache opens the cache of a git directory, seen from a folder of its
 // work tree (key holds both).
-func openCache(dir, key string) (*sql.DB, error) {
+func openCache(dir, key string) (*sql.DB, string, error) {
 	sum := sha256.Sum256([]byte(key))
 	p := filepath.Join(dir, "history-"+hex.EncodeToString(sum[:8])+".db")
 	// Commit subjects may hold what no one else should read.
 	if err := index.PrivateDB(p); err != nil {
-		return nil, fmt.Errorf("make the history's cache: %w", err)
+		return nil, "", fmt.Errorf("make the history's cache: %w", err)
 	}
-	return openCacheFile(p)
+	db, err := openCacheFile(p)
+	return db, p, err
+}
+
+// packFile is the file of the pack of the cache whose database is db.
+func packFile(db string) string {
+	return strings.TrimSuffix(db, ".db") + ".pack"
 }
 
 func openCacheFile(p string) (*sql.DB, error) {
@@ -271,6 +282,15 @@ func openCacheFile(p string) (*sql.DB, error) {
 	switch {
 	case err == nil && v != schemaVersion:
 		if _, err := db.Exec(`DROP TABLE IF EXISTS commits; DROP TABLE IF EXISTS pack; DROP TABLE IF EXISTS heads; DROP TABLE IF EXISTS meta`); err != nil {
+			db.Close()
+			return nil, fmt.Errorf("reset history %s: %w", p, err)
+		}
+		if err := os.Remove(packFile(p)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			db.Close()
+			return nil, fmt.Errorf("reset history %s: %w", p, err)
+		}
+		// The pages of what was dropped go back to the disk.
+		if _, err := db.Exec(`VACUUM`); err != nil {
 			db.Close()
 			return nil, fmt.Errorf("reset history %s: %w", p, err)
 		}
@@ -299,29 +319,51 @@ func isMissingTable(err error) bool {
 // every ancestor git gave, MaxCommits at most, is known.
 type cache struct {
 	db      *sql.DB
+	pack    string // the pack's file
 	commits map[string]*Commit
 	order   []*Commit // as they were read
 	heads   map[string]bool
 }
 
-// readPack reads the commits of the pack, in q (the database or a
-// transaction).
-func readPack(ctx context.Context, q interface {
-	QueryRowContext(context.Context, string, ...any) *sql.Row
-}) ([]*Commit, error) {
-	var data []byte
-	err := q.QueryRowContext(ctx, `SELECT data FROM pack WHERE id = 1`).Scan(&data)
-	if errors.Is(err, sql.ErrNoRows) {
+// readPack reads the commits of the pack in the file p; no file is no
+// commits.
+func readPack(p string) ([]*Commit, error) {
+	data, err := os.ReadFile(p)
+	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("read history: %w", err)
 	}
-	cs, err := decodePack(data)
+	// The commits' strings are cut from the file's bytes, which nothing
+	// writes to again: no copy of them is made.
+	cs, err := decodeString(unsafe.String(unsafe.SliceData(data), len(data)))
 	if err != nil {
 		return nil, errDamaged
 	}
 	return cs, nil
+}
+
+// writePack replaces the pack in the file p by one of the commits cs: a
+// new file, private as the database is, renamed over the old, so that a
+// reader reads one pack or the other, whole.
+func writePack(p string, cs []*Commit) error {
+	f, err := os.CreateTemp(filepath.Dir(p), filepath.Base(p)+".*")
+	if err != nil {
+		return fmt.Errorf("write history: %w", err)
+	}
+	_, err = f.Write(encodePack(cs))
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), p)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+		return fmt.Errorf("write history: %w", err)
+	}
+	return nil
 }
 
 // errDamaged: the pack cannot be read, and the history is read from git
@@ -337,19 +379,36 @@ func (c *cache) add(cs []*Commit) {
 	}
 }
 
+// load reads the heads, then the pack: a writer replaces the pack before
+// it adds a head, and a pack only grows, so every head read has its
+// commits in the pack read after it.
 func (c *cache) load(ctx context.Context) error {
-	cs, err := readPack(ctx, c.db)
+	if err := c.loadHeads(ctx); err != nil {
+		return err
+	}
+	cs, err := readPack(c.pack)
+	if err == nil && len(cs) == 0 && len(c.heads) > 0 {
+		err = errDamaged // heads whose commits are lost
+	}
 	if errors.Is(err, errDamaged) {
 		// No head is complete any more: the next read starts afresh.
-		if _, err := c.db.ExecContext(ctx, `DELETE FROM pack; DELETE FROM heads`); err != nil {
+		if _, err := c.db.ExecContext(ctx, `DELETE FROM heads`); err != nil {
 			return fmt.Errorf("reset history: %w", err)
 		}
+		if err := os.Remove(c.pack); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("reset history: %w", err)
+		}
+		clear(c.heads)
 		return nil
 	}
 	if err != nil {
 		return err
 	}
 	c.add(cs)
+	return nil
+}
+
+func (c *cache) loadHeads(ctx context.Context) error {
 	hr, err := c.db.QueryContext(ctx, `SELECT hash FROM heads`)
 	if err != nil {
 		return fmt.Errorf("read history: %w", err)
@@ -422,20 +481,25 @@ func (c *cache) fetch(ctx context.Context, root, gitDir, prefix string, tips []s
 	if err != nil {
 		return fmt.Errorf("read the git history: %w", err)
 	}
+	// Writers take the database's write lock first, and hold it while
+	// they replace the pack: another process may have added commits
+	// since the cache was loaded, and they are kept.
 	tx, err := c.db.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("write history: %w", err)
 	}
 	defer tx.Rollback()
-	// Another process may have added commits since the cache was loaded.
-	cs, err := readPack(ctx, tx)
+	if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO meta(key, value) VALUES('schema', ?)`, schemaVersion); err != nil {
+		return fmt.Errorf("write history: %w", err)
+	}
+	cs, err := readPack(c.pack)
 	if err != nil && !errors.Is(err, errDamaged) {
 		return err
 	}
 	c.add(cs)
 	c.add(parseLog(out))
-	if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO pack(id, data) VALUES(1, ?)`, encodePack(c.order)); err != nil {
-		return fmt.Errorf("write history: %w", err)
+	if err := writePack(c.pack, c.order); err != nil {
+		return err
 	}
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("write history: %w", err)

@@ -267,24 +267,26 @@ func TestDamagedCache(t *testing.T) {
 	if _, err := Read(context.Background(), r.dir, "", "", cache); err != nil {
 		t.Fatal(err)
 	}
-	dbs, _ := filepath.Glob(filepath.Join(cache, "history-*.db"))
-	if len(dbs) != 1 {
-		t.Fatalf("caches %v, want one", dbs)
+	packs, _ := filepath.Glob(filepath.Join(cache, "history-*.pack"))
+	if len(packs) != 1 {
+		t.Fatalf("packs %v, want one", packs)
 	}
-	d, err := openCacheFile(dbs[0])
-	if err != nil {
+	if err := os.WriteFile(packs[0], []byte{packVersion, 0xff, 0xff, 0xff, 0xff, 0x0f}, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := d.Exec(`UPDATE pack SET data = ?`, []byte{packVersion, 0xff, 0xff, 0xff, 0xff, 0x0f}); err != nil {
-		t.Fatal(err)
-	}
-	d.Close()
 	l, err := Read(context.Background(), r.dir, "", "", cache)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(l.Commits) != 2 {
 		t.Errorf("%d commits after the damage, want 2", len(l.Commits))
+	}
+	// A pack lost while the database says its head was read.
+	if err := os.Remove(packs[0]); err != nil {
+		t.Fatal(err)
+	}
+	if l, err = Read(context.Background(), r.dir, "", "", cache); err != nil || len(l.Commits) != 2 {
+		t.Errorf("after the pack was lost: %v, %v; want 2 commits", l, err)
 	}
 }
 
@@ -297,22 +299,25 @@ func TestOpenCache(t *testing.T) {
 	if err != nil {
 		t.Fatalf("a new cache: %v", err)
 	}
-	if _, err := db.Exec(`INSERT INTO pack(id, data) VALUES(1, x'01'); UPDATE meta SET value = 'old' WHERE key = 'schema'`); err != nil {
+	if _, err := db.Exec(`INSERT INTO heads(hash, commits) VALUES('abc', 1); UPDATE meta SET value = 'old' WHERE key = 'schema'`); err != nil {
 		t.Fatal(err)
 	}
 	db.Close()
+	if err := writePack(packFile(p), synthetic(3)); err != nil {
+		t.Fatal(err)
+	}
 	db, err = openCacheFile(p)
 	if err != nil {
 		t.Fatalf("a cache of another version: %v", err)
 	}
-	var packs int
+	var heads int
 	var v string
-	if err := db.QueryRow(`SELECT COUNT(*), (SELECT value FROM meta WHERE key = 'schema') FROM pack`).Scan(&packs, &v); err != nil {
+	if err := db.QueryRow(`SELECT COUNT(*), (SELECT value FROM meta WHERE key = 'schema') FROM heads`).Scan(&heads, &v); err != nil {
 		t.Fatal(err)
 	}
 	db.Close()
-	if packs != 0 || v != schemaVersion {
-		t.Errorf("a cache of another version kept %d packs, version %q", packs, v)
+	if _, err := os.Stat(packFile(p)); heads != 0 || v != schemaVersion || !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("a cache of another version kept %d heads, version %q, its pack (%v)", heads, v, err)
 	}
 	bad := filepath.Join(dir, "bad.db")
 	if err := os.WriteFile(bad, []byte(strings.Repeat("not a database ", 512)), 0o600); err != nil {
@@ -368,7 +373,7 @@ func TestPrivateCache(t *testing.T) {
 	if _, err := Read(context.Background(), r.dir, "", "", cache); err != nil {
 		t.Fatal(err)
 	}
-	files, _ := filepath.Glob(filepath.Join(cache, "history-*.db*"))
+	files, _ := filepath.Glob(filepath.Join(cache, "history-*"))
 	if len(files) == 0 {
 		t.Fatal("no cache written")
 	}
@@ -423,13 +428,8 @@ func TestWarm(t *testing.T) {
 	}{
 		{"a head never read", func() {}, 2},
 		{"the head read before, its pack damaged", func() {
-			dbs, _ := filepath.Glob(filepath.Join(cache, "history-*.db"))
-			d, err := openCacheFile(dbs[0])
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer d.Close()
-			if _, err := d.Exec(`UPDATE pack SET data = x'01ff'`); err != nil {
+			packs, _ := filepath.Glob(filepath.Join(cache, "history-*.pack"))
+			if err := os.WriteFile(packs[0], []byte{packVersion, 0xff}, 0o600); err != nil {
 				t.Fatal(err)
 			}
 		}, 2},

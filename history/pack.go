@@ -72,13 +72,19 @@ func encodePack(cs []*Commit) []byte {
 // lists a few arrays: a history of 20,000 commits decodes in a handful of
 // allocations, not one per string.
 func decodePack(raw []byte) ([]*Commit, error) {
-	if len(raw) == 0 {
+	return decodeString(string(raw))
+}
+
+// decodeString is decodePack over a string: the commits' strings are
+// cut from it.
+func decodeString(s string) ([]*Commit, error) {
+	if len(s) == 0 {
 		return nil, nil
 	}
-	if raw[0] != packVersion {
+	if s[0] != packVersion {
 		return nil, errPack
 	}
-	s := string(raw[1:])
+	s = s[1:]
 	pos := 0
 	var bad bool
 	num := func() int {
