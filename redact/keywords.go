@@ -32,23 +32,33 @@ func newKeywordScanner(keywords []string) *keywordScanner {
 	for c := 'A'; c <= 'Z'; c++ {
 		ks.class[c] = ks.class[c+'a'-'A']
 	}
-	// The trie: child[state*cols+class], -1 where there is none.
-	child := make([]int32, ks.cols)
+	// The trie: child[state*cols+class], none where there is none. It
+	// is sized for every byte of the keywords, the most states there can
+	// be, so that it grows by no copies.
+	const none = 0xffff
+	most := 1
+	for _, k := range keywords {
+		most += len(k)
+	}
+	child := make([]uint16, ks.cols, min(most, none)*ks.cols)
 	for i := range child {
-		child[i] = -1
+		child[i] = none
 	}
 	ks.out = [][]int32{nil}
 	states := 1
 	for n, k := range keywords {
 		ks.lens[n] = len(k)
-		s := int32(0)
+		s := uint16(0)
 		for i := 0; i < len(k); i++ {
 			at := int(s)*ks.cols + int(ks.class[k[i]])
-			if child[at] < 0 {
-				child[at] = int32(states)
+			if child[at] == none {
+				if states == none {
+					panic("redact: too many keywords")
+				}
+				child[at] = uint16(states)
 				states++
 				for range ks.cols {
-					child = append(child, -1)
+					child = append(child, none)
 				}
 				ks.out = append(ks.out, nil)
 			}
@@ -56,15 +66,12 @@ func newKeywordScanner(keywords []string) *keywordScanner {
 		}
 		ks.out[s] = append(ks.out[s], int32(n))
 	}
-	if states > 1<<16 {
-		panic("redact: too many keywords")
-	}
 	// Breadth first, each state's failure and its complete row.
-	next := make([]int32, states*ks.cols)
-	fail := make([]int32, states)
-	queue := make([]int32, 0, states)
+	next := make([]uint16, states*ks.cols)
+	fail := make([]uint16, states)
+	queue := make([]uint16, 0, states)
 	for c := 1; c < ks.cols; c++ {
-		if v := child[c]; v >= 0 {
+		if v := child[c]; v != none {
 			next[c] = v
 			queue = append(queue, v)
 		}
@@ -76,7 +83,7 @@ func newKeywordScanner(keywords []string) *keywordScanner {
 		frow := int(fail[u]) * ks.cols
 		for c := 1; c < ks.cols; c++ {
 			v := child[row+c]
-			if v < 0 {
+			if v == none {
 				next[row+c] = next[frow+c]
 				continue
 			}
@@ -86,10 +93,7 @@ func newKeywordScanner(keywords []string) *keywordScanner {
 			queue = append(queue, v)
 		}
 	}
-	ks.next = make([]uint16, len(next))
-	for i, v := range next {
-		ks.next[i] = uint16(v)
-	}
+	ks.next = next
 	ks.ends = make([]bool, states)
 	for s, o := range ks.out {
 		ks.ends[s] = len(o) > 0

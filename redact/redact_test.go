@@ -1,11 +1,15 @@
 package redact_test
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/hone-tools/hone/redact"
 	"github.com/hone-tools/hone/redact/redacttest"
+	"github.com/pelletier/go-toml/v2"
+	"github.com/spf13/viper"
+	"github.com/zricethezav/gitleaks/v8/config"
 )
 
 func TestPlantedSecretsAreHidden(t *testing.T) {
@@ -191,5 +195,34 @@ func BenchmarkNew(b *testing.B) {
 		if _, err := redact.New(); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestDecodeAsGitleaks: hone decodes gitleaks' default configuration
+// itself, without viper; the rules must be those gitleaks' own loader
+// reads.
+func TestDecodeAsGitleaks(t *testing.T) {
+	v := viper.New()
+	v.SetConfigType("toml")
+	if err := v.ReadConfig(strings.NewReader(config.DefaultConfig)); err != nil {
+		t.Fatal(err)
+	}
+	var want, got config.ViperConfig
+	if err := v.Unmarshal(&want); err != nil {
+		t.Fatal(err)
+	}
+	if err := toml.Unmarshal([]byte(config.DefaultConfig), &got); err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Rules) < 100 {
+		t.Fatalf("%d rules decoded", len(got.Rules))
+	}
+	for i := range want.Rules {
+		if i < len(got.Rules) && !reflect.DeepEqual(want.Rules[i], got.Rules[i]) {
+			t.Errorf("rule %s: decoded %+v, gitleaks reads %+v", want.Rules[i].ID, got.Rules[i], want.Rules[i])
+		}
+	}
+	if !reflect.DeepEqual(want, got) {
+		t.Error("the configuration decodes otherwise than gitleaks reads it")
 	}
 }
