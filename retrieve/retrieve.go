@@ -19,6 +19,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/hone-tools/hone"
@@ -86,6 +87,9 @@ func prepare(task string, opts hone.Options) (string, hone.Options, error) {
 // has the index rebuilt, with a notice, and runs again, rather than answer
 // from damaged data.
 func runRepaired(ctx context.Context, ix *index.Index, task string, opts hone.Options, pc *history.Reading, start time.Time) (*hone.Result, error) {
+	// A run that ends before it needs the history stops its read: nothing
+	// outlives the call.
+	defer pc.Stop()
 	res, err := run(ctx, ix, task, opts, pc, start)
 	if !index.IsDamaged(err) {
 		return res, err
@@ -226,7 +230,9 @@ func sortEvals(evs []verdict) {
 
 func run(ctx context.Context, ix *index.Index, raw string, opts hone.Options, pc *history.Reading, start time.Time) (*hone.Result, error) {
 	tp := parseTask(raw, ix)
-	past := readPast(pc, tp.clean, opts.Notice)
+	// The history is waited for when the ranking first needs it, after
+	// the first cycle's search: it is read meanwhile, beside the loop.
+	pastOf := sync.OnceValue(func() past { return readPast(pc, tp.clean, opts.Notice) })
 	abs, _ := filepath.Abs(ix.Root)
 	res := &hone.Result{Version: hone.Version, JSONVersion: hone.JSONVersion, Task: raw, Repo: abs, Threshold: opts.Threshold}
 	if len(tp.concepts) == 0 {
@@ -293,7 +299,7 @@ func run(ctx context.Context, ix *index.Index, raw string, opts hone.Options, pc
 		if !rf.criticalOpen() {
 			rk := &ranker{
 				ix: ix, tp: tp, q: q, src: src, rec: rec, hits: dp.hits, near: near, gaps: rf.found(),
-				tested: testPointers(ix, q), history: past.scores, commits: past.commits, opts: opts,
+				tested: testPointers(ix, q), history: pastOf().scores, commits: pastOf().commits, opts: opts,
 			}
 			if countRelevant(rk.ranking(), opts.Threshold, isTest) >= hone.SufficientFiles {
 				res.StopReason = hone.StopSufficient
@@ -325,6 +331,7 @@ func run(ctx context.Context, ix *index.Index, raw string, opts hone.Options, pc
 	}
 	widened := rec.addWidened(widenedVerdicts)
 
+	past := pastOf()
 	rk := &ranker{
 		ix: ix, tp: tp, q: q, src: src, rec: rec, hits: dp.hits, near: near, gaps: rf.found(),
 		widened: widened, tested: tested, history: past.scores, commits: past.commits, opts: opts,
