@@ -433,3 +433,58 @@ func TestMergeDropsTombstones(t *testing.T) {
 		t.Errorf("%d tombstones left after an update that tombstoned 43%% of a segment", tombs)
 	}
 }
+
+// The folders' listings are kept beside the database between processes:
+// a later process reads only the folders that changed, and still sees
+// every change; a damaged file of listings is read as none.
+func TestListingsKept(t *testing.T) {
+	if testing.Short() {
+		t.Skip("waits for the folders' times to stop being racy")
+	}
+	repo := t.TempDir()
+	files := map[string]string{}
+	for i := 0; i < 40; i++ {
+		files[pathN(i)] = bodyN(i, "token")
+	}
+	writeTree(t, repo, files)
+	time.Sleep(2100 * time.Millisecond) // past walk's slack for racy folders
+	dir := t.TempDir()
+	ctx := context.Background()
+	update := func(step string) Stats {
+		t.Helper()
+		ix, err := Open(ctx, repo, Options{Dir: dir})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer ix.Close()
+		st, err := ix.Update(ctx, nil)
+		if err != nil {
+			t.Fatalf("%s: %v", step, err)
+		}
+		if _, err := os.Stat(ix.Path + listingsSuffix); err != nil {
+			t.Errorf("%s: no listings kept: %v", step, err)
+		}
+		return st
+	}
+	if st := update("first"); st.Added != 40 {
+		t.Fatalf("first update: %+v", st)
+	}
+	writeTree(t, repo, map[string]string{"pkg3/added.go": "package pkg3\n\nfunc Added() {}\n"})
+	if err := os.Remove(filepath.Join(repo, filepath.FromSlash(pathN(5)))); err != nil {
+		t.Fatal(err)
+	}
+	if st := update("an added and a deleted file"); st.Added != 1 || st.Deleted != 1 {
+		t.Errorf("an added and a deleted file: %+v", st)
+	}
+	paths, _ := filepath.Glob(filepath.Join(dir, "*", "index.db"+listingsSuffix))
+	if len(paths) != 1 {
+		t.Fatalf("listings files %v", paths)
+	}
+	if err := os.WriteFile(paths[0], []byte("hone listings\x01 damaged"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	writeTree(t, repo, map[string]string{"pkg4/more.go": "package pkg4\n"})
+	if st := update("damaged listings"); st.Added != 1 || st.Deleted != 0 {
+		t.Errorf("damaged listings: %+v", st)
+	}
+}

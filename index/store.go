@@ -165,6 +165,10 @@ type Index struct {
 	existing bool
 	// walked are the folders the last update's walk read.
 	walked []string
+	// listings are the folders' entries as the walks found them, kept in
+	// the file beside the database named by listingsSuffix; nil until an
+	// update reads them.
+	listings *walk.Listings
 }
 
 // version is the time of the last write to the index, which changes with
@@ -410,7 +414,8 @@ func (ix *Index) remove() error {
 		ix.db.Close()
 		ix.db = nil
 	}
-	for _, suffix := range []string{"", "-wal", "-shm", "-journal", stampSuffix} {
+	ix.listings = nil
+	for _, suffix := range []string{"", "-wal", "-shm", "-journal", stampSuffix, listingsSuffix} {
 		if err := os.Remove(ix.Path + suffix); err != nil && !errors.Is(err, os.ErrNotExist) {
 			return fmt.Errorf("remove index %s: %w", ix.Path, err)
 		}

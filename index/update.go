@@ -7,6 +7,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -272,6 +273,7 @@ func (ix *Index) update(ctx context.Context, progress func(Progress)) (Stats, er
 	// well before it is racy.
 	checked := time.Now().UnixNano()
 	var walked []string
+	listings := ix.loadListings()
 	// What changed is known as the walk goes: no list of every file is
 	// kept, which at 100,000 files cost a tenth of a no-change update.
 	var todo []walk.File
@@ -279,6 +281,7 @@ func (ix *Index) update(ctx context.Context, progress func(Progress)) (Stats, er
 	var seenPaths []string // the catalog's files the walk met
 	err = walk.Walk(ctx, ix.Root, walk.Options{
 		Dir:         func(p string) { walked = append(walked, p) },
+		Listings:    listings,
 		MaxFileSize: ix.opts.MaxFileSize,
 		OnError: func(p string, err error) error {
 			st.Skipped.skip(p, err)
@@ -314,6 +317,7 @@ func (ix *Index) update(ctx context.Context, progress func(Progress)) (Stats, er
 	ix.mu.Lock()
 	ix.walked = walked
 	ix.mu.Unlock()
+	ix.saveListings(listings)
 	if testHookAfterWalk != nil {
 		testHookAfterWalk()
 	}
@@ -1144,4 +1148,51 @@ func (w *writer) merge(segs []int64) {
 	w.exec(`DELETE FROM tomb WHERE seg IN (`+marks+`)`, args...)
 	w.exec(`UPDATE files SET seg = ? WHERE seg IN (`+marks+`)`, append([]any{seg}, args...)...)
 	w.touchVersion()
+}
+
+// listingsSuffix names the file beside the database that holds the
+// folders' listings (walk.Listings), so that a walk reads again only the
+// folders that changed since.
+const listingsSuffix = "-folders"
+
+// loadListings returns the folders' listings: those the index keeps in
+// memory, else those of its file. A file that is missing or damaged is
+// no listings: every folder is read.
+func (ix *Index) loadListings() *walk.Listings {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	if ix.listings == nil {
+		ix.listings = walk.NewListings()
+		if b, err := os.ReadFile(ix.Path + listingsSuffix); err == nil {
+			_ = ix.listings.UnmarshalBinary(b) // damaged: read every folder
+		}
+	}
+	return ix.listings
+}
+
+// saveListings writes the listings a walk changed to their file: a new
+// private file renamed over the old. They only spare reads: one that
+// cannot be written costs the next process a read of every folder.
+func (ix *Index) saveListings(l *walk.Listings) {
+	if !l.Changed() {
+		return
+	}
+	b, err := l.MarshalBinary()
+	if err != nil {
+		return
+	}
+	f, err := os.CreateTemp(filepath.Dir(ix.Path), filepath.Base(ix.Path)+listingsSuffix+".*")
+	if err != nil {
+		return
+	}
+	_, err = f.Write(b)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), ix.Path+listingsSuffix)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"testing"
+	"time"
 )
 
 // seenTree creates a tree of about 6,000 files in about 600 directories
@@ -64,10 +65,22 @@ func seenOK(File) (Kind, bool, bool) { return 0, false, true }
 // directories with a Seen hook that knows every file, as when updating an
 // index: the walk is directory reads and stat calls.
 func BenchmarkWalkSeen(b *testing.B) {
+	benchmarkWalkSeen(b, Options{Seen: seenOK})
+}
+
+// BenchmarkWalkListed is BenchmarkWalkSeen with the folders' listings
+// kept: a walk that finds nothing changed reads no folder.
+func BenchmarkWalkListed(b *testing.B) {
+	old := listingSlack
+	listingSlack = -time.Minute // the tree was just written
+	defer func() { listingSlack = old }()
+	benchmarkWalkSeen(b, Options{Seen: seenOK, Listings: NewListings()})
+}
+
+func benchmarkWalkSeen(b *testing.B, opts Options) {
 	root := b.TempDir()
 	want := seenTree(b, root)
 	ctx := context.Background()
-	opts := Options{Seen: seenOK}
 	b.ReportAllocs()
 	for b.Loop() {
 		n := 0

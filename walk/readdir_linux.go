@@ -54,14 +54,33 @@ func (d dirHandle) close() {
 }
 
 // stat returns the status of the directory's file name, not following
-// symbolic links, as os.Lstat would.
+// symbolic links, as os.Lstat would. A directory whose entries came from
+// its listing is not open (fd is -1): the name is looked up from its path.
 func (d dirHandle) stat(name string) (fileStat, error) {
 	var st unix.Stat_t
-	err := ignoringEINTR(func() error { return unix.Fstatat(d.fd, name, &st, unix.AT_SYMLINK_NOFOLLOW) })
+	fd, p := d.fd, name
+	if fd < 0 {
+		fd, p = unix.AT_FDCWD, join(d.path, name)
+	}
+	err := ignoringEINTR(func() error { return unix.Fstatat(fd, p, &st, unix.AT_SYMLINK_NOFOLLOW) })
 	if err != nil {
 		return fileStat{}, &fs.PathError{Op: "lstat", Path: join(d.path, name), Err: err}
 	}
 	return fileStat{size: st.Size, mtime: time.Unix(st.Mtim.Unix()), ctime: time.Unix(st.Ctim.Unix()), ino: st.Ino}, nil
+}
+
+// unopened is the directory dir, not opened: its entries come from its
+// listing.
+func unopened(dir string) dirHandle { return dirHandle{fd: -1, path: dir} }
+
+// statDir returns what the status of the directory dir says of its
+// entries; false when it cannot be taken.
+func statDir(dir string) (dirStamp, bool) {
+	var st unix.Stat_t
+	if err := ignoringEINTR(func() error { return unix.Lstat(dir, &st) }); err != nil || st.Mode&unix.S_IFMT != unix.S_IFDIR {
+		return dirStamp{}, false
+	}
+	return dirStamp{mtime: st.Mtim.Nano(), ctime: st.Ctim.Nano(), ino: st.Ino}, true
 }
 
 // entries returns the entries of the directory other than "." and "..",

@@ -14,6 +14,13 @@ func openDir(dir string) (dirHandle, error) { return dirHandle{dir}, nil }
 
 func (d dirHandle) close() {}
 
+// unopened is the directory dir, not opened: its entries come from its
+// listing.
+func unopened(dir string) dirHandle { return dirHandle{dir} }
+
+// statDir: elsewhere than on Linux, folders are read on every walk.
+func statDir(dir string) (dirStamp, bool) { return dirStamp{}, false }
+
 func (d dirHandle) stat(name string) (fileStat, error) { return statFile(join(d.path, name)) }
 
 // entries returns the entries of the directory other than "." and "..",

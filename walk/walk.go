@@ -60,6 +60,11 @@ type Options struct {
 	// change to the walk's files would show in, for a caller that watches
 	// them.
 	Dir func(path string)
+
+	// Listings, if not nil, holds the entries of the directories earlier
+	// walks read: a directory whose status is unchanged is not read
+	// again (see Listings). The walk updates it.
+	Listings *Listings
 }
 
 // maxFileSize returns the effective size limit, negative for none.
@@ -260,6 +265,9 @@ func newWalker(ctx context.Context, root string, opts Options, fn func(File) err
 
 // walk walks the tree.
 func (w *walker) walk() error {
+	if w.opts.Listings != nil {
+		w.opts.Listings.begin(time.Now())
+	}
 	rules, err := w.loadExclude()
 	if err != nil {
 		return skipToNil(err)
@@ -469,11 +477,29 @@ func (w *walker) next() *dirJob {
 // space.
 func (w *walker) read(j *dirJob, s *scratch) {
 	defer j.done.Done()
-	dir, err := openDir(j.abs)
+	var dir dirHandle
 	var entries []dirent
-	if err == nil {
-		defer dir.close()
-		entries, err = dir.entries(&s.dir)
+	var err error
+	// The directory's status first: a change made while it is read moves
+	// its times past the stamp kept with its listing.
+	ls := w.opts.Listings
+	var stamp dirStamp
+	stamped := false
+	if ls != nil {
+		stamp, stamped = statDir(j.abs)
+	}
+	listed := false
+	if stamped {
+		entries, listed = ls.lookup(j.rel, stamp)
+	}
+	if listed {
+		dir = unopened(j.abs)
+	} else {
+		dir, err = openDir(j.abs)
+		if err == nil {
+			defer dir.close()
+			entries, err = dir.entries(&s.dir)
+		}
 	}
 	j.readErr = err
 	if err != nil && j.rel == "" {
@@ -485,7 +511,12 @@ func (w *walker) read(j *dirJob, s *scratch) {
 	if rules.generic {
 		elems = j.pathElems()
 	}
-	slices.SortFunc(entries, compareEntries)
+	if !listed { // a listing is sorted already, and not to be changed
+		slices.SortFunc(entries, compareEntries)
+		if stamped && err == nil {
+			ls.record(j.rel, stamp, entries)
+		}
+	}
 	j.entries = make([]entry, 0, len(entries))
 	nsub := 0
 	for _, e := range entries {

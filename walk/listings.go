@@ -1,0 +1,263 @@
+package walk
+
+import (
+	"encoding/binary"
+	"errors"
+	"hash/crc32"
+	"io/fs"
+	"slices"
+	"sync"
+	"time"
+)
+
+// Listings are the entries of the folders earlier walks read, each with
+// the status its folder had then. A walk that finds a folder's status
+// unchanged takes the folder's entries from its listing, one stat call,
+// rather than open and read the folder: on django, 3,200 folders for 5,300
+// files, that is most of the system calls of a walk that finds nothing
+// changed. The statuses of the folder's files are still taken, and its
+// ignore files still read, on every walk.
+//
+// A folder's status changes when an entry is added to it, removed from it
+// or renamed in it: its modification and change times move, and a folder
+// made anew has another inode. A folder whose times are within two
+// seconds of a walk's start is racy, as git calls it: a change made
+// in the same tick of the file system's clock would leave them as they
+// are. Its listing is not kept, and the next walk reads it again.
+//
+// A Listings is safe for concurrent use. Walk updates it: after a walk it
+// holds the listings of the folders that walk met. MarshalBinary and
+// UnmarshalBinary keep it between processes.
+type Listings struct {
+	mu      sync.Mutex
+	old     map[string]listing // what the walk started with
+	now     map[string]listing // what it met
+	fresh   int                // listings the walk read anew and kept
+	reused  int                // listings it took from old
+	racyAt  int64              // folders changed at or after this (ns) are racy
+	started bool
+}
+
+// listingSlack is how recent a folder's times may be, at a walk's start,
+// for its listing to be kept: coarser than any file system's clock that
+// hone meets.
+var listingSlack = 2 * time.Second
+
+// listing is a folder's entries, sorted, and the status they were read
+// under.
+type listing struct {
+	stamp   dirStamp
+	entries []dirent
+}
+
+// dirStamp is what a folder's status says of its entries.
+type dirStamp struct {
+	mtime, ctime int64 // nanoseconds
+	ino          uint64
+}
+
+// NewListings returns an empty Listings.
+func NewListings() *Listings { return &Listings{} }
+
+// begin starts a walk that starts at start: what the last walk met is what
+// this one starts with.
+func (l *Listings) begin(start time.Time) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.started {
+		l.old = l.now
+	}
+	l.started = true
+	l.now = map[string]listing{}
+	l.fresh, l.reused = 0, 0
+	l.racyAt = start.Add(-listingSlack).UnixNano()
+}
+
+// lookup returns the entries of the folder rel, sorted, when its listing
+// was read under stamp. They are the listing's own: the caller must not
+// change them.
+func (l *Listings) lookup(rel string, stamp dirStamp) ([]dirent, bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	ls, ok := l.old[rel]
+	if !ok || ls.stamp != stamp {
+		return nil, false
+	}
+	l.now[rel] = ls
+	l.reused++
+	return ls.entries, true
+}
+
+// record keeps the entries of the folder rel, sorted, read under stamp,
+// unless stamp is racy.
+func (l *Listings) record(rel string, stamp dirStamp, entries []dirent) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if max(stamp.mtime, stamp.ctime) >= l.racyAt {
+		return
+	}
+	l.now[rel] = listing{stamp: stamp, entries: slices.Clone(entries)}
+	l.fresh++
+}
+
+// Changed reports whether the last walk changed the listings: it kept a
+// listing read anew, or met fewer folders than were listed.
+func (l *Listings) Changed() bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.fresh > 0 || l.reused != len(l.old)
+}
+
+// Len is how many folders are listed.
+func (l *Listings) Len() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.started {
+		return len(l.now)
+	}
+	return len(l.old)
+}
+
+// listingsMagic starts the encoding; its last byte is the version.
+const listingsMagic = "hone listings\x01"
+
+// errListings is the error of listings that cannot be decoded.
+var errListings = errors.New("walk: damaged folder listings")
+
+// Entry types as encoded.
+const (
+	encRegular byte = iota
+	encDir
+	encSymlink
+	encOther
+)
+
+// MarshalBinary encodes the listings, those the last walk met (before any
+// walk, those decoded), with a checksum.
+func (l *Listings) MarshalBinary() ([]byte, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	m := l.old
+	if l.started {
+		m = l.now
+	}
+	rels := make([]string, 0, len(m))
+	for rel := range m {
+		rels = append(rels, rel)
+	}
+	slices.Sort(rels)
+	b := []byte(listingsMagic)
+	str := func(s string) {
+		b = binary.AppendUvarint(b, uint64(len(s)))
+		b = append(b, s...)
+	}
+	b = binary.AppendUvarint(b, uint64(len(rels)))
+	for _, rel := range rels {
+		ls := m[rel]
+		str(rel)
+		b = binary.AppendVarint(b, ls.stamp.mtime)
+		b = binary.AppendVarint(b, ls.stamp.ctime)
+		b = binary.AppendUvarint(b, ls.stamp.ino)
+		b = binary.AppendUvarint(b, uint64(len(ls.entries)))
+		for _, e := range ls.entries {
+			str(e.name)
+			switch {
+			case e.typ.IsRegular():
+				b = append(b, encRegular)
+			case e.typ.IsDir():
+				b = append(b, encDir)
+			case e.typ&fs.ModeSymlink != 0:
+				b = append(b, encSymlink)
+			default:
+				b = append(b, encOther)
+			}
+		}
+	}
+	return binary.LittleEndian.AppendUint32(b, crc32.ChecksumIEEE(b)), nil
+}
+
+// UnmarshalBinary replaces the listings by those of data. Damaged data is
+// an error, and leaves the listings as they were.
+func (l *Listings) UnmarshalBinary(data []byte) error {
+	if len(data) < len(listingsMagic)+4 || string(data[:len(listingsMagic)]) != listingsMagic {
+		return errListings
+	}
+	body := data[:len(data)-4]
+	if crc32.ChecksumIEEE(body) != binary.LittleEndian.Uint32(data[len(body):]) {
+		return errListings
+	}
+	b := body[len(listingsMagic):]
+	bad := false
+	num := func() uint64 {
+		v, n := binary.Uvarint(b)
+		if n <= 0 {
+			bad = true
+			return 0
+		}
+		b = b[n:]
+		return v
+	}
+	snum := func() int64 {
+		v, n := binary.Varint(b)
+		if n <= 0 {
+			bad = true
+			return 0
+		}
+		b = b[n:]
+		return v
+	}
+	str := func() string {
+		n := num()
+		if bad || n > uint64(len(b)) {
+			bad = true
+			return ""
+		}
+		s := string(b[:n])
+		b = b[n:]
+		return s
+	}
+	count := num()
+	if bad || count > uint64(len(b)) {
+		return errListings
+	}
+	m := make(map[string]listing, count)
+	for range count {
+		rel := str()
+		ls := listing{stamp: dirStamp{mtime: snum(), ctime: snum(), ino: num()}}
+		n := num()
+		if bad || n > uint64(len(b)) {
+			return errListings
+		}
+		ls.entries = make([]dirent, n)
+		for i := range ls.entries {
+			ls.entries[i].name = str()
+			if bad || len(b) == 0 {
+				return errListings
+			}
+			switch b[0] {
+			case encRegular:
+			case encDir:
+				ls.entries[i].typ = fs.ModeDir
+			case encSymlink:
+				ls.entries[i].typ = fs.ModeSymlink
+			case encOther:
+				ls.entries[i].typ = fs.ModeIrregular
+			default:
+				return errListings
+			}
+			b = b[1:]
+		}
+		if bad {
+			return errListings
+		}
+		m[rel] = ls
+	}
+	if len(b) != 0 {
+		return errListings
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.old, l.now, l.started = m, nil, false
+	l.fresh, l.reused = 0, 0
+	return nil
+}
