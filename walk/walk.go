@@ -302,6 +302,12 @@ func (w *walker) loadExclude() ([]*rule, error) {
 	return parseIgnore(data, nil), nil
 }
 
+// openListedAt is how many entries a listed folder has, more than which
+// it is opened to take its files' statuses by name: on a tree of 100
+// files a folder, a path lookup from the root for each file cost more
+// than the folder's read that the listing spared.
+const openListedAt = 8
+
 // walkDir walks the directory of j. It returns nil or filepath.SkipDir
 // once it is done with j (filepath.SkipDir if the caller should simply go
 // on with the next entry), and any other error to end the walk.
@@ -493,7 +499,17 @@ func (w *walker) read(j *dirJob, s *scratch) {
 		entries, listed = ls.lookup(j.rel, stamp)
 	}
 	if listed {
+		// Its files' statuses are still taken: by name in the open
+		// folder where it has many (a path is resolved from the root
+		// for each file otherwise), by path where it has few, which
+		// spares opening it.
 		dir = unopened(j.abs)
+		if len(entries) > openListedAt {
+			if d, err := openDir(j.abs); err == nil {
+				dir = d
+				defer dir.close()
+			}
+		}
 	} else {
 		dir, err = openDir(j.abs)
 		if err == nil {
