@@ -127,16 +127,18 @@ func read(ctx context.Context, root, gitDir, rev, cacheDir string, count bool) (
 	}
 	defer db.Close()
 	if count {
+		// A head read before, whose pack is there: a pack lost or cut
+		// since is found by the read below.
 		var n int
 		err := db.QueryRowContext(ctx, `SELECT commits FROM heads WHERE hash = ?`, head).Scan(&n)
-		if err == nil {
+		if fi, serr := os.Stat(packFile(dbPath)); err == nil && serr == nil && fi.Size() > 0 {
 			return nil, n, nil
 		}
-		if !errors.Is(err, sql.ErrNoRows) {
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
 			return nil, 0, fmt.Errorf("read history: %w", err)
 		}
 	}
-	c := &cache{db: db, pack: packFile(dbPath), commits: map[string]*Commit{}, heads: map[string]bool{}}
+	c := &cache{db: db, pack: packFile(dbPath), commits: map[string]*Commit{}, heads: map[string]int{}}
 	if err := c.load(ctx); err != nil {
 		return nil, 0, err
 	}
@@ -145,8 +147,14 @@ func read(ctx context.Context, root, gitDir, rev, cacheDir string, count bool) (
 	// what is new since the heads read before, then, for a head older than
 	// they are, the history past where their windows ended.
 	l, missing := c.log(head)
-	if c.heads[head] {
-		return l, len(l.Commits), nil
+	if n, ok := c.heads[head]; ok {
+		if len(l.Commits) >= n {
+			return l, len(l.Commits), nil
+		}
+		// The pack lacks commits the head had when it was read (a pack
+		// replaced by an older one, as a lost rename leaves it): read
+		// them again.
+		delete(c.heads, head)
 	}
 	if len(missing) > 0 {
 		if err := c.fetch(ctx, root, gitDir, prefix, []string{head}, true, window); err != nil {
@@ -162,7 +170,7 @@ func read(ctx context.Context, root, gitDir, rev, cacheDir string, count bool) (
 			}
 		}
 	}
-	if _, err := db.ExecContext(ctx, `INSERT OR IGNORE INTO heads(hash, commits) VALUES(?, ?)`, head, len(l.Commits)); err != nil {
+	if _, err := db.ExecContext(ctx, `INSERT OR REPLACE INTO heads(hash, commits) VALUES(?, ?)`, head, len(l.Commits)); err != nil {
 		return nil, 0, fmt.Errorf("write history: %w", err)
 	}
 	return l, len(l.Commits), nil
@@ -289,11 +297,9 @@ func openCacheFile(p string) (*sql.DB, error) {
 			db.Close()
 			return nil, fmt.Errorf("reset history %s: %w", p, err)
 		}
-		// The pages of what was dropped go back to the disk.
-		if _, err := db.Exec(`VACUUM`); err != nil {
-			db.Close()
-			return nil, fmt.Errorf("reset history %s: %w", p, err)
-		}
+		// The pages of what was dropped go back to the disk, when they
+		// can: a cache that keeps them works as well.
+		_, _ = db.Exec(`VACUUM`)
 	case err == nil, errors.Is(err, sql.ErrNoRows), isMissingTable(err):
 	default:
 		db.Close()
@@ -321,8 +327,8 @@ type cache struct {
 	db      *sql.DB
 	pack    string // the pack's file
 	commits map[string]*Commit
-	order   []*Commit // as they were read
-	heads   map[string]bool
+	order   []*Commit      // as they were read
+	heads   map[string]int // their commit counts
 }
 
 // readPack reads the commits of the pack in the file p; no file is no
@@ -353,6 +359,11 @@ func writePack(p string, cs []*Commit) error {
 		return fmt.Errorf("write history: %w", err)
 	}
 	_, err = f.Write(encodePack(cs))
+	if err == nil {
+		// On disk before it is renamed: after a crash, the heads the
+		// database then records have their commits in the pack.
+		err = f.Sync()
+	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
@@ -409,17 +420,18 @@ func (c *cache) load(ctx context.Context) error {
 }
 
 func (c *cache) loadHeads(ctx context.Context) error {
-	hr, err := c.db.QueryContext(ctx, `SELECT hash FROM heads`)
+	hr, err := c.db.QueryContext(ctx, `SELECT hash, commits FROM heads`)
 	if err != nil {
 		return fmt.Errorf("read history: %w", err)
 	}
 	defer hr.Close()
 	for hr.Next() {
 		var h string
-		if err := hr.Scan(&h); err != nil {
+		var n int
+		if err := hr.Scan(&h, &n); err != nil {
 			return fmt.Errorf("read history: %w", err)
 		}
-		c.heads[h] = true
+		c.heads[h] = n
 	}
 	return hr.Err()
 }

@@ -413,8 +413,8 @@ func TestStart(t *testing.T) {
 }
 
 // Warm reads a head's history as Read does, once; a head read before is
-// counted from the cache without its pack, even a damaged one; a new
-// commit is read from git.
+// counted from the cache without reading its pack, even a damaged one;
+// one whose pack is lost, and a new commit, are read from git.
 func TestWarm(t *testing.T) {
 	r := newRepo(t)
 	r.commit("Add the scheduler", "sched.go")
@@ -433,6 +433,12 @@ func TestWarm(t *testing.T) {
 				t.Fatal(err)
 			}
 		}, 2},
+		{"the head read before, its pack lost", func() {
+			packs, _ := filepath.Glob(filepath.Join(cache, "history-*.pack"))
+			if err := os.Remove(packs[0]); err != nil {
+				t.Fatal(err)
+			}
+		}, 2},
 		{"a new commit", func() { r.commit("Drop the scheduler's lock", "lock.go") }, 3},
 	} {
 		tt.before()
@@ -448,5 +454,38 @@ func TestWarm(t *testing.T) {
 	var none *Reading
 	if n, took, err := none.Commits(); n != 0 || took != 0 || err != nil {
 		t.Errorf("a nil Reading: %d, %v, %v", n, took, err)
+	}
+}
+
+// A pack older than the heads (a crash that lost its rename, a reset by
+// another process): a head whose pack holds fewer commits than it had is
+// read from git again, never answered short.
+func TestStalePack(t *testing.T) {
+	r := newRepo(t)
+	r.commit("Add the scheduler", "sched.go")
+	cache := t.TempDir()
+	ctx := context.Background()
+	if _, err := Read(ctx, r.dir, "", "", cache); err != nil {
+		t.Fatal(err)
+	}
+	packs, _ := filepath.Glob(filepath.Join(cache, "history-*.pack"))
+	if len(packs) != 1 {
+		t.Fatalf("packs %v", packs)
+	}
+	old, err := os.ReadFile(packs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.commit("Tune the scheduler", "sched.go")
+	if l, err := Read(ctx, r.dir, "", "", cache); err != nil || len(l.Commits) != 2 {
+		t.Fatalf("after a new commit: %v, %v", l, err)
+	}
+	if err := os.WriteFile(packs[0], old, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 2 {
+		if l, err := Read(ctx, r.dir, "", "", cache); err != nil || len(l.Commits) != 2 {
+			t.Errorf("read %d beside the older pack: %v, %v; want 2 commits", i, l, err)
+		}
 	}
 }

@@ -114,7 +114,7 @@ func decodeString(s string) ([]*Commit, error) {
 		table[i] = str()
 	}
 	nc := num()
-	if bad || nc > len(s)-pos {
+	if bad || nc > (len(s)-pos)/minCommitBytes {
 		return nil, errPack
 	}
 	// Each commit's lists are cut from a shared pool; a list the pool's
@@ -176,6 +176,11 @@ func decodeString(s string) ([]*Commit, error) {
 	}
 	return cs, nil
 }
+
+// minCommitBytes is the fewest bytes a commit takes in a pack: the lengths
+// of its hash and subject, and the counts of its parents, terms and files.
+// A damaged count of commits is refused before memory is made for them.
+const minCommitBytes = 5
 
 // uvarint is binary.Uvarint over a string.
 func uvarint(s string) (uint64, int) {
