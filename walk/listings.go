@@ -25,8 +25,12 @@ import (
 // in the same tick of the file system's clock would leave them as they
 // are. Its listing is not kept, and the next walk reads it again.
 //
-// A Listings is safe for concurrent use. Walk updates it: after a walk it
-// holds the listings of the folders that walk met. MarshalBinary and
+// Walk updates it: after a walk it holds the listings of the folders that
+// walk met. Its methods are safe for concurrent use, but it serves one
+// walk at a time: two at once would each keep only part of what they met,
+// which costs reads, never a change missed. Listings are kept only where
+// the root's file system moves folders' times as their entries change
+// (not on NFS, SMB, FUSE, 9p, Ceph, AFS or Coda). MarshalBinary and
 // UnmarshalBinary keep it between processes.
 type Listings struct {
 	mu      sync.Mutex
@@ -50,10 +54,14 @@ type listing struct {
 	entries []dirent
 }
 
-// dirStamp is what a folder's status says of its entries.
+// dirStamp is what a folder's status says of its entries: its times,
+// and its inode; its size and link count too, which on many file systems
+// move with its entries and its subfolders.
 type dirStamp struct {
 	mtime, ctime int64 // nanoseconds
 	ino          uint64
+	size         int64
+	nlink        uint64
 }
 
 // NewListings returns an empty Listings.
@@ -119,7 +127,7 @@ func (l *Listings) Len() int {
 }
 
 // listingsMagic starts the encoding; its last byte is the version.
-const listingsMagic = "hone listings\x01"
+const listingsMagic = "hone listings\x02"
 
 // errListings is the error of listings that cannot be decoded.
 var errListings = errors.New("walk: damaged folder listings")
@@ -158,6 +166,8 @@ func (l *Listings) MarshalBinary() ([]byte, error) {
 		b = binary.AppendVarint(b, ls.stamp.mtime)
 		b = binary.AppendVarint(b, ls.stamp.ctime)
 		b = binary.AppendUvarint(b, ls.stamp.ino)
+		b = binary.AppendVarint(b, ls.stamp.size)
+		b = binary.AppendUvarint(b, ls.stamp.nlink)
 		b = binary.AppendUvarint(b, uint64(len(ls.entries)))
 		for _, e := range ls.entries {
 			str(e.name)
@@ -223,7 +233,7 @@ func (l *Listings) UnmarshalBinary(data []byte) error {
 	m := make(map[string]listing, count)
 	for range count {
 		rel := str()
-		ls := listing{stamp: dirStamp{mtime: snum(), ctime: snum(), ino: num()}}
+		ls := listing{stamp: dirStamp{mtime: snum(), ctime: snum(), ino: num(), size: snum(), nlink: num()}}
 		n := num()
 		if bad || n > uint64(len(b)) {
 			return errListings

@@ -1,9 +1,9 @@
 package walk
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"testing"
 	"time"
@@ -24,10 +24,10 @@ func settle(t *testing.T) {
 // each edit below is followed by a walk of both kinds, and their files
 // must be the same.
 func TestListingsSeeEveryChange(t *testing.T) {
-	if runtime.GOOS != "linux" {
-		t.Skip("listings are kept on Linux only")
-	}
 	root := t.TempDir()
+	if !KeepsListings(root) {
+		t.Skipf("no listings kept on the file system of %s", root)
+	}
 	writeTree(t, root, map[string]string{
 		".gitignore":      "*.log\n",
 		"a/one.go":        "package a\n",
@@ -40,7 +40,19 @@ func TestListingsSeeEveryChange(t *testing.T) {
 		"gone/six.go":     "package gone\n",
 		"renamed/sev.go":  "package renamed\n",
 		"replaced/old.go": "package replaced\n",
+		"top.go":          "package top\n",
+		"f/z.go":          "package f\n",
+		"p/q.go":          "package p\n",
+		"lnk/r.go":        "package lnk\n",
+		"sub/s/t.go":      "package s\n",
+		"sub/u/v.go":      "package u\n",
+		"tgt/w.go":        "package tgt\n",
+		"x/one.go":        "package x\n",
+		"y/two.go":        "package y\n",
 	})
+	for i := range openListedAt + 4 { // a folder its walk opens
+		writeTree(t, root, map[string]string{fmt.Sprintf("many/f%02d.go", i): "package many\n"})
+	}
 	ls := NewListings()
 	p := func(s string) string { return filepath.Join(root, filepath.FromSlash(s)) }
 	for _, step := range []struct {
@@ -70,6 +82,59 @@ func TestListingsSeeEveryChange(t *testing.T) {
 		}},
 		{"an ignore file changed", func() error { return os.WriteFile(p(".gitignore"), []byte("*.md\n"), 0o644) }},
 		{"a file's content changed", func() error { return os.WriteFile(p("c/four.py"), []byte("x = 10\n"), 0o644) }},
+		{"a file added at the root", func() error { return os.WriteFile(p("added.go"), []byte("package top\n"), 0o644) }},
+		{"a file removed at the root", func() error { return os.Remove(p("top.go")) }},
+		{"a file replaced by a folder", func() error {
+			if err := os.Remove(p("f/z.go")); err != nil {
+				return err
+			}
+			if err := os.Mkdir(p("f/z.go"), 0o755); err != nil {
+				return err
+			}
+			return os.WriteFile(p("f/z.go/in.go"), []byte("package z\n"), 0o644)
+		}},
+		{"two folders swapped", func() error {
+			if err := os.Rename(p("x"), p("tmp")); err != nil {
+				return err
+			}
+			if err := os.Rename(p("y"), p("x")); err != nil {
+				return err
+			}
+			return os.Rename(p("tmp"), p("y"))
+		}},
+		{"a file added, the folder's modification time put back", func() error {
+			fi, err := os.Stat(p("p"))
+			if err != nil {
+				return err
+			}
+			if err := os.WriteFile(p("p/new.go"), []byte("package p\n"), 0o644); err != nil {
+				return err
+			}
+			return os.Chtimes(p("p"), fi.ModTime(), fi.ModTime())
+		}},
+		{"a file replaced by a symbolic link", func() error {
+			if err := os.Symlink("../tgt/w.go", p("lnk/tmp")); err != nil {
+				return err
+			}
+			return os.Rename(p("lnk/tmp"), p("lnk/r.go"))
+		}},
+		{"a folder replaced by a symbolic link", func() error {
+			if err := os.RemoveAll(p("sub/s")); err != nil {
+				return err
+			}
+			return os.Symlink("../tgt", p("sub/s"))
+		}},
+		{"a nested ignore file added", func() error { return os.WriteFile(p("sub/.gitignore"), []byte("u/\n"), 0o644) }},
+		{"a nested ignore file emptied", func() error { return os.WriteFile(p("sub/.gitignore"), []byte("\n"), 0o644) }},
+		{"a file removed from a folder of many", func() error { return os.Remove(p("many/f03.go")) }},
+		{"a file renamed in a folder of many", func() error { return os.Rename(p("many/f04.go"), p("many/g04.go")) }},
+		{"git's exclude file added", func() error {
+			if err := os.MkdirAll(p(".git/info"), 0o755); err != nil {
+				return err
+			}
+			return os.WriteFile(p(".git/info/exclude"), []byte("y/\n"), 0o644)
+		}},
+		{"git's exclude file emptied", func() error { return os.WriteFile(p(".git/info/exclude"), nil, 0o644) }},
 	} {
 		if err := step.edit(); err != nil {
 			t.Fatal(err)
@@ -92,10 +157,10 @@ func TestListingsSeeEveryChange(t *testing.T) {
 // kept: a change in the same tick of the clock would not show in its
 // times.
 func TestListingsRacyFolder(t *testing.T) {
-	if runtime.GOOS != "linux" {
-		t.Skip("listings are kept on Linux only")
-	}
 	root := t.TempDir()
+	if !KeepsListings(root) {
+		t.Skipf("no listings kept on the file system of %s", root)
+	}
 	writeTree(t, root, map[string]string{"a/x.go": "package a\n"})
 	ls := NewListings()
 	walkPaths(t, root, Options{Listings: ls})
@@ -106,10 +171,10 @@ func TestListingsRacyFolder(t *testing.T) {
 
 // Listings survive encoding; damaged data is refused whole.
 func TestListingsEncoding(t *testing.T) {
-	if runtime.GOOS != "linux" {
-		t.Skip("listings are kept on Linux only")
-	}
 	root := t.TempDir()
+	if !KeepsListings(root) {
+		t.Skipf("no listings kept on the file system of %s", root)
+	}
 	writeTree(t, root, map[string]string{"a/x.go": "package a\n", "a/b/y.go": "package b\n", "c/": ""})
 	settle(t)
 	ls := NewListings()
@@ -143,7 +208,7 @@ func TestListingsEncoding(t *testing.T) {
 }
 
 func FuzzListings(f *testing.F) {
-	ls := &Listings{old: map[string]listing{"a": {stamp: dirStamp{1, 2, 3}, entries: []dirent{{name: "x.go"}, {name: "b", typ: os.ModeDir}}}}}
+	ls := &Listings{old: map[string]listing{"a": {stamp: dirStamp{mtime: 1, ctime: 2, ino: 3, size: 4, nlink: 2}, entries: []dirent{{name: "x.go"}, {name: "b", typ: os.ModeDir}}}}}
 	data, _ := ls.MarshalBinary()
 	f.Add(data)
 	f.Fuzz(func(t *testing.T, data []byte) {

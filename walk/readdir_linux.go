@@ -54,8 +54,8 @@ func (d dirHandle) close() {
 }
 
 // stat returns the status of the directory's file name, not following
-// symbolic links, as os.Lstat would. A directory whose entries came from
-// its listing is not open (fd is -1): the name is looked up from its path.
+// symbolic links, as os.Lstat would. In a directory not opened (fd -1:
+// a listed folder of few entries), the name is looked up from its path.
 func (d dirHandle) stat(name string) (fileStat, error) {
 	var st unix.Stat_t
 	fd, p := d.fd, name
@@ -70,18 +70,60 @@ func (d dirHandle) stat(name string) (fileStat, error) {
 }
 
 // unopened is the directory dir, not opened: its entries come from its
-// listing.
+// listing, and its files' statuses are taken by path.
 func unopened(dir string) dirHandle { return dirHandle{fd: -1, path: dir} }
 
 // statDir returns what the status of the directory dir says of its
 // entries; false when it cannot be taken.
 func statDir(dir string) (dirStamp, bool) {
 	var st unix.Stat_t
-	if err := ignoringEINTR(func() error { return unix.Lstat(dir, &st) }); err != nil || st.Mode&unix.S_IFMT != unix.S_IFDIR {
+	if err := ignoringEINTR(func() error { return unix.Lstat(dir, &st) }); err != nil {
 		return dirStamp{}, false
 	}
-	return dirStamp{mtime: st.Mtim.Nano(), ctime: st.Ctim.Nano(), ino: st.Ino}, true
+	return stampOf(&st)
 }
+
+// stamp is statDir for the open directory.
+func (d dirHandle) stamp() (dirStamp, bool) {
+	if d.fd < 0 {
+		return statDir(d.path)
+	}
+	var st unix.Stat_t
+	if err := ignoringEINTR(func() error { return unix.Fstat(d.fd, &st) }); err != nil {
+		return dirStamp{}, false
+	}
+	return stampOf(&st)
+}
+
+func stampOf(st *unix.Stat_t) (dirStamp, bool) {
+	if st.Mode&unix.S_IFMT != unix.S_IFDIR {
+		return dirStamp{}, false
+	}
+	return dirStamp{mtime: st.Mtim.Nano(), ctime: st.Ctim.Nano(), ino: st.Ino, size: st.Size, nlink: uint64(st.Nlink)}, true
+}
+
+// KeepsListings reports whether a walk of root keeps folders' listings:
+// whether its file system keeps a folder's
+// times as its entries change, and answers stat calls with what it holds
+// now. Network and user-space file systems may answer from a cache, or
+// not move the times at all: there, every folder is read on every walk,
+// as git asks of its untracked cache.
+func KeepsListings(root string) bool {
+	var fs unix.Statfs_t
+	if err := unix.Statfs(root, &fs); err != nil {
+		return false
+	}
+	switch int64(fs.Type) {
+	case unix.NFS_SUPER_MAGIC, unix.FUSE_SUPER_MAGIC, unix.CIFS_SUPER_MAGIC, unix.SMB_SUPER_MAGIC,
+		smb2SuperMagic, unix.V9FS_MAGIC, unix.CEPH_SUPER_MAGIC, unix.AFS_SUPER_MAGIC, unix.CODA_SUPER_MAGIC:
+		return false
+	}
+	return true
+}
+
+// smb2SuperMagic is the magic number of Linux's SMB2/3 client (cifs.ko's
+// smb3), which golang.org/x/sys does not name.
+const smb2SuperMagic = 0xfe534d42
 
 // entries returns the entries of the directory other than "." and "..",
 // unsorted. On error it returns the entries read before the error. buf is

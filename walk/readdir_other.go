@@ -21,6 +21,12 @@ func unopened(dir string) dirHandle { return dirHandle{dir} }
 // statDir: elsewhere than on Linux, folders are read on every walk.
 func statDir(dir string) (dirStamp, bool) { return dirStamp{}, false }
 
+func (d dirHandle) stamp() (dirStamp, bool) { return dirStamp{}, false }
+
+// KeepsListings reports whether a walk of root keeps folders' listings:
+// only on Linux.
+func KeepsListings(root string) bool { return false }
+
 func (d dirHandle) stat(name string) (fileStat, error) { return statFile(join(d.path, name)) }
 
 // entries returns the entries of the directory other than "." and "..",

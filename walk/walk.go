@@ -165,6 +165,10 @@ type walker struct {
 
 	workers int // how many worker goroutines to start, 0 for none
 
+	// listings are Options.Listings where the root's file system keeps
+	// folders' times as listings need (KeepsListings); nil elsewhere.
+	listings *Listings
+
 	mu       sync.Mutex
 	cond     sync.Cond // signals a push, a release or a stop, with mu
 	stack    []*dirJob // directories to read, the most urgent last
@@ -265,8 +269,9 @@ func newWalker(ctx context.Context, root string, opts Options, fn func(File) err
 
 // walk walks the tree.
 func (w *walker) walk() error {
-	if w.opts.Listings != nil {
-		w.opts.Listings.begin(time.Now())
+	if w.opts.Listings != nil && KeepsListings(w.root) {
+		w.listings = w.opts.Listings
+		w.listings.begin(time.Now())
 	}
 	rules, err := w.loadExclude()
 	if err != nil {
@@ -486,34 +491,45 @@ func (w *walker) read(j *dirJob, s *scratch) {
 	var dir dirHandle
 	var entries []dirent
 	var err error
-	// The directory's status first: a change made while it is read moves
-	// its times past the stamp kept with its listing.
-	ls := w.opts.Listings
+	// The folder's status first: a listing read under the same status
+	// stands for its entries.
+	ls := w.listings
 	var stamp dirStamp
-	stamped := false
+	stamped, listed := false, false
 	if ls != nil {
-		stamp, stamped = statDir(j.abs)
-	}
-	listed := false
-	if stamped {
-		entries, listed = ls.lookup(j.rel, stamp)
+		if stamp, stamped = statDir(j.abs); stamped {
+			entries, listed = ls.lookup(j.rel, stamp)
+		}
 	}
 	if listed {
 		// Its files' statuses are still taken: by name in the open
 		// folder where it has many (a path is resolved from the root
 		// for each file otherwise), by path where it has few, which
-		// spares opening it.
+		// spares opening it. A folder opened that is not the one its
+		// status was taken of (swapped meanwhile) is read.
 		dir = unopened(j.abs)
 		if len(entries) > openListedAt {
 			if d, err := openDir(j.abs); err == nil {
-				dir = d
-				defer dir.close()
+				if st, ok := d.stamp(); ok && st == stamp {
+					dir = d
+					defer dir.close()
+				} else {
+					d.close()
+					listed = false
+				}
 			}
 		}
-	} else {
+	}
+	if !listed {
 		dir, err = openDir(j.abs)
 		if err == nil {
 			defer dir.close()
+			// The stamp kept with the listing is that of the folder
+			// open, taken before its entries are: a change made while
+			// they are read moves its times past it.
+			if ls != nil {
+				stamp, stamped = dir.stamp()
+			}
 			entries, err = dir.entries(&s.dir)
 		}
 	}
