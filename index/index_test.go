@@ -1,8 +1,12 @@
 package index
 
 import (
+	"bytes"
 	"context"
+	"encoding/binary"
+	"hash/crc32"
 	"os"
+	"path"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -12,6 +16,7 @@ import (
 
 	"github.com/hone-tools/hone/structure"
 	"github.com/hone-tools/hone/tokenize"
+	"github.com/hone-tools/hone/walk"
 )
 
 func writeTree(t testing.TB, dir string, files map[string]string) {
@@ -447,6 +452,9 @@ func TestListingsKept(t *testing.T) {
 		files[pathN(i)] = bodyN(i, "token")
 	}
 	writeTree(t, repo, files)
+	if !walk.KeepsListings(repo) {
+		t.Skipf("no listings kept on the file system of %s", repo)
+	}
 	time.Sleep(2100 * time.Millisecond) // past walk's slack for racy folders
 	dir := t.TempDir()
 	ctx := context.Background()
@@ -480,11 +488,79 @@ func TestListingsKept(t *testing.T) {
 	if len(paths) != 1 {
 		t.Fatalf("listings files %v", paths)
 	}
-	if err := os.WriteFile(paths[0], []byte("hone listings\x01 damaged"), 0o600); err != nil {
+	if err := os.WriteFile(paths[0], []byte("hone listings\x02 damaged"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	writeTree(t, repo, map[string]string{"pkg4/more.go": "package pkg4\n"})
 	if st := update("damaged listings"); st.Added != 1 || st.Deleted != 0 {
 		t.Errorf("damaged listings: %+v", st)
 	}
+
+	// A listing that lost an entry under its folder's status, as a file
+	// system that does not move a folder's times would leave it: a
+	// rebuild reads every folder whatever the listings say.
+	data, err := os.ReadFile(paths[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(paths[0], dropEntry(t, data, path.Base(pathN(6))), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ix, err := Open(ctx, repo, Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	st, err := ix.Rebuild(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Files != 41 {
+		t.Errorf("rebuild beside a listing that lost a file: %d files, want 41", st.Files)
+	}
+}
+
+// dropEntry rewrites encoded walk.Listings without the entries called
+// name, its checksum made anew.
+func dropEntry(t *testing.T, data []byte, name string) []byte {
+	t.Helper()
+	const magic = "hone listings\x02"
+	if !bytes.HasPrefix(data, []byte(magic)) {
+		t.Fatalf("listings of another version: %q", data[:min(len(data), len(magic))])
+	}
+	b := data[len(magic) : len(data)-4]
+	out := []byte(magic)
+	uv := func() uint64 { v, n := binary.Uvarint(b); b = b[n:]; return v }
+	sv := func() int64 { v, n := binary.Varint(b); b = b[n:]; return v }
+	str := func() string { n := uv(); s := string(b[:n]); b = b[n:]; return s }
+	put := func(s string) { out = binary.AppendUvarint(out, uint64(len(s))); out = append(out, s...) }
+	count := uv()
+	out = binary.AppendUvarint(out, count)
+	dropped := 0
+	for range count {
+		put(str())
+		out = binary.AppendVarint(out, sv())  // mtime
+		out = binary.AppendVarint(out, sv())  // ctime
+		out = binary.AppendUvarint(out, uv()) // inode
+		out = binary.AppendVarint(out, sv())  // size
+		out = binary.AppendUvarint(out, uv()) // links
+		var kept []byte
+		n, k := uv(), 0
+		for range n {
+			nm, typ := str(), b[0]
+			b = b[1:]
+			if nm == name {
+				dropped++
+				continue
+			}
+			kept = binary.AppendUvarint(kept, uint64(len(nm)))
+			kept = append(append(kept, nm...), typ)
+			k++
+		}
+		out = append(binary.AppendUvarint(out, uint64(k)), kept...)
+	}
+	if dropped != 1 || len(b) != 0 {
+		t.Fatalf("dropped %d entries called %s, %d bytes left", dropped, name, len(b))
+	}
+	return binary.LittleEndian.AppendUint32(out, crc32.ChecksumIEEE(out))
 }

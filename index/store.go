@@ -414,10 +414,18 @@ func (ix *Index) remove() error {
 		ix.db.Close()
 		ix.db = nil
 	}
+	ix.mu.Lock()
 	ix.listings = nil
+	ix.mu.Unlock()
 	for _, suffix := range []string{"", "-wal", "-shm", "-journal", stampSuffix, listingsSuffix} {
 		if err := os.Remove(ix.Path + suffix); err != nil && !errors.Is(err, os.ErrNotExist) {
 			return fmt.Errorf("remove index %s: %w", ix.Path, err)
+		}
+	}
+	// Listings' files a process left half written when it died.
+	if tmp, err := filepath.Glob(ix.Path + listingsSuffix + ".*"); err == nil {
+		for _, p := range tmp {
+			os.Remove(p)
 		}
 	}
 	return nil

@@ -151,6 +151,7 @@ func (ix *Index) rebuild(ctx context.Context, progress func(Progress)) (Stats, e
 	if err := ix.loadCatalog(ctx); err != nil {
 		return Stats{}, err
 	}
+	ix.dropListings()
 	st, err := ix.update(ctx, progress)
 	if err != nil {
 		return st, err
@@ -1168,6 +1169,15 @@ func (ix *Index) loadListings() *walk.Listings {
 		}
 	}
 	return ix.listings
+}
+
+// dropListings forgets the folders' listings, in memory and in their
+// file: a rebuild reads every folder again, whatever a listing says.
+func (ix *Index) dropListings() {
+	ix.mu.Lock()
+	ix.listings = walk.NewListings()
+	ix.mu.Unlock()
+	os.Remove(ix.Path + listingsSuffix)
 }
 
 // saveListings writes the listings a walk changed to their file: a new
