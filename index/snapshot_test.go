@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -74,4 +75,74 @@ func sameMap(a, b map[string]*Entry) bool {
 	_, ok := b[probe]
 	delete(a, probe)
 	return ok
+}
+
+// The snapshot decodes to the entries it was made from: paths sharing
+// prefixes or none, times before and after the last entry's, several
+// languages, no hash.
+func TestSnapshotRoundTrip(t *testing.T) {
+	es := []*Entry{
+		{ID: 7, Path: "src/a/b.go", Lang: "go", Kind: 1, Size: 10, ModTime: 1_700_000_000_000_000_000, ino: 99, ctime: 1_700_000_000_000_000_500, checked: 1_700_000_100_000_000_000, hash: []byte{1, 2, 3}, seg: 2, Len: [NumFields]int32{1, 2, 3, 4, 5}},
+		{ID: 3, Path: "src/a/c.py", Lang: "python", Size: 0, ModTime: 5, ino: 3, ctime: 4, checked: 0, seg: 0},
+		{ID: 4000, Path: "src/a/c.pyi", Lang: "python", Kind: 3, Size: 1 << 40, ModTime: -5, ino: 1 << 63, ctime: 1 << 62, checked: 9, hash: make([]byte, 32)},
+		{ID: 4001, Path: "zz", Lang: "", ModTime: 0},
+		{ID: 4002, Path: "", Lang: "go"},
+	}
+	got, err := decodeEntries(encodeEntries(es))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(es) {
+		t.Fatalf("%d entries, want %d", len(got), len(es))
+	}
+	for i, e := range es {
+		g := *got[i]
+		if len(g.hash) == 0 && len(e.hash) == 0 {
+			g.hash = e.hash
+		}
+		if g.ID != e.ID || g.Path != e.Path || g.Lang != e.Lang || g.Kind != e.Kind || g.Size != e.Size || g.ModTime != e.ModTime ||
+			g.ino != e.ino || g.ctime != e.ctime || g.checked != e.checked || !slices.Equal(g.hash, e.hash) || g.seg != e.seg || g.Len != e.Len {
+			t.Errorf("entry %d: got %+v, want %+v", i, g, *e)
+		}
+	}
+	// Damage is found, never a panic.
+	b := encodeEntries(es)
+	for n := range len(b) - 4 {
+		if _, err := decodeEntries(seal(slices.Clone(b[:n]))); err == nil && n < len(b)-4 {
+			t.Errorf("a snapshot cut at %d of %d decoded", n, len(b)-4)
+		}
+	}
+}
+
+// An index of the format before the compact snapshot is rebuilt by the
+// next update, with a notice, and answers as a new one.
+func TestSnapshotFormatRebuild(t *testing.T) {
+	ctx := context.Background()
+	root, dir := t.TempDir(), t.TempDir()
+	writeTree(t, root, map[string]string{"a.go": "package a\n\nfunc Alpha() {}\n", "sub/b.py": "def beta():\n    pass\n"})
+	ix, err := buildAt(ctx, root, Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// As the format 15 had it: the snapshot field by field.
+	var old enc
+	old.uint(1)
+	old.uint(1)
+	old.str("a.go")
+	if _, err := ix.db.Exec(`UPDATE meta SET value = '15' WHERE key = 'schema'; UPDATE snapshot SET data = ?`, seal(old.b)); err != nil {
+		t.Fatal(err)
+	}
+	ix.Close()
+	var notices []string
+	ix, err = buildAt(ctx, root, Options{Dir: dir, Notice: func(s string) { notices = append(notices, s) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	if len(notices) != 1 || !strings.Contains(notices[0], "format 15") {
+		t.Errorf("notices %q, want one of the format rebuilt", notices)
+	}
+	if ix.N() != 2 || ix.Entry("sub/b.py") == nil || len(ix.Run(Search{Terms: []QueryTerm{{Stem: "alpha", Weight: 1}}})) != 1 {
+		t.Error("the rebuilt index lacks the files")
+	}
 }

@@ -61,7 +61,10 @@ import (
 //	      names written with it (ed45a2b).
 //	15    the thesaurus pairs the comment on a configuration file's key
 //	      with the key; INI and properties comments start with # ; or !.
-const schemaVersion = "15"
+//	16    the catalog's snapshot holds each entry as what differs from the
+//	      one before it: shared path prefixes, a table of languages, times
+//	      as differences.
+const schemaVersion = "16"
 
 // SchemaVersion is the version of the index's format on disk, for
 // `hone version`; its changelog is beside schemaVersion.
