@@ -77,15 +77,100 @@ func (d *dec) str() string {
 	return s
 }
 
+// defKinds are the kinds of definition written as their number here, one
+// past their index; 0 is followed by the kind written out. The list is
+// part of the format: a change to it changes schemaVersion.
+var defKinds = []string{"function", "method", "class", "type", "interface", "enum", "variable", "constant",
+	"module", "export", "section", "key", "const", "var", "trait", "struct", "property", "field"}
+
+var defKindNum = func() map[string]uint64 {
+	m := make(map[string]uint64, len(defKinds))
+	for i, k := range defKinds {
+		m[k] = uint64(i + 1)
+	}
+	return m
+}()
+
 func (e *enc) defs(defs []structure.Def) {
 	e.uint(uint64(len(defs)))
 	for _, d := range defs {
 		e.str(d.Name)
-		e.str(d.Kind)
+		if k := defKindNum[d.Kind]; k > 0 {
+			e.uint(k)
+		} else {
+			e.uint(0)
+			e.str(d.Kind)
+		}
 		e.str(d.Container)
 		e.uint(uint64(d.Line))
-		e.uint(uint64(d.EndLine))
+		e.int(int64(d.EndLine - d.Line))
 	}
+}
+
+// tf writes a term's frequencies: a mask of the fields it occurs in, with
+// extra, a bit past them, then the frequencies of those fields. A term is
+// in one or two fields of five most often.
+func (e *enc) tf(tf [NumFields]uint16, extra bool) {
+	var mask uint64
+	for f, v := range tf {
+		if v != 0 {
+			mask |= 1 << f
+		}
+	}
+	if extra {
+		mask |= 1 << NumFields
+	}
+	e.uint(mask)
+	for _, v := range tf {
+		if v != 0 {
+			e.uint(uint64(v))
+		}
+	}
+}
+
+// tf reads what enc.tf wrote, and its extra bit.
+func (d *dec) tf(tf *[NumFields]uint16) bool {
+	mask := d.uint()
+	if mask >= 1<<(NumFields+1) {
+		d.err = errCorrupt
+		return false
+	}
+	for f := range tf {
+		if mask&(1<<f) != 0 {
+			tf[f] = uint16(d.uint())
+		} else {
+			tf[f] = 0
+		}
+	}
+	return mask&(1<<NumFields) != 0
+}
+
+// prefixed writes s as the length of the prefix it shares with last and
+// the rest: sorted names share much.
+func (e *enc) prefixed(s, last string) {
+	n := 0
+	for n < len(s) && n < len(last) && s[n] == last[n] {
+		n++
+	}
+	e.uint(uint64(n))
+	e.str(s[n:])
+}
+
+// prefixed reads what enc.prefixed wrote.
+func (d *dec) prefixed(last string) string {
+	n := d.uint()
+	if n > uint64(len(last)) {
+		d.err = errCorrupt
+		return ""
+	}
+	rest := d.uint()
+	if d.err != nil || rest > uint64(len(d.b)) {
+		d.err = errCorrupt
+		return ""
+	}
+	s := last[:n] + string(d.b[:rest])
+	d.b = d.b[rest:]
+	return s
 }
 
 func (e *enc) strs(ss []string) {
@@ -103,8 +188,18 @@ func (d *dec) defs() []structure.Def {
 	out := make([]structure.Def, n)
 	for i := range out {
 		df := &out[i]
-		df.Name, df.Kind, df.Container = d.str(), d.str(), d.str()
-		df.Line, df.EndLine = int(d.uint()), int(d.uint())
+		df.Name = d.str()
+		switch k := d.uint(); {
+		case k == 0:
+			df.Kind = d.str()
+		case k <= uint64(len(defKinds)):
+			df.Kind = defKinds[k-1]
+		default:
+			d.err = errCorrupt
+		}
+		df.Container = d.str()
+		df.Line = int(d.uint())
+		df.EndLine = df.Line + int(d.int())
 	}
 	return out
 }
@@ -133,19 +228,26 @@ func (d *dec) count() int {
 
 func encodeDoc(doc *Doc) []byte {
 	var e enc
+	// The stems are sorted, the calls too: each is written as what it
+	// adds to the one before. A surface is written only where there is
+	// one, as the extra bit of the frequencies says.
 	e.uint(uint64(len(doc.Terms)))
+	last := ""
 	for _, t := range doc.Terms {
-		e.str(t.Stem)
-		e.str(t.Surface)
-		for _, v := range t.TF {
-			e.uint(uint64(v))
+		e.prefixed(t.Stem, last)
+		last = t.Stem
+		e.tf(t.TF, t.Surface != "")
+		if t.Surface != "" {
+			e.str(t.Surface)
 		}
 	}
 	e.defs(doc.Defs)
 	e.strs(doc.Imports)
 	e.uint(uint64(len(doc.Calls)))
+	last = ""
 	for _, s := range doc.Calls {
-		e.str(s)
+		e.prefixed(s, last)
+		last = s
 	}
 	e.pairs(doc.Pairs)
 	return seal(e.b)
@@ -159,20 +261,23 @@ func decodeDoc(b []byte, doc *Doc) error {
 	}
 	d := dec{b: b}
 	doc.Terms = make([]TermFreq, d.count())
+	last := ""
 	for i := range doc.Terms {
 		t := &doc.Terms[i]
-		t.Stem = d.str()
-		t.Surface = d.str()
-		for f := range t.TF {
-			t.TF[f] = uint16(d.uint())
+		t.Stem = d.prefixed(last)
+		last = t.Stem
+		if d.tf(&t.TF) {
+			t.Surface = d.str()
 		}
 	}
 	doc.Defs = d.defs()
 	doc.Imports = d.strs()
 	if n := d.count(); n > 0 {
 		doc.Calls = make([]string, n)
+		last = ""
 		for i := range doc.Calls {
-			doc.Calls[i] = d.str()
+			doc.Calls[i] = d.prefixed(last)
+			last = doc.Calls[i]
 		}
 	}
 	doc.Pairs = d.pairs(len(doc.Terms))
@@ -193,9 +298,7 @@ func encodePostings(ps []posting) []byte {
 	for _, p := range ps {
 		e.uint(uint64(p.id - last))
 		last = p.id
-		for _, v := range p.tf {
-			e.uint(uint64(v))
-		}
+		e.tf(p.tf, false)
 	}
 	return e.b
 }
@@ -207,10 +310,12 @@ func eachPosting(b []byte, fn func(posting)) error {
 	var p posting
 	for i := 0; i < n && d.err == nil; i++ {
 		p.id += int64(d.uint())
-		for f := range p.tf {
-			p.tf[f] = uint16(d.uint())
+		if d.tf(&p.tf) {
+			d.err = errCorrupt
 		}
-		fn(p)
+		if d.err == nil {
+			fn(p)
+		}
 	}
 	return d.err
 }

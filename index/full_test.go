@@ -94,7 +94,7 @@ func TestFullDiskUpdate(t *testing.T) {
 		files[fmt.Sprintf("new/big%d.go", i)] = strings.Repeat(fmt.Sprintf("func Big%dWord%d() {}\n", i, i), 200)
 	}
 	writeTree(t, repo, files)
-	withMaxPages(t, pages+2)
+	withMaxPages(t, pages+250)
 	for _, op := range []string{"update", "rebuild"} {
 		t.Run(op, func(t *testing.T) {
 			ix, err := Open(ctx, repo, Options{Dir: dir})
@@ -151,7 +151,7 @@ func TestFullDiskMidway(t *testing.T) {
 		files[fmt.Sprintf("new/f%d.go", i)] = strings.Repeat(fmt.Sprintf("func F%dWord%d() {}\n", i, i%50), 60)
 	}
 	writeTree(t, repo, files)
-	withMaxPages(t, pages+400)
+	withMaxPages(t, pages+250)
 	ix, err = Open(ctx, repo, Options{Dir: dir})
 	if err != nil {
 		t.Fatal(err)

@@ -4,9 +4,12 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/hone-tools/hone/structure"
 )
 
 // A process that keeps the index open between answers reads it again
@@ -144,5 +147,39 @@ func TestSnapshotFormatRebuild(t *testing.T) {
 	}
 	if ix.N() != 2 || ix.Entry("sub/b.py") == nil || len(ix.Run(Search{Terms: []QueryTerm{{Stem: "alpha", Weight: 1}}})) != 1 {
 		t.Error("the rebuilt index lacks the files")
+	}
+}
+
+// A doc decodes to what was encoded: stems sharing prefixes, surfaces or
+// none, frequencies in any fields, kinds of definition in the table and
+// not, an end line before the line.
+func TestDocRoundTrip(t *testing.T) {
+	d := &Doc{
+		Terms: []TermFreq{
+			{Stem: "brom", TF: [NumFields]uint16{1}},
+			{Stem: "bromon", Surface: "Bromons", TF: [NumFields]uint16{0, 0, 0, 300, 65535}},
+			{Stem: "x", TF: [NumFields]uint16{1, 1, 1, 1, 1}},
+			{Stem: "xy"},
+		},
+		Defs: []structure.Def{
+			{Name: "Bromon", Kind: "function", Line: 3, EndLine: 9},
+			{Name: "k", Kind: "a kind of its own", Container: "Bromon", Line: 7, EndLine: 2},
+		},
+		Imports: []string{"os", "os/exec"},
+		Calls:   []string{"brom", "bromon", "x"},
+		Pairs:   [][2]int32{{0, 1}, {1, 3}},
+	}
+	var got Doc
+	if err := decodeDoc(encodeDoc(d), &got); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got.Terms, d.Terms) || !reflect.DeepEqual(got.Defs, d.Defs) || !reflect.DeepEqual(got.Imports, d.Imports) ||
+		!reflect.DeepEqual(got.Calls, d.Calls) || !reflect.DeepEqual(got.Pairs, d.Pairs) {
+		t.Errorf("got %+v\nwant %+v", got, *d)
+	}
+	ps := []posting{{id: 1, tf: [NumFields]uint16{2}}, {id: 90000, tf: [NumFields]uint16{0, 0, 0, 0, 7}}, {id: 90001}}
+	var back []posting
+	if err := eachPosting(encodePostings(ps), func(p posting) { back = append(back, p) }); err != nil || !reflect.DeepEqual(back, ps) {
+		t.Errorf("postings %v, %v, want %v", back, err, ps)
 	}
 }
