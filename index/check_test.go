@@ -3,7 +3,9 @@ package index
 import (
 	"context"
 	"database/sql"
+	"fmt"
 	"os"
+	"path/filepath"
 	"testing"
 	"time"
 )
@@ -75,5 +77,42 @@ func TestCheckChanged(t *testing.T) {
 	time.Sleep(20 * time.Millisecond)
 	if err := check(); !IsDamaged(err) {
 		t.Fatalf("check of a database changed since its stamp: %v, want it found damaged", err)
+	}
+}
+
+// A file changed or deleted leaves no definer rows behind, whether it was
+// in the delta or in a segment: they are deleted by the names its doc
+// held.
+func TestDefinersDropped(t *testing.T) {
+	noRacy(t)
+	ctx := context.Background()
+	repo, dir := t.TempDir(), t.TempDir()
+	files := map[string]string{"a.go": "package a\n\nfunc Alpha() {}\n\nfunc Shared() {}\n", "b.go": "package a\n\nfunc Beta() {}\n\nfunc Shared() {}\n"}
+	for i := range 2 * flushAt {
+		files[fmt.Sprintf("p/f%d.go", i)] = fmt.Sprintf("package p\n\nfunc F%d() {}\n", i)
+	}
+	writeTree(t, repo, files)
+	ix, err := buildAt(ctx, repo, Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix.Close()
+	writeTree(t, repo, map[string]string{"a.go": "package a\n\nfunc Omega() {}\n"})
+	if err := os.Remove(filepath.Join(repo, "p", "f3.go")); err != nil {
+		t.Fatal(err)
+	}
+	ix, err = buildAt(ctx, repo, Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	for name, want := range map[string]int{"Alpha": 0, "Omega": 1, "Shared": 1, "Beta": 1, "F3": 0, "F4": 1} {
+		if got := len(ix.Definers(name)); got != want {
+			t.Errorf("%s: %d definers, want %d", name, got, want)
+		}
+	}
+	var rows int
+	if err := ix.db.QueryRow(`SELECT COUNT(*) FROM defs`).Scan(&rows); err != nil || rows != 2*flushAt+2 {
+		t.Errorf("%d definer rows (%v), want %d", rows, err, 2*flushAt+2)
 	}
 }

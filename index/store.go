@@ -63,8 +63,9 @@ import (
 //	      with the key; INI and properties comments start with # ; or !.
 //	16    the catalog's snapshot holds each entry as what differs from the
 //	      one before it: shared path prefixes, a table of languages, times
-//	      as differences; the definers by name in one table keyed by
-//	      name and file, not a table and an index of names.
+//	      as differences; the definers in one table keyed by name and
+//	      file, with no index of files: a file's rows are deleted by the
+//	      names its doc holds.
 const schemaVersion = "16"
 
 // SchemaVersion is the version of the index's format on disk, for
@@ -97,7 +98,6 @@ CREATE TABLE IF NOT EXISTS postings(
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS postings_seg ON postings(seg);
 CREATE TABLE IF NOT EXISTS defs(name TEXT NOT NULL, file INTEGER NOT NULL, PRIMARY KEY(name, file)) WITHOUT ROWID;
-CREATE INDEX IF NOT EXISTS defs_file ON defs(file);
 CREATE TABLE IF NOT EXISTS tomb(id INTEGER PRIMARY KEY, seg INTEGER NOT NULL, stems BLOB NOT NULL);
 CREATE TABLE IF NOT EXISTS snapshot(id INTEGER PRIMARY KEY CHECK (id = 1), version TEXT NOT NULL, data BLOB NOT NULL);
 CREATE TABLE IF NOT EXISTS outlines(hash BLOB PRIMARY KEY, data BLOB NOT NULL) WITHOUT ROWID;

@@ -620,12 +620,8 @@ func (ix *Index) writeBatch(ctx context.Context, batch []change, gone []string, 
 		var defRows [][]any
 		for _, d := range docs {
 			inBatch[d.ID] = d
-			seen := map[string]bool{}
-			for _, def := range d.Defs {
-				if def.Kind != "section" && !seen[def.Name] {
-					seen[def.Name] = true
-					defRows = append(defRows, []any{def.Name, d.ID})
-				}
+			for _, n := range defNames(d) {
+				defRows = append(defRows, []any{n, d.ID})
 			}
 		}
 		w.insertMany(`INSERT INTO defs(name, file) VALUES `, 2, defRows)
@@ -807,12 +803,12 @@ func (w *writer) drop(path string) bool {
 	if !w.queryRow(`SELECT id, seg, doc FROM files WHERE path = ?`, path).scan(&id, &seg, &blob) {
 		return false
 	}
+	old := &Doc{}
+	if err := decodeDoc(blob, old); err != nil {
+		w.err = err
+		return false
+	}
 	if seg > 0 {
-		old := &Doc{}
-		if err := decodeDoc(blob, old); err != nil {
-			w.err = err
-			return false
-		}
 		w.exec(`INSERT INTO tomb(id, seg, stems) VALUES(?, ?, ?)`, id, seg, encodeStems(old))
 		// Its pairs are in the thesaurus: they are taken back at the next
 		// flush. A file of the delta never had its pairs counted.
@@ -820,9 +816,31 @@ func (w *writer) drop(path string) bool {
 			w.exec(`INSERT INTO cooc_out(pairs) VALUES(?)`, encodePairStems(old.pairStems()))
 		}
 	}
-	w.exec(`DELETE FROM defs WHERE file = ?`, id)
+	// Its definers' rows, by the names its doc holds: the table is keyed
+	// by name, with no index of files.
+	var names []any
+	for _, n := range defNames(old) {
+		names = append(names, n)
+	}
+	if len(names) > 0 {
+		w.exec(`DELETE FROM defs WHERE file = ? AND name IN (?`+strings.Repeat(",?", len(names)-1)+`)`, append([]any{id}, names...)...)
+	}
 	w.exec(`DELETE FROM files WHERE id = ?`, id)
 	return true
+}
+
+// defNames are the names the definers table holds for a doc: those of
+// its definitions but sections, each once.
+func defNames(d *Doc) []string {
+	var names []string
+	seen := map[string]bool{}
+	for _, def := range d.Defs {
+		if def.Kind != "section" && !seen[def.Name] {
+			seen[def.Name] = true
+			names = append(names, def.Name)
+		}
+	}
+	return names
 }
 
 // nextSeg allocates a segment number.
