@@ -324,8 +324,9 @@ func eachPosting(b []byte, fn func(posting)) error {
 // before it: the path as the length of the prefix it shares with the last
 // one and the rest, the language as its number in a table written first,
 // the times as signed differences (from the last entry's, the change time
-// from the entry's own modification time), the hash as its bytes. At
-// 100,000 files it is a quarter of what a field-by-field encoding took,
+// from the entry's own modification time). The content hash is left in
+// the files table, read for the few files whose status changed (hashes).
+// At 100,000 files it is 3 MB where a field-by-field encoding took 11,
 // and decoded into a few allocations rather than three an entry.
 
 func (e *enc) int(v int64) { e.b = binary.AppendVarint(e.b, v) }
@@ -385,7 +386,6 @@ func encodeEntries(es []*Entry) []byte {
 		e.int(int64(x.ino - last.ino))
 		e.int(x.ctime - x.ModTime)
 		e.int(x.checked - last.checked)
-		e.str(string(x.hash))
 		e.uint(uint64(x.seg))
 		for _, l := range x.Len {
 			e.uint(uint64(l))
@@ -395,14 +395,14 @@ func encodeEntries(es []*Entry) []byte {
 	return seal(e.b)
 }
 
-// decodeEntries decodes a snapshot; the entries share nothing with b.
+// decodeEntries decodes a snapshot, without hashes; the entries share
+// nothing with b.
 func decodeEntries(b []byte) ([]*Entry, error) {
 	b, err := unseal(b)
 	if err != nil {
 		return nil, err
 	}
-	// One copy of the blob, which the hashes share.
-	d := dec{b: append([]byte(nil), b...)}
+	d := dec{b: b}
 	langs := d.strs()
 	n := d.count()
 	if d.err != nil {
@@ -437,7 +437,6 @@ func decodeEntries(b []byte) ([]*Entry, error) {
 		x.ino = last.ino + uint64(d.int())
 		x.ctime = x.ModTime + d.int()
 		x.checked = last.checked + d.int()
-		x.hash = d.bytes(d.uint())
 		x.seg = int64(d.uint())
 		for f := range x.Len {
 			x.Len[f] = int32(d.uint())

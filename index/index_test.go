@@ -361,7 +361,7 @@ func TestOutlineKept(t *testing.T) {
 	ix := build(t, map[string]string{path: src})
 	e := ix.Entry(path)
 	patterns := structure.ExtractFallback(path, []byte(src))
-	if _, err := ix.db.Exec(`INSERT OR REPLACE INTO outlines(hash, data) VALUES(?, ?)`, e.hash, encodeOutline(&patterns)); err != nil {
+	if _, err := ix.db.Exec(`INSERT OR REPLACE INTO outlines(hash, data) VALUES(?, ?)`, ix.hashOf(e), encodeOutline(&patterns)); err != nil {
 		t.Fatal(err)
 	}
 	if err := ix.Snapshot(context.Background()); err != nil { // a read transaction that sees it
@@ -377,7 +377,7 @@ func TestOutlineKept(t *testing.T) {
 		t.Errorf("outline:\n got  %+v\n want %+v", o, want)
 	}
 	var blob []byte
-	if err := ix.db.QueryRow(`SELECT data FROM outlines WHERE hash = ?`, e.hash).Scan(&blob); err != nil {
+	if err := ix.db.QueryRow(`SELECT data FROM outlines WHERE hash = ?`, ix.hashOf(e)).Scan(&blob); err != nil {
 		t.Fatal(err)
 	}
 	if kept, err := decodeOutline(blob); err != nil || !reflect.DeepEqual(*kept, want) {

@@ -23,7 +23,8 @@ import (
 // and replaced, silently; so is one a build without tree-sitter kept
 // (structure.Parser), where this build has a grammar for its language.
 func (ix *Index) Outline(e *Entry) (structure.Outline, error) {
-	key := string(e.hash)
+	hash := ix.hashOf(e)
+	key := string(hash)
 	ix.mu.Lock()
 	if o, ok := ix.outlines[key]; ok && key != "" {
 		ix.mu.Unlock()
@@ -32,7 +33,7 @@ func (ix *Index) Outline(e *Entry) (structure.Outline, error) {
 	ix.mu.Unlock()
 	if key != "" {
 		var blob []byte
-		err := ix.reader().QueryRowContext(context.Background(), `SELECT data FROM outlines WHERE hash = ?`, e.hash).Scan(&blob)
+		err := ix.reader().QueryRowContext(context.Background(), `SELECT data FROM outlines WHERE hash = ?`, hash).Scan(&blob)
 		switch {
 		case err == nil:
 			if o, err := decodeOutline(blob); err == nil && !patternsOnly(o) {
@@ -50,7 +51,7 @@ func (ix *Index) Outline(e *Entry) (structure.Outline, error) {
 	o := structure.Extract(e.Path, src)
 	ix.keepOutline(key, &o)
 	if key != "" {
-		ix.storeOutline(e.hash, &o)
+		ix.storeOutline(hash, &o)
 	}
 	return o, nil
 }

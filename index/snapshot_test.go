@@ -2,6 +2,7 @@ package index
 
 import (
 	"context"
+	"crypto/sha256"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -82,7 +83,7 @@ func sameMap(a, b map[string]*Entry) bool {
 
 // The snapshot decodes to the entries it was made from: paths sharing
 // prefixes or none, times before and after the last entry's, several
-// languages, no hash.
+// languages; the hashes are left to the files table.
 func TestSnapshotRoundTrip(t *testing.T) {
 	es := []*Entry{
 		{ID: 7, Path: "src/a/b.go", Lang: "go", Kind: 1, Size: 10, ModTime: 1_700_000_000_000_000_000, ino: 99, ctime: 1_700_000_000_000_000_500, checked: 1_700_000_100_000_000_000, hash: []byte{1, 2, 3}, seg: 2, Len: [NumFields]int32{1, 2, 3, 4, 5}},
@@ -100,11 +101,11 @@ func TestSnapshotRoundTrip(t *testing.T) {
 	}
 	for i, e := range es {
 		g := *got[i]
-		if len(g.hash) == 0 && len(e.hash) == 0 {
-			g.hash = e.hash
+		if g.hash != nil {
+			t.Errorf("entry %d: a hash %x from the snapshot, which holds none", i, g.hash)
 		}
 		if g.ID != e.ID || g.Path != e.Path || g.Lang != e.Lang || g.Kind != e.Kind || g.Size != e.Size || g.ModTime != e.ModTime ||
-			g.ino != e.ino || g.ctime != e.ctime || g.checked != e.checked || !slices.Equal(g.hash, e.hash) || g.seg != e.seg || g.Len != e.Len {
+			g.ino != e.ino || g.ctime != e.ctime || g.checked != e.checked || g.seg != e.seg || g.Len != e.Len {
 			t.Errorf("entry %d: got %+v, want %+v", i, g, *e)
 		}
 	}
@@ -181,5 +182,41 @@ func TestDocRoundTrip(t *testing.T) {
 	var back []posting
 	if err := eachPosting(encodePostings(ps), func(p posting) { back = append(back, p) }); err != nil || !reflect.DeepEqual(back, ps) {
 		t.Errorf("postings %v, %v, want %v", back, err, ps)
+	}
+}
+
+// readHashes reads the hashes of the ids asked, by id or in one pass,
+// and hashOf the one of an entry, as the files table has them.
+func TestReadHashes(t *testing.T) {
+	ctx := context.Background()
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{"a.go": "package a\n", "b.go": "package b\n", "c.go": "package c\n"})
+	ix, err := buildAt(ctx, root, Options{Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	a, b := ix.Entry("a.go"), ix.Entry("b.go")
+	want := map[int64][]byte{}
+	for _, e := range []*Entry{a, b} {
+		sum := sha256.Sum256([]byte("package " + strings.TrimSuffix(e.Path, ".go") + "\n"))
+		want[e.ID] = sum[:]
+		if h := ix.hashOf(e); !slices.Equal(h, sum[:]) {
+			t.Errorf("hashOf(%s) %x, want %x", e.Path, h, sum)
+		}
+	}
+	few := []int64{a.ID, b.ID, 1 << 40}
+	many := append([]int64{}, few...)
+	for i := range 5000 {
+		many = append(many, 1<<41+int64(i))
+	}
+	for _, ids := range [][]int64{few, many} {
+		got, err := readHashes(ctx, ix.db, ids)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != 2 || !slices.Equal(got[a.ID], want[a.ID]) || !slices.Equal(got[b.ID], want[b.ID]) {
+			t.Errorf("%d ids: hashes %x, want %x", len(ids), got, want)
+		}
 	}
 }

@@ -161,6 +161,8 @@ type Index struct {
 	// readOnly, if set, says why the index was opened read-only: a full
 	// disk left no room to open it otherwise.
 	readOnly error
+	// hashes caches the content hashes read, by id: the catalog has none.
+	hashes map[int64][]byte
 	// outlines caches exact outlines by content hash.
 	outlines map[string]*structure.Outline
 	// existing: the first open opens only an index that is there,
@@ -578,9 +580,90 @@ func (ix *Index) loadCatalog(ctx context.Context) error {
 	ix.mu.Lock()
 	ix.cat, ix.byID, ix.total, ix.loaded, ix.snapshotOK = cat, byID, total, version, snapshotOK
 	ix.docs, ix.terms, ix.defs, ix.blocks, ix.dirs = map[int64]*Doc{}, map[string]*termStat{}, map[string][]*Entry{}, map[int64][]segBlock{}, nil
-	ix.delta, ix.tomb, ix.pairsOut, ix.ready = nil, nil, nil, false
+	ix.delta, ix.tomb, ix.pairsOut, ix.ready, ix.hashes = nil, nil, nil, false, nil
 	ix.mu.Unlock()
 	return nil
+}
+
+// hashOf returns the content hash of e's file, nil if it has none: the
+// entry's, else the files table's, read once. A read that fails is
+// recorded for Err.
+func (ix *Index) hashOf(e *Entry) []byte {
+	if e.hash != nil {
+		return e.hash
+	}
+	ix.mu.Lock()
+	h, ok := ix.hashes[e.ID]
+	ix.mu.Unlock()
+	if ok {
+		return h
+	}
+	err := ix.reader().QueryRowContext(context.Background(), `SELECT hash FROM files WHERE id = ?`, e.ID).Scan(&h)
+	if err != nil {
+		if !errors.Is(err, sql.ErrNoRows) {
+			ix.failLocking(fmt.Errorf("read the hash of %s: %w", e.Path, err))
+		}
+		return nil
+	}
+	ix.mu.Lock()
+	if ix.hashes == nil {
+		ix.hashes = map[int64][]byte{}
+	}
+	ix.hashes[e.ID] = h
+	ix.mu.Unlock()
+	return h
+}
+
+// readHashes reads the content hashes of the files of ids: by id for a
+// few, in one pass over the table for many.
+func readHashes(ctx context.Context, q queryer, ids []int64) (map[int64][]byte, error) {
+	out := make(map[int64][]byte, len(ids))
+	if len(ids) == 0 {
+		return out, nil
+	}
+	scan := func(query string, args ...any) error {
+		rows, err := q.QueryContext(ctx, query, args...)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var id int64
+			var h []byte
+			if err := rows.Scan(&id, &h); err != nil {
+				return err
+			}
+			out[id] = h
+		}
+		return rows.Err()
+	}
+	if len(ids) > 4000 {
+		want := make(map[int64]bool, len(ids))
+		for _, id := range ids {
+			want[id] = true
+		}
+		if err := scan(`SELECT id, hash FROM files`); err != nil {
+			return nil, err
+		}
+		for id := range out {
+			if !want[id] {
+				delete(out, id)
+			}
+		}
+		return out, nil
+	}
+	for len(ids) > 0 {
+		k := min(len(ids), 500)
+		args := make([]any, k)
+		for i, id := range ids[:k] {
+			args[i] = id
+		}
+		if err := scan(`SELECT id, hash FROM files WHERE id IN (?`+strings.Repeat(",?", k-1)+`)`, args...); err != nil {
+			return nil, err
+		}
+		ids = ids[k:]
+	}
+	return out, nil
 }
 
 // queryer is a database, a connection or a transaction.
@@ -589,9 +672,10 @@ type queryer interface {
 	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
 }
 
-// readEntries reads every file's entry from the files table.
+// readEntries reads every file's entry from the files table, without its
+// hash, as the snapshot has them.
 func readEntries(ctx context.Context, q queryer) ([]*Entry, error) {
-	rows, err := q.QueryContext(ctx, `SELECT id, path, lang, kind, size, mtime, ino, ctime, checked, hash, seg, l0, l1, l2, l3, l4 FROM files`)
+	rows, err := q.QueryContext(ctx, `SELECT id, path, lang, kind, size, mtime, ino, ctime, checked, seg, l0, l1, l2, l3, l4 FROM files`)
 	if err != nil {
 		return nil, err
 	}
@@ -600,7 +684,7 @@ func readEntries(ctx context.Context, q queryer) ([]*Entry, error) {
 	for rows.Next() {
 		e := &Entry{}
 		var kind, ino int64
-		if err := rows.Scan(&e.ID, &e.Path, &e.Lang, &kind, &e.Size, &e.ModTime, &ino, &e.ctime, &e.checked, &e.hash, &e.seg,
+		if err := rows.Scan(&e.ID, &e.Path, &e.Lang, &kind, &e.Size, &e.ModTime, &ino, &e.ctime, &e.checked, &e.seg,
 			&e.Len[0], &e.Len[1], &e.Len[2], &e.Len[3], &e.Len[4]); err != nil {
 			return nil, err
 		}

@@ -347,6 +347,19 @@ func (ix *Index) update(ctx context.Context, progress func(Progress)) (Stats, er
 		return st, ix.saveSkipped(ctx, st.Skipped)
 	}
 
+	// The content hashes of the catalog's files to read, which tell a
+	// file touched from one changed: the catalog holds none.
+	var ids []int64
+	for _, f := range todo {
+		if e := cat[f.Path]; e != nil {
+			ids = append(ids, e.ID)
+		}
+	}
+	hashes, err := readHashes(ctx, ix.reader(), ids)
+	if err != nil {
+		return st, fmt.Errorf("read index %s: %w", ix.Path, err)
+	}
+
 	// Read and analyze in parallel; write in batches, in order.
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -369,7 +382,7 @@ func (ix *Index) update(ctx context.Context, progress func(Progress)) (Stats, er
 				sum := sha256.Sum256(src)
 				c := change{file: f, hash: sum[:], checked: fileChecked}
 				e := cat[f.Path]
-				if e == nil || !bytes.Equal(e.hash, c.hash) || e.Kind != f.Kind {
+				if e == nil || !bytes.Equal(hashes[e.ID], c.hash) || e.Kind != f.Kind {
 					c.doc = analyzeWith(f, src, !ix.opts.NoThesaurus)
 					c.doc.hash, c.doc.checked = c.hash, c.checked
 				} else if c.refresh = e.sameStat(f); c.refresh {
