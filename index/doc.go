@@ -48,7 +48,6 @@ type Entry struct {
 	ModTime int64            // nanoseconds since the epoch
 	Len     [NumFields]int32 // tokens per field
 	seg     int64            // the segment holding its postings; 0 while in the delta
-	hash    []byte
 	// What git compares besides size and time, where the system has it.
 	ino   uint64
 	ctime int64 // status change time, nanoseconds since the epoch
@@ -99,6 +98,9 @@ type TermFreq struct {
 // Doc is one indexed file with its terms and outline.
 type Doc struct {
 	Entry
+	// hash is the content's, set on a doc made by an update: the
+	// catalog's entries have none (Index.hashOf).
+	hash    []byte
 	Terms   []TermFreq // sorted by Stem
 	Defs    []structure.Def
 	Imports []string

@@ -58,7 +58,7 @@ func (ix *Index) prepare() {
 			ix.fail(err)
 			break
 		}
-		e := ix.byID[id]
+		e := ix.entryByID(id)
 		if e == nil || e.seg != 0 {
 			continue // written after the catalog was read
 		}
@@ -258,7 +258,7 @@ func containsSorted(ss []string, s string) bool {
 
 // live reports whether a posting of segment seg for file id is current.
 func (ix *Index) live(id, seg int64) *Entry {
-	e := ix.byID[id]
+	e := ix.entryByID(id)
 	if e == nil || e.seg != seg {
 		return nil
 	}
@@ -403,7 +403,7 @@ func (ix *Index) DefinersOf(names []string) map[string][]*Entry {
 				ix.fail(err)
 				break
 			}
-			if e := ix.byID[id]; e != nil {
+			if e := ix.entryByID(id); e != nil {
 				ix.defs[name] = append(ix.defs[name], e)
 			}
 		}
@@ -538,7 +538,7 @@ func (ix *Index) eachHolder(stem string, fn func(*Entry, [NumFields]uint16)) {
 		}
 	}
 	for _, d := range ix.delta {
-		if e := ix.byID[d.ID]; e != nil && e.seg == 0 {
+		if e := ix.entryByID(d.ID); e != nil && e.seg == 0 {
 			if tf := d.TF(stem); tf != ([NumFields]uint16{}) {
 				fn(e, tf)
 			}

@@ -137,7 +137,7 @@ type Index struct {
 
 	mu    sync.Mutex
 	cat   map[string]*Entry
-	byID  map[int64]*Entry
+	byID  map[int64]*Entry // made on demand by entryByID
 	total [NumFields]int64
 	docs  map[int64]*Doc
 	terms map[string]*termStat
@@ -568,30 +568,38 @@ func (ix *Index) loadCatalog(ctx context.Context) error {
 		}
 	}
 	cat := make(map[string]*Entry, len(entries))
-	byID := make(map[int64]*Entry, len(entries))
 	var total [NumFields]int64
 	for _, e := range entries {
 		cat[e.Path] = e
-		byID[e.ID] = e
 		for f := range total {
 			total[f] += int64(e.Len[f])
 		}
 	}
 	ix.mu.Lock()
-	ix.cat, ix.byID, ix.total, ix.loaded, ix.snapshotOK = cat, byID, total, version, snapshotOK
+	ix.cat, ix.byID, ix.total, ix.loaded, ix.snapshotOK = cat, nil, total, version, snapshotOK
 	ix.docs, ix.terms, ix.defs, ix.blocks, ix.dirs = map[int64]*Doc{}, map[string]*termStat{}, map[string][]*Entry{}, map[int64][]segBlock{}, nil
 	ix.delta, ix.tomb, ix.pairsOut, ix.ready, ix.hashes = nil, nil, nil, false, nil
 	ix.mu.Unlock()
 	return nil
 }
 
-// hashOf returns the content hash of e's file, nil if it has none: the
-// entry's, else the files table's, read once. A read that fails is
-// recorded for Err.
-func (ix *Index) hashOf(e *Entry) []byte {
-	if e.hash != nil {
-		return e.hash
+// entryByID returns the catalog's entry of the file of id, nil if none.
+// Callers hold ix.mu. The map by id is made on first use: an update
+// needs none.
+func (ix *Index) entryByID(id int64) *Entry {
+	if ix.byID == nil {
+		ix.byID = make(map[int64]*Entry, len(ix.cat))
+		for _, e := range ix.cat {
+			ix.byID[e.ID] = e
+		}
 	}
+	return ix.byID[id]
+}
+
+// hashOf returns the content hash of e's file, nil if it has none, as
+// the files table has it, read once. A read that fails is recorded for
+// Err.
+func (ix *Index) hashOf(e *Entry) []byte {
 	ix.mu.Lock()
 	h, ok := ix.hashes[e.ID]
 	ix.mu.Unlock()

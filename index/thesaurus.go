@@ -618,7 +618,7 @@ func (ix *Index) pairAdjust(stem string) map[string]int {
 	ix.loadPairsOut()
 	adj := map[string]int{}
 	for _, d := range ix.delta {
-		if e := ix.byID[d.ID]; e == nil || e.seg != 0 {
+		if e := ix.entryByID(d.ID); e == nil || e.seg != 0 {
 			continue
 		}
 		i := sort.Search(len(d.Terms), func(i int) bool { return d.Terms[i].Stem >= stem })
