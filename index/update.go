@@ -279,7 +279,11 @@ func (ix *Index) update(ctx context.Context, progress func(Progress)) (Stats, er
 	// kept, which at 100,000 files cost a tenth of a no-change update.
 	var todo []walk.File
 	var total int64
-	var seenPaths []string // the catalog's files the walk met
+	seenPaths := make([]string, 0, len(cat)) // the catalog's files the walk met
+	// The entry Seen looked up, which the walk's callback for the same
+	// file, called next, takes rather than look it up again.
+	var seenPath string
+	var seenEntry *Entry
 	err = walk.Walk(ctx, ix.Root, walk.Options{
 		Dir:         func(p string) { walked = append(walked, p) },
 		Listings:    listings,
@@ -289,7 +293,9 @@ func (ix *Index) update(ctx context.Context, progress func(Progress)) (Stats, er
 			return nil
 		},
 		Seen: func(f walk.File) (walk.Kind, bool, bool) {
-			if e := cat[f.Path]; e != nil && e.clean(f) {
+			e := cat[f.Path]
+			seenPath, seenEntry = f.Path, e
+			if e != nil && e.clean(f) {
 				return e.Kind, false, true
 			}
 			if b, ok := bins[f.Path]; ok && b.clean(f) {
@@ -302,7 +308,10 @@ func (ix *Index) update(ctx context.Context, progress func(Progress)) (Stats, er
 			binsNow[f.Path] = stampOf(f, checked)
 		},
 	}, func(f walk.File) error {
-		e := cat[f.Path]
+		e := seenEntry
+		if f.Path != seenPath {
+			e = cat[f.Path]
+		}
 		if e != nil {
 			seenPaths = append(seenPaths, f.Path)
 		}
