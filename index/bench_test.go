@@ -163,3 +163,46 @@ func BenchmarkThesaurusFlush(b *testing.B) {
 		b.StartTimer()
 	}
 }
+
+// BenchmarkDecodeSnapshot is the decoding of the catalog's snapshot of
+// 100,000 files shaped as generatedRepo's, which every open does; it
+// reports the snapshot's bytes an entry.
+func BenchmarkDecodeSnapshot(b *testing.B) {
+	es := make([]*Entry, 100_000)
+	t0 := int64(1_700_000_000_000_000_000)
+	for i := range es {
+		mt := t0 + int64(i)*37_000
+		es[i] = &Entry{ID: int64(i + 1), Path: fmt.Sprintf("pkg%d/mod%d/bromonsutvar_%d.py", i/10000, i/100, i%100), Lang: "python",
+			Size: 56, ModTime: mt, ino: uint64(1_000_000 + i), ctime: mt, checked: t0 + 60e9, seg: int64(1 + i/25000),
+			Len: [NumFields]int32{2, 2, 1, 9, 0}}
+	}
+	data := encodeEntries(es)
+	for b.Loop() {
+		if _, err := decodeEntries(data); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(len(data))/float64(len(es)), "B/entry")
+}
+
+// BenchmarkCheckChanged is the check after a no-change update: the
+// database unchanged since the last check passed is not read again.
+func BenchmarkCheckChanged(b *testing.B) {
+	repo := benchRepo(b)
+	old := racySlack
+	racySlack = 0
+	b.Cleanup(func() { racySlack = old })
+	ix, err := buildAt(context.Background(), repo, Options{Dir: b.TempDir()})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer ix.Close()
+	if err := ix.CheckChanged(context.Background()); err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if err := ix.CheckChanged(context.Background()); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

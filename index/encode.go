@@ -5,6 +5,7 @@ import (
 	"errors"
 	"hash/crc32"
 	"sort"
+	"unsafe"
 
 	"github.com/hone-tools/hone/structure"
 	"github.com/hone-tools/hone/walk"
@@ -370,6 +371,12 @@ func encodeEntries(es []*Entry) []byte {
 	}
 	e.strs(table)
 	e.uint(uint64(len(es)))
+	// The paths' bytes in all, for the decoder's buffer.
+	pathBytes := 0
+	for _, x := range es {
+		pathBytes += len(x.Path)
+	}
+	e.uint(uint64(pathBytes))
 	var last Entry
 	for _, x := range es {
 		e.int(x.ID - last.ID)
@@ -405,13 +412,17 @@ func decodeEntries(b []byte) ([]*Entry, error) {
 	d := dec{b: b}
 	langs := d.strs()
 	n := d.count()
+	pathBytes := d.uint()
 	if d.err != nil {
 		return nil, d.err
+	}
+	if pathBytes > uint64(len(d.b))*1024 {
+		return nil, errCorrupt
 	}
 	entries := make([]Entry, n)
 	out := make([]*Entry, n)
 	// The paths are gathered in one buffer, made one string at the end.
-	paths := make([]byte, 0, len(d.b))
+	paths := make([]byte, 0, pathBytes)
 	ends := make([]int, n)
 	var last Entry
 	lastPath := 0 // where the last path starts in paths
@@ -447,7 +458,8 @@ func decodeEntries(b []byte) ([]*Entry, error) {
 		last = *x
 		out[i] = x
 	}
-	all := string(paths)
+	// The buffer is never written again: the paths share it, uncopied.
+	all := unsafe.String(unsafe.SliceData(paths), len(paths))
 	start := 0
 	for i, end := range ends {
 		entries[i].Path = all[start:end]
