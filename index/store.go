@@ -62,10 +62,12 @@ import (
 //	15    the thesaurus pairs the comment on a configuration file's key
 //	      with the key; INI and properties comments start with # ; or !.
 //	16    the catalog's snapshot holds each entry as what differs from the
-//	      one before it: shared path prefixes, a table of languages, times
-//	      as differences; the definers in one table keyed by name and
-//	      file, with no index of files: a file's rows are deleted by the
-//	      names its doc holds.
+//	      one before it (shared path prefixes, a table of languages, times
+//	      as differences), and no content hash; docs and postings write a
+//	      term's frequencies as a mask of its fields and their values,
+//	      sorted stems and calls as what they add to the one before, and
+//	      kinds of definition by number (defKinds); the definers in one
+//	      table keyed by name and file, with no index of files.
 const schemaVersion = "16"
 
 // SchemaVersion is the version of the index's format on disk, for
