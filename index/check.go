@@ -13,7 +13,8 @@ import (
 
 // Check reads the whole index, as a retrieval would read any part of it:
 // SQLite's check of its pages and records (PRAGMA quick_check), then every
-// blob against its checksum. It returns an error IsDamaged reports on when
+// blob against its checksum, and every row of the tables of rows against
+// its own and its place in their order. It returns an error IsDamaged reports on when
 // it finds damage: Rebuild builds a new index then.
 func (ix *Index) Check(ctx context.Context) error {
 	if ix.db == nil {
@@ -121,6 +122,12 @@ func (ix *Index) check(ctx context.Context) error {
 	} {
 		if err := eachBlob(ctx, q, c, func(b []byte) error { _, err := unseal(b); return err }); err != nil {
 			return fmt.Errorf("check index %s: %s: %w", ix.Path, strings.TrimPrefix(c, "SELECT "), err)
+		}
+	}
+	// The rows of the tables without blobs, against theirs.
+	for _, t := range []string{"defs", "cooc"} {
+		if err := checkRows(ctx, q, t); err != nil {
+			return fmt.Errorf("check index %s: %w", ix.Path, err)
 		}
 	}
 	return nil

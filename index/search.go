@@ -383,39 +383,40 @@ func (ix *Index) DefinersOf(names []string) map[string][]*Entry {
 			need = append(need, n)
 		}
 	}
-	for len(need) > 0 {
-		k := min(len(need), 400)
-		args := make([]any, k)
-		for i, n := range need[:k] {
-			args[i] = n
-			ix.defs[n] = nil
+	if len(need) == 0 {
+		return out
+	}
+	// Each name's rows, and the rows either side of them: damage to a
+	// name leaves its row beside them, out of their order.
+	ctx := context.Background()
+	q := ix.reader()
+	stmt, err := q.PrepareContext(ctx, keyedSQL("defs", "name, file, c", "name", "file"))
+	if err != nil {
+		ix.fail(err)
+		return out
+	}
+	defer stmt.Close()
+	var name string
+	var id, c int64
+	scan := func(rows *sql.Rows) (string, bool, error) {
+		if err := rows.Scan(&name, &id, &c); err != nil {
+			return name, false, fmt.Errorf("%w (%v)", corruptRow{"defs", name}, err)
 		}
-		rows, err := ix.reader().QueryContext(context.Background(),
-			`SELECT DISTINCT name, file FROM defs WHERE name IN (?`+strings.Repeat(",?", k-1)+`)`, args...)
+		return name, defCheck(name, id) == c, nil
+	}
+	for _, n := range need {
+		var es []*Entry
+		err := keyedRows(ctx, stmt, "defs", n, scan, func() {
+			if e := ix.entryByID(id); e != nil {
+				es = append(es, e)
+			}
+		})
 		if err != nil {
 			ix.fail(err)
 			return out
 		}
-		for rows.Next() {
-			var name string
-			var id int64
-			if err := rows.Scan(&name, &id); err != nil {
-				ix.fail(err)
-				break
-			}
-			if e := ix.entryByID(id); e != nil {
-				ix.defs[name] = append(ix.defs[name], e)
-			}
-		}
-		if err := rows.Err(); err != nil {
-			ix.fail(err)
-		}
-		rows.Close()
-		for _, n := range need[:k] {
-			sort.Slice(ix.defs[n], func(i, j int) bool { return ix.defs[n][i].Path < ix.defs[n][j].Path })
-			out[n] = ix.defs[n]
-		}
-		need = need[k:]
+		sort.Slice(es, func(i, j int) bool { return es[i].Path < es[j].Path })
+		ix.defs[n], out[n] = es, es
 	}
 	return out
 }

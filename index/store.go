@@ -67,7 +67,9 @@ import (
 //	      term's frequencies as a mask of its fields and their values,
 //	      sorted stems and calls as what they add to the one before, and
 //	      kinds of definition by number (defKinds); the definers in one
-//	      table keyed by name and file, with no index of files.
+//	      table keyed by name and file, with no index of files; a
+//	      checksum on every row of the definers and of the thesaurus's
+//	      counts (rows.go).
 const schemaVersion = "16"
 
 // SchemaVersion is the version of the index's format on disk, for
@@ -99,11 +101,11 @@ CREATE TABLE IF NOT EXISTS postings(
 	PRIMARY KEY(block, seg)
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS postings_seg ON postings(seg);
-CREATE TABLE IF NOT EXISTS defs(name TEXT NOT NULL, file INTEGER NOT NULL, PRIMARY KEY(name, file)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS defs(name TEXT NOT NULL, file INTEGER NOT NULL, c INTEGER NOT NULL, PRIMARY KEY(name, file)) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS tomb(id INTEGER PRIMARY KEY, seg INTEGER NOT NULL, stems BLOB NOT NULL);
 CREATE TABLE IF NOT EXISTS snapshot(id INTEGER PRIMARY KEY CHECK (id = 1), version TEXT NOT NULL, data BLOB NOT NULL);
 CREATE TABLE IF NOT EXISTS outlines(hash BLOB PRIMARY KEY, data BLOB NOT NULL) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS cooc(a TEXT NOT NULL, b TEXT NOT NULL, n INTEGER NOT NULL, PRIMARY KEY(a, b)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS cooc(a TEXT NOT NULL, b TEXT NOT NULL, n INTEGER NOT NULL, c INTEGER NOT NULL, PRIMARY KEY(a, b)) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS cooc_out(id INTEGER PRIMARY KEY AUTOINCREMENT, pairs BLOB NOT NULL);
 CREATE TABLE IF NOT EXISTS binaries(path TEXT PRIMARY KEY, size INTEGER NOT NULL, mtime INTEGER NOT NULL,
 	ino INTEGER NOT NULL, ctime INTEGER NOT NULL, checked INTEGER NOT NULL) WITHOUT ROWID;
@@ -680,6 +682,7 @@ func readHashes(ctx context.Context, q queryer, ids []int64) (map[int64][]byte, 
 type queryer interface {
 	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
 	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+	PrepareContext(ctx context.Context, query string) (*sql.Stmt, error)
 }
 
 // readEntries reads every file's entry from the files table, without its

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"cmp"
 	"context"
+	"database/sql"
 	"fmt"
 	"math"
 	"slices"
@@ -708,10 +709,11 @@ func (w *writer) writePairs(pc *pairChanges) {
 	w.exec(`DELETE FROM cooc_out`)
 	a := func(c pairChange) any { return pc.stems[c.ab>>32] }
 	b := func(c pairChange) any { return pc.stems[c.ab&(1<<32-1)] }
-	w.insertFunc(`INSERT INTO cooc(a, b, n) VALUES `, 3, len(pc.changes), func(i int, args []any) []any {
+	w.insertFunc(`INSERT INTO cooc(a, b, n, c) VALUES `, 4, len(pc.changes), func(i int, args []any) []any {
 		c := pc.changes[i]
-		return append(args, a(c), b(c), c.n)
-	}, ` ON CONFLICT(a, b) DO UPDATE SET n = n + excluded.n`)
+		ac, bc := a(c), b(c)
+		return append(args, ac, bc, c.n, pairCheck(ac.(string), bc.(string), int64(c.n)))
+	}, ` ON CONFLICT(a, b) DO UPDATE SET n = n + excluded.n, `+pairCheckSQL)
 	var gone []pairChange
 	for _, c := range pc.changes {
 		if c.n < 0 {
@@ -771,39 +773,17 @@ const (
 
 // RelatedAll returns, for each stem, up to k terms that stand together
 // with it in the repository's identifiers, comments and docstrings, most
-// associated first, in one query. Only terms paired in at least three
-// files are returned, and only those positively associated; of a term's
-// pairs, the relatedScan most frequent are weighed. Callers must check
-// Err: a read that failed leaves neighbours out.
+// associated first. Only terms paired in at least three files are
+// returned, and only those positively associated; of a term's pairs, the
+// relatedScan most frequent are weighed. Callers must check Err: a read
+// that failed leaves neighbours out.
 func (ix *Index) RelatedAll(stems []string, k int) map[string][]Neighbor {
 	out := map[string][]Neighbor{}
 	if k <= 0 || len(stems) == 0 {
 		return out
 	}
-	args := make([]any, 0, len(stems)+2)
-	for _, s := range stems {
-		args = append(args, s)
-	}
-	args = append(args, relatedScan)
-	rows, err := ix.reader().QueryContext(context.Background(),
-		`SELECT a, b, n FROM (SELECT a, b, n, row_number() OVER (PARTITION BY a ORDER BY n DESC, b) AS r
-		FROM cooc WHERE a IN (?`+strings.Repeat(",?", len(stems)-1)+`)) WHERE r <= ?`, args...)
+	cands, err := ix.readPairs(context.Background(), stems)
 	if err != nil {
-		ix.failLocking(fmt.Errorf("read thesaurus: %w", err))
-		return out
-	}
-	defer rows.Close()
-	cands := map[string][]Neighbor{}
-	for rows.Next() {
-		var a string
-		var nb Neighbor
-		if err := rows.Scan(&a, &nb.Stem, &nb.Files); err != nil {
-			ix.failLocking(fmt.Errorf("read thesaurus: %w", err))
-			return out
-		}
-		cands[a] = append(cands[a], nb)
-	}
-	if err := rows.Err(); err != nil {
 		ix.failLocking(fmt.Errorf("read thesaurus: %w", err))
 		return out
 	}
@@ -849,6 +829,46 @@ func (ix *Index) RelatedAll(stems []string, k int) map[string][]Neighbor {
 		}
 	}
 	return out
+}
+
+// readPairs reads the pairs of each stem from the thesaurus, the
+// relatedScan most frequent of each, and checks every pair read against
+// its checksum and its place in the order.
+func (ix *Index) readPairs(ctx context.Context, stems []string) (map[string][]Neighbor, error) {
+	q := ix.reader()
+	stmt, err := q.PrepareContext(ctx, keyedSQL("cooc", "a, b, n, c", "a", "b"))
+	if err != nil {
+		return nil, err
+	}
+	defer stmt.Close()
+	var a string
+	var nb Neighbor
+	var c int64
+	scan := func(rows *sql.Rows) (string, bool, error) {
+		if err := rows.Scan(&a, &nb.Stem, &nb.Files, &c); err != nil {
+			return a, false, fmt.Errorf("%w (%v)", corruptRow{"cooc", a}, err)
+		}
+		return a, pairCheck(a, nb.Stem, int64(nb.Files)) == c, nil
+	}
+	out := make(map[string][]Neighbor, len(stems))
+	for _, st := range stems {
+		if _, done := out[st]; done {
+			continue
+		}
+		var list []Neighbor
+		if err := keyedRows(ctx, stmt, "cooc", st, scan, func() { list = append(list, nb) }); err != nil {
+			return nil, err
+		}
+		// The most frequent, the first in order of stem where as frequent.
+		sort.Slice(list, func(i, j int) bool {
+			if list[i].Files != list[j].Files {
+				return list[i].Files > list[j].Files
+			}
+			return list[i].Stem < list[j].Stem
+		})
+		out[st] = list[:min(len(list), relatedScan)]
+	}
+	return out, nil
 }
 
 // associate weighs a term's pair counts by normalized pointwise mutual

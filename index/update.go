@@ -643,10 +643,10 @@ func (ix *Index) writeBatch(ctx context.Context, batch []change, gone []string, 
 		for _, d := range docs {
 			inBatch[d.ID] = d
 			for _, n := range defNames(d) {
-				defRows = append(defRows, []any{n, d.ID})
+				defRows = append(defRows, []any{n, d.ID, defCheck(n, d.ID)})
 			}
 		}
-		w.insertMany(`INSERT INTO defs(name, file) VALUES `, 2, defRows)
+		w.insertMany(`INSERT INTO defs(name, file, c) VALUES `, 3, defRows)
 		var delta, out int
 		var deltaBytes int64
 		w.queryRow(`SELECT COUNT(*), COALESCE(SUM(size), 0) FROM files WHERE seg = 0`).scan(&delta, &deltaBytes)
