@@ -1,13 +1,16 @@
 package index
 
 import (
-	"bytes"
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"hash/crc32"
 	"unsafe"
+
+	"modernc.org/sqlite"
 )
 
 // The tables of rows, the definers by name (defs) and the thesaurus's
@@ -100,69 +103,46 @@ func keyedRows(ctx context.Context, stmt *sql.Stmt, table, key string,
 	return rows.Err()
 }
 
-// checkRows reads every row of a table of rows in the order of its key,
-// the text columns first, and checks each against its checksum and its
-// place in the order: its key past the one before.
+// checkRows reads every row of a table of rows, the definers or the
+// thesaurus, and checks each against its checksum, in SQL: a tenth of the
+// time of scanning them into Go. A row whose key damage changed is
+// checked as any other; the order of the rows is SQLite's check's.
 func checkRows(ctx context.Context, q queryer, table string) error {
 	var query string
-	var texts int
-	var check func(t [2]sql.RawBytes, v, c int64) bool
 	switch table {
 	case "defs":
-		query, texts = `SELECT name, '', file, c FROM defs ORDER BY name, file`, 1
-		check = func(t [2]sql.RawBytes, file, c int64) bool {
-			return defCheck(unsafe.String(unsafe.SliceData(t[0]), len(t[0])), file) == c
-		}
+		query = `SELECT name FROM defs WHERE NOT hone_def_ok(name, file, c) LIMIT 1`
 	case "cooc":
-		query, texts = `SELECT a, b, n, c FROM cooc ORDER BY a, b`, 2
-		check = func(t [2]sql.RawBytes, n, c int64) bool {
-			return pairCheck(unsafe.String(unsafe.SliceData(t[0]), len(t[0])),
-				unsafe.String(unsafe.SliceData(t[1]), len(t[1])), n) == c
-		}
+		query = `SELECT a FROM cooc WHERE NOT hone_pair_ok(a || char(0) || b, n, c) LIMIT 1`
 	default:
 		return fmt.Errorf("no table of rows %s", table)
 	}
-	rows, err := q.QueryContext(ctx, query)
-	if err != nil {
+	var key string
+	err := q.QueryRowContext(ctx, query).Scan(&key)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return nil
+	case err != nil:
 		return err
 	}
-	defer rows.Close()
-	var t [2]sql.RawBytes
-	var v, c int64
-	var prev [2][]byte
-	var prevV int64
-	first := true
-	for rows.Next() {
-		if err := rows.Scan(&t[0], &t[1], &v, &c); err != nil {
-			return fmt.Errorf("%w (%v)", corruptRow{table, string(t[0])}, err)
-		}
-		if !check(t, v, c) {
-			return corruptRow{table, string(t[0])}
-		}
-		// The key: the texts, then for the definers the file.
-		order := bytes.Compare(prev[0], t[0])
-		if order == 0 {
-			if texts == 2 {
-				order = bytes.Compare(prev[1], t[1])
-			} else {
-				order = cmpInt(prevV, v)
-			}
-		}
-		if !first && order >= 0 {
-			return corruptRow{table, string(t[0])}
-		}
-		first = false
-		prev[0], prev[1], prevV = append(prev[0][:0], t[0]...), append(prev[1][:0], t[1]...), v
-	}
-	return rows.Err()
+	return corruptRow{table, key}
 }
 
-func cmpInt(a, b int64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
+// The SQL functions of checkRows: whether a row of the definers (name,
+// file, c) or of the thesaurus (a, b, n, c) matches its checksum.
+func init() {
+	sqlite.MustRegisterFunction("hone_def_ok", &sqlite.FunctionImpl{NArgs: 3, Deterministic: true, VolatileArgs: true,
+		Scalar: func(_ *sqlite.FunctionContext, args []driver.Value) (driver.Value, error) {
+			name, ok1 := args[0].(string)
+			file, ok2 := args[1].(int64)
+			c, ok3 := args[2].(int64)
+			return ok1 && ok2 && ok3 && defCheck(name, file) == c, nil
+		}})
+	sqlite.MustRegisterFunction("hone_pair_ok", &sqlite.FunctionImpl{NArgs: 3, Deterministic: true, VolatileArgs: true,
+		Scalar: func(_ *sqlite.FunctionContext, args []driver.Value) (driver.Value, error) {
+			ab, ok1 := args[0].(string)
+			n, ok2 := args[1].(int64)
+			c, ok3 := args[2].(int64)
+			return ok1 && ok2 && ok3 && (int64(strCRC(0, ab))+n)&rowMask == c, nil
+		}})
 }

@@ -264,5 +264,48 @@ func TestPairCheckSQL(t *testing.T) {
 		if got != n || c != pairCheck("auth", "token", n) {
 			t.Errorf("after adding %d: n %d c %d, want n %d c %d", d, got, c, n, pairCheck("auth", "token", n))
 		}
+		// And Check's, in SQL.
+		if err := checkRows(context.Background(), db, "cooc"); err != nil {
+			t.Errorf("after adding %d: %v", d, err)
+		}
+	}
+	if _, err := db.Exec(`UPDATE cooc SET n = n + 1`); err != nil {
+		t.Fatal(err)
+	}
+	if err := checkRows(context.Background(), db, "cooc"); !IsDamaged(err) {
+		t.Errorf("a count changed without its checksum: %v, want damage", err)
+	}
+}
+
+// TestCheckRowsSQL: Check's SQL functions agree with defCheck and
+// pairCheck, and tell a row that does not match.
+func TestCheckRowsSQL(t *testing.T) {
+	db, err := sql.Open("sqlite", ":memory:")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for _, tc := range []struct {
+		query string
+		args  []any
+		want  bool
+	}{
+		{`SELECT hone_def_ok(?, ?, ?)`, []any{"NewServer", 7, defCheck("NewServer", 7)}, true},
+		{`SELECT hone_def_ok(?, ?, ?)`, []any{"NewServer", 8, defCheck("NewServer", 7)}, false},
+		{`SELECT hone_def_ok(?, ?, ?)`, []any{"NewServex", 7, defCheck("NewServer", 7)}, false},
+		{`SELECT hone_def_ok(?, ?, ?)`, []any{7, 7, defCheck("7", 7)}, false},
+		{`SELECT hone_def_ok(?, ?, ?)`, []any{nil, 7, defCheck("", 7)}, false},
+		{`SELECT hone_pair_ok(? || char(0) || ?, ?, ?)`, []any{"auth", "token", 3, pairCheck("auth", "token", 3)}, true},
+		{`SELECT hone_pair_ok(? || char(0) || ?, ?, ?)`, []any{"auth", "token", 4, pairCheck("auth", "token", 3)}, false},
+		{`SELECT hone_pair_ok(? || char(0) || ?, ?, ?)`, []any{"autho", "ken", 3, pairCheck("auth", "token", 3)}, false},
+		{`SELECT hone_pair_ok(? || char(0) || ?, ?, ?)`, []any{"auth", "token", "3", pairCheck("auth", "token", 3)}, false},
+	} {
+		var got bool
+		if err := db.QueryRow(tc.query, tc.args...).Scan(&got); err != nil {
+			t.Fatalf("%s %v: %v", tc.query, tc.args, err)
+		}
+		if got != tc.want {
+			t.Errorf("%s %v = %v, want %v", tc.query, tc.args, got, tc.want)
+		}
 	}
 }
