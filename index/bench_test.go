@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 	"testing"
@@ -208,6 +209,94 @@ func BenchmarkCheckChanged(b *testing.B) {
 	}
 	for b.Loop() {
 		if err := ix.CheckChanged(context.Background()); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// benchIndex builds the index of benchRepo in a temporary folder.
+func benchIndex(b *testing.B) *Index {
+	ix, err := buildAt(context.Background(), benchRepo(b), Options{Dir: b.TempDir()})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { ix.Close() })
+	return ix
+}
+
+// benchDocs are the docs of the first n files of the index that call
+// something, by path.
+func benchDocs(b *testing.B, ix *Index, n int) []*Doc {
+	entries := ix.Entries()
+	sort.Slice(entries, func(i, j int) bool { return entries[i].Path < entries[j].Path })
+	var docs []*Doc
+	for _, e := range entries {
+		if d := ix.Doc(e.Path); d != nil && len(d.Calls) > 0 {
+			if docs = append(docs, d); len(docs) == n {
+				break
+			}
+		}
+	}
+	if err := ix.Err(); err != nil {
+		b.Fatal(err)
+	}
+	return docs
+}
+
+// BenchmarkDefinersOf reads the definers of what 300 files call, each
+// name once, as the graph of a retrieval does, not cached.
+func BenchmarkDefinersOf(b *testing.B) {
+	ix := benchIndex(b)
+	seen := map[string]bool{}
+	var names []string
+	for _, d := range benchDocs(b, ix, 300) {
+		for _, c := range d.Calls {
+			if !seen[c] {
+				seen[c] = true
+				names = append(names, c)
+			}
+		}
+	}
+	for b.Loop() {
+		ix.mu.Lock()
+		ix.defs = map[string][]*Entry{}
+		ix.mu.Unlock()
+		ix.DefinersOf(names)
+	}
+	if err := ix.Err(); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportMetric(float64(len(names)), "names")
+}
+
+// BenchmarkRelatedAll reads the thesaurus's neighbours of 40 terms, as a
+// retrieval's query asks.
+func BenchmarkRelatedAll(b *testing.B) {
+	ix := benchIndex(b)
+	seen := map[string]bool{}
+	var stems []string
+	for _, d := range benchDocs(b, ix, 300) {
+		for _, t := range d.Terms {
+			if len(stems) < 40 && !seen[t.Stem] && len(t.Stem) > 3 {
+				seen[t.Stem] = true
+				stems = append(stems, t.Stem)
+			}
+		}
+	}
+	for b.Loop() {
+		ix.RelatedAll(stems, 8)
+	}
+	if err := ix.Err(); err != nil {
+		b.Fatal(err)
+	}
+}
+
+// BenchmarkCheck reads the whole index, as CheckChanged does after an
+// update that wrote.
+func BenchmarkCheck(b *testing.B) {
+	ix := benchIndex(b)
+	for b.Loop() {
+		if err := ix.Check(context.Background()); err != nil {
 			b.Fatal(err)
 		}
 	}
