@@ -488,7 +488,7 @@ func (w *walker) next() *dirJob {
 // space.
 func (w *walker) read(j *dirJob, s *scratch) {
 	defer j.done.Done()
-	var dir dirHandle
+	dir := unopened(j.abs)
 	var entries []dirent
 	var err error
 	// The folder's status first: a listing read under the same status
@@ -501,36 +501,30 @@ func (w *walker) read(j *dirJob, s *scratch) {
 			entries, listed = ls.lookup(j.rel, stamp)
 		}
 	}
-	if listed {
-		// Its files' statuses are still taken: by name in the open
-		// folder where it has many (a path is resolved from the root
-		// for each file otherwise), by path where it has few, which
-		// spares opening it. A folder opened that is not the one its
-		// status was taken of (swapped meanwhile) is read.
-		dir = unopened(j.abs)
-		if len(entries) > openListedAt {
-			if d, err := openDir(j.abs); err == nil {
-				if st, ok := d.stamp(); ok && st == stamp {
-					dir = d
-					defer dir.close()
-				} else {
-					d.close()
-					listed = false
-				}
-			}
-		}
-	}
-	if !listed {
-		dir, err = openDir(j.abs)
-		if err == nil {
+	// A listed folder of few entries is not opened: its files' statuses
+	// are taken by path. Any other is, and its files' statuses taken by
+	// name in it (a path is resolved from the root for each otherwise).
+	if !listed || len(entries) > openListedAt {
+		d, oerr := openDir(j.abs)
+		switch {
+		case oerr == nil:
+			dir = d
 			defer dir.close()
-			// The stamp kept with the listing is that of the folder
-			// open, taken before its entries are: a change made while
-			// they are read moves its times past it.
 			if ls != nil {
-				stamp, stamped = dir.stamp()
+				// The stamp kept with a listing is the open folder's
+				// own, taken before its entries are read: a change made
+				// meanwhile moves its times past it. A listed folder
+				// swapped since its status was taken is read.
+				var st dirStamp
+				st, stamped = dir.stamp()
+				listed = listed && stamped && st == stamp
+				stamp = st
 			}
-			entries, err = dir.entries(&s.dir)
+			if !listed {
+				entries, err = dir.entries(&s.dir)
+			}
+		case !listed:
+			err = oerr
 		}
 	}
 	j.readErr = err
