@@ -26,6 +26,7 @@ import (
 	"unsafe"
 
 	"github.com/hone-tools/hone/index"
+	"github.com/hone-tools/hone/internal/atomicfile"
 	"github.com/hone-tools/hone/redact"
 	"github.com/hone-tools/hone/tokenize"
 	_ "modernc.org/sqlite" // the database/sql driver "sqlite"
@@ -350,28 +351,11 @@ func readPack(p string) ([]*Commit, error) {
 	return cs, nil
 }
 
-// writePack replaces the pack in the file p by one of the commits cs: a
-// new file, private as the database is, renamed over the old, so that a
-// reader reads one pack or the other, whole.
+// writePack replaces the pack in the file p by one of the commits cs,
+// whole (atomicfile), on disk before it is renamed: after a crash, the
+// heads the database then records have their commits in the pack.
 func writePack(p string, cs []*Commit) error {
-	f, err := os.CreateTemp(filepath.Dir(p), filepath.Base(p)+".*")
-	if err != nil {
-		return fmt.Errorf("write history: %w", err)
-	}
-	_, err = f.Write(encodePack(cs))
-	if err == nil {
-		// On disk before it is renamed: after a crash, the heads the
-		// database then records have their commits in the pack.
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), p)
-	}
-	if err != nil {
-		os.Remove(f.Name())
+	if err := atomicfile.Write(p, encodePack(cs), true); err != nil {
 		return fmt.Errorf("write history: %w", err)
 	}
 	return nil

@@ -17,6 +17,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/hone-tools/hone/internal/atomicfile"
 	"github.com/hone-tools/hone/walk"
 )
 
@@ -1220,29 +1221,14 @@ func (ix *Index) dropListings() {
 	os.Remove(ix.Path + listingsSuffix)
 }
 
-// saveListings writes the listings a walk changed to their file: a new
-// private file renamed over the old. They only spare reads: one that
-// cannot be written costs the next process a read of every folder.
+// saveListings writes the listings a walk changed to their file, whole
+// (atomicfile). They only spare reads: one that cannot be written costs
+// the next process a read of every folder.
 func (ix *Index) saveListings(l *walk.Listings) {
 	if !l.Changed() {
 		return
 	}
-	b, err := l.MarshalBinary()
-	if err != nil {
-		return
-	}
-	f, err := os.CreateTemp(filepath.Dir(ix.Path), filepath.Base(ix.Path)+listingsSuffix+".*")
-	if err != nil {
-		return
-	}
-	_, err = f.Write(b)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), ix.Path+listingsSuffix)
-	}
-	if err != nil {
-		os.Remove(f.Name())
+	if b, err := l.MarshalBinary(); err == nil {
+		_ = atomicfile.Write(ix.Path+listingsSuffix, b, false)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 
 	"github.com/hone-tools/hone"
+	"github.com/hone-tools/hone/internal/atomicfile"
 )
 
 // promptVersion changes when the prompt does, so that no verdict made
@@ -66,13 +67,5 @@ func (c *Cache) put(key string, ev hone.Evaluation) {
 	if os.MkdirAll(filepath.Dir(f), 0o700) != nil {
 		return
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(f), ".tmp-*")
-	if err != nil {
-		return
-	}
-	_, werr := tmp.Write(b)
-	cerr := tmp.Close()
-	if werr != nil || cerr != nil || os.Rename(tmp.Name(), f) != nil {
-		os.Remove(tmp.Name())
-	}
+	_ = atomicfile.Write(f, b, false)
 }
