@@ -28,6 +28,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"github.com/hone-tools/hone/internal/lazyre"
 	"github.com/pelletier/go-toml/v2"
 	"github.com/zricethezav/gitleaks/v8/config"
 )
@@ -222,7 +223,7 @@ func (r *Redactor) hasStopWord(a *config.Allowlist, secret string) bool {
 }
 
 func (r *Redactor) addGitleaks(gr *config.Rule, src string) {
-	re := sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(src) })
+	re := lazyre.New(src)
 	secretGroup := gr.SecretGroup
 	entropy := gr.Entropy
 	rl := rule{

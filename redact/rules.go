@@ -4,8 +4,9 @@ import (
 	"bytes"
 	"regexp"
 	"strings"
-	"sync"
 	"unicode/utf8"
+
+	"github.com/hone-tools/hone/internal/lazyre"
 )
 
 // honeRules are the formats that gitleaks' rules leave to other tools, or
@@ -29,24 +30,17 @@ const secretName = `[\w.-]*(?:passw(?:or)?d|pwd|passphrase|secret|token|api[_-]?
 var secretKeywords = []string{"pass", "pwd", "secret", "token", "key", "credential"}
 
 var (
-	urlPassword = lazy(`(?i)\b[a-z][a-z0-9+.-]{1,20}://[^\s:/@'"<>]{1,128}:([^\s@/'"<>]{1,256})@[\w\[.-]`)
-	urlToken    = lazy(`(?i)\b[a-z][a-z0-9+.-]{1,20}://([\w~.-]{16,256})@[\w\[.-]`)
+	urlPassword = lazyre.New(`(?i)\b[a-z][a-z0-9+.-]{1,20}://[^\s:/@'"<>]{1,128}:([^\s@/'"<>]{1,256})@[\w\[.-]`)
+	urlToken    = lazyre.New(`(?i)\b[a-z][a-z0-9+.-]{1,20}://([\w~.-]{16,256})@[\w\[.-]`)
 	// name = "value", "name": "value", name: 'value', NAME := `value`
-	quotedSecret = lazy(`(?i)(` + secretName + `)["']?[ \t]*(?::=|=>|\?=|[=:])[ \t]*(?:[rbuf]{0,2})["'` + "`" + `]([^"'` + "`" + `\n\\]{4,512})["'` + "`" + `]`)
+	quotedSecret = lazyre.New(`(?i)(` + secretName + `)["']?[ \t]*(?::=|=>|\?=|[=:])[ \t]*(?:[rbuf]{0,2})["'` + "`" + `]([^"'` + "`" + `\n\\]{4,512})["'` + "`" + `]`)
 	// A config or env line: NAME=value, export NAME=value, name: value.
-	bareSecret = lazy(`(?im)^[ \t]*(export[ \t]+|-[ \t]+)?(` + secretName + `)[ \t]*(=|:)[ \t]*([^\s"'` + "`" + `#;,][^\s#;,]{3,511})[ \t]*(?:[#;].*)?\r?$`)
+	bareSecret = lazyre.New(`(?im)^[ \t]*(export[ \t]+|-[ \t]+)?(` + secretName + `)[ \t]*(=|:)[ \t]*([^\s"'` + "`" + `#;,][^\s#;,]{3,511})[ \t]*(?:[#;].*)?\r?$`)
 	// os.environ.get("API_KEY", "default"), getenv('TOKEN', 'x'), ENV.fetch("SECRET", "x")
-	envDefault = lazy(`(?i)\b(?:getenv|environ\.get|environ\.setdefault|env\.get|env\.fetch|env)\s*\(\s*["']([A-Z0-9_]*(?:KEY|SECRET|TOKEN|PASS|PWD|CREDENTIAL|AUTH)[A-Z0-9_]*)["']\s*,\s*(?:default\s*=\s*)?["']([^"'\n]{4,512})["']`)
+	envDefault = lazyre.New(`(?i)\b(?:getenv|environ\.get|environ\.setdefault|env\.get|env\.fetch|env)\s*\(\s*["']([A-Z0-9_]*(?:KEY|SECRET|TOKEN|PASS|PWD|CREDENTIAL|AUTH)[A-Z0-9_]*)["']\s*,\s*(?:default\s*=\s*)?["']([^"'\n]{4,512})["']`)
 	// process.env.API_KEY || "default"
-	jsEnvDefault = lazy(`(?i)process\.env\.(\w*(?:KEY|SECRET|TOKEN|PASS|PWD|CREDENTIAL|AUTH)\w*)\s*(?:\|\||\?\?)\s*["'` + "`" + `]([^"'` + "`" + `\n]{4,512})["'` + "`" + `]`)
+	jsEnvDefault = lazyre.New(`(?i)process\.env\.(\w*(?:KEY|SECRET|TOKEN|PASS|PWD|CREDENTIAL|AUTH)\w*)\s*(?:\|\||\?\?)\s*["'` + "`" + `]([^"'` + "`" + `\n]{4,512})["'` + "`" + `]`)
 )
-
-// lazy is a regular expression compiled when first asked for: most hone
-// processes print or read no text that needs one, and compiling them all
-// at start-up cost every process about 10 ms.
-func lazy(expr string) func() *regexp.Regexp {
-	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
-}
 
 // reRule makes a rule of a regular expression whose last group is the
 // secret, kept where ok says so.
@@ -183,7 +177,7 @@ var typeWords = map[string]bool{
 }
 
 // nameLike: a value that is itself a field or setting name.
-var nameLike = lazy(`^[a-z][a-z_.-]*$`)
+var nameLike = lazyre.New(`^[a-z][a-z_.-]*$`)
 
 func looksLikeName(v string) bool {
 	if !nameLike().MatchString(v) {
@@ -248,8 +242,8 @@ func bareIsSecret(m []string) bool {
 }
 
 var (
-	dotted = lazy(`^[A-Za-z_]\w*(\.[A-Za-z_]\w*)+$`)
-	ident  = lazy(`^[A-Za-z_]\w*$`)
+	dotted = lazyre.New(`^[A-Za-z_]\w*(\.[A-Za-z_]\w*)+$`)
+	ident  = lazyre.New(`^[A-Za-z_]\w*$`)
 )
 
 func passwordName(name string) bool {

@@ -3,14 +3,13 @@ package retrieve
 import (
 	"math"
 	"path"
-	"regexp"
 	"slices"
 	"sort"
 	"strings"
-	"sync"
 	"unicode"
 
 	"github.com/hone-tools/hone/index"
+	"github.com/hone-tools/hone/internal/lazyre"
 	"github.com/hone-tools/hone/lexicon"
 	"github.com/hone-tools/hone/tokenize"
 	"github.com/hone-tools/hone/walk"
@@ -109,17 +108,10 @@ var genericWords = map[string]bool{
 	"will": true, "may": true, "might": true, "must": true, "let": true, "lets": true, "etc": true,
 }
 
-// lazyRE is a regular expression compiled when first asked for, so that
-// a hone process that reads no task (hone index, hone status) does not
-// compile the task's patterns at start-up.
-func lazyRE(expr string) func() *regexp.Regexp {
-	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
-}
-
 var (
-	backticked = lazyRE("`([^`\n]{1,120})`")
-	codeIdent  = lazyRE(`[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*(?:\(\))?`)
-	pathLike   = lazyRE(`(?:[\w.-]+[/\\])+[\w.-]+\.[A-Za-z0-9]{1,8}\b|\b[\w-]+\.(?:go|py|ts|tsx|js|jsx|java|rs|rb|php|c|h|cc|cpp|hpp|cs|kt|swift|scala|sh|md|ya?ml|toml|json)\b`)
+	backticked = lazyre.New("`([^`\n]{1,120})`")
+	codeIdent  = lazyre.New(`[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*(?:\(\))?`)
+	pathLike   = lazyre.New(`(?:[\w.-]+[/\\])+[\w.-]+\.[A-Za-z0-9]{1,8}\b|\b[\w-]+\.(?:go|py|ts|tsx|js|jsx|java|rs|rb|php|c|h|cc|cpp|hpp|cs|kt|swift|scala|sh|md|ya?ml|toml|json)\b`)
 )
 
 // isIdentifierLike: snake_case, camelCase, dotted paths, calls.
@@ -150,11 +142,11 @@ func isIdentifierLike(s string) bool {
 // ("numpy 1.19.2 py38h54aff64_0 conda-forge", "pandas: 1.1.0",
 // "attrs==20.3.0"). The packages a user has installed say nothing of where
 // the task lies, and a long list of them would drown the task's words.
-var versionLine = lazyRE(`(?m)^[ \t*-]*[A-Za-z_][\w.+-]*(?:[ \t]*(?::|==|>=|<=|~=)[ \t]*|[ \t]+)v?\d+(?:\.\w+)+\S*(?:[ \t]+\S+){0,3}[ \t\r]*$`)
+var versionLine = lazyre.New(`(?m)^[ \t*-]*[A-Za-z_][\w.+-]*(?:[ \t]*(?::|==|>=|<=|~=)[ \t]*|[ \t]+)v?\d+(?:\.\w+)+\S*(?:[ \t]+\S+){0,3}[ \t\r]*$`)
 
 // htmlComment is text an issue form hides from its readers: the
 // template's instructions ("please fill out the form").
-var htmlComment = lazyRE(`(?s)<!--.*?-->`)
+var htmlComment = lazyre.New(`(?s)<!--.*?-->`)
 
 // cleanTask drops what a task's author did not write about the task: an
 // issue template's hidden instructions, and environment reports.
@@ -335,10 +327,10 @@ func analyzeTask(task string, ix *index.Index) []*concept {
 const maxConcepts = 40
 
 var (
-	fence       = lazyRE("(?s)```[^\n]*\n(.*?)```")
-	promptLine  = lazyRE(`(?m)^\s*(?:>>>|\.\.\.|In \[\d+\]:)[ \t](.*)$`)
-	calledName  = lazyRE(`([A-Za-z_][A-Za-z0-9_]*)\(`)
-	importNames = lazyRE(`(?m)^\s*from\s+[\w.]+\s+import\s+\(?([\w, \t]+)`)
+	fence       = lazyre.New("(?s)```[^\n]*\n(.*?)```")
+	promptLine  = lazyre.New(`(?m)^\s*(?:>>>|\.\.\.|In \[\d+\]:)[ \t](.*)$`)
+	calledName  = lazyre.New(`([A-Za-z_][A-Za-z0-9_]*)\(`)
+	importNames = lazyre.New(`(?m)^\s*from\s+[\w.]+\s+import\s+\(?([\w, \t]+)`)
 )
 
 // codeBlockNames are the names a task's code calls and imports: in fenced
@@ -626,11 +618,11 @@ type taskEvidence struct {
 }
 
 var (
-	quotedMsg = lazyRE(`"([^"\n]{12,300})"|'([^'\n]{12,300})'`)
-	errorLine = lazyRE(`(?m)^\s*(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception|Warning|Failure|Panic)\b:\s*(.{8,300})$`)
+	quotedMsg = lazyre.New(`"([^"\n]{12,300})"|'([^'\n]{12,300})'`)
+	errorLine = lazyre.New(`(?m)^\s*(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception|Warning|Failure|Panic)\b:\s*(.{8,300})$`)
 	// deepestFirstTrace: stack traces that print the deepest frame first.
-	deepestFirstTrace = lazyRE(`(?m)^\s+at \S|^goroutine \d+ \[`)
-	dottedRef         = lazyRE(`\b[A-Za-z_]\w*(?:\.[A-Za-z_]\w*){1,8}\b`)
+	deepestFirstTrace = lazyre.New(`(?m)^\s+at \S|^goroutine \d+ \[`)
+	dottedRef         = lazyre.New(`\b[A-Za-z_]\w*(?:\.[A-Za-z_]\w*){1,8}\b`)
 )
 
 // readEvidence finds the paths, module paths and messages of a task.
@@ -813,10 +805,10 @@ var (
 // declares it: the option's parser, the rule's checker, the check's
 // definition.
 var (
-	flagKey   = lazyRE(`^--[a-z][a-z0-9]*(?:-[a-z0-9]+)*$`)
-	kebabKey  = lazyRE(`^[a-z][a-z0-9]*(?:-[a-z0-9]+){1,5}$`)
-	dottedKey = lazyRE(`^[a-z_]+\.[A-Z]\d{3}$`)
-	codeKey   = lazyRE(`^[A-Z]{1,4}\d{3,5}$`)
+	flagKey   = lazyre.New(`^--[a-z][a-z0-9]*(?:-[a-z0-9]+)*$`)
+	kebabKey  = lazyre.New(`^[a-z][a-z0-9]*(?:-[a-z0-9]+){1,5}$`)
+	dottedKey = lazyre.New(`^[a-z_]+\.[A-Z]\d{3}$`)
+	codeKey   = lazyre.New(`^[A-Z]{1,4}\d{3,5}$`)
 )
 
 // maxKeys is how many keys a task is read for.
@@ -859,7 +851,7 @@ func declaredKeys(task string) []string {
 }
 
 // quotedSpan is a stretch of one line in backticks or quotes.
-var quotedSpan = lazyRE("`([^`\n]{1,100})`|\"([^\"\n]{1,100})\"|'([^'\n]{1,100})'")
+var quotedSpan = lazyre.New("`([^`\n]{1,100})`|\"([^\"\n]{1,100})\"|'([^'\n]{1,100})'")
 
 // keyWords cuts text into words of letters, digits and the characters of
 // paths and names.

@@ -3,6 +3,8 @@ package structure
 import (
 	"regexp"
 	"strings"
+
+	"github.com/hone-tools/hone/internal/lazyre"
 )
 
 // maxConfigKeys caps the keys read from one configuration file.
@@ -11,12 +13,12 @@ const maxConfigKeys = 2000
 var (
 	// yamlKey is a mapping key, in a list item or not: "  max_fail: 3",
 	// "- name: x". Quoted keys are read without their quotes.
-	yamlKey = lazyRE(`^\s*(?:-\s+)?["']?([A-Za-z_][\w.-]*)["']?\s*:(?:\s|$)`)
+	yamlKey = lazyre.New(`^\s*(?:-\s+)?["']?([A-Za-z_][\w.-]*)["']?\s*:(?:\s|$)`)
 	// assignKey is a key of TOML, INI or Java properties: "max_fail = 3",
 	// "server.port: 8080".
-	assignKey = lazyRE(`^\s*["']?([A-Za-z_][\w.-]*)["']?\s*[=:]`)
+	assignKey = lazyre.New(`^\s*["']?([A-Za-z_][\w.-]*)["']?\s*[=:]`)
 	// tableKey is a TOML table or INI section: "[tool.pytest]", "[[bin]]".
-	tableKey = lazyRE(`^\s*\[\[?\s*([A-Za-z_][\w.-]*)\s*\]\]?\s*(?:[#;].*)?$`)
+	tableKey = lazyre.New(`^\s*\[\[?\s*([A-Za-z_][\w.-]*)\s*\]\]?\s*(?:[#;].*)?$`)
 )
 
 // ConfigKeys returns the keys that a configuration file (YAML, TOML, INI

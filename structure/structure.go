@@ -19,9 +19,10 @@ import (
 	"path"
 	"regexp"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/hone-tools/hone/internal/lazyre"
 )
 
 // Def is one definition in a file.
@@ -121,14 +122,7 @@ type rule struct {
 }
 
 func r(expr, kind string, name int) rule {
-	return rule{re: lazyRE(expr), kind: kind, name: name}
-}
-
-// lazyRE is a regular expression compiled when first asked for: a
-// language's line patterns are compiled by the first process that reads
-// a file of it, not by every hone process at start-up.
-func lazyRE(expr string) func() *regexp.Regexp {
-	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
+	return rule{re: lazyre.New(expr), kind: kind, name: name}
 }
 
 var (
@@ -490,16 +484,16 @@ func isConstName(s string) bool {
 }
 
 var (
-	jsReexport  = lazyRE(`^export\s+(?:type\s+)?\{([^}]*)\}\s*from\s`)
-	jsImport    = lazyRE(`(?:\bfrom\s+|\bimport\s*\(?\s*|\brequire\s*\(\s*)['"]([^'"]+)['"]`)
-	pyFrom      = lazyRE(`^\s*from\s+(\.*[\w.]*)\s+import\s+(.+)`)
-	pyImport    = lazyRE(`^\s*import\s+([\w.]+(?:\s*,\s*[\w.]+)*)`)
-	goImportOne = lazyRE(`^import\s+(?:\w+\s+|\.\s+|_\s+)?"([^"]+)"`)
-	goImportIn  = lazyRE(`^\s*(?:\w+\s+|\.\s+|_\s+)?"([^"]+)"`)
-	cInclude    = lazyRE(`^\s*#\s*include\s+"([^"]+)"`)
-	javaImport  = lazyRE(`^\s*import\s+(?:static\s+)?([\w.]+)(?:\.\*)?\s*;?`)
-	rustUse     = lazyRE(`^\s*(?:pub\s+)?(?:use|mod)\s+([\w:]+)`)
-	rubyReq     = lazyRE(`^\s*require(?:_relative)?\s+['"]([^'"]+)['"]`)
+	jsReexport  = lazyre.New(`^export\s+(?:type\s+)?\{([^}]*)\}\s*from\s`)
+	jsImport    = lazyre.New(`(?:\bfrom\s+|\bimport\s*\(?\s*|\brequire\s*\(\s*)['"]([^'"]+)['"]`)
+	pyFrom      = lazyre.New(`^\s*from\s+(\.*[\w.]*)\s+import\s+(.+)`)
+	pyImport    = lazyre.New(`^\s*import\s+([\w.]+(?:\s*,\s*[\w.]+)*)`)
+	goImportOne = lazyre.New(`^import\s+(?:\w+\s+|\.\s+|_\s+)?"([^"]+)"`)
+	goImportIn  = lazyre.New(`^\s*(?:\w+\s+|\.\s+|_\s+)?"([^"]+)"`)
+	cInclude    = lazyre.New(`^\s*#\s*include\s+"([^"]+)"`)
+	javaImport  = lazyre.New(`^\s*import\s+(?:static\s+)?([\w.]+)(?:\.\*)?\s*;?`)
+	rustUse     = lazyre.New(`^\s*(?:pub\s+)?(?:use|mod)\s+([\w:]+)`)
+	rubyReq     = lazyre.New(`^\s*require(?:_relative)?\s+['"]([^'"]+)['"]`)
 )
 
 func extractImports(lang string, lines []string) []string {

@@ -1,12 +1,11 @@
 package zoekt
 
 import (
-	"regexp"
 	"strings"
-	"sync"
 	"unicode"
 
 	"github.com/hone-tools/hone"
+	"github.com/hone-tools/hone/internal/lazyre"
 	"github.com/hone-tools/hone/tokenize"
 )
 
@@ -18,7 +17,7 @@ const (
 )
 
 // wordRE is compiled when first asked for: only a run over zoekt needs it.
-var wordRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[\p{L}_][\p{L}\p{N}_]*`) })
+var wordRE = lazyre.New(`[\p{L}_][\p{L}\p{N}_]*`)
 
 // TaskQuery is the first search of a task: its identifiers as written,
 // then its words of four letters or more that are no stop words, any of
