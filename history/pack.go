@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"math"
+	"unsafe"
 )
 
 // The cache keeps every commit known in one blob, a pack, so that a search
@@ -85,10 +86,12 @@ func decodeString(s string) ([]*Commit, error) {
 		return nil, errPack
 	}
 	s = s[1:]
+	// The varints are read from the string's bytes, seen without a copy.
+	b := unsafe.Slice(unsafe.StringData(s), len(s))
 	pos := 0
 	var bad bool
 	num := func() int {
-		v, n := uvarint(s[pos:])
+		v, n := binary.Uvarint(b[pos:])
 		if n <= 0 || v > math.MaxInt32 {
 			bad = true
 			return 0
@@ -181,21 +184,3 @@ func decodeString(s string) ([]*Commit, error) {
 // of its hash and subject, and the counts of its parents, terms and files.
 // A damaged count of commits is refused before memory is made for them.
 const minCommitBytes = 5
-
-// uvarint is binary.Uvarint over a string.
-func uvarint(s string) (uint64, int) {
-	var x uint64
-	var shift uint
-	for i := 0; i < len(s) && i < binary.MaxVarintLen64; i++ {
-		b := s[i]
-		if b < 0x80 {
-			if i == binary.MaxVarintLen64-1 && b > 1 {
-				return 0, -(i + 1)
-			}
-			return x | uint64(b)<<shift, i + 1
-		}
-		x |= uint64(b&0x7f) << shift
-		shift += 7
-	}
-	return 0, 0
-}
