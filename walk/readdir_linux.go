@@ -85,9 +85,6 @@ func statDir(dir string) (dirStamp, bool) {
 
 // stamp is statDir for the open directory.
 func (d dirHandle) stamp() (dirStamp, bool) {
-	if d.fd < 0 {
-		return statDir(d.path)
-	}
 	var st unix.Stat_t
 	if err := ignoringEINTR(func() error { return unix.Fstat(d.fd, &st) }); err != nil {
 		return dirStamp{}, false
