@@ -2,6 +2,7 @@ package retrieve
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"sort"
@@ -14,6 +15,7 @@ import (
 	"github.com/hone-tools/hone/index"
 	"github.com/hone-tools/hone/internal/rankmodel"
 	"github.com/hone-tools/hone/structure"
+	"github.com/hone-tools/hone/tokenize"
 	"github.com/hone-tools/hone/walk"
 )
 
@@ -318,6 +320,9 @@ func (rk *ranker) spanCover(d *index.Doc) (all, title float64) {
 	fc := rk.src.callsOf(d)
 	masks := make([]uint64, len(fc.lines))
 	for i := range fc.lines {
+		if !cm.mayHold.MayHold(fc.lines[i]) {
+			continue // tokenized, it would hold none of the concepts' stems
+		}
 		for _, s := range fc.lineStems(i) {
 			masks[i] |= cm.bit[s]
 		}
@@ -355,8 +360,9 @@ func (rk *ranker) spanCover(d *index.Doc) (all, title float64) {
 type maskedConcepts struct {
 	bit      map[string]uint64
 	concepts []maskedConcept
-	all      float64 // the concepts' total weight
-	title    float64 // the total weight of those on the task's first line
+	all      float64              // the concepts' total weight
+	title    float64              // the total weight of those on the task's first line
+	mayHold  *tokenize.StemFilter // rules out lines without the stems of bit
 }
 
 type maskedConcept struct {
@@ -407,6 +413,7 @@ func (rk *ranker) conceptMasks() *maskedConcepts {
 			}
 		}
 	}
+	cm.mayHold = tokenize.NewStemFilter(maps.Keys(cm.bit))
 	return cm
 }
 

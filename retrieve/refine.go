@@ -1,6 +1,7 @@
 package retrieve
 
 import (
+	"maps"
 	"math"
 	"path"
 	"slices"
@@ -716,6 +717,7 @@ func (rf *refiner) learnFeedback(q *query, feedback []verdict) []learnedTerm {
 		return nil
 	}
 	known := q.stems()
+	mayHold := tokenize.NewStemFilter(maps.Keys(known))
 	thes := rf.thesaurus(q)
 	n := float64(rf.ix.N())
 	type cand struct {
@@ -736,6 +738,9 @@ func (rf *refiner) learnFeedback(q *query, feedback []verdict) []learnedTerm {
 		counts := map[string]int{}
 		fc := rf.src.callsOf(d)
 		for i := range fc.lines {
+			if !mayHold.MayHold(fc.lines[i]) {
+				continue // tokenized, it would hold none of the task's stems
+			}
 			line := fc.lineStems(i)
 			about := false
 			for _, s := range line {
