@@ -591,17 +591,23 @@ type Hit struct {
 // Err: a read that failed leaves files out, or scores them wrongly.
 func (ix *Index) Run(s Search) []Hit {
 	ix.mu.Lock()
-	scores := map[*Entry]float64{}
 	n := float64(len(ix.cat))
-	for _, qt := range s.Terms {
-		if qt.Weight <= 0 {
+	// The map made at about its final size: growing it rehashes.
+	dfs := make([]int, len(s.Terms))
+	holders := 0
+	for i, qt := range s.Terms {
+		if qt.Weight > 0 {
+			dfs[i] = ix.stat(qt.Stem).df
+			holders += dfs[i]
+		}
+	}
+	scores := make(map[*Entry]float64, min(holders, len(ix.cat)))
+	for i, qt := range s.Terms {
+		df := dfs[i]
+		if df == 0 {
 			continue
 		}
-		ts := ix.stat(qt.Stem)
-		if ts.df == 0 {
-			continue
-		}
-		idf := math.Log(1 + (n-float64(ts.df)+0.5)/(float64(ts.df)+0.5))
+		idf := math.Log(1 + (n-float64(df)+0.5)/(float64(df)+0.5))
 		ix.eachHolder(qt.Stem, func(e *Entry, tf [NumFields]uint16) {
 			scores[e] += qt.Weight * idf * ix.saturate(e, tf)
 		})

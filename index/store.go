@@ -141,7 +141,7 @@ type Index struct {
 
 	mu    sync.Mutex
 	cat   map[string]*Entry
-	byID  map[int64]*Entry // made on demand by entryByID
+	byID  *entriesByID // made on demand by entryByID
 	total [NumFields]int64
 	docs  map[int64]*Doc
 	terms map[string]*termStat
@@ -588,16 +588,50 @@ func (ix *Index) loadCatalog(ctx context.Context) error {
 }
 
 // entryByID returns the catalog's entry of the file of id, nil if none.
-// Callers hold ix.mu. The map by id is made on first use: an update
+// Callers hold ix.mu. The table by id is made on first use: an update
 // needs none.
 func (ix *Index) entryByID(id int64) *Entry {
 	if ix.byID == nil {
-		ix.byID = make(map[int64]*Entry, len(ix.cat))
-		for _, e := range ix.cat {
-			ix.byID[e.ID] = e
-		}
+		ix.byID = newEntriesByID(ix.cat)
 	}
-	return ix.byID[id]
+	return ix.byID.get(id)
+}
+
+// entriesByID finds entries by id: in a slice indexed by id, ids being
+// handed out in order, or in a map when too few of them are in use.
+type entriesByID struct {
+	dense  []*Entry
+	sparse map[int64]*Entry
+}
+
+func newEntriesByID(cat map[string]*Entry) *entriesByID {
+	var low, top int64
+	for _, e := range cat {
+		low, top = min(low, e.ID), max(top, e.ID)
+	}
+	t := &entriesByID{}
+	if low < 0 || top > 4*int64(len(cat))+4096 {
+		t.sparse = make(map[int64]*Entry, len(cat))
+		for _, e := range cat {
+			t.sparse[e.ID] = e
+		}
+		return t
+	}
+	t.dense = make([]*Entry, top+1)
+	for _, e := range cat {
+		t.dense[e.ID] = e
+	}
+	return t
+}
+
+func (t *entriesByID) get(id int64) *Entry {
+	if t.sparse != nil {
+		return t.sparse[id]
+	}
+	if id < 0 || id >= int64(len(t.dense)) {
+		return nil
+	}
+	return t.dense[id]
 }
 
 // hashOf returns the content hash of e's file, nil if it has none, as

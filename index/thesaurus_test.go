@@ -37,7 +37,7 @@ func pairCounts(t *testing.T, ix *Index) string {
 	ix.prepare()
 	ix.loadPairsOut()
 	for _, d := range ix.delta {
-		if e := ix.byID[d.ID]; e != nil && e.seg == 0 {
+		if e := ix.entryByID(d.ID); e != nil && e.seg == 0 {
 			for _, p := range d.pairStems() {
 				counts[p]++
 				counts[[2]string{p[1], p[0]}]++
