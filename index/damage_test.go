@@ -205,13 +205,39 @@ func TestDamage(t *testing.T) {
 	} {
 		for seed := int64(1); seed <= int64(tc.seeds); seed++ {
 			t.Run(fmt.Sprintf("%s-%d-seed%d", tc.name, tc.count, seed), func(t *testing.T) {
-				for _, rebuild := range []bool{false, true} {
+				for _, mode := range []string{"update", "rebuild", "open-update"} {
+					rebuild := mode == "rebuild"
 					dir := t.TempDir()
 					copyFile(t, filepath.Join(pristine, rel), filepath.Join(dir, rel))
 					at := overwrite(t, filepath.Join(dir, rel), seed, tc.count, tc.span)
 					var notices []string
 					opts := Options{Dir: dir, Notice: func(s string) { notices = append(notices, s) }}
 					what := fmt.Sprintf("%d bytes overwritten at %v", tc.span, at)
+					if mode == "open-update" {
+						// hone retrieve: the catalog read beside the walk.
+						ix, _, err := OpenUpdate(ctx, repo, opts, nil)
+						if err != nil {
+							t.Fatalf("%s: open and update: %v", what, err)
+						}
+						got, err := answer(ix)
+						if err != nil {
+							if !IsDamaged(err) {
+								t.Fatalf("%s: the reads failed, and not for damage: %v", what, err)
+							}
+							if _, err := ix.Rebuild(ctx, nil); err != nil {
+								t.Fatalf("%s: rebuild after the reads met damage: %v", what, err)
+							}
+							got, err = answer(ix)
+						}
+						ix.Close()
+						if err != nil {
+							t.Fatalf("%s: %v", what, err)
+						}
+						if got != want {
+							t.Errorf("%s, open and update: the index answers differently from the undamaged one, notices %q", what, notices)
+						}
+						continue
+					}
 					ix, err := Open(ctx, repo, opts)
 					if err != nil {
 						t.Fatalf("%s: open: %v", what, err)

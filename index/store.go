@@ -172,6 +172,8 @@ type Index struct {
 	// existing: the first open opens only an index that is there,
 	// creating nothing.
 	existing bool
+	// lazy: open leaves the catalog unread, for the update that follows.
+	lazy bool
 	// walked are the folders the last update's walk read.
 	walked []string
 	// listings are the folders' entries as the walks found them, kept in
@@ -220,7 +222,31 @@ var ErrNoIndex = errors.New("no index yet")
 // Open opens the index of the repository at root, creating it if needed. It
 // does not bring it up to date: call Update.
 func Open(ctx context.Context, root string, opts Options) (*Index, error) {
-	return openIndex(ctx, root, opts, true)
+	return openIndex(ctx, root, opts, true, false)
+}
+
+// OpenUpdate opens the index of the repository at root, as Open does,
+// and updates it, as Update does, in less time: the index's catalog is
+// read while the update's walk takes the files' statuses. When the update
+// fails with ErrFull, the index is returned too, answering as it was.
+func OpenUpdate(ctx context.Context, root string, opts Options, progress func(Progress)) (*Index, Stats, error) {
+	ix, err := openIndex(ctx, root, opts, true, true)
+	if err != nil {
+		return nil, Stats{}, err
+	}
+	st, err := ix.Update(ctx, progress)
+	if err != nil && !(errors.Is(err, ErrFull) && ix.hasCatalog()) {
+		ix.Close()
+		return nil, st, err
+	}
+	return ix, st, err
+}
+
+// hasCatalog reports whether the catalog is read.
+func (ix *Index) hasCatalog() bool {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	return ix.cat != nil
 }
 
 // OpenExisting opens the index of the repository at root as Open does, but
@@ -228,7 +254,7 @@ func Open(ctx context.Context, root string, opts Options) (*Index, error) {
 // returns an error wrapping ErrNoIndex, having created or removed nothing.
 // A damaged index is built again, as Open has it.
 func OpenExisting(ctx context.Context, root string, opts Options) (*Index, error) {
-	return openIndex(ctx, root, opts, false)
+	return openIndex(ctx, root, opts, false, false)
 }
 
 // PathOf is where the index of the repository at root lives, or will.
@@ -246,7 +272,8 @@ func PathOf(root string, opts Options) (string, error) {
 	return dbPath(dir, abs), nil
 }
 
-func openIndex(ctx context.Context, root string, opts Options, create bool) (*Index, error) {
+// With lazy, the catalog is left for the update that follows to read.
+func openIndex(ctx context.Context, root string, opts Options, create, lazy bool) (*Index, error) {
 	abs, err := filepath.Abs(root)
 	if err != nil {
 		return nil, fmt.Errorf("open index of %s: %w", root, err)
@@ -262,7 +289,8 @@ func openIndex(ctx context.Context, root string, opts Options, create bool) (*In
 	if err != nil {
 		return nil, err
 	}
-	ix := &Index{Root: abs, Path: path, opts: opts, existing: !create}
+	ix := &Index{Root: abs, Path: path, opts: opts, existing: !create, lazy: lazy}
+	defer func() { ix.lazy = false }() // an open after this one reads it
 	if err := ix.open(ctx); err != nil {
 		if !isCorrupt(err) {
 			return nil, err
@@ -359,6 +387,9 @@ func (ix *Index) open(ctx context.Context) error {
 	default:
 		db.Close()
 		return fmt.Errorf("open index %s: %w", ix.Path, err)
+	}
+	if ix.lazy {
+		return nil
 	}
 	if err := ix.loadCatalog(ctx); err != nil {
 		db.Close()

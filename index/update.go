@@ -253,22 +253,37 @@ func (ix *Index) update(ctx context.Context, progress func(Progress)) (Stats, er
 		return st, err
 	}
 	ix.mu.Lock()
-	stale := v != ix.loaded
+	stale := v != ix.loaded || ix.cat == nil
 	ix.mu.Unlock()
-	if stale {
-		if err := ix.loadCatalog(ctx); err != nil {
-			return st, err
-		}
-	}
-	ix.mu.Lock()
-	cat := ix.cat
-	ix.mu.Unlock()
+	// The catalog, and the binaries' statuses, are read while the walk's
+	// workers take the files' statuses: the walk waits for them at its
+	// first file only. Files known unchanged keep their kind, and binaries
+	// stay skipped, without reading a byte: the walk is stat calls.
+	walkCtx, stopWalk := context.WithCancel(ctx)
+	defer stopWalk()
+	var cat map[string]*Entry
 	var bins map[string]stamp
-	// Files known unchanged keep their kind, and binaries stay skipped,
-	// without reading a byte: the walk is stat calls.
-	bins, err = ix.loadBinaries(ctx)
-	if err != nil {
-		return st, err
+	var loadErr error
+	loaded := make(chan struct{})
+	go func() {
+		defer close(loaded)
+		if stale {
+			if loadErr = ix.loadCatalog(ctx); loadErr != nil {
+				stopWalk()
+				return
+			}
+		}
+		ix.mu.Lock()
+		cat = ix.cat
+		ix.mu.Unlock()
+		if bins, loadErr = ix.loadBinaries(ctx); loadErr != nil {
+			stopWalk()
+		}
+	}()
+	defer func() { <-loaded }() // nothing outlives the call
+	ready := func() bool {
+		<-loaded
+		return loadErr == nil
 	}
 	binsNow := map[string]stamp{}
 	// Every status is taken after this time: a file whose times are not
@@ -280,12 +295,12 @@ func (ix *Index) update(ctx context.Context, progress func(Progress)) (Stats, er
 	// kept, which at 100,000 files cost a tenth of a no-change update.
 	var todo []walk.File
 	var total int64
-	seenPaths := make([]string, 0, len(cat)) // the catalog's files the walk met
+	var seenPaths []string // the catalog's files the walk met
 	// The entry Seen looked up, which the walk's callback for the same
 	// file, called next, takes rather than look it up again.
 	var seenPath string
 	var seenEntry *Entry
-	err = walk.Walk(ctx, ix.Root, walk.Options{
+	err = walk.Walk(walkCtx, ix.Root, walk.Options{
 		Dir:         func(p string) { walked = append(walked, p) },
 		Listings:    listings,
 		MaxFileSize: ix.opts.MaxFileSize,
@@ -294,6 +309,9 @@ func (ix *Index) update(ctx context.Context, progress func(Progress)) (Stats, er
 			return nil
 		},
 		Seen: func(f walk.File) (walk.Kind, bool, bool) {
+			if !ready() {
+				return 0, false, false // the walk is stopped
+			}
 			e := cat[f.Path]
 			seenPath, seenEntry = f.Path, e
 			if e != nil && e.clean(f) {
@@ -309,6 +327,12 @@ func (ix *Index) update(ctx context.Context, progress func(Progress)) (Stats, er
 			binsNow[f.Path] = stampOf(f, checked)
 		},
 	}, func(f walk.File) error {
+		if !ready() {
+			return loadErr
+		}
+		if seenPaths == nil {
+			seenPaths = make([]string, 0, len(cat))
+		}
 		e := seenEntry
 		if f.Path != seenPath {
 			e = cat[f.Path]
@@ -322,6 +346,9 @@ func (ix *Index) update(ctx context.Context, progress func(Progress)) (Stats, er
 		}
 		return nil
 	})
+	if !ready() {
+		return st, loadErr
+	}
 	if err != nil {
 		return st, fmt.Errorf("update index of %s: %w", ix.Root, err)
 	}

@@ -40,21 +40,17 @@ func Retrieve(ctx context.Context, repoDir, task string, opts hone.Options) (*ho
 	// The history is read beside the index's update; a failed update
 	// stops it, so that nothing outlives the call.
 	pc := readHistory(ctx, repoDir, opts)
-	ix, err := index.Open(ctx, repoDir, index.Options{Dir: opts.IndexDir, MaxFileSize: opts.MaxFileSize, Notice: opts.Notice})
-	if err != nil {
-		pc.Stop()
-		return nil, err
-	}
-	defer ix.Close()
 	var progress func(index.Progress)
 	if opts.Progress != nil {
 		progress = func(p index.Progress) { opts.Progress(p.Done, p.Total, p.Bytes) }
 	}
-	if _, err := ix.Update(ctx, progress); err != nil {
-		if !errors.Is(err, index.ErrFull) {
-			pc.Stop()
-			return nil, err
-		}
+	ix, _, err := index.OpenUpdate(ctx, repoDir, index.Options{Dir: opts.IndexDir, MaxFileSize: opts.MaxFileSize, Notice: opts.Notice}, progress)
+	if ix == nil {
+		pc.Stop()
+		return nil, err
+	}
+	defer ix.Close()
+	if err != nil {
 		// The disk is full: answer from the index as it was, saying so.
 		if opts.Notice != nil {
 			opts.Notice(err.Error())

@@ -165,27 +165,36 @@ func cmdIndex(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := noArgs("index", "to index", words); err != nil {
 		return err
 	}
-	ix, outside, err := f.open(ctx, stderr)
+	root, outside, err := repoRoot(f.repo)
 	if err != nil {
 		return err
 	}
-	defer ix.Close()
+	opts := index.Options{Dir: f.dir, Notice: notifier(stderr)}
+	if _, err := index.PathOf(root, opts); err != nil {
+		return err // before the history's read starts
+	}
 	// The git history too, so that the first retrieval finds it read:
 	// read beside the index, not after it.
 	var hist *history.Reading
 	if !*noHistory {
-		hist = history.StartWarm(ctx, ix.Root, "", "", f.dir)
+		hist = history.StartWarm(ctx, root, "", "", f.dir)
 		defer hist.Stop()
 	}
 	bar := newProgressBar(stderr)
 	if outside {
-		sayOutside(stderr, ix.Root, bar)
+		sayOutside(stderr, root, bar)
 	}
+	var ix *index.Index
 	var st index.Stats
 	if *rebuild {
-		st, err = ix.Rebuild(ctx, bar.update)
+		if ix, err = index.Open(ctx, root, opts); err == nil {
+			st, err = ix.Rebuild(ctx, bar.update)
+		}
 	} else {
-		st, err = ix.Update(ctx, bar.update)
+		ix, st, err = index.OpenUpdate(ctx, root, opts, bar.update)
+	}
+	if ix != nil {
+		defer ix.Close()
 	}
 	bar.done()
 	if err != nil {
