@@ -21,6 +21,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 	"unsafe"
@@ -78,25 +79,107 @@ type Log struct {
 // binary, or a directory outside any git repository.
 var ErrNoGit = errors.New("no git history")
 
+// ErrBusy is returned when another process is reading from git the
+// history asked for: the cache has it once that read ends.
+var ErrBusy = errors.New("another hone process is reading the git history; it is used once read")
+
 // Read returns the history of rev (HEAD when empty) in the git directory
 // gitDir, or, when gitDir is empty, of the repository enclosing root. The
-// cache lives in the folder cacheDir, beside the indexes when empty.
+// cache lives in the folder cacheDir, beside the indexes when empty. A
+// history that another process is reading from git meanwhile is not
+// waited for: Read returns ErrBusy.
 func Read(ctx context.Context, root, gitDir, rev, cacheDir string) (*Log, error) {
-	l, _, err := read(ctx, root, gitDir, rev, cacheDir, false)
+	l, _, err := read(ctx, root, gitDir, rev, cacheDir, readLog)
 	return l, err
 }
 
 // Warm makes sure the cache holds the history of rev, as Read does, and
 // says how many commits it has. A head read before costs one lookup: the
-// cache's commits are not loaded.
+// cache's commits are not loaded. A read under way in another process is
+// waited for.
 func Warm(ctx context.Context, root, gitDir, rev, cacheDir string) (int, error) {
-	_, n, err := read(ctx, root, gitDir, rev, cacheDir, true)
+	_, n, err := read(ctx, root, gitDir, rev, cacheDir, warm)
 	return n, err
 }
 
-// read is Read; with count, a head read before returns its count alone,
-// and no history.
-func read(ctx context.Context, root, gitDir, rev, cacheDir string, count bool) (*Log, int, error) {
+// Known says how many commits the cache holds of the history of rev, and
+// whether it holds it all, as Warm would have it: it reads nothing from
+// git but rev's name, and waits for nothing.
+func Known(ctx context.Context, root, gitDir, rev, cacheDir string) (int, bool, error) {
+	_, n, err := read(ctx, root, gitDir, rev, cacheDir, known)
+	if errors.Is(err, errUnknown) {
+		return 0, false, nil
+	}
+	return n, err == nil, err
+}
+
+// Span counts the commits of the history of rev that the cache in
+// cacheDir lacks, up to most: what a read has to read from git.
+func Span(ctx context.Context, root, gitDir, rev, cacheDir string, most int) (int, error) {
+	if rev == "" {
+		rev = "HEAD"
+	}
+	if cacheDir == "" {
+		d, err := index.DefaultDir()
+		if err != nil {
+			return 0, err
+		}
+		cacheDir = d
+	}
+	out, err := git(ctx, root, gitDir, nil, "rev-parse", "--absolute-git-dir", "--show-prefix")
+	if err != nil {
+		return 0, ErrNoGit
+	}
+	lines := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n") // the prefix may be empty
+	if len(lines) != 2 {
+		return 0, ErrNoGit
+	}
+	db, _, err := openCache(cacheDir, lines[0]+"\x00"+lines[1])
+	if err != nil {
+		return 0, err
+	}
+	c := &cache{db: db, heads: map[string]int{}}
+	err = c.loadHeads(ctx)
+	db.Close()
+	if err != nil {
+		return 0, err
+	}
+	// The heads read before, and their histories, are not to be read.
+	revs := rev + "\n"
+	for h := range c.heads {
+		revs += "^" + h + "\n"
+	}
+	out, err = git(ctx, root, gitDir, []byte(revs), "rev-list", "--count", fmt.Sprintf("--max-count=%d", most), "--ignore-missing", "--stdin")
+	if err != nil {
+		return 0, ErrNoGit
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(string(out)))
+	if err != nil {
+		return 0, fmt.Errorf("count the commits of %s: %w", rev, err)
+	}
+	return n, nil
+}
+
+// mode is what a read wants.
+type mode int
+
+const (
+	readLog mode = iota // the history
+	warm                // the history cached, and its count
+	known               // the count of a history cached, nothing read
+)
+
+// errUnknown: the cache does not hold the history.
+var errUnknown = errors.New("history not cached")
+
+// read is Read, Warm or Known, as m says.
+func read(ctx context.Context, root, gitDir, rev, cacheDir string, m mode) (*Log, int, error) {
+	return readLocking(ctx, root, gitDir, rev, cacheDir, m, lockFile)
+}
+
+// readLocking is read, with lock taking the lock of a read from git.
+func readLocking(ctx context.Context, root, gitDir, rev, cacheDir string, m mode,
+	lock func(p string, wait bool) (unlock func(), waited bool, err error)) (*Log, int, error) {
 	if _, err := exec.LookPath("git"); err != nil {
 		return nil, 0, ErrNoGit
 	}
@@ -127,7 +210,7 @@ func read(ctx context.Context, root, gitDir, rev, cacheDir string, count bool) (
 		return nil, 0, err
 	}
 	defer db.Close()
-	if count {
+	if m != readLog {
 		// A head read before, whose pack is there: a pack lost or cut
 		// since is found by the read below.
 		var n int
@@ -137,6 +220,9 @@ func read(ctx context.Context, root, gitDir, rev, cacheDir string, count bool) (
 		}
 		if err != nil && !errors.Is(err, sql.ErrNoRows) {
 			return nil, 0, fmt.Errorf("read history: %w", err)
+		}
+		if m == known {
+			return nil, 0, errUnknown
 		}
 	}
 	c := &cache{db: db, pack: packFile(dbPath), commits: map[string]*Commit{}, heads: map[string]int{}}
@@ -156,6 +242,26 @@ func read(ctx context.Context, root, gitDir, rev, cacheDir string, count bool) (
 		// replaced by an older one, as a lost rename leaves it): read
 		// them again.
 		delete(c.heads, head)
+	}
+	if len(missing) > 0 {
+		// One process reads from git at a time; a Warm waits for it, and
+		// then finds what it read.
+		unlock, waited, err := lock(dbPath+".lock", m == warm)
+		if err != nil {
+			return nil, 0, err
+		}
+		defer unlock()
+		if waited {
+			if err := c.load(ctx); err != nil {
+				return nil, 0, err
+			}
+			if n, ok := c.heads[head]; ok {
+				if l, _ := c.log(head); len(l.Commits) >= n {
+					return l, n, nil
+				}
+			}
+			l, missing = c.log(head)
+		}
 	}
 	if len(missing) > 0 {
 		if err := c.fetch(ctx, root, gitDir, prefix, []string{head}, true, window); err != nil {
@@ -191,22 +297,22 @@ type Reading struct {
 // Start starts Read in the background. A nil Reading reads nothing: its
 // Wait returns no history, and its Stop does nothing.
 func Start(ctx context.Context, root, gitDir, rev, cacheDir string) *Reading {
-	return start(ctx, root, gitDir, rev, cacheDir, false)
+	return start(ctx, root, gitDir, rev, cacheDir, readLog)
 }
 
 // StartWarm starts Warm in the background: its Wait returns no history,
 // and its Commits the count.
 func StartWarm(ctx context.Context, root, gitDir, rev, cacheDir string) *Reading {
-	return start(ctx, root, gitDir, rev, cacheDir, true)
+	return start(ctx, root, gitDir, rev, cacheDir, warm)
 }
 
-func start(ctx context.Context, root, gitDir, rev, cacheDir string, count bool) *Reading {
+func start(ctx context.Context, root, gitDir, rev, cacheDir string, m mode) *Reading {
 	ctx, cancel := context.WithCancel(ctx)
 	r := &Reading{cancel: cancel, done: make(chan struct{})}
 	go func() {
 		defer close(r.done)
 		begin := time.Now()
-		r.log, r.commits, r.err = read(ctx, root, gitDir, rev, cacheDir, count)
+		r.log, r.commits, r.err = read(ctx, root, gitDir, rev, cacheDir, m)
 		r.took = time.Since(begin)
 	}()
 	return r
