@@ -158,12 +158,16 @@ func cmdIndex(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	f.register(fs)
 	rebuild := fs.Bool("rebuild", false, "discard the index and build it again")
 	noHistory := fs.Bool("no-history", false, "do not read the repository's git history")
-	words, err := parseFlags(fs, args, stdout, "hone index [--repo DIR] [--index-dir DIR] [--rebuild] [--no-history]")
+	historyOnly := fs.Bool("history-only", false, "read the git history, and not the files, waiting for a read under way (what hone index starts in the background for a long history)")
+	words, err := parseFlags(fs, args, stdout, "hone index [--repo DIR] [--index-dir DIR] [--rebuild] [--no-history | --history-only]")
 	if err != nil {
 		return err
 	}
 	if err := noArgs("index", "to index", words); err != nil {
 		return err
+	}
+	if *historyOnly && (*noHistory || *rebuild) {
+		return usagef("--history-only reads the history alone: leave out --no-history and --rebuild")
 	}
 	root, outside, err := repoRoot(f.repo)
 	if err != nil {
@@ -173,12 +177,24 @@ func cmdIndex(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if _, err := index.PathOf(root, opts); err != nil {
 		return err // before the history's read starts
 	}
-	// The git history too, so that the first retrieval finds it read:
-	// read beside the index, not after it.
-	var hist *history.Reading
+	if *historyOnly {
+		begin := time.Now()
+		n, err := history.Warm(ctx, root, "", "", f.dir)
+		if err != nil {
+			if errors.Is(err, history.ErrNoGit) {
+				return fmt.Errorf("%s has no git history to read", root)
+			}
+			return fmt.Errorf("read the git history of %s: %w", root, err)
+		}
+		fmt.Fprintf(stdout, "read the git history: %d commits in %s\n", n, time.Since(begin).Round(time.Millisecond))
+		return nil
+	}
+	// The git history too, so that the first retrieval finds it read: a
+	// short one beside the index, a long one after it, in the background.
+	var hist *indexHistory
 	if !*noHistory {
-		hist = history.StartWarm(ctx, root, "", "", f.dir)
-		defer hist.Stop()
+		hist = startIndexHistory(ctx, root, f.dir)
+		defer hist.stop()
 	}
 	bar := newProgressBar(stderr)
 	if outside {
@@ -227,13 +243,7 @@ func cmdIndex(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		fmt.Fprintf(stdout, "skipped: %s\n", st.Skipped)
 	}
 	if hist != nil {
-		n, took, err := hist.Commits()
-		switch {
-		case err == nil:
-			fmt.Fprintf(stdout, "read the git history: %d commits in %s\n", n, took.Round(time.Millisecond))
-		case !errors.Is(err, history.ErrNoGit):
-			fmt.Fprintf(stderr, "hone: git history left out: %v\n", err)
-		}
+		hist.report(ctx, root, f.dir, stdout, stderr)
 	}
 	return nil
 }

@@ -1,0 +1,104 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"time"
+
+	"github.com/hone-tools/hone/history"
+)
+
+// backgroundAt is the longest history hone index reads beside the index,
+// in commits; a longer one, not read before, is read after it, by a
+// process of its own, so that the index is not held up. django's 20,000
+// commits took 2 to 3 seconds.
+var backgroundAt = 2000
+
+// indexHistory is what hone index does with the git history: it knows it,
+// reads it beside the index, or leaves it to a process of its own.
+type indexHistory struct {
+	cancel     context.CancelFunc
+	done       chan struct{}
+	commits    int
+	took       time.Duration
+	err        error
+	background bool // a long history not read before
+}
+
+// startIndexHistory starts finding out, and reading the history of the
+// repository at root when it is short.
+func startIndexHistory(ctx context.Context, root, cacheDir string) *indexHistory {
+	ctx, cancel := context.WithCancel(ctx)
+	h := &indexHistory{cancel: cancel, done: make(chan struct{})}
+	go func() {
+		defer close(h.done)
+		begin := time.Now()
+		defer func() { h.took = time.Since(begin) }()
+		n, ok, err := history.Known(ctx, root, "", "", cacheDir)
+		if ok || err != nil {
+			h.commits, h.err = n, err
+			return
+		}
+		if n, err := history.Span(ctx, root, "", "", cacheDir, backgroundAt+1); err == nil && n > backgroundAt {
+			h.background = true
+			return
+		}
+		h.commits, h.err = history.Warm(ctx, root, "", "", cacheDir)
+	}()
+	return h
+}
+
+// stop stops the read and waits for it to end.
+func (h *indexHistory) stop() {
+	h.cancel()
+	<-h.done
+}
+
+// report waits for the history and says what came of it: a long history
+// is left to a process of its own, started now, which reads it while the
+// user goes on; a history that process cannot be started for is read
+// here.
+func (h *indexHistory) report(ctx context.Context, root, cacheDir string, stdout, stderr io.Writer) {
+	<-h.done
+	if h.background {
+		err := startBackground(root, cacheDir)
+		if err == nil {
+			fmt.Fprintln(stdout, "reading the git history in the background: answers leave it out until it is read (hone index --history-only waits for it)")
+			return
+		}
+		begin := time.Now()
+		h.commits, h.err = history.Warm(ctx, root, "", "", cacheDir)
+		h.took += time.Since(begin)
+	}
+	switch {
+	case h.err == nil:
+		fmt.Fprintf(stdout, "read the git history: %d commits in %s\n", h.commits, h.took.Round(time.Millisecond))
+	case !errors.Is(h.err, history.ErrNoGit):
+		fmt.Fprintf(stderr, "hone: git history left out: %v\n", h.err)
+	}
+}
+
+// startBackground starts hone index --history-only for the repository at
+// root, in a session of its own, and does not wait for it.
+func startBackground(root, cacheDir string) error {
+	exe, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	args := []string{os.Args[0], "index", "--history-only", "--repo", root}
+	if cacheDir != "" {
+		args = append(args, "--index-dir", cacheDir)
+	}
+	cmd := &exec.Cmd{Path: exe, Args: args, Dir: root, SysProcAttr: detached()}
+	if cmd.SysProcAttr == nil {
+		return errors.ErrUnsupported
+	}
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	return cmd.Process.Release()
+}
