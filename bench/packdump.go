@@ -1,16 +1,19 @@
 package bench
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
 
 	"github.com/hone-tools/hone"
+	"github.com/hone-tools/hone/internal/fanout"
 	"github.com/hone-tools/hone/pack"
 )
 
@@ -112,12 +115,14 @@ func ReadPackDumps(dir string) ([]PackDump, error) {
 // ReplayPacks builds the packs of each dump, read from dir, at each
 // budget, and scores them against the gold hunks, as a run would. If
 // verbose is not nil, it lists there, for each pack that misses a hunk,
-// the hunks, the result's files, what went in and what was left out.
-// weights, if not nil, gives the unit weights of each repository's packs
-// (see pack.Options.UnitWeights).
+// the hunks, the result's files, what went in and what was left out;
+// else the dumps are replayed side by side, a core each. weights, if not
+// nil, gives the unit weights of each repository's packs (see
+// pack.Options.UnitWeights).
 func ReplayPacks(dir string, dumps []PackDump, budgets []int, count func(string) int, weights func(repo string) []float64, verbose io.Writer) []Row {
-	var rows []Row
-	for _, d := range dumps {
+	rows := make([]Row, len(dumps))
+	one := func(i int) error {
+		d := dumps[i]
 		row := Row{ID: d.ID, Repo: d.Repo}
 		root := filepath.Join(dir, dumpName(d.ID))
 		var w []float64
@@ -147,8 +152,16 @@ func ReplayPacks(dir string, dumps []PackDump, budgets []int, count func(string)
 				}
 			}
 		}
-		rows = append(rows, row)
+		rows[i] = row
+		return nil
 	}
+	if verbose != nil {
+		for i := range dumps {
+			one(i)
+		}
+		return rows
+	}
+	fanout.Each(context.Background(), make(chan struct{}, runtime.NumCPU()), len(dumps), one)
 	return rows
 }
 

@@ -74,9 +74,11 @@ func changedLines(h Hunk) (from, to int) {
 // FitPackUnits fits the units' weights (pack.UnitWeights) on the gold
 // files of every set's dumps, and measures them held out by repository:
 // each repository's packs are built again with the weights fitted on the
-// other repositories, beside the shipped weights. It writes the report to
-// w and returns the weights fitted on all the sets.
-func FitPackUnits(w io.Writer, sets []PackSet, budgets []int, count func(string) int, cfg FitConfig) []float64 {
+// other repositories, beside the shipped weights. The sets in test are
+// not fitted on: their packs are built with the weights fitted on all of
+// sets, beside the shipped weights. It writes the report to w and returns
+// the weights fitted on all the sets.
+func FitPackUnits(w io.Writer, sets, test []PackSet, budgets []int, count func(string) int, cfg FitConfig) []float64 {
 	var all []SignalRow
 	for _, s := range sets {
 		all = append(all, unitRows(s)...)
@@ -94,20 +96,26 @@ func FitPackUnits(w io.Writer, sets []PackSet, budgets []int, count func(string)
 	}
 	fitted := Fit(all, dim, cfg).W
 	fmt.Fprintf(w, "%d files' units in %d repositories\n", len(all), len(held))
-	for _, s := range sets {
+	report := func(s PackSet, weights func(repo string) []float64, fit string) {
 		shipped := ReplayPacks(s.Dir, s.Dumps, budgets, count, nil, nil)
-		cv := ReplayPacks(s.Dir, s.Dumps, budgets, count, func(repo string) []float64 {
-			if w, ok := held[repo]; ok {
-				return w
-			}
-			return fitted // a repository with no gold file to fit on
-		}, nil)
+		cv := ReplayPacks(s.Dir, s.Dumps, budgets, count, weights, nil)
 		fmt.Fprintf(w, "\n== %s: %d instances; packs holding every gold hunk / at least one\n", s.Name, len(s.Dumps))
-		fmt.Fprintf(w, " budget   shipped weights   held-out fit\n")
+		fmt.Fprintf(w, " budget   shipped weights   %s\n", fit)
 		a, b := SummarizePacks(shipped), SummarizePacks(cv)
 		for i := range a {
 			fmt.Fprintf(w, " %6d   %5.1f%% %5.1f%%    %5.1f%% %5.1f%%\n", a[i].Budget, a[i].Every, a[i].Any, b[i].Every, b[i].Any)
 		}
+	}
+	for _, s := range sets {
+		report(s, func(repo string) []float64 {
+			if w, ok := held[repo]; ok {
+				return w
+			}
+			return fitted // a repository with no gold file to fit on
+		}, "held-out fit")
+	}
+	for _, s := range test {
+		report(s, func(string) []float64 { return fitted }, "fit on the others")
 	}
 	var parts []string
 	for i, name := range pack.UnitFeatures {

@@ -105,6 +105,14 @@ func TestPackDumpReplays(t *testing.T) {
 	if !strings.Contains(misses.String(), "gold app/views.py:150-151  file in pack, hunk not") {
 		t.Errorf("the misses do not say where the hunk was:\n%s", misses.String())
 	}
+	// Without verbose, the dumps are replayed side by side, to the same
+	// rows, each in its dump's place.
+	three := []PackDump{dumps[0], dumps[0], dumps[0]}
+	three[1].ID = "other"
+	side := ReplayPacks(dir, three, budgets, pack.CountTokens, nil, nil)
+	if len(side) != 3 || side[1].ID != "other" || !slices.Equal(side[0].Packs, rows[0].Packs) || !slices.Equal(side[2].Packs, rows[0].Packs) {
+		t.Errorf("replayed side by side: %+v, want the rows %+v", side, rows[0])
+	}
 }
 
 // TestFitPackUnits fits the unit weights on dumps where the fix is always
@@ -149,7 +157,7 @@ func TestFitPackUnits(t *testing.T) {
 		t.Fatal(err)
 	}
 	var report strings.Builder
-	w := FitPackUnits(&report, []PackSet{{Name: "s", Dir: dir, Dumps: dumps}}, []int{200}, pack.CountTokens, FitConfig{Iters: 300})
+	w := FitPackUnits(&report, []PackSet{{Name: "s", Dir: dir, Dumps: dumps}}, []PackSet{{Name: "t", Dir: dir, Dumps: dumps[:2]}}, []int{200}, pack.CountTokens, FitConfig{Iters: 300})
 	name := slices.Index(pack.UnitFeatures, "name")
 	if len(w) != len(pack.UnitFeatures) || w[name] <= 0 {
 		t.Fatalf("fitted weights %v: want the name's weight above 0\n%s", w, report.String())
@@ -157,5 +165,10 @@ func TestFitPackUnits(t *testing.T) {
 	heldOut := regexp.MustCompile(`(?m)^\s+200\s+\S+\s+\S+\s+100\.0%`)
 	if !strings.Contains(report.String(), "6 files' units in 3 repositories") || !heldOut.MatchString(report.String()) {
 		t.Errorf("the report does not say the held-out packs hold every hunk:\n%s", report.String())
+	}
+	// A test set is not fitted on (still 6 files), and is reported with
+	// the weights fitted on the others.
+	if !strings.Contains(report.String(), "== t: 2 instances") || !strings.Contains(report.String(), "fit on the others") {
+		t.Errorf("the report does not measure the test set:\n%s", report.String())
 	}
 }

@@ -716,7 +716,7 @@ func parseBudgets(s string) ([]int, error) {
 }
 
 const packsUsage = `hone bench packs --dump DIR[,DIR...] [--pack-budget N,...] [--out ROWS.jsonl] [--misses]
-   or: hone bench packs --fit --dump DIR[,DIR...] [--pack-budget N,...]`
+   or: hone bench packs --fit --dump DIR[,DIR...] [--test DIR[,DIR...]] [--pack-budget N,...]`
 
 // cmdBenchPacks builds the context packs again from the folders runs'
 // --pack-dump wrote, a set each, and reports how they hold the gold hunks:
@@ -730,6 +730,7 @@ func cmdBenchPacks(args []string, stdout io.Writer) error {
 	out := fs.String("out", "", "write per-instance rows to this JSON-lines file")
 	misses := fs.Bool("misses", false, "list, for each pack that misses a hunk, the hunks, what went in and what was left out")
 	fit := fs.Bool("fit", false, "fit the units' weights on the gold files of the sets, and measure the fit held out by repository")
+	testDirs := fs.String("test", "", "with --fit: sets measured with the weights fitted on the others, never fitted on")
 	words, err := parseFlags(fs, args, stdout, packsUsage)
 	if err != nil {
 		return err
@@ -744,19 +745,32 @@ func cmdBenchPacks(args []string, stdout io.Writer) error {
 	if len(budgets) == 0 {
 		return usagef("--pack-budget needs a budget")
 	}
-	var sets []bench.PackSet
-	for _, dir := range strings.Split(*dump, ",") {
-		dumps, err := bench.ReadPackDumps(dir)
-		if err != nil {
-			return err
+	readSets := func(dirs string) ([]bench.PackSet, error) {
+		var sets []bench.PackSet
+		for _, dir := range strings.Split(dirs, ",") {
+			dumps, err := bench.ReadPackDumps(dir)
+			if err != nil {
+				return nil, err
+			}
+			if len(dumps) == 0 {
+				return nil, usagef("no pack dump in %s: write some with hone bench --pack-budget N --pack-dump %s", dir, dir)
+			}
+			sets = append(sets, bench.PackSet{Name: filepath.Base(dir), Dir: dir, Dumps: dumps})
 		}
-		if len(dumps) == 0 {
-			return usagef("no pack dump in %s: write some with hone bench --pack-budget N --pack-dump %s", dir, dir)
-		}
-		sets = append(sets, bench.PackSet{Name: filepath.Base(dir), Dir: dir, Dumps: dumps})
+		return sets, nil
+	}
+	sets, err := readSets(*dump)
+	if err != nil {
+		return err
 	}
 	if *fit {
-		bench.FitPackUnits(stdout, sets, budgets, pack.CountTokens, bench.FitConfig{})
+		var test []bench.PackSet
+		if *testDirs != "" {
+			if test, err = readSets(*testDirs); err != nil {
+				return err
+			}
+		}
+		bench.FitPackUnits(stdout, sets, test, budgets, pack.CountTokens, bench.FitConfig{})
 		return nil
 	}
 	// The rows' file is made first, so that a path that cannot be
