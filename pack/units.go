@@ -57,22 +57,31 @@ type unit struct {
 //     holds a term of;
 //   - mentions: the log of 1 + how many of its words are a concept's
 //     terms;
-//   - framed: a stack trace of the task names one of its lines.
+//   - framed: a stack trace of the task names one of its lines;
+//   - literal: one of its string literals is in the task as it is written
+//     (a part between its placeholders, of eight characters or more with
+//     a space, - or _ among them): the error message the task quotes;
+//   - quoted: the log of 1 + how many of the strings the task quotes
+//     (in backticks or quotes) and of its -options its text holds, as
+//     they are written.
 //
 // The weights were fitted on the units of the gold files of SWE-bench Lite
 // and Multi-SWE-bench's development set (1,140 files), a unit being gold
 // when it holds a line a fix's hunk changed, by
 //
-//	hone bench packs --fit --dump SWE,MULTI --pack-budget 2000,4000,8000,16000
+//	hone bench packs --fit --dump SWE,MULTI --test UW --pack-budget 2000,4000,8000,16000
 //
 // over the dumps of runs of both sets (hone bench --pack-dump). Held out
 // by repository, SWE-bench Lite's packs hold every gold hunk in
-// 30.0/50.3/67.3/74.7% of instances at 2k/4k/8k/16k tokens, against
-// 24.3/43.7/57.7/70.7% with the weights before (each kind's alone);
-// Multi-SWE-bench's in 7.5/15.7/25.4/31.3% against 7.2/16.6/23.8/31.0%.
+// 31.7/51.0/68.0/75.3% of instances at 2k/4k/8k/16k tokens, against
+// 30.0/50.3/67.3/74.7% without literal and quoted (and 24.3/43.7/57.7/70.7%
+// with each kind's weight alone); Multi-SWE-bench's in 9.1/16.6/27.0/31.3%
+// against 7.5/15.7/25.4/31.3%. A set of tasks in users' words, never
+// fitted on, with the weights fitted on both: 26.9/50.6/64.1/74.4% against
+// 28.2/51.9/62.8/75.0%.
 var (
-	UnitFeatures = []string{"lines", "match", "imports", "gap", "callee", "caller", "concepts", "name", "mentions", "framed"}
-	UnitWeights  = []float64{0.1241, 0.7915, 0.9757, -0.1821, 0.005938, 0.3325, 4.157, 3.268, 0.3656, 1.681}
+	UnitFeatures = []string{"lines", "match", "imports", "gap", "callee", "caller", "concepts", "name", "mentions", "framed", "literal", "quoted"}
+	UnitWeights  = []float64{0.1378, 0.7471, 0.9369, -0.2017, 0.0128, 0.3776, 3.343, 3.252, 0.3132, 1.553, 0.8798, 1.125}
 )
 
 // unitKinds are the kinds of unit that have a feature of their own, in
@@ -94,6 +103,10 @@ type concepts struct {
 	weight []float64
 	all    float64
 	frames []frame
+	// task is the task's text; quoted are the strings it quotes, and
+	// its options.
+	task   string
+	quoted []string
 }
 
 // frame is a line a stack trace in the task names: a path as the trace
@@ -162,7 +175,80 @@ func taskConcepts(res *hone.Result) concepts {
 		c.all += k.Weight
 	}
 	c.frames = traceFrames(res.Task)
+	c.task = res.Task
+	c.quoted = taskQuoted(res.Task)
 	return c
+}
+
+// What a task quotes: `code`, "strings", 'strings', and -options (a
+// hyphenated word's tail reads as one too).
+var (
+	taskQuote  = regexp.MustCompile("`([^`\\n]{3,100})`" + `|"([^"\n]{3,100})"|(?:^|[^\w])'([^'\n]{3,100})'(?:[^\w]|$)`)
+	taskOption = regexp.MustCompile(`--?[a-z][\w-]{2,}`)
+)
+
+// maxQuoted: the quoted strings of a task read at most.
+const maxQuoted = 200
+
+// taskQuoted finds the strings a task quotes, and its options, each once.
+func taskQuoted(task string) []string {
+	seen := map[string]bool{}
+	var out []string
+	add := func(s string) {
+		s = strings.TrimSpace(s)
+		if len(s) >= 3 && !seen[s] && len(out) < maxQuoted {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	for _, m := range taskQuote.FindAllStringSubmatch(task, maxQuoted) {
+		add(m[1] + m[2] + m[3])
+	}
+	for _, m := range taskOption.FindAllString(task, maxQuoted) {
+		add(m)
+	}
+	return out
+}
+
+// String literals in code, and the placeholders that format them.
+var (
+	codeString  = regexp.MustCompile(`"((?:[^"\\\n]|\\.)*)"|'((?:[^'\\\n]|\\.)*)'`)
+	placeholder = regexp.MustCompile(`%(?:\(\w*\))?[-#0 +]*\d*(?:\.\d+)?[a-zA-Z%]|\{[^{}]*\}|\$\{[^{}]*\}|\\[a-z]`)
+)
+
+// literal reports whether text holds a string literal that the task
+// quotes: a part of it between its placeholders, of eight characters or
+// more with a space, - or _ among them (a phrase, an option's or a
+// setting's name: one plain word tells too little), in the task as it is
+// written.
+func (c concepts) literal(text string) bool {
+	if c.task == "" {
+		return false
+	}
+	for _, m := range codeString.FindAllStringSubmatch(text, -1) {
+		for _, part := range placeholder.Split(m[1]+m[2], -1) {
+			part = strings.Trim(part, " .,:;!?")
+			if len(part) < 8 || !strings.ContainsAny(part, " -_") {
+				continue
+			}
+			if strings.Contains(c.task, part) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// quotedIn is how many of the strings the task quotes, and its options,
+// text holds, as they are written.
+func (c concepts) quotedIn(text string) int {
+	n := 0
+	for _, q := range c.quoted {
+		if strings.Contains(text, q) {
+			n++
+		}
+	}
+	return n
 }
 
 // held is the weighted share of the concepts that text holds a term of,
@@ -210,6 +296,10 @@ func (c concepts) features(path string, u *unit, text string) []float64 {
 	if c.framed(path, u.from, u.to) {
 		x[9] = 1
 	}
+	if c.literal(text) {
+		x[10] = 1
+	}
+	x[11] = math.Log1p(float64(c.quotedIn(text)))
 	return x
 }
 

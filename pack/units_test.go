@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -185,4 +186,84 @@ func FuzzTraceFrames(f *testing.F) {
 			}
 		}
 	})
+}
+
+// A unit's string literal counts as quoted by the task when a part of it
+// between its placeholders, of two words or more or an option's name, is
+// in the task as it is written.
+func TestLiteral(t *testing.T) {
+	task := "Fitting gives `ValueError: Input contains NaN, infinity or a value too large for dtype('float64').` " +
+		"and the --dry-run option is ignored; it's the same with 'max_iter'."
+	c := taskConcepts(&hone.Result{Task: task})
+	for _, tc := range []struct {
+		code string
+		want bool
+	}{
+		{`raise ValueError("Input contains NaN, infinity or a value too large for %r." % X.dtype)`, true},
+		{`msg = 'Input contains {} values'.format(n)`, true},
+		{`raise ValueError(f"Input contains NaN, infinity or a value too large for {X.dtype!r}")`, true},
+		{`parser.add_argument("--dry-run", action="store_true")`, true},
+		{`params.get('max_iter')`, true},                  // a code word, as the task quotes it
+		{`raise ValueError("input contains nan")`, false}, // not as the task writes it
+		{`log("the same with")`, true},                    // two words of the task, verbatim
+		{`log("value")`, false},                           // one plain word: too little to tell
+		{`x = "nothing the task says"`, false},
+		{`# Input contains NaN, in a comment`, false},
+	} {
+		if got := c.literal(tc.code); got != tc.want {
+			t.Errorf("literal(%s) = %v, want %v", tc.code, got, tc.want)
+		}
+	}
+	if (concepts{}).literal(`raise ValueError("Input contains NaN")`) {
+		t.Error("a task with no text quotes nothing")
+	}
+}
+
+// Of two methods alike but for the error message the task quotes, the
+// one that raises it is worth more: the literal feature's weight.
+func TestLiteralWorth(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("import numbers\n\n")
+	b.WriteString("def check_size(n):\n    if n < 0:\n        raise ValueError(\"size must be positive, got %d\" % n)\n    return n\n\n")
+	b.WriteString("def check_count(n):\n    if n < 0:\n        raise ValueError(\"count cannot be below zero: %d\" % n)\n    return n\n\n")
+	for i := 0; i < 90; i++ {
+		fmt.Fprintf(&b, "X%d = %d\n", i, i)
+	}
+	lines := strings.Split(strings.TrimRight(b.String(), "\n"), "\n")
+	res := &hone.Result{Task: "I get ValueError: count cannot be below zero: -1 when I pass a negative number",
+		Concepts: []hone.Concept{{Kind: "word", Weight: 1, Terms: []string{"neg"}}, {Kind: "word", Weight: 1, Terms: []string{"number"}}}}
+	var size, count *unit
+	for _, u := range fileUnits(0, "checks.py", lines, nil, 1, taskConcepts(res), UnitWeights) {
+		switch u.symbol {
+		case "check_size":
+			size = u
+		case "check_count":
+			count = u
+		}
+	}
+	if size == nil || count == nil {
+		t.Fatal("the outline lacks check_size or check_count")
+	}
+	if !(count.worth > 1.5*size.worth) {
+		t.Errorf("check_count, which raises the message the task quotes, is worth %.4f, check_size %.4f: want it well above", count.worth, size.worth)
+	}
+}
+
+// What a task quotes: backticks, double and single quotes (not an
+// apostrophe's), and options; each once.
+func TestTaskQuoted(t *testing.T) {
+	for _, tc := range []struct {
+		task string
+		want []string
+	}{
+		{"`Model.save()` fails with \"database is locked\"", []string{"Model.save()", "database is locked"}},
+		{"it's broken, isn't it; set 'auto' mode", []string{"auto"}},
+		{"run with --no-cache or -rxs and --no-cache again", []string{"--no-cache", "-rxs"}},
+		{"`ab` is too short to tell", nil},
+		{"no quotes at all", nil},
+	} {
+		if got := taskQuoted(tc.task); !slices.Equal(got, tc.want) {
+			t.Errorf("taskQuoted(%q) = %q, want %q", tc.task, got, tc.want)
+		}
+	}
 }
