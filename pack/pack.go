@@ -15,13 +15,13 @@ import (
 	"math"
 	"path"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"sort"
 	"strings"
 	"sync"
 
 	"github.com/hone-tools/hone"
+	"github.com/hone-tools/hone/internal/lazyre"
 	"github.com/hone-tools/hone/redact"
 	"github.com/hone-tools/hone/walk"
 	"github.com/tiktoken-go/tokenizer"
@@ -603,7 +603,7 @@ func underGit(slash string) bool {
 func importLines(lines []string) (from, to int) {
 	for i := 0; i < len(lines) && i <= 200; i++ {
 		t := strings.TrimSpace(lines[i])
-		if importLine.MatchString(t) {
+		if importLine().MatchString(t) {
 			end := i
 			if closer := opensBlock(t); closer != 0 {
 				end = -1
@@ -655,7 +655,7 @@ func isComment(t string) bool {
 	return false
 }
 
-var importLine = regexp.MustCompile(`^(import\b|from\s+\S+\s+import\b|#\s*include\b|use\s|require(_relative)?\b|using\s|package\s)`)
+var importLine = lazyre.New(`^(import\b|from\s+\S+\s+import\b|#\s*include\b|use\s|require(_relative)?\b|using\s|package\s)`)
 
 func fence(p string) string {
 	switch ext := strings.TrimPrefix(path.Ext(p), "."); ext {

@@ -11,6 +11,7 @@ import (
 	"unicode"
 
 	"github.com/hone-tools/hone"
+	"github.com/hone-tools/hone/internal/lazyre"
 	"github.com/hone-tools/hone/structure"
 	"github.com/hone-tools/hone/tokenize"
 )
@@ -120,8 +121,8 @@ type frame struct {
 // `path:line` of most other languages (Go, Rust, JavaScript, Java's
 // `(Foo.java:123)`).
 var (
-	pyFrame   = regexp.MustCompile(`File "([^"\n]+)", line (\d+)`)
-	pathFrame = regexp.MustCompile(`([\w./\\-]+\.[A-Za-z]{1,5}):(\d+)`)
+	pyFrame   = lazyre.New(`File "([^"\n]+)", line (\d+)`)
+	pathFrame = lazyre.New(`([\w./\\-]+\.[A-Za-z]{1,5}):(\d+)`)
 )
 
 // maxFrames: the frames of a task read at most.
@@ -130,7 +131,7 @@ const maxFrames = 200
 // traceFrames finds the lines the stack traces of a task name.
 func traceFrames(task string) []frame {
 	var out []frame
-	for _, re := range []*regexp.Regexp{pyFrame, pathFrame} {
+	for _, re := range []*regexp.Regexp{pyFrame(), pathFrame()} {
 		for _, m := range re.FindAllStringSubmatch(task, maxFrames) {
 			if n, err := strconv.Atoi(m[2]); err == nil && n > 0 && len(out) < maxFrames {
 				out = append(out, frame{strings.ReplaceAll(m[1], "\\", "/"), n})
@@ -183,8 +184,8 @@ func taskConcepts(res *hone.Result) concepts {
 // What a task quotes: `code`, "strings", 'strings', and -options (a
 // hyphenated word's tail reads as one too).
 var (
-	taskQuote  = regexp.MustCompile("`([^`\\n]{3,100})`" + `|"([^"\n]{3,100})"|(?:^|[^\w])'([^'\n]{3,100})'(?:[^\w]|$)`)
-	taskOption = regexp.MustCompile(`--?[a-z][\w-]{2,}`)
+	taskQuote  = lazyre.New("`([^`\\n]{3,100})`" + `|"([^"\n]{3,100})"|(?:^|[^\w])'([^'\n]{3,100})'(?:[^\w]|$)`)
+	taskOption = lazyre.New(`--?[a-z][\w-]{2,}`)
 )
 
 // maxQuoted: the quoted strings of a task read at most.
@@ -201,10 +202,10 @@ func taskQuoted(task string) []string {
 			out = append(out, s)
 		}
 	}
-	for _, m := range taskQuote.FindAllStringSubmatch(task, maxQuoted) {
+	for _, m := range taskQuote().FindAllStringSubmatch(task, maxQuoted) {
 		add(m[1] + m[2] + m[3])
 	}
-	for _, m := range taskOption.FindAllString(task, maxQuoted) {
+	for _, m := range taskOption().FindAllString(task, maxQuoted) {
 		add(m)
 	}
 	return out
@@ -212,8 +213,8 @@ func taskQuoted(task string) []string {
 
 // String literals in code, and the placeholders that format them.
 var (
-	codeString  = regexp.MustCompile(`"((?:[^"\\\n]|\\.)*)"|'((?:[^'\\\n]|\\.)*)'`)
-	placeholder = regexp.MustCompile(`%(?:\(\w*\))?[-#0 +]*\d*(?:\.\d+)?[a-zA-Z%]|\{[^{}]*\}|\$\{[^{}]*\}|\\[a-z]`)
+	codeString  = lazyre.New(`"((?:[^"\\\n]|\\.)*)"|'((?:[^'\\\n]|\\.)*)'`)
+	placeholder = lazyre.New(`%(?:\(\w*\))?[-#0 +]*\d*(?:\.\d+)?[a-zA-Z%]|\{[^{}]*\}|\$\{[^{}]*\}|\\[a-z]`)
 )
 
 // literal reports whether text holds a string literal that the task
@@ -225,8 +226,8 @@ func (c concepts) literal(text string) bool {
 	if c.task == "" {
 		return false
 	}
-	for _, m := range codeString.FindAllStringSubmatch(text, -1) {
-		for _, part := range placeholder.Split(m[1]+m[2], -1) {
+	for _, m := range codeString().FindAllStringSubmatch(text, -1) {
+		for _, part := range placeholder().Split(m[1]+m[2], -1) {
 			part = strings.Trim(part, " .,:;!?")
 			if len(part) < 8 || !strings.ContainsAny(part, " -_") {
 				continue
