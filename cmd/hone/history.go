@@ -43,7 +43,9 @@ func startIndexHistory(ctx context.Context, root, cacheDir string) *indexHistory
 			h.commits, h.err = n, err
 			return
 		}
-		if n, err := history.Span(ctx, root, "", "", cacheDir, backgroundAt+1); err == nil && n > backgroundAt {
+		// Where no process of its own can be started, it is read here,
+		// beside the index.
+		if n, err := history.Span(ctx, root, "", "", cacheDir, backgroundAt+1); err == nil && n > backgroundAt && detached() != nil {
 			h.background = true
 			return
 		}
