@@ -7,9 +7,12 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"time"
 
 	"github.com/hone-tools/hone/history"
+	"github.com/hone-tools/hone/index"
+	"github.com/hone-tools/hone/redact"
 )
 
 // backgroundAt is the longest history hone index reads beside the index,
@@ -67,9 +70,9 @@ func (h *indexHistory) stop() {
 func (h *indexHistory) report(ctx context.Context, root, cacheDir string, stdout, stderr io.Writer) {
 	<-h.done
 	if h.background {
-		err := startBackground(root, cacheDir)
+		logPath, err := startBackground(root, cacheDir)
 		if err == nil {
-			fmt.Fprintln(stdout, "reading the git history in the background: answers leave it out until it is read (hone index --history-only waits for it)")
+			fmt.Fprintf(stdout, "reading the git history in the background: answers leave it out until it is read (hone index --history-only waits for it; its log: %s)\n", redact.QuotePath(logPath))
 			return
 		}
 		begin := time.Now()
@@ -85,22 +88,35 @@ func (h *indexHistory) report(ctx context.Context, root, cacheDir string, stdout
 }
 
 // startBackground starts hone index --history-only for the repository at
-// root, in a session of its own, and does not wait for it.
-func startBackground(root, cacheDir string) error {
+// root, in a session of its own, and does not wait for it. What it says,
+// and a failure, go to a log in the index's folder, whose path it
+// returns.
+func startBackground(root, cacheDir string) (string, error) {
 	exe, err := os.Executable()
 	if err != nil {
-		return err
+		return "", err
 	}
+	attr := detached()
+	if attr == nil {
+		return "", errors.ErrUnsupported
+	}
+	ixPath, err := index.PathOf(root, index.Options{Dir: cacheDir})
+	if err != nil {
+		return "", err
+	}
+	logPath := filepath.Join(filepath.Dir(ixPath), "history.log")
+	log, err := os.OpenFile(logPath, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o600)
+	if err != nil {
+		return "", err
+	}
+	defer log.Close() // the process has its own copy
 	args := []string{os.Args[0], "index", "--history-only", "--repo", root}
 	if cacheDir != "" {
 		args = append(args, "--index-dir", cacheDir)
 	}
-	cmd := &exec.Cmd{Path: exe, Args: args, Dir: root, SysProcAttr: detached()}
-	if cmd.SysProcAttr == nil {
-		return errors.ErrUnsupported
-	}
+	cmd := &exec.Cmd{Path: exe, Args: args, Dir: root, Stdout: log, Stderr: log, SysProcAttr: attr}
 	if err := cmd.Start(); err != nil {
-		return err
+		return "", err
 	}
-	return cmd.Process.Release()
+	return logPath, cmd.Process.Release()
 }
