@@ -43,6 +43,9 @@ func TestKnownAndSpan(t *testing.T) {
 		t.Errorf("Span past a head read before = %d, %v; want 1", n, err)
 	}
 	// A head read before that git no longer has is no matter.
+	if _, err := Warm(ctx, r.dir, "", "", cache); err != nil {
+		t.Fatal(err)
+	}
 	r.git("commit", "-q", "--amend", "-m", "Fix the printer again")
 	r.git("reflog", "expire", "--expire=now", "--all")
 	r.git("gc", "-q", "--prune=now")

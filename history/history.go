@@ -144,12 +144,16 @@ func Span(ctx context.Context, root, gitDir, rev, cacheDir string, most int) (in
 	if err != nil {
 		return 0, err
 	}
+	heads, err := c.liveHeads(ctx, root, gitDir)
+	if err != nil {
+		return 0, err
+	}
 	// The heads read before, and their histories, are not to be read.
 	revs := rev + "\n"
-	for h := range c.heads {
+	for _, h := range heads {
 		revs += "^" + h + "\n"
 	}
-	out, err = git(ctx, root, gitDir, []byte(revs), "rev-list", "--count", fmt.Sprintf("--max-count=%d", most), "--ignore-missing", "--stdin")
+	out, err = git(ctx, root, gitDir, []byte(revs), "rev-list", "--count", fmt.Sprintf("--max-count=%d", most), "--stdin")
 	if err != nil {
 		return 0, ErrNoGit
 	}
@@ -578,7 +582,11 @@ func (c *cache) fetch(ctx context.Context, root, gitDir, prefix string, tips []s
 		stdin.WriteString(t + "\n")
 	}
 	if exclude {
-		for h := range c.heads {
+		heads, err := c.liveHeads(ctx, root, gitDir)
+		if err != nil {
+			return err
+		}
+		for _, h := range heads {
 			stdin.WriteString("^" + h + "\n")
 		}
 	}
@@ -614,6 +622,30 @@ func (c *cache) fetch(ctx context.Context, root, gitDir, prefix string, tips []s
 		return fmt.Errorf("write history: %w", err)
 	}
 	return nil
+}
+
+// liveHeads returns the heads read before that git still has. A head
+// it lost (a commit amended or rebased, then pruned) cannot be named to
+// git: it fails on it, even with --ignore-missing.
+func (c *cache) liveHeads(ctx context.Context, root, gitDir string) ([]string, error) {
+	if len(c.heads) == 0 {
+		return nil, nil
+	}
+	var in strings.Builder
+	for h := range c.heads {
+		in.WriteString(h + "\n")
+	}
+	out, err := git(ctx, root, gitDir, []byte(in.String()), "cat-file", "--batch-check=%(objectname) %(objecttype)")
+	if err != nil {
+		return nil, fmt.Errorf("read the git history: %w", err)
+	}
+	var live []string
+	for _, line := range strings.Split(string(out), "\n") {
+		if h, typ, ok := strings.Cut(line, " "); ok && typ == "commit" {
+			live = append(live, h)
+		}
+	}
+	return live, nil
 }
 
 // parseLog reads git log's output in fetch's format.

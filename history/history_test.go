@@ -489,3 +489,28 @@ func TestStalePack(t *testing.T) {
 		}
 	}
 }
+
+// A head read before that git has since lost (a commit amended, then
+// pruned) is no matter: the next read reads what is new.
+func TestLostHead(t *testing.T) {
+	r := newRepo(t)
+	r.commit("Add the parser", "a.go")
+	r.commit("Fix the parser", "a.go")
+	cache := t.TempDir()
+	ctx := context.Background()
+	if n, err := Warm(ctx, r.dir, "", "", cache); err != nil || n != 2 {
+		t.Fatalf("Warm: %d, %v", n, err)
+	}
+	r.git("commit", "-q", "--amend", "-m", "Fix the parser again")
+	r.git("reflog", "expire", "--expire=now", "--all")
+	r.git("gc", "-q", "--prune=now")
+	r.commit("Add the printer", "b.go")
+	n, err := Warm(ctx, r.dir, "", "", cache)
+	if err != nil || n != 3 {
+		t.Fatalf("Warm after the head read before was lost: %d, %v; want 3", n, err)
+	}
+	l, err := Read(ctx, r.dir, "", "", cache)
+	if err != nil || !slices.Equal(subjectsOf(l), []string{"Add the printer", "Fix the parser again", "Add the parser"}) {
+		t.Fatalf("Read: %v, %v", subjectsOf(l), err)
+	}
+}
