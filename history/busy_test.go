@@ -10,50 +10,44 @@ import (
 	"time"
 )
 
-func TestKnownAndSpan(t *testing.T) {
+// TestWarmUpTo checks that a read of more commits than allowed is not
+// made, counting only what no head read before has, and that a head read
+// before is known whatever the limit.
+func TestWarmUpTo(t *testing.T) {
 	r := newRepo(t)
 	r.commit("Add the parser", "a.go")
 	r.commit("Fix the parser", "a.go")
 	r.commit("Add the printer", "b.go")
 	ctx := context.Background()
 	cache := t.TempDir()
-	if n, ok, err := Known(ctx, r.dir, "", "", cache); err != nil || ok || n != 0 {
-		t.Fatalf("Known before any read = %d, %v, %v; want 0, false, nil", n, ok, err)
-	}
-	for _, tc := range []struct{ most, want int }{{10, 3}, {2, 2}} {
-		if n, err := Span(ctx, r.dir, "", "", cache, tc.most); err != nil || n != tc.want {
-			t.Errorf("Span(most %d) = %d, %v; want %d", tc.most, n, err, tc.want)
+	for _, tc := range []struct {
+		name string
+		edit func()
+		most int
+		want int
+		err  error
+	}{
+		{"three commits, two allowed", func() {}, 2, 0, ErrLong},
+		{"three commits, three allowed", func() {}, 3, 3, nil},
+		{"read before, none allowed", func() {}, 0, 3, nil},
+		{"one new commit, none allowed", func() { r.commit("Fix the printer", "b.go") }, 0, 0, ErrLong},
+		{"one new commit, one allowed", func() {}, 1, 4, nil},
+		// A head read before that git no longer has is no matter.
+		{"a head git lost, one new commit", func() {
+			r.git("commit", "-q", "--amend", "-m", "Fix the printer again")
+			r.git("reflog", "expire", "--expire=now", "--all")
+			r.git("gc", "-q", "--prune=now")
+		}, 1, 4, nil},
+		{"no limit", func() { r.commit("Drop the printer", "b.go") }, -1, 5, nil},
+	} {
+		tc.edit()
+		n, err := WarmUpTo(ctx, r.dir, "", "", cache, tc.most)
+		if n != tc.want || !errors.Is(err, tc.err) {
+			t.Errorf("%s: WarmUpTo(most %d) = %d, %v; want %d, %v", tc.name, tc.most, n, err, tc.want, tc.err)
 		}
 	}
-	if _, err := Warm(ctx, r.dir, "", "", cache); err != nil {
-		t.Fatal(err)
-	}
-	if n, ok, err := Known(ctx, r.dir, "", "", cache); err != nil || !ok || n != 3 {
-		t.Fatalf("Known after Warm = %d, %v, %v; want 3, true, nil", n, ok, err)
-	}
-	if n, err := Span(ctx, r.dir, "", "", cache, 10); err != nil || n != 0 {
-		t.Errorf("Span of a history read = %d, %v; want 0", n, err)
-	}
-	r.commit("Fix the printer", "b.go")
-	if _, ok, err := Known(ctx, r.dir, "", "", cache); err != nil || ok {
-		t.Fatalf("Known of a new head = %v, %v; want false, nil", ok, err)
-	}
-	// What is new since a head read before: its one commit.
-	if n, err := Span(ctx, r.dir, "", "", cache, 10); err != nil || n != 1 {
-		t.Errorf("Span past a head read before = %d, %v; want 1", n, err)
-	}
-	// A head read before that git no longer has is no matter.
-	if _, err := Warm(ctx, r.dir, "", "", cache); err != nil {
-		t.Fatal(err)
-	}
-	r.git("commit", "-q", "--amend", "-m", "Fix the printer again")
-	r.git("reflog", "expire", "--expire=now", "--all")
-	r.git("gc", "-q", "--prune=now")
-	if n, err := Span(ctx, r.dir, "", "", cache, 10); err != nil || n != 1 {
-		t.Errorf("Span with a head git lost = %d, %v; want 1", n, err)
-	}
-	if _, _, err := Known(ctx, t.TempDir(), "", "", cache); !errors.Is(err, ErrNoGit) {
-		t.Fatalf("Known outside git: %v, want ErrNoGit", err)
+	if _, err := WarmUpTo(ctx, t.TempDir(), "", "", cache, 10); !errors.Is(err, ErrNoGit) {
+		t.Fatalf("WarmUpTo outside git: %v, want ErrNoGit", err)
 	}
 }
 
@@ -69,8 +63,9 @@ func TestBusy(t *testing.T) {
 	r.commit("Fix the parser", "a.go")
 	ctx := context.Background()
 	cache := t.TempDir()
-	// Made by a read, the cache's database names the lock.
-	if _, _, err := Known(ctx, r.dir, "", "", cache); err != nil {
+	// Made by a read, even one that reads nothing, the cache's database
+	// names the lock.
+	if _, err := WarmUpTo(ctx, r.dir, "", "", cache, 0); !errors.Is(err, ErrLong) {
 		t.Fatal(err)
 	}
 	dbs, _ := filepath.Glob(filepath.Join(cache, "history-*.db"))
@@ -118,6 +113,6 @@ func TestBusy(t *testing.T) {
 // lock does.
 func warmLocked(ctx context.Context, root, cache string) (int, error) {
 	held := func(string, bool) (func(), bool, error) { return func() {}, false, nil }
-	_, n, err := readLocking(ctx, root, "", "", cache, warm, held)
+	_, n, err := readLocking(ctx, root, "", "", cache, warm, -1, held)
 	return n, err
 }

@@ -11,6 +11,7 @@ package history
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"database/sql"
@@ -98,70 +99,19 @@ func Read(ctx context.Context, root, gitDir, rev, cacheDir string) (*Log, error)
 // cache's commits are not loaded. A read under way in another process is
 // waited for.
 func Warm(ctx context.Context, root, gitDir, rev, cacheDir string) (int, error) {
-	_, n, err := read(ctx, root, gitDir, rev, cacheDir, warm)
+	return WarmUpTo(ctx, root, gitDir, rev, cacheDir, -1)
+}
+
+// ErrLong is returned by WarmUpTo for a history with more commits to
+// read from git than it may read.
+var ErrLong = errors.New("more of the git history to read than asked for")
+
+// WarmUpTo is Warm, for a history of which the cache lacks at most most
+// commits (counted past the heads read before); for a longer one it
+// reads nothing and returns ErrLong. A negative most is no limit.
+func WarmUpTo(ctx context.Context, root, gitDir, rev, cacheDir string, most int) (int, error) {
+	_, n, err := readLocking(ctx, root, gitDir, rev, cacheDir, warm, most, lockFile)
 	return n, err
-}
-
-// Known says how many commits the cache holds of the history of rev, and
-// whether it holds it all, as Warm would have it: it reads nothing from
-// git but rev's name, and waits for nothing.
-func Known(ctx context.Context, root, gitDir, rev, cacheDir string) (int, bool, error) {
-	_, n, err := read(ctx, root, gitDir, rev, cacheDir, known)
-	if errors.Is(err, errUnknown) {
-		return 0, false, nil
-	}
-	return n, err == nil, err
-}
-
-// Span counts the commits of the history of rev that the cache in
-// cacheDir lacks, up to most: what a read has to read from git.
-func Span(ctx context.Context, root, gitDir, rev, cacheDir string, most int) (int, error) {
-	if rev == "" {
-		rev = "HEAD"
-	}
-	if cacheDir == "" {
-		d, err := index.DefaultDir()
-		if err != nil {
-			return 0, err
-		}
-		cacheDir = d
-	}
-	out, err := git(ctx, root, gitDir, nil, "rev-parse", "--absolute-git-dir", "--show-prefix")
-	if err != nil {
-		return 0, ErrNoGit
-	}
-	lines := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n") // the prefix may be empty
-	if len(lines) != 2 {
-		return 0, ErrNoGit
-	}
-	db, _, err := openCache(cacheDir, lines[0]+"\x00"+lines[1])
-	if err != nil {
-		return 0, err
-	}
-	c := &cache{db: db, heads: map[string]int{}}
-	err = c.loadHeads(ctx)
-	db.Close()
-	if err != nil {
-		return 0, err
-	}
-	heads, err := c.liveHeads(ctx, root, gitDir)
-	if err != nil {
-		return 0, err
-	}
-	// The heads read before, and their histories, are not to be read.
-	revs := rev + "\n"
-	for _, h := range heads {
-		revs += "^" + h + "\n"
-	}
-	out, err = git(ctx, root, gitDir, []byte(revs), "rev-list", "--count", fmt.Sprintf("--max-count=%d", most), "--stdin")
-	if err != nil {
-		return 0, ErrNoGit
-	}
-	n, err := strconv.Atoi(strings.TrimSpace(string(out)))
-	if err != nil {
-		return 0, fmt.Errorf("count the commits of %s: %w", rev, err)
-	}
-	return n, nil
 }
 
 // mode is what a read wants.
@@ -170,19 +120,16 @@ type mode int
 const (
 	readLog mode = iota // the history
 	warm                // the history cached, and its count
-	known               // the count of a history cached, nothing read
 )
 
-// errUnknown: the cache does not hold the history.
-var errUnknown = errors.New("history not cached")
-
-// read is Read, Warm or Known, as m says.
+// read is Read, or Warm, as m says.
 func read(ctx context.Context, root, gitDir, rev, cacheDir string, m mode) (*Log, int, error) {
-	return readLocking(ctx, root, gitDir, rev, cacheDir, m, lockFile)
+	return readLocking(ctx, root, gitDir, rev, cacheDir, m, -1, lockFile)
 }
 
-// readLocking is read, with lock taking the lock of a read from git.
-func readLocking(ctx context.Context, root, gitDir, rev, cacheDir string, m mode,
+// readLocking is read, reading at most most commits from git unless most
+// is negative, with lock taking the lock of a read from git.
+func readLocking(ctx context.Context, root, gitDir, rev, cacheDir string, m mode, most int,
 	lock func(p string, wait bool) (unlock func(), waited bool, err error)) (*Log, int, error) {
 	if _, err := exec.LookPath("git"); err != nil {
 		return nil, 0, ErrNoGit
@@ -225,27 +172,42 @@ func readLocking(ctx context.Context, root, gitDir, rev, cacheDir string, m mode
 		if err != nil && !errors.Is(err, sql.ErrNoRows) {
 			return nil, 0, fmt.Errorf("read history: %w", err)
 		}
-		if m == known {
-			return nil, 0, errUnknown
-		}
 	}
 	c := &cache{db: db, pack: packFile(dbPath), commits: map[string]*Commit{}, heads: map[string]int{}}
-	if err := c.load(ctx); err != nil {
-		return nil, 0, err
+	if most >= 0 {
+		if err := c.loadHeads(ctx); err != nil {
+			return nil, 0, err
+		}
+		if n, err := c.lacks(ctx, root, gitDir, head, most+1); err != nil || n > most {
+			return nil, 0, cmp.Or(err, ErrLong)
+		}
 	}
 	// A head read before has all git gave of its history; another is read
 	// from git unless the cache knows all of its history already: first
 	// what is new since the heads read before, then, for a head older than
 	// they are, the history past where their windows ended.
-	l, missing := c.log(head)
-	if n, ok := c.heads[head]; ok {
-		if len(l.Commits) >= n {
-			return l, len(l.Commits), nil
+	cached := func() (*Log, []string, bool, error) {
+		if err := c.load(ctx); err != nil {
+			return nil, nil, false, err
 		}
-		// The pack lacks commits the head had when it was read (a pack
-		// replaced by an older one, as a lost rename leaves it): read
-		// them again.
-		delete(c.heads, head)
+		l, missing := c.log(head)
+		if n, ok := c.heads[head]; ok {
+			if len(l.Commits) >= n {
+				return l, nil, true, nil
+			}
+			// The pack lacks commits the head had when it was read (a
+			// pack replaced by an older one, as a lost rename leaves
+			// it): read them again.
+			delete(c.heads, head)
+		}
+		return l, missing, false, nil
+	}
+	l, missing, ok, err := cached()
+	if err != nil {
+		return nil, 0, err
+	}
+	if ok {
+		return l, len(l.Commits), nil
 	}
 	if len(missing) > 0 {
 		// One process reads from git at a time; a Warm waits for it, and
@@ -256,15 +218,12 @@ func readLocking(ctx context.Context, root, gitDir, rev, cacheDir string, m mode
 		}
 		defer unlock()
 		if waited {
-			if err := c.load(ctx); err != nil {
+			if l, missing, ok, err = cached(); err != nil {
 				return nil, 0, err
 			}
-			if n, ok := c.heads[head]; ok {
-				if l, _ := c.log(head); len(l.Commits) >= n {
-					return l, n, nil
-				}
+			if ok {
+				return l, len(l.Commits), nil
 			}
-			l, missing = c.log(head)
 		}
 	}
 	if len(missing) > 0 {
@@ -290,33 +249,22 @@ func readLocking(ctx context.Context, root, gitDir, rev, cacheDir string, m mode
 // Reading is a read of the history under way, beside other work (the
 // index's update): git and the databases work at the same time.
 type Reading struct {
-	cancel  context.CancelFunc
-	done    chan struct{}
-	log     *Log
-	commits int
-	took    time.Duration
-	err     error
+	cancel context.CancelFunc
+	done   chan struct{}
+	log    *Log
+	took   time.Duration
+	err    error
 }
 
 // Start starts Read in the background. A nil Reading reads nothing: its
 // Wait returns no history, and its Stop does nothing.
 func Start(ctx context.Context, root, gitDir, rev, cacheDir string) *Reading {
-	return start(ctx, root, gitDir, rev, cacheDir, readLog)
-}
-
-// StartWarm starts Warm in the background: its Wait returns no history,
-// and its Commits the count.
-func StartWarm(ctx context.Context, root, gitDir, rev, cacheDir string) *Reading {
-	return start(ctx, root, gitDir, rev, cacheDir, warm)
-}
-
-func start(ctx context.Context, root, gitDir, rev, cacheDir string, m mode) *Reading {
 	ctx, cancel := context.WithCancel(ctx)
 	r := &Reading{cancel: cancel, done: make(chan struct{})}
 	go func() {
 		defer close(r.done)
 		begin := time.Now()
-		r.log, r.commits, r.err = read(ctx, root, gitDir, rev, cacheDir, m)
+		r.log, r.err = Read(ctx, root, gitDir, rev, cacheDir)
 		r.took = time.Since(begin)
 	}()
 	return r
@@ -331,16 +279,6 @@ func (r *Reading) Wait() (*Log, time.Duration, error) {
 	<-r.done
 	r.cancel()
 	return r.log, r.took, r.err
-}
-
-// Commits waits for the read to end, and returns how many commits the
-// history has, the error, and how long it took.
-func (r *Reading) Commits() (int, time.Duration, error) {
-	if r == nil {
-		return 0, 0, nil
-	}
-	_, took, err := r.Wait()
-	return r.commits, took, err
 }
 
 // Stop stops the read and waits for it to end: whoever gives up before
@@ -517,6 +455,29 @@ func (c *cache) load(ctx context.Context) error {
 	}
 	c.add(cs)
 	return nil
+}
+
+// lacks counts the commits of head's history, up to most, that no head
+// read before has in its own.
+func (c *cache) lacks(ctx context.Context, root, gitDir, head string, most int) (int, error) {
+	heads, err := c.liveHeads(ctx, root, gitDir)
+	if err != nil {
+		return 0, err
+	}
+	var revs strings.Builder
+	revs.WriteString(head + "\n")
+	for _, h := range heads {
+		revs.WriteString("^" + h + "\n")
+	}
+	out, err := git(ctx, root, gitDir, []byte(revs.String()), "rev-list", "--count", fmt.Sprintf("--max-count=%d", most), "--stdin")
+	if err != nil {
+		return 0, fmt.Errorf("count the commits to read: %w", err)
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(string(out)))
+	if err != nil {
+		return 0, fmt.Errorf("count the commits to read: %w", err)
+	}
+	return n, nil
 }
 
 func (c *cache) loadHeads(ctx context.Context) error {

@@ -442,9 +442,9 @@ func TestWarm(t *testing.T) {
 		{"a new commit", func() { r.commit("Drop the scheduler's lock", "lock.go") }, 3},
 	} {
 		tt.before()
-		n, took, err := StartWarm(ctx, r.dir, "", "", cache).Commits()
-		if err != nil || n != tt.want || took <= 0 {
-			t.Errorf("%s: %d commits in %v, %v; want %d", tt.name, n, took, err, tt.want)
+		n, err := Warm(ctx, r.dir, "", "", cache)
+		if err != nil || n != tt.want {
+			t.Errorf("%s: %d commits, %v; want %d", tt.name, n, err, tt.want)
 		}
 	}
 	l, err := Read(ctx, r.dir, "", "", cache)
@@ -452,8 +452,8 @@ func TestWarm(t *testing.T) {
 		t.Fatalf("Read after Warm: %v, %v", l, err)
 	}
 	var none *Reading
-	if n, took, err := none.Commits(); n != 0 || took != 0 || err != nil {
-		t.Errorf("a nil Reading: %d, %v, %v", n, took, err)
+	if l, took, err := none.Wait(); l != nil || took != 0 || err != nil {
+		t.Errorf("a nil Reading: %v, %v, %v", l, took, err)
 	}
 }
 

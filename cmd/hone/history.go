@@ -41,18 +41,16 @@ func startIndexHistory(ctx context.Context, root, cacheDir string) *indexHistory
 		defer close(h.done)
 		begin := time.Now()
 		defer func() { h.took = time.Since(begin) }()
-		n, ok, err := history.Known(ctx, root, "", "", cacheDir)
-		if ok || err != nil {
-			h.commits, h.err = n, err
-			return
+		// Where no process of its own can be started, a long history is
+		// read here, beside the index.
+		most := -1
+		if detached() != nil {
+			most = backgroundAt
 		}
-		// Where no process of its own can be started, it is read here,
-		// beside the index.
-		if n, err := history.Span(ctx, root, "", "", cacheDir, backgroundAt+1); err == nil && n > backgroundAt && detached() != nil {
-			h.background = true
-			return
+		h.commits, h.err = history.WarmUpTo(ctx, root, "", "", cacheDir, most)
+		if errors.Is(h.err, history.ErrLong) {
+			h.background, h.err = true, nil
 		}
-		h.commits, h.err = history.Warm(ctx, root, "", "", cacheDir)
 	}()
 	return h
 }
