@@ -329,6 +329,34 @@ func (ix *Index) Entries() []*Entry {
 	return out
 }
 
+// notMain are the languages a repository's main language is never: its
+// build, shell and data files.
+var notMain = map[string]bool{"shell": true, "make": true, "dockerfile": true, "sql": true, "proto": true}
+
+// MainLanguage is the language most of the repository's own code is
+// written in: the one with the most files among those that are code and
+// neither tests, vendored, generated, documentation nor examples, build
+// and shell scripts aside; the first by name on a tie; "" when no such
+// file is indexed.
+func (ix *Index) MainLanguage() string {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	const aside = walk.Test | walk.Vendor | walk.Generated | walk.Docs | walk.Example
+	n := map[string]int{}
+	for _, e := range ix.cat {
+		if e.Kind&aside == 0 && e.Lang != "" && !notMain[e.Lang] && structure.IsCode(e.Lang) {
+			n[e.Lang]++
+		}
+	}
+	best := ""
+	for l, c := range n {
+		if c > n[best] || c == n[best] && l < best {
+			best = l
+		}
+	}
+	return best
+}
+
 // Doc loads a file's terms and outline, or returns nil when the path is not
 // indexed, or when its read failed: callers must check Err.
 func (ix *Index) Doc(p string) *Doc {
