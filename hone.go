@@ -254,6 +254,11 @@ type Result struct {
 	JSONVersion int    `json:"json_version"`
 	Task        string `json:"task"`
 	Repo        string `json:"repo"`
+	// Language is the repository's main language, the language most of
+	// its own code is written in: the ranking model weighs the signals
+	// with its set for that language, or with its own weights when no
+	// set lists it.
+	Language string `json:"language,omitempty"`
 	// Concepts are what hone understood the task to be about, most
 	// important first, with the ways the code may say each.
 	Concepts []Concept `json:"concepts"`

@@ -14,7 +14,9 @@ const Version = "0.1.0"
 //	   (hone.JoinScores), which model_score gives on its own, in
 //	   evaluated and files; evaluated[].terms, the codebase's words a
 //	   model named; cycles[].model_usage and evaluator, what the model
-//	   spent. Without a model, nothing changes from 3.
+//	   spent. Without a model, nothing changes from 3. Added since:
+//	   language, the repository's main language, which picks the
+//	   ranking model's weight set.
 //	3  (2026-12-01) one relevance: a file's relevance, in files and
 //	   ranking, is the probability that the task needs it, judged for
 //	   each file on its own and calibrated (several can be high), no

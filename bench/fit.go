@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -15,17 +16,36 @@ import (
 // SignalRow is one instance's ranked files with their signals and whether
 // each is gold: what the ranking's weights are fit on.
 type SignalRow struct {
-	ID    string      `json:"instance_id"`
-	Repo  string      `json:"repo"`
-	Names []string    `json:"names"`
-	Gold  int         `json:"gold"` // gold files in all, ranked or not
-	Paths []string    `json:"paths"`
-	IsG   []bool      `json:"is_gold"`
-	X     [][]float64 `json:"x"`
+	ID   string `json:"instance_id"`
+	Repo string `json:"repo"`
+	// Language is the repository's main language, as the run saw it
+	// (Result.Language): which of the model's weight sets ranked it.
+	Language string      `json:"language,omitempty"`
+	Names    []string    `json:"names"`
+	Gold     int         `json:"gold"` // gold files in all, ranked or not
+	Paths    []string    `json:"paths"`
+	IsG      []bool      `json:"is_gold"`
+	X        [][]float64 `json:"x"`
 }
 
 // ReadSignals reads a file of signal rows.
 func ReadSignals(path string) ([]SignalRow, error) { return readLines[SignalRow](path) }
+
+// InLanguages keeps the rows of repositories whose main language is
+// among langs. A row that does not say its language is an error: the
+// signals came from a build of hone before the rows said it.
+func InLanguages(rows []SignalRow, langs []string) ([]SignalRow, error) {
+	var out []SignalRow
+	for _, r := range rows {
+		if r.Language == "" && len(r.Paths) > 0 {
+			return nil, fmt.Errorf("the signal row of %s does not say its repository's language: write the signals with this build of hone", r.ID)
+		}
+		if slices.Contains(langs, r.Language) {
+			out = append(out, r)
+		}
+	}
+	return out, nil
+}
 
 // DropSignals zeroes the named signals in every row, so that a fit gives
 // them no weight.

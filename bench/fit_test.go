@@ -2,6 +2,7 @@ package bench
 
 import (
 	"math/rand"
+	"strings"
 	"testing"
 )
 
@@ -70,4 +71,34 @@ func abs(x float64) float64 {
 		return -x
 	}
 	return x
+}
+
+// InLanguages keeps the rows of repositories in the languages named, and
+// refuses rows that do not say their language.
+func TestInLanguages(t *testing.T) {
+	rows := []SignalRow{
+		{ID: "a", Language: "c", Paths: []string{"a.c"}},
+		{ID: "b", Language: "go", Paths: []string{"b.go"}},
+		{ID: "c", Language: "python", Paths: []string{"c.py"}},
+		{ID: "d"}, // failed: nothing ranked, no language
+	}
+	for _, tt := range []struct {
+		langs []string
+		want  string
+	}{{[]string{"c", "go"}, "a,b"}, {[]string{"python"}, "c"}, {[]string{"rust"}, ""}} {
+		got, err := InLanguages(rows, tt.langs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ids []string
+		for _, r := range got {
+			ids = append(ids, r.ID)
+		}
+		if strings.Join(ids, ",") != tt.want {
+			t.Errorf("%v: %v, want %s", tt.langs, ids, tt.want)
+		}
+	}
+	if _, err := InLanguages([]SignalRow{{ID: "x", Paths: []string{"x.c"}}}, []string{"c"}); err == nil || !strings.Contains(err.Error(), "write the signals with this build") {
+		t.Errorf("a row without its language: %v", err)
+	}
 }

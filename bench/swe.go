@@ -522,7 +522,7 @@ func signalRow(in Instance, res *hone.Result) SignalRow {
 	for _, g := range in.Gold {
 		gold[g] = true
 	}
-	r := SignalRow{ID: in.ID, Repo: in.Repo, Names: retrieve.SignalNames, Gold: len(in.Gold), Paths: []string{}, IsG: []bool{}, X: [][]float64{}}
+	r := SignalRow{ID: in.ID, Repo: in.Repo, Language: res.Language, Names: retrieve.SignalNames, Gold: len(in.Gold), Paths: []string{}, IsG: []bool{}, X: [][]float64{}}
 	for _, f := range res.Ranking {
 		r.Paths = append(r.Paths, f.Path)
 		r.IsG = append(r.IsG, gold[f.Path])

@@ -21,8 +21,8 @@ import (
 
 // The final ranking weighs the evidence the loop gathered about each file
 // it evaluated: its signals. Each is a number in about 0..1; the ranking
-// score is their weighted sum (rankWeights), with weights fit on a
-// benchmark by `hone bench fit`, which reports them under leave-one-
+// score is their weighted sum (weights), with weights fit on
+// benchmarks by `hone bench fit`, which reports them under leave-one-
 // repository-out cross-validation.
 
 // SignalNames names the signals, in the order of Ranked.Signals.
@@ -417,18 +417,39 @@ func (rk *ranker) conceptMasks() *maskedConcepts {
 	return cm
 }
 
-// rankScore is the ranking score of a file's signals.
-func rankScore(x []float64) float64 { return rankmodel.Score(rankWeights(), x) }
+// weights are a set of the ranking model laid out for the signals: the
+// ranking's weights in the order of SignalNames, the calibration's in the
+// order of rankmodel.Features, and the temperature.
+type weights struct {
+	rank, calibration []float64
+	temperature       float64
+}
 
-// rankWeights are the ranking model's weights in the order of
-// SignalNames; a test holds the model and the signals to agreeing.
-var rankWeights = sync.OnceValue(func() []float64 {
-	w, err := rankmodel.Default().Vector(SignalNames)
-	if err != nil {
-		panic(err)
+// score is the ranking score of a file's signals.
+func (w *weights) score(x []float64) float64 { return rankmodel.Score(w.rank, x) }
+
+// allWeights are the ranking model's sets, laid out; a test holds the
+// model and the signals to agreeing.
+var allWeights = sync.OnceValue(func() map[*rankmodel.Model]*weights {
+	m := rankmodel.Default()
+	out := map[*rankmodel.Model]*weights{}
+	for _, s := range append([]*rankmodel.Model{m}, m.Sets...) {
+		w, err := s.Vector(SignalNames)
+		if err != nil {
+			panic(err)
+		}
+		c, err := s.CalibrationVector(SignalNames)
+		if err != nil {
+			panic(err)
+		}
+		out[s] = &weights{rank: w, calibration: c, temperature: s.Temperature}
 	}
-	return w
+	return out
 })
+
+// weightsFor are the weights that rank a repository whose main language
+// is lang (index.MainLanguage).
+func weightsFor(lang string) *weights { return allWeights()[rankmodel.Default().For(lang)] }
 
 // spanFiles is how many of the best files are read for spanCover.
 const spanFiles = 20
@@ -460,6 +481,9 @@ type ranker struct {
 	history map[string]float64
 	commits []history.Match
 	opts    hone.Options
+	// w weighs the signals: the model's set for the repository's main
+	// language.
+	w *weights
 
 	masks      *maskedConcepts
 	declaredIn map[string][]string
@@ -655,7 +679,7 @@ func (rk *ranker) ranking() []hone.Ranked {
 			x[sigWidened] = 1
 		}
 		x[sigTested] = tested[p]
-		all = append(all, scored{ev: ev, x: x, s: rankScore(x)})
+		all = append(all, scored{ev: ev, x: x, s: rk.w.score(x)})
 	}
 	order := func() {
 		sort.Slice(all, func(i, j int) bool {
@@ -678,7 +702,7 @@ func (rk *ranker) ranking() []hone.Ranked {
 			if keys := rk.tp.evidence.keys; len(keys) > 0 {
 				all[i].x[sigDeclares] = float64(len(rk.declaredBy(d))) / float64(len(keys))
 			}
-			all[i].s = rankScore(all[i].x)
+			all[i].s = rk.w.score(all[i].x)
 		}
 	}
 	order()
@@ -689,7 +713,7 @@ func (rk *ranker) ranking() []hone.Ranked {
 	for i, a := range all {
 		scores[i], xs[i] = a.s, a.x
 	}
-	rel := rankmodel.Calibrated(scores, xs, rankmodel.Default().Temperature, calibration())
+	rel := rankmodel.Calibrated(scores, xs, rk.w.temperature, rk.w.calibration)
 	out := make([]hone.Ranked, 0, len(all))
 	joined := false
 	for i, a := range all {
@@ -723,15 +747,6 @@ func (rk *ranker) ranking() []hone.Ranked {
 type chosen struct {
 	role, why string
 }
-
-// calibration is the ranking model's calibration weights.
-var calibration = sync.OnceValue(func() []float64 {
-	w, err := rankmodel.Default().CalibrationVector(SignalNames)
-	if err != nil {
-		panic(err)
-	}
-	return w
-})
 
 // auxFolders hold what a project keeps beside its product: scripts,
 // benchmarks, tools, interoperability programs, CI.

@@ -156,19 +156,38 @@ func TestSignalsNamed(t *testing.T) {
 			t.Errorf("the model has no weight for the signal %q", n)
 		}
 	}
-	w := rankWeights()
-	for i, n := range SignalNames {
-		if w[i] != m.Weights[n] {
-			t.Errorf("signal %q weighed %g, the model says %g", n, w[i], m.Weights[n])
+	// Each set, the model's own and those for other languages, weighs
+	// every signal by its name, and its calibration, which turns scores
+	// into relevance, weighs only what is computed.
+	for _, s := range append([]*rankmodel.Model{m}, m.Sets...) {
+		w := allWeights()[s]
+		if w == nil {
+			t.Fatalf("the set for %v is not laid out", s.Languages)
+		}
+		for i, n := range SignalNames {
+			if _, ok := s.Weights[n]; !ok {
+				t.Errorf("the set for %v has no weight for the signal %q", s.Languages, n)
+			}
+			if w.rank[i] != s.Weights[n] {
+				t.Errorf("set for %v: signal %q weighed %g, the model says %g", s.Languages, n, w.rank[i], s.Weights[n])
+			}
+		}
+		if _, err := s.CalibrationVector(SignalNames); err != nil {
+			t.Fatal(err)
+		}
+		if len(w.calibration) != len(rankmodel.CalibrationNames(SignalNames)) {
+			t.Errorf("%d calibration weights for %d features", len(w.calibration), len(rankmodel.CalibrationNames(SignalNames)))
 		}
 	}
-	// The calibration, which turns scores into relevance, weighs only
-	// what is computed.
-	if _, err := m.CalibrationVector(SignalNames); err != nil {
-		t.Fatal(err)
+	for _, s := range m.Sets {
+		for _, l := range s.Languages {
+			if weightsFor(l) != allWeights()[s] {
+				t.Errorf("a repository in %s is not ranked by the set that lists it", l)
+			}
+		}
 	}
-	if len(calibration()) != len(rankmodel.CalibrationNames(SignalNames)) {
-		t.Errorf("%d calibration weights for %d features", len(calibration()), len(rankmodel.CalibrationNames(SignalNames)))
+	if weightsFor("python") != allWeights()[m] || weightsFor("") != allWeights()[m] {
+		t.Error("a repository in a language no set lists is not ranked by the model's own weights")
 	}
 }
 

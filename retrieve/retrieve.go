@@ -230,7 +230,7 @@ func run(ctx context.Context, ix *index.Index, raw string, opts hone.Options, pc
 	// the first cycle's search: it is read meanwhile, beside the loop.
 	pastOf := sync.OnceValue(func() past { return readPast(pc, tp.clean, opts.Notice) })
 	abs, _ := filepath.Abs(ix.Root)
-	res := &hone.Result{Version: hone.Version, JSONVersion: hone.JSONVersion, Task: raw, Repo: abs, Threshold: opts.Threshold}
+	res := &hone.Result{Version: hone.Version, JSONVersion: hone.JSONVersion, Task: raw, Repo: abs, Language: ix.MainLanguage(), Threshold: opts.Threshold}
 	if len(tp.concepts) == 0 {
 		res.StopReason = hone.StopNoProgress
 		res.Notice = "nothing found: the task has no words or identifiers hone can search for; describe it with the names of the things involved"
@@ -246,6 +246,7 @@ func run(ctx context.Context, ix *index.Index, raw string, opts hone.Options, pc
 	rf := newRefiner(ix, tp, src, opts.Threshold)
 	rec := newRecord()
 	var near map[string]float64 // the last cycle's candidates' closeness to the relevant files
+	w := weightsFor(res.Language)
 
 	isTest := func(p string) bool {
 		e := ix.Entry(p)
@@ -295,7 +296,7 @@ func run(ctx context.Context, ix *index.Index, raw string, opts hone.Options, pc
 		if !rf.criticalOpen() {
 			rk := &ranker{
 				ix: ix, tp: tp, q: q, src: src, rec: rec, hits: dp.hits, near: near, gaps: rf.found(),
-				tested: testPointers(ix, q), history: pastOf().scores, commits: pastOf().commits, opts: opts,
+				tested: testPointers(ix, q), history: pastOf().scores, commits: pastOf().commits, opts: opts, w: w,
 			}
 			if countRelevant(rk.ranking(), opts.Threshold, isTest) >= hone.SufficientFiles {
 				res.StopReason = hone.StopSufficient
@@ -330,7 +331,7 @@ func run(ctx context.Context, ix *index.Index, raw string, opts hone.Options, pc
 	past := pastOf()
 	rk := &ranker{
 		ix: ix, tp: tp, q: q, src: src, rec: rec, hits: dp.hits, near: near, gaps: rf.found(),
-		widened: widened, tested: tested, history: past.scores, commits: past.commits, opts: opts,
+		widened: widened, tested: tested, history: past.scores, commits: past.commits, opts: opts, w: w,
 	}
 	rk.result(res)
 	res.Evaluator = jd.usage()

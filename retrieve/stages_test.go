@@ -267,7 +267,7 @@ func TestRank(t *testing.T) {
 		newVerdict(hone.Evaluation{Path: "src/auth/auth.ts", Score: 0.9, Reason: "r2"}, 1),
 		newVerdict(hone.Evaluation{Path: "src/db/connection.ts", Score: 0.05, Reason: "r3"}, 1),
 	}, opts.Threshold)
-	rk := &ranker{ix: ix, tp: tp, q: q, src: newSources(ix), rec: rec, opts: opts}
+	rk := &ranker{ix: ix, tp: tp, q: q, src: newSources(ix), rec: rec, opts: opts, w: weightsFor(ix.MainLanguage())}
 	var res hone.Result
 	rk.result(&res)
 	if len(res.Ranking) != 3 {

@@ -253,7 +253,7 @@ func readSignals(p string, before []bench.SignalRow) ([]bench.SignalRow, error) 
 	return r, nil
 }
 
-const calibrateUsage = `hone bench calibrate --signals NAME=FILE.jsonl[,NAME=FILE.jsonl...] [--l2 X] [--write MODEL.json]`
+const calibrateUsage = `hone bench calibrate --signals NAME=FILE.jsonl[,NAME=FILE.jsonl...] [--languages LANG,...] [--l2 X] [--write MODEL.json]`
 
 // cmdBenchCalibrate fits the calibration that turns a file's ranking
 // score into its relevance, on the signal rows of several sets at once,
@@ -263,6 +263,7 @@ func cmdBenchCalibrate(args []string, stdout io.Writer) error {
 	signals := fs.String("signals", "", "the sets' signal rows written by hone bench --signals, each as NAME=FILE, comma-separated")
 	l2 := fs.Float64("l2", 1e-3, "ridge penalty on the weights")
 	write := fs.String("write", "", "write the calibration into this model file (internal/rankmodel/model.json is the one hone ranks with), keeping its ranking weights")
+	languages := fs.String("languages", "", "calibrate the model's weight set for these languages (as hone bench fit --languages wrote it), on the rows of repositories in them alone")
 	words, err := parseFlags(fs, args, stdout, calibrateUsage)
 	if err != nil {
 		return err
@@ -270,14 +271,22 @@ func cmdBenchCalibrate(args []string, stdout io.Writer) error {
 	if len(words) > 0 || *signals == "" {
 		return usagef("usage: %s", calibrateUsage)
 	}
-	model := rankmodel.Default()
+	whole := rankmodel.Default()
 	if *write != "" {
 		b, err := os.ReadFile(*write)
 		if err != nil {
 			return usagef("cannot read the model to write the calibration into: %v", err)
 		}
-		if model, err = rankmodel.Parse(b); err != nil {
+		if whole, err = rankmodel.Parse(b); err != nil {
 			return usagef("%s: %v", *write, err)
+		}
+	}
+	model := whole
+	var langs []string
+	if *languages != "" {
+		langs = strings.Split(*languages, ",")
+		if model = whole.SetFor(langs); model == nil {
+			return usagef("the model has no weight set for %s: fit one with hone bench fit --languages %s --write", *languages, *languages)
 		}
 	}
 	sets := map[string][]bench.SignalRow{}
@@ -291,6 +300,11 @@ func cmdBenchCalibrate(args []string, stdout io.Writer) error {
 		r, err := readSignals(p, all)
 		if err != nil {
 			return err
+		}
+		if langs != nil {
+			if r, err = bench.InLanguages(r, langs); err != nil {
+				return usagef("%v", err)
+			}
 		}
 		all = append(all, r...)
 		if len(r) == 0 {
@@ -317,7 +331,7 @@ func cmdBenchCalibrate(args []string, stdout io.Writer) error {
 			}
 		}
 		model.Calibration = c
-		if err := model.Write(*write); err != nil {
+		if err := whole.Write(*write); err != nil {
 			return err
 		}
 		fmt.Fprintf(stdout, "\nwrote the calibration to %s: rebuild hone to use it\n", *write)
@@ -325,7 +339,7 @@ func cmdBenchCalibrate(args []string, stdout io.Writer) error {
 	return nil
 }
 
-const fitUsage = `hone bench fit --signals FILE.jsonl[,FILE.jsonl...] [--drop NAME,...] [--l2 X] [--iters N] [--rows FILE.jsonl] [--write MODEL.json --data "WHAT"]`
+const fitUsage = `hone bench fit --signals FILE.jsonl[,FILE.jsonl...] [--languages LANG,...] [--drop NAME,...] [--l2 X] [--iters N] [--rows FILE.jsonl] [--write MODEL.json --data "WHAT"]`
 
 // cmdBenchFit fits the ranking's weights on the signals a benchmark run
 // wrote, and reports them under leave-one-repository-out cross-validation.
@@ -338,6 +352,7 @@ func cmdBenchFit(args []string, stdout io.Writer) error {
 	write := fs.String("write", "", "write the fit as the ranking's model to this file (internal/rankmodel/model.json is the one hone ranks with), its header recording the data, the commit, the command and the held-out figures")
 	data := fs.String("data", "", "with --write: what the signals came from, e.g. \"SWE-bench Lite, all 300 instances\"")
 	rowsOut := fs.String("rows", "", "write the cross-validation's rows, each instance ranked by weights that never saw its repository, to this JSON-lines file (for hone bench report and compare)")
+	languages := fs.String("languages", "", "fit a weight set of its own for repositories whose main language is one of these (comma-separated, as hone names them: c,cpp,go,java,javascript,rust,typescript,...), on their rows alone; --write puts it among the model's sets, keeping the rest of the model")
 	words, err := parseFlags(fs, args, stdout, fitUsage)
 	if err != nil {
 		return err
@@ -355,6 +370,13 @@ func cmdBenchFit(args []string, stdout io.Writer) error {
 			return err
 		}
 		rows = append(rows, r...)
+	}
+	var langs []string
+	if *languages != "" {
+		langs = strings.Split(*languages, ",")
+		if rows, err = bench.InLanguages(rows, langs); err != nil {
+			return usagef("%v", err)
+		}
 	}
 	if len(rows) == 0 {
 		return usagef("no signal rows in %s", *signals)
@@ -381,6 +403,9 @@ func cmdBenchFit(args []string, stdout io.Writer) error {
 		if *drop != "" {
 			m.Notes = "signals left out of the fit: " + *drop
 		}
+		if m, err = intoModel(*write, m, langs); err != nil {
+			return err
+		}
 		if err := m.Write(*write); err != nil {
 			return err
 		}
@@ -390,6 +415,45 @@ func cmdBenchFit(args []string, stdout io.Writer) error {
 		return writeRows(out, cv)
 	}
 	return nil
+}
+
+// intoModel places a fit into the model file at path: as the set for
+// langs, its calibration to be fit by hone bench calibrate --languages,
+// or, without langs, as the model's own weights, keeping its sets. A
+// file not there yet takes the fit as its own weights.
+func intoModel(path string, fit *rankmodel.Model, langs []string) (*rankmodel.Model, error) {
+	b, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) && len(langs) == 0 {
+		return fit, nil
+	}
+	if err != nil {
+		return nil, usagef("cannot read the model to write the weight set into: %v", err)
+	}
+	m, err := rankmodel.Parse(b)
+	if err != nil {
+		return nil, usagef("%s: %v", path, err)
+	}
+	if len(langs) == 0 {
+		fit.Sets = m.Sets
+		return fit, nil
+	}
+	fit.About = "a weight set of hone's ranking model, for repositories whose main language is among its languages; hone bench calibrate --languages fits its calibration."
+	fit.Languages = langs
+	for i, s := range m.Sets {
+		if s == m.SetFor(langs) {
+			m.Sets[i] = fit
+			return m, nil
+		}
+	}
+	for _, s := range m.Sets {
+		for _, l := range langs {
+			if slices.Contains(s.Languages, l) {
+				return nil, usagef("the set for %s already ranks %s: fit that set again with its languages, %s", strings.Join(s.Languages, ","), l, strings.Join(s.Languages, ","))
+			}
+		}
+	}
+	m.Sets = append(m.Sets, fit)
+	return m, nil
 }
 
 const compareUsage = `hone bench compare OLD.jsonl NEW.jsonl`

@@ -37,6 +37,37 @@ type Model struct {
 	// (CalibrationFeatures), by name, into its relevance: the probability
 	// the task needs the file. `hone bench calibrate --write` writes it.
 	Calibration *Calibration `json:"calibration,omitempty"`
+	// Languages, in one of a model's Sets, are the main languages of the
+	// repositories that set ranks.
+	Languages []string `json:"languages,omitempty"`
+	// Sets are weight sets of their own, each for repositories whose
+	// main language is among its Languages, each fit on such code, with
+	// its own temperature, calibration and header. A repository of any
+	// other language is ranked by the model's own weights.
+	Sets []*Model `json:"sets,omitempty"`
+}
+
+// For is the weight set that ranks a repository whose main language is
+// lang: the set that lists it, else the model itself.
+func (m *Model) For(lang string) *Model {
+	for _, s := range m.Sets {
+		if slices.Contains(s.Languages, lang) {
+			return s
+		}
+	}
+	return m
+}
+
+// SetFor is the set among m.Sets whose languages are exactly langs, nil
+// when none is.
+func (m *Model) SetFor(langs []string) *Model {
+	want := slices.Sorted(slices.Values(langs))
+	for _, s := range m.Sets {
+		if slices.Equal(slices.Sorted(slices.Values(s.Languages)), want) {
+			return s
+		}
+	}
+	return nil
 }
 
 // Calibration is the fit that turns a file's score into its relevance,
@@ -107,13 +138,44 @@ func Parse(data []byte) (*Model, error) {
 	if err := json.Unmarshal(data, &m); err != nil {
 		return nil, fmt.Errorf("read the ranking model: %w", err)
 	}
-	if m.Temperature <= 0 {
-		return nil, fmt.Errorf("the ranking model's temperature must be above 0, not %g", m.Temperature)
+	if err := m.check("the ranking model"); err != nil {
+		return nil, err
 	}
-	if len(m.Weights) == 0 {
-		return nil, fmt.Errorf("the ranking model has no weights")
+	if len(m.Languages) > 0 {
+		return nil, fmt.Errorf("the ranking model lists languages of its own: only its sets do")
+	}
+	seen := map[string]bool{}
+	for i, s := range m.Sets {
+		name := fmt.Sprintf("the ranking model's set %d", i+1)
+		if err := s.check(name); err != nil {
+			return nil, err
+		}
+		if len(s.Languages) == 0 {
+			return nil, fmt.Errorf("%s names no languages", name)
+		}
+		if len(s.Sets) > 0 {
+			return nil, fmt.Errorf("%s has sets of its own", name)
+		}
+		for _, l := range s.Languages {
+			if seen[l] {
+				return nil, fmt.Errorf("two of the ranking model's sets rank %s", l)
+			}
+			seen[l] = true
+		}
 	}
 	return &m, nil
+}
+
+// check reports what makes a model, or one of its sets, named what,
+// unusable.
+func (m *Model) check(what string) error {
+	if m == nil || len(m.Weights) == 0 {
+		return fmt.Errorf("%s has no weights", what)
+	}
+	if m.Temperature <= 0 {
+		return fmt.Errorf("%s's temperature must be above 0, not %g", what, m.Temperature)
+	}
+	return nil
 }
 
 // Vector lays the weights out in the order of names, the signals a ranker

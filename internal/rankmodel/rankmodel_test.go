@@ -27,6 +27,14 @@ func TestParse(t *testing.T) {
 		{"not json", `{`, "read the ranking model"},
 		{"no temperature", `{"weights": {"a": 1}}`, "temperature must be above 0"},
 		{"no weights", `{"temperature": 1}`, "no weights"},
+		{"a set", `{"temperature": 1, "weights": {"a": 1}, "sets": [{"languages": ["c", "go"], "temperature": 2, "weights": {"a": 2}}]}`, ""},
+		{"a set without languages", `{"temperature": 1, "weights": {"a": 1}, "sets": [{"temperature": 2, "weights": {"a": 2}}]}`, "set 1 names no languages"},
+		{"a set without weights", `{"temperature": 1, "weights": {"a": 1}, "sets": [{"languages": ["c"], "temperature": 2}]}`, "set 1 has no weights"},
+		{"a set without temperature", `{"temperature": 1, "weights": {"a": 1}, "sets": [{"languages": ["c"], "weights": {"a": 2}}]}`, "set 1's temperature must be above 0"},
+		{"a null set", `{"temperature": 1, "weights": {"a": 1}, "sets": [null]}`, "set 1 has no weights"},
+		{"a language in two sets", `{"temperature": 1, "weights": {"a": 1}, "sets": [{"languages": ["c"], "temperature": 1, "weights": {"a": 2}}, {"languages": ["go", "c"], "temperature": 1, "weights": {"a": 3}}]}`, "two of the ranking model's sets rank c"},
+		{"a set in a set", `{"temperature": 1, "weights": {"a": 1}, "sets": [{"languages": ["c"], "temperature": 1, "weights": {"a": 2}, "sets": [{"languages": ["go"], "temperature": 1, "weights": {"a": 3}}]}]}`, "set 1 has sets of its own"},
+		{"languages of its own", `{"languages": ["c"], "temperature": 1, "weights": {"a": 1}}`, "only its sets do"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := Parse([]byte(tt.data))
@@ -100,5 +108,30 @@ func TestWriteReadsBack(t *testing.T) {
 	back, err := Parse(data)
 	if err != nil || back.Temperature != 1.5 || back.Weights["a"] != -0.25 || back.Commit != "c" {
 		t.Fatalf("%+v, %v", back, err)
+	}
+}
+
+// A repository is ranked by the set that lists its main language, else by
+// the model's own weights.
+func TestFor(t *testing.T) {
+	m, err := Parse([]byte(`{"temperature": 1, "weights": {"a": 1}, "sets": [
+		{"languages": ["c", "cpp"], "temperature": 2, "weights": {"a": 2}},
+		{"languages": ["go"], "temperature": 3, "weights": {"a": 3}}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		lang string
+		want float64
+	}{{"c", 2}, {"cpp", 2}, {"go", 3}, {"python", 1}, {"", 1}} {
+		if got := m.For(tt.lang).Weights["a"]; got != tt.want {
+			t.Errorf("For(%q) weighs a %g, want %g", tt.lang, got, tt.want)
+		}
+	}
+	if s := m.SetFor([]string{"cpp", "c"}); s == nil || s.Temperature != 2 {
+		t.Errorf("SetFor(cpp, c) = %+v, want the set for c and cpp, in any order", s)
+	}
+	if s := m.SetFor([]string{"c"}); s != nil {
+		t.Errorf("SetFor(c) = %+v, want none: no set is for c alone", s)
 	}
 }
