@@ -95,9 +95,21 @@ func (m Ranker) Relevance(sc []float64) []float64 { return rankmodel.Softmax(sc,
 
 // FitConfig tunes the fit.
 type FitConfig struct {
-	L2    float64 // ridge penalty on the weights
+	L2    float64 // ridge penalty on the weights' distance from Prior
 	Iters int     // gradient steps
 	Rate  float64 // Adam's step size
+	// Prior are the weights the penalty pulls toward, and the fit starts
+	// from: another set's, so that a set fit on less data departs from it
+	// only where its data says so. Nil pulls toward 0.
+	Prior []float64
+}
+
+// prior is the prior's weight i, 0 past its end.
+func (c FitConfig) prior(i int) float64 {
+	if i < len(c.Prior) {
+		return c.Prior[i]
+	}
+	return 0
 }
 
 func (c FitConfig) withDefaults() FitConfig {
@@ -113,9 +125,12 @@ func (c FitConfig) withDefaults() FitConfig {
 	return c
 }
 
-// adam minimizes a loss given its gradient, from zero.
+// adam minimizes a loss given its gradient, from the prior.
 func adam(dim int, cfg FitConfig, grad func(w, g []float64)) []float64 {
 	w := make([]float64, dim)
+	for i := range w {
+		w[i] = cfg.prior(i)
+	}
 	m1 := make([]float64, dim)
 	m2 := make([]float64, dim)
 	g := make([]float64, dim)
@@ -153,11 +168,15 @@ func Fit(rows []SignalRow, dim int, cfg FitConfig) Ranker {
 		}
 	}
 	if len(use) == 0 {
-		return Ranker{W: make([]float64, dim)}
+		w := make([]float64, dim)
+		for i := range w {
+			w[i] = cfg.prior(i)
+		}
+		return Ranker{W: w}
 	}
 	w := adam(dim, cfg, func(w, grad []float64) {
 		for i := range grad {
-			grad[i] = cfg.L2 * w[i]
+			grad[i] = cfg.L2 * (w[i] - cfg.prior(i))
 		}
 		for _, r := range use {
 			p := rankmodel.Softmax(scores(r, w), 1)

@@ -52,6 +52,42 @@ func TestFitLearnsTheTellingSignal(t *testing.T) {
 	}
 }
 
+// A prior pulls the fit toward its weights: with a strong penalty the
+// weights stay near the prior, the noise's too; with a weak one the data
+// has its way, as without a prior.
+func TestFitPrior(t *testing.T) {
+	rng := rand.New(rand.NewSource(2))
+	var rows []SignalRow
+	for i := 0; i < 60; i++ {
+		r := SignalRow{ID: "i", Repo: []string{"a/x", "b/y", "c/z"}[i%3], Names: []string{"tell", "noise"}, Gold: 1}
+		g := rng.Intn(8)
+		for j := 0; j < 8; j++ {
+			tell := rng.Float64() * 0.5
+			if j == g {
+				tell += 0.6
+			}
+			r.Paths = append(r.Paths, string(rune('a'+j)))
+			r.IsG = append(r.IsG, j == g)
+			r.X = append(r.X, []float64{tell, rng.Float64()})
+		}
+		rows = append(rows, r)
+	}
+	prior := []float64{1, -2}
+	strong := Fit(rows, 2, FitConfig{L2: 100, Prior: prior})
+	for i := range prior {
+		if d := strong.W[i] - prior[i]; d > 0.1 || d < -0.1 {
+			t.Errorf("a strong pull toward %v gave %v", prior, strong.W)
+		}
+	}
+	weak := Fit(rows, 2, FitConfig{L2: 1e-4, Prior: prior})
+	if weak.W[0] <= 0 || weak.W[0] < 3*abs(weak.W[1]) {
+		t.Errorf("a weak pull toward %v gave %v: want the telling signal weighed over the noise", prior, weak.W)
+	}
+	if none := Fit(nil, 2, FitConfig{Prior: prior}); none.W[0] != 1 || none.W[1] != -2 {
+		t.Errorf("no rows: %v, want the prior", none.W)
+	}
+}
+
 // A run with no gold file ranked, and a failed one with nothing ranked,
 // still count: as misses.
 func TestRerankCountsMisses(t *testing.T) {

@@ -339,7 +339,7 @@ func cmdBenchCalibrate(args []string, stdout io.Writer) error {
 	return nil
 }
 
-const fitUsage = `hone bench fit --signals FILE.jsonl[,FILE.jsonl...] [--languages LANG,...] [--drop NAME,...] [--l2 X] [--iters N] [--rows FILE.jsonl] [--write MODEL.json --data "WHAT"]`
+const fitUsage = `hone bench fit --signals FILE.jsonl[,FILE.jsonl...] [--languages LANG,... [--prior MODEL.json]] [--drop NAME,...] [--l2 X] [--iters N] [--rows FILE.jsonl] [--write MODEL.json --data "WHAT"]`
 
 // cmdBenchFit fits the ranking's weights on the signals a benchmark run
 // wrote, and reports them under leave-one-repository-out cross-validation.
@@ -353,6 +353,7 @@ func cmdBenchFit(args []string, stdout io.Writer) error {
 	data := fs.String("data", "", "with --write: what the signals came from, e.g. \"SWE-bench Lite, all 300 instances\"")
 	rowsOut := fs.String("rows", "", "write the cross-validation's rows, each instance ranked by weights that never saw its repository, to this JSON-lines file (for hone bench report and compare)")
 	languages := fs.String("languages", "", "fit a weight set of its own for repositories whose main language is one of these (comma-separated, as hone names them: c,cpp,go,java,javascript,rust,typescript,...), on their rows alone; --write puts it among the model's sets, keeping the rest of the model")
+	prior := fs.String("prior", "", "pull the weights toward this model's own weights, and start from them, rather than toward 0 (internal/rankmodel/model.json is the shipped model): a set fit on less data departs from them only where its data says so")
 	words, err := parseFlags(fs, args, stdout, fitUsage)
 	if err != nil {
 		return err
@@ -394,7 +395,29 @@ func cmdBenchFit(args []string, stdout io.Writer) error {
 		}
 		defer out.Close()
 	}
-	fit, cv := bench.PrintFit(stdout, rows, bench.FitConfig{L2: *l2, Iters: *iters})
+	cfg := bench.FitConfig{L2: *l2, Iters: *iters}
+	if *prior != "" {
+		b, err := os.ReadFile(*prior)
+		if err != nil {
+			return usagef("cannot read the prior model: %v", err)
+		}
+		pm, err := rankmodel.Parse(b)
+		if err != nil {
+			return usagef("%s: %v", *prior, err)
+		}
+		if cfg.Prior, err = pm.Vector(rows[0].Names); err != nil {
+			return usagef("%s: %v: write the signals with this build of hone", *prior, err)
+		}
+		if *drop != "" {
+			// A signal left out of the fit weighs 0, whatever the prior says.
+			for i, n := range rows[0].Names {
+				if slices.Contains(strings.Split(*drop, ","), n) {
+					cfg.Prior[i] = 0
+				}
+			}
+		}
+	}
+	fit, cv := bench.PrintFit(stdout, rows, cfg)
 	if *write != "" {
 		m := bench.Model(rows[0].Names, fit, cv)
 		m.Data = []string{*data}
