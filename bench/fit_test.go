@@ -6,11 +6,10 @@ import (
 	"testing"
 )
 
-// Synthetic runs in which the first signal tells the gold file and the
-// second is noise: the fit must weigh the first, rank gold first under
-// cross-validation, and give the gold files most of the probability.
-func TestFitLearnsTheTellingSignal(t *testing.T) {
-	rng := rand.New(rand.NewSource(1))
+// tellingRows are 60 synthetic runs of 8 files, over three repositories,
+// in which the first signal tells the gold file and the second is noise.
+func tellingRows(seed int64) []SignalRow {
+	rng := rand.New(rand.NewSource(seed))
 	var rows []SignalRow
 	for i := 0; i < 60; i++ {
 		r := SignalRow{ID: "i", Repo: []string{"a/x", "b/y", "c/z"}[i%3], Names: []string{"tell", "noise"}, Gold: 1}
@@ -26,6 +25,14 @@ func TestFitLearnsTheTellingSignal(t *testing.T) {
 		}
 		rows = append(rows, r)
 	}
+	return rows
+}
+
+// Synthetic runs in which the first signal tells the gold file and the
+// second is noise: the fit must weigh the first, rank gold first under
+// cross-validation, and give the gold files most of the probability.
+func TestFitLearnsTheTellingSignal(t *testing.T) {
+	rows := tellingRows(1)
 	m := Fit(rows, 2, FitConfig{})
 	if m.W[0] <= 0 || m.W[0] < 5*abs(m.W[1]) {
 		t.Errorf("weights %v: want the telling signal weighed, the noise not", m.W)
@@ -56,22 +63,7 @@ func TestFitLearnsTheTellingSignal(t *testing.T) {
 // weights stay near the prior, the noise's too; with a weak one the data
 // has its way, as without a prior.
 func TestFitPrior(t *testing.T) {
-	rng := rand.New(rand.NewSource(2))
-	var rows []SignalRow
-	for i := 0; i < 60; i++ {
-		r := SignalRow{ID: "i", Repo: []string{"a/x", "b/y", "c/z"}[i%3], Names: []string{"tell", "noise"}, Gold: 1}
-		g := rng.Intn(8)
-		for j := 0; j < 8; j++ {
-			tell := rng.Float64() * 0.5
-			if j == g {
-				tell += 0.6
-			}
-			r.Paths = append(r.Paths, string(rune('a'+j)))
-			r.IsG = append(r.IsG, j == g)
-			r.X = append(r.X, []float64{tell, rng.Float64()})
-		}
-		rows = append(rows, r)
-	}
+	rows := tellingRows(2)
 	prior := []float64{1, -2}
 	strong := Fit(rows, 2, FitConfig{L2: 100, Prior: prior})
 	for i := range prior {
