@@ -31,12 +31,28 @@ type SignalRow struct {
 // ReadSignals reads a file of signal rows.
 func ReadSignals(path string) ([]SignalRow, error) { return readLines[SignalRow](path) }
 
+// NoLanguage is the language of a signal row whose repository has no
+// main language (no code of its own), told apart from a row that does not
+// say.
+const NoLanguage = "none"
+
 // InLanguages keeps the rows of repositories whose main language is
 // among langs. A row that does not say its language is an error: the
 // signals came from a build of hone before the rows said it.
 func InLanguages(rows []SignalRow, langs []string) ([]SignalRow, error) {
+	// A failed run ranked nothing and could not say its language: it
+	// takes its repository's, from the runs that did.
+	of := map[string]string{}
+	for _, r := range rows {
+		if r.Language != "" && r.Repo != "" {
+			of[r.Repo] = r.Language
+		}
+	}
 	var out []SignalRow
 	for _, r := range rows {
+		if r.Language == "" && len(r.Paths) == 0 {
+			r.Language = of[r.Repo]
+		}
 		if r.Language == "" && len(r.Paths) > 0 {
 			return nil, fmt.Errorf("the signal row of %s does not say its repository's language: write the signals with this build of hone", r.ID)
 		}

@@ -105,15 +105,17 @@ func abs(x float64) float64 {
 // refuses rows that do not say their language.
 func TestInLanguages(t *testing.T) {
 	rows := []SignalRow{
-		{ID: "a", Language: "c", Paths: []string{"a.c"}},
-		{ID: "b", Language: "go", Paths: []string{"b.go"}},
-		{ID: "c", Language: "python", Paths: []string{"c.py"}},
-		{ID: "d"}, // failed: nothing ranked, no language
+		{ID: "a", Repo: "r/c", Language: "c", Paths: []string{"a.c"}},
+		{ID: "b", Repo: "r/go", Language: "go", Paths: []string{"b.go"}},
+		{ID: "c", Repo: "r/py", Language: "python", Paths: []string{"c.py"}},
+		{ID: "d", Repo: "r/c"},   // failed: nothing ranked; its repository's language
+		{ID: "e", Repo: "r/new"}, // failed, in a repository no run says the language of
+		{ID: "f", Repo: "r/sh", Language: NoLanguage, Paths: []string{"build.sh"}},
 	}
 	for _, tt := range []struct {
 		langs []string
 		want  string
-	}{{[]string{"c", "go"}, "a,b"}, {[]string{"python"}, "c"}, {[]string{"rust"}, ""}} {
+	}{{[]string{"c", "go"}, "a,b,d"}, {[]string{"python"}, "c"}, {[]string{"rust"}, ""}, {[]string{NoLanguage}, "f"}} {
 		got, err := InLanguages(rows, tt.langs)
 		if err != nil {
 			t.Fatal(err)

@@ -522,7 +522,11 @@ func signalRow(in Instance, res *hone.Result) SignalRow {
 	for _, g := range in.Gold {
 		gold[g] = true
 	}
-	r := SignalRow{ID: in.ID, Repo: in.Repo, Language: res.Language, Names: retrieve.SignalNames, Gold: len(in.Gold), Paths: []string{}, IsG: []bool{}, X: [][]float64{}}
+	lang := res.Language
+	if lang == "" && len(res.Ranking) > 0 {
+		lang = NoLanguage
+	}
+	r := SignalRow{ID: in.ID, Repo: in.Repo, Language: lang, Names: retrieve.SignalNames, Gold: len(in.Gold), Paths: []string{}, IsG: []bool{}, X: [][]float64{}}
 	for _, f := range res.Ranking {
 		r.Paths = append(r.Paths, f.Path)
 		r.IsG = append(r.IsG, gold[f.Path])

@@ -16,6 +16,8 @@ func TestMainLanguage(t *testing.T) {
 		{"tests aside", map[string]string{"lib.rs": "fn a() {}\n", "tests/t1.py": "x = 1\n", "tests/t2.py": "x = 1\n", "test_x.py": "x = 1\n"}, "rust"},
 		{"vendored, examples and docs aside", map[string]string{"src/a.ts": "export const a = 1\n", "vendor/v1.js": "var v\n", "vendor/v2.js": "var v\n", "examples/e1.js": "var e\n", "docs/d1.js": "var d\n"}, "typescript"},
 		{"build and shell files aside", map[string]string{"Makefile": "all:\n", "build.sh": "echo\n", "ci.sh": "echo\n", "main.java": "class Main {}\n"}, "java"},
+		{"headers beside C++ sources are C++'s", map[string]string{"a.cc": "int a;\n", "a.h": "int a;\n", "b.h": "int b;\n", "c.h": "int c;\n", "d.c": "int d;\n", "e.c": "int e;\n"}, "cpp"},
+		{"headers alone are C's", map[string]string{"a.h": "int a;\n", "b.h": "int b;\n", "x.py": "x = 1\n"}, "c"},
 		{"a tie, the first by name", map[string]string{"a.go": "package a\n", "b.py": "x = 1\n"}, "go"},
 		{"no code", map[string]string{"README.md": "# a\n", "data.json": "{}\n"}, ""},
 	} {

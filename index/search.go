@@ -337,16 +337,27 @@ var notMain = map[string]bool{"shell": true, "make": true, "dockerfile": true, "
 // written in: the one with the most files among those that are code and
 // neither tests, vendored, generated, documentation nor examples, build
 // and shell scripts aside; the first by name on a tie; "" when no such
-// file is indexed.
+// file is indexed. A .h header counts for C++ where any C++ source is,
+// else for C.
 func (ix *Index) MainLanguage() string {
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
 	const aside = walk.Test | walk.Vendor | walk.Generated | walk.Docs | walk.Example
 	n := map[string]int{}
+	headers := 0 // .h files: C's, or C++'s in a repository with C++ sources
 	for _, e := range ix.cat {
 		if e.Kind&aside == 0 && e.Lang != "" && !notMain[e.Lang] && structure.IsCode(e.Lang) {
+			if strings.HasSuffix(e.Path, ".h") {
+				headers++
+				continue
+			}
 			n[e.Lang]++
 		}
+	}
+	if n["cpp"] > 0 {
+		n["cpp"] += headers
+	} else if headers > 0 {
+		n["c"] += headers
 	}
 	best := ""
 	for l, c := range n {

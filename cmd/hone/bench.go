@@ -284,7 +284,7 @@ func cmdBenchCalibrate(args []string, stdout io.Writer) error {
 	model := whole
 	var langs []string
 	if *languages != "" {
-		langs = strings.Split(*languages, ",")
+		langs = splitLanguages(*languages)
 		if model = whole.SetFor(langs); model == nil {
 			return usagef("the model has no weight set for %s: fit one with hone bench fit --languages %s --write", *languages, *languages)
 		}
@@ -374,7 +374,9 @@ func cmdBenchFit(args []string, stdout io.Writer) error {
 	}
 	var langs []string
 	if *languages != "" {
-		langs = strings.Split(*languages, ",")
+		if langs = splitLanguages(*languages); len(langs) == 0 {
+			return usagef("--languages names no language")
+		}
 		if rows, err = bench.InLanguages(rows, langs); err != nil {
 			return usagef("%v", err)
 		}
@@ -411,7 +413,7 @@ func cmdBenchFit(args []string, stdout io.Writer) error {
 		if *drop != "" {
 			// A signal left out of the fit weighs 0, whatever the prior says.
 			for i, n := range rows[0].Names {
-				if slices.Contains(strings.Split(*drop, ","), n) {
+				if slices.ContainsFunc(strings.Split(*drop, ","), func(d string) bool { return strings.TrimSpace(d) == n }) {
 					cfg.Prior[i] = 0
 				}
 			}
@@ -432,12 +434,30 @@ func cmdBenchFit(args []string, stdout io.Writer) error {
 		if err := m.Write(*write); err != nil {
 			return err
 		}
-		fmt.Fprintf(stdout, "\nwrote the model to %s: rebuild hone to rank with it\n", *write)
+		if langs != nil {
+			l := strings.Join(langs, ",")
+			fmt.Fprintf(stdout, "\nwrote the weight set for %s to %s: calibrate it with hone bench calibrate --languages %s --write %s, then rebuild hone to rank with it\n", l, *write, l, *write)
+		} else {
+			fmt.Fprintf(stdout, "\nwrote the model to %s: rebuild hone to rank with it\n", *write)
+		}
 	}
 	if out != nil {
 		return writeRows(out, cv)
 	}
 	return nil
+}
+
+// splitLanguages reads --languages: trimmed, without empties or
+// repeats, sorted.
+func splitLanguages(s string) []string {
+	var out []string
+	for _, l := range strings.Split(s, ",") {
+		if l = strings.TrimSpace(l); l != "" && !slices.Contains(out, l) {
+			out = append(out, l)
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 // intoModel places a fit into the model file at path: as the set for

@@ -144,7 +144,7 @@ func Parse(data []byte) (*Model, error) {
 	if len(m.Languages) > 0 {
 		return nil, fmt.Errorf("the ranking model lists languages of its own: only its sets do")
 	}
-	seen := map[string]bool{}
+	seen := map[string]int{} // the set, from 1, that ranks a language
 	for i, s := range m.Sets {
 		name := fmt.Sprintf("the ranking model's set %d", i+1)
 		if err := s.check(name); err != nil {
@@ -157,10 +157,15 @@ func Parse(data []byte) (*Model, error) {
 			return nil, fmt.Errorf("%s has sets of its own", name)
 		}
 		for _, l := range s.Languages {
-			if seen[l] {
+			switch {
+			case l == "" || strings.TrimSpace(l) != l:
+				return nil, fmt.Errorf("%s names a language %q: empty, or with spaces around it", name, l)
+			case seen[l] == i+1:
+				return nil, fmt.Errorf("%s names %s twice", name, l)
+			case seen[l] > 0:
 				return nil, fmt.Errorf("two of the ranking model's sets rank %s", l)
 			}
-			seen[l] = true
+			seen[l] = i + 1
 		}
 	}
 	return &m, nil

@@ -34,6 +34,9 @@ func TestParse(t *testing.T) {
 		{"a null set", `{"temperature": 1, "weights": {"a": 1}, "sets": [null]}`, "set 1 has no weights"},
 		{"a language in two sets", `{"temperature": 1, "weights": {"a": 1}, "sets": [{"languages": ["c"], "temperature": 1, "weights": {"a": 2}}, {"languages": ["go", "c"], "temperature": 1, "weights": {"a": 3}}]}`, "two of the ranking model's sets rank c"},
 		{"a set in a set", `{"temperature": 1, "weights": {"a": 1}, "sets": [{"languages": ["c"], "temperature": 1, "weights": {"a": 2}, "sets": [{"languages": ["go"], "temperature": 1, "weights": {"a": 3}}]}]}`, "set 1 has sets of its own"},
+		{"an empty language", `{"temperature": 1, "weights": {"a": 1}, "sets": [{"languages": ["c", ""], "temperature": 1, "weights": {"a": 2}}]}`, "set 1 names a language \"\": empty"},
+		{"a language with spaces", `{"temperature": 1, "weights": {"a": 1}, "sets": [{"languages": [" go"], "temperature": 1, "weights": {"a": 2}}]}`, "with spaces around it"},
+		{"a language twice in a set", `{"temperature": 1, "weights": {"a": 1}, "sets": [{"languages": ["c", "c"], "temperature": 1, "weights": {"a": 2}}]}`, "set 1 names c twice"},
 		{"languages of its own", `{"languages": ["c"], "temperature": 1, "weights": {"a": 1}}`, "only its sets do"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
