@@ -170,28 +170,28 @@ var malformed = []struct {
 	{"two objects", `{"jsonrpc":"2.0","id":1,"method":"ping"}{"jsonrpc":"2.0","id":2,"method":"ping"}`, -32700, "null"},
 	{"object and garbage", `{"jsonrpc":"2.0","id":1,"method":"ping"} x`, -32700, "null"},
 	{"no version", `{"id":3,"method":"ping"}`, -32600, "3"},
-	{"version 1.0", `{"jsonrpc":"1.0","id":3,"method":"ping"}`, -32600, "3"},
-	{"version number", `{"jsonrpc":2.0,"id":3,"method":"ping"}`, -32600, "3"},
-	{"version in capitals", `{"JSONRPC":"2.0","id":3,"method":"ping"}`, -32600, "3"},
+	{"version 1.0", `{"jsonrpc":"1.0","id":30,"method":"ping"}`, -32600, "30"},
+	{"version number", `{"jsonrpc":2.0,"id":31,"method":"ping"}`, -32600, "31"},
+	{"version in capitals", `{"JSONRPC":"2.0","id":32,"method":"ping"}`, -32600, "32"},
 	{"method number", `{"jsonrpc":"2.0","id":4,"method":5}`, -32600, "4"},
-	{"method null", `{"jsonrpc":"2.0","id":4,"method":null}`, -32600, "4"},
+	{"method null", `{"jsonrpc":"2.0","id":33,"method":null}`, -32600, "33"},
 	{"params string", `{"jsonrpc":"2.0","id":5,"method":"ping","params":"x"}`, -32600, "5"},
-	{"params number", `{"jsonrpc":"2.0","id":5,"method":"ping","params":12}`, -32600, "5"},
+	{"params number", `{"jsonrpc":"2.0","id":34,"method":"ping","params":12}`, -32600, "34"},
 	{"reply without id", `{"jsonrpc":"2.0","result":{}}`, -32600, "null"},
 	{"reply with result and error", `{"jsonrpc":"2.0","id":6,"result":{},"error":{"code":1,"message":"x"}}`, -32600, "null"},
 	{"reply with a bad error", `{"jsonrpc":"2.0","id":6,"error":"boom"}`, -32600, "6"},
 	{"neither request nor reply", `{"jsonrpc":"2.0","id":6}`, -32600, "null"},
 	{"huge number in params", `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"read_span","arguments":{"path":"a","start_line":1e400}}}`, 0, "7"},
-	{"huge exponent", `{"jsonrpc":"2.0","id":7,"method":"ping","params":{"x":1e99999999999}}`, 0, "7"},
+	{"huge exponent", `{"jsonrpc":"2.0","id":35,"method":"ping","params":{"x":1e99999999999}}`, 0, "35"},
 	{"nested past the SDK's depth", `{"jsonrpc":"2.0","id":8,"method":"ping","params":{"a":` + strings.Repeat("[", 2000) + strings.Repeat("]", 2000) + `}}`, -32600, "8"},
 	{"nested past any depth", `{"jsonrpc":"2.0","id":8,"method":"ping","params":{"a":` + strings.Repeat("[", 20000) + strings.Repeat("]", 20000) + `}}`, -32700, "null"},
 	{"deeply nested arrays", strings.Repeat("[", 50000) + strings.Repeat("]", 50000), -32700, "null"},
 	{"deeply nested objects", strings.Repeat(`{"a":`, 20000) + "1" + strings.Repeat("}", 20000), -32700, "null"},
 	{"unclosed string", `{"jsonrpc":"2.0","id":9,"method":"ping`, -32700, "null"},
 	{"unknown method", `{"jsonrpc":"2.0","id":10,"method":"no/such"}`, -32601, "10"},
-	{"empty method", `{"jsonrpc":"2.0","id":10,"method":""}`, -32601, "10"},
+	{"empty method", `{"jsonrpc":"2.0","id":36,"method":""}`, -32601, "36"},
 	{"tool call without params", `{"jsonrpc":"2.0","id":11,"method":"tools/call"}`, 0, "11"},
-	{"unknown tool", `{"jsonrpc":"2.0","id":11,"method":"tools/call","params":{"name":"` + strings.Repeat("x", 100<<10) + `"}}`, 0, "11"},
+	{"unknown tool", `{"jsonrpc":"2.0","id":37,"method":"tools/call","params":{"name":"` + strings.Repeat("x", 100<<10) + `"}}`, 0, "37"},
 	{"unexpected reply", `{"jsonrpc":"2.0","id":"nobody-asked","result":{}}`, 0, ""},
 	{"unknown notification", `{"jsonrpc":"2.0","method":"notifications/nothing"}`, 0, ""},
 	{"cancel of nothing", `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":{}}}`, 0, ""},
@@ -207,6 +207,9 @@ var malformed = []struct {
 // TestMalformedInput sends every malformed line to a real server, each
 // followed by a valid request: each bad line gets its error reply, and the
 // server answers the next request.
+// Each case has an id of its own: the SDK may still hold a request's id
+// for a moment after its reply is sent, and a next request with the same
+// id is then refused as still in progress.
 func TestMalformedInput(t *testing.T) {
 	w := serveWire(t, quietServer(t), &Transport{MaxLine: 128 << 10}, 1024)
 	defer w.close()
