@@ -64,10 +64,10 @@ func InLanguages(rows []SignalRow, langs []string) ([]SignalRow, error) {
 }
 
 // DropSignals zeroes the named signals in every row, so that a fit gives
-// them no weight.
-func DropSignals(rows []SignalRow, names []string) error {
+// them no weight, and says where they stand among the rows' signals.
+func DropSignals(rows []SignalRow, names []string) ([]int, error) {
 	if len(rows) == 0 {
-		return nil
+		return nil, nil
 	}
 	var idx []int
 	for _, n := range names {
@@ -78,7 +78,7 @@ func DropSignals(rows []SignalRow, names []string) error {
 			}
 		}
 		if i < 0 {
-			return fmt.Errorf("no signal named %q; the signals are %s", n, strings.Join(rows[0].Names, ", "))
+			return nil, fmt.Errorf("no signal named %q; the signals are %s", n, strings.Join(rows[0].Names, ", "))
 		}
 		idx = append(idx, i)
 	}
@@ -91,7 +91,7 @@ func DropSignals(rows []SignalRow, names []string) error {
 			}
 		}
 	}
-	return nil
+	return idx, nil
 }
 
 // A Ranker is a linear ranking model: a file's score is the weighted sum of

@@ -132,3 +132,19 @@ func TestInLanguages(t *testing.T) {
 		t.Errorf("a row without its language: %v", err)
 	}
 }
+
+// DropSignals zeroes the named signals, their names trimmed, says where
+// they stand, and refuses a name no row has.
+func TestDropSignals(t *testing.T) {
+	rows := []SignalRow{{Names: []string{"a", "b", "c"}, X: [][]float64{{1, 2, 3}, {4, 5, 6}}}}
+	idx, err := DropSignals(rows, []string{"c", " a"})
+	if err != nil || len(idx) != 2 || idx[0] != 2 || idx[1] != 0 {
+		t.Fatalf("dropped %v, %v; want [2 0]", idx, err)
+	}
+	if x := rows[0].X; x[0][0] != 0 || x[0][2] != 0 || x[1][0] != 0 || x[1][2] != 0 || x[0][1] != 2 || x[1][1] != 5 {
+		t.Errorf("signals %v: want a and c zeroed, b kept", x)
+	}
+	if _, err := DropSignals(rows, []string{"z"}); err == nil || !strings.Contains(err.Error(), `no signal named "z"`) {
+		t.Errorf("an unknown signal: %v", err)
+	}
+}

@@ -384,8 +384,9 @@ func cmdBenchFit(args []string, stdout io.Writer) error {
 	if len(rows) == 0 {
 		return usagef("no signal rows in %s", *signals)
 	}
+	var dropped []int
 	if *drop != "" {
-		if err := bench.DropSignals(rows, strings.Split(*drop, ",")); err != nil {
+		if dropped, err = bench.DropSignals(rows, strings.Split(*drop, ",")); err != nil {
 			return usagef("%v", err)
 		}
 	}
@@ -410,13 +411,9 @@ func cmdBenchFit(args []string, stdout io.Writer) error {
 		if cfg.Prior, err = pm.Vector(rows[0].Names); err != nil {
 			return usagef("%s: %v: write the signals with this build of hone", *prior, err)
 		}
-		if *drop != "" {
-			// A signal left out of the fit weighs 0, whatever the prior says.
-			for i, n := range rows[0].Names {
-				if slices.ContainsFunc(strings.Split(*drop, ","), func(d string) bool { return strings.TrimSpace(d) == n }) {
-					cfg.Prior[i] = 0
-				}
-			}
+		// A signal left out of the fit weighs 0, whatever the prior says.
+		for _, i := range dropped {
+			cfg.Prior[i] = 0
 		}
 	}
 	fit, cv := bench.PrintFit(stdout, rows, cfg)
@@ -482,11 +479,9 @@ func intoModel(path string, fit *rankmodel.Model, langs []string) (*rankmodel.Mo
 	}
 	fit.About = "a weight set of hone's ranking model, for repositories whose main language is among its languages; hone bench calibrate --languages fits its calibration."
 	fit.Languages = langs
-	for i, s := range m.Sets {
-		if s == m.SetFor(langs) {
-			m.Sets[i] = fit
-			return m, nil
-		}
+	if old := m.SetFor(langs); old != nil {
+		m.Sets[slices.Index(m.Sets, old)] = fit
+		return m, nil
 	}
 	for _, s := range m.Sets {
 		for _, l := range langs {
