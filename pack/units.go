@@ -29,6 +29,7 @@ import (
 // unit is one run of a file's lines.
 type unit struct {
 	file     int // the index of its file
+	at       int // its index among the pack's units
 	from, to int // lines, 1-based, inclusive
 	symbol   string
 	why      string    // match, callee, caller, imports, definition, lines
@@ -88,6 +89,10 @@ var (
 // unitKinds are the kinds of unit that have a feature of their own, in
 // UnitFeatures' order from its second.
 var unitKinds = map[string]int{"match": 1, "imports": 2, "lines": 3, "callee": 4, "caller": 5}
+
+// splitSpan: a retrieval span longer than this many lines gives way to
+// the definitions it holds.
+const splitSpan = 80
 
 const (
 	// maxGap: lines between definitions go in runs of at most this many.
@@ -361,10 +366,32 @@ func fileUnits(file int, path string, lines []string, spans []hone.Span, relevan
 			defIvs = append(defIvs, iv{d.Line, min(d.EndLine, n), sym, "definition"})
 		}
 	}
+	// A long span that holds definitions (a class the task names, around
+	// its methods) gives way to them: each inner definition is a unit of
+	// the span's kind, so that the change's method can go in without the
+	// rest of the class.
+	kept := spanIvs[:0]
+	for _, s := range spanIvs {
+		inner := false
+		if s.to-s.from+1 > splitSpan {
+			for i, d := range defIvs {
+				if s.from <= d.from && d.to <= s.to && d.to-d.from < s.to-s.from {
+					inner = true
+					if defIvs[i].why == "definition" {
+						defIvs[i].why = s.why
+					}
+				}
+			}
+		}
+		if !inner {
+			kept = append(kept, s)
+		}
+	}
+	spanIvs = kept
 	sort.SliceStable(spanIvs, func(i, j int) bool { return spanIvs[i].to-spanIvs[i].from < spanIvs[j].to-spanIvs[j].from })
 	sort.SliceStable(defIvs, func(i, j int) bool { return defIvs[i].to-defIvs[i].from < defIvs[j].to-defIvs[j].from })
 	owner := make([]int, n+1) // 0: free; else 1 + the index in kept
-	var kept []iv
+	kept = nil
 	take := func(v iv) {
 		for l := v.from; l <= v.to; l++ {
 			if owner[l] != 0 {

@@ -267,3 +267,49 @@ func TestTaskQuoted(t *testing.T) {
 		}
 	}
 }
+
+// A long span around definitions (a class the task names) gives way to
+// them: each method is a unit of the span's kind, and the method the task
+// is about can go in without the rest of the class. A short span stays
+// whole, the definitions inside it too.
+func TestSplitSpan(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("class Session:\n")
+	for i := 0; i < 30; i++ {
+		fmt.Fprintf(&b, "    def method_%d(self):\n        return %d\n\n", i, i)
+	}
+	b.WriteString("    def delete_cookie(self, response):\n        response.delete_cookie(self.name)\n\n\n")
+	b.WriteString("def outer(response):\n    def inner():\n        return response\n    return inner\n")
+	lines := strings.Split(strings.TrimRight(b.String(), "\n"), "\n")
+	res := &hone.Result{Concepts: []hone.Concept{
+		{Kind: "word", Weight: 1, Terms: []string{"delet"}},
+		{Kind: "word", Weight: 1, Terms: []string{"cooki"}},
+	}}
+	n := len(lines)
+	spans := []hone.Span{
+		{Start: 1, End: 93, Symbol: "Session", Why: "match"},
+		{Start: n - 3, End: n, Symbol: "outer", Why: "caller"},
+	}
+	us := fileUnits(0, "sessions.py", lines, spans, 0.9, taskConcepts(res), UnitWeights)
+	byName := map[string]*unit{}
+	var best *unit
+	for _, u := range us {
+		byName[u.name("sessions.py")] = u
+		if best == nil || u.worth > best.worth {
+			best = u
+		}
+	}
+	del := byName["sessions.py:92-93 Session.delete_cookie"]
+	if del == nil {
+		t.Fatalf("no unit of the method delete_cookie among %v", keys(byName))
+	}
+	if del.why != "match" || byName["sessions.py:2-3 Session.method_0"] == nil || byName["sessions.py:2-3 Session.method_0"].why != "match" {
+		t.Errorf("the class's methods should be units of the span's kind, match")
+	}
+	if best != del {
+		t.Errorf("the best unit is %s, want the method the task is about", best.name("sessions.py"))
+	}
+	if byName[fmt.Sprintf("sessions.py:%d-%d outer", n-3, n)] == nil {
+		t.Errorf("the short span outer should stay one unit, its inner definition with it: %v", keys(byName))
+	}
+}
