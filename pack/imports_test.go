@@ -22,6 +22,9 @@ func TestImportLines(t *testing.T) {
 		{"c", "/* Copyright */\n#include <stdio.h>\n#include \"zstd.h\"\n\n#define N 3\nint main(void) {}\n", 2, 3},
 		{"ruby", "require 'json'\nrequire_relative 'x'\n\nclass A; end\n", 1, 2},
 		{"csharp", "using System;\nusing System.IO;\n\nnamespace A {}\n", 1, 2},
+		{"javascript, CommonJS", "'use strict'\n\nconst util = require('util')\nconst { a, b } = require('./ab')\nvar x = require('x')(1)\n\nconst COOKIES = Symbol('c')\nfunction f() {}\n", 3, 5},
+		{"typescript, re-exports", "export * from './a';\nexport { b, c } from './bc';\nexport type { D } from './d';\n\nexport const e = 1;\n", 1, 3},
+		{"rust, modules and re-exports", "extern crate alloc;\n\nmod parser;\npub mod lexer;\npub(crate) use crate::lexer::Token;\n\npub fn run() {}\n", 1, 5},
 		{"an unclosed block is left out", "package a\n\nimport (\n\t\"fmt\"\n", 1, 1},
 		{"none", "x = 1\ny = 2\n", 0, 0},
 	}

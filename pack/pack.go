@@ -161,10 +161,53 @@ func Build(res *hone.Result, root string, opts Options) *Pack {
 	}
 	// Room is kept for the list of what did not fit.
 	limit := opts.Budget - min(opts.Budget/8, 300)
+	for k, u := range units {
+		u.at = k
+	}
+	// A unit next to a chosen one of its file, or with blank lines alone
+	// between them, joins its block, the blank lines with it: it costs
+	// its lines and theirs, not a block's title and fences.
+	link := func(u *unit, step int) (blanks []*unit, ok bool) {
+		for k := u.at + step; k >= 0 && k < len(units); k += step {
+			v, w := units[k], units[k-step]
+			if v.file != u.file || min(v.to, w.to)+1 != max(v.from, w.from) {
+				return nil, false
+			}
+			if v.chosen {
+				return blanks, true
+			}
+			if v.worth != 0 {
+				return nil, false
+			}
+			blanks = append(blanks, v)
+		}
+		return nil, false
+	}
 	choose := func(u *unit) {
-		if !u.chosen && used+u.tokens <= limit {
+		if u.chosen {
+			return
+		}
+		c := u.tokens
+		var bridge []*unit
+		joined := false
+		for _, step := range []int{-1, 1} {
+			if bl, ok := link(u, step); ok {
+				joined = true
+				bridge = append(bridge, bl...)
+			}
+		}
+		if joined {
+			c -= blockTokens
+		}
+		for _, b := range bridge {
+			c += b.tokens - blockTokens
+		}
+		if used+c <= limit {
 			u.chosen = true
-			used += u.tokens
+			for _, b := range bridge {
+				b.chosen = true
+			}
+			used += c
 		}
 	}
 	// Each of the result's files' best unit first, files in order, so
@@ -215,32 +258,75 @@ func Build(res *hone.Result, root string, opts Options) *Pack {
 	sort.SliceStable(rest, func(i, j int) bool {
 		return rest[i].worth/float64(rest[i].tokens) > rest[j].worth/float64(rest[j].tokens)
 	})
-	for _, u := range rest {
-		if used+minUnitTokens > limit {
+	fill := func() {
+		for _, u := range rest {
+			if used+minUnitTokens > limit {
+				break
+			}
+			if u.worth > 0 {
+				choose(u)
+			}
+		}
+		// Blank lines and lone braces are worth nothing alone; between
+		// two chosen units they join them in one block, at the cost of
+		// their lines.
+		for k := 1; k+1 < len(units); k++ {
+			u, prev, next := units[k], units[k-1], units[k+1]
+			if u.worth == 0 && !u.chosen && prev.chosen && next.chosen && prev.file == u.file && next.file == u.file &&
+				prev.to+1 == u.from && u.to+1 == next.from && used+u.tokens-blockTokens <= limit {
+				u.chosen = true
+				used += u.tokens - blockTokens
+			}
+		}
+	}
+	fill()
+	blocks := layout(files, texts, units)
+	text := p.assemble(head, files, blocks)
+	if debugPack {
+		nc, est := 0, 0
+		for _, u := range units {
+			if u.chosen {
+				nc++
+				est += u.tokens
+			}
+		}
+		println("first", used, count(text), nc, est)
+	}
+	// The units' tokens are estimated with a margin, and units that
+	// follow one another share a block: the pack counted often holds
+	// less than the estimates said. What it leaves is filled again, the
+	// units of most worth per token first, while the count holds.
+	for range refills {
+		real := count(text)
+		if real+2*minUnitTokens > limit {
 			break
 		}
-		if u.worth > 0 {
-			choose(u)
+		was := make([]bool, len(units))
+		for i, u := range units {
+			was[i] = u.chosen
 		}
-	}
-	// Blank lines and lone braces are worth nothing alone; between two
-	// chosen units they join them in one block, at the cost of their lines.
-	for k := 1; k+1 < len(units); k++ {
-		u, prev, next := units[k], units[k-1], units[k+1]
-		if u.worth == 0 && !u.chosen && prev.chosen && next.chosen && prev.file == u.file && next.file == u.file &&
-			prev.to+1 == u.from && u.to+1 == next.from && used+u.tokens-blockTokens <= limit {
-			u.chosen = true
-			used += u.tokens - blockTokens
+		used = real
+		fill()
+		if slices.Equal(was, chosenOf(units)) {
+			break
 		}
+		nb := layout(files, texts, units)
+		nt := p.assemble(head, files, nb)
+		if count(nt) > limit {
+			for i, u := range units {
+				u.chosen = was[i]
+			}
+			text = p.assemble(head, files, blocks)
+			break
+		}
+		blocks, text = nb, nt
 	}
-	blocks := layout(files, texts, units)
 	var omitted []*unit
 	for _, u := range units {
 		if !u.chosen {
 			omitted = append(omitted, u)
 		}
 	}
-	text := p.assemble(head, files, blocks)
 	// Tokens of a whole are not always the sum of its parts: make sure.
 	for count(text) > opts.Budget && len(blocks) > 0 {
 		last := blocks[len(blocks)-1]
@@ -262,6 +348,21 @@ func Build(res *hone.Result, root string, opts Options) *Pack {
 	p.Text = text
 	p.Tokens = count(text)
 	return p
+}
+
+// refills: how many times at most the pack, counted, is filled again with
+// what its estimates left.
+var refills = 4
+
+var debugPack = false
+
+// chosenOf lists which units are chosen.
+func chosenOf(units []*unit) []bool {
+	out := make([]bool, len(units))
+	for i, u := range units {
+		out[i] = u.chosen
+	}
+	return out
 }
 
 // tokenRate is a file's tokens per byte, counted on a sample of it, with a
@@ -409,6 +510,9 @@ func layout(files []hone.File, texts [][]string, units []*unit) []block {
 						syms = append(syms, u.symbol)
 					}
 				}
+				if len(syms) > titleSymbols {
+					syms = append(syms[:titleSymbols], fmt.Sprintf("%d more", len(syms)-titleSymbols))
+				}
 				if len(syms) > 0 {
 					title = fmt.Sprintf("%s: %s (lines %d-%d of %d)", qpath, strings.Join(syms, ", "), from, to, total)
 				}
@@ -424,6 +528,10 @@ func layout(files []hone.File, texts [][]string, units []*unit) []block {
 	}
 	return out
 }
+
+// titleSymbols: a block's title names this many of its definitions at
+// most, and counts the rest.
+const titleSymbols = 4
 
 // assemble writes the header and the blocks, and lists what went in.
 func (p *Pack) assemble(head string, files []hone.File, blocks []block) string {
@@ -655,7 +763,12 @@ func isComment(t string) bool {
 	return false
 }
 
-var importLine = lazyre.New(`^(import\b|from\s+\S+\s+import\b|#\s*include\b|use\s|require(_relative)?\b|using\s|package\s)`)
+// importLine matches a line that imports: Python's, Java's, Go's,
+// JavaScript's (ES modules and CommonJS' require, a re-export from
+// another module), C's includes, Rust's use, mod and extern crate, Ruby's
+// require, C#'s using.
+var importLine = lazyre.New(`^(import\b|from\s+\S+\s+import\b|#\s*include\b|(pub(\([^)]*\))?\s+)?use\s|require(_relative)?\b|using\s|package\s|` +
+	`(const|let|var)\s+([\w$]+|\{[^}]*\})\s*=\s*require\s*\(|export\s+(\*|\{|type\s+\{).*\bfrom\s|extern\s+crate\s|(pub(\([^)]*\))?\s+)?mod\s+\w+\s*;)`)
 
 func fence(p string) string {
 	switch ext := strings.TrimPrefix(path.Ext(p), "."); ext {

@@ -312,3 +312,41 @@ func TestBlankLinesBridge(t *testing.T) {
 		}
 	}
 }
+
+// The units' tokens are estimated with a margin; the pack, counted, is
+// filled again with what that margin left: more of the file goes in, the
+// best units first, and the budget still holds.
+func TestRefill(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	for i := 0; i < 300; i++ {
+		fmt.Fprintf(&b, "def expire_%d(token):\n    \"\"\"Check the expiry of token %d.\"\"\"\n    return token.expiry + %d\n\n", i, i, i)
+	}
+	os.WriteFile(filepath.Join(dir, "tokens.py"), []byte(b.String()), 0o644)
+	res := &hone.Result{Task: "token expiry", Concepts: []hone.Concept{{Kind: "word", Weight: 1, Terms: []string{"expiri"}}},
+		Files: []hone.File{{Path: "tokens.py", Relevance: 0.9, Role: hone.RoleTarget}}}
+	defer func(n int) { refills = n }(refills)
+	for _, budget := range []int{1000, 4000, 8000} {
+		refills = 0
+		once := Build(res, dir, Options{Budget: budget})
+		refills = 4
+		filled := Build(res, dir, Options{Budget: budget})
+		if filled.Tokens > budget || CountTokens(filled.Text) != filled.Tokens {
+			t.Errorf("budget %d: the filled pack holds %d tokens (reported %d)", budget, CountTokens(filled.Text), filled.Tokens)
+		}
+		for _, s := range once.Included {
+			if !slices.Contains(filled.Included, s) {
+				t.Errorf("budget %d: %s went in once but not when filled again", budget, s)
+			}
+		}
+		// What is left is little: the room kept for the list of what
+		// did not fit, and less than one more unit.
+		code := filled.Text
+		if i := strings.Index(code, "\n## Not included"); i >= 0 {
+			code = code[:i]
+		}
+		if left := budget - CountTokens(code); left > min(budget/8, 300)+2*minUnitTokens+100 {
+			t.Errorf("budget %d: the code leaves %d tokens unused", budget, left)
+		}
+	}
+}
