@@ -282,16 +282,6 @@ func Build(res *hone.Result, root string, opts Options) *Pack {
 	fill()
 	blocks := layout(files, texts, units)
 	text := p.assemble(head, files, blocks)
-	if debugPack {
-		nc, est := 0, 0
-		for _, u := range units {
-			if u.chosen {
-				nc++
-				est += u.tokens
-			}
-		}
-		println("first", used, count(text), nc, est)
-	}
 	// The units' tokens are estimated with a margin, and units that
 	// follow one another share a block: the pack counted often holds
 	// less than the estimates said. What it leaves is filled again, the
@@ -353,8 +343,6 @@ func Build(res *hone.Result, root string, opts Options) *Pack {
 // refills: how many times at most the pack, counted, is filled again with
 // what its estimates left.
 var refills = 4
-
-var debugPack = false
 
 // chosenOf lists which units are chosen.
 func chosenOf(units []*unit) []bool {
