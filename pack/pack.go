@@ -291,10 +291,7 @@ func Build(res *hone.Result, root string, opts Options) *Pack {
 		if real+2*minUnitTokens > limit {
 			break
 		}
-		was := make([]bool, len(units))
-		for i, u := range units {
-			was[i] = u.chosen
-		}
+		was := chosenOf(units)
 		used = real
 		fill()
 		if slices.Equal(was, chosenOf(units)) {
