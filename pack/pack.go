@@ -281,13 +281,27 @@ func Build(res *hone.Result, root string, opts Options) *Pack {
 	}
 	fill()
 	blocks := layout(files, texts, units)
-	text := p.assemble(head, files, blocks)
 	// The units' tokens are estimated with a margin, and units that
 	// follow one another share a block: the pack counted often holds
 	// less than the estimates said. What it leaves is filled again, the
-	// units of most worth per token first, while the count holds.
+	// units of most worth per token first, while the count holds. The
+	// count is the header's and the blocks', each block counted once.
+	headTokens := count(head)
+	counted := map[string]int{}
+	measure := func(blocks []block) int {
+		n := headTokens
+		for _, b := range blocks {
+			c, ok := counted[b.text]
+			if !ok {
+				c = count(b.text)
+				counted[b.text] = c
+			}
+			n += c
+		}
+		return n
+	}
 	for range refills {
-		real := count(text)
+		real := measure(blocks)
 		if real+2*minUnitTokens > limit {
 			break
 		}
@@ -298,16 +312,15 @@ func Build(res *hone.Result, root string, opts Options) *Pack {
 			break
 		}
 		nb := layout(files, texts, units)
-		nt := p.assemble(head, files, nb)
-		if count(nt) > limit {
+		if measure(nb) > limit {
 			for i, u := range units {
 				u.chosen = was[i]
 			}
-			text = p.assemble(head, files, blocks)
 			break
 		}
-		blocks, text = nb, nt
+		blocks = nb
 	}
+	text := p.assemble(head, files, blocks)
 	var omitted []*unit
 	for _, u := range units {
 		if !u.chosen {
