@@ -627,7 +627,11 @@ func header(res *hone.Result, extra []hone.File) string {
 				named = ", named in the task"
 			}
 			var files []string
-			for _, f := range c.Files {
+			for i, f := range c.Files {
+				if i == commitFiles {
+					files = append(files, fmt.Sprintf("%d more", len(c.Files)-commitFiles))
+					break
+				}
 				files = append(files, redact.QuotePath(f))
 			}
 			fmt.Fprintf(&b, "- %.10s %s (%s%s)\n", c.Hash, redact.Line(c.Subject), strings.Join(files, ", "), named)
@@ -636,6 +640,10 @@ func header(res *hone.Result, extra []hone.File) string {
 	b.WriteString("\n")
 	return b.String()
 }
+
+// commitFiles: the header names this many of a past commit's files at
+// most, and counts the rest.
+const commitFiles = 3
 
 // ErrSecret is ReadFile's answer for a secret-bearing file.
 var ErrSecret = errors.New("a secret-bearing file: hone never reads its contents")

@@ -141,11 +141,14 @@ func TestPastCommitsInThePack(t *testing.T) {
 	res.PastCommits = []hone.PastCommit{
 		{Hash: "fedcba9876543210", Subject: "Keep sessions for a week", Files: []string{"src/config.ts"}, Score: 1, Named: true},
 		{Hash: "0123456789abcdef", Subject: "Refresh sessions before they expire", Files: []string{"src/session/session-manager.ts"}, Score: 1, Relevance: 0.64},
+		{Hash: "aaaabbbbccccdddd", Subject: "Rename the token helpers", Files: []string{"a.ts", "b.ts", "c.ts", "d.ts", "e.ts"}, Score: 1, Relevance: 0.2},
 	}
 	p := Build(res, fixture, Options{})
+	// A commit's files are named three at most, the rest counted.
 	want := "Past commits like the task (what changed for tasks like it):\n" +
 		"- fedcba9876 Keep sessions for a week (src/config.ts, named in the task)\n" +
-		"- 0123456789 Refresh sessions before they expire (src/session/session-manager.ts, relevance 0.64)"
+		"- 0123456789 Refresh sessions before they expire (src/session/session-manager.ts, relevance 0.64)\n" +
+		"- aaaabbbbcc Rename the token helpers (a.ts, b.ts, c.ts, 2 more, relevance 0.20)"
 	if !strings.Contains(p.Text, want) {
 		t.Errorf("the pack lacks %q:\n%s", want, p.Text)
 	}
