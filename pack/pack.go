@@ -601,9 +601,18 @@ func header(res *hone.Result, extra []hone.File) string {
 		if role == "" {
 			role = "file"
 		}
-		fmt.Fprintf(&b, "- %s (%s, %.2f): %s\n", redact.QuotePath(f.Path), role, f.Relevance, f.Reason)
-		if len(f.MissingContext) > 0 {
-			fmt.Fprintf(&b, "  missing: %s\n", strings.Join(f.MissingContext, "; "))
+		// Redacted before it is cut, so that a secret cut in half is
+		// still found.
+		reason, _ := redact.String(f.Reason)
+		if len(reason) > headerReason {
+			reason = strings.ToValidUTF8(reason[:headerReason], "") + " …"
+		}
+		fmt.Fprintf(&b, "- %s (%s, %.2f): %s\n", redact.QuotePath(f.Path), role, f.Relevance, reason)
+		if m := f.MissingContext; len(m) > 0 {
+			if len(m) > headerMissing {
+				m = append(slices.Clip(m[:headerMissing]), fmt.Sprintf("%d more", len(f.MissingContext)-headerMissing))
+			}
+			fmt.Fprintf(&b, "  missing: %s\n", strings.Join(m, "; "))
 		}
 	}
 	if len(extra) > 0 {
@@ -640,6 +649,14 @@ func header(res *hone.Result, extra []hone.File) string {
 	b.WriteString("\n")
 	return b.String()
 }
+
+// The header gives a file's reason in headerReason bytes at most, and
+// headerMissing of its missing context, counting the rest: the whole of
+// both is in the result's JSON, and the budget is the code's.
+const (
+	headerReason  = 200
+	headerMissing = 3
+)
 
 // commitFiles: the header names this many of a past commit's files at
 // most, and counts the rest.

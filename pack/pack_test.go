@@ -353,3 +353,27 @@ func TestRefill(t *testing.T) {
 		}
 	}
 }
+
+// The header gives a file's reason cut short and three of its missing
+// context, counting the rest; the result keeps them whole.
+func TestHeaderShort(t *testing.T) {
+	long := strings.Repeat("defines expire_token (\"expiry\"); ", 20)
+	res := &hone.Result{Task: "token expiry", Files: []hone.File{{Path: "a.py", Relevance: 0.9, Role: hone.RoleTarget,
+		Reason: long, MissingContext: []string{"m1() in b.py", "m2() in c.py", "m3() in d.py", "m4() in e.py", "m5() in f.py"}}}}
+	h := header(res, nil)
+	line := ""
+	for _, l := range strings.Split(h, "\n") {
+		if strings.HasPrefix(l, "- a.py") {
+			line = l
+		}
+	}
+	if line == "" || len(line) > headerReason+40 || !strings.HasSuffix(line, " …") {
+		t.Errorf("the reason's line is %d bytes, want it cut near %d with …: %q", len(line), headerReason, line)
+	}
+	if !strings.Contains(h, "  missing: m1() in b.py; m2() in c.py; m3() in d.py; 2 more\n") {
+		t.Errorf("want three of the missing context and the rest counted:\n%s", h)
+	}
+	if res.Files[0].Reason != long || len(res.Files[0].MissingContext) != 5 || res.Files[0].MissingContext[3] != "m4() in e.py" {
+		t.Errorf("the result's reason or missing context changed")
+	}
+}
