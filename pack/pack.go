@@ -258,6 +258,8 @@ func Build(res *hone.Result, root string, opts Options) *Pack {
 	sort.SliceStable(rest, func(i, j int) bool {
 		return rest[i].worth/float64(rest[i].tokens) > rest[j].worth/float64(rest[j].tokens)
 	})
+	// Blank lines and lone braces are worth nothing alone: they go in
+	// only between two chosen units, with the second (see link).
 	fill := func() {
 		for _, u := range rest {
 			if used+minUnitTokens > limit {
@@ -265,17 +267,6 @@ func Build(res *hone.Result, root string, opts Options) *Pack {
 			}
 			if u.worth > 0 {
 				choose(u)
-			}
-		}
-		// Blank lines and lone braces are worth nothing alone; between
-		// two chosen units they join them in one block, at the cost of
-		// their lines.
-		for k := 1; k+1 < len(units); k++ {
-			u, prev, next := units[k], units[k-1], units[k+1]
-			if u.worth == 0 && !u.chosen && prev.chosen && next.chosen && prev.file == u.file && next.file == u.file &&
-				prev.to+1 == u.from && u.to+1 == next.from && used+u.tokens-blockTokens <= limit {
-				u.chosen = true
-				used += u.tokens - blockTokens
 			}
 		}
 	}

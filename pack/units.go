@@ -372,7 +372,7 @@ func fileUnits(file int, path string, lines []string, spans []hone.Span, relevan
 	// its methods) gives way to them: each inner definition is a unit of
 	// the span's kind, so that the change's method can go in without the
 	// rest of the class.
-	kept := spanIvs[:0]
+	whole := spanIvs[:0]
 	for _, s := range spanIvs {
 		inner := false
 		if s.to-s.from+1 > splitSpan {
@@ -386,14 +386,14 @@ func fileUnits(file int, path string, lines []string, spans []hone.Span, relevan
 			}
 		}
 		if !inner {
-			kept = append(kept, s)
+			whole = append(whole, s)
 		}
 	}
-	spanIvs = kept
+	spanIvs = whole
 	sort.SliceStable(spanIvs, func(i, j int) bool { return spanIvs[i].to-spanIvs[i].from < spanIvs[j].to-spanIvs[j].from })
 	sort.SliceStable(defIvs, func(i, j int) bool { return defIvs[i].to-defIvs[i].from < defIvs[j].to-defIvs[j].from })
 	owner := make([]int, n+1) // 0: free; else 1 + the index in kept
-	kept = nil
+	var kept []iv
 	take := func(v iv) {
 		for l := v.from; l <= v.to; l++ {
 			if owner[l] != 0 {
