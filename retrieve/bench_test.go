@@ -17,6 +17,8 @@ import (
 // HONE_BENCH_TASKS_REPO:
 //
 //	HONE_BENCH_REPO=/path/to/repo HONE_BENCH_TASKS=tasks.jsonl go test -run '^$' -bench RetrieveWarm .
+//
+// HONE_BENCH_INDEX_DIR, if set, is where the index is kept between runs.
 func BenchmarkRetrieveWarm(b *testing.B) {
 	repo, taskFile := os.Getenv("HONE_BENCH_REPO"), os.Getenv("HONE_BENCH_TASKS")
 	if repo == "" || taskFile == "" {
@@ -26,7 +28,13 @@ func BenchmarkRetrieveWarm(b *testing.B) {
 	if err != nil || len(tasks) == 0 {
 		b.Fatalf("no tasks: %v", err)
 	}
-	opts := hone.Options{IndexDir: b.TempDir()}
+	// HONE_BENCH_INDEX_DIR keeps the index between runs, so that a CPU
+	// profile holds the warm retrieves alone.
+	dir := os.Getenv("HONE_BENCH_INDEX_DIR")
+	if dir == "" {
+		dir = b.TempDir()
+	}
+	opts := hone.Options{IndexDir: dir}
 	if _, err := retrieve.Retrieve(context.Background(), repo, tasks[0], opts); err != nil {
 		b.Fatal(err)
 	}

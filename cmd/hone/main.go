@@ -16,6 +16,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/pprof"
 	"slices"
 	"strings"
 
@@ -25,9 +26,41 @@ import (
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	code := runProfiled(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)
+}
+
+// runProfiled is run, under the CPU profile that HONE_CPUPROFILE asks for.
+func runProfiled(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	stop := startProfile(os.Getenv("HONE_CPUPROFILE"), stderr)
+	defer stop()
+	return run(ctx, args, stdin, stdout, stderr)
+}
+
+// startProfile writes a CPU profile of the whole process to the file
+// HONE_CPUPROFILE names, for go tool pprof; the profiles of several runs
+// can be read together ("go tool pprof hone p1 p2 ..."). Unset, it does
+// nothing. A profile that cannot be written is said once and skipped.
+func startProfile(file string, stderr io.Writer) (stop func()) {
+	if file == "" {
+		return func() {}
+	}
+	f, err := os.Create(file)
+	if err == nil {
+		err = pprof.StartCPUProfile(f)
+		if err != nil {
+			f.Close()
+		}
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "hone: no CPU profile (HONE_CPUPROFILE): %v\n", err)
+		return func() {}
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		f.Close()
+	}
 }
 
 // usageError is bad input from the user: exit status 2, one line.
