@@ -109,7 +109,13 @@ func Build(res *hone.Result, root string, opts Options) *Pack {
 	files, called := packFiles(res)
 	// The header names the ranking's next files; the files the result
 	// calls are named in its missing context already.
-	head := header(res, files[len(res.Files):called])
+	head := ""
+	for level := range terse {
+		head = header(res, files[len(res.Files):called], level)
+		if float64(count(head)) <= headerShare*float64(opts.Budget) {
+			break
+		}
+	}
 	c := taskConcepts(res)
 	weights := UnitWeights
 	if len(opts.UnitWeights) == len(UnitFeatures) {
@@ -567,12 +573,15 @@ func (p *Pack) withOmitted(text string, count func(string) int) string {
 	return text
 }
 
-func header(res *hone.Result, extra []hone.File) string {
+// header is the pack's header at a terseness, 0 the fullest: each level
+// past it says less of what the result's JSON holds whole (see terse).
+func header(res *hone.Result, extra []hone.File, level int) string {
+	t := terse[min(level, len(terse)-1)]
 	var b strings.Builder
 	b.WriteString("# Context pack from hone\n\n")
 	task, _ := redact.CleanText(strings.TrimSpace(res.Task))
-	if len(task) > 600 {
-		task = strings.ToValidUTF8(task[:600], "") + " …"
+	if len(task) > t.task {
+		task = strings.ToValidUTF8(task[:t.task], "") + " …"
 	}
 	fmt.Fprintf(&b, "Task: %s\n\n", task)
 	if len(res.Files) == 0 {
@@ -595,13 +604,13 @@ func header(res *hone.Result, extra []hone.File) string {
 		// Redacted before it is cut, so that a secret cut in half is
 		// still found.
 		reason, _ := redact.String(f.Reason)
-		if len(reason) > headerReason {
-			reason = strings.ToValidUTF8(reason[:headerReason], "") + " …"
+		if len(reason) > t.reason {
+			reason = strings.ToValidUTF8(reason[:t.reason], "") + " …"
 		}
 		fmt.Fprintf(&b, "- %s (%s, %.2f): %s\n", redact.QuotePath(f.Path), role, f.Relevance, reason)
 		if m := f.MissingContext; len(m) > 0 {
-			if len(m) > headerMissing {
-				m = append(slices.Clip(m[:headerMissing]), fmt.Sprintf("%d more", len(f.MissingContext)-headerMissing))
+			if len(m) > t.missing {
+				m = append(slices.Clip(m[:t.missing]), fmt.Sprintf("%d more", len(f.MissingContext)-t.missing))
 			}
 			fmt.Fprintf(&b, "  missing: %s\n", strings.Join(m, "; "))
 		}
@@ -615,21 +624,29 @@ func header(res *hone.Result, extra []hone.File) string {
 	}
 	if len(res.RelatedTests) > 0 {
 		b.WriteString("Tests to run after a change:\n")
-		for _, t := range res.RelatedTests {
-			fmt.Fprintf(&b, "- %s (%s)\n", redact.QuotePath(t.Path), t.Reason)
+		for i, rt := range res.RelatedTests {
+			if i == t.tests {
+				fmt.Fprintf(&b, "- %d more\n", len(res.RelatedTests)-i)
+				break
+			}
+			fmt.Fprintf(&b, "- %s (%s)\n", redact.QuotePath(rt.Path), rt.Reason)
 		}
 	}
 	if len(res.PastCommits) > 0 {
 		b.WriteString("Past commits like the task (what changed for tasks like it):\n")
-		for _, c := range res.PastCommits {
+		for i, c := range res.PastCommits {
+			if i == t.commits {
+				fmt.Fprintf(&b, "- %d more\n", len(res.PastCommits)-i)
+				break
+			}
 			named := fmt.Sprintf(", relevance %.2f", c.Relevance)
 			if c.Named {
 				named = ", named in the task"
 			}
 			var files []string
 			for i, f := range c.Files {
-				if i == commitFiles {
-					files = append(files, fmt.Sprintf("%d more", len(c.Files)-commitFiles))
+				if i == t.commitFiles {
+					files = append(files, fmt.Sprintf("%d more", len(c.Files)-i))
 					break
 				}
 				files = append(files, redact.QuotePath(f))
@@ -641,17 +658,25 @@ func header(res *hone.Result, extra []hone.File) string {
 	return b.String()
 }
 
-// The header gives a file's reason in headerReason bytes at most, and
-// headerMissing of its missing context, counting the rest: the whole of
-// both is in the result's JSON, and the budget is the code's.
-const (
-	headerReason  = 200
-	headerMissing = 3
-)
+// terseness is how much of the result a header says: the task's first
+// bytes, each file's reason's first bytes and its first missing context,
+// the first related tests and past commits, and each commit's first files;
+// it counts the rest. The result's JSON holds all of it, and the budget is
+// the code's: the pack's header takes the first level that keeps it
+// within headerShare of the budget, or the last.
+type terseness struct {
+	task, reason, missing, tests, commits, commitFiles int
+}
 
-// commitFiles: the header names this many of a past commit's files at
-// most, and counts the rest.
-const commitFiles = 3
+var terse = []terseness{
+	{task: 600, reason: 200, missing: 3, tests: 5, commits: 5, commitFiles: 3},
+	{task: 400, reason: 120, missing: 2, tests: 3, commits: 3, commitFiles: 2},
+	{task: 200, reason: 80, missing: 1, tests: 2, commits: 2, commitFiles: 1},
+}
+
+// headerShare: the share of the budget the header may take, when its
+// terser levels can keep it there.
+const headerShare = 0.1
 
 // ErrSecret is ReadFile's answer for a secret-bearing file.
 var ErrSecret = errors.New("a secret-bearing file: hone never reads its contents")

@@ -360,20 +360,80 @@ func TestHeaderShort(t *testing.T) {
 	long := strings.Repeat("defines expire_token (\"expiry\"); ", 20)
 	res := &hone.Result{Task: "token expiry", Files: []hone.File{{Path: "a.py", Relevance: 0.9, Role: hone.RoleTarget,
 		Reason: long, MissingContext: []string{"m1() in b.py", "m2() in c.py", "m3() in d.py", "m4() in e.py", "m5() in f.py"}}}}
-	h := header(res, nil)
+	h := header(res, nil, 0)
 	line := ""
 	for _, l := range strings.Split(h, "\n") {
 		if strings.HasPrefix(l, "- a.py") {
 			line = l
 		}
 	}
-	if line == "" || len(line) > headerReason+40 || !strings.HasSuffix(line, " …") {
-		t.Errorf("the reason's line is %d bytes, want it cut near %d with …: %q", len(line), headerReason, line)
+	if line == "" || len(line) > terse[0].reason+40 || !strings.HasSuffix(line, " …") {
+		t.Errorf("the reason's line is %d bytes, want it cut near %d with …: %q", len(line), terse[0].reason, line)
 	}
 	if !strings.Contains(h, "  missing: m1() in b.py; m2() in c.py; m3() in d.py; 2 more\n") {
 		t.Errorf("want three of the missing context and the rest counted:\n%s", h)
 	}
 	if res.Files[0].Reason != long || len(res.Files[0].MissingContext) != 5 || res.Files[0].MissingContext[3] != "m4() in e.py" {
 		t.Errorf("the result's reason or missing context changed")
+	}
+}
+
+// The header keeps within a tenth of the budget while a terser level can
+// keep it there, saying less and counting the rest; a large budget gets it
+// whole.
+func TestHeaderWithinShare(t *testing.T) {
+	res := run(t, fixture, "fix the auth token expiry bug")
+	res.Task = "fix the auth token expiry bug\n\n" + strings.Repeat("The refresh token is kept after it expires, and the session manager keeps using it. ", 8)
+	for i := range res.Files {
+		res.Files[i].Reason = strings.Repeat("defines expire_token and the refresh of the session; ", 6)
+		res.Files[i].MissingContext = []string{"m1() in b.ts", "m2() in c.ts", "m3() in d.ts", "m4() in e.ts"}
+	}
+	res.RelatedTests = nil
+	res.PastCommits = nil
+	for i := range 5 {
+		res.RelatedTests = append(res.RelatedTests, hone.RelatedTest{Path: fmt.Sprintf("test/t%d.test.ts", i), Reason: "imports src/auth/tokens.ts"})
+		res.PastCommits = append(res.PastCommits, hone.PastCommit{Hash: fmt.Sprintf("c%d00000000000000", i), Subject: "Refresh sessions before they expire",
+			Files: []string{"a.ts", "b.ts", "c.ts", "d.ts", "e.ts"}, Score: 1, Relevance: 0.3})
+	}
+	// Each level says less, and counts what it leaves out.
+	for level, tc := range []struct{ want, not []string }{
+		{[]string{"- c400000000 Refresh", "test/t4.test.ts", "m3() in d.ts; 1 more", "(a.ts, b.ts, c.ts, 2 more"}, nil},
+		{[]string{"- c200000000 Refresh", "- 2 more\n", "test/t2.test.ts", "m2() in c.ts; 2 more", "(a.ts, b.ts, 3 more"}, []string{"test/t3.test.ts", "c300000000"}},
+		{[]string{"- c100000000 Refresh", "- 3 more\n", "test/t1.test.ts", "m1() in b.ts; 3 more", "(a.ts, 4 more"}, []string{"test/t2.test.ts", "c200000000", "m2()"}},
+	} {
+		h := header(res, nil, level)
+		for _, w := range tc.want {
+			if !strings.Contains(h, w) {
+				t.Errorf("level %d: the header lacks %q:\n%s", level, w, h)
+			}
+		}
+		for _, w := range tc.not {
+			if strings.Contains(h, w) {
+				t.Errorf("level %d: the header holds %q:\n%s", level, w, h)
+			}
+		}
+		if level > 0 && CountTokens(h) >= CountTokens(header(res, nil, level-1)) {
+			t.Errorf("level %d is no shorter than the level before", level)
+		}
+	}
+	// The pack takes the first level within the share, or the last.
+	for _, budget := range []int{2000, 4000, 8000, 16000} {
+		p := Build(res, fixture, Options{Budget: budget})
+		want := len(terse) - 1
+		for level := range terse {
+			if float64(CountTokens(header(res, nil, level))) <= headerShare*float64(budget) {
+				want = level
+				break
+			}
+		}
+		if !strings.HasPrefix(p.Text, strings.TrimSuffix(header(res, nil, want), "\n")) {
+			t.Errorf("at %d: want the header of level %d:\n%s", budget, want, p.Text)
+		}
+		if budget == 16000 && want != 0 {
+			t.Errorf("at %d: the header is not whole", budget)
+		}
+		if p.Tokens > budget {
+			t.Errorf("at %d: %d tokens", budget, p.Tokens)
+		}
 	}
 }
