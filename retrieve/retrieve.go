@@ -226,9 +226,6 @@ func sortEvals(evs []verdict) {
 
 func run(ctx context.Context, ix *index.Index, raw string, opts hone.Options, pc *history.Reading, start time.Time) (*hone.Result, error) {
 	tp := parseTask(raw, ix)
-	// The history is waited for when the ranking first needs it, after
-	// the first cycle's search: it is read meanwhile, beside the loop.
-	pastOf := sync.OnceValue(func() past { return readPast(pc, tp.clean, opts.Notice) })
 	abs, _ := filepath.Abs(ix.Root)
 	res := &hone.Result{Version: hone.Version, JSONVersion: hone.JSONVersion, Task: raw, Repo: abs, Language: ix.MainLanguage(), Threshold: opts.Threshold}
 	if len(tp.concepts) == 0 {
@@ -239,6 +236,28 @@ func run(ctx context.Context, ix *index.Index, raw string, opts hone.Options, pc
 		res.ElapsedMS = time.Since(start).Milliseconds()
 		return res, nil
 	}
+	// The history is read beside the index's update and the loop, and
+	// searched for the task as soon as it is read, on a core the loop
+	// leaves free: the ranking waits for it when it first needs it, after
+	// the first cycle's search. Its notices are said from here, when it
+	// is waited for; and the loop does not return before it.
+	found := make(chan past, 1)
+	go func() {
+		var notes []string
+		p := readPast(pc, tp.clean, func(n string) { notes = append(notes, n) })
+		p.notes = notes
+		found <- p
+	}()
+	pastOf := sync.OnceValue(func() past {
+		p := <-found
+		for _, n := range p.notes {
+			if opts.Notice != nil {
+				opts.Notice(n)
+			}
+		}
+		return p
+	})
+	defer pastOf()
 
 	src := newSources(ix)
 	dp := newDispatcher(ix, tp, opts)
@@ -456,6 +475,7 @@ func readHistory(ctx context.Context, root string, opts hone.Options) *history.R
 type past struct {
 	scores  map[string]float64
 	commits []history.Match
+	notes   []string // what its reading has to say
 }
 
 // readPast waits for the history and reads it for the task. A repository

@@ -582,6 +582,33 @@ func TestPastCommits(t *testing.T) {
 	if len(res.PastCommits) != 0 {
 		t.Errorf("with NoHistory: %d past commits, want none", len(res.PastCommits))
 	}
+	// A history that cannot be read is left out, and said: the notice
+	// comes from the call's own goroutine, though the history is searched
+	// on another.
+	dir := t.TempDir()
+	if _, err := retrieve.Retrieve(context.Background(), repo, "invoice totals", hone.Options{IndexDir: dir}); err != nil {
+		t.Fatal(err)
+	}
+	caches, _ := filepath.Glob(filepath.Join(dir, "history-*.db"))
+	if len(caches) != 1 {
+		t.Fatalf("history caches %q, want one", caches)
+	}
+	// A folder where the history's cache should be: it cannot be opened.
+	for _, p := range append(caches, caches[0]+".pack") {
+		os.Remove(p)
+	}
+	if err := os.Mkdir(caches[0], 0o755); err != nil {
+		t.Fatal(err)
+	}
+	var notices []string
+	res, err = retrieve.Retrieve(context.Background(), repo, "invoice totals are off by a cent when rounding",
+		hone.Options{IndexDir: dir, Notice: func(n string) { notices = append(notices, n) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.PastCommits) != 0 || !slices.ContainsFunc(notices, func(n string) bool { return strings.HasPrefix(n, "git history left out: ") }) {
+		t.Errorf("with a history cache that cannot be opened: past commits %+v, notices %q; want none, and the history said left out", res.PastCommits, notices)
+	}
 }
 
 // A returned file that declares a flag the task names, as a string
