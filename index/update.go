@@ -378,7 +378,7 @@ func (ix *Index) update(ctx context.Context, progress func(Progress)) (Stats, er
 		}
 		sort.Strings(gone)
 	}
-	if len(todo) == 0 && len(gone) == 0 && ix.complete(cat) {
+	if len(todo) == 0 && len(gone) == 0 && ix.complete() {
 		st.Files = len(cat)
 		st.Elapsed = time.Since(start)
 		return st, ix.saveSkipped(ctx, st.Skipped)
@@ -504,7 +504,7 @@ func (ix *Index) update(ctx context.Context, progress func(Progress)) (Stats, er
 	}
 	wg.Wait()
 	st.Bytes = read
-	if !wrote && len(gone) == 0 && ix.complete(cat) {
+	if !wrote && len(gone) == 0 && ix.complete() {
 		// Only racy files read again, unchanged: nothing to write.
 		st.Files = len(cat)
 		st.Elapsed = time.Since(start)
@@ -536,20 +536,10 @@ func (ix *Index) update(ctx context.Context, progress func(Progress)) (Stats, er
 // it was written (an empty repository's too), its last update finished,
 // and the delta is small. A killed update leaves the catalog's snapshot
 // behind and maybe a large delta: the next update ends what it began.
-func (ix *Index) complete(cat map[string]*Entry) bool {
+func (ix *Index) complete() bool {
 	ix.mu.Lock()
-	ok := ix.loaded != "" && ix.snapshotOK
-	ix.mu.Unlock()
-	if !ok {
-		return false
-	}
-	delta := 0
-	for _, e := range cat {
-		if e.seg == 0 {
-			delta++
-		}
-	}
-	return delta < flushAt
+	defer ix.mu.Unlock()
+	return ix.loaded != "" && ix.snapshotOK && ix.inDelta < flushAt
 }
 
 // testHookAfterWalk, if set, runs between the walk and the reads of an
