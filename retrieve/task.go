@@ -549,10 +549,19 @@ func resolvePath(p string, entries []*index.Entry) []string {
 	parts := strings.Split(strings.Trim(slashed(p), "./"), "/")
 	best, bestLen := []string(nil), 0
 	for _, e := range entries {
-		ep := strings.Split(e.Path, "/")
-		n := 0
-		for n < len(parts) && n < len(ep) && parts[len(parts)-1-n] == ep[len(ep)-1-n] {
+		// How many of the path's last parts the entry's path ends with,
+		// read from its end without splitting it.
+		n, rest := 0, e.Path
+		for n < len(parts) {
+			i := strings.LastIndexByte(rest, '/')
+			if rest[i+1:] != parts[len(parts)-1-n] {
+				break
+			}
 			n++
+			if i < 0 {
+				break
+			}
+			rest = rest[:i]
 		}
 		switch {
 		case n == 0 || n < bestLen:

@@ -290,3 +290,31 @@ func TestIdentifiersMeetTheIndex(t *testing.T) {
 		t.Errorf("a path outside the repository weighs %.2f, one in it %.2f: want the outside one at most 0.5 and lighter", out.weight, in.weight)
 	}
 }
+
+// A path the task gives resolves to the indexed files whose paths end with
+// the most of its parts, when that is all of them, or two at least, or
+// when a single file does.
+func TestResolvePath(t *testing.T) {
+	var entries []*index.Entry
+	for _, p := range []string{"src/app/models.py", "lib/app/models.py", "src/other/models.py", "views.py", "src/app/views.py", "a/b/c/deep.py"} {
+		entries = append(entries, &index.Entry{Path: p})
+	}
+	for _, tc := range []struct {
+		path string
+		want []string
+	}{
+		{"app/models.py", []string{"lib/app/models.py", "src/app/models.py"}},
+		{"/home/me/proj/src/app/models.py", []string{"src/app/models.py"}},
+		{"./src/other/models.py", []string{"src/other/models.py"}},
+		{"models.py", []string{"lib/app/models.py", "src/app/models.py", "src/other/models.py"}}, // all of it matched
+		{"views.py", []string{"src/app/views.py", "views.py"}},
+		{"deep.py", []string{"a/b/c/deep.py"}},
+		{"x/c/deep.py", []string{"a/b/c/deep.py"}},
+		{"nothere.py", nil},
+		{`src\app\views.py`, []string{"src/app/views.py"}},
+	} {
+		if got := resolvePath(tc.path, entries); !slices.Equal(got, tc.want) {
+			t.Errorf("resolvePath(%q) = %q, want %q", tc.path, got, tc.want)
+		}
+	}
+}
