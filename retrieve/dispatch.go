@@ -176,9 +176,10 @@ func (dp *dispatcher) neighbours(q *query) []*index.Entry {
 // priorFor weighs a search hit by its kind, and up when it lies where the
 // query's relevant files live.
 func (dp *dispatcher) priorFor(q *query) func(*index.Entry) float64 {
+	g := compileGlobs(q.patterns)
 	return func(e *index.Entry) float64 {
 		p := prior(e, dp.tp)
-		if len(q.patterns) > 0 && matchAny(q.patterns, e.Path) {
+		if len(q.patterns) > 0 && g.match(e.Path) {
 			p *= patternBoost
 		}
 		return p

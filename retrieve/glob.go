@@ -19,6 +19,58 @@ func matchAny(patterns []string, p string) bool {
 	return false
 }
 
+// globs are patterns made ready to match many paths, as matchAny matches
+// them: a plain path or a "dir/**" is a prefix test, made once.
+type globs struct {
+	exact    []string // plain paths: the path itself
+	prefixes []string // "dir/": what lies under it
+	rest     []string // globs, as doublestar matches them
+}
+
+func compileGlobs(patterns []string) *globs {
+	g := &globs{}
+	for _, pat := range patterns {
+		pat = strings.TrimPrefix(pat, "./")
+		switch {
+		case pat == "":
+		case !strings.ContainsAny(pat, "*?[{"):
+			dir := strings.TrimSuffix(pat, "/")
+			g.exact = append(g.exact, dir)
+			g.prefixes = append(g.prefixes, dir+"/")
+		default:
+			if dir, ok := strings.CutSuffix(pat, "/**"); ok && !strings.ContainsAny(dir, "*?[{") {
+				g.prefixes = append(g.prefixes, dir+"/")
+				continue
+			}
+			if !strings.Contains(pat, "/") {
+				pat = "**/" + pat
+			}
+			g.rest = append(g.rest, pat)
+		}
+	}
+	return g
+}
+
+// match reports whether the slash path p matches one of the patterns.
+func (g *globs) match(p string) bool {
+	for _, e := range g.exact {
+		if p == e {
+			return true
+		}
+	}
+	for _, pre := range g.prefixes {
+		if strings.HasPrefix(p, pre) {
+			return true
+		}
+	}
+	for _, pat := range g.rest {
+		if ok, err := doublestar.Match(pat, p); err == nil && ok {
+			return true
+		}
+	}
+	return false
+}
+
 func matchOne(pat, p string) bool {
 	pat = strings.TrimPrefix(pat, "./")
 	if pat == "" {

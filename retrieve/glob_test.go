@@ -28,7 +28,24 @@ func TestMatchOne(t *testing.T) {
 		if got := matchOne(tt.pat, tt.path); got != tt.want {
 			t.Errorf("matchOne(%q, %q) = %v, want %v", tt.pat, tt.path, got, tt.want)
 		}
+		if got := compileGlobs([]string{tt.pat}).match(tt.path); got != tt.want {
+			t.Errorf("compileGlobs(%q).match(%q) = %v, want %v", tt.pat, tt.path, got, tt.want)
+		}
 	}
+}
+
+// Patterns compiled once match every path as matchAny does.
+func FuzzCompiledGlobs(f *testing.F) {
+	f.Add("src/**", "src/auth", "src/a/b.ts")
+	f.Add("*.ts", "./lib/", "lib/x.go")
+	f.Add("src/{auth,lib}/*.ts", "", "src/lib/jwt-utils.ts")
+	f.Add("[", "a/**", "a")
+	f.Fuzz(func(t *testing.T, a, b, p string) {
+		pats := []string{a, b}
+		if got, want := compileGlobs(pats).match(p), matchAny(pats, p); got != want {
+			t.Errorf("patterns %q, path %q: compiled %v, matchAny %v", pats, p, got, want)
+		}
+	})
 }
 
 // The root package checks globs with the standard library alone; the
