@@ -1,8 +1,9 @@
 package history
 
 import (
+	"cmp"
 	"math"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/hone-tools/hone/tokenize"
@@ -76,7 +77,8 @@ func (l *Log) Similar(task string, top int) []Match {
 		// BM25 with each term once: k1 1.2, b 0.75.
 		ms = append(ms, Match{Commit: c, Score: s * 2.2 / (1 + 1.2*(0.25+0.75*float64(len(c.Terms))/avg))})
 	}
-	sort.SliceStable(ms, func(i, j int) bool { return ms[i].Score > ms[j].Score })
+	// Generic, not by reflection: the matches are thousands.
+	slices.SortStableFunc(ms, func(a, b Match) int { return cmp.Compare(b.Score, a.Score) })
 	if len(ms) > top {
 		ms = ms[:top]
 	}
