@@ -84,6 +84,19 @@ func dumpName(id string) string {
 	return strings.NewReplacer("/", "_", "\\", "_", ":", "_").Replace(id)
 }
 
+// WithHunks counts the dumps that have a gold hunk in a file the base
+// commit holds: those the packs' figures are shares of (a fix that only
+// creates files has none a pack could hold).
+func WithHunks(dumps []PackDump) int {
+	n := 0
+	for _, d := range dumps {
+		if slices.ContainsFunc(d.Hunks, func(h Hunk) bool { return h.Start > 0 }) {
+			n++
+		}
+	}
+	return n
+}
+
 // ReadPackDumps reads the dumps a run with PackDump wrote to dir.
 func ReadPackDumps(dir string) ([]PackDump, error) {
 	ents, err := os.ReadDir(dir)

@@ -99,7 +99,7 @@ func FitPackUnits(w io.Writer, sets, test []PackSet, budgets []int, count func(s
 	report := func(s PackSet, weights func(repo string) []float64, fit string) {
 		shipped := ReplayPacks(s.Dir, s.Dumps, budgets, count, nil, nil)
 		cv := ReplayPacks(s.Dir, s.Dumps, budgets, count, weights, nil)
-		fmt.Fprintf(w, "\n== %s: %d instances; packs holding every gold hunk / at least one\n", s.Name, len(s.Dumps))
+		fmt.Fprintf(w, "\n== %s: %d instances, %d with a gold hunk; packs holding every gold hunk / at least one\n", s.Name, len(s.Dumps), WithHunks(s.Dumps))
 		fmt.Fprintf(w, " budget   shipped weights   %s\n", fit)
 		a, b := SummarizePacks(shipped), SummarizePacks(cv)
 		for i := range a {

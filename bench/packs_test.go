@@ -172,3 +172,22 @@ func TestFitPackUnits(t *testing.T) {
 		t.Errorf("the report does not measure the test set:\n%s", report.String())
 	}
 }
+
+// The packs' shares are of the instances that have a gold hunk in a file
+// the base commit holds: a fix that only creates files (its hunks start at
+// line 0) has none, and is counted apart.
+func TestWithHunks(t *testing.T) {
+	for _, tc := range []struct {
+		dumps []PackDump
+		want  int
+	}{
+		{nil, 0},
+		{[]PackDump{{ID: "a"}}, 0},
+		{[]PackDump{{ID: "a", Hunks: []Hunk{{Path: "x.go", Start: 1, End: 2}}}, {ID: "b"}, {ID: "c", Hunks: []Hunk{{Path: "new.go"}, {Path: "z.go", Start: 4, End: 4}}}}, 2},
+		{[]PackDump{{ID: "d", Hunks: []Hunk{{Path: "created.go"}}}}, 0},
+	} {
+		if got := WithHunks(tc.dumps); got != tc.want {
+			t.Errorf("WithHunks(%d dumps) = %d, want %d", len(tc.dumps), got, tc.want)
+		}
+	}
+}

@@ -890,7 +890,7 @@ func cmdBenchPacks(args []string, stdout io.Writer) error {
 	var all []bench.Row
 	for _, s := range sets {
 		rows := bench.ReplayPacks(s.Dir, s.Dumps, budgets, pack.CountTokens, nil, verbose)
-		fmt.Fprintf(stdout, "== %s: %d instances\n", s.Name, len(rows))
+		fmt.Fprintf(stdout, "== %s: %d instances, %d with a gold hunk\n", s.Name, len(rows), bench.WithHunks(s.Dumps))
 		bench.PrintPacks(stdout, rows)
 		all = append(all, rows...)
 	}
