@@ -19,74 +19,64 @@ func matchAny(patterns []string, p string) bool {
 	return false
 }
 
-// globs are patterns made ready to match many paths, as matchAny matches
-// them: a plain path or a "dir/**" is a prefix test, made once.
-type globs struct {
-	exact    []string // plain paths: the path itself
-	prefixes []string // "dir/": what lies under it
-	rest     []string // globs, as doublestar matches them
+// glob is one pattern, read once: a plain path (the path itself, or what
+// lies under it), a "dir/**" (what lies under dir), or a glob as doublestar
+// matches it. The zero glob matches nothing.
+type glob struct {
+	dir     string // of a plain path or a "dir/**"
+	plain   bool   // dir itself matches too
+	under   bool   // what lies under dir matches
+	pattern string // a glob, for doublestar
 }
 
-func compileGlobs(patterns []string) *globs {
-	g := &globs{}
-	for _, pat := range patterns {
-		pat = strings.TrimPrefix(pat, "./")
-		switch {
-		case pat == "":
-		case !strings.ContainsAny(pat, "*?[{"):
-			dir := strings.TrimSuffix(pat, "/")
-			g.exact = append(g.exact, dir)
-			g.prefixes = append(g.prefixes, dir+"/")
-		default:
-			if dir, ok := strings.CutSuffix(pat, "/**"); ok && !strings.ContainsAny(dir, "*?[{") {
-				g.prefixes = append(g.prefixes, dir+"/")
-				continue
-			}
-			if !strings.Contains(pat, "/") {
-				pat = "**/" + pat
-			}
-			g.rest = append(g.rest, pat)
-		}
+func compileGlob(pat string) glob {
+	pat = strings.TrimPrefix(pat, "./")
+	if pat == "" {
+		return glob{}
+	}
+	if !strings.ContainsAny(pat, "*?[{") {
+		return glob{dir: strings.TrimSuffix(pat, "/"), plain: true, under: true}
+	}
+	// "dir/**", the patterns refine learns: a prefix test.
+	if dir, ok := strings.CutSuffix(pat, "/**"); ok && !strings.ContainsAny(dir, "*?[{") {
+		return glob{dir: dir, under: true}
+	}
+	if !strings.Contains(pat, "/") {
+		pat = "**/" + pat
+	}
+	return glob{pattern: pat}
+}
+
+func (g glob) match(p string) bool {
+	switch {
+	case g.pattern != "":
+		ok, err := doublestar.Match(g.pattern, p)
+		return err == nil && ok
+	case g.plain && p == g.dir:
+		return true
+	}
+	return g.under && len(p) > len(g.dir) && p[len(g.dir)] == '/' && strings.HasPrefix(p, g.dir)
+}
+
+func matchOne(pat, p string) bool { return compileGlob(pat).match(p) }
+
+// globs are patterns read once, to match many paths as matchAny does.
+type globs []glob
+
+func compileGlobs(patterns []string) globs {
+	g := make(globs, len(patterns))
+	for i, pat := range patterns {
+		g[i] = compileGlob(pat)
 	}
 	return g
 }
 
 // match reports whether the slash path p matches one of the patterns.
-func (g *globs) match(p string) bool {
-	for _, e := range g.exact {
-		if p == e {
-			return true
-		}
-	}
-	for _, pre := range g.prefixes {
-		if strings.HasPrefix(p, pre) {
-			return true
-		}
-	}
-	for _, pat := range g.rest {
-		if ok, err := doublestar.Match(pat, p); err == nil && ok {
+func (g globs) match(p string) bool {
+	for _, one := range g {
+		if one.match(p) {
 			return true
 		}
 	}
 	return false
-}
-
-func matchOne(pat, p string) bool {
-	pat = strings.TrimPrefix(pat, "./")
-	if pat == "" {
-		return false
-	}
-	if !strings.ContainsAny(pat, "*?[{") {
-		dir := strings.TrimSuffix(pat, "/")
-		return p == dir || strings.HasPrefix(p, dir+"/")
-	}
-	// "dir/**", the patterns refine learns: a prefix test.
-	if dir, ok := strings.CutSuffix(pat, "/**"); ok && !strings.ContainsAny(dir, "*?[{") {
-		return strings.HasPrefix(p, dir+"/")
-	}
-	if !strings.Contains(pat, "/") {
-		pat = "**/" + pat
-	}
-	ok, err := doublestar.Match(pat, p)
-	return err == nil && ok
 }
