@@ -165,6 +165,7 @@ func Build(res *hone.Result, root string, opts Options) *Pack {
 			head, used = "", 0
 		}
 	}
+	headTokens := used
 	// Room is kept for the list of what did not fit.
 	limit := opts.Budget - min(opts.Budget/8, 300)
 	for k, u := range units {
@@ -283,7 +284,6 @@ func Build(res *hone.Result, root string, opts Options) *Pack {
 	// less than the estimates said. What it leaves is filled again, the
 	// units of most worth per token first, while the count holds. The
 	// count is the header's and the blocks', each block counted once.
-	headTokens := count(head)
 	counted := map[string]int{}
 	measure := func(blocks []block) int {
 		n := headTokens
