@@ -90,7 +90,7 @@ func dumpName(id string) string {
 func WithHunks(dumps []PackDump) int {
 	n := 0
 	for _, d := range dumps {
-		if slices.ContainsFunc(d.Hunks, func(h Hunk) bool { return h.Start > 0 }) {
+		if slices.ContainsFunc(d.Hunks, Hunk.inBase) {
 			n++
 		}
 	}

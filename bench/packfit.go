@@ -29,7 +29,7 @@ func unitRows(set PackSet) []SignalRow {
 		byPath := map[string][]Hunk{}
 		var paths []string
 		for _, h := range d.Hunks {
-			if h.Start <= 0 {
+			if !h.inBase() {
 				continue
 			}
 			if _, ok := byPath[h.Path]; !ok {

@@ -57,6 +57,10 @@ type Hunk struct {
 	End   int    `json:"end"`
 }
 
+// inBase reports whether the hunk changes a file the base commit holds:
+// one a fix creates starts at line 0, and no pack can hold it.
+func (h Hunk) inBase() bool { return h.Start > 0 }
+
 // ReadInstances reads a benchmark file, one JSON object a line.
 func ReadInstances(path string) ([]Instance, error) {
 	var out []Instance
@@ -205,7 +209,7 @@ const heldShare = 0.6
 func packRow(p *pack.Pack, budget int, hunks []Hunk) PackRow {
 	out := PackRow{Budget: budget, Tokens: p.Tokens}
 	for _, h := range hunks {
-		if h.Start <= 0 {
+		if !h.inBase() {
 			continue
 		}
 		out.Hunks++
