@@ -3,30 +3,45 @@ package mcpserver
 import (
 	"os"
 	"testing"
+
+	"github.com/hone-tools/hone/bench"
 )
 
-// BenchmarkCallWarm times a search_code call and a retrieve_context call
+// BenchmarkCallWarm times a search_code call and retrieve_context calls
 // on a repository already indexed, none of whose files changed: what an
 // agent waits for, call after call. HONE_BENCH_REPO names the repository.
+// HONE_BENCH_TASKS, if set, is a file of tasks (as BenchmarkRetrieveWarm
+// reads it, filtered by HONE_BENCH_TASKS_REPO) that retrieve_context
+// takes in turn; else it asks one task again and again, which its caches
+// favour.
 func BenchmarkCallWarm(b *testing.B) {
 	repo := os.Getenv("HONE_BENCH_REPO")
 	if repo == "" {
 		b.Skip("set HONE_BENCH_REPO")
 	}
+	tasks := []string{"queryset union drops ordering when sliced"}
+	if f := os.Getenv("HONE_BENCH_TASKS"); f != "" {
+		var err error
+		if tasks, err = bench.ReadTasks(f, os.Getenv("HONE_BENCH_TASKS_REPO"), 20); err != nil || len(tasks) == 0 {
+			b.Fatalf("no tasks in %s: %v", f, err)
+		}
+	}
 	for _, c := range []struct {
 		tool string
-		args map[string]any
+		args func(i int) map[string]any
 	}{
-		{"search_code", map[string]any{"query": "ordering union slice"}},
-		{"retrieve_context", map[string]any{"task": "queryset union drops ordering when sliced", "budget_tokens": 4000}},
+		{"search_code", func(int) map[string]any { return map[string]any{"query": "ordering union slice"} }},
+		{"retrieve_context", func(i int) map[string]any {
+			return map[string]any{"task": tasks[i%len(tasks)], "budget_tokens": 4000}
+		}},
 	} {
 		b.Run(c.tool, func(b *testing.B) {
 			cs := connect(b, repo)
-			call(b, cs, c.tool, c.args) // the first call indexes
-			call(b, cs, c.tool, c.args) // the second settles the watches
+			call(b, cs, c.tool, c.args(0)) // the first call indexes
+			call(b, cs, c.tool, c.args(0)) // the second settles the watches
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
-				call(b, cs, c.tool, c.args)
+				call(b, cs, c.tool, c.args(i))
 			}
 		})
 	}

@@ -22,7 +22,7 @@ import (
 
 	"github.com/hone-tools/hone"
 	"github.com/hone-tools/hone/index"
-	"github.com/hone-tools/hone/internal/watch"
+	"github.com/hone-tools/hone/internal/warm"
 	"github.com/hone-tools/hone/modeleval"
 	"github.com/hone-tools/hone/walk"
 	"github.com/hone-tools/hone/zoekt"
@@ -54,29 +54,11 @@ type Server struct {
 	// runs are the retrieve_context calls whose runs wait on the client's
 	// round trips, by their request state; under mu.
 	runs map[string]*pausedRun
+	mu   sync.Mutex
 
-	mu    sync.Mutex
-	repos map[string]*repoIndex // the open indexes, by repository
-	used  []string              // their repositories, least recently used first
+	// pool keeps the repositories' indexes open and watched.
+	pool *warm.Pool
 }
-
-// repoIndex is a repository's index, kept open between calls, which take
-// it one at a time, and the watcher that tells whether its files changed.
-type repoIndex struct {
-	mu      sync.Mutex
-	ix      *index.Index
-	file    os.FileInfo    // the index's file, as opened
-	watcher *watch.Watcher // nil: every call walks the repository
-	noWatch bool           // watching failed here once: do not try again
-	evicted bool           // closed for good: a call takes the repository's new entry
-}
-
-// testHookWalk, if set, is called when a call walks the repository.
-var testHookWalk func()
-
-// maxOpen bounds the indexes a server keeps open, for a client that moves
-// between workspaces.
-const maxOpen = 4
 
 // New serves the repository at root; indexDir may be empty for the
 // default; log receives what the server has to say (never stdout).
@@ -105,7 +87,7 @@ func newServer(root, fallback, indexDir string, log *slog.Logger) *Server {
 	if log == nil {
 		log = slog.New(slog.NewTextHandler(os.Stderr, nil))
 	}
-	return &Server{root: root, fallback: fallback, indexDir: indexDir, log: log}
+	return &Server{root: root, fallback: fallback, indexDir: indexDir, log: log, pool: warm.New(indexDir, log)}
 }
 
 // SetModel has a model judge every retrieve_context call's best
@@ -194,66 +176,7 @@ func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
 // Close closes the indexes the server keeps open, and their watchers.
 func (s *Server) Close() error {
 	s.closeRuns()
-	s.mu.Lock()
-	repos := s.repos
-	s.repos, s.used = nil, nil
-	s.mu.Unlock()
-	var errs []error
-	for _, ri := range repos {
-		ri.mu.Lock()
-		errs = append(errs, ri.close())
-		ri.mu.Unlock()
-	}
-	return errors.Join(errs...)
-}
-
-func (ri *repoIndex) close() error {
-	var errs []error
-	if ri.watcher != nil {
-		errs = append(errs, ri.watcher.Close())
-		ri.watcher = nil
-	}
-	if ri.ix != nil {
-		errs = append(errs, ri.ix.Close())
-		ri.ix = nil
-	}
-	return errors.Join(errs...)
-}
-
-// repoIndex returns the repository's entry, made on first use; past
-// maxOpen, the least recently used other one is closed.
-func (s *Server) repoIndex(root string) *repoIndex {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.repos == nil {
-		s.repos = map[string]*repoIndex{}
-	}
-	ri := s.repos[root]
-	if ri == nil {
-		ri = &repoIndex{}
-		s.repos[root] = ri
-	}
-	for i, r := range s.used {
-		if r == root {
-			s.used = append(s.used[:i], s.used[i+1:]...)
-			break
-		}
-	}
-	s.used = append(s.used, root)
-	if len(s.used) > maxOpen {
-		old := s.used[0]
-		s.used = s.used[1:]
-		gone := s.repos[old]
-		delete(s.repos, old)
-		go func() {
-			// A call may hold it still: close it once that call ends.
-			gone.mu.Lock()
-			gone.evicted = true
-			gone.close()
-			gone.mu.Unlock()
-		}()
-	}
-	return ri
+	return s.pool.Close()
 }
 
 // index returns the repository's index, up to date, and the function
@@ -270,94 +193,7 @@ func (s *Server) indexUpdated(ctx context.Context, ss *mcp.ServerSession, update
 	if err != nil {
 		return nil, nil, err
 	}
-	ri := s.repoIndex(root)
-	ri.mu.Lock()
-	for ri.evicted {
-		// Closed while this call waited for it.
-		ri.mu.Unlock()
-		ri = s.repoIndex(root)
-		ri.mu.Lock()
-	}
-	release := func() {
-		if ri.ix != nil {
-			ri.ix.EndRead()
-		}
-		ri.mu.Unlock()
-	}
-	if ri.ix != nil {
-		// Another process may have replaced the index's file (a damaged
-		// index is built anew): open the one that is there now.
-		if fi, err := os.Stat(ri.ix.Path); err != nil || !os.SameFile(fi, ri.file) {
-			ri.close()
-		}
-	}
-	if ri.ix == nil {
-		ix, err := index.Open(ctx, root, index.Options{Dir: s.indexDir, Notice: func(n string) { s.log.Info(n) }})
-		if err != nil {
-			ri.mu.Unlock()
-			return nil, nil, err
-		}
-		ri.ix = ix
-		ri.file, _ = os.Stat(ix.Path)
-	}
-	ix := ri.ix
-	if update == nil && ri.watcher != nil && ri.watcher.Unchanged(ctx) {
-		// No file changed since the last walk: read the index as it is.
-		if err := ix.Snapshot(ctx); err != nil {
-			release()
-			return nil, nil, err
-		}
-		return ix, release, nil
-	}
-	if ri.watcher != nil {
-		ri.watcher.Begin()
-	}
-	asked := update != nil
-	if !asked {
-		update = func(ix *index.Index) (index.Stats, error) { return ix.Update(ctx, nil) }
-	}
-	if testHookWalk != nil {
-		testHookWalk()
-	}
-	if _, err := update(ix); err != nil {
-		if errors.Is(err, index.ErrFull) && !asked {
-			// The index answers as it was; the log says why.
-			s.log.Warn(err.Error())
-			return ix, release, nil
-		}
-		release()
-		return nil, nil, err
-	}
-	s.watch(root, ri)
-	return ix, release, nil
-}
-
-// watch watches the folders the index's last walk read, where watching
-// works; when it fails, the log says so once, and every call walks.
-func (s *Server) watch(root string, ri *repoIndex) {
-	if !watch.Supported || ri.noWatch {
-		return
-	}
-	if ri.watcher != nil && ri.watcher.Err() != nil {
-		s.log.Info("every call walks the repository: its watcher failed", "err", ri.watcher.Err())
-		ri.watcher.Close()
-		ri.watcher, ri.noWatch = nil, true
-		return
-	}
-	if ri.watcher == nil {
-		w, err := watch.New(root)
-		if err != nil {
-			s.log.Info("every call walks the repository: cannot watch it", "err", err)
-			ri.noWatch = true
-			return
-		}
-		ri.watcher = w
-	}
-	if err := ri.watcher.Watch(ri.ix.Walked()); err != nil {
-		s.log.Info("every call walks the repository: cannot watch all its folders (on Linux, raise fs.inotify.max_user_watches)", "err", err)
-		ri.watcher.Close()
-		ri.watcher, ri.noWatch = nil, true
-	}
+	return s.pool.Index(ctx, root, update)
 }
 
 // resolve checks a path a model gave: relative to the repository, inside

@@ -1,12 +1,11 @@
 package mcpserver
 
 import (
-	"fmt"
+	"io"
+	"log/slog"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/hone-tools/hone/internal/watch"
@@ -29,9 +28,13 @@ func TestCallsSeeEdits(t *testing.T) {
 	put("src/alpha.go", "package src\n\nfunc Alpha() {}\n")
 	put("README.md", "A fixture.\n")
 	walks := 0
-	testHookWalk = func() { walks++ }
-	t.Cleanup(func() { testHookWalk = nil })
-	cs := connect(t, repo)
+	srv, err := New(repo, t.TempDir(), slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	srv.pool.OnWalk(func(string) { walks++ })
+	cs := connectServer(t, srv)
 	found := func(query string) []string {
 		t.Helper()
 		out, _ := searchCode(t, cs, query)
@@ -84,77 +87,5 @@ func TestCallsSeeEdits(t *testing.T) {
 	found("quokka")
 	if watch.Supported && walks != settled {
 		t.Errorf("a call walked the repository though no file changed since the last")
-	}
-}
-
-// An index another process replaced (a damaged one is built anew) is
-// opened again: the server does not answer from the file it had.
-func TestIndexReplaced(t *testing.T) {
-	repo, dir := t.TempDir(), t.TempDir()
-	if err := os.WriteFile(filepath.Join(repo, "a.go"), []byte("package a\n\nfunc Alpha() {}\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	srv, err := New(repo, dir, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Close() })
-	cs := connectServer(t, srv)
-	call(t, cs, "search_code", map[string]any{"query": "alpha"})
-	srv.mu.Lock()
-	ri := srv.repos[srv.root]
-	srv.mu.Unlock()
-	path := ri.ix.Path
-	// Replace the file: move it away and build another in its place.
-	if err := os.Rename(path, path+".old"); err != nil {
-		t.Fatal(err)
-	}
-	for _, ext := range []string{"-wal", "-shm"} {
-		os.Rename(path+ext, path+".old"+ext)
-	}
-	if err := os.WriteFile(filepath.Join(repo, "b.go"), []byte("package a\n\nfunc Bravo() {}\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	res, text := call(t, cs, "search_code", map[string]any{"query": "bravo"})
-	if res.IsError || !strings.Contains(text, "b.go") {
-		t.Fatalf("bravo: %s", text)
-	}
-	if fi, err := os.Stat(path); err != nil || !os.SameFile(fi, ri.file) {
-		t.Errorf("the server still reads the replaced file")
-	}
-}
-
-// Past maxOpen repositories the least recently used entry is closed once
-// the call holding it ends, and marked so that a call waiting for it takes
-// the repository's new entry.
-func TestEvictLeastRecentlyUsed(t *testing.T) {
-	s := newServer("", "", t.TempDir(), nil)
-	t.Cleanup(func() { s.Close() })
-	first := s.repoIndex("/repo/0")
-	first.mu.Lock() // a call holds it
-	for i := 1; i <= maxOpen; i++ {
-		s.repoIndex(fmt.Sprintf("/repo/%d", i))
-	}
-	s.mu.Lock()
-	_, kept := s.repos["/repo/0"]
-	s.mu.Unlock()
-	if kept {
-		t.Fatal("the least recently used repository is still open")
-	}
-	if first.evicted {
-		t.Fatal("closed while a call held it")
-	}
-	first.mu.Unlock()
-	for {
-		first.mu.Lock()
-		evicted := first.evicted
-		first.mu.Unlock()
-		if evicted {
-			break
-		}
-		runtime.Gosched()
-	}
-	if s.repoIndex("/repo/0") == first {
-		t.Error("a call took the closed entry again")
 	}
 }

@@ -1,0 +1,219 @@
+// Package warm keeps repositories' indexes open between calls and, on
+// Linux, watches their folders, so that a call walks a repository only
+// when a file changed: what hone's long-running processes (hone mcp,
+// hone serve) share.
+package warm
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"os"
+	"sync"
+
+	"github.com/hone-tools/hone/index"
+	"github.com/hone-tools/hone/internal/watch"
+)
+
+// MaxOpen bounds the indexes a pool keeps open, for clients that move
+// between repositories.
+const MaxOpen = 4
+
+// Pool holds open indexes, by repository. Its methods are safe for
+// concurrent use; calls on one repository take its index one at a time.
+type Pool struct {
+	dir string // where the indexes live; empty for the default
+	log *slog.Logger
+	// walked, if set, is called when a call walks a repository.
+	walked func(root string)
+
+	mu    sync.Mutex
+	repos map[string]*entry // the open indexes, by repository
+	used  []string          // their repositories, least recently used first
+}
+
+// entry is a repository's index, kept open between calls, which take it
+// one at a time, and the watcher that tells whether its files changed.
+type entry struct {
+	mu      sync.Mutex
+	ix      *index.Index
+	file    os.FileInfo    // the index's file, as opened
+	watcher *watch.Watcher // nil: every call walks the repository
+	noWatch bool           // watching failed here once: do not try again
+	evicted bool           // closed for good: a call takes the repository's new entry
+}
+
+// New makes a pool of the indexes in dir (empty: index.DefaultDir); log
+// receives what it has to say, such as why a repository cannot be
+// watched.
+func New(dir string, log *slog.Logger) *Pool {
+	if log == nil {
+		log = slog.New(slog.NewTextHandler(os.Stderr, nil))
+	}
+	return &Pool{dir: dir, log: log}
+}
+
+// OnWalk has f called whenever a call walks a repository; set it before
+// the first call.
+func (p *Pool) OnWalk(f func(root string)) { p.walked = f }
+
+// Close closes the indexes the pool keeps open, and their watchers.
+func (p *Pool) Close() error {
+	p.mu.Lock()
+	repos := p.repos
+	p.repos, p.used = nil, nil
+	p.mu.Unlock()
+	var errs []error
+	for _, e := range repos {
+		e.mu.Lock()
+		errs = append(errs, e.close())
+		e.evicted = true
+		e.mu.Unlock()
+	}
+	return errors.Join(errs...)
+}
+
+func (e *entry) close() error {
+	var errs []error
+	if e.watcher != nil {
+		errs = append(errs, e.watcher.Close())
+		e.watcher = nil
+	}
+	if e.ix != nil {
+		errs = append(errs, e.ix.Close())
+		e.ix = nil
+	}
+	return errors.Join(errs...)
+}
+
+// entry returns the repository's entry, made on first use; past MaxOpen,
+// the least recently used other one is closed once no call holds it.
+func (p *Pool) entry(root string) *entry {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.repos == nil {
+		p.repos = map[string]*entry{}
+	}
+	e := p.repos[root]
+	if e == nil {
+		e = &entry{}
+		p.repos[root] = e
+	}
+	for i, r := range p.used {
+		if r == root {
+			p.used = append(p.used[:i], p.used[i+1:]...)
+			break
+		}
+	}
+	p.used = append(p.used, root)
+	if len(p.used) > MaxOpen {
+		old := p.used[0]
+		p.used = p.used[1:]
+		gone := p.repos[old]
+		delete(p.repos, old)
+		go func() {
+			// A call may hold it still: close it once that call ends.
+			gone.mu.Lock()
+			gone.evicted = true
+			gone.close()
+			gone.mu.Unlock()
+		}()
+	}
+	return e
+}
+
+// Index returns the index of the repository at root (an absolute path),
+// up to date, and the function that hands it back, which the caller
+// defers: every call sees the files as they are. update, when set,
+// brings the index up to date in the stead of the watcher's word and
+// the incremental update (a rebuild, or an update asked for).
+func (p *Pool) Index(ctx context.Context, root string, update func(*index.Index) (index.Stats, error)) (*index.Index, func(), error) {
+	e := p.entry(root)
+	e.mu.Lock()
+	for e.evicted {
+		// Closed while this call waited for it.
+		e.mu.Unlock()
+		e = p.entry(root)
+		e.mu.Lock()
+	}
+	release := func() {
+		if e.ix != nil {
+			e.ix.EndRead()
+		}
+		e.mu.Unlock()
+	}
+	if e.ix != nil {
+		// Another process may have replaced the index's file (a damaged
+		// index is built anew): open the one that is there now.
+		if fi, err := os.Stat(e.ix.Path); err != nil || !os.SameFile(fi, e.file) {
+			e.close()
+		}
+	}
+	if e.ix == nil {
+		ix, err := index.Open(ctx, root, index.Options{Dir: p.dir, Notice: func(n string) { p.log.Info(n) }})
+		if err != nil {
+			e.mu.Unlock()
+			return nil, nil, err
+		}
+		e.ix = ix
+		e.file, _ = os.Stat(ix.Path)
+	}
+	ix := e.ix
+	if update == nil && e.watcher != nil && e.watcher.Unchanged(ctx) {
+		// No file changed since the last walk: read the index as it is.
+		if err := ix.Snapshot(ctx); err != nil {
+			release()
+			return nil, nil, err
+		}
+		return ix, release, nil
+	}
+	if e.watcher != nil {
+		e.watcher.Begin()
+	}
+	asked := update != nil
+	if !asked {
+		update = func(ix *index.Index) (index.Stats, error) { return ix.Update(ctx, nil) }
+	}
+	if p.walked != nil {
+		p.walked(root)
+	}
+	if _, err := update(ix); err != nil {
+		if errors.Is(err, index.ErrFull) && !asked {
+			// The index answers as it was; the log says why.
+			p.log.Warn(err.Error())
+			return ix, release, nil
+		}
+		release()
+		return nil, nil, err
+	}
+	p.watch(root, e)
+	return ix, release, nil
+}
+
+// watch watches the folders the index's last walk read, where watching
+// works; when it fails, the log says so once, and every call walks.
+func (p *Pool) watch(root string, e *entry) {
+	if !watch.Supported || e.noWatch {
+		return
+	}
+	if e.watcher != nil && e.watcher.Err() != nil {
+		p.log.Info("every call walks the repository: its watcher failed", "repo", root, "err", e.watcher.Err())
+		e.watcher.Close()
+		e.watcher, e.noWatch = nil, true
+		return
+	}
+	if e.watcher == nil {
+		w, err := watch.New(root)
+		if err != nil {
+			p.log.Info("every call walks the repository: cannot watch it", "repo", root, "err", err)
+			e.noWatch = true
+			return
+		}
+		e.watcher = w
+	}
+	if err := e.watcher.Watch(e.ix.Walked()); err != nil {
+		p.log.Info("every call walks the repository: cannot watch all its folders (on Linux, raise fs.inotify.max_user_watches)", "repo", root, "err", err)
+		e.watcher.Close()
+		e.watcher, e.noWatch = nil, true
+	}
+}

@@ -1,0 +1,137 @@
+package warm
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"runtime"
+	"testing"
+
+	"github.com/hone-tools/hone/internal/watch"
+)
+
+func quiet() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
+
+// A pool walks a repository on its first call and, where it can watch,
+// not again until a file changes; a change is seen by the next call.
+func TestWalksOnlyOnChange(t *testing.T) {
+	repo := t.TempDir()
+	write := func(name, text string) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(repo, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("a.go", "package a\n\nfunc Alpha() {}\n")
+	p := New(t.TempDir(), quiet())
+	t.Cleanup(func() { p.Close() })
+	walks := 0
+	p.OnWalk(func(string) { walks++ })
+	files := func() int {
+		t.Helper()
+		ix, release, err := p.Index(context.Background(), repo, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer release()
+		st, err := ix.Status(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return st.Files
+	}
+	if n := files(); n != 1 {
+		t.Fatalf("%d files, want 1", n)
+	}
+	files() // the folders may have changed before their watches: one more walk
+	settled := walks
+	files()
+	switch {
+	case watch.Supported && walks != settled:
+		t.Errorf("a call walked though no file changed (%d walks, then %d)", settled, walks)
+	case !watch.Supported && walks != settled+1:
+		t.Errorf("without watching, every call must walk (%d walks, then %d)", settled, walks)
+	}
+	write("b.go", "package a\n\nfunc Bravo() {}\n")
+	if n := files(); n != 2 {
+		t.Errorf("after a new file: %d files, want 2", n)
+	}
+}
+
+// An index another process replaced (a damaged one is built anew) is
+// opened again: the pool does not answer from the file it had.
+func TestIndexReplaced(t *testing.T) {
+	repo, dir := t.TempDir(), t.TempDir()
+	if err := os.WriteFile(filepath.Join(repo, "a.go"), []byte("package a\n\nfunc Alpha() {}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p := New(dir, quiet())
+	t.Cleanup(func() { p.Close() })
+	ctx := context.Background()
+	ix, release, err := p.Index(ctx, repo, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path, first := ix.Path, p.repos[repo].file
+	release()
+	// Replace the file: move it away and build another in its place.
+	if err := os.Rename(path, path+".old"); err != nil {
+		t.Fatal(err)
+	}
+	for _, ext := range []string{"-wal", "-shm"} {
+		os.Rename(path+ext, path+".old"+ext)
+	}
+	ix, release, err = p.Index(ctx, repo, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer release()
+	fi, err := os.Stat(ix.Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if os.SameFile(fi, first) {
+		t.Errorf("the pool still reads the replaced file")
+	}
+	if st, err := ix.Status(ctx); err != nil || st.Files != 1 {
+		t.Errorf("the new index: %+v, %v; want 1 file", st, err)
+	}
+}
+
+// Past MaxOpen repositories the least recently used entry is closed once
+// the call holding it ends, and marked so that a call waiting for it takes
+// the repository's new entry.
+func TestEvictLeastRecentlyUsed(t *testing.T) {
+	p := New(t.TempDir(), quiet())
+	t.Cleanup(func() { p.Close() })
+	first := p.entry("/repo/0")
+	first.mu.Lock() // a call holds it
+	for i := 1; i <= MaxOpen; i++ {
+		p.entry(fmt.Sprintf("/repo/%d", i))
+	}
+	p.mu.Lock()
+	_, kept := p.repos["/repo/0"]
+	p.mu.Unlock()
+	if kept {
+		t.Fatal("the least recently used repository is still open")
+	}
+	if first.evicted {
+		t.Fatal("closed while a call held it")
+	}
+	first.mu.Unlock()
+	for {
+		first.mu.Lock()
+		evicted := first.evicted
+		first.mu.Unlock()
+		if evicted {
+			break
+		}
+		runtime.Gosched()
+	}
+	if p.entry("/repo/0") == first {
+		t.Error("a call took the closed entry again")
+	}
+}
