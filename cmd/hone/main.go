@@ -80,6 +80,7 @@ Usage:
   hone status                           show the index: path, files, size, last update
   hone outline [--json] PATH...         a file's definitions with their line ranges (--json: JSON Lines)
   hone mcp                              serve hone to agents over MCP (stdio)
+  hone serve                            keep indexes warm and watched, and answer hone retrieve for them
   hone bench --data FILE --repos DIR    run a localization benchmark (SWE-bench Lite's format)
   hone bench index --git-dir DIR ...    measure the index on a real repository
   hone bench fit --signals FILE         fit the ranking's weights, with cross-validation
@@ -136,6 +137,8 @@ func dispatch(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return cmdOutline(ctx, args[1:], stdout, stderr)
 	case "mcp":
 		return cmdMCP(ctx, args[1:], stdout, stderr)
+	case "serve":
+		return cmdServe(ctx, args[1:], stdout, stderr)
 	case "version", "--version", "-version":
 		fmt.Fprintf(stdout, "hone %s\n", versionString())
 		fmt.Fprintf(stdout, "outlines:     %s\n", parserText())
@@ -156,7 +159,7 @@ func cmdHelp(ctx context.Context, args []string, stdin io.Reader, stdout io.Writ
 		return nil
 	}
 	switch args[0] {
-	case "retrieve", "index", "status", "outline", "mcp", "bench":
+	case "retrieve", "index", "status", "outline", "mcp", "serve", "bench":
 	case "version":
 		fmt.Fprint(stdout, "Usage: hone version\n\nprints hone's version, which parser makes the outlines, and the versions of the JSON output and of the index's format\n")
 		return nil

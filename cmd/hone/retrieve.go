@@ -56,6 +56,7 @@ func cmdRetrieve(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		maxFiles  = fs.Int("max-files", hone.DefaultMaxFiles, "the result's files at most")
 		taskFile  = fs.String("task-file", "", "read the task from FILE, or from standard input with -")
 		noHistory = fs.Bool("no-history", false, "leave the repository's git history out of the ranking")
+		noServer  = fs.Bool("no-server", false, "work in this process, even where a hone serve runs for the index folder")
 		include   stringList
 		exclude   stringList
 	)
@@ -156,29 +157,51 @@ func cmdRetrieve(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		if outside {
 			sayOutside(stderr, root, bar)
 		}
+		if model == nil && !*noServer {
+			// A hone serve that keeps this index warm answers in this
+			// process's stead, printing what it would.
+			c := retrieveCall{Root: root, Task: task, Format: *format, Budget: *budget, MaxCycles: *maxCycles, Threshold: *threshold,
+				MaxFiles: *maxFiles, Include: include, Exclude: exclude, NoHistory: *noHistory}
+			if done, err := callServer(ctx, idx.dir, "retrieve", c, stdout, stderr); done {
+				bar.done()
+				return err
+			}
+		}
 		redact.Warm()
 		res, err = retrieve.Retrieve(ctx, root, task, opts)
 	}
 	bar.done()
 	if err != nil {
-		if errors.Is(err, context.Canceled) {
-			return err
-		}
-		var oe *hone.OptionError
-		if errors.As(err, &oe) {
-			return usagef("%v", err)
-		}
+		return retrieveError(err)
+	}
+	return printRetrieve(res, root, *format, *budget, stdout, stderr)
+}
+
+// retrieveError is a failed retrieve's error as the command says it: a bad
+// option is the user's.
+func retrieveError(err error) error {
+	if errors.Is(err, context.Canceled) {
 		return err
 	}
+	var oe *hone.OptionError
+	if errors.As(err, &oe) {
+		return usagef("%v", err)
+	}
+	return err
+}
+
+// printRetrieve prints a result in the format asked for; with context,
+// a pack of at most budget tokens of the files under root.
+func printRetrieve(res *hone.Result, root, format string, budget int, stdout, stderr io.Writer) error {
 	// Whatever hone prints has passed the redaction.
 	res.Redacted += redact.Value(res)
-	switch *format {
+	switch format {
 	case "json":
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		return enc.Encode(res)
 	case "context":
-		p := pack.Build(res, root, pack.Options{Budget: *budget})
+		p := pack.Build(res, root, pack.Options{Budget: budget})
 		_, err := io.WriteString(stdout, p.Text)
 		if n := res.Redacted + p.Redacted; n > 0 {
 			fmt.Fprintf(stderr, "hone: %d secrets were redacted\n", n)

@@ -1,0 +1,162 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os/signal"
+	"syscall"
+
+	"github.com/hone-tools/hone"
+	"github.com/hone-tools/hone/index"
+	"github.com/hone-tools/hone/internal/serve"
+	"github.com/hone-tools/hone/internal/warm"
+	"github.com/hone-tools/hone/redact"
+	"github.com/hone-tools/hone/retrieve"
+)
+
+// cmdServe keeps the indexes of the repositories hone's commands ask about
+// open and watched, and answers those commands for them: a retrieve then
+// walks no folder unless a file changed, and reads an index already in
+// memory.
+func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	dir := fs.String("index-dir", "", "the index folder whose commands it answers (default: $HONE_INDEX_DIR, else the user's cache directory)")
+	quiet := fs.Bool("quiet", false, "log only what went wrong, not each call")
+	words, err := parseFlags(fs, args, stdout, "hone serve [--index-dir DIR] [--quiet]\n\nAnswers hone retrieve in the commands' stead, for every repository, keeping their indexes open and (on Linux) watched. It runs until interrupted; the commands find it by the index folder, and work alone where none runs, or with --no-server.")
+	if err != nil {
+		return err
+	}
+	if err := noArgs("serve", "to serve", words); err != nil {
+		return err
+	}
+	if *dir == "" {
+		if *dir, err = index.DefaultDir(); err != nil {
+			return err
+		}
+	}
+	level := slog.LevelInfo
+	if *quiet {
+		level = slog.LevelWarn
+	}
+	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+	l, err := serve.Listen(*dir)
+	if err != nil {
+		return err
+	}
+	ctx, stop := signal.NotifyContext(ctx, syscall.SIGTERM)
+	defer stop()
+	pool := warm.New(*dir, log)
+	defer pool.Close()
+	redact.Warm()
+	h := &serveHandler{dir: *dir, pool: pool}
+	s := &serve.Server{Version: versionString(), Handle: h.handle, Log: log}
+	fmt.Fprintf(stderr, "hone serve: answering for the indexes in %s (socket %s); stop it with Ctrl-C\n", *dir, serve.Path(*dir))
+	return s.Serve(ctx, l)
+}
+
+// retrieveCall is a retrieve as its flags and task came to, which hone
+// serve runs as the command would.
+type retrieveCall struct {
+	Root      string   `json:"root"`
+	Task      string   `json:"task"`
+	Format    string   `json:"format"`
+	Budget    int      `json:"budget"`
+	MaxCycles int      `json:"max_cycles"`
+	Threshold float64  `json:"threshold"`
+	MaxFiles  int      `json:"max_files"`
+	Include   []string `json:"include,omitempty"`
+	Exclude   []string `json:"exclude,omitempty"`
+	NoHistory bool     `json:"no_history,omitempty"`
+}
+
+// serveHandler runs the calls that come to hone serve.
+type serveHandler struct {
+	dir  string
+	pool *warm.Pool
+}
+
+func (h *serveHandler) handle(ctx context.Context, command string, params json.RawMessage, stdout, stderr io.Writer) error {
+	if command != "retrieve" {
+		return serve.Refuse(fmt.Sprintf("hone serve does not run %q", command))
+	}
+	var c retrieveCall
+	if err := json.Unmarshal(params, &c); err != nil {
+		return serve.Refuse("the call's parameters are not a retrieve's: " + err.Error())
+	}
+	opts := hone.Options{
+		MaxCycles:  c.MaxCycles,
+		Threshold:  c.Threshold,
+		MaxFiles:   c.MaxFiles,
+		Candidates: hone.DefaultCandidates,
+		Include:    c.Include,
+		Exclude:    c.Exclude,
+		IndexDir:   h.dir,
+		Notice:     notifier(stderr),
+		NoHistory:  c.NoHistory,
+	}
+	if err := opts.Check(); err != nil {
+		return serve.UsageError{Msg: err.Error()}
+	}
+	ix, release, err := h.pool.Index(ctx, c.Root, nil)
+	if err != nil {
+		return err
+	}
+	defer release()
+	res, err := retrieve.RetrieveIndex(ctx, ix, c.Task, opts)
+	if err != nil {
+		var ue usageError
+		if err := retrieveError(err); errors.As(err, &ue) {
+			return serve.UsageError{Msg: ue.msg}
+		}
+		return err
+	}
+	return printRetrieve(res, c.Root, c.Format, c.Budget, stdout, stderr)
+}
+
+// callServer has the hone serve of the index folder dir (empty: the
+// default) run a command, printing what it printed. done is false where
+// no server ran it: none answers, it is another build, or it failed
+// before answering; the command then runs in this process, and the last
+// two are said.
+func callServer(ctx context.Context, dir, command string, params any, stdout, stderr io.Writer) (done bool, err error) {
+	if dir == "" {
+		if dir, err = index.DefaultDir(); err != nil {
+			return false, nil
+		}
+	}
+	raw, err := json.Marshal(params)
+	if err != nil {
+		return false, nil
+	}
+	rep, err := serve.Call(ctx, dir, serve.Request{Version: versionString(), Command: command, Params: raw})
+	switch {
+	case errors.Is(err, serve.ErrNoServer):
+		return false, nil
+	case ctx.Err() != nil:
+		return true, ctx.Err()
+	case err != nil:
+		notifier(stderr)(fmt.Sprintf("working without hone serve, which failed: %v", err))
+		return false, nil
+	case rep.Refused != "":
+		notifier(stderr)(fmt.Sprintf("working without hone serve: %s (restart it with this build)", rep.Refused))
+		return false, nil
+	}
+	// The server's output passed its redaction; this build's, as the
+	// version check holds.
+	if _, err := io.WriteString(stdout, rep.Stdout); err != nil {
+		return true, err
+	}
+	io.WriteString(stderr, rep.Stderr)
+	switch {
+	case rep.Error == "":
+		return true, nil
+	case rep.Usage:
+		return true, usageError{rep.Error}
+	}
+	return true, errors.New(rep.Error)
+}

@@ -1,0 +1,143 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/hone-tools/hone/internal/serve"
+	"github.com/hone-tools/hone/internal/warm"
+)
+
+// startServe starts a hone serve for the index folder dir, of build
+// version; it counts the calls it answers.
+func startServe(t *testing.T, dir, version string) *atomic.Int32 {
+	t.Helper()
+	l, err := serve.Listen(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	pool := warm.New(dir, log)
+	h := &serveHandler{dir: dir, pool: pool}
+	var calls atomic.Int32
+	s := &serve.Server{Version: version, Log: log, Handle: func(ctx context.Context, cmd string, p json.RawMessage, stdout, stderr io.Writer) error {
+		calls.Add(1)
+		return h.handle(ctx, cmd, p, stdout, stderr)
+	}}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- s.Serve(ctx, l) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
+		pool.Close()
+	})
+	return &calls
+}
+
+// runTimes hides the times a run reports, which differ run by run.
+var runTimes = regexp.MustCompile(`(\d+ ms|"elapsed_ms": \d+)`)
+
+func runOut(t *testing.T, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	var o, e strings.Builder
+	code = run(context.Background(), args, strings.NewReader(""), &o, &e)
+	return runTimes.ReplaceAllString(o.String(), "TIME"), e.String(), code
+}
+
+// A retrieve that a hone serve answers prints what the command prints
+// alone, in every format.
+func TestRetrieveServed(t *testing.T) {
+	repo := filepath.Join("..", "..", "testdata", "repos", "login-throttle")
+	dir := t.TempDir()
+	calls := startServe(t, dir, versionString())
+	for _, format := range []string{"text", "json", "context"} {
+		args := []string{"retrieve", "--repo", repo, "--index-dir", dir, "--format", format, "--budget", "1500", "--include", "**/*.py", "rate limiting on login"}
+		before := calls.Load()
+		served, servedErr, code := runOut(t, args...)
+		if code != 0 {
+			t.Fatalf("%s, served: exit %d: %s", format, code, servedErr)
+		}
+		if calls.Load() != before+1 {
+			t.Fatalf("%s: hone serve did not answer", format)
+		}
+		alone, aloneErr, code := runOut(t, append([]string{"retrieve", "--no-server"}, args[1:]...)...)
+		if code != 0 {
+			t.Fatalf("%s, alone: exit %d: %s", format, code, aloneErr)
+		}
+		if calls.Load() != before+1 {
+			t.Fatalf("%s: --no-server called hone serve", format)
+		}
+		if served != alone {
+			t.Errorf("%s: served and alone differ:\n--- served\n%s\n--- alone\n%s", format, served, alone)
+		}
+		if servedErr != aloneErr {
+			t.Errorf("%s: standard error differs: served %q, alone %q", format, servedErr, aloneErr)
+		}
+	}
+	// A usage error the server finds is the command's, exit 2.
+	if _, stderr, code := runOut(t, "retrieve", "--repo", repo, "--index-dir", dir, "--include", "[", "login"); code != 2 || !strings.Contains(stderr, "hone: ") {
+		t.Errorf("a bad glob: exit %d, %q; want 2 and one line", code, stderr)
+	}
+}
+
+// A server of another build does not answer: the command works alone and
+// says why; a socket whose server is gone is passed over in silence.
+func TestRetrieveNotServed(t *testing.T) {
+	repo := filepath.Join("..", "..", "testdata", "repos", "login-throttle")
+	args := func(dir string) []string {
+		return []string{"retrieve", "--repo", repo, "--index-dir", dir, "--format", "json", "rate limiting on login"}
+	}
+	alone, _, code := runOut(t, append(args(t.TempDir()), "--no-server")...)
+	if code != 0 {
+		t.Fatalf("alone: exit %d", code)
+	}
+
+	other := t.TempDir()
+	calls := startServe(t, other, "v0.0.0-other")
+	out, stderr, code := runOut(t, args(other)...)
+	if code != 0 || calls.Load() != 0 {
+		t.Fatalf("another build: exit %d, %d calls answered", code, calls.Load())
+	}
+	if !strings.Contains(stderr, "working without hone serve") || !strings.Contains(stderr, "v0.0.0-other") {
+		t.Errorf("another build's server: stderr %q, want it said", stderr)
+	}
+	if out != alone {
+		t.Errorf("another build's server: the output differs from the command's alone")
+	}
+
+	gone := t.TempDir()
+	l, err := net.Listen("unix", serve.Path(gone))
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.(*net.UnixListener).SetUnlinkOnClose(false)
+	l.Close()
+	if _, err := os.Stat(serve.Path(gone)); err != nil {
+		t.Fatal("the stopped server's socket should stay:", err)
+	}
+	out, stderr, code = runOut(t, args(gone)...)
+	if code != 0 || stderr != "" || out != alone {
+		t.Errorf("a stopped server's socket: exit %d, stderr %q; want the command's own output and nothing said", code, stderr)
+	}
+	// hone serve takes a stopped server's socket, and refuses a live one's.
+	if _, stderr, code := runOut(t, "serve", "--index-dir", other); code != 1 || !strings.Contains(stderr, "already serves") {
+		t.Errorf("a second server: exit %d, %q", code, stderr)
+	}
+	l2, err := serve.Listen(gone)
+	if err != nil {
+		t.Fatalf("a stopped server's socket was not taken: %v", err)
+	}
+	l2.Close()
+}

@@ -1,0 +1,179 @@
+package serve
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"strings"
+	"testing"
+	"time"
+)
+
+// start serves handle for the indexes in a new folder, which it returns.
+func start(t testing.TB, handle Handler) string {
+	t.Helper()
+	dir := t.TempDir()
+	l, err := Listen(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &Server{Version: "v1", Handle: handle, Log: slog.New(slog.NewTextHandler(io.Discard, nil))}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- s.Serve(ctx, l) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
+	})
+	return dir
+}
+
+func TestCall(t *testing.T) {
+	dir := start(t, func(ctx context.Context, cmd string, p json.RawMessage, stdout, stderr io.Writer) error {
+		var words []string
+		if err := json.Unmarshal(p, &words); err != nil {
+			return Refuse("not words")
+		}
+		switch cmd {
+		case "echo":
+			fmt.Fprint(stdout, strings.Join(words, " "))
+			fmt.Fprint(stderr, "said")
+			return nil
+		case "usage":
+			return UsageError{"bad flag"}
+		case "fail":
+			fmt.Fprint(stdout, "partial")
+			return errors.New("it broke")
+		}
+		return Refuse("no such command")
+	})
+	for _, tt := range []struct {
+		version, cmd, params string
+		want                 Reply
+	}{
+		{"v1", "echo", `["a","b"]`, Reply{Version: "v1", Stdout: "a b", Stderr: "said"}},
+		{"v1", "usage", `[]`, Reply{Version: "v1", Error: "bad flag", Usage: true}},
+		{"v1", "fail", `[]`, Reply{Version: "v1", Stdout: "partial", Error: "it broke"}},
+		{"v1", "what", `[]`, Reply{Version: "v1", Refused: "no such command"}},
+		{"v1", "echo", `{}`, Reply{Version: "v1", Refused: "not words"}},
+		{"v2", "echo", `["a"]`, Reply{Version: "v1", Refused: "hone serve is build v1, the command build v2"}},
+	} {
+		rep, err := Call(context.Background(), dir, Request{Version: tt.version, Command: tt.cmd, Params: json.RawMessage(tt.params)})
+		if err != nil {
+			t.Errorf("%s %s: %v", tt.version, tt.cmd, err)
+			continue
+		}
+		if *rep != tt.want {
+			t.Errorf("%s %s: %+v, want %+v", tt.version, tt.cmd, *rep, tt.want)
+		}
+	}
+}
+
+// Without a server, Call says so with ErrNoServer: no socket, or one
+// that nothing answers.
+func TestNoServer(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := Call(context.Background(), dir, Request{}); !errors.Is(err, ErrNoServer) {
+		t.Errorf("no socket: %v, want ErrNoServer", err)
+	}
+	l, err := net.Listen("unix", Path(dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.(*net.UnixListener).SetUnlinkOnClose(false)
+	l.Close()
+	if _, err := Call(context.Background(), dir, Request{}); !errors.Is(err, ErrNoServer) {
+		t.Errorf("a socket nothing answers: %v, want ErrNoServer", err)
+	}
+}
+
+// A call whose client goes is canceled; a request that is not JSON, or
+// is too long, gets no run.
+func TestClientGoes(t *testing.T) {
+	began, ended := make(chan struct{}), make(chan error, 1)
+	dir := start(t, func(ctx context.Context, cmd string, p json.RawMessage, stdout, stderr io.Writer) error {
+		close(began)
+		<-ctx.Done()
+		ended <- ctx.Err()
+		return ctx.Err()
+	})
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		<-began
+		cancel()
+	}()
+	if _, err := Call(ctx, dir, Request{Version: "v1", Command: "wait", Params: json.RawMessage(`[]`)}); !errors.Is(err, context.Canceled) {
+		t.Errorf("a canceled call: %v", err)
+	}
+	select {
+	case err := <-ended:
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("the run ended with %v", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the run went on after its client went")
+	}
+
+	c, err := net.Dial("unix", Path(dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	fmt.Fprintln(c, "not json")
+	var rep Reply
+	if err := json.NewDecoder(c).Decode(&rep); err != nil || rep.Refused == "" {
+		t.Errorf("a request not JSON: %+v, %v; want it refused", rep, err)
+	}
+}
+
+// A second server for the same folder is refused while the first runs.
+func TestListenTwice(t *testing.T) {
+	dir := start(t, func(context.Context, string, json.RawMessage, io.Writer, io.Writer) error { return nil })
+	if l, err := Listen(dir); err == nil || !strings.Contains(err.Error(), "already serves") {
+		if l != nil {
+			l.Close()
+		}
+		t.Errorf("a second server: %v, want refused", err)
+	}
+	long := t.TempDir() + "/" + strings.Repeat("x", 120)
+	if _, err := Listen(long); err == nil || !strings.Contains(err.Error(), "shorter") {
+		t.Errorf("a socket path too long: %v", err)
+	}
+}
+
+// Whatever a client sends, the server answers it or hangs up, and goes on
+// serving.
+func FuzzRequest(f *testing.F) {
+	f.Add([]byte(`{"version":"v1","command":"echo","params":["a"]}`))
+	f.Add([]byte(`{"version":"v1","command":"echo","params":null}`))
+	f.Add([]byte(`{"version":1}`))
+	f.Add([]byte("\x00\xff{"))
+	dir := start(f, func(ctx context.Context, cmd string, p json.RawMessage, stdout, stderr io.Writer) error {
+		var words []string
+		if err := json.Unmarshal(p, &words); err != nil {
+			return Refuse("not words")
+		}
+		fmt.Fprint(stdout, strings.Join(words, " "))
+		return nil
+	})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		c, err := net.Dial("unix", Path(dir))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		c.SetDeadline(time.Now().Add(5 * time.Second))
+		c.Write(append(data, '\n'))
+		io.Copy(io.Discard, c)
+		rep, err := Call(context.Background(), dir, Request{Version: "v1", Command: "echo", Params: json.RawMessage(`["ok"]`)})
+		if err != nil || rep.Stdout != "ok" {
+			t.Fatalf("after %q the server answers %+v, %v", data, rep, err)
+		}
+	})
+}
