@@ -156,7 +156,16 @@ func readLocking(ctx context.Context, root, gitDir, rev, cacheDir string, m mode
 	// In a folder of a larger repository, files are named from the
 	// folder, as the index names them.
 	absGitDir, prefix, head := lines[0], lines[1], lines[2]
-	db, dbPath, err := openCache(cacheDir, absGitDir+"\x00"+prefix)
+	cacheKey := absGitDir + "\x00" + prefix
+	// A process that read this head's history before, from the pack as
+	// it is now, has it still (a long-running one: hone serve, hone mcp).
+	packID := statPack(cacheFile(cacheDir, cacheKey))
+	if m == readLog && packID != nil {
+		if l := kept.get(cacheFile(cacheDir, cacheKey), head, packID); l != nil {
+			return l, len(l.Commits), nil
+		}
+	}
+	db, dbPath, err := openCache(cacheDir, cacheKey)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -207,6 +216,9 @@ func readLocking(ctx context.Context, root, gitDir, rev, cacheDir string, m mode
 		return nil, 0, err
 	}
 	if ok {
+		if packID != nil {
+			kept.put(dbPath, head, packID, l)
+		}
 		return l, len(l.Commits), nil
 	}
 	if len(missing) > 0 {
@@ -242,6 +254,10 @@ func readLocking(ctx context.Context, root, gitDir, rev, cacheDir string, m mode
 	}
 	if _, err := db.ExecContext(ctx, `INSERT OR REPLACE INTO heads(hash, commits) VALUES(?, ?)`, head, len(l.Commits)); err != nil {
 		return nil, 0, fmt.Errorf("write history: %w", err)
+	}
+	if id := statPack(dbPath); id != nil && m == readLog {
+		// The pack as written, or a later one, which holds it.
+		kept.put(dbPath, head, id, l)
 	}
 	return l, len(l.Commits), nil
 }
@@ -312,14 +328,20 @@ func git(ctx context.Context, root, gitDir string, stdin []byte, args ...string)
 // openCache opens the cache of a git directory, seen from a folder of its
 // work tree (key holds both).
 func openCache(dir, key string) (*sql.DB, string, error) {
-	sum := sha256.Sum256([]byte(key))
-	p := filepath.Join(dir, "history-"+hex.EncodeToString(sum[:8])+".db")
+	p := cacheFile(dir, key)
 	// Commit subjects may hold what no one else should read.
 	if err := index.PrivateDB(p); err != nil {
 		return nil, "", fmt.Errorf("make the history's cache: %w", err)
 	}
 	db, err := openCacheFile(p)
 	return db, p, err
+}
+
+// cacheFile is the database of the cache of a git directory, seen from a
+// folder of its work tree (key holds both), in the folder dir.
+func cacheFile(dir, key string) string {
+	sum := sha256.Sum256([]byte(key))
+	return filepath.Join(dir, "history-"+hex.EncodeToString(sum[:8])+".db")
 }
 
 // packFile is the file of the pack of the cache whose database is db.

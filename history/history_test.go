@@ -514,3 +514,37 @@ func TestLostHead(t *testing.T) {
 		t.Fatalf("Read: %v, %v", subjectsOf(l), err)
 	}
 }
+
+// A process that reads a head's history again has it from memory, while
+// the pack on disk is the one it was read from; a new commit, or a pack
+// replaced, is read anew.
+func TestKeptLog(t *testing.T) {
+	r := newRepo(t)
+	r.commit("Add the scheduler", "sched.go")
+	cache := t.TempDir()
+	ctx := context.Background()
+	first, err := Read(ctx, r.dir, "", "", cache)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := Read(ctx, r.dir, "", "", cache)
+	if err != nil || again != first {
+		t.Fatalf("a second read of the same head: %p, %v; want the history kept (%p)", again, err, first)
+	}
+	r.commit("Tune the scheduler", "sched.go")
+	l, err := Read(ctx, r.dir, "", "", cache)
+	if err != nil || len(l.Commits) != 2 {
+		t.Fatalf("after a new commit: %v, %v; want 2 commits", subjectsOf(l), err)
+	}
+	packs, _ := filepath.Glob(filepath.Join(cache, "history-*.pack"))
+	if len(packs) != 1 {
+		t.Fatalf("packs %v", packs)
+	}
+	if err := os.Remove(packs[0]); err != nil {
+		t.Fatal(err)
+	}
+	l2, err := Read(ctx, r.dir, "", "", cache)
+	if err != nil || l2 == l || len(l2.Commits) != 2 {
+		t.Fatalf("with the pack gone: %p (kept %p), %v, %v; want it read again", l2, l, subjectsOf(l2), err)
+	}
+}

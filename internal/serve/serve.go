@@ -160,7 +160,11 @@ func (s *Server) answer(ctx context.Context, c net.Conn) {
 	line, err := r.ReadBytes('\n')
 	c.SetReadDeadline(time.Time{})
 	if err != nil {
-		s.Log.Warn("a call's request was cut or too long", "err", err)
+		if len(line) > 0 {
+			// Nothing at all is a probe: a new server's check for a
+			// live one.
+			s.Log.Warn("a call's request was cut or too long", "err", err)
+		}
 		return
 	}
 	var req Request
