@@ -594,7 +594,7 @@ func TestPastCommits(t *testing.T) {
 		t.Fatalf("history caches %q, want one", caches)
 	}
 	// A folder where the history's cache should be: it cannot be opened.
-	for _, p := range append(caches, caches[0]+".pack") {
+	for _, p := range append(caches, strings.TrimSuffix(caches[0], ".db")+".pack") {
 		os.Remove(p)
 	}
 	if err := os.Mkdir(caches[0], 0o755); err != nil {
