@@ -159,7 +159,8 @@ func cmdIndex(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	rebuild := fs.Bool("rebuild", false, "discard the index and build it again")
 	noHistory := fs.Bool("no-history", false, "do not read the repository's git history")
 	historyOnly := fs.Bool("history-only", false, "read the git history, and not the files, waiting for a read under way (what hone index starts in the background for a long history)")
-	words, err := parseFlags(fs, args, stdout, "hone index [--repo DIR] [--index-dir DIR] [--rebuild] [--no-history | --history-only]")
+	noServer := fs.Bool("no-server", false, "walk the repository in this process, even where a hone serve watches it")
+	words, err := parseFlags(fs, args, stdout, "hone index [--repo DIR] [--index-dir DIR] [--rebuild] [--no-history | --history-only] [--no-server]")
 	if err != nil {
 		return err
 	}
@@ -189,6 +190,19 @@ func cmdIndex(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		fmt.Fprintf(stdout, "read the git history: %d commits in %s\n", n, time.Since(begin).Round(time.Millisecond))
 		return nil
 	}
+	said := false
+	if !*rebuild && !*noServer {
+		// A hone serve that watches this repository knows whether a file
+		// changed, and walks only then.
+		if outside {
+			sayOutside(stderr, root, nil)
+			said = true
+		}
+		c := indexCall{Root: root, NoHistory: *noHistory}
+		if done, err := callServer(ctx, f.dir, "index", c, stdout, stderr); done {
+			return err
+		}
+	}
 	// The git history too, so that the first retrieval finds it read: a
 	// short one beside the index, a long one after it, in the background.
 	var hist *indexHistory
@@ -197,7 +211,9 @@ func cmdIndex(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		defer hist.stop()
 	}
 	bar := newProgressBar(stderr)
-	if outside {
+	if outside && said {
+		bar.outside = root
+	} else if outside {
 		sayOutside(stderr, root, bar)
 	}
 	var ix *index.Index
@@ -232,6 +248,17 @@ func cmdIndex(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			}
 		}
 	}
+	if err := printIndexed(ctx, ix, st, stdout); err != nil {
+		return err
+	}
+	if hist != nil {
+		hist.report(ctx, root, f.dir, stdout, stderr)
+	}
+	return nil
+}
+
+// printIndexed says what an update of the index did.
+func printIndexed(ctx context.Context, ix *index.Index, st index.Stats, stdout io.Writer) error {
 	status, err := ix.Status(ctx)
 	if err != nil {
 		return err
@@ -241,9 +268,6 @@ func cmdIndex(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		bytesText(status.Bytes), status.Path)
 	if st.Skipped.Any() {
 		fmt.Fprintf(stdout, "skipped: %s\n", st.Skipped)
-	}
-	if hist != nil {
-		hist.report(ctx, root, f.dir, stdout, stderr)
 	}
 	return nil
 }

@@ -298,7 +298,9 @@ func repoRoot(flagRepo string) (root string, outside bool, err error) {
 // and has the progress bar say how many of its files it indexes.
 func sayOutside(stderr io.Writer, root string, bar *progressBar) {
 	fmt.Fprintf(stderr, "hone: %s is not in a git repository: hone works on the folder itself, all of it (run hone in a repository, or name one with --repo)\n", redact.QuotePath(root))
-	bar.outside = root
+	if bar != nil {
+		bar.outside = root
+	}
 }
 
 // gitRoot finds the git work tree enclosing dir.

@@ -9,9 +9,12 @@ import (
 	"io"
 	"log/slog"
 	"os/signal"
+	"sync"
 	"syscall"
+	"time"
 
 	"github.com/hone-tools/hone"
+	"github.com/hone-tools/hone/history"
 	"github.com/hone-tools/hone/index"
 	"github.com/hone-tools/hone/internal/serve"
 	"github.com/hone-tools/hone/internal/warm"
@@ -53,7 +56,7 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	pool := warm.New(*dir, log)
 	defer pool.Close()
 	redact.Warm()
-	h := &serveHandler{dir: *dir, pool: pool}
+	h := &serveHandler{ctx: ctx, dir: *dir, pool: pool, log: log}
 	s := &serve.Server{Version: versionString(), Handle: h.handle, Log: log}
 	fmt.Fprintf(stderr, "hone serve: answering for the indexes in %s (socket %s); stop it with Ctrl-C\n", *dir, serve.Path(*dir))
 	return s.Serve(ctx, l)
@@ -76,14 +79,90 @@ type retrieveCall struct {
 
 // serveHandler runs the calls that come to hone serve.
 type serveHandler struct {
-	dir  string
-	pool *warm.Pool
+	ctx     context.Context // the server's: what it starts outlives the call
+	dir     string
+	pool    *warm.Pool
+	log     *slog.Logger
+	reading sync.Map // the repositories whose history is read in the background
 }
 
 func (h *serveHandler) handle(ctx context.Context, command string, params json.RawMessage, stdout, stderr io.Writer) error {
-	if command != "retrieve" {
-		return serve.Refuse(fmt.Sprintf("hone serve does not run %q", command))
+	switch command {
+	case "retrieve":
+		return h.retrieve(ctx, params, stdout, stderr)
+	case "index":
+		return h.index(ctx, params, stdout, stderr)
 	}
+	return serve.Refuse(fmt.Sprintf("hone serve does not run %q", command))
+}
+
+// indexCall is hone index as its flags came to, which hone serve runs as
+// the command would: it walks the repository only where its watcher says
+// a file changed.
+type indexCall struct {
+	Root      string `json:"root"`
+	NoHistory bool   `json:"no_history,omitempty"`
+}
+
+func (h *serveHandler) index(ctx context.Context, params json.RawMessage, stdout, stderr io.Writer) error {
+	var c indexCall
+	if err := json.Unmarshal(params, &c); err != nil {
+		return serve.Refuse("the call's parameters are not an index's: " + err.Error())
+	}
+	ix, st, release, err := h.pool.Update(ctx, c.Root)
+	if err != nil {
+		return err
+	}
+	// As hone index does: damage a retrieval would meet later is found
+	// now, and a new index built.
+	if err := ix.CheckChanged(ctx); err != nil {
+		release()
+		if !index.IsDamaged(err) {
+			return err
+		}
+		ix, release, err = h.pool.Index(ctx, c.Root, func(ix *index.Index) (index.Stats, error) {
+			st, err = ix.Rebuild(ctx, nil)
+			return st, err
+		})
+		if err != nil {
+			return err
+		}
+	}
+	defer release()
+	if err := printIndexed(ctx, ix, st, stdout); err != nil {
+		return err
+	}
+	if !c.NoHistory {
+		h.readHistory(ctx, c.Root, stdout, stderr)
+	}
+	return nil
+}
+
+// readHistory reads the git history of the repository at root, as hone
+// index does: a long one not read before is read in the background, by
+// the server.
+func (h *serveHandler) readHistory(ctx context.Context, root string, stdout, stderr io.Writer) {
+	begin := time.Now()
+	n, err := history.WarmUpTo(ctx, root, "", "", h.dir, backgroundAt)
+	switch {
+	case errors.Is(err, history.ErrLong):
+		if _, busy := h.reading.LoadOrStore(root, true); !busy {
+			go func() {
+				defer h.reading.Delete(root)
+				if _, err := history.Warm(h.ctx, root, "", "", h.dir); err != nil && !errors.Is(err, history.ErrNoGit) {
+					h.log.Warn("read the git history", "repo", root, "err", err)
+				}
+			}()
+		}
+		fmt.Fprintf(stdout, "reading the git history in the background, in hone serve: answers leave it out until it is read (hone index --history-only waits for it)\n")
+	case err == nil:
+		fmt.Fprintf(stdout, "read the git history: %d commits in %s\n", n, time.Since(begin).Round(time.Millisecond))
+	case !errors.Is(err, history.ErrNoGit):
+		fmt.Fprintf(stderr, "hone: git history left out: %v\n", err)
+	}
+}
+
+func (h *serveHandler) retrieve(ctx context.Context, params json.RawMessage, stdout, stderr io.Writer) error {
 	var c retrieveCall
 	if err := json.Unmarshal(params, &c); err != nil {
 		return serve.Refuse("the call's parameters are not a retrieve's: " + err.Error())

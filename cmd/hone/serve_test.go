@@ -27,13 +27,13 @@ func startServe(t *testing.T, dir, version string) *atomic.Int32 {
 	}
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	pool := warm.New(dir, log)
-	h := &serveHandler{dir: dir, pool: pool}
+	ctx, cancel := context.WithCancel(context.Background())
+	h := &serveHandler{ctx: ctx, dir: dir, pool: pool, log: log}
 	var calls atomic.Int32
 	s := &serve.Server{Version: version, Log: log, Handle: func(ctx context.Context, cmd string, p json.RawMessage, stdout, stderr io.Writer) error {
 		calls.Add(1)
 		return h.handle(ctx, cmd, p, stdout, stderr)
 	}}
-	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- s.Serve(ctx, l) }()
 	t.Cleanup(func() {
@@ -140,4 +140,49 @@ func TestRetrieveNotServed(t *testing.T) {
 		t.Fatalf("a stopped server's socket was not taken: %v", err)
 	}
 	l2.Close()
+}
+
+// hone index, served, walks only where a file changed, and says what
+// the command alone says.
+func TestIndexServed(t *testing.T) {
+	repo := t.TempDir()
+	write := func(name, text string) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(repo, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("a.go", "package a\n\nfunc Alpha() {}\n")
+	write("b.go", "package a\n\nfunc Bravo() {}\n")
+	dir := t.TempDir()
+	calls := startServe(t, dir, versionString())
+	index := func(extra ...string) string {
+		t.Helper()
+		out, stderr, code := runOut(t, append([]string{"index", "--repo", repo, "--index-dir", dir}, extra...)...)
+		if code != 0 {
+			t.Fatalf("hone index %v: exit %d: %s", extra, code, stderr)
+		}
+		return out
+	}
+	first := index()
+	if calls.Load() != 1 || !strings.Contains(first, "indexed 2 files") || !strings.Contains(first, "2 added") {
+		t.Fatalf("the first index, served (%d calls): %s", calls.Load(), first)
+	}
+	index() // the watches settle
+	again := index()
+	if !strings.Contains(again, "indexed 2 files") || !strings.Contains(again, "0 added, 0 changed, 0 deleted") {
+		t.Errorf("nothing changed, served: %s", again)
+	}
+	alone := index("--no-server")
+	if calls.Load() != 3 {
+		t.Errorf("--no-server called hone serve (%d calls)", calls.Load())
+	}
+	took := regexp.MustCompile(` in [0-9.]+[µmn]?s:`)
+	if took.ReplaceAllString(again, " in TIME:") != took.ReplaceAllString(alone, " in TIME:") {
+		t.Errorf("served and alone differ:\n%s\n%s", again, alone)
+	}
+	write("c.go", "package a\n\nfunc Charlie() {}\n")
+	if out := index(); !strings.Contains(out, "indexed 3 files") || !strings.Contains(out, "1 added") {
+		t.Errorf("after a new file, served: %s", out)
+	}
 }

@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"os"
 	"sync"
+	"time"
 
 	"github.com/hone-tools/hone/index"
 	"github.com/hone-tools/hone/internal/watch"
@@ -128,6 +129,21 @@ func (p *Pool) entry(root string) *entry {
 // brings the index up to date in the stead of the watcher's word and
 // the incremental update (a rebuild, or an update asked for).
 func (p *Pool) Index(ctx context.Context, root string, update func(*index.Index) (index.Stats, error)) (*index.Index, func(), error) {
+	ix, _, release, err := p.index(ctx, root, update, false)
+	return ix, release, err
+}
+
+// Update is Index, with what bringing the index up to date did: where the
+// watcher says no file changed, nothing was added, changed or deleted,
+// and the index's files are counted as they are.
+func (p *Pool) Update(ctx context.Context, root string) (*index.Index, index.Stats, func(), error) {
+	return p.index(ctx, root, nil, true)
+}
+
+// index is Index; with stats, the stats of an index no file of which
+// changed count its files.
+func (p *Pool) index(ctx context.Context, root string, update func(*index.Index) (index.Stats, error), stats bool) (*index.Index, index.Stats, func(), error) {
+	begin := time.Now()
 	e := p.entry(root)
 	e.mu.Lock()
 	for e.evicted {
@@ -153,7 +169,7 @@ func (p *Pool) Index(ctx context.Context, root string, update func(*index.Index)
 		ix, err := index.Open(ctx, root, index.Options{Dir: p.dir, Notice: func(n string) { p.log.Info(n) }})
 		if err != nil {
 			e.mu.Unlock()
-			return nil, nil, err
+			return nil, index.Stats{}, nil, err
 		}
 		e.ix = ix
 		e.file, _ = os.Stat(ix.Path)
@@ -163,9 +179,17 @@ func (p *Pool) Index(ctx context.Context, root string, update func(*index.Index)
 		// No file changed since the last walk: read the index as it is.
 		if err := ix.Snapshot(ctx); err != nil {
 			release()
-			return nil, nil, err
+			return nil, index.Stats{}, nil, err
 		}
-		return ix, release, nil
+		if !stats {
+			return ix, index.Stats{}, release, nil
+		}
+		st, err := ix.Status(ctx)
+		if err != nil {
+			release()
+			return nil, index.Stats{}, nil, err
+		}
+		return ix, index.Stats{Files: st.Files, Skipped: st.Skipped, Elapsed: time.Since(begin)}, release, nil
 	}
 	if e.watcher != nil {
 		e.watcher.Begin()
@@ -177,17 +201,18 @@ func (p *Pool) Index(ctx context.Context, root string, update func(*index.Index)
 	if p.walked != nil {
 		p.walked(root)
 	}
-	if _, err := update(ix); err != nil {
+	st, err := update(ix)
+	if err != nil {
 		if errors.Is(err, index.ErrFull) && !asked {
 			// The index answers as it was; the log says why.
 			p.log.Warn(err.Error())
-			return ix, release, nil
+			return ix, st, release, nil
 		}
 		release()
-		return nil, nil, err
+		return nil, index.Stats{}, nil, err
 	}
 	p.watch(root, e)
-	return ix, release, nil
+	return ix, st, release, nil
 }
 
 // watch watches the folders the index's last walk read, where watching
