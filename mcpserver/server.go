@@ -193,7 +193,7 @@ func (s *Server) indexUpdated(ctx context.Context, ss *mcp.ServerSession, update
 	if err != nil {
 		return nil, nil, err
 	}
-	return s.pool.Index(ctx, root, update)
+	return s.pool.Index(ctx, root, update, nil)
 }
 
 // resolve checks a path a model gave: relative to the repository, inside

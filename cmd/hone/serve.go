@@ -8,7 +8,9 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
 	"os/signal"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -20,6 +22,7 @@ import (
 	"github.com/hone-tools/hone/internal/warm"
 	"github.com/hone-tools/hone/redact"
 	"github.com/hone-tools/hone/retrieve"
+	"github.com/hone-tools/hone/structure"
 )
 
 // cmdServe keeps the indexes of the repositories hone's commands ask about
@@ -57,9 +60,12 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	defer pool.Close()
 	redact.Warm()
 	h := &serveHandler{ctx: ctx, dir: *dir, pool: pool, log: log}
-	s := &serve.Server{Version: versionString(), Handle: h.handle, Log: log}
+	s := &serve.Server{Version: serveBuild(), Handle: h.handle, Log: log}
 	fmt.Fprintf(stderr, "hone serve: answering for the indexes in %s (socket %s); stop it with Ctrl-C\n", *dir, serve.Path(*dir))
-	return s.Serve(ctx, l)
+	err = s.Serve(ctx, l)
+	stop() // the background reads stop too
+	h.background.Wait()
+	return err
 }
 
 // retrieveCall is a retrieve as its flags and task came to, which hone
@@ -84,6 +90,9 @@ type serveHandler struct {
 	pool    *warm.Pool
 	log     *slog.Logger
 	reading sync.Map // the repositories whose history is read in the background
+	// background are those reads, which the server waits for as it
+	// stops (they stop with its context).
+	background sync.WaitGroup
 }
 
 func (h *serveHandler) handle(ctx context.Context, command string, params json.RawMessage, stdout, stderr io.Writer) error {
@@ -109,7 +118,8 @@ func (h *serveHandler) index(ctx context.Context, params json.RawMessage, stdout
 	if err := json.Unmarshal(params, &c); err != nil {
 		return serve.Refuse("the call's parameters are not an index's: " + err.Error())
 	}
-	ix, st, release, err := h.pool.Update(ctx, c.Root)
+	notice := notifier(stderr)
+	ix, st, release, err := h.pool.Update(ctx, c.Root, notice)
 	if err != nil {
 		return err
 	}
@@ -123,13 +133,16 @@ func (h *serveHandler) index(ctx context.Context, params json.RawMessage, stdout
 		ix, release, err = h.pool.Index(ctx, c.Root, func(ix *index.Index) (index.Stats, error) {
 			st, err = ix.Rebuild(ctx, nil)
 			return st, err
-		})
+		}, notice)
 		if err != nil {
 			return err
 		}
 	}
-	defer release()
-	if err := printIndexed(ctx, ix, st, stdout); err != nil {
+	err = printIndexed(ctx, ix, st, stdout)
+	// The history is read with the repository's index handed back: its
+	// other calls need not wait for it.
+	release()
+	if err != nil {
 		return err
 	}
 	if !c.NoHistory {
@@ -147,7 +160,9 @@ func (h *serveHandler) readHistory(ctx context.Context, root string, stdout, std
 	switch {
 	case errors.Is(err, history.ErrLong):
 		if _, busy := h.reading.LoadOrStore(root, true); !busy {
+			h.background.Add(1)
 			go func() {
+				defer h.background.Done()
 				defer h.reading.Delete(root)
 				if _, err := history.Warm(h.ctx, root, "", "", h.dir); err != nil && !errors.Is(err, history.ErrNoGit) {
 					h.log.Warn("read the git history", "repo", root, "err", err)
@@ -181,7 +196,7 @@ func (h *serveHandler) retrieve(ctx context.Context, params json.RawMessage, std
 	if err := opts.Check(); err != nil {
 		return serve.UsageError{Msg: err.Error()}
 	}
-	ix, release, err := h.pool.Index(ctx, c.Root, nil)
+	ix, release, err := h.pool.Index(ctx, c.Root, nil, opts.Notice)
 	if err != nil {
 		return err
 	}
@@ -212,14 +227,14 @@ func callServer(ctx context.Context, dir, command string, params any, stdout, st
 	if err != nil {
 		return false, nil
 	}
-	rep, err := serve.Call(ctx, dir, serve.Request{Version: versionString(), Command: command, Params: raw})
+	rep, err := serve.Call(ctx, dir, serve.Request{Version: serveBuild(), Command: command, Params: raw})
 	switch {
 	case errors.Is(err, serve.ErrNoServer):
 		return false, nil
 	case ctx.Err() != nil:
 		return true, ctx.Err()
 	case err != nil:
-		notifier(stderr)(fmt.Sprintf("working without hone serve, which failed: %v", err))
+		notifier(stderr)(fmt.Sprintf("working without hone serve, which failed: %v (its standard error may say why; --no-server works alone without asking it)", err))
 		return false, nil
 	case rep.Refused != "":
 		notifier(stderr)(fmt.Sprintf("working without hone serve: %s (restart it with this build)", rep.Refused))
@@ -238,4 +253,24 @@ func callServer(ctx context.Context, dir, command string, params any, stdout, st
 		return true, usageError{rep.Error}
 	}
 	return true, errors.New(rep.Error)
+}
+
+// serveBuild names this build for hone serve, which answers commands of
+// its own build alone: the version and commit, the parser that makes the
+// outlines, and for a build of a modified work tree, the executable's
+// size and time, which tell one such build from the next.
+func serveBuild() string {
+	b := versionString() + " " + structure.Parser()
+	if !strings.HasSuffix(b, "+dirty) "+structure.Parser()) {
+		return b
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return b
+	}
+	fi, err := os.Stat(exe)
+	if err != nil {
+		return b
+	}
+	return fmt.Sprintf("%s %d@%d", b, fi.Size(), fi.ModTime().UnixNano())
 }

@@ -61,7 +61,7 @@ func runOut(t *testing.T, args ...string) (stdout, stderr string, code int) {
 func TestRetrieveServed(t *testing.T) {
 	repo := filepath.Join("..", "..", "testdata", "repos", "login-throttle")
 	dir := t.TempDir()
-	calls := startServe(t, dir, versionString())
+	calls := startServe(t, dir, serveBuild())
 	for _, format := range []string{"text", "json", "context"} {
 		args := []string{"retrieve", "--repo", repo, "--index-dir", dir, "--format", format, "--budget", "1500", "--include", "**/*.py", "rate limiting on login"}
 		before := calls.Load()
@@ -155,7 +155,7 @@ func TestIndexServed(t *testing.T) {
 	write("a.go", "package a\n\nfunc Alpha() {}\n")
 	write("b.go", "package a\n\nfunc Bravo() {}\n")
 	dir := t.TempDir()
-	calls := startServe(t, dir, versionString())
+	calls := startServe(t, dir, serveBuild())
 	index := func(extra ...string) string {
 		t.Helper()
 		out, stderr, code := runOut(t, append([]string{"index", "--repo", repo, "--index-dir", dir}, extra...)...)

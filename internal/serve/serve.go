@@ -1,9 +1,11 @@
 // Package serve is the local socket through which hone's commands reach a
 // running hone serve, which keeps indexes open and watched between them:
-// one Unix socket in the index folder, one request and one reply a
-// connection, each a JSON object. The server answers only its own user
-// (the folder is the user's; on Linux the peer's user is checked too), and
-// only a client of its own build: any other works alone.
+// one Unix socket in the index folder. On each connection the server says
+// hello (its build) at once, the client sends one request and the server
+// one reply, each a line of JSON. The server answers only its own user
+// and the client talks only to its own user's server (the folder is the
+// user's; on Linux each end checks the other's user too), and only
+// clients of the server's build: any other works alone.
 package serve
 
 import (
@@ -22,22 +24,32 @@ import (
 	"time"
 )
 
-// Socket is the name of the server's socket in the index folder.
-const Socket = "serve.sock"
+// Socket is the name of the server's socket in the index folder; lock is
+// the file whose lock a server holds while it serves.
+const (
+	Socket = "serve.sock"
+	lock   = "serve.lock"
+)
 
-// maxRequest bounds a request: a task is at most hone.MaxTaskBytes.
-const maxRequest = 4 << 20
+// maxRequest bounds a request: a task is at most hone.MaxTaskBytes, which
+// JSON may write six bytes a byte.
+const maxRequest = 8 << 20
 
 // maxSocketPath is the longest path a Unix socket may have, on Linux
 // (108 bytes with the NUL; macOS allows 104).
 const maxSocketPath = 103
 
-// dialTimeout bounds the connection to a server: a live one accepts at
-// once.
-const dialTimeout = 200 * time.Millisecond
-
-// requestTimeout bounds the wait for a client's request.
-const requestTimeout = 10 * time.Second
+const (
+	// dialTimeout bounds the connection to a server, and helloTimeout
+	// its hello: a live one accepts and says hello at once; one stopped
+	// (Ctrl-Z) or stuck is passed over.
+	dialTimeout  = 200 * time.Millisecond
+	helloTimeout = time.Second
+	// requestTimeout bounds the wait for a client's request, and
+	// writeTimeout a write to a client that does not read.
+	requestTimeout = 10 * time.Second
+	writeTimeout   = 10 * time.Second
+)
 
 // Path is the socket's path for the indexes in dir.
 func Path(dir string) string { return filepath.Join(dir, Socket) }
@@ -51,6 +63,11 @@ type Request struct {
 	Params  json.RawMessage `json:"params"`
 }
 
+// hello is what the server says first: its build.
+type hello struct {
+	Version string `json:"version"`
+}
+
 // Reply is what the command printed, and how it ended.
 type Reply struct {
 	Version string `json:"version"` // the server's build
@@ -61,7 +78,8 @@ type Reply struct {
 	Error string `json:"error,omitempty"`
 	Usage bool   `json:"usage,omitempty"`
 	// Refused says why the server did not run the command (another build,
-	// a command it does not serve): the client runs it alone.
+	// a command it does not serve, the server stopping): the client runs
+	// it alone.
 	Refused string `json:"refused,omitempty"`
 }
 
@@ -72,16 +90,31 @@ type UsageError struct{ Msg string }
 func (e UsageError) Error() string { return e.Msg }
 
 // Handler runs a command with its parameters, printing what the command
-// prints to stdout and stderr. ctx ends when the client goes.
+// prints to stdout and stderr. ctx ends when the client goes, or the
+// server stops.
 type Handler func(ctx context.Context, command string, params json.RawMessage, stdout, stderr io.Writer) error
 
 // ErrNoServer is Call's error when no server answers at the socket.
 var ErrNoServer = errors.New("no hone serve answers")
 
-// Listen makes the socket for the indexes in dir. A socket left by a
-// server that is gone is replaced; one that a live server answers is an
-// error.
-func Listen(dir string) (net.Listener, error) {
+// Listener is a server's socket, and the lock that makes it the folder's
+// one server.
+type Listener struct {
+	net.Listener
+	unlock func()
+}
+
+// Close closes the socket, removing it, and lets the lock go.
+func (l *Listener) Close() error {
+	err := l.Listener.Close()
+	l.unlock()
+	return err
+}
+
+// Listen makes the socket for the indexes in dir, for one server at a
+// time: while another serves the folder, it says so. A socket left by a
+// server that is gone is replaced.
+func Listen(dir string) (*Listener, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("make the index folder: %w", err)
 	}
@@ -89,24 +122,33 @@ func Listen(dir string) (net.Listener, error) {
 	if len(path) > maxSocketPath {
 		return nil, fmt.Errorf("the socket's path %s is %d bytes, over the %d a socket may have: give a shorter --index-dir or HONE_INDEX_DIR", path, len(path), maxSocketPath)
 	}
+	busy := fmt.Errorf("a hone serve already serves the indexes in %s: stop it first, or give another --index-dir", dir)
+	unlock, err := lockServer(filepath.Join(dir, lock))
+	if errors.Is(err, errLocked) {
+		return nil, busy
+	}
+	if err != nil {
+		return nil, err
+	}
 	if _, err := os.Lstat(path); err == nil {
+		// Where the lock is not kept (outside Unix), a live server
+		// answers its socket.
 		if c, err := net.DialTimeout("unix", path, dialTimeout); err == nil {
 			c.Close()
-			return nil, fmt.Errorf("a hone serve already serves the indexes in %s: stop it first, or give another --index-dir", dir)
+			unlock()
+			return nil, busy
 		}
 		if err := os.Remove(path); err != nil {
+			unlock()
 			return nil, fmt.Errorf("remove the socket a stopped server left: %w", err)
 		}
 	}
-	l, err := net.Listen("unix", path)
+	l, err := listenPrivate(path)
 	if err != nil {
+		unlock()
 		return nil, fmt.Errorf("listen on %s: %w", path, err)
 	}
-	if err := os.Chmod(path, 0o600); err != nil {
-		l.Close()
-		return nil, fmt.Errorf("make the socket the user's alone: %w", err)
-	}
-	return l, nil
+	return &Listener{Listener: l, unlock: unlock}, nil
 }
 
 // Server answers the calls that come to its listener.
@@ -117,7 +159,8 @@ type Server struct {
 }
 
 // Serve answers calls until ctx ends, then closes the listener and waits
-// for the calls in progress, which are canceled.
+// for the calls in progress, which are canceled and refused, so that
+// their clients run them alone.
 func (s *Server) Serve(ctx context.Context, l net.Listener) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -127,18 +170,27 @@ func (s *Server) Serve(ctx context.Context, l net.Listener) error {
 		<-ctx.Done()
 		l.Close()
 	}()
+	pause := 5 * time.Millisecond
 	for {
 		c, err := l.Accept()
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil
 			}
-			var ne net.Error
-			if errors.As(err, &ne) && ne.Timeout() {
-				continue
+			if errors.Is(err, net.ErrClosed) {
+				return fmt.Errorf("accept a call: %w", err)
 			}
-			return fmt.Errorf("accept a call: %w", err)
+			// Out of file descriptors, or another passing failure: wait,
+			// and go on.
+			s.Log.Warn("accept a call", "err", err)
+			select {
+			case <-time.After(pause):
+			case <-ctx.Done():
+			}
+			pause = min(2*pause, time.Second)
+			continue
 		}
+		pause = 5 * time.Millisecond
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -147,11 +199,14 @@ func (s *Server) Serve(ctx context.Context, l net.Listener) error {
 	}
 }
 
-// answer reads one request from c and writes its reply.
+// answer says hello on c, reads one request and writes its reply.
 func (s *Server) answer(ctx context.Context, c net.Conn) {
 	defer c.Close()
 	if err := peerAllowed(c); err != nil {
 		s.Log.Warn("refused a call", "err", err)
+		return
+	}
+	if !s.write(c, hello{Version: s.Version}) {
 		return
 	}
 	// A client sends its request at once: one that does not is let go.
@@ -161,8 +216,8 @@ func (s *Server) answer(ctx context.Context, c net.Conn) {
 	c.SetReadDeadline(time.Time{})
 	if err != nil {
 		if len(line) > 0 {
-			// Nothing at all is a probe: a new server's check for a
-			// live one.
+			// Nothing at all is a probe: a client that saw another
+			// build, or a new server's check for a live one.
 			s.Log.Warn("a call's request was cut or too long", "err", err)
 		}
 		return
@@ -178,7 +233,7 @@ func (s *Server) answer(ctx context.Context, c net.Conn) {
 	}
 	// The call ends when its client goes: a client sends nothing after
 	// its request, so a read that returns means it closed.
-	ctx, cancel := context.WithCancel(ctx)
+	cctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	go func() {
 		var b [1]byte
@@ -187,31 +242,43 @@ func (s *Server) answer(ctx context.Context, c net.Conn) {
 	}()
 	var stdout, stderr strings.Builder
 	start := time.Now()
-	err = s.Handle(ctx, req.Command, req.Params, &stdout, &stderr)
+	err = s.Handle(cctx, req.Command, req.Params, &stdout, &stderr)
 	rep := Reply{Stdout: stdout.String(), Stderr: stderr.String()}
-	if err != nil {
+	var re refusal
+	var ue UsageError
+	switch {
+	case ctx.Err() != nil:
+		// The server stops: the client runs the command alone.
+		rep = Reply{Refused: "hone serve stopped during the call"}
+	case errors.As(err, &re):
+		rep = Reply{Refused: re.why}
+	case err != nil:
 		rep.Error = err.Error()
-		var ue UsageError
 		rep.Usage = errors.As(err, &ue)
-		var re refusal
-		if errors.As(err, &re) {
-			rep = Reply{Refused: re.why}
-		}
 	}
-	s.Log.Info("answered", "command", req.Command, "ms", time.Since(start).Milliseconds(), "err", rep.Error)
+	s.Log.Info("answered", "command", req.Command, "ms", time.Since(start).Milliseconds(), "err", rep.Error, "refused", rep.Refused)
 	s.reply(c, rep)
 }
 
 func (s *Server) reply(c net.Conn, rep Reply) {
 	rep.Version = s.Version
-	b, err := json.Marshal(rep)
+	s.write(c, rep)
+}
+
+// write writes v as a line of JSON, within writeTimeout: a client that
+// does not read holds nothing up.
+func (s *Server) write(c net.Conn, v any) bool {
+	b, err := json.Marshal(v)
 	if err != nil {
 		s.Log.Warn("encode a reply", "err", err)
-		return
+		return false
 	}
+	c.SetWriteDeadline(time.Now().Add(writeTimeout))
 	if _, err := c.Write(append(b, '\n')); err != nil {
 		s.Log.Info("the client went before its reply", "err", err)
+		return false
 	}
+	return true
 }
 
 // refusal is a Handler's way to decline a call that the client can run
@@ -225,8 +292,10 @@ func (r refusal) Error() string { return r.why }
 func Refuse(why string) error { return refusal{why} }
 
 // Call asks the server of the indexes in dir to run a command. Its error
-// is ErrNoServer, wrapped, when no server answers there; a reply that
-// refuses the call comes back with Refused set.
+// is ErrNoServer, wrapped, when no server answers there (none, one
+// stopped, one of another user); a reply that refuses the call comes back
+// with Refused set, as does a server of another build, which is sent
+// nothing.
 func Call(ctx context.Context, dir string, req Request) (*Reply, error) {
 	path := Path(dir)
 	if _, err := os.Lstat(path); err != nil {
@@ -240,8 +309,24 @@ func Call(ctx context.Context, dir string, req Request) (*Reply, error) {
 		return nil, fmt.Errorf("%w at %s: %v", ErrNoServer, path, err)
 	}
 	defer c.Close()
+	if err := peerAllowed(c); err != nil {
+		return nil, fmt.Errorf("%w at %s: %v", ErrNoServer, path, err)
+	}
 	stop := context.AfterFunc(ctx, func() { c.Close() })
 	defer stop()
+	dec := json.NewDecoder(c)
+	var hi hello
+	c.SetReadDeadline(time.Now().Add(helloTimeout))
+	if err := dec.Decode(&hi); err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, fmt.Errorf("%w at %s: it said nothing within %s (stopped, or stuck): %v", ErrNoServer, path, helloTimeout, err)
+	}
+	c.SetReadDeadline(time.Time{})
+	if hi.Version != req.Version {
+		return &Reply{Version: hi.Version, Refused: fmt.Sprintf("hone serve is build %s, the command build %s", hi.Version, req.Version)}, nil
+	}
 	b, err := json.Marshal(req)
 	if err != nil {
 		return nil, err
@@ -250,7 +335,7 @@ func Call(ctx context.Context, dir string, req Request) (*Reply, error) {
 		return nil, fmt.Errorf("send the call to hone serve: %w", err)
 	}
 	var rep Reply
-	if err := json.NewDecoder(c).Decode(&rep); err != nil {
+	if err := dec.Decode(&rep); err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}

@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -50,6 +51,8 @@ func TestCall(t *testing.T) {
 		case "fail":
 			fmt.Fprint(stdout, "partial")
 			return errors.New("it broke")
+		case "stop":
+			return Refuse("stopping")
 		}
 		return Refuse("no such command")
 	})
@@ -63,6 +66,7 @@ func TestCall(t *testing.T) {
 		{"v1", "what", `[]`, Reply{Version: "v1", Refused: "no such command"}},
 		{"v1", "echo", `{}`, Reply{Version: "v1", Refused: "not words"}},
 		{"v2", "echo", `["a"]`, Reply{Version: "v1", Refused: "hone serve is build v1, the command build v2"}},
+		{"v1", "stop", `[]`, Reply{Version: "v1", Refused: "stopping"}},
 	} {
 		rep, err := Call(context.Background(), dir, Request{Version: tt.version, Command: tt.cmd, Params: json.RawMessage(tt.params)})
 		if err != nil {
@@ -125,9 +129,14 @@ func TestClientGoes(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
+	dec := json.NewDecoder(c)
+	var hi hello
+	if err := dec.Decode(&hi); err != nil || hi.Version != "v1" {
+		t.Fatalf("hello: %+v, %v", hi, err)
+	}
 	fmt.Fprintln(c, "not json")
 	var rep Reply
-	if err := json.NewDecoder(c).Decode(&rep); err != nil || rep.Refused == "" {
+	if err := dec.Decode(&rep); err != nil || rep.Refused == "" {
 		t.Errorf("a request not JSON: %+v, %v; want it refused", rep, err)
 	}
 }
@@ -176,4 +185,71 @@ func FuzzRequest(f *testing.F) {
 			t.Fatalf("after %q the server answers %+v, %v", data, rep, err)
 		}
 	})
+}
+
+// A server that accepts and says nothing (stopped with Ctrl-C, or stuck)
+// is no server: the client does not wait for it.
+func TestSilentServer(t *testing.T) {
+	dir := t.TempDir()
+	l, err := net.Listen("unix", Path(dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			defer c.Close()
+		}
+	}()
+	start := time.Now()
+	_, err = Call(context.Background(), dir, Request{Version: "v1"})
+	if !errors.Is(err, ErrNoServer) {
+		t.Errorf("a silent server: %v, want ErrNoServer", err)
+	}
+	if d := time.Since(start); d > 5*helloTimeout {
+		t.Errorf("waited %s for a silent server", d)
+	}
+}
+
+// A server that stops during a call refuses it, so that its client runs
+// the command alone; the call's run is canceled.
+func TestServerStops(t *testing.T) {
+	dir := t.TempDir()
+	l, err := Listen(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	began := make(chan struct{})
+	s := &Server{Version: "v1", Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Handle: func(ctx context.Context, cmd string, p json.RawMessage, stdout, stderr io.Writer) error {
+		close(began)
+		<-ctx.Done()
+		return ctx.Err()
+	}}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- s.Serve(ctx, l) }()
+	go func() {
+		<-began
+		cancel()
+	}()
+	rep, err := Call(context.Background(), dir, Request{Version: "v1", Command: "wait", Params: json.RawMessage(`[]`)})
+	if err != nil || rep.Refused == "" {
+		t.Errorf("a call the stopping server held: %+v, %v; want it refused", rep, err)
+	}
+	if err := <-done; err != nil {
+		t.Error(err)
+	}
+	// Stopped, the server left neither its socket nor its lock.
+	if _, err := os.Stat(Path(dir)); err == nil {
+		t.Error("the socket is still there")
+	}
+	l2, err := Listen(dir)
+	if err != nil {
+		t.Fatalf("a new server after the first stopped: %v", err)
+	}
+	l2.Close()
 }

@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"os"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/hone-tools/hone/index"
@@ -42,6 +43,9 @@ type entry struct {
 	watcher *watch.Watcher // nil: every call walks the repository
 	noWatch bool           // watching failed here once: do not try again
 	evicted bool           // closed for good: a call takes the repository's new entry
+	// notice is the notices' sink of the call that holds the entry, if
+	// it has one: what the index says goes to that call's user too.
+	notice atomic.Pointer[func(string)]
 }
 
 // New makes a pool of the indexes in dir (empty: index.DefaultDir); log
@@ -128,21 +132,26 @@ func (p *Pool) entry(root string) *entry {
 // defers: every call sees the files as they are. update, when set,
 // brings the index up to date in the stead of the watcher's word and
 // the incremental update (a rebuild, or an update asked for).
-func (p *Pool) Index(ctx context.Context, root string, update func(*index.Index) (index.Stats, error)) (*index.Index, func(), error) {
-	ix, _, release, err := p.index(ctx, root, update, false)
+//
+// notice, if set, hears what the index says during the call (an index
+// rebuilt because it was damaged, a disk full), as well as the pool's
+// log.
+func (p *Pool) Index(ctx context.Context, root string, update func(*index.Index) (index.Stats, error), notice func(string)) (*index.Index, func(), error) {
+	ix, _, release, err := p.index(ctx, root, update, notice, false)
 	return ix, release, err
 }
 
 // Update is Index, with what bringing the index up to date did: where the
 // watcher says no file changed, nothing was added, changed or deleted,
-// and the index's files are counted as they are.
-func (p *Pool) Update(ctx context.Context, root string) (*index.Index, index.Stats, func(), error) {
-	return p.index(ctx, root, nil, true)
+// and the index's files are counted as they are. A disk that filled
+// during the update is its error (index.ErrFull), as hone index has it.
+func (p *Pool) Update(ctx context.Context, root string, notice func(string)) (*index.Index, index.Stats, func(), error) {
+	return p.index(ctx, root, nil, notice, true)
 }
 
 // index is Index; with stats, the stats of an index no file of which
 // changed count its files.
-func (p *Pool) index(ctx context.Context, root string, update func(*index.Index) (index.Stats, error), stats bool) (*index.Index, index.Stats, func(), error) {
+func (p *Pool) index(ctx context.Context, root string, update func(*index.Index) (index.Stats, error), notice func(string), stats bool) (*index.Index, index.Stats, func(), error) {
 	begin := time.Now()
 	e := p.entry(root)
 	e.mu.Lock()
@@ -152,10 +161,14 @@ func (p *Pool) index(ctx context.Context, root string, update func(*index.Index)
 		e = p.entry(root)
 		e.mu.Lock()
 	}
+	if notice != nil {
+		e.notice.Store(&notice)
+	}
 	release := func() {
 		if e.ix != nil {
 			e.ix.EndRead()
 		}
+		e.notice.Store(nil)
 		e.mu.Unlock()
 	}
 	if e.ix != nil {
@@ -166,9 +179,14 @@ func (p *Pool) index(ctx context.Context, root string, update func(*index.Index)
 		}
 	}
 	if e.ix == nil {
-		ix, err := index.Open(ctx, root, index.Options{Dir: p.dir, Notice: func(n string) { p.log.Info(n) }})
+		ix, err := index.Open(ctx, root, index.Options{Dir: p.dir, Notice: func(n string) {
+			p.log.Info(n, "repo", root)
+			if f := e.notice.Load(); f != nil {
+				(*f)(n)
+			}
+		}})
 		if err != nil {
-			e.mu.Unlock()
+			release()
 			return nil, index.Stats{}, nil, err
 		}
 		e.ix = ix
@@ -203,9 +221,13 @@ func (p *Pool) index(ctx context.Context, root string, update func(*index.Index)
 	}
 	st, err := update(ix)
 	if err != nil {
-		if errors.Is(err, index.ErrFull) && !asked {
-			// The index answers as it was; the log says why.
-			p.log.Warn(err.Error())
+		if errors.Is(err, index.ErrFull) && !asked && !stats {
+			// The index answers as it was; the log and the call's
+			// notices say why.
+			p.log.Warn(err.Error(), "repo", root)
+			if notice != nil {
+				notice(err.Error())
+			}
 			return ix, st, release, nil
 		}
 		release()

@@ -1,6 +1,7 @@
 package warm
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -10,6 +11,7 @@ import (
 	"runtime"
 	"testing"
 
+	"github.com/hone-tools/hone/index"
 	"github.com/hone-tools/hone/internal/watch"
 )
 
@@ -32,7 +34,7 @@ func TestWalksOnlyOnChange(t *testing.T) {
 	p.OnWalk(func(string) { walks++ })
 	files := func() int {
 		t.Helper()
-		ix, release, err := p.Index(context.Background(), repo, nil)
+		ix, release, err := p.Index(context.Background(), repo, nil, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -71,7 +73,7 @@ func TestIndexReplaced(t *testing.T) {
 	p := New(dir, quiet())
 	t.Cleanup(func() { p.Close() })
 	ctx := context.Background()
-	ix, release, err := p.Index(ctx, repo, nil)
+	ix, release, err := p.Index(ctx, repo, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,7 +86,7 @@ func TestIndexReplaced(t *testing.T) {
 	for _, ext := range []string{"-wal", "-shm"} {
 		os.Rename(path+ext, path+".old"+ext)
 	}
-	ix, release, err = p.Index(ctx, repo, nil)
+	ix, release, err = p.Index(ctx, repo, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,5 +135,50 @@ func TestEvictLeastRecentlyUsed(t *testing.T) {
 	}
 	if p.entry("/repo/0") == first {
 		t.Error("a call took the closed entry again")
+	}
+}
+
+// What the index says while a call holds it (here, that it was damaged
+// and is built anew) reaches that call's notices, not the log alone.
+func TestCallHearsNotices(t *testing.T) {
+	repo, dir := t.TempDir(), t.TempDir()
+	if err := os.WriteFile(filepath.Join(repo, "a.go"), []byte("package a\n\nfunc Alpha() {}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	path, err := index.PathOf(repo, index.Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, bytes.Repeat([]byte("not a database "), 512), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	p := New(dir, quiet())
+	t.Cleanup(func() { p.Close() })
+	var heard []string
+	ix, release, err := p.Index(context.Background(), repo, nil, func(n string) { heard = append(heard, n) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := ix.Status(context.Background())
+	release()
+	if err != nil || st.Files != 1 {
+		t.Fatalf("the new index: %+v, %v", st, err)
+	}
+	if len(heard) == 0 {
+		t.Error("the call heard nothing of the damaged index")
+	}
+	// The next call, with no sink, hears nothing, and the first's sink
+	// is let go.
+	heard = nil
+	_, release, err = p.Index(context.Background(), repo, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	release()
+	if len(heard) != 0 {
+		t.Errorf("a later call's notices reached the first call: %q", heard)
 	}
 }
