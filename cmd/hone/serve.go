@@ -256,12 +256,14 @@ func callServer(ctx context.Context, dir, command string, params any, stdout, st
 }
 
 // serveBuild names this build for hone serve, which answers commands of
-// its own build alone: the version and commit, the parser that makes the
-// outlines, and for a build of a modified work tree, the executable's
-// size and time, which tell one such build from the next.
+// its own build alone: the version, the commit, the parser that makes the
+// outlines, and for a build of a modified work tree or of no known
+// commit, the executable's size and time, which tell one such build from
+// the next.
 func serveBuild() string {
-	b := versionString() + " " + structure.Parser()
-	if !strings.HasSuffix(b, "+dirty) "+structure.Parser()) {
+	rev := buildRevision()
+	b := hone.Version + " " + rev + " " + structure.Parser()
+	if rev != "" && !strings.HasSuffix(rev, "+dirty") {
 		return b
 	}
 	exe, err := os.Executable()
