@@ -244,7 +244,7 @@ func (p *Pool) watch(root string, e *entry) {
 		return
 	}
 	if e.watcher != nil && e.watcher.Err() != nil {
-		p.log.Info("every call walks the repository: its watcher failed", "repo", root, "err", e.watcher.Err())
+		p.log.Warn("every call walks the repository: its watcher failed", "repo", root, "err", e.watcher.Err())
 		e.watcher.Close()
 		e.watcher, e.noWatch = nil, true
 		return
@@ -252,14 +252,14 @@ func (p *Pool) watch(root string, e *entry) {
 	if e.watcher == nil {
 		w, err := watch.New(root)
 		if err != nil {
-			p.log.Info("every call walks the repository: cannot watch it", "repo", root, "err", err)
+			p.log.Warn("every call walks the repository: cannot watch it", "repo", root, "err", err)
 			e.noWatch = true
 			return
 		}
 		e.watcher = w
 	}
 	if err := e.watcher.Watch(e.ix.Walked()); err != nil {
-		p.log.Info("every call walks the repository: cannot watch all its folders (on Linux, raise fs.inotify.max_user_watches)", "repo", root, "err", err)
+		p.log.Warn("every call walks the repository: cannot watch all its folders (on Linux, raise fs.inotify.max_user_watches)", "repo", root, "err", err)
 		e.watcher.Close()
 		e.watcher, e.noWatch = nil, true
 	}
