@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"syscall"
@@ -56,6 +57,7 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	ctx, stop := signal.NotifyContext(ctx, syscall.SIGTERM)
 	defer stop()
+	tradeMemoryForTime()
 	pool := warm.New(*dir, log)
 	defer pool.Close()
 	redact.Warm()
@@ -275,4 +277,24 @@ func serveBuild() string {
 		return b
 	}
 	return fmt.Sprintf("%s %d@%d", b, fi.Size(), fi.ModTime().UnixNano())
+}
+
+// A long-running server spends memory to spare the collector: its heap
+// grows to five times what it keeps live (GOGC 400) rather than twice,
+// within a soft limit of 1 GiB, past which the collector works as hard as
+// it must. On django, answers took ×0.89 and ×0.87 the time (paired), at
+// 204 MB resident instead of 108 MB. GOGC and GOMEMLIMIT, when set, have
+// their say instead.
+const (
+	serveGCPercent   = 400
+	serveMemoryLimit = 1 << 30
+)
+
+func tradeMemoryForTime() {
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(serveGCPercent)
+	}
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(serveMemoryLimit)
+	}
 }

@@ -5,10 +5,12 @@ import (
 	"encoding/json"
 	"io"
 	"log/slog"
+	"math"
 	"net"
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime/debug"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -184,5 +186,33 @@ func TestIndexServed(t *testing.T) {
 	write("c.go", "package a\n\nfunc Charlie() {}\n")
 	if out := index(); !strings.Contains(out, "indexed 3 files") || !strings.Contains(out, "1 added") {
 		t.Errorf("after a new file, served: %s", out)
+	}
+}
+
+// hone serve spends memory to spare the collector, unless GOGC or
+// GOMEMLIMIT say otherwise.
+func TestServeTradesMemory(t *testing.T) {
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1))
+	for _, tt := range []struct {
+		gogc, limit string
+		wantGC      int
+		wantLimit   int64
+	}{
+		{"", "", serveGCPercent, serveMemoryLimit},
+		{"150", "", 100, serveMemoryLimit},
+		{"", "2GiB", serveGCPercent, math.MaxInt64},
+	} {
+		t.Setenv("GOGC", tt.gogc)
+		t.Setenv("GOMEMLIMIT", tt.limit)
+		debug.SetGCPercent(100)
+		debug.SetMemoryLimit(math.MaxInt64)
+		tradeMemoryForTime()
+		if got := debug.SetGCPercent(100); got != tt.wantGC {
+			t.Errorf("GOGC=%q: GC percent %d, want %d", tt.gogc, got, tt.wantGC)
+		}
+		if got := debug.SetMemoryLimit(-1); got != tt.wantLimit {
+			t.Errorf("GOMEMLIMIT=%q: limit %d, want %d", tt.limit, got, tt.wantLimit)
+		}
 	}
 }
