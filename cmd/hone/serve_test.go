@@ -15,13 +15,15 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/hone-tools/hone"
+	"github.com/hone-tools/hone/bench"
 	"github.com/hone-tools/hone/internal/serve"
 	"github.com/hone-tools/hone/internal/warm"
 )
 
 // startServe starts a hone serve for the index folder dir, of build
 // version; it counts the calls it answers.
-func startServe(t *testing.T, dir, version string) *atomic.Int32 {
+func startServe(t testing.TB, dir, version string) *atomic.Int32 {
 	t.Helper()
 	l, err := serve.Listen(dir)
 	if err != nil {
@@ -214,5 +216,42 @@ func TestServeTradesMemory(t *testing.T) {
 		if got := debug.SetMemoryLimit(-1); got != tt.wantLimit {
 			t.Errorf("GOMEMLIMIT=%q: limit %d, want %d", tt.limit, got, tt.wantLimit)
 		}
+	}
+}
+
+// BenchmarkRetrieveServed times hone retrieve's client against a hone
+// serve in this process, warm: the call, the server's loop and the
+// printing, but not a process's start. HONE_BENCH_REPO names the
+// repository; HONE_BENCH_TASKS, if set, is a file of tasks taken in turn
+// (as BenchmarkRetrieveWarm reads it, filtered by HONE_BENCH_TASKS_REPO).
+//
+//	HONE_BENCH_REPO=/path/to/django go test -run '^$' -bench RetrieveServed ./cmd/hone
+func BenchmarkRetrieveServed(b *testing.B) {
+	repo := os.Getenv("HONE_BENCH_REPO")
+	if repo == "" {
+		b.Skip("set HONE_BENCH_REPO")
+	}
+	tasks := []string{"queryset union drops ordering when sliced"}
+	if f := os.Getenv("HONE_BENCH_TASKS"); f != "" {
+		var err error
+		if tasks, err = bench.ReadTasks(f, os.Getenv("HONE_BENCH_TASKS_REPO"), 20); err != nil || len(tasks) == 0 {
+			b.Fatalf("no tasks in %s: %v", f, err)
+		}
+	}
+	dir := b.TempDir()
+	startServe(b, dir, serveBuild())
+	call := func(task string) {
+		c := retrieveCall{Root: repo, Task: task, Format: "json", Budget: 4000, MaxCycles: hone.DefaultMaxCycles,
+			Threshold: hone.DefaultThreshold, MaxFiles: hone.DefaultMaxFiles}
+		done, err := callServer(context.Background(), dir, "retrieve", c, io.Discard, io.Discard)
+		if !done || err != nil {
+			b.Fatalf("not served: %v", err)
+		}
+	}
+	call(tasks[0]) // the first call indexes
+	call(tasks[0]) // the second settles the watches
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		call(tasks[i%len(tasks)])
 	}
 }
