@@ -9,7 +9,9 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"os/exec"
 	"os/signal"
+	"path/filepath"
 	"runtime/debug"
 	"strings"
 	"sync"
@@ -34,12 +36,16 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	dir := fs.String("index-dir", "", "the index folder whose commands it answers (default: $HONE_INDEX_DIR, else the user's cache directory)")
 	quiet := fs.Bool("quiet", false, "log only what went wrong, not each call")
-	words, err := parseFlags(fs, args, stdout, "hone serve [--index-dir DIR] [--quiet]\n\nAnswers hone retrieve in the commands' stead, for every repository, keeping their indexes open and (on Linux) watched. It runs until interrupted; the commands find it by the index folder, and work alone where none runs, or with --no-server.")
+	idle := fs.Duration("idle", 0, "stop after answering no call for this long, e.g. 30m (default: run until stopped)")
+	words, err := parseFlags(fs, args, stdout, "hone serve [--index-dir DIR] [--quiet] [--idle DURATION]\n\nAnswers hone retrieve and hone index in the commands' stead, for every repository,\nkeeping their indexes open and (on Linux) watched. It runs until interrupted, or\n--idle; the commands find it by the index folder, and work alone where none runs,\nor with --no-server.")
 	if err != nil {
 		return err
 	}
 	if err := noArgs("serve", "to serve", words); err != nil {
 		return err
+	}
+	if *idle < 0 {
+		return usagef("--idle must be a duration of 0 or more, e.g. 30m, not %s", *idle)
 	}
 	if *dir == "" {
 		if *dir, err = index.DefaultDir(); err != nil {
@@ -62,7 +68,7 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	defer pool.Close()
 	redact.Warm()
 	h := &serveHandler{ctx: ctx, dir: *dir, pool: pool, log: log}
-	s := &serve.Server{Version: serveBuild(), Handle: h.handle, Log: log}
+	s := &serve.Server{Version: serveBuild(), Handle: h.handle, Log: log, Idle: *idle}
 	fmt.Fprintf(stderr, "hone serve: answering for the indexes in %s (socket %s); stop it with Ctrl-C\n", *dir, serve.Path(*dir))
 	err = s.Serve(ctx, l)
 	stop() // the background reads stop too
@@ -229,9 +235,16 @@ func callServer(ctx context.Context, dir, command string, params any, stdout, st
 	if err != nil {
 		return false, nil
 	}
+	auto, err := autoServe()
+	if err != nil {
+		return true, err
+	}
 	rep, err := serve.Call(ctx, dir, serve.Request{Version: serveBuild(), Command: command, Params: raw})
 	switch {
 	case errors.Is(err, serve.ErrNoServer):
+		if auto {
+			startServer(dir, stderr)
+		}
 		return false, nil
 	case ctx.Err() != nil:
 		return true, ctx.Err()
@@ -297,4 +310,52 @@ func tradeMemoryForTime() {
 	if os.Getenv("GOMEMLIMIT") == "" {
 		debug.SetMemoryLimit(serveMemoryLimit)
 	}
+}
+
+// autoIdle is how long a server that a command started (HONE_SERVE=auto)
+// waits for a call before it stops.
+const autoIdle = 30 * time.Minute
+
+// autoServe reports whether HONE_SERVE asks the commands to start a hone
+// serve where none answers.
+func autoServe() (bool, error) {
+	switch v := os.Getenv("HONE_SERVE"); v {
+	case "", "off":
+		return false, nil
+	case "auto":
+		return true, nil
+	default:
+		return false, usagef("HONE_SERVE=%q: set it to auto, to have hone start a hone serve where none runs, or leave it unset", v)
+	}
+}
+
+// startServer starts hone serve for the index folder dir in the
+// background, in a session of its own, to answer the commands after this
+// one, and says so; it stops after autoIdle without a call. Two commands
+// that start one at once start one: the other finds the folder served,
+// and ends. What it logs goes to serve.log in the folder.
+func startServer(dir string, stderr io.Writer) {
+	exe, err := os.Executable()
+	attr := detached()
+	if err != nil || attr == nil {
+		return
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return
+	}
+	logPath := filepath.Join(dir, "serve.log")
+	log, err := os.OpenFile(logPath, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
+	if err != nil {
+		return
+	}
+	defer log.Close() // the process has its own copy
+	cmd := &exec.Cmd{Path: exe, Args: []string{exe, "serve", "--index-dir", dir, "--idle", autoIdle.String(), "--quiet"},
+		Stdout: log, Stderr: log, SysProcAttr: attr}
+	if err := cmd.Start(); err != nil {
+		notifier(stderr)(fmt.Sprintf("could not start hone serve (HONE_SERVE=auto): %v", err))
+		return
+	}
+	notifier(stderr)(fmt.Sprintf("started hone serve (pid %d) for the commands after this one (HONE_SERVE=auto); it stops after %.0f minutes without a call; its log: %s",
+		cmd.Process.Pid, autoIdle.Minutes(), logPath))
+	cmd.Process.Release()
 }

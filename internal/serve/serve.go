@@ -156,6 +156,9 @@ type Server struct {
 	Version string // the server's build: it answers clients of this build alone
 	Handle  Handler
 	Log     *slog.Logger
+	// Idle, if set, stops the server once it has answered no call for
+	// that long.
+	Idle time.Duration
 }
 
 // Serve answers calls until ctx ends, then closes the listener and waits
@@ -170,6 +173,13 @@ func (s *Server) Serve(ctx context.Context, l net.Listener) error {
 		<-ctx.Done()
 		l.Close()
 	}()
+	var busy idleClock
+	if s.Idle > 0 {
+		go busy.stopIdle(ctx, s.Idle, func() {
+			s.Log.Info("stopping: no call for a while", "idle", s.Idle)
+			cancel()
+		})
+	}
 	pause := 5 * time.Millisecond
 	for {
 		c, err := l.Accept()
@@ -192,10 +202,56 @@ func (s *Server) Serve(ctx context.Context, l net.Listener) error {
 		}
 		pause = 5 * time.Millisecond
 		wg.Add(1)
+		busy.begin()
 		go func() {
 			defer wg.Done()
+			defer busy.end()
 			s.answer(ctx, c)
 		}()
+	}
+}
+
+// idleClock counts the calls in progress, and when the last ended.
+type idleClock struct {
+	mu    sync.Mutex
+	calls int
+	last  time.Time
+}
+
+func (k *idleClock) begin() {
+	k.mu.Lock()
+	k.calls++
+	k.mu.Unlock()
+}
+
+func (k *idleClock) end() {
+	k.mu.Lock()
+	k.calls--
+	k.last = time.Now()
+	k.mu.Unlock()
+}
+
+// stopIdle calls stop once no call has run for idle, checking a few times
+// an idle period, until ctx ends.
+func (k *idleClock) stopIdle(ctx context.Context, idle time.Duration, stop func()) {
+	k.mu.Lock()
+	k.last = time.Now()
+	k.mu.Unlock()
+	t := time.NewTicker(max(idle/8, 10*time.Millisecond))
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		k.mu.Lock()
+		quiet := k.calls == 0 && time.Since(k.last) >= idle
+		k.mu.Unlock()
+		if quiet {
+			stop()
+			return
+		}
 	}
 }
 

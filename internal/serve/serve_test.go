@@ -253,3 +253,38 @@ func TestServerStops(t *testing.T) {
 	}
 	l2.Close()
 }
+
+// A server with Idle stops once no call has come for that long, and not
+// while one runs.
+func TestIdle(t *testing.T) {
+	dir := t.TempDir()
+	l, err := Listen(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const idle = 300 * time.Millisecond
+	s := &Server{Version: "v1", Idle: idle, Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Handle: func(ctx context.Context, cmd string, p json.RawMessage, stdout, stderr io.Writer) error {
+		time.Sleep(2 * idle) // a long call keeps it up
+		return nil
+	}}
+	done := make(chan error, 1)
+	start := time.Now()
+	go func() { done <- s.Serve(context.Background(), l) }()
+	if rep, err := Call(context.Background(), dir, Request{Version: "v1", Command: "slow", Params: json.RawMessage(`[]`)}); err != nil || rep.Refused != "" {
+		t.Fatalf("the long call: %+v, %v", rep, err)
+	}
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Error(err)
+		}
+		if d := time.Since(start); d < 3*idle {
+			t.Errorf("stopped after %s, within a call and its idle time", d)
+		}
+	case <-time.After(20 * idle):
+		t.Fatal("the idle server did not stop")
+	}
+	if _, err := os.Stat(Path(dir)); err == nil {
+		t.Error("the idle server left its socket")
+	}
+}
