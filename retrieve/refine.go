@@ -68,34 +68,20 @@ type fileCalls struct {
 	calls   []structure.Call
 	defs    []structure.Def
 	lines   []string
-	stems   [][]string // each line's distinct stems once tokenized, whole identifiers left out
-	done    []bool
+	text    *fileText // its lines and their stems, shared by the runs that read the same content
 }
 
 // lineStems tokenizes line i, once.
-func (fc *fileCalls) lineStems(i int) []string {
-	if fc.done == nil {
-		fc.stems = make([][]string, len(fc.lines))
-		fc.done = make([]bool, len(fc.lines))
-	}
-	if !fc.done[i] && len(fc.lines[i]) <= 400 {
-		fc.done[i] = true
-		tokenize.Each(fc.lines[i], func(t tokenize.Token) {
-			if !t.Whole && !slices.Contains(fc.stems[i], t.Stem) {
-				fc.stems[i] = append(fc.stems[i], t.Stem)
-			}
-		})
-	}
-	return fc.stems[i]
-}
+func (fc *fileCalls) lineStems(i int) []string { return fc.text.lineStems(i) }
 
 func (sc *sources) callsOf(d *index.Doc) *fileCalls {
 	if fc, ok := sc.files[d.Path]; ok {
 		return fc
 	}
-	fc := &fileCalls{}
+	fc := &fileCalls{text: &fileText{}}
 	if src, err := sc.ix.Content(&d.Entry); err == nil {
-		fc.lines = strings.Split(string(src), "\n")
+		fc.text = texts.of(src)
+		fc.lines = fc.text.lines
 	}
 	sc.files[d.Path] = fc
 	return fc
