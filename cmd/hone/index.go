@@ -310,13 +310,14 @@ func cmdStatus(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return err
 	}
+	served, serveLine := serveStatus(ctx, f.dir)
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		return enc.Encode(map[string]any{
 			"repo": st.Root, "index": st.Path, "indexed": true, "files": st.Files, "index_bytes": st.Bytes,
 			"source_bytes": st.Source, "segments": st.Segments, "delta": st.Delta, "updated": st.Updated,
-			"complete": st.Complete, "skipped": st.Skipped, "parser": structure.Parser(),
+			"complete": st.Complete, "skipped": st.Skipped, "parser": structure.Parser(), "served": served,
 		})
 	}
 	fmt.Fprintf(stdout, "repo:     %s\n", redact.QuotePath(st.Root))
@@ -335,6 +336,7 @@ func cmdStatus(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		fmt.Fprintf(stdout, "skipped:  %s\n", st.Skipped)
 	}
 	fmt.Fprintf(stdout, "outlines: %s\n", parserText())
+	fmt.Fprintf(stdout, "serve:    %s\n", serveLine)
 	return nil
 }
 

@@ -359,3 +359,23 @@ func startServer(dir string, stderr io.Writer) {
 		cmd.Process.Pid, autoIdle.Minutes(), logPath))
 	cmd.Process.Release()
 }
+
+// serveStatus says whether a hone serve of this build answers for the
+// index folder dir (empty: the default), and a line that says what
+// answers there, for hone status.
+func serveStatus(ctx context.Context, dir string) (served bool, line string) {
+	if dir == "" {
+		var err error
+		if dir, err = index.DefaultDir(); err != nil {
+			return false, "none"
+		}
+	}
+	st, err := serve.Probe(ctx, dir)
+	switch {
+	case err != nil:
+		return false, "none (hone serve keeps indexes warm between commands: run \"hone help serve\")"
+	case st.Version != serveBuild():
+		return false, fmt.Sprintf("hone serve (pid %d) of another build, which this build's commands pass over: restart it", st.PID)
+	}
+	return true, fmt.Sprintf("hone serve (pid %d) answers this build's commands", st.PID)
+}

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
 	"math"
@@ -253,5 +254,32 @@ func BenchmarkRetrieveServed(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		call(tasks[i%len(tasks)])
+	}
+}
+
+// hone status says whether a hone serve answers, and of which build.
+func TestStatusSaysServe(t *testing.T) {
+	repo := filepath.Join("..", "..", "testdata", "repos", "login-throttle")
+	dir := t.TempDir()
+	if _, stderr, code := runOut(t, "index", "--no-history", "--no-server", "--repo", repo, "--index-dir", dir); code != 0 {
+		t.Fatal(stderr)
+	}
+	status := func() string {
+		t.Helper()
+		out, stderr, code := runOut(t, "status", "--repo", repo, "--index-dir", dir)
+		if code != 0 {
+			t.Fatal(stderr)
+		}
+		return out
+	}
+	if out := status(); !strings.Contains(out, "serve:    none") {
+		t.Errorf("no server: %s", out)
+	}
+	startServe(t, dir, serveBuild())
+	if out := status(); !strings.Contains(out, fmt.Sprintf("serve:    hone serve (pid %d) answers", os.Getpid())) {
+		t.Errorf("a server: %s", out)
+	}
+	if out, _, _ := runOut(t, "status", "--json", "--repo", repo, "--index-dir", dir); !strings.Contains(out, `"served": true`) {
+		t.Errorf("a server, in JSON: %s", out)
 	}
 }

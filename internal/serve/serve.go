@@ -63,9 +63,10 @@ type Request struct {
 	Params  json.RawMessage `json:"params"`
 }
 
-// hello is what the server says first: its build.
+// hello is what the server says first: its build, and its process.
 type hello struct {
 	Version string `json:"version"`
+	PID     int    `json:"pid,omitempty"`
 }
 
 // Reply is what the command printed, and how it ended.
@@ -262,7 +263,7 @@ func (s *Server) answer(ctx context.Context, c net.Conn) {
 		s.Log.Warn("refused a call", "err", err)
 		return
 	}
-	if !s.write(c, hello{Version: s.Version}) {
+	if !s.write(c, hello{Version: s.Version, PID: os.Getpid()}) {
 		return
 	}
 	// A client sends its request at once: one that does not is let go.
@@ -347,39 +348,67 @@ func (r refusal) Error() string { return r.why }
 // runs the command itself.
 func Refuse(why string) error { return refusal{why} }
 
-// Call asks the server of the indexes in dir to run a command. Its error
-// is ErrNoServer, wrapped, when no server answers there (none, one
-// stopped, one of another user); a reply that refuses the call comes back
-// with Refused set, as does a server of another build, which is sent
-// nothing.
-func Call(ctx context.Context, dir string, req Request) (*Reply, error) {
+// Status is what a server says of itself.
+type Status struct {
+	Version string // its build
+	PID     int    // its process
+}
+
+// Probe asks whether a server answers for the indexes in dir, and what
+// it is; its error is ErrNoServer, wrapped, where none does.
+func Probe(ctx context.Context, dir string) (Status, error) {
+	c, _, hi, err := dial(ctx, dir)
+	if err != nil {
+		return Status{}, err
+	}
+	c.Close()
+	return Status{Version: hi.Version, PID: hi.PID}, nil
+}
+
+// dial connects to the server of the indexes in dir and reads its hello.
+func dial(ctx context.Context, dir string) (net.Conn, *json.Decoder, hello, error) {
 	path := Path(dir)
 	if _, err := os.Lstat(path); err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrNoServer, err)
+		return nil, nil, hello{}, fmt.Errorf("%w: %v", ErrNoServer, err)
 	}
 	var d net.Dialer
 	dctx, cancel := context.WithTimeout(ctx, dialTimeout)
 	c, err := d.DialContext(dctx, "unix", path)
 	cancel()
 	if err != nil {
-		return nil, fmt.Errorf("%w at %s: %v", ErrNoServer, path, err)
+		return nil, nil, hello{}, fmt.Errorf("%w at %s: %v", ErrNoServer, path, err)
 	}
-	defer c.Close()
 	if err := peerAllowed(c); err != nil {
-		return nil, fmt.Errorf("%w at %s: %v", ErrNoServer, path, err)
+		c.Close()
+		return nil, nil, hello{}, fmt.Errorf("%w at %s: %v", ErrNoServer, path, err)
 	}
-	stop := context.AfterFunc(ctx, func() { c.Close() })
-	defer stop()
 	dec := json.NewDecoder(c)
 	var hi hello
 	c.SetReadDeadline(time.Now().Add(helloTimeout))
 	if err := dec.Decode(&hi); err != nil {
+		c.Close()
 		if ctx.Err() != nil {
-			return nil, ctx.Err()
+			return nil, nil, hello{}, ctx.Err()
 		}
-		return nil, fmt.Errorf("%w at %s: it said nothing within %s (stopped, or stuck): %v", ErrNoServer, path, helloTimeout, err)
+		return nil, nil, hello{}, fmt.Errorf("%w at %s: it said nothing within %s (stopped, or stuck): %v", ErrNoServer, path, helloTimeout, err)
 	}
 	c.SetReadDeadline(time.Time{})
+	return c, dec, hi, nil
+}
+
+// Call asks the server of the indexes in dir to run a command. Its error
+// is ErrNoServer, wrapped, when no server answers there (none, one
+// stopped, one of another user); a reply that refuses the call comes back
+// with Refused set, as does a server of another build, which is sent
+// nothing.
+func Call(ctx context.Context, dir string, req Request) (*Reply, error) {
+	c, dec, hi, err := dial(ctx, dir)
+	if err != nil {
+		return nil, err
+	}
+	defer c.Close()
+	stop := context.AfterFunc(ctx, func() { c.Close() })
+	defer stop()
 	if hi.Version != req.Version {
 		return &Reply{Version: hi.Version, Refused: fmt.Sprintf("hone serve is build %s, the command build %s", hi.Version, req.Version)}, nil
 	}
