@@ -328,6 +328,21 @@ func short(rev string) string {
 	return rev
 }
 
+// EnvTasks are the tasks a Go benchmark of a warm path takes in turn: at
+// most 20 read from the file HONE_BENCH_TASKS names (ReadTasks, those of
+// the repository HONE_BENCH_TASKS_REPO), else the one task given.
+func EnvTasks(task string) ([]string, error) {
+	f := os.Getenv("HONE_BENCH_TASKS")
+	if f == "" {
+		return []string{task}, nil
+	}
+	tasks, err := ReadTasks(f, os.Getenv("HONE_BENCH_TASKS_REPO"), 20)
+	if err == nil && len(tasks) == 0 {
+		err = fmt.Errorf("no tasks in %s for %q (HONE_BENCH_TASKS_REPO)", f, os.Getenv("HONE_BENCH_TASKS_REPO"))
+	}
+	return tasks, err
+}
+
 // ReadTasks reads tasks from a file: JSON lines with a "problem_statement"
 // (optionally only those whose "repo" is repo), or plain text, one task per
 // line.

@@ -232,12 +232,9 @@ func BenchmarkRetrieveServed(b *testing.B) {
 	if repo == "" {
 		b.Skip("set HONE_BENCH_REPO")
 	}
-	tasks := []string{"queryset union drops ordering when sliced"}
-	if f := os.Getenv("HONE_BENCH_TASKS"); f != "" {
-		var err error
-		if tasks, err = bench.ReadTasks(f, os.Getenv("HONE_BENCH_TASKS_REPO"), 20); err != nil || len(tasks) == 0 {
-			b.Fatalf("no tasks in %s: %v", f, err)
-		}
+	tasks, err := bench.EnvTasks("queryset union drops ordering when sliced")
+	if err != nil {
+		b.Fatal(err)
 	}
 	dir := b.TempDir()
 	startServe(b, dir, serveBuild())
