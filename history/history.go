@@ -156,16 +156,16 @@ func readLocking(ctx context.Context, root, gitDir, rev, cacheDir string, m mode
 	// In a folder of a larger repository, files are named from the
 	// folder, as the index names them.
 	absGitDir, prefix, head := lines[0], lines[1], lines[2]
-	cacheKey := absGitDir + "\x00" + prefix
+	dbPath := cacheFile(cacheDir, absGitDir+"\x00"+prefix)
 	// A process that read this head's history before, from the pack as
 	// it is now, has it still (a long-running one: hone serve, hone mcp).
-	packID := statPack(cacheFile(cacheDir, cacheKey))
+	packID := statPack(dbPath)
 	if m == readLog && packID != nil {
-		if l := kept.get(cacheFile(cacheDir, cacheKey), head, packID); l != nil {
+		if l := kept.get(dbPath, head, packID); l != nil {
 			return l, len(l.Commits), nil
 		}
 	}
-	db, dbPath, err := openCache(cacheDir, cacheKey)
+	db, err := openCache(dbPath)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -325,16 +325,13 @@ func git(ctx context.Context, root, gitDir string, stdin []byte, args ...string)
 	return out, nil
 }
 
-// openCache opens the cache of a git directory, seen from a folder of its
-// work tree (key holds both).
-func openCache(dir, key string) (*sql.DB, string, error) {
-	p := cacheFile(dir, key)
+// openCache opens the cache whose database is the file p (cacheFile).
+func openCache(p string) (*sql.DB, error) {
 	// Commit subjects may hold what no one else should read.
 	if err := index.PrivateDB(p); err != nil {
-		return nil, "", fmt.Errorf("make the history's cache: %w", err)
+		return nil, fmt.Errorf("make the history's cache: %w", err)
 	}
-	db, err := openCacheFile(p)
-	return db, p, err
+	return openCacheFile(p)
 }
 
 // cacheFile is the database of the cache of a git directory, seen from a

@@ -19,7 +19,7 @@ func (rk *ranker) declaredBy(d *index.Doc) []string {
 	if rk.declaredIn == nil {
 		rk.declaredIn = map[string][]string{}
 	}
-	found := declared(rk.src.callsOf(d).lines, rk.tp.evidence.keys)
+	found := declared(rk.src.callsOf(d).text.lines, rk.tp.evidence.keys)
 	rk.declaredIn[d.Path] = found
 	return found
 }

@@ -225,7 +225,7 @@ func (x *excerpter) Excerpt(path string, maxTokens int) (hone.Excerpt, error) {
 	if x.stems == nil {
 		x.stems = x.taskStems()
 	}
-	text := excerptText(fc.lines, fc.defs, x.stems, maxTokens)
+	text := excerptText(fc.text.lines, fc.defs, x.stems, maxTokens)
 	text, n := redact.String(text)
 	if n > 0 {
 		out.Withheld = "holds secrets"

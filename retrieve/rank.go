@@ -318,9 +318,9 @@ func (rk *ranker) spanCover(d *index.Doc) (all, title float64) {
 		return 0, 0
 	}
 	fc := rk.src.callsOf(d)
-	masks := make([]uint64, len(fc.lines))
-	for i := range fc.lines {
-		if !cm.mayHold.MayHold(fc.lines[i]) {
+	masks := make([]uint64, len(fc.text.lines))
+	for i := range fc.text.lines {
+		if !cm.mayHold.MayHold(fc.text.lines[i]) {
 			continue // tokenized, it would hold none of the concepts' stems
 		}
 		for _, s := range fc.lineStems(i) {

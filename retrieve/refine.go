@@ -67,7 +67,6 @@ type fileCalls struct {
 	scanned bool // calls and defs are from the fast extractor
 	calls   []structure.Call
 	defs    []structure.Def
-	lines   []string
 	text    *fileText // its lines and their stems, shared by the runs that read the same content
 }
 
@@ -81,7 +80,6 @@ func (sc *sources) callsOf(d *index.Doc) *fileCalls {
 	fc := &fileCalls{text: &fileText{}}
 	if src, err := sc.ix.Content(&d.Entry); err == nil {
 		fc.text = texts.of(src)
-		fc.lines = fc.text.lines
 	}
 	sc.files[d.Path] = fc
 	return fc
@@ -97,7 +95,7 @@ func (sc *sources) fastOutline(d *index.Doc) *fileCalls {
 	}
 	fc.scanned = true
 	fc.defs = d.Defs
-	fc.calls = structure.Calls([]byte(strings.Join(fc.lines, "\n")))
+	fc.calls = structure.Calls([]byte(fc.text.content))
 	return fc
 }
 
@@ -431,8 +429,8 @@ func (rf *refiner) gapsOf(d *index.Doc, q, next *query, rec *record) []hone.Gap 
 		// depends on it for exactly what the task touches. That makes it
 		// critical; the file's other calls are context, not gaps.
 		critical := false
-		if c.Line-1 < len(fc.lines) {
-			tokenize.Each(codeOfLine(fc.lines[c.Line-1]), func(t tokenize.Token) {
+		if c.Line-1 < len(fc.text.lines) {
+			tokenize.Each(codeOfLine(fc.text.lines[c.Line-1]), func(t tokenize.Token) {
 				critical = critical || !t.Whole && stems[t.Stem]
 			})
 		}
@@ -723,8 +721,8 @@ func (rf *refiner) learnFeedback(q *query, feedback []verdict) []learnedTerm {
 		}
 		counts := map[string]int{}
 		fc := rf.src.callsOf(d)
-		for i := range fc.lines {
-			if !mayHold.MayHold(fc.lines[i]) {
+		for i := range fc.text.lines {
+			if !mayHold.MayHold(fc.text.lines[i]) {
 				continue // tokenized, it would hold none of the task's stems
 			}
 			line := fc.lineStems(i)

@@ -77,11 +77,18 @@ func (h *indexHistory) report(ctx context.Context, root, cacheDir string, stdout
 		h.commits, h.err = history.Warm(ctx, root, "", "", cacheDir)
 		h.took += time.Since(begin)
 	}
+	sayHistoryRead(stdout, stderr, h.commits, h.took, h.err)
+}
+
+// sayHistoryRead says how a read of the git history ended: its commits
+// and time, or why it was left out; a repository without git says
+// nothing.
+func sayHistoryRead(stdout, stderr io.Writer, commits int, took time.Duration, err error) {
 	switch {
-	case h.err == nil:
-		fmt.Fprintf(stdout, "read the git history: %d commits in %s\n", h.commits, h.took.Round(time.Millisecond))
-	case !errors.Is(h.err, history.ErrNoGit):
-		fmt.Fprintf(stderr, "hone: git history left out: %v\n", h.err)
+	case err == nil:
+		fmt.Fprintf(stdout, "read the git history: %d commits in %s\n", commits, took.Round(time.Millisecond))
+	case !errors.Is(err, history.ErrNoGit):
+		fmt.Fprintf(stderr, "hone: git history left out: %v\n", err)
 	}
 }
 

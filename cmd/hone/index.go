@@ -190,14 +190,12 @@ func cmdIndex(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		fmt.Fprintf(stdout, "read the git history: %d commits in %s\n", n, time.Since(begin).Round(time.Millisecond))
 		return nil
 	}
-	said := false
+	if outside {
+		sayOutside(stderr, root, nil)
+	}
 	if !*rebuild && !*noServer {
 		// A hone serve that watches this repository knows whether a file
 		// changed, and walks only then.
-		if outside {
-			sayOutside(stderr, root, nil)
-			said = true
-		}
 		c := indexCall{Root: root, NoHistory: *noHistory}
 		if done, err := callServer(ctx, f.dir, "index", c, stdout, stderr); done {
 			return err
@@ -211,10 +209,8 @@ func cmdIndex(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		defer hist.stop()
 	}
 	bar := newProgressBar(stderr)
-	if outside && said {
+	if outside {
 		bar.outside = root
-	} else if outside {
-		sayOutside(stderr, root, bar)
 	}
 	var ix *index.Index
 	var st index.Stats

@@ -85,17 +85,11 @@ func cmdRetrieve(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	if *budget < 1 {
 		return usagef("the budget must be at least 1 token, not %d", *budget)
 	}
-	opts := hone.Options{
-		MaxCycles:  *maxCycles,
-		Threshold:  *threshold,
-		MaxFiles:   *maxFiles,
-		Candidates: hone.DefaultCandidates,
-		Include:    include,
-		Exclude:    exclude,
-		IndexDir:   idx.dir,
-		Notice:     notifier(stderr),
-		NoHistory:  *noHistory,
-	}
+	// What hone serve is asked to run, where one answers; the task and
+	// the repository join it below.
+	call := retrieveCall{Format: *format, Budget: *budget, MaxCycles: *maxCycles, Threshold: *threshold,
+		MaxFiles: *maxFiles, Include: include, Exclude: exclude, NoHistory: *noHistory}
+	opts := call.options(idx.dir, notifier(stderr))
 	// Indexing that takes over a second shows its progress on a terminal.
 	bar := newProgressBar(stderr)
 	opts.Progress = bar.progress
@@ -160,9 +154,8 @@ func cmdRetrieve(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		if model == nil && !*noServer {
 			// A hone serve that keeps this index warm answers in this
 			// process's stead, printing what it would.
-			c := retrieveCall{Root: root, Task: task, Format: *format, Budget: *budget, MaxCycles: *maxCycles, Threshold: *threshold,
-				MaxFiles: *maxFiles, Include: include, Exclude: exclude, NoHistory: *noHistory}
-			if done, err := callServer(ctx, idx.dir, "retrieve", c, stdout, stderr); done {
+			call.Root, call.Task = root, task
+			if done, err := callServer(ctx, idx.dir, "retrieve", call, stdout, stderr); done {
 				bar.done()
 				return err
 			}

@@ -91,6 +91,22 @@ type retrieveCall struct {
 	NoHistory bool     `json:"no_history,omitempty"`
 }
 
+// options are the loop's options for the call, with the index folder
+// dir and the notices' sink.
+func (c retrieveCall) options(dir string, notice func(string)) hone.Options {
+	return hone.Options{
+		MaxCycles:  c.MaxCycles,
+		Threshold:  c.Threshold,
+		MaxFiles:   c.MaxFiles,
+		Candidates: hone.DefaultCandidates,
+		Include:    c.Include,
+		Exclude:    c.Exclude,
+		IndexDir:   dir,
+		Notice:     notice,
+		NoHistory:  c.NoHistory,
+	}
+}
+
 // serveHandler runs the calls that come to hone serve.
 type serveHandler struct {
 	ctx     context.Context // the server's: what it starts outlives the call
@@ -104,13 +120,21 @@ type serveHandler struct {
 }
 
 func (h *serveHandler) handle(ctx context.Context, command string, params json.RawMessage, stdout, stderr io.Writer) error {
+	var err error
 	switch command {
 	case "retrieve":
-		return h.retrieve(ctx, params, stdout, stderr)
+		err = h.retrieve(ctx, params, stdout, stderr)
 	case "index":
-		return h.index(ctx, params, stdout, stderr)
+		err = h.index(ctx, params, stdout, stderr)
+	default:
+		return serve.Refuse(fmt.Sprintf("hone serve does not run %q", command))
 	}
-	return serve.Refuse(fmt.Sprintf("hone serve does not run %q", command))
+	// A usage error is the user's, as the command says it.
+	var ue usageError
+	if errors.As(err, &ue) {
+		return serve.UsageError{Msg: ue.msg}
+	}
+	return err
 }
 
 // indexCall is hone index as its flags came to, which hone serve runs as
@@ -165,24 +189,21 @@ func (h *serveHandler) index(ctx context.Context, params json.RawMessage, stdout
 func (h *serveHandler) readHistory(ctx context.Context, root string, stdout, stderr io.Writer) {
 	begin := time.Now()
 	n, err := history.WarmUpTo(ctx, root, "", "", h.dir, backgroundAt)
-	switch {
-	case errors.Is(err, history.ErrLong):
-		if _, busy := h.reading.LoadOrStore(root, true); !busy {
-			h.background.Add(1)
-			go func() {
-				defer h.background.Done()
-				defer h.reading.Delete(root)
-				if _, err := history.Warm(h.ctx, root, "", "", h.dir); err != nil && !errors.Is(err, history.ErrNoGit) {
-					h.log.Warn("read the git history", "repo", root, "err", err)
-				}
-			}()
-		}
-		fmt.Fprintf(stdout, "reading the git history in the background, in hone serve: answers leave it out until it is read (hone index --history-only waits for it)\n")
-	case err == nil:
-		fmt.Fprintf(stdout, "read the git history: %d commits in %s\n", n, time.Since(begin).Round(time.Millisecond))
-	case !errors.Is(err, history.ErrNoGit):
-		fmt.Fprintf(stderr, "hone: git history left out: %v\n", err)
+	if !errors.Is(err, history.ErrLong) {
+		sayHistoryRead(stdout, stderr, n, time.Since(begin), err)
+		return
 	}
+	if _, busy := h.reading.LoadOrStore(root, true); !busy {
+		h.background.Add(1)
+		go func() {
+			defer h.background.Done()
+			defer h.reading.Delete(root)
+			if _, err := history.Warm(h.ctx, root, "", "", h.dir); err != nil && !errors.Is(err, history.ErrNoGit) {
+				h.log.Warn("read the git history", "repo", root, "err", err)
+			}
+		}()
+	}
+	fmt.Fprintf(stdout, "reading the git history in the background, in hone serve: answers leave it out until it is read (hone index --history-only waits for it)\n")
 }
 
 func (h *serveHandler) retrieve(ctx context.Context, params json.RawMessage, stdout, stderr io.Writer) error {
@@ -190,19 +211,9 @@ func (h *serveHandler) retrieve(ctx context.Context, params json.RawMessage, std
 	if err := json.Unmarshal(params, &c); err != nil {
 		return serve.Refuse("the call's parameters are not a retrieve's: " + err.Error())
 	}
-	opts := hone.Options{
-		MaxCycles:  c.MaxCycles,
-		Threshold:  c.Threshold,
-		MaxFiles:   c.MaxFiles,
-		Candidates: hone.DefaultCandidates,
-		Include:    c.Include,
-		Exclude:    c.Exclude,
-		IndexDir:   h.dir,
-		Notice:     notifier(stderr),
-		NoHistory:  c.NoHistory,
-	}
+	opts := c.options(h.dir, notifier(stderr))
 	if err := opts.Check(); err != nil {
-		return serve.UsageError{Msg: err.Error()}
+		return usagef("%v", err)
 	}
 	ix, release, err := h.pool.Index(ctx, c.Root, nil, opts.Notice)
 	if err != nil {
@@ -211,11 +222,7 @@ func (h *serveHandler) retrieve(ctx context.Context, params json.RawMessage, std
 	defer release()
 	res, err := retrieve.RetrieveIndex(ctx, ix, c.Task, opts)
 	if err != nil {
-		var ue usageError
-		if err := retrieveError(err); errors.As(err, &ue) {
-			return serve.UsageError{Msg: ue.msg}
-		}
-		return err
+		return retrieveError(err)
 	}
 	return printRetrieve(res, c.Root, c.Format, c.Budget, stdout, stderr)
 }

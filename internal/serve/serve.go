@@ -285,7 +285,7 @@ func (s *Server) answer(ctx context.Context, c net.Conn) {
 		return
 	}
 	if req.Version != s.Version {
-		s.reply(c, Reply{Refused: fmt.Sprintf("hone serve is build %s, the command build %s", s.Version, req.Version)})
+		s.reply(c, Reply{Refused: otherBuild(s.Version, req.Version)})
 		return
 	}
 	// The call ends when its client goes: a client sends nothing after
@@ -336,6 +336,11 @@ func (s *Server) write(c net.Conn, v any) bool {
 		return false
 	}
 	return true
+}
+
+// otherBuild is why a server refuses a client of another build.
+func otherBuild(server, client string) string {
+	return fmt.Sprintf("hone serve is build %s, the command build %s", server, client)
 }
 
 // refusal is a Handler's way to decline a call that the client can run
@@ -410,7 +415,7 @@ func Call(ctx context.Context, dir string, req Request) (*Reply, error) {
 	stop := context.AfterFunc(ctx, func() { c.Close() })
 	defer stop()
 	if hi.Version != req.Version {
-		return &Reply{Version: hi.Version, Refused: fmt.Sprintf("hone serve is build %s, the command build %s", hi.Version, req.Version)}, nil
+		return &Reply{Version: hi.Version, Refused: otherBuild(hi.Version, req.Version)}, nil
 	}
 	b, err := json.Marshal(req)
 	if err != nil {
