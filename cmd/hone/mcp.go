@@ -62,7 +62,7 @@ func cmdMCP(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		defer lf.Close()
 		logw = lf
 	}
-	log := slog.New(slog.NewTextHandler(logw, nil))
+	log := redactedLog(logw, slog.LevelInfo)
 	var srv *mcpserver.Server
 	if zc != nil {
 		base, cerr := os.UserCacheDir()

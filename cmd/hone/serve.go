@@ -56,7 +56,7 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if *quiet {
 		level = slog.LevelWarn
 	}
-	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+	log := redactedLog(stderr, level)
 	l, err := serve.Listen(*dir)
 	if err != nil {
 		return err
@@ -385,4 +385,28 @@ func serveStatus(ctx context.Context, dir string) (served bool, line string) {
 		return false, fmt.Sprintf("hone serve (pid %d) of another build, which this build's commands pass over: restart it", st.PID)
 	}
 	return true, fmt.Sprintf("hone serve (pid %d) answers this build's commands", st.PID)
+}
+
+// redactedLog is the log of hone's long-running processes (hone mcp, hone
+// serve), at level and above: what it writes passes the redaction, as all
+// hone prints does, since its notices and errors can name files and
+// repeat what they hold.
+func redactedLog(w io.Writer, level slog.Level) *slog.Logger {
+	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: level, ReplaceAttr: func(_ []string, a slog.Attr) slog.Attr {
+		var text string
+		switch v := a.Value.Any(); {
+		case a.Value.Kind() == slog.KindString:
+			text = a.Value.String()
+		case a.Value.Kind() == slog.KindAny:
+			err, ok := v.(error)
+			if !ok {
+				return a
+			}
+			text = err.Error()
+		default:
+			return a
+		}
+		text, _ = redact.String(text)
+		return slog.String(a.Key, redact.Line(text))
+	}}))
 }

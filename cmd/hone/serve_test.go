@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -20,6 +21,7 @@ import (
 	"github.com/hone-tools/hone/bench"
 	"github.com/hone-tools/hone/internal/serve"
 	"github.com/hone-tools/hone/internal/warm"
+	"github.com/hone-tools/hone/redact/redacttest"
 )
 
 // startServe starts a hone serve for the index folder dir, of build
@@ -278,5 +280,27 @@ func TestStatusSaysServe(t *testing.T) {
 	}
 	if out, _, _ := runOut(t, "status", "--json", "--repo", repo, "--index-dir", dir); !strings.Contains(out, `"served": true`) {
 		t.Errorf("a server, in JSON: %s", out)
+	}
+}
+
+// The long-running processes' log passes the redaction: its messages,
+// its strings and its errors.
+func TestRedactedLog(t *testing.T) {
+	for _, p := range redacttest.Formats(7)[:3] {
+		var b strings.Builder
+		log := redactedLog(&b, slog.LevelInfo)
+		log.Info("read "+p.Text, "path", p.Text, "err", errors.New("open "+p.Text+": denied"), "n", 3)
+		out := b.String()
+		if strings.Contains(out, p.Secret) {
+			t.Errorf("%s: the log holds the secret: %s", p.Name, out)
+		}
+		if !strings.Contains(out, "n=3") || !strings.Contains(out, "level=INFO") {
+			t.Errorf("%s: the log lost what is no secret: %s", p.Name, out)
+		}
+	}
+	var b strings.Builder
+	redactedLog(&b, slog.LevelWarn).Info("quiet")
+	if b.Len() != 0 {
+		t.Errorf("below the level: %q", b.String())
 	}
 }
