@@ -32,7 +32,22 @@ type termStat struct {
 	df      int
 	surface string
 	segs    []segPostings
+	// holders are the segments' current files holding the term, decoded
+	// once per catalog (see eachHolder); nil until then, or when the
+	// catalog's holders passed maxHolders.
+	holders []holder
 }
+
+// holder is a file holding a term, and the term's frequencies in it.
+type holder struct {
+	e  *Entry
+	tf [NumFields]uint16
+}
+
+// maxHolders bounds the holders kept decoded for a catalog, about 24
+// bytes each: a process that answers many retrievals from one index (hone
+// serve, hone mcp) decodes a term's postings once, not once an answer.
+const maxHolders = 1 << 20
 
 type segPostings struct {
 	seg  int64
@@ -586,13 +601,37 @@ func (ix *Index) Cooccur(stems []string) int {
 // frequencies. Callers hold ix.mu.
 func (ix *Index) eachHolder(stem string, fn func(*Entry, [NumFields]uint16)) {
 	ts := ix.stat(stem)
-	for _, sp := range ts.segs {
-		if err := eachPosting(sp.data, func(p posting) {
-			if e := ix.live(p.id, sp.seg); e != nil {
-				fn(e, p.tf)
+	if ts.holders == nil && ix.holders < maxHolders {
+		hs := []holder{}
+		ok := true
+		for _, sp := range ts.segs {
+			if err := eachPosting(sp.data, func(p posting) {
+				if e := ix.live(p.id, sp.seg); e != nil {
+					hs = append(hs, holder{e, p.tf})
+				}
+			}); err != nil {
+				ix.fail(err)
+				ok = false
 			}
-		}); err != nil {
-			ix.fail(err)
+		}
+		if ok {
+			ts.holders = hs
+			ix.holders += len(hs)
+		}
+	}
+	if ts.holders != nil {
+		for _, h := range ts.holders {
+			fn(h.e, h.tf)
+		}
+	} else {
+		for _, sp := range ts.segs {
+			if err := eachPosting(sp.data, func(p posting) {
+				if e := ix.live(p.id, sp.seg); e != nil {
+					fn(e, p.tf)
+				}
+			}); err != nil {
+				ix.fail(err)
+			}
 		}
 	}
 	for _, d := range ix.delta {

@@ -151,6 +151,9 @@ type Index struct {
 	inDelta int
 	docs    map[int64]*Doc
 	terms   map[string]*termStat
+	holders int // the holders decoded in terms (see maxHolders)
+	// pairs caches the thesaurus's pairs read, by stem (see readPairs).
+	pairs map[string][]Neighbor
 	// blocks caches the postings blocks read, by block number.
 	blocks map[int64][]segBlock
 	delta  []*Doc
@@ -626,6 +629,7 @@ func (ix *Index) loadCatalog(ctx context.Context) error {
 	ix.cat, ix.byID, ix.total, ix.loaded, ix.snapshotOK = cat, nil, total, version, snapshotOK
 	ix.source, ix.inDelta = source, inDelta
 	ix.docs, ix.terms, ix.defs, ix.blocks, ix.dirs = map[int64]*Doc{}, map[string]*termStat{}, map[string][]*Entry{}, map[int64][]segBlock{}, nil
+	ix.holders, ix.pairs = 0, nil
 	ix.delta, ix.tomb, ix.pairsOut, ix.ready, ix.hashes = nil, nil, nil, false, nil
 	ix.mu.Unlock()
 	return nil

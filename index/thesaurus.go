@@ -769,6 +769,10 @@ const (
 	minNeighborFiles = 3
 	// relatedScan is how many of a term's most frequent pairs are weighed.
 	relatedScan = 60
+	// maxPairStems bounds the terms whose pairs a catalog keeps once read
+	// (relatedScan pairs at most each): a process that answers many
+	// retrievals from one index reads a term's pairs once.
+	maxPairStems = 20000
 )
 
 // RelatedAll returns, for each stem, up to k terms that stand together
@@ -782,11 +786,35 @@ func (ix *Index) RelatedAll(stems []string, k int) map[string][]Neighbor {
 	if k <= 0 || len(stems) == 0 {
 		return out
 	}
-	cands, err := ix.readPairs(context.Background(), stems)
+	// The pairs read before, for this catalog; the rest from the table.
+	cands := make(map[string][]Neighbor, len(stems))
+	var need []string
+	ix.mu.Lock()
+	loaded := ix.loaded
+	for _, a := range stems {
+		if list, ok := ix.pairs[a]; ok {
+			cands[a] = slices.Clone(list)
+		} else {
+			need = append(need, a)
+		}
+	}
+	ix.mu.Unlock()
+	read, err := ix.readPairs(context.Background(), need)
 	if err != nil {
 		ix.failLocking(fmt.Errorf("read thesaurus: %w", err))
 		return out
 	}
+	ix.mu.Lock()
+	if ix.pairs == nil {
+		ix.pairs = map[string][]Neighbor{}
+	}
+	for a, list := range read {
+		if ix.loaded == loaded && len(ix.pairs) < maxPairStems {
+			ix.pairs[a] = slices.Clone(list)
+		}
+		cands[a] = list
+	}
+	ix.mu.Unlock()
 	// The counts as they stand: the delta's pairs added, the dropped files'
 	// taken back.
 	ix.mu.Lock()
