@@ -119,7 +119,7 @@ func startBackground(root, cacheDir string) (string, error) {
 	if cacheDir != "" {
 		args = append(args, "--index-dir", cacheDir)
 	}
-	cmd := &exec.Cmd{Path: exe, Args: args, Dir: root, Stdout: log, Stderr: log, SysProcAttr: attr}
+	cmd := &exec.Cmd{Path: exe, Args: args, Dir: root, Env: backgroundEnv(), Stdout: log, Stderr: log, SysProcAttr: attr}
 	if err := cmd.Start(); err != nil {
 		return "", err
 	}

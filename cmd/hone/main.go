@@ -63,6 +63,20 @@ func startProfile(file string, stderr io.Writer) (stop func()) {
 	}
 }
 
+// backgroundEnv is the environment of a process hone starts in the
+// background (the history's read, HONE_SERVE=auto's server): this one's,
+// but for HONE_CPUPROFILE, whose file the process would write over the
+// profile of the command that started it.
+func backgroundEnv() []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "HONE_CPUPROFILE=") {
+			env = append(env, kv)
+		}
+	}
+	return env
+}
+
 // usageError is bad input from the user: exit status 2, one line.
 type usageError struct{ msg string }
 

@@ -357,7 +357,7 @@ func startServer(dir string, stderr io.Writer) {
 	}
 	defer log.Close() // the process has its own copy
 	cmd := &exec.Cmd{Path: exe, Args: []string{exe, "serve", "--index-dir", dir, "--idle", autoIdle.String(), "--quiet"},
-		Stdout: log, Stderr: log, SysProcAttr: attr}
+		Env: backgroundEnv(), Stdout: log, Stderr: log, SysProcAttr: attr}
 	if err := cmd.Start(); err != nil {
 		notifier(stderr)(fmt.Sprintf("could not start hone serve (HONE_SERVE=auto): %v", err))
 		return

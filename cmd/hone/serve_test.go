@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -302,5 +303,19 @@ func TestRedactedLog(t *testing.T) {
 	redactedLog(&b, slog.LevelWarn).Info("quiet")
 	if b.Len() != 0 {
 		t.Errorf("below the level: %q", b.String())
+	}
+}
+
+// A process hone starts in the background keeps the environment, but not
+// HONE_CPUPROFILE: its profile would overwrite the command's.
+func TestBackgroundEnv(t *testing.T) {
+	t.Setenv("HONE_CPUPROFILE", filepath.Join(t.TempDir(), "cpu.prof"))
+	t.Setenv("HONE_INDEX_DIR", "/somewhere")
+	env := backgroundEnv()
+	if slices.ContainsFunc(env, func(kv string) bool { return strings.HasPrefix(kv, "HONE_CPUPROFILE=") }) {
+		t.Errorf("HONE_CPUPROFILE passed on: %q", env)
+	}
+	if !slices.Contains(env, "HONE_INDEX_DIR=/somewhere") {
+		t.Errorf("HONE_INDEX_DIR not passed on: %q", env)
 	}
 }
