@@ -24,6 +24,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 	"unsafe"
 
@@ -74,6 +76,12 @@ type Commit struct {
 // Log is the history of one revision: its commits, newest first.
 type Log struct {
 	Commits []*Commit
+
+	// similar counts the calls of Similar; from the second, they search
+	// the terms index made once (see terms).
+	similar atomic.Int32
+	terms   sync.Once
+	ti      *termIndex
 }
 
 // ErrNoGit is returned when there is no git history to read: no git

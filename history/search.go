@@ -34,6 +34,41 @@ func (l *Log) Similar(task string, top int) []Match {
 			count[t.Stem]++
 		}
 	})
+	weigh := func(t string, d, n int) float64 {
+		w := math.Log(1+(float64(n-d)+0.5)/(float64(d)+0.5)) * (1 + math.Log(float64(count[t])))
+		if inTitle[t] {
+			w *= 2
+		}
+		return w
+	}
+	var ms []Match
+	if l.similar.Add(1) > 1 {
+		// A log searched again, as in a process that answers many
+		// retrievals, is searched through its terms index.
+		l.terms.Do(func() { l.ti = newTermIndex(l.Commits) })
+		ms = l.ti.similar(count, weigh)
+	} else {
+		ms = l.scan(count, weigh)
+	}
+	if len(ms) == 0 {
+		return nil
+	}
+	// Generic, not by reflection: the matches are thousands.
+	slices.SortStableFunc(ms, func(a, b Match) int { return cmp.Compare(b.Score, a.Score) })
+	if len(ms) > top {
+		ms = ms[:top]
+	}
+	best := ms[0].Score
+	for i := range ms {
+		ms[i].Score /= best
+	}
+	return ms
+}
+
+// scan scores the commits that changed files and hold any of the task's
+// terms (count) in one pass over the log, in its order; weigh weighs a
+// term by its count of commits in n.
+func (l *Log) scan(count map[string]int, weigh func(t string, d, n int) float64) []Match {
 	// One pass counts the commits holding each of the task's terms, and
 	// keeps those holding any.
 	df := map[string]int{}
@@ -62,11 +97,7 @@ func (l *Log) Similar(task string, top int) []Match {
 	avg := float64(total) / float64(n)
 	q := map[string]float64{}
 	for t, d := range df {
-		w := math.Log(1+(float64(n-d)+0.5)/(float64(d)+0.5)) * (1 + math.Log(float64(count[t])))
-		if inTitle[t] {
-			w *= 2
-		}
-		q[t] = w
+		q[t] = weigh(t, d, n)
 	}
 	ms := make([]Match, 0, len(hits))
 	for _, c := range hits {
@@ -74,17 +105,87 @@ func (l *Log) Similar(task string, top int) []Match {
 		for _, t := range c.Terms {
 			s += q[t]
 		}
-		// BM25 with each term once: k1 1.2, b 0.75.
-		ms = append(ms, Match{Commit: c, Score: s * 2.2 / (1 + 1.2*(0.25+0.75*float64(len(c.Terms))/avg))})
+		ms = append(ms, Match{Commit: c, Score: bm25(s, len(c.Terms), avg)})
 	}
-	// Generic, not by reflection: the matches are thousands.
-	slices.SortStableFunc(ms, func(a, b Match) int { return cmp.Compare(b.Score, a.Score) })
-	if len(ms) > top {
-		ms = ms[:top]
+	return ms
+}
+
+// bm25 is a commit's score from the sum of its terms' weights: BM25 with
+// each term once, k1 1.2, b 0.75.
+func bm25(s float64, terms int, avg float64) float64 {
+	return s * 2.2 / (1 + 1.2*(0.25+0.75*float64(terms)/avg))
+}
+
+// termIndex is a log's commits that changed files, by term: what scan
+// finds in one pass over the log, found from the task's terms alone.
+type termIndex struct {
+	commits []*Commit // those that changed files, in the log's order
+	ids     map[string]int32
+	terms   [][]int32 // each commit's terms, as ids, in its order
+	holders [][]int32 // for each term, the commits holding it, in order
+	total   int       // the commits' terms
+}
+
+func newTermIndex(log []*Commit) *termIndex {
+	ti := &termIndex{ids: map[string]int32{}}
+	for _, c := range log {
+		if len(c.Files) == 0 {
+			continue
+		}
+		k := int32(len(ti.commits))
+		ti.commits = append(ti.commits, c)
+		ids := make([]int32, len(c.Terms))
+		for i, t := range c.Terms {
+			id, ok := ti.ids[t]
+			if !ok {
+				id = int32(len(ti.holders))
+				ti.ids[t] = id
+				ti.holders = append(ti.holders, nil)
+			}
+			ids[i] = id
+			ti.holders[id] = append(ti.holders[id], k)
+		}
+		ti.terms = append(ti.terms, ids)
+		ti.total += len(c.Terms)
 	}
-	best := ms[0].Score
-	for i := range ms {
-		ms[i].Score /= best
+	return ti
+}
+
+// similar is scan's answer, from the index: the same commits, in the same
+// order, with the same scores, each summed in the same order.
+func (ti *termIndex) similar(count map[string]int, weigh func(t string, d, n int) float64) []Match {
+	n := len(ti.commits)
+	q := map[int32]float64{}
+	hit := make([]bool, n)
+	hits := 0
+	for t, c := range count {
+		id, ok := ti.ids[t]
+		if !ok || c <= 0 {
+			continue
+		}
+		q[id] = weigh(t, len(ti.holders[id]), n)
+		for _, k := range ti.holders[id] {
+			if !hit[k] {
+				hit[k] = true
+				hits++
+			}
+		}
+	}
+	if hits == 0 {
+		return nil
+	}
+	avg := float64(ti.total) / float64(n)
+	ms := make([]Match, 0, hits)
+	for k, h := range hit {
+		if !h {
+			continue
+		}
+		s := 0.0
+		for _, id := range ti.terms[k] {
+			s += q[id]
+		}
+		c := ti.commits[k]
+		ms = append(ms, Match{Commit: c, Score: bm25(s, len(c.Terms), avg)})
 	}
 	return ms
 }
