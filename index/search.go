@@ -601,20 +601,24 @@ func (ix *Index) Cooccur(stems []string) int {
 // frequencies. Callers hold ix.mu.
 func (ix *Index) eachHolder(stem string, fn func(*Entry, [NumFields]uint16)) {
 	ts := ix.stat(stem)
-	if ts.holders == nil && ix.holders < maxHolders {
-		hs := []holder{}
-		ok := true
+	// each decodes the segments' postings, for the current files.
+	each := func(fn func(*Entry, [NumFields]uint16)) (ok bool) {
+		ok = true
 		for _, sp := range ts.segs {
 			if err := eachPosting(sp.data, func(p posting) {
 				if e := ix.live(p.id, sp.seg); e != nil {
-					hs = append(hs, holder{e, p.tf})
+					fn(e, p.tf)
 				}
 			}); err != nil {
 				ix.fail(err)
 				ok = false
 			}
 		}
-		if ok {
+		return ok
+	}
+	if ts.holders == nil && ix.holders < maxHolders {
+		hs := []holder{}
+		if each(func(e *Entry, tf [NumFields]uint16) { hs = append(hs, holder{e, tf}) }) {
 			ts.holders = hs
 			ix.holders += len(hs)
 		}
@@ -624,15 +628,7 @@ func (ix *Index) eachHolder(stem string, fn func(*Entry, [NumFields]uint16)) {
 			fn(h.e, h.tf)
 		}
 	} else {
-		for _, sp := range ts.segs {
-			if err := eachPosting(sp.data, func(p posting) {
-				if e := ix.live(p.id, sp.seg); e != nil {
-					fn(e, p.tf)
-				}
-			}); err != nil {
-				ix.fail(err)
-			}
-		}
+		each(fn)
 	}
 	for _, d := range ix.delta {
 		if e := ix.entryByID(d.ID); e != nil && e.seg == 0 {
