@@ -167,13 +167,20 @@ type Server struct {
 // their clients run them alone.
 func (s *Server) Serve(ctx context.Context, l net.Listener) error {
 	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	var wg sync.WaitGroup
-	defer wg.Wait()
+	// The listener is closed, its socket removed and its lock let go,
+	// before Serve returns: a server started next finds the folder free.
+	closed := make(chan struct{})
 	go func() {
 		<-ctx.Done()
 		l.Close()
+		close(closed)
 	}()
+	defer func() {
+		cancel()
+		<-closed
+	}()
+	var wg sync.WaitGroup
+	defer wg.Wait()
 	var busy idleClock
 	if s.Idle > 0 {
 		go busy.stopIdle(ctx, s.Idle, func() {
