@@ -2,7 +2,10 @@
 // running hone serve, which keeps indexes open and watched between them:
 // one Unix socket in the index folder. On each connection the server says
 // hello (its build) at once, the client sends one request and the server
-// one reply, each a line of JSON. The server answers only its own user
+// one reply, each a line of JSON; the reply's line gives the lengths of
+// what the command printed, which follows it as it was printed, bytes
+// not JSON: a large output is not escaped and read back, and bytes that
+// are not UTF-8 come back as they are. The server answers only its own user
 // and the client talks only to its own user's server (the folder is the
 // user's; on Linux each end checks the other's user too), and only
 // clients of the server's build: any other works alone.
@@ -34,6 +37,10 @@ const (
 // maxRequest bounds a request: a task is at most hone.MaxTaskBytes, which
 // JSON may write six bytes a byte.
 const maxRequest = 8 << 20
+
+// maxOutput bounds what a reply says its command printed, on each stream:
+// far more than any command prints (a pack is held to its budget).
+const maxOutput = 1 << 30
 
 // maxSocketPath is the longest path a Unix socket may have, on Linux
 // (108 bytes with the NUL; macOS allows 104).
@@ -72,8 +79,10 @@ type hello struct {
 // Reply is what the command printed, and how it ended.
 type Reply struct {
 	Version string `json:"version"` // the server's build
-	Stdout  string `json:"stdout,omitempty"`
-	Stderr  string `json:"stderr,omitempty"`
+	// Stdout and Stderr are what the command printed. They follow the
+	// reply's line on the wire, as bytes (see replyLine).
+	Stdout string `json:"-"`
+	Stderr string `json:"-"`
 	// Error is the command's error, if it failed; Usage marks it as the
 	// user's (a bad option), which the client says as its own.
 	Error string `json:"error,omitempty"`
@@ -82,6 +91,14 @@ type Reply struct {
 	// a command it does not serve, the server stopping): the client runs
 	// it alone.
 	Refused string `json:"refused,omitempty"`
+}
+
+// replyLine is a reply's line on the wire: the reply, and the lengths of
+// what its command printed, whose bytes follow the line.
+type replyLine struct {
+	Reply
+	StdoutBytes int `json:"stdout_bytes,omitempty"`
+	StderrBytes int `json:"stderr_bytes,omitempty"`
 }
 
 // UsageError is an error that is the user's to fix; a Handler returns it
@@ -326,19 +343,39 @@ func (s *Server) answer(ctx context.Context, c net.Conn) {
 
 func (s *Server) reply(c net.Conn, rep Reply) {
 	rep.Version = s.Version
-	s.write(c, rep)
+	b, err := encodeReply(rep)
+	if err != nil {
+		s.Log.Warn("encode a reply", "err", err)
+		return
+	}
+	s.send(c, b)
 }
 
-// write writes v as a line of JSON, within writeTimeout: a client that
-// does not read holds nothing up.
+// encodeReply is a reply as it goes on the wire: its line, then what its
+// command printed.
+func encodeReply(rep Reply) (net.Buffers, error) {
+	b, err := json.Marshal(replyLine{Reply: rep, StdoutBytes: len(rep.Stdout), StderrBytes: len(rep.Stderr)})
+	if err != nil {
+		return nil, err
+	}
+	return net.Buffers{append(b, '\n'), []byte(rep.Stdout), []byte(rep.Stderr)}, nil
+}
+
+// write writes v as a line of JSON (see send).
 func (s *Server) write(c net.Conn, v any) bool {
 	b, err := json.Marshal(v)
 	if err != nil {
 		s.Log.Warn("encode a reply", "err", err)
 		return false
 	}
+	return s.send(c, net.Buffers{append(b, '\n')})
+}
+
+// send writes b within writeTimeout: a client that does not read holds
+// nothing up.
+func (s *Server) send(c net.Conn, b net.Buffers) bool {
 	c.SetWriteDeadline(time.Now().Add(writeTimeout))
-	if _, err := c.Write(append(b, '\n')); err != nil {
+	if _, err := b.WriteTo(c); err != nil {
 		s.Log.Info("the client went before its reply", "err", err)
 		return false
 	}
@@ -431,12 +468,48 @@ func Call(ctx context.Context, dir string, req Request) (*Reply, error) {
 	if _, err := c.Write(append(b, '\n')); err != nil {
 		return nil, fmt.Errorf("send the call to hone serve: %w", err)
 	}
-	var rep Reply
-	if err := dec.Decode(&rep); err != nil {
+	rep, err := readReply(dec, c)
+	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
 		return nil, fmt.Errorf("read hone serve's reply: %w", err)
+	}
+	return rep, nil
+}
+
+// readReply reads a reply's line from dec, then what the command printed
+// from what dec holds and r.
+func readReply(dec *json.Decoder, r io.Reader) (*Reply, error) {
+	var line replyLine
+	if err := dec.Decode(&line); err != nil {
+		return nil, err
+	}
+	rep := line.Reply
+	if line.StdoutBytes < 0 || line.StderrBytes < 0 || line.StdoutBytes > maxOutput || line.StderrBytes > maxOutput {
+		return nil, fmt.Errorf("the reply says its command printed %d and %d bytes", line.StdoutBytes, line.StderrBytes)
+	}
+	// The line's newline, which the decoder leaves, comes first.
+	rest := io.MultiReader(dec.Buffered(), r)
+	var nl [1]byte
+	if _, err := io.ReadFull(rest, nl[:]); err != nil || nl[0] != '\n' {
+		return nil, fmt.Errorf("the reply's line does not end where its JSON does (%v)", err)
+	}
+	for _, out := range []struct {
+		n  int
+		to *string
+	}{{line.StdoutBytes, &rep.Stdout}, {line.StderrBytes, &rep.Stderr}} {
+		if out.n == 0 {
+			continue
+		}
+		// Room for what the line says, up to a bound: a line that says
+		// more than follows holds no more memory than the bytes do.
+		var b strings.Builder
+		b.Grow(min(out.n, 16<<20))
+		if n, err := io.CopyN(&b, rest, int64(out.n)); err != nil {
+			return nil, fmt.Errorf("the reply ends after %d of the %d bytes its command printed: %w", n, out.n, err)
+		}
+		*out.to = b.String()
 	}
 	return &rep, nil
 }

@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -287,4 +288,59 @@ func TestIdle(t *testing.T) {
 	if _, err := os.Stat(Path(dir)); err == nil {
 		t.Error("the idle server left its socket")
 	}
+}
+
+// What a command printed comes back byte for byte: bytes that are not
+// UTF-8, which JSON would have replaced, quotes, newlines and NULs, and
+// an output of megabytes.
+func TestReplyBytes(t *testing.T) {
+	outputs := map[string]string{
+		"latin1": "caf\xe9 \xff\xfe\n",
+		"json":   `{"a": "b\"c"}` + "\n\x00\t\r\\",
+		"large":  strings.Repeat("\"quoted\"\n\xe9", 300_000),
+		"empty":  "",
+	}
+	dir := start(t, func(ctx context.Context, cmd string, p json.RawMessage, stdout, stderr io.Writer) error {
+		io.WriteString(stdout, outputs[cmd])
+		io.WriteString(stderr, outputs[cmd]+"!")
+		return nil
+	})
+	for name, want := range outputs {
+		rep, err := Call(context.Background(), dir, Request{Version: "v1", Command: name, Params: json.RawMessage(`[]`)})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if rep.Stdout != want || rep.Stderr != want+"!" {
+			t.Errorf("%s: stdout %d bytes, stderr %d bytes; want %d and %d, the same bytes",
+				name, len(rep.Stdout), len(rep.Stderr), len(want), len(want)+1)
+		}
+	}
+}
+
+// readReply reads any bytes a server might send without panicking or
+// holding more memory than they hold, and reads back what encodeReply
+// wrote.
+func FuzzReply(f *testing.F) {
+	f.Add([]byte(`{"version":"v1","stdout_bytes":2}`+"\nhi"), "out", "err")
+	f.Add([]byte(`{"version":"v1","stdout_bytes":1073741824}`+"\n"), "", "\xff")
+	f.Add([]byte(`{"version":"v1","stderr_bytes":-1}`+"\n"), "a\nb", "")
+	f.Add([]byte(`{"version":"v1"} `), "", "")
+	f.Fuzz(func(t *testing.T, data []byte, stdout, stderr string) {
+		r := bytes.NewReader(data)
+		if rep, err := readReply(json.NewDecoder(r), r); err == nil && len(rep.Stdout)+len(rep.Stderr) > len(data) {
+			t.Fatalf("%q: a reply of %d bytes from %d", data, len(rep.Stdout)+len(rep.Stderr), len(data))
+		}
+		want := Reply{Version: "v1", Stdout: stdout, Stderr: stderr, Error: "e"}
+		b, err := encodeReply(want)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var wire bytes.Buffer
+		b.WriteTo(&wire)
+		r = bytes.NewReader(wire.Bytes())
+		got, err := readReply(json.NewDecoder(r), r)
+		if err != nil || *got != want {
+			t.Fatalf("%+v came back as %+v, %v", want, got, err)
+		}
+	})
 }
