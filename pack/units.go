@@ -108,7 +108,10 @@ const (
 // concepts are the task's concepts as the pack weighs them: each
 // concept's stems, and its weight; and the lines its stack traces name.
 type concepts struct {
-	stems  []map[string]bool
+	stems []map[string]bool
+	// of maps each term of the concepts' stems to the concepts that hold
+	// it, so that a token is looked up once, not once a concept.
+	of     map[string][]int
 	weight []float64
 	all    float64
 	frames []frame
@@ -178,6 +181,12 @@ func taskConcepts(res *hone.Result) concepts {
 		}
 		if len(m) == 0 {
 			continue
+		}
+		if c.of == nil {
+			c.of = map[string][]int{}
+		}
+		for s := range m {
+			c.of[s] = append(c.of[s], len(c.stems))
 		}
 		c.stems = append(c.stems, m)
 		c.weight = append(c.weight, k.Weight)
@@ -268,14 +277,17 @@ func (c concepts) held(text string) (share float64, mentions int) {
 	}
 	have := make([]bool, len(c.stems))
 	tokenize.Each(text, func(t tokenize.Token) {
-		hit := false
-		for i, m := range c.stems {
-			if m[t.Stem] || m[t.Text] {
-				have[i] = true
-				hit = true
-			}
+		byStem, byText := c.of[t.Stem], []int(nil)
+		if t.Text != t.Stem {
+			byText = c.of[t.Text]
 		}
-		if hit {
+		for _, i := range byStem {
+			have[i] = true
+		}
+		for _, i := range byText {
+			have[i] = true
+		}
+		if len(byStem)+len(byText) > 0 {
 			mentions++
 		}
 	})
