@@ -18,13 +18,11 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"sync"
 
 	"github.com/hone-tools/hone"
 	"github.com/hone-tools/hone/internal/lazyre"
 	"github.com/hone-tools/hone/redact"
 	"github.com/hone-tools/hone/walk"
-	"github.com/tiktoken-go/tokenizer"
 )
 
 // DefaultBudget is the budget when none is given, in tokens.
@@ -67,22 +65,6 @@ type Pack struct {
 	// Unreadable lists the result's files whose contents could not be
 	// read for the pack (gone, or unreadable since they were indexed).
 	Unreadable []string
-}
-
-var o200k = sync.OnceValues(func() (tokenizer.Codec, error) { return tokenizer.Get(tokenizer.O200kBase) })
-
-// CountTokens counts a text's tokens with the o200k tokenizer (offline,
-// embedded), or estimates four bytes a token if it cannot be loaded.
-func CountTokens(s string) int {
-	enc, err := o200k()
-	if err != nil {
-		return (len(s) + 3) / 4
-	}
-	n, err := enc.Count(s)
-	if err != nil {
-		return (len(s) + 3) / 4
-	}
-	return n
 }
 
 // Range is a file's lines from Start to End, 1-based and inclusive.
