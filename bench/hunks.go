@@ -6,16 +6,16 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/hone-tools/hone/internal/lazyre"
 	"io"
 	"os/exec"
-	"regexp"
 	"strconv"
 	"strings"
 )
 
 // hunkHeader is a unified diff's hunk header: its pre-image start and
 // length (1 when left out).
-var hunkHeader = regexp.MustCompile(`^@@ -(\d+)(?:,(\d+))? \+\d+(?:,\d+)? @@`)
+var hunkHeader = lazyre.New(`^@@ -(\d+)(?:,(\d+))? \+\d+(?:,\d+)? @@`)
 
 // ParseHunks reads a unified diff (git diff -U3) and returns its hunks'
 // pre-image line ranges, as the sets' gold_hunks give them: 1-based and
@@ -39,7 +39,7 @@ func ParseHunks(diff []byte) []Hunk {
 		case strings.HasPrefix(line, "+++ b/"):
 			path = strings.TrimPrefix(line, "+++ b/")
 		case strings.HasPrefix(line, "@@ "):
-			m := hunkHeader.FindStringSubmatch(line)
+			m := hunkHeader().FindStringSubmatch(line)
 			if m == nil || path == "" {
 				continue
 			}

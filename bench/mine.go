@@ -3,6 +3,7 @@ package bench
 import (
 	"context"
 	"fmt"
+	"github.com/hone-tools/hone/internal/lazyre"
 	"math/rand/v2"
 	"path"
 	"regexp"
@@ -182,17 +183,17 @@ const conventionalScope = `\w+\([\w.*{}/, -]+\)`
 
 var (
 	// A trailer line: Signed-off-by: ..., Change-Id: ...
-	trailer = regexp.MustCompile(`(?i)^(?:signed-off-by|co-authored-by|reviewed-by|acked-by|tested-by|reported-by|suggested-by|helped-by|cc|change-id|reviewed-on|pr-url|git-svn-id):`)
+	trailer = lazyre.New(`(?i)^(?:signed-off-by|co-authored-by|reviewed-by|acked-by|tested-by|reported-by|suggested-by|helped-by|cc|change-id|reviewed-on|pr-url|git-svn-id):`)
 	// A line that only points elsewhere: "Fixes #123", "Closes: https://...".
-	refLine = regexp.MustCompile(`(?i)^(?:fix(?:es|ed)?|close[sd]?|resolve[sd]?|refs?|see(?: also)?|related(?: to)?|part of|follow-?up (?:to|of))\b[: ]*(?:(?:[\w.-]+/[\w.-]+)?#\d+|https?://\S+|[0-9a-f]{7,40})[\s,.]*$`)
+	refLine = lazyre.New(`(?i)^(?:fix(?:es|ed)?|close[sd]?|resolve[sd]?|refs?|see(?: also)?|related(?: to)?|part of|follow-?up (?:to|of))\b[: ]*(?:(?:[\w.-]+/[\w.-]+)?#\d+|https?://\S+|[0-9a-f]{7,40})[\s,.]*$`)
 	// A pull request's number at a subject's end: "(#1234)".
-	prNumber = regexp.MustCompile(`\s*\(#\d+\)`)
+	prNumber = lazyre.New(`\s*\(#\d+\)`)
 	// A subject's scope: "promql: ", "net/http: ", "fix(parser): ".
-	scope = regexp.MustCompile(`^(?:[\w.*{}/-]+(?:, ?[\w.*{}/-]+)*|` + conventionalScope + `)!?: +`)
+	scope = lazyre.New(`^(?:[\w.*{}/-]+(?:, ?[\w.*{}/-]+)*|` + conventionalScope + `)!?: +`)
 	// The scope of a squashed commit's subject, in the body's list of
 	// them: "* fix(yaml): ". Only the type(scope) form, which prose does
 	// not take.
-	bulletScope = regexp.MustCompile(`^(\s*[*-]\s+)` + conventionalScope + `!?: +`)
+	bulletScope = lazyre.New(`^(\s*[*-]\s+)` + conventionalScope + `!?: +`)
 )
 
 // mineTask turns a commit message into a task: trailers, bare references
@@ -202,15 +203,15 @@ func mineTask(msg string, keepScope bool) string {
 	var lines []string
 	for i, line := range strings.Split(strings.TrimSpace(msg), "\n") {
 		t := strings.TrimSpace(line)
-		if trailer.MatchString(t) || refLine.MatchString(t) {
+		if trailer().MatchString(t) || refLine().MatchString(t) {
 			continue
 		}
-		line = prNumber.ReplaceAllString(line, "")
+		line = prNumber().ReplaceAllString(line, "")
 		if !keepScope {
 			if i == 0 {
-				line = scope.ReplaceAllString(line, "")
+				line = scope().ReplaceAllString(line, "")
 			}
-			line = bulletScope.ReplaceAllString(line, "$1")
+			line = bulletScope().ReplaceAllString(line, "$1")
 		}
 		lines = append(lines, strings.TrimRight(line, " \t\r"))
 	}

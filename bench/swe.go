@@ -7,13 +7,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/hone-tools/hone/internal/lazyre"
 	"io"
 	"maps"
 	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -231,21 +231,21 @@ func packRow(p *pack.Pack, budget int, hunks []Hunk) PackRow {
 }
 
 var (
-	evPath       = regexp.MustCompile(`[\w-]+/[\w./-]*\.\w{1,5}\b|\b\w+\.(?:py|go|js|ts|java|rs|rb|c|h)\b`)
-	evTraceback  = regexp.MustCompile(`Traceback \(most recent call last\)|goroutine \d+ \[|\n\s+at [\w.$<>]+\(|Exception in thread`)
-	evIdentifier = regexp.MustCompile("`[^`\n]+`|\\b[a-z]+_[a-z_]+\\b|\\b[a-z]+[A-Z]\\w*\\b|\\b[A-Z][a-z]+[A-Z]\\w*\\b|\\w\\(\\)")
+	evPath       = lazyre.New(`[\w-]+/[\w./-]*\.\w{1,5}\b|\b\w+\.(?:py|go|js|ts|java|rs|rb|c|h)\b`)
+	evTraceback  = lazyre.New(`Traceback \(most recent call last\)|goroutine \d+ \[|\n\s+at [\w.$<>]+\(|Exception in thread`)
+	evIdentifier = lazyre.New("`[^`\n]+`|\\b[a-z]+_[a-z_]+\\b|\\b[a-z]+[A-Z]\\w*\\b|\\b[A-Z][a-z]+[A-Z]\\w*\\b|\\w\\(\\)")
 )
 
 // taskEvidence says what a task gives beyond prose.
 func taskEvidence(task string) []string {
 	out := []string{}
-	if evPath.MatchString(task) {
+	if evPath().MatchString(task) {
 		out = append(out, "path")
 	}
-	if evTraceback.MatchString(task) {
+	if evTraceback().MatchString(task) {
 		out = append(out, "traceback")
 	}
-	if evIdentifier.MatchString(task) {
+	if evIdentifier().MatchString(task) {
 		out = append(out, "identifier")
 	}
 	return out

@@ -1,6 +1,7 @@
 package history
 
 import (
+	"github.com/hone-tools/hone/internal/lazyre"
 	"regexp"
 	"strings"
 )
@@ -11,7 +12,7 @@ import (
 var (
 	// numberRef is an issue or pull-request number: #1234, ticket 1234,
 	// ticket:1234, issue 1234, PR 1234, or a URL's /issues/1234, /pull/1234.
-	numberRef = regexp.MustCompile(`(?i)(?:(?:^|[^\w&#])#|\b(?:ticket|issue|pr|bug)[ :#]*|/(?:issues|pull|ticket)/)([0-9]{2,7})\b`)
+	numberRef = lazyre.New(`(?i)(?:(?:^|[^\w&#])#|\b(?:ticket|issue|pr|bug)[ :#]*|/(?:issues|pull|ticket)/)([0-9]{2,7})\b`)
 )
 
 // namedPerNumber is how many commits one issue number names at most: the
@@ -60,7 +61,7 @@ func (l *Log) Named(task string) []Match {
 		add(l.byPrefix(h))
 	}
 	numbers := map[string]bool{}
-	for _, m := range numberRef.FindAllStringSubmatch(task, maxRefs) {
+	for _, m := range numberRef().FindAllStringSubmatch(task, maxRefs) {
 		n := strings.TrimLeft(m[1], "0")
 		if n == "" || numbers[n] {
 			continue
