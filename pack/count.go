@@ -32,9 +32,7 @@ func CountTokens(s string) int {
 		return tokenizerCount(enc, s)
 	}
 	n := 0
-	if !splitO200k(s, func(piece string) { n += pieceTokens(enc, piece) }) {
-		return tokenizerCount(enc, s)
-	}
+	splitO200k(s, func(piece string) { n += pieceTokens(enc, piece) })
 	return n
 }
 
@@ -91,26 +89,22 @@ func pieceTokens(enc tokenizer.Codec, piece string) int {
 //	|\s+
 //
 // The first branch that matches at a place wins, and each quantifier
-// takes what it can, giving back only what the rest needs. The
-// tokenizer's regexp engine starts no piece at U+007F (DEL), though the
-// pattern allows one: it skips it, and so the tokenizer counts nothing
-// for a DEL that does not follow a piece's first char; so does
-// splitO200k. It reports false at a place no branch matches, which the
-// pattern never leaves.
-func splitO200k(s string, fn func(piece string)) bool {
+// takes what it can, giving back only what the rest needs. A place where
+// no branch matches is passed over, as a regexp engine does: the
+// tokenizer's engine (code generated from the pattern) puts U+007F (DEL)
+// in none of the pattern's classes, though [^\s\p{L}\p{N}] holds it, so
+// a DEL ends the piece before it and is counted as no token.
+func splitO200k(s string, fn func(piece string)) {
 	for i := 0; i < len(s); {
-		if s[i] == 0x7f {
-			i++
-			continue
-		}
 		end := o200kMatch(s, i)
 		if end <= i {
-			return false
+			_, size := decode(s, i)
+			i += size
+			continue
 		}
 		fn(s[i:end])
 		i = end
 	}
-	return true
 }
 
 // o200kMatch is the end of the piece that starts at s[i], or i if none.
@@ -148,15 +142,7 @@ func o200kMatch(s string, i int) int {
 			j = i + 1
 		}
 	}
-	if r2, sz := decode(s, j); j < len(s) && isOther(r2) {
-		end := j + sz
-		for end < len(s) {
-			r3, sz3 := decode(s, end)
-			if !isOther(r3) {
-				break
-			}
-			end += sz3
-		}
+	if end := runOf(s, j, isOther); end > j {
 		for end < len(s) && (s[end] == '\r' || s[end] == '\n' || s[end] == '/') {
 			end++
 		}
@@ -225,38 +211,18 @@ func lowerLetters(s string, j int) int {
 	if k < 0 {
 		return 0
 	}
-	end := k
-	for end < len(s) {
-		r, sz := decode(s, end)
-		if !isLowerish(r) {
-			break
-		}
-		end += sz
-	}
+	end := runOf(s, k, isLowerish)
 	return end + contraction(s, end)
 }
 
 // upperLetters matches [Lu Lt Lm Lo M]+[Ll Lm Lo M]* then a contraction
 // at s[j], returning its end, or 0 if it does not match.
 func upperLetters(s string, j int) int {
-	end := j
-	for end < len(s) {
-		r, sz := decode(s, end)
-		if !isUpperish(r) {
-			break
-		}
-		end += sz
-	}
+	end := runOf(s, j, isUpperish)
 	if end == j {
 		return 0
 	}
-	for end < len(s) {
-		r, sz := decode(s, end)
-		if !isLowerish(r) {
-			break
-		}
-		end += sz
-	}
+	end = runOf(s, end, isLowerish)
 	return end + contraction(s, end)
 }
 
@@ -282,6 +248,18 @@ func contraction(s string, i int) int {
 	return 0
 }
 
+// runOf is the end of the run of chars that in holds, from s[i].
+func runOf(s string, i int, in func(rune) bool) int {
+	for i < len(s) {
+		r, sz := decode(s, i)
+		if !in(r) {
+			break
+		}
+		i += sz
+	}
+	return i
+}
+
 // decode is the rune at s[i], and its size; past the end, utf8.RuneError.
 func decode(s string, i int) (rune, int) {
 	if i >= len(s) {
@@ -293,9 +271,10 @@ func decode(s string, i int) (rune, int) {
 	return utf8.DecodeRuneInString(s[i:])
 }
 
-// The pattern's classes.
+// The pattern's classes, as the tokenizer's engine has them: without
+// DEL (see splitO200k).
 func isPrefix(r rune) bool { // [^\r\n\p{L}\p{N}]
-	return r != '\r' && r != '\n' && !unicode.IsLetter(r) && !unicode.IsNumber(r)
+	return r != '\r' && r != '\n' && r != 0x7f && !unicode.IsLetter(r) && !unicode.IsNumber(r)
 }
 
 func isUpperish(r rune) bool { // [\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]
@@ -313,5 +292,5 @@ func isLowerish(r rune) bool { // [\p{Ll}\p{Lm}\p{Lo}\p{M}]
 }
 
 func isOther(r rune) bool { // [^\s\p{L}\p{N}]
-	return !unicode.IsSpace(r) && !unicode.IsLetter(r) && !unicode.IsNumber(r)
+	return r != 0x7f && !unicode.IsSpace(r) && !unicode.IsLetter(r) && !unicode.IsNumber(r)
 }
