@@ -1,6 +1,7 @@
 package pack
 
 import (
+	"strings"
 	"sync"
 	"unicode"
 	"unicode/utf8"
@@ -72,7 +73,9 @@ func pieceTokens(enc tokenizer.Codec, piece string) int {
 	if len(pieces.n) >= maxPieces {
 		clear(pieces.n)
 	}
-	pieces.n[piece] = int32(c)
+	// A piece is cut from its text: kept as it is, it would keep the
+	// whole text alive.
+	pieces.n[strings.Clone(piece)] = int32(c)
 	pieces.Unlock()
 	return c
 }
@@ -227,6 +230,8 @@ func upperLetters(s string, j int) int {
 }
 
 // contraction is the length of (?i:'s|'t|'re|'ve|'m|'ll|'d) at s[i], or 0.
+// The tokenizer's engine matches its s without case as s, S and ſ (long
+// s, U+017F), whose upper case is S.
 func contraction(s string, i int) int {
 	if i >= len(s) || s[i] != '\'' {
 		return 0
@@ -235,6 +240,9 @@ func contraction(s string, i int) int {
 		j, ok := i+1, true
 		for _, want := range c {
 			r, sz := decode(s, j)
+			if r == 'ſ' {
+				r = 's'
+			}
 			if j >= len(s) || unicode.ToLower(r) != want {
 				ok = false
 				break

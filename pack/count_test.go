@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // tokenizerCounts is the tokenizer's own count of s.
@@ -50,6 +51,7 @@ var countCases = []string{
 	"\r\r\n\n\r",
 	"İstanbul ſtraße K Å",
 	"x'S y'ſ z'ǅ",
+	" I'ſ Then I'ſ go I'ſt",
 }
 
 // The counts are the tokenizer's, on cases chosen to cross the pattern's
@@ -111,5 +113,26 @@ func benchCount(b *testing.B, count func(string) int) {
 	b.SetBytes(int64(len(s)))
 	for i := 0; i < b.N; i++ {
 		count(s)
+	}
+}
+
+// The pieces kept own their bytes: a piece cut from a text would keep the
+// whole text, a file's contents, alive as long as the piece is kept.
+func TestPiecesOwnTheirBytes(t *testing.T) {
+	text := strings.Repeat("unsharedpiecetext ", 4) + "ownedpiece"
+	CountTokens(text)
+	from := uintptr(unsafe.Pointer(unsafe.StringData(text)))
+	to := from + uintptr(len(text))
+	pieces.Lock()
+	defer pieces.Unlock()
+	kept := 0
+	for k := range pieces.n {
+		if p := uintptr(unsafe.Pointer(unsafe.StringData(k))); p >= from && p < to {
+			t.Errorf("the kept piece %q is cut from the text counted", k)
+		}
+		kept++
+	}
+	if kept == 0 {
+		t.Error("no piece kept")
 	}
 }
