@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strconv"
+	"testing"
 )
 
 func fmtInt(n int) string   { return strconv.Itoa(n) }
@@ -24,6 +25,32 @@ func buildAt(ctx context.Context, root string, opts Options) (*Index, error) {
 		return nil, err
 	}
 	return ix, nil
+}
+
+// throttleTree is four files that define throttle_rate, beside others
+// enough that a build flushes the thesaurus's pairs into the table.
+func throttleTree() map[string]string {
+	files := map[string]string{}
+	for i := range 4 {
+		files[fmt.Sprintf("svc/api%d.py", i)] = "def throttle_rate(value):\n    return value\n"
+	}
+	for i := range flushAt + 20 {
+		files[fmt.Sprintf("other/f%d.py", i)] = fmt.Sprintf("def handler%d(value):\n    return value\n", i)
+	}
+	return files
+}
+
+// mustBuild writes files into repo and builds its index in a folder of
+// the test's, closed when the test ends.
+func mustBuild(t *testing.T, repo string, files map[string]string) *Index {
+	t.Helper()
+	writeTree(t, repo, files)
+	ix, err := buildAt(context.Background(), repo, Options{Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ix.Close() })
+	return ix
 }
 
 // related is RelatedAll for one stem.

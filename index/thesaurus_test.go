@@ -180,20 +180,9 @@ func TestRelated(t *testing.T) {
 // at once, although the table keeps them until the next flush.
 func TestRelatedAfterDrop(t *testing.T) {
 	repo := t.TempDir()
-	files := map[string]string{}
-	for i := 0; i < 4; i++ {
-		files[fmt.Sprintf("svc/api%d.py", i)] = "def throttle_rate(value):\n    return value\n"
-	}
-	for i := 0; i < flushAt+20; i++ {
-		files[fmt.Sprintf("other/f%d.py", i)] = fmt.Sprintf("def handler%d(value):\n    return value\n", i)
-	}
-	writeTree(t, repo, files)
+	files := throttleTree()
+	ix := mustBuild(t, repo, files)
 	ctx := context.Background()
-	ix, err := buildAt(ctx, repo, Options{Dir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ix.Close()
 	var stored int
 	ix.reader().QueryRowContext(ctx, `SELECT COUNT(*) FROM cooc`).Scan(&stored)
 	if stored == 0 {

@@ -17,20 +17,9 @@ import (
 // holds: a file dropped, files added, pairs flushed into the table.
 func TestWarmReadsFollowWrites(t *testing.T) {
 	repo := t.TempDir()
-	files := map[string]string{}
-	for i := range 4 {
-		files[fmt.Sprintf("svc/api%d.py", i)] = "def throttle_rate(value):\n    return value\n"
-	}
-	for i := range flushAt + 20 {
-		files[fmt.Sprintf("other/f%d.py", i)] = fmt.Sprintf("def handler%d(value):\n    return value\n", i)
-	}
-	writeTree(t, repo, files)
+	files := throttleTree()
+	ix := mustBuild(t, repo, files)
 	ctx := context.Background()
-	ix, err := buildAt(ctx, repo, Options{Dir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ix.Close()
 	throttle, rate := tokenize.Stem("throttle"), tokenize.Stem("rate")
 	holders := func() []string {
 		var out []string
