@@ -124,13 +124,36 @@ func (ix *Index) check(ctx context.Context) error {
 			return fmt.Errorf("check index %s: %s: %w", ix.Path, strings.TrimPrefix(c, "SELECT "), err)
 		}
 	}
-	// The rows of the tables without blobs, against theirs.
-	for _, t := range []string{"defs", "cooc"} {
-		if err := checkRows(ctx, q, t); err != nil {
-			return fmt.Errorf("check index %s: %w", ix.Path, err)
-		}
+	// The thesaurus's blobs name their terms: each its row's.
+	if err := checkPairs(ctx, q); err != nil {
+		return fmt.Errorf("check index %s: %w", ix.Path, err)
+	}
+	// The rows of the table without blobs, against theirs.
+	if err := checkRows(ctx, q, "defs"); err != nil {
+		return fmt.Errorf("check index %s: %w", ix.Path, err)
 	}
 	return nil
+}
+
+// checkPairs decodes every blob of the thesaurus's counts, and checks
+// that it names the term of its row.
+func checkPairs(ctx context.Context, q queryer) error {
+	rows, err := q.QueryContext(ctx, `SELECT a, pairs FROM cooc`)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var a string
+		var blob []byte
+		if err := rows.Scan(&a, &blob); err != nil {
+			return fmt.Errorf("%w (%v)", corruptRow{"cooc", a}, err)
+		}
+		if key, _, err := decodePairs(blob); err != nil || key != a {
+			return corruptRow{"cooc", a}
+		}
+	}
+	return rows.Err()
 }
 
 // eachBlob decodes every blob a query returns.

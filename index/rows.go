@@ -13,13 +13,15 @@ import (
 	"modernc.org/sqlite"
 )
 
-// The tables of rows, the definers by name (defs) and the thesaurus's
-// pair counts (cooc), hold no blob to seal: each row has a checksum of its
-// own instead, c, of the rest of the row. Most of a row is its key, and a
-// key that damage changed leaves its row where no lookup of the key finds
-// it, beside the rows of the key it had: the reads of a key read the row
-// either side of its rows too, and a row out of its place in the order,
-// or unlike its checksum, is damage. Check reads every row.
+// The table of rows, the definers by name (defs), holds no blob to seal:
+// each row has a checksum of its own instead, c, of the rest of the row.
+// Most of a row is its key, and a key that damage changed leaves its row
+// where no lookup of the key finds it, beside the rows of the key it had:
+// the reads of a key read the row either side of its rows too, and a row
+// out of its place in the order, or unlike its checksum, is damage. Check
+// reads every row. The thesaurus's counts (cooc) are a sealed blob a term
+// that names its term, read the same way: a row whose key is not the one
+// its blob names is damage.
 
 // rowMask keeps a row's checksum to 23 bits, which SQLite stores in three
 // bytes: of the rows damage changes, one in eight million would pass. At
@@ -48,19 +50,6 @@ func defCheck(name string, file int64) int64 {
 	binary.LittleEndian.PutUint64(b[1:], uint64(file))
 	return int64(crc32.Update(strCRC(0, name), castagnoli, b[:]) & rowMask)
 }
-
-// pairCheck is the checksum of the row of the thesaurus counting n files
-// that pair a with b: the checksum of the pair plus the count, so that
-// adding to the count adds as much to it, as the SQL that writes the
-// counts does (pairCheckSQL).
-func pairCheck(a, b string, n int64) int64 {
-	h := strCRC(strCRC(0, a), "\x00")
-	return (int64(strCRC(h, b)) + n) & rowMask
-}
-
-// pairCheckSQL is pairCheck's sum in SQL, for an upsert adding
-// excluded.n to a row's count.
-const pairCheckSQL = `c = (c + excluded.n) & 8388607`
 
 // keyedSQL is the query of keyedRows of the columns cols of a table
 // whose primary key starts with the text column key and goes on with
@@ -103,17 +92,15 @@ func keyedRows(ctx context.Context, stmt *sql.Stmt, table, key string,
 	return rows.Err()
 }
 
-// checkRows reads every row of a table of rows, the definers or the
-// thesaurus, and checks each against its checksum, in SQL: a tenth of the
-// time of scanning them into Go. A row whose key damage changed is
+// checkRows reads every row of a table of rows, the definers, and checks
+// each against its checksum, in SQL: a tenth of the time of scanning them
+// into Go. A row whose key damage changed is
 // checked as any other; the order of the rows is SQLite's check's.
 func checkRows(ctx context.Context, q queryer, table string) error {
 	var query string
 	switch table {
 	case "defs":
 		query = `SELECT name FROM defs WHERE NOT hone_def_ok(name, file, c) LIMIT 1`
-	case "cooc":
-		query = `SELECT a FROM cooc WHERE NOT hone_pair_ok(a || char(0) || b, n, c) LIMIT 1`
 	default:
 		return fmt.Errorf("no table of rows %s", table)
 	}
@@ -128,8 +115,8 @@ func checkRows(ctx context.Context, q queryer, table string) error {
 	return corruptRow{table, key}
 }
 
-// The SQL functions of checkRows: whether a row of the definers (name,
-// file, c) or of the thesaurus (a, b, n, c) matches its checksum.
+// The SQL function of checkRows: whether a row of the definers (name,
+// file, c) matches its checksum.
 func init() {
 	sqlite.MustRegisterFunction("hone_def_ok", &sqlite.FunctionImpl{NArgs: 3, Deterministic: true, VolatileArgs: true,
 		Scalar: func(_ *sqlite.FunctionContext, args []driver.Value) (driver.Value, error) {
@@ -137,12 +124,5 @@ func init() {
 			file, ok2 := args[1].(int64)
 			c, ok3 := args[2].(int64)
 			return ok1 && ok2 && ok3 && defCheck(name, file) == c, nil
-		}})
-	sqlite.MustRegisterFunction("hone_pair_ok", &sqlite.FunctionImpl{NArgs: 3, Deterministic: true, VolatileArgs: true,
-		Scalar: func(_ *sqlite.FunctionContext, args []driver.Value) (driver.Value, error) {
-			ab, ok1 := args[0].(string)
-			n, ok2 := args[1].(int64)
-			c, ok3 := args[2].(int64)
-			return ok1 && ok2 && ok3 && (int64(strCRC(0, ab))+n)&rowMask == c, nil
 		}})
 }

@@ -70,7 +70,9 @@ import (
 //	      table keyed by name and file, with no index of files; a
 //	      checksum on every row of the definers and of the thesaurus's
 //	      counts (rows.go).
-const schemaVersion = "16"
+//	17    the thesaurus's counts one sealed blob a term, its key first
+//	      and its pairs after, sorted (cooc).
+const schemaVersion = "17"
 
 // SchemaVersion is the version of the index's format on disk, for
 // `hone version`; its changelog is beside schemaVersion.
@@ -105,7 +107,7 @@ CREATE TABLE IF NOT EXISTS defs(name TEXT NOT NULL, file INTEGER NOT NULL, c INT
 CREATE TABLE IF NOT EXISTS tomb(id INTEGER PRIMARY KEY, seg INTEGER NOT NULL, stems BLOB NOT NULL);
 CREATE TABLE IF NOT EXISTS snapshot(id INTEGER PRIMARY KEY CHECK (id = 1), version TEXT NOT NULL, data BLOB NOT NULL);
 CREATE TABLE IF NOT EXISTS outlines(hash BLOB PRIMARY KEY, data BLOB NOT NULL) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS cooc(a TEXT NOT NULL, b TEXT NOT NULL, n INTEGER NOT NULL, c INTEGER NOT NULL, PRIMARY KEY(a, b)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS cooc(a TEXT PRIMARY KEY, pairs BLOB NOT NULL) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS cooc_out(id INTEGER PRIMARY KEY AUTOINCREMENT, pairs BLOB NOT NULL);
 CREATE TABLE IF NOT EXISTS binaries(path TEXT PRIMARY KEY, size INTEGER NOT NULL, mtime INTEGER NOT NULL,
 	ino INTEGER NOT NULL, ctime INTEGER NOT NULL, checked INTEGER NOT NULL) WITHOUT ROWID;

@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -703,32 +704,124 @@ func sortPairs(counts map[[2]string]int) *pairChanges {
 	return pc
 }
 
-// writePairs adds the changes to the pair counts, and deletes the pairs
-// no file holds any more.
+// writePairs adds the changes to the pair counts: each term's counts are
+// one row, its blob read, changed and written again; a pair no file holds
+// any more leaves it, and a term with no pair left leaves the table.
 func (w *writer) writePairs(pc *pairChanges) {
 	w.exec(`DELETE FROM cooc_out`)
-	a := func(c pairChange) any { return pc.stems[c.ab>>32] }
-	b := func(c pairChange) any { return pc.stems[c.ab&(1<<32-1)] }
-	w.insertFunc(`INSERT INTO cooc(a, b, n, c) VALUES `, 4, len(pc.changes), func(i int, args []any) []any {
-		c := pc.changes[i]
-		ac, bc := a(c), b(c)
-		return append(args, ac, bc, c.n, pairCheck(ac.(string), bc.(string), int64(c.n)))
-	}, ` ON CONFLICT(a, b) DO UPDATE SET n = n + excluded.n, `+pairCheckSQL)
-	var gone []pairChange
-	for _, c := range pc.changes {
-		if c.n < 0 {
-			gone = append(gone, c)
+	// A table with no row yet, as a first build leaves it, has no blob to
+	// read.
+	var some int
+	w.queryRow(`SELECT COUNT(*) FROM (SELECT 1 FROM cooc LIMIT 1)`).scan(&some)
+	var read *sql.Stmt
+	if some > 0 && w.err == nil {
+		var err error
+		if read, err = w.tx.PrepareContext(w.ctx, `SELECT pairs FROM cooc WHERE a = ?`); err != nil {
+			w.err = err
+			return
 		}
+		defer read.Close()
 	}
-	for len(gone) > 0 && w.err == nil {
-		n := min(400, len(gone))
-		args := make([]any, 0, 2*n)
-		for _, g := range gone[:n] {
-			args = append(args, a(g), b(g))
+	type termRow struct {
+		a    string
+		blob []byte
+	}
+	var rows []termRow
+	var gone []any
+	counts := map[string]int{}
+	for i := 0; i < len(pc.changes) && w.err == nil; {
+		ar := pc.changes[i].ab >> 32
+		j := i + 1
+		for j < len(pc.changes) && pc.changes[j].ab>>32 == ar {
+			j++
 		}
-		w.exec(`DELETE FROM cooc WHERE n <= 0 AND (a, b) IN (VALUES `+strings.Repeat("(?,?),", n-1)+`(?,?))`, args...)
+		a := pc.stems[ar].(string)
+		clear(counts)
+		if read != nil {
+			var blob []byte
+			switch err := read.QueryRowContext(w.ctx, a).Scan(&blob); {
+			case errors.Is(err, sql.ErrNoRows):
+			case err != nil:
+				w.err = err
+				return
+			default:
+				key, list, err := decodePairs(blob)
+				if err == nil && key != a {
+					err = corruptRow{"cooc", key}
+				}
+				if err != nil {
+					w.err = fmt.Errorf("%w (%v)", corruptRow{"cooc", a}, err)
+					return
+				}
+				for _, nb := range list {
+					counts[nb.Stem] = nb.Files
+				}
+			}
+		}
+		for _, c := range pc.changes[i:j] {
+			counts[pc.stems[c.ab&(1<<32-1)].(string)] += c.n
+		}
+		if blob := encodePairs(a, counts); blob != nil {
+			rows = append(rows, termRow{a, blob})
+		} else {
+			gone = append(gone, a)
+		}
+		i = j
+	}
+	w.insertFunc(`INSERT INTO cooc(a, pairs) VALUES `, 2, len(rows), func(i int, args []any) []any {
+		return append(args, rows[i].a, rows[i].blob)
+	}, ` ON CONFLICT(a) DO UPDATE SET pairs = excluded.pairs`)
+	for len(gone) > 0 && w.err == nil {
+		n := min(500, len(gone))
+		w.exec(`DELETE FROM cooc WHERE a IN (`+strings.Repeat("?,", n-1)+`?)`, gone[:n]...)
 		gone = gone[n:]
 	}
+}
+
+// encodePairs is the blob of term a's pair counts: a, then each term
+// counted above 0 with its count, in order of term; nil when none is.
+func encodePairs(a string, counts map[string]int) []byte {
+	keys := make([]string, 0, len(counts))
+	for b, n := range counts {
+		if n > 0 {
+			keys = append(keys, b)
+		}
+	}
+	if len(keys) == 0 {
+		return nil
+	}
+	slices.Sort(keys)
+	var e enc
+	e.str(a)
+	e.uint(uint64(len(keys)))
+	for _, b := range keys {
+		e.str(b)
+		e.uint(uint64(counts[b]))
+	}
+	return seal(e.b)
+}
+
+// decodePairs reads a blob of encodePairs: its term, and its pairs in
+// order of term. A blob that does not match its checksum, or whose terms
+// are out of order or counted 0, is damage.
+func decodePairs(blob []byte) (string, []Neighbor, error) {
+	b, err := unseal(blob)
+	if err != nil {
+		return "", nil, err
+	}
+	d := dec{b: b}
+	a := d.str()
+	list := make([]Neighbor, d.count())
+	for i := range list {
+		list[i] = Neighbor{Stem: d.str(), Files: int(d.uint())}
+		if d.err == nil && (list[i].Files <= 0 || i > 0 && list[i].Stem <= list[i-1].Stem) {
+			return "", nil, errCorrupt
+		}
+	}
+	if d.err != nil {
+		return "", nil, d.err
+	}
+	return a, list, nil
 }
 
 // segmentDF is how many files of the segments hold stem, not counting the
@@ -864,19 +957,23 @@ func (ix *Index) RelatedAll(stems []string, k int) map[string][]Neighbor {
 // its checksum and its place in the order.
 func (ix *Index) readPairs(ctx context.Context, stems []string) (map[string][]Neighbor, error) {
 	q := ix.reader()
-	stmt, err := q.PrepareContext(ctx, keyedSQL("cooc", "a, b, n, c", "a", "b"))
+	stmt, err := q.PrepareContext(ctx, keyedSQL("cooc", "a, pairs", "a", "a"))
 	if err != nil {
 		return nil, err
 	}
 	defer stmt.Close()
-	var a string
-	var nb Neighbor
-	var c int64
+	var row []Neighbor
 	scan := func(rows *sql.Rows) (string, bool, error) {
-		if err := rows.Scan(&a, &nb.Stem, &nb.Files, &c); err != nil {
+		var a string
+		var blob []byte
+		if err := rows.Scan(&a, &blob); err != nil {
 			return a, false, fmt.Errorf("%w (%v)", corruptRow{"cooc", a}, err)
 		}
-		return a, pairCheck(a, nb.Stem, int64(nb.Files)) == c, nil
+		key, list, err := decodePairs(blob)
+		row = list
+		// The blob names its key: a row whose key damage changed is
+		// told from the row it was.
+		return a, err == nil && key == a, nil
 	}
 	out := make(map[string][]Neighbor, len(stems))
 	for _, st := range stems {
@@ -884,7 +981,7 @@ func (ix *Index) readPairs(ctx context.Context, stems []string) (map[string][]Ne
 			continue
 		}
 		var list []Neighbor
-		if err := keyedRows(ctx, stmt, "cooc", st, scan, func() { list = append(list, nb) }); err != nil {
+		if err := keyedRows(ctx, stmt, "cooc", st, scan, func() { list = row }); err != nil {
 			return nil, err
 		}
 		// The most frequent, the first in order of stem where as frequent.

@@ -1,6 +1,7 @@
 package index
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -19,18 +20,24 @@ import (
 // the delta's pairs added and the dropped files' taken back, sorted.
 func pairCounts(t *testing.T, ix *Index) string {
 	t.Helper()
-	rows, err := ix.reader().QueryContext(context.Background(), `SELECT a, b, n FROM cooc`)
+	rows, err := ix.reader().QueryContext(context.Background(), `SELECT a, pairs FROM cooc`)
 	if err != nil {
 		t.Fatal(err)
 	}
 	counts := map[[2]string]int{}
 	for rows.Next() {
-		var x, y string
-		var n int
-		if err := rows.Scan(&x, &y, &n); err != nil {
+		var x string
+		var blob []byte
+		if err := rows.Scan(&x, &blob); err != nil {
 			t.Fatal(err)
 		}
-		counts[[2]string{x, y}] += n
+		key, list, err := decodePairs(blob)
+		if err != nil || key != x {
+			t.Fatalf("the counts of %q: %q, %v", x, key, err)
+		}
+		for _, nb := range list {
+			counts[[2]string{x, nb.Stem}] += nb.Files
+		}
 	}
 	rows.Close()
 	ix.mu.Lock()
@@ -305,4 +312,71 @@ func TestPostingBlocksInParts(t *testing.T) {
 			}
 		}
 	}
+}
+
+// A term's pair counts read back from their blob as written: the term,
+// then the pairs counted above 0 in order; a blob whose order or counts
+// damage changed, or that does not match its checksum, is damage.
+func TestPairsBlob(t *testing.T) {
+	blob := encodePairs("throttl", map[string]int{"rate": 3, "limit": 1, "gone": 0, "neg": -2})
+	key, list, err := decodePairs(blob)
+	if err != nil || key != "throttl" || fmt.Sprint(list) != fmt.Sprint([]Neighbor{{Stem: "limit", Files: 1}, {Stem: "rate", Files: 3}}) {
+		t.Errorf("read back %q %v %v", key, list, err)
+	}
+	if encodePairs("throttl", map[string]int{"gone": 0}) != nil {
+		t.Error("a term with no pair counted above 0 has a blob")
+	}
+	for name, b := range map[string][]byte{
+		"out of order": sealed(func(e *enc) {
+			e.str("a")
+			e.uint(2)
+			e.str("z")
+			e.uint(1)
+			e.str("b")
+			e.uint(1)
+		}),
+		"twice": sealed(func(e *enc) {
+			e.str("a")
+			e.uint(2)
+			e.str("b")
+			e.uint(1)
+			e.str("b")
+			e.uint(1)
+		}),
+		"counted 0": sealed(func(e *enc) { e.str("a"); e.uint(1); e.str("b"); e.uint(0) }),
+		"cut":       sealed(func(e *enc) { e.str("a"); e.uint(3); e.str("b"); e.uint(1) }),
+		"unsealed":  blob[:len(blob)-1],
+	} {
+		if _, _, err := decodePairs(b); err == nil {
+			t.Errorf("%s: read without error", name)
+		}
+	}
+}
+
+// sealed is the sealed blob that write writes.
+func sealed(write func(e *enc)) []byte {
+	var e enc
+	write(&e)
+	return seal(e.b)
+}
+
+func FuzzDecodePairs(f *testing.F) {
+	f.Add(encodePairs("throttl", map[string]int{"rate": 3, "limit": 1}))
+	f.Add([]byte{})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		key, list, err := decodePairs(b)
+		if err != nil {
+			return
+		}
+		counts := map[string]int{}
+		for i, nb := range list {
+			if nb.Files <= 0 || i > 0 && nb.Stem <= list[i-1].Stem {
+				t.Fatalf("%q read as %v", b, list)
+			}
+			counts[nb.Stem] = nb.Files
+		}
+		if again := encodePairs(key, counts); len(list) > 0 && !bytes.Equal(again, b) {
+			t.Fatalf("%q read as %q %v, written back as %q", b, key, list, again)
+		}
+	})
 }
