@@ -13,9 +13,10 @@ import (
 
 // Check reads the whole index, as a retrieval would read any part of it:
 // SQLite's check of its pages and records (PRAGMA quick_check), then every
-// blob against its checksum, and every row of the definers and of the
-// thesaurus against its own. It returns an error IsDamaged reports on
-// when it finds damage: Rebuild builds a new index then.
+// blob against its checksum, every blob of the thesaurus against the term
+// of its row, and every row of the definers against its own checksum. It
+// returns an error IsDamaged reports on when it finds damage: Rebuild
+// builds a new index then.
 func (ix *Index) Check(ctx context.Context) error {
 	if ix.db == nil {
 		return fmt.Errorf("check index of %s: the index is closed", ix.Root)

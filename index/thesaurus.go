@@ -818,6 +818,9 @@ func decodePairs(blob []byte) (string, []Neighbor, error) {
 			return "", nil, errCorrupt
 		}
 	}
+	if d.err == nil && len(d.b) > 0 {
+		d.err = errCorrupt // bytes after the pairs
+	}
 	if d.err != nil {
 		return "", nil, d.err
 	}
