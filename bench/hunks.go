@@ -6,11 +6,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/hone-tools/hone/internal/lazyre"
 	"io"
 	"os/exec"
 	"strconv"
 	"strings"
+
+	"github.com/hone-tools/hone/internal/lazyre"
 )
 
 // hunkHeader is a unified diff's hunk header: its pre-image start and

@@ -3,7 +3,6 @@ package bench
 import (
 	"context"
 	"fmt"
-	"github.com/hone-tools/hone/internal/lazyre"
 	"math/rand/v2"
 	"path"
 	"regexp"
@@ -11,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/hone-tools/hone/internal/lazyre"
 	"github.com/hone-tools/hone/structure"
 	"github.com/hone-tools/hone/walk"
 )

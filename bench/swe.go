@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/hone-tools/hone/internal/lazyre"
 	"io"
 	"maps"
 	"math"
@@ -20,6 +19,7 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/hone-tools/hone/internal/lazyre"
 	"github.com/hone-tools/hone/pack"
 	"github.com/hone-tools/hone/retrieve"
 	"github.com/hone-tools/hone/zoekt"

@@ -1,9 +1,10 @@
 package history
 
 import (
-	"github.com/hone-tools/hone/internal/lazyre"
 	"regexp"
 	"strings"
+
+	"github.com/hone-tools/hone/internal/lazyre"
 )
 
 // A task that names a commit, "broken since d6aff369ad3", or an issue or

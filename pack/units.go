@@ -108,9 +108,8 @@ const (
 // concepts are the task's concepts as the pack weighs them: each
 // concept's stems, and its weight; and the lines its stack traces name.
 type concepts struct {
-	stems []map[string]bool
-	// of maps each term of the concepts' stems to the concepts that hold
-	// it, so that a token is looked up once, not once a concept.
+	// of maps each of the concepts' stems to the concepts that hold it,
+	// by their index in weight.
 	of     map[string][]int
 	weight []float64
 	all    float64
@@ -186,9 +185,8 @@ func taskConcepts(res *hone.Result) concepts {
 			c.of = map[string][]int{}
 		}
 		for s := range m {
-			c.of[s] = append(c.of[s], len(c.stems))
+			c.of[s] = append(c.of[s], len(c.weight))
 		}
-		c.stems = append(c.stems, m)
 		c.weight = append(c.weight, k.Weight)
 		c.all += k.Weight
 	}
@@ -275,7 +273,7 @@ func (c concepts) held(text string) (share float64, mentions int) {
 	if c.all == 0 {
 		return 0, 0
 	}
-	have := make([]bool, len(c.stems))
+	have := make([]bool, len(c.weight))
 	tokenize.Each(text, func(t tokenize.Token) {
 		byStem, byText := c.of[t.Stem], []int(nil)
 		if t.Text != t.Stem {
