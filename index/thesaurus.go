@@ -467,26 +467,34 @@ func hasLetter(s string) bool {
 }
 
 // pairs returns the collected pairs as indexes into terms, which is sorted
-// by stem and holds every paired stem.
+// by stem and holds every paired stem. A stem is looked up in terms once,
+// and the pairs sorted as numbers.
 func (p *pairer) pairs(terms []TermFreq) [][2]int32 {
 	p.flush()
+	at := make(map[string]int32, 2*len(terms))
 	idx := func(s string) int32 {
-		i := sort.Search(len(terms), func(i int) bool { return terms[i].Stem >= s })
-		if i < len(terms) && terms[i].Stem == s {
-			return int32(i)
+		if i, ok := at[s]; ok {
+			return i
 		}
-		return -1
+		i, found := slices.BinarySearchFunc(terms, s, func(t TermFreq, s string) int { return strings.Compare(t.Stem, s) })
+		if !found {
+			i = -1
+		}
+		at[s] = int32(i)
+		return int32(i)
 	}
-	out := make([][2]int32, 0, len(p.set))
+	keys := make([]uint64, 0, len(p.set))
 	for k := range p.set {
 		a, b := idx(k[0]), idx(k[1])
 		if a >= 0 && b >= 0 {
-			out = append(out, [2]int32{a, b})
+			keys = append(keys, uint64(a)<<32|uint64(b))
 		}
 	}
-	sort.Slice(out, func(i, j int) bool {
-		return out[i][0] < out[j][0] || out[i][0] == out[j][0] && out[i][1] < out[j][1]
-	})
+	slices.Sort(keys)
+	out := make([][2]int32, len(keys))
+	for i, k := range keys {
+		out[i] = [2]int32{int32(k >> 32), int32(k & (1<<32 - 1))}
+	}
 	return out
 }
 
@@ -545,24 +553,56 @@ func (w *writer) flushThesaurus(delta []*Doc) {
 // countPairs is what a flush of the delta's docs changes in the pair
 // counts: their pairs, less those of the files dropped (out), sorted to
 // be written. It reads the docs alone, and may run beside the writes of
-// the postings.
+// the postings. Stems are numbered as they are met, so that a pair is
+// counted under one number, not hashed as two strings.
 func countPairs(delta []*Doc, out map[[2]string]int) *pairChanges {
+	var st stemNumbers
 	// Made big enough at once: a file's pairs are mostly other files'
 	// too, about three in eight distinct in a large repository.
 	n := 0
 	for _, d := range delta {
 		n += len(d.Pairs)
 	}
-	counts := make(map[[2]string]int, n/2)
+	counts := make(map[uint64]int, n/2)
+	var of []uint32 // a doc's term numbers, none yet where ^0
 	for _, d := range delta {
-		for _, p := range d.pairStems() {
-			counts[p]++
+		of = slices.Grow(of[:0], len(d.Terms))[:len(d.Terms)]
+		for i := range of {
+			of[i] = ^uint32(0)
+		}
+		num := func(t int32) uint32 {
+			if of[t] == ^uint32(0) {
+				of[t] = st.number(d.Terms[t].Stem)
+			}
+			return of[t]
+		}
+		for _, p := range d.Pairs {
+			counts[uint64(num(p[0]))<<32|uint64(num(p[1]))]++
 		}
 	}
 	for p, n := range out {
-		counts[p] -= n
+		counts[uint64(st.number(p[0]))<<32|uint64(st.number(p[1]))] -= n
 	}
-	return sortPairs(counts)
+	return sortPairs(st.stems, counts)
+}
+
+// stemNumbers numbers stems in the order they are met.
+type stemNumbers struct {
+	of    map[string]uint32
+	stems []string
+}
+
+func (s *stemNumbers) number(stem string) uint32 {
+	if s.of == nil {
+		s.of = map[string]uint32{}
+	}
+	n, ok := s.of[stem]
+	if !ok {
+		n = uint32(len(s.stems))
+		s.of[stem] = n
+		s.stems = append(s.stems, stem)
+	}
+	return n
 }
 
 // readPairsOut counts the pairs waiting in cooc_out.
@@ -673,34 +713,58 @@ type pairChange struct {
 	n  int
 }
 
-// sortPairs turns counts into changes both ways round, in key order, for
-// the b-tree to take them page by page. Each stem is numbered in sorted
-// order, so that a change is sorted as a number.
-func sortPairs(counts map[[2]string]int) *pairChanges {
-	rank := make(map[string]uint64, len(counts)/4)
+// sortPairs turns counts, of pairs of the stems numbered in stems, into
+// changes both ways round, in key order, for the b-tree to take them page
+// by page. The stems paired are numbered again in sorted order, so that a
+// change is sorted as a number; the changes are put in place by their
+// first stem, and each stem's few are sorted then.
+func sortPairs(stems []string, counts map[uint64]int) *pairChanges {
+	used := make([]bool, len(stems))
 	for k, n := range counts {
 		if n != 0 {
-			rank[k[0]], rank[k[1]] = 0, 0
+			used[k>>32], used[k&(1<<32-1)] = true, true
 		}
 	}
-	stems := make([]string, 0, len(rank))
-	for st := range rank {
-		stems = append(stems, st)
+	order := make([]uint32, 0, len(stems))
+	for i, u := range used {
+		if u {
+			order = append(order, uint32(i))
+		}
 	}
-	slices.Sort(stems)
-	pc := &pairChanges{stems: make([]any, len(stems))}
-	for i, st := range stems {
-		rank[st] = uint64(i)
-		pc.stems[i] = st
+	slices.SortFunc(order, func(x, y uint32) int { return strings.Compare(stems[x], stems[y]) })
+	rank := make([]uint64, len(stems))
+	pc := &pairChanges{stems: make([]any, len(order))}
+	for r, i := range order {
+		rank[i] = uint64(r)
+		pc.stems[r] = stems[i]
 	}
-	pc.changes = make([]pairChange, 0, 2*len(counts))
+	// Where each first stem's changes start.
+	start := make([]int, len(order)+1)
 	for k, n := range counts {
 		if n != 0 {
-			a, b := rank[k[0]], rank[k[1]]
-			pc.changes = append(pc.changes, pairChange{a<<32 | b, n}, pairChange{b<<32 | a, n})
+			start[rank[k>>32]+1]++
+			start[rank[k&(1<<32-1)]+1]++
 		}
 	}
-	slices.SortFunc(pc.changes, func(x, y pairChange) int { return cmp.Compare(x.ab, y.ab) })
+	for r := 1; r < len(start); r++ {
+		start[r] += start[r-1]
+	}
+	pc.changes = make([]pairChange, start[len(order)])
+	next := slices.Clone(start[:len(order)])
+	put := func(a, b uint64, n int) {
+		pc.changes[next[a]] = pairChange{a<<32 | b, n}
+		next[a]++
+	}
+	for k, n := range counts {
+		if n != 0 {
+			a, b := rank[k>>32], rank[k&(1<<32-1)]
+			put(a, b, n)
+			put(b, a, n)
+		}
+	}
+	for r := range order {
+		slices.SortFunc(pc.changes[start[r]:start[r+1]], func(x, y pairChange) int { return cmp.Compare(x.ab, y.ab) })
+	}
 	return pc
 }
 
@@ -728,7 +792,7 @@ func (w *writer) writePairs(pc *pairChanges) {
 	}
 	var rows []termRow
 	var gone []any
-	counts := map[string]int{}
+	var old, merged []Neighbor
 	for i := 0; i < len(pc.changes) && w.err == nil; {
 		ar := pc.changes[i].ab >> 32
 		j := i + 1
@@ -736,7 +800,7 @@ func (w *writer) writePairs(pc *pairChanges) {
 			j++
 		}
 		a := pc.stems[ar].(string)
-		clear(counts)
+		old = old[:0]
 		if read != nil {
 			var blob []byte
 			switch err := read.QueryRowContext(w.ctx, a).Scan(&blob); {
@@ -753,15 +817,34 @@ func (w *writer) writePairs(pc *pairChanges) {
 					w.err = fmt.Errorf("%w (%v)", corruptRow{"cooc", a}, err)
 					return
 				}
-				for _, nb := range list {
-					counts[nb.Stem] = nb.Files
-				}
+				old = list
 			}
 		}
-		for _, c := range pc.changes[i:j] {
-			counts[pc.stems[c.ab&(1<<32-1)].(string)] += c.n
+		// Both are in order of term: the changes' stems are numbered so.
+		merged = merged[:0]
+		add := func(b string, n int) {
+			if n > 0 {
+				merged = append(merged, Neighbor{Stem: b, Files: n})
+			}
 		}
-		if blob := encodePairs(a, counts); blob != nil {
+		k := 0
+		for _, c := range pc.changes[i:j] {
+			b := pc.stems[c.ab&(1<<32-1)].(string)
+			for k < len(old) && old[k].Stem < b {
+				add(old[k].Stem, old[k].Files)
+				k++
+			}
+			n := c.n
+			if k < len(old) && old[k].Stem == b {
+				n += old[k].Files
+				k++
+			}
+			add(b, n)
+		}
+		for ; k < len(old); k++ {
+			add(old[k].Stem, old[k].Files)
+		}
+		if blob := encodeNeighbors(a, merged); blob != nil {
 			rows = append(rows, termRow{a, blob})
 		} else {
 			gone = append(gone, a)
@@ -781,22 +864,28 @@ func (w *writer) writePairs(pc *pairChanges) {
 // encodePairs is the blob of term a's pair counts: a, then each term
 // counted above 0 with its count, in order of term; nil when none is.
 func encodePairs(a string, counts map[string]int) []byte {
-	keys := make([]string, 0, len(counts))
+	var list []Neighbor
 	for b, n := range counts {
 		if n > 0 {
-			keys = append(keys, b)
+			list = append(list, Neighbor{Stem: b, Files: n})
 		}
 	}
-	if len(keys) == 0 {
+	slices.SortFunc(list, func(x, y Neighbor) int { return strings.Compare(x.Stem, y.Stem) })
+	return encodeNeighbors(a, list)
+}
+
+// encodeNeighbors is encodePairs of list, in order of term and counted
+// above 0.
+func encodeNeighbors(a string, list []Neighbor) []byte {
+	if len(list) == 0 {
 		return nil
 	}
-	slices.Sort(keys)
 	var e enc
 	e.str(a)
-	e.uint(uint64(len(keys)))
-	for _, b := range keys {
-		e.str(b)
-		e.uint(uint64(counts[b]))
+	e.uint(uint64(len(list)))
+	for _, nb := range list {
+		e.str(nb.Stem)
+		e.uint(uint64(nb.Files))
 	}
 	return seal(e.b)
 }
