@@ -194,7 +194,9 @@ func analyzeWith(f walk.File, src []byte, withPairs bool) *Doc {
 		// the body and the comments.
 		// A configuration file's keys are documented as definitions are.
 		defs := slices.Concat(d.Defs, structure.ConfigKeys(d.Lang, src))
-		if withPairs {
+		// The pairs of generated, vendored and test files are not kept:
+		// their words say what the code is, not what it is called.
+		if withPairs && !f.Kind.Has(walk.Generated) && !f.Kind.Has(walk.Vendor) && !f.Kind.Has(walk.Test) {
 			pairs = newPairer(defs)
 			pairs.document(src, spans, defs)
 		}
@@ -232,11 +234,9 @@ func analyzeWith(f walk.File, src []byte, withPairs bool) *Doc {
 	slices.SortFunc(d.Terms, func(a, b TermFreq) int { return strings.Compare(a.Stem, b.Stem) })
 	clear(terms)
 	termSets.Put(terms)
-	if pairs != nil && !f.Kind.Has(walk.Generated) && !f.Kind.Has(walk.Vendor) && !f.Kind.Has(walk.Test) {
+	if pairs != nil {
 		pairs.helpTexts(src, strs)
 		d.Pairs = pairs.pairs(d.Terms)
-	}
-	if pairs != nil {
 		pairs.release()
 	}
 	return d
