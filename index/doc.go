@@ -135,17 +135,21 @@ func analyze(f walk.File, src []byte) *Doc { return analyzeWith(f, src, true) }
 func analyzeWith(f walk.File, src []byte, withPairs bool) *Doc {
 	d := &Doc{Entry: Entry{Path: f.Path, Kind: f.Kind, Lang: structure.Language(f.Path), Size: f.Size, ModTime: nanos(f.ModTime),
 		ino: f.Inode, ctime: nanos(f.ChangeTime)}}
-	terms := termSets.Get().(map[string]*TermFreq)
+	ts := termSets.Get().(*termSet)
 	add := func(field Field, t tokenize.Token) {
 		if t.Stop {
 			return
 		}
-		tf := terms[t.Stem]
-		if tf == nil {
-			tf = &TermFreq{Stem: t.Stem, Surface: t.Text}
-			terms[t.Stem] = tf
-		} else if shorter(t.Text, tf.Surface) {
-			tf.Surface = t.Text
+		var tf *TermFreq
+		if i, ok := ts.at[t.Stem]; ok {
+			tf = &ts.terms[i]
+			if shorter(t.Text, tf.Surface) {
+				tf.Surface = t.Text
+			}
+		} else {
+			ts.at[t.Stem] = int32(len(ts.terms))
+			ts.terms = append(ts.terms, TermFreq{Stem: t.Stem, Surface: t.Text})
+			tf = &ts.terms[len(ts.terms)-1]
 		}
 		if tf.TF[field] < math.MaxUint16 {
 			tf.TF[field]++
@@ -224,16 +228,17 @@ func analyzeWith(f walk.File, src []byte, withPairs bool) *Doc {
 			}
 		})
 	}
-	d.Terms = make([]TermFreq, 0, len(terms))
-	for _, tf := range terms {
-		if tf.Surface == tf.Stem {
+	d.Terms = slices.Clone(ts.terms)
+	for i := range d.Terms {
+		if tf := &d.Terms[i]; tf.Surface == tf.Stem {
 			tf.Surface = ""
 		}
-		d.Terms = append(d.Terms, *tf)
 	}
 	slices.SortFunc(d.Terms, func(a, b TermFreq) int { return strings.Compare(a.Stem, b.Stem) })
-	clear(terms)
-	termSets.Put(terms)
+	clear(ts.at)
+	clear(ts.terms) // no strings kept alive by the pool
+	ts.terms = ts.terms[:0]
+	termSets.Put(ts)
 	if pairs != nil {
 		pairs.helpTexts(src, strs)
 		d.Pairs = pairs.pairs(d.Terms)
@@ -242,9 +247,16 @@ func analyzeWith(f walk.File, src []byte, withPairs bool) *Doc {
 	return d
 }
 
-// termSets keeps the term maps of files analyzed, emptied, for the next
-// ones: growing a map costs more than emptying one.
-var termSets = sync.Pool{New: func() any { return map[string]*TermFreq{} }}
+// termSets keeps the term sets of files analyzed, emptied, for the next
+// ones: growing a map costs more than emptying one. A term is counted in
+// place in the set's slice, not allocated alone.
+var termSets = sync.Pool{New: func() any { return &termSet{at: map[string]int32{}} }}
+
+// termSet is a file's terms as they are counted, and where each stands.
+type termSet struct {
+	at    map[string]int32
+	terms []TermFreq
+}
 
 // shorter prefers the shorter word, then the first in order: "middleware"
 // over "middlewares".
