@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
@@ -162,6 +163,21 @@ func BenchmarkThesaurusFlush(b *testing.B) {
 		b.StopTimer()
 		ix.Close()
 		b.StartTimer()
+	}
+}
+
+// BenchmarkPostingBlocks is the gathering of a cold index's postings
+// into blocks at its flush: those of this repository's files (or
+// HONE_BENCH_REPO's), on every core.
+func BenchmarkPostingBlocks(b *testing.B) {
+	files, srcs := repoTexts(b)
+	docs := make([]*Doc, len(files))
+	for i, f := range files {
+		docs[i] = analyzeWith(f, srcs[i], false)
+		docs[i].ID = int64(i + 1)
+	}
+	for b.Loop() {
+		postingBlocksIn(docs, max(1, min(runtime.GOMAXPROCS(0), 8)))
 	}
 }
 
