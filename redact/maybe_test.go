@@ -2,8 +2,10 @@ package redact
 
 import (
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -103,4 +105,103 @@ func RepositoryFiles() [][]byte {
 		return nil
 	})
 	return out
+}
+
+// maybeChecks are the prefilters hone writes for one pattern each, and
+// the pattern: where a prefilter says no, the pattern finds nothing.
+func maybeChecks() []struct {
+	name  string
+	maybe func(string) bool
+	re    *regexp.Regexp
+} {
+	return []struct {
+		name  string
+		maybe func(string) bool
+		re    *regexp.Regexp
+	}{
+		{"quoted assignment", mayAssignQuoted, quotedSecret()},
+		{"bare assignment", mayAssignBare, bareSecret()},
+		{"generic-api-key", mayGenericKey, regexp.MustCompile(genericKeyPattern)},
+		{"vault-service-token", mayVaultToken, regexp.MustCompile(vaultTokenPattern)},
+	}
+}
+
+// maybeLine makes a line of the pieces the patterns turn on: names,
+// operators, quotes, blanks, values of every length about their bounds,
+// and what may end them; half the lines in the order of an assignment.
+func maybeLine(rnd *rand.Rand) string {
+	pick := func(xs ...string) string { return xs[rnd.IntN(len(xs))] }
+	value := func() string {
+		n := pick("3", "4", "5", "9", "10", "11", "12", "13", "149", "150", "151", "511", "512", "513")
+		k := 0
+		for _, c := range n {
+			k = 10*k + int(c-'0')
+		}
+		cls := pick("aB3", "a_.-", "aZ+/", "x=", "q", "a#b", "a,b", "a b", "a\\b")
+		var b strings.Builder
+		for i := range k {
+			b.WriteByte(cls[i%len(cls)])
+		}
+		return b.String()
+	}
+	names := []string{"password", "PASSWORD", "api_key", "apiKey", "Api", "API", "token", "auth", "secret", "access_key", "credentials", "pwd", "key", "my.password", "x-token"}
+	if rnd.IntN(2) == 0 {
+		return pick("", "  ", "\t", "export ", "EXPORT\t", "- ", "-", "x ", "\n") + pick(names...) + pick("", "_x", ".y") +
+			pick("", "\"", "'") + pick("", " ", "\t ") + pick("=", ":", ":=", "=>", "?=", "||", ",", ">", ":::=", "==", "", "(") +
+			pick("", " ", "  ", "'", "\"", "`", "= ") + pick("", "r", "b", "f", "rb", "bb") + pick("", "\"", "'", "`") + value() +
+			pick("", "\"", "'", "`", " ", ";", "#", ",", "\\n", "\\R", "\\", "\r", "\r\n", "\n", "\f", "(", " # c", " x")
+	}
+	pieces := append(names,
+		"export ", "- ", "-", "self.", "  ", "\t", " ",
+		"=", ":", ":=", "=>", "?=", "||", ",", ">", ":::=", "==",
+		"\"", "'", "`", "r", "b", "f", "rb",
+		"abc", "abcdefghij", "k29dKslqp03kdl", "Zk29dk3slq0pQxZk29dk3", "a+b/c==", "====", "x.y-z", "AKsd82jdk29d",
+		"#", ";", "\\n", "\\r", "\\", "\r", "\n", "(", ")", "\f", "hvs.", "s.", "\u212a")
+	var b strings.Builder
+	for range 1 + rnd.IntN(12) {
+		b.WriteString(pieces[rnd.IntN(len(pieces))])
+	}
+	return b.String()
+}
+
+// TestMaybeNeverMissesAMatch: a prefilter says no only to a text its
+// pattern finds nothing in, on the lines of this repository and on lines
+// made of the patterns' pieces.
+func TestMaybeNeverMissesAMatch(t *testing.T) {
+	var texts []string
+	for _, x := range RepositoryFiles() {
+		texts = append(texts, strings.Split(string(x), "\n")...)
+	}
+	rnd := rand.New(rand.NewPCG(1, 2))
+	n := 60_000
+	if testing.Short() {
+		n = 10_000
+	}
+	for range n {
+		texts = append(texts, maybeLine(rnd))
+	}
+	for _, c := range maybeChecks() {
+		for _, text := range texts {
+			if !c.maybe(text) && c.re.MatchString(text) {
+				t.Errorf("%s: the prefilter says no to %q, which the pattern matches at %q", c.name, text, c.re.FindString(text))
+			}
+		}
+	}
+}
+
+// FuzzMaybe: a prefilter says no only to a text its pattern finds
+// nothing in.
+func FuzzMaybe(f *testing.F) {
+	rnd := rand.New(rand.NewPCG(3, 4))
+	for range 200 {
+		f.Add(maybeLine(rnd))
+	}
+	checks := maybeChecks()
+	f.Fuzz(func(t *testing.T, text string) {
+		for _, c := range checks {
+			if !c.maybe(text) && c.re.MatchString(text) {
+				t.Errorf("%s: the prefilter says no to %q, which the pattern matches at %q", c.name, text, c.re.FindString(text))
+			}
+		}
+	})
 }

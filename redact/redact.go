@@ -348,14 +348,21 @@ func mayVaultToken(text string) bool {
 
 // mayGenericKey is false when generic-api-key cannot match a text: no
 // operator (each of its operators ends in one of "=>:|,") is followed,
-// past at most 5 quotes, blanks or "=", by a value of 10 bytes or more
-// of letters, digits and "_.=+/-". A text with bytes past ASCII is always
-// tried, as (?i) folds some of them into ASCII letters.
+// past at most 5 quotes, blanks or "=", by a value the pattern ends: 10
+// to 150 letters, digits and "_.=-", or 12 or more letters, digits and
+// "+/" then at most three "=", either followed by a quote, a blank, ";",
+// an escaped n or r, or the text's end. A text with bytes past ASCII is
+// always tried, as (?i) folds some of them into ASCII letters.
 func mayGenericKey(text string) bool {
-	value := func(c byte) bool {
-		return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("_.=+/-", c) >= 0
-	}
+	alnum := func(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' }
+	word := func(c byte) bool { return alnum(c) || strings.IndexByte("_.=-", c) >= 0 }
+	base64 := func(c byte) bool { return alnum(c) || c == '+' || c == '/' }
 	skip := func(c byte) bool { return strings.IndexByte("`'\"\t\n\f\r =", c) >= 0 }
+	// ends: the pattern's last group, (?:[\x60'"\s;]|\\[nr]|$), folded.
+	ends := func(e int) bool {
+		return e == len(text) || strings.IndexByte("`'\"\t\n\f\r ;", text[e]) >= 0 ||
+			text[e] == '\\' && e+1 < len(text) && strings.IndexByte("nrNR", text[e+1]) >= 0
+	}
 	for i := 0; i < len(text); i++ {
 		if text[i] >= utf8.RuneSelf {
 			return true
@@ -366,12 +373,28 @@ func mayGenericKey(text string) bool {
 			continue
 		}
 		for k := p + 1; k <= p+6 && k < len(text); k++ {
-			run := 0
-			for j := k; j < len(text) && value(text[j]) && run < 10; j++ {
-				run++
+			// Each form's run is whole: what may follow it is none of
+			// its bytes.
+			e := k
+			for e < len(text) && word(text[e]) {
+				e++
 			}
-			if run >= 10 {
+			if n := e - k; n >= 10 && n <= 150 && ends(e) {
 				return true
+			}
+			if alnum(text[k]) {
+				e := k
+				for e < len(text) && base64(text[e]) {
+					e++
+				}
+				if e-k >= 12 {
+					for n := 0; n < 3 && e < len(text) && text[e] == '='; n++ {
+						e++
+					}
+					if ends(e) {
+						return true
+					}
+				}
 			}
 			if !skip(text[k]) {
 				break

@@ -78,13 +78,17 @@ var secretNameCores = [][]byte{
 
 // mayAssignQuoted is false when quotedSecret cannot match a line: no
 // secret name in it is followed, past the rest of the name, an optional
-// quote and blanks, by an assignment and a quote. A line with bytes past
+// quote and blanks, by an assignment, a quote, and 4 to 512 bytes but
+// quotes, newlines and backslashes, then a quote. A line with bytes past
 // ASCII is always tried, as (?i) folds some of them into ASCII letters
 // (the Kelvin sign into k).
 func mayAssignQuoted(text string) bool { return mayAssign(text, true) }
 
-// mayAssignBare is mayAssignQuoted for bareSecret: a secret name followed,
-// past the rest of the name and blanks, by = or :.
+// mayAssignBare is mayAssignQuoted for bareSecret: a secret name that
+// starts its line, past blanks and an optional "export" or "-", followed,
+// past the rest of the name and blanks, by = or :, blanks, and a value of
+// 4 to 512 bytes but blanks, "#", ";" and "," that does not start with a
+// quote, which only blanks, a comment or the line's end follow.
 func mayAssignBare(text string) bool { return mayAssign(text, false) }
 
 func mayAssign(text string, quoted bool) bool {
@@ -100,7 +104,7 @@ func mayAssign(text string, quoted bool) bool {
 			if k < 0 {
 				break
 			}
-			if assignsAfter(lower, off+k+len(core), quoted) {
+			if assignsAfter(lower, off+k, off+k+len(core), quoted) {
 				return true
 			}
 			off += k + 1
@@ -109,20 +113,26 @@ func mayAssign(text string, quoted bool) bool {
 	return false
 }
 
-// assignsAfter: see mayAssign; j is the end of the secret name's core.
-func assignsAfter(l []byte, j int, quoted bool) bool {
+// nameByte is a byte of [\w.-], lower-cased.
+func nameByte(c byte) bool {
+	return c == '_' || c == '.' || c == '-' || 'a' <= c && c <= 'z' || '0' <= c && c <= '9'
+}
+
+func isBlank(c byte) bool { return c == ' ' || c == '\t' }
+
+// assignsAfter: see mayAssign; the secret name's core is l[start:j].
+func assignsAfter(l []byte, start, j int, quoted bool) bool {
 	blanks := func(j int) int {
-		for j < len(l) && (l[j] == ' ' || l[j] == '\t') {
+		for j < len(l) && isBlank(l[j]) {
 			j++
 		}
 		return j
 	}
-	for j < len(l) && (l[j] == '_' || l[j] == '.' || l[j] == '-' || 'a' <= l[j] && l[j] <= 'z' || '0' <= l[j] && l[j] <= '9') {
+	for j < len(l) && nameByte(l[j]) {
 		j++
 	}
 	if !quoted {
-		j = blanks(j)
-		return j < len(l) && (l[j] == '=' || l[j] == ':')
+		return bareAssign(l, start, j)
 	}
 	if j < len(l) && (l[j] == '"' || l[j] == '\'') {
 		j++
@@ -136,11 +146,74 @@ func assignsAfter(l []byte, j int, quoted bool) bool {
 		for n := 0; n < 2 && k < len(l) && strings.IndexByte("rbuf", l[k]) >= 0; n++ {
 			k++
 		}
-		if k < len(l) && (l[k] == '"' || l[k] == '\'' || l[k] == '`') {
+		if k < len(l) && (l[k] == '"' || l[k] == '\'' || l[k] == '`') && quotedValue(l, k+1) {
 			return true
 		}
 	}
 	return false
+}
+
+// quotedValue: from i, 4 to 512 bytes but quotes, newlines and
+// backslashes, then a quote.
+func quotedValue(l []byte, i int) bool {
+	for n := 0; n <= 512 && i+n < len(l); n++ {
+		switch l[i+n] {
+		case '"', '\'', '`':
+			return n >= 4
+		case '\n', '\\':
+			return false
+		}
+	}
+	return false
+}
+
+// bareAssign: see mayAssignBare; the name holding the core at start ends
+// at j.
+func bareAssign(l []byte, start, j int) bool {
+	// The name starts its line.
+	s := start
+	for s > 0 && nameByte(l[s-1]) {
+		s--
+	}
+	q := s
+	for q > 0 && isBlank(l[q-1]) {
+		q--
+	}
+	if q < s {
+		switch {
+		case q >= 6 && string(l[q-6:q]) == "export":
+			q -= 6
+		case q >= 1 && l[q-1] == '-':
+			q--
+		}
+		for q > 0 && isBlank(l[q-1]) {
+			q--
+		}
+	}
+	if q > 0 && l[q-1] != '\n' {
+		return false
+	}
+	for j < len(l) && isBlank(l[j]) {
+		j++
+	}
+	if j == len(l) || l[j] != '=' && l[j] != ':' {
+		return false
+	}
+	v := j + 1
+	for v < len(l) && isBlank(l[v]) {
+		v++
+	}
+	e := v
+	for e < len(l) && strings.IndexByte(" \t\n\f\r#;,", l[e]) < 0 {
+		e++
+	}
+	if e-v < 4 || e-v > 512 || l[v] == '"' || l[v] == '\'' || l[v] == '`' {
+		return false
+	}
+	for e < len(l) && isBlank(l[e]) {
+		e++
+	}
+	return e == len(l) || l[e] == '\n' || l[e] == '#' || l[e] == ';' || l[e] == '\r' && (e+1 == len(l) || l[e+1] == '\n')
 }
 
 // placeholder tells a reference, a template or an example from a value.
