@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // withoutMaybe is r with every rule's prefilter left out.
@@ -108,22 +109,28 @@ func RepositoryFiles() [][]byte {
 }
 
 // maybeChecks are the prefilters hone writes for one pattern each, and
-// the pattern: where a prefilter says no, the pattern finds nothing.
-func maybeChecks() []struct {
+// what each must not miss: the pattern's matches, or, for a prefilter
+// that judges the value as its rule does, the rule's findings.
+func maybeChecks() []maybeCheck {
+	matches := func(re *regexp.Regexp) func(string) string { return re.FindString }
+	quoted := reRule("assigned-secret", quotedSecret, quotedIsSecret)
+	return []maybeCheck{
+		{"quoted assignment", mayAssignQuoted, func(text string) string {
+			found := ""
+			quoted.match(text, 0, len(text), func(s, e int) { found = text[s:e] })
+			return found
+		}},
+		{"bare assignment", mayAssignBare, matches(bareSecret())},
+		{"generic-api-key", mayGenericKey, matches(regexp.MustCompile(genericKeyPattern))},
+		{"vault-service-token", mayVaultToken, matches(regexp.MustCompile(vaultTokenPattern))},
+	}
+}
+
+type maybeCheck struct {
 	name  string
 	maybe func(string) bool
-	re    *regexp.Regexp
-} {
-	return []struct {
-		name  string
-		maybe func(string) bool
-		re    *regexp.Regexp
-	}{
-		{"quoted assignment", mayAssignQuoted, quotedSecret()},
-		{"bare assignment", mayAssignBare, bareSecret()},
-		{"generic-api-key", mayGenericKey, regexp.MustCompile(genericKeyPattern)},
-		{"vault-service-token", mayVaultToken, regexp.MustCompile(vaultTokenPattern)},
-	}
+	// finds returns what must not be missed in a text, "" if nothing.
+	finds func(string) string
 }
 
 // maybeLine makes a line of the pieces the patterns turn on: names,
@@ -137,17 +144,23 @@ func maybeLine(rnd *rand.Rand) string {
 		for _, c := range n {
 			k = 10*k + int(c-'0')
 		}
-		cls := pick("aB3", "a_.-", "aZ+/", "x=", "q", "a#b", "a,b", "a b", "a\\b")
+		cls := pick("aB3", "a_.-", "aZ+/", "x=", "q", "a#b", "a,b", "a b", "a\\b", "é", "a\xff", "日本", "\xe6\x97", "a\u212a", "\u017f1")
+		// k characters of the class, as the regexp package reads them.
+		var rs []string
+		for x := cls; x != ""; {
+			_, size := utf8.DecodeRuneInString(x)
+			rs, x = append(rs, x[:size]), x[size:]
+		}
 		var b strings.Builder
 		for i := range k {
-			b.WriteByte(cls[i%len(cls)])
+			b.WriteString(rs[i%len(rs)])
 		}
 		return b.String()
 	}
 	names := []string{"password", "PASSWORD", "api_key", "apiKey", "Api", "API", "token", "auth", "secret", "access_key", "credentials", "pwd", "key", "my.password", "x-token"}
 	if rnd.IntN(2) == 0 {
-		return pick("", "  ", "\t", "export ", "EXPORT\t", "- ", "-", "x ", "\n") + pick(names...) + pick("", "_x", ".y") +
-			pick("", "\"", "'") + pick("", " ", "\t ") + pick("=", ":", ":=", "=>", "?=", "||", ",", ">", ":::=", "==", "", "(") +
+		return pick("", "  ", "\t", "export ", "EXPORT\t", "- ", "-", "x ", "\n") + pick(names...) + pick("", "_x", ".y", " x-y", strings.Repeat("b", 19), strings.Repeat("b", 20), strings.Repeat("b", 21)) +
+			pick("", "\"", "'", "\"'\t", " ' \"", "\"\"\"\"") + pick("", " ", "\t ") + pick("=", ":", ":=", "=>", "?=", "||", ",", ">", ":::=", "==", "", "(") +
 			pick("", " ", "  ", "'", "\"", "`", "= ") + pick("", "r", "b", "f", "rb", "bb") + pick("", "\"", "'", "`") + value() +
 			pick("", "\"", "'", "`", " ", ";", "#", ",", "\\n", "\\R", "\\", "\r", "\r\n", "\n", "\f", "(", " # c", " x")
 	}
@@ -156,7 +169,7 @@ func maybeLine(rnd *rand.Rand) string {
 		"=", ":", ":=", "=>", "?=", "||", ",", ">", ":::=", "==",
 		"\"", "'", "`", "r", "b", "f", "rb",
 		"abc", "abcdefghij", "k29dKslqp03kdl", "Zk29dk3slq0pQxZk29dk3", "a+b/c==", "====", "x.y-z", "AKsd82jdk29d",
-		"#", ";", "\\n", "\\r", "\\", "\r", "\n", "(", ")", "\f", "hvs.", "s.", "\u212a")
+		"#", ";", "\\n", "\\r", "\\", "\r", "\n", "(", ")", "\f", "hvs.", "s.", "\u212a", "\u017f", "é", "\xff", "日本")
 	var b strings.Builder
 	for range 1 + rnd.IntN(12) {
 		b.WriteString(pieces[rnd.IntN(len(pieces))])
@@ -165,12 +178,20 @@ func maybeLine(rnd *rand.Rand) string {
 }
 
 // TestMaybeNeverMissesAMatch: a prefilter says no only to a text its
-// pattern finds nothing in, on the lines of this repository and on lines
-// made of the patterns' pieces.
+// pattern (or rule) finds nothing in, on the lines of this repository and
+// on lines made of the patterns' pieces.
 func TestMaybeNeverMissesAMatch(t *testing.T) {
 	var texts []string
 	for _, x := range RepositoryFiles() {
 		texts = append(texts, strings.Split(string(x), "\n")...)
+	}
+	// Values at their bounds in characters of more than a byte, and in
+	// bytes of broken UTF-8, each of which the patterns read as one.
+	for _, c := range []string{"é", "日", "\xff", "a"} {
+		for _, k := range []int{3, 4, 10, 12, 150, 151, 512, 513} {
+			v := strings.Repeat(c, k)
+			texts = append(texts, "password = \""+v+"\"", "export TOKEN="+v, "  password: "+v+" # x", "api_key = "+v+";")
+		}
 	}
 	rnd := rand.New(rand.NewPCG(1, 2))
 	n := 60_000
@@ -182,15 +203,17 @@ func TestMaybeNeverMissesAMatch(t *testing.T) {
 	}
 	for _, c := range maybeChecks() {
 		for _, text := range texts {
-			if !c.maybe(text) && c.re.MatchString(text) {
-				t.Errorf("%s: the prefilter says no to %q, which the pattern matches at %q", c.name, text, c.re.FindString(text))
+			if !c.maybe(text) {
+				if found := c.finds(text); found != "" {
+					t.Errorf("%s: the prefilter says no to %q, which holds %q", c.name, text, found)
+				}
 			}
 		}
 	}
 }
 
-// FuzzMaybe: a prefilter says no only to a text its pattern finds
-// nothing in.
+// FuzzMaybe: a prefilter says no only to a text its pattern (or rule)
+// finds nothing in.
 func FuzzMaybe(f *testing.F) {
 	rnd := rand.New(rand.NewPCG(3, 4))
 	for range 200 {
@@ -199,8 +222,10 @@ func FuzzMaybe(f *testing.F) {
 	checks := maybeChecks()
 	f.Fuzz(func(t *testing.T, text string) {
 		for _, c := range checks {
-			if !c.maybe(text) && c.re.MatchString(text) {
-				t.Errorf("%s: the prefilter says no to %q, which the pattern matches at %q", c.name, text, c.re.FindString(text))
+			if !c.maybe(text) {
+				if found := c.finds(text); found != "" {
+					t.Errorf("%s: the prefilter says no to %q, which holds %q", c.name, text, found)
+				}
 			}
 		}
 	})

@@ -347,12 +347,14 @@ func mayVaultToken(text string) bool {
 }
 
 // mayGenericKey is false when generic-api-key cannot match a text: no
-// operator (each of its operators ends in one of "=>:|,") is followed,
+// operator (each of its operators ends in one of "=>:|,") that one of
+// its keywords stands before is followed,
 // past at most 5 quotes, blanks or "=", by a value the pattern ends: 10
 // to 150 letters, digits and "_.=-", or 12 or more letters, digits and
 // "+/" then at most three "=", either followed by a quote, a blank, ";",
-// an escaped n or r, or the text's end. A text with bytes past ASCII is
-// always tried, as (?i) folds some of them into ASCII letters.
+// an escaped n or r, or the text's end. The classes are ASCII's, but for
+// the characters (?i) folds into ASCII letters: a text with one is always
+// tried.
 func mayGenericKey(text string) bool {
 	alnum := func(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' }
 	word := func(c byte) bool { return alnum(c) || strings.IndexByte("_.=-", c) >= 0 }
@@ -363,13 +365,32 @@ func mayGenericKey(text string) bool {
 		return e == len(text) || strings.IndexByte("`'\"\t\n\f\r ;", text[e]) >= 0 ||
 			text[e] == '\\' && e+1 < len(text) && strings.IndexByte("nrNR", text[e+1]) >= 0
 	}
-	for i := 0; i < len(text); i++ {
-		if text[i] >= utf8.RuneSelf {
-			return true
+	if foldsToASCII(text) {
+		return true
+	}
+	var lower []byte
+	// keyBefore: one of the pattern's keywords ends at most 26 bytes
+	// before the operator ending at p (23 of names, blanks and quotes,
+	// and the operator's first 3), with only those between.
+	keyBefore := func(p int) bool {
+		if lower == nil {
+			lower = asciiLower(text)
 		}
+		b := p
+		for b > 0 && p-b < 26 && (word(lower[b-1]) || strings.IndexByte(" \t\n\f\r'\"-:|>?,", lower[b-1]) >= 0) {
+			b--
+		}
+		for end := b; end <= p; end++ {
+			for _, k := range genericKeywords {
+				if end >= len(k) && string(lower[end-len(k):end]) == k {
+					return true
+				}
+			}
+		}
+		return false
 	}
 	for p := 0; p < len(text); p++ {
-		if strings.IndexByte("=>:|,", text[p]) < 0 {
+		if strings.IndexByte("=>:|,", text[p]) < 0 || !keyBefore(p) {
 			continue
 		}
 		for k := p + 1; k <= p+6 && k < len(text); k++ {
@@ -403,6 +424,10 @@ func mayGenericKey(text string) bool {
 	}
 	return false
 }
+
+// genericKeywords are generic-api-key's keywords, lower-cased: one ends
+// before its operator.
+var genericKeywords = []string{"access", "auth", "api", "credential", "creds", "key", "passwd", "password", "secret", "token"}
 
 func (r *Redactor) add(rl rule, keywords []string) {
 	i := len(r.rules)

@@ -78,24 +78,21 @@ var secretNameCores = [][]byte{
 
 // mayAssignQuoted is false when quotedSecret cannot match a line: no
 // secret name in it is followed, past the rest of the name, an optional
-// quote and blanks, by an assignment, a quote, and 4 to 512 bytes but
-// quotes, newlines and backslashes, then a quote. A line with bytes past
-// ASCII is always tried, as (?i) folds some of them into ASCII letters
-// (the Kelvin sign into k).
+// quote and blanks, by an assignment, a quote, and 4 to 512 characters
+// but quotes, newlines and backslashes, then a quote. A line with a
+// character that (?i) folds into an ASCII letter is always tried.
 func mayAssignQuoted(text string) bool { return mayAssign(text, true) }
 
 // mayAssignBare is mayAssignQuoted for bareSecret: a secret name that
 // starts its line, past blanks and an optional "export" or "-", followed,
 // past the rest of the name and blanks, by = or :, blanks, and a value of
-// 4 to 512 bytes but blanks, "#", ";" and "," that does not start with a
-// quote, which only blanks, a comment or the line's end follow.
+// 4 to 512 characters but blanks, "#", ";" and "," that does not start
+// with a quote, which only blanks, a comment or the line's end follow.
 func mayAssignBare(text string) bool { return mayAssign(text, false) }
 
 func mayAssign(text string, quoted bool) bool {
-	for i := 0; i < len(text); i++ {
-		if text[i] >= utf8.RuneSelf {
-			return true
-		}
+	if foldsToASCII(text) {
+		return true
 	}
 	lower := asciiLower(text)
 	for _, core := range secretNameCores {
@@ -153,18 +150,30 @@ func assignsAfter(l []byte, start, j int, quoted bool) bool {
 	return false
 }
 
-// quotedValue: from i, 4 to 512 bytes but quotes, newlines and
-// backslashes, then a quote.
+// quotedValue: from i, 4 to 512 characters but quotes, newlines and
+// backslashes, then a quote; and none a blank, nor the value one that
+// quotedIsSecret takes for a placeholder by its first bytes, which it
+// would not keep. Characters are counted as the regexp package reads
+// them: a byte of broken UTF-8 is one.
 func quotedValue(l []byte, i int) bool {
-	for n := 0; n <= 512 && i+n < len(l); n++ {
-		switch l[i+n] {
+	for n, j := 0, i; n <= 512 && j < len(l); n++ {
+		switch l[j] {
 		case '"', '\'', '`':
-			return n >= 4
-		case '\n', '\\':
+			return n >= 4 && strings.IndexByte("${<%[", l[i]) < 0
+		case '\n', '\\', ' ', '\t':
 			return false
 		}
+		_, size := utf8.DecodeRune(l[j:])
+		j += size
 	}
 	return false
+}
+
+// foldsToASCII reports whether text holds a character that (?i) folds
+// into an ASCII letter: the Kelvin sign (k) and the long s (s), the only
+// two.
+func foldsToASCII(text string) bool {
+	return strings.ContainsRune(text, '\u212a') || strings.ContainsRune(text, '\u017f')
 }
 
 // bareAssign: see mayAssignBare; the name holding the core at start ends
@@ -203,11 +212,13 @@ func bareAssign(l []byte, start, j int) bool {
 	for v < len(l) && isBlank(l[v]) {
 		v++
 	}
-	e := v
+	e, n := v, 0
 	for e < len(l) && strings.IndexByte(" \t\n\f\r#;,", l[e]) < 0 {
-		e++
+		_, size := utf8.DecodeRune(l[e:])
+		e += size
+		n++
 	}
-	if e-v < 4 || e-v > 512 || l[v] == '"' || l[v] == '\'' || l[v] == '`' {
+	if n < 4 || n > 512 || l[v] == '"' || l[v] == '\'' || l[v] == '`' {
 		return false
 	}
 	for e < len(l) && isBlank(l[e]) {
