@@ -62,6 +62,58 @@ func stemOf(text string, ascii bool) string {
 	return text
 }
 
+// A near cache stands before the shards in each tokenization of a long
+// text: a table of the entries met last, by a hash of their text, which
+// a text's repeated words hit without probing a shard's large map. It
+// holds what the shards hold, so it never answers otherwise.
+const (
+	nearSize = 1024 // entries; a power of two
+	// nearFrom is the shortest text tokenized with a near cache.
+	nearFrom = 512
+)
+
+type near struct{ slots [nearSize]entry }
+
+var nearCaches = sync.Pool{New: func() any { return new(near) }}
+
+// slot is where key's entry stands: FNV-1a of its bytes.
+func nearSlot[K string | []byte](k K) int {
+	h := uint32(2166136261)
+	for i := 0; i < len(k); i++ {
+		h = (h ^ uint32(k[i])) * 16777619
+	}
+	return int(h & (nearSize - 1))
+}
+
+// lookupBytes is the package's lookupBytes through the near cache c, if
+// any.
+func (c *near) lookupBytes(key []byte, stem bool) entry {
+	if c == nil {
+		return lookupBytes(key, stem)
+	}
+	s := &c.slots[nearSlot(key)]
+	if s.text != "" && s.text == string(key) {
+		return *s
+	}
+	e := lookupBytes(key, stem)
+	*s = e
+	return e
+}
+
+// lookupString is lookupBytes for a string key.
+func (c *near) lookupString(key string, stem bool) entry {
+	if c == nil || len(key) > MaxLen {
+		return lookupString(key, stem)
+	}
+	s := &c.slots[nearSlot(key)]
+	if s.text != "" && s.text == key {
+		return *s
+	}
+	e := lookupString(key, stem)
+	*s = e
+	return e
+}
+
 // shardOf picks a shard from a cheap hash of a few bytes of the key; the
 // shard's map hashes the whole key anyway.
 func shardOf[K string | []byte](k K) *shard {

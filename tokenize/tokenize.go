@@ -74,8 +74,15 @@ const MaxLen = 64
 //
 // fn must not retain anything but the Token it is given; the Token's
 // strings are safe to keep.
-func Each(text string, fn func(Token)) {
+func Each(text string, fn func(Token)) { each(text, fn, len(text) >= nearFrom) }
+
+// each is Each, through a near cache where withNear says so.
+func each(text string, fn func(Token), withNear bool) {
 	var lb lowbuf
+	if withNear {
+		lb.near = nearCaches.Get().(*near)
+		defer nearCaches.Put(lb.near)
+	}
 	i := 0
 	for i < len(text) {
 		c := text[i]
@@ -102,7 +109,7 @@ func Each(text string, fn func(Token)) {
 				}
 				j += s2
 			}
-			e := lookupString(text[i:j], false)
+			e := lb.near.lookupString(text[i:j], false)
 			fn(Token{Text: e.text, Stem: e.stem, Stop: e.stop, Pos: i})
 			i = j
 		case unicode.IsLetter(r) || unicode.IsDigit(r):
@@ -212,7 +219,7 @@ func emitIdent(s string, start, end int, lb *lowbuf, fn func(Token)) {
 	}
 	if k == len(id) {
 		if len(id) >= 2 && len(id) <= MaxLen && letters > 0 && (digits < 4 || letters > digits) {
-			e := lookupString(id, true)
+			e := lb.near.lookupString(id, true)
 			fn(Token{Text: e.text, Stem: e.stem, Stop: e.stop, Pos: start})
 		}
 		return
@@ -280,7 +287,7 @@ func emitIdent(s string, start, end int, lb *lowbuf, fn func(Token)) {
 		lb.reset()
 		lb.add(id) // separators are skipped
 		if lb.ok() {
-			e := lookupBytes(lb.bytes(), lb.ascii)
+			e := lb.near.lookupBytes(lb.bytes(), lb.ascii)
 			fn(Token{Text: e.text, Stem: e.stem, Stop: e.stop, Whole: true, Pos: start})
 		}
 	}
@@ -291,7 +298,7 @@ func emitPart(part string, pos int, lb *lowbuf, fn func(Token)) {
 	lb.reset()
 	lb.add(part)
 	if lb.ok() {
-		e := lookupBytes(lb.bytes(), lb.ascii)
+		e := lb.near.lookupBytes(lb.bytes(), lb.ascii)
 		fn(Token{Text: e.text, Stem: e.stem, Stop: e.stop, Pos: pos})
 	}
 }
@@ -309,6 +316,7 @@ func isHex(s string) bool {
 // lowbuf accumulates lower-cased text in a fixed array, with the counts the
 // token filters need.
 type lowbuf struct {
+	near     *near // the text's near cache, if any
 	b        [MaxLen]byte
 	n        int
 	runes    int

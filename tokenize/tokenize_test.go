@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -471,4 +472,46 @@ func TestStopFlag(t *testing.T) {
 	if n == 0 {
 		t.Error("no stop word flagged")
 	}
+}
+
+// TestNearCacheSameTokens: a text tokenized through a near cache gives
+// the tokens it gives without one, whatever the cache held before: words
+// that share a slot, long words, CJK runs, and texts after other texts.
+func TestNearCacheSameTokens(t *testing.T) {
+	collect := func(text string, withNear bool) []Token {
+		var out []Token
+		each(text, func(tk Token) { out = append(out, tk) }, withNear)
+		return out
+	}
+	var words []string
+	for i := range 5000 {
+		words = append(words, fmt.Sprintf("word%dx", i), fmt.Sprintf("HTTPServer%d_getValue", i%97))
+	}
+	texts := []string{
+		benchCorpus()[:200_000],
+		strings.Join(words, " "),
+		strings.Repeat("日本語のテキスト parseURL ", 200),
+		strings.Repeat("a", MaxLen+5) + " " + strings.Repeat("reallyLongIdentifierName", 10) + " short",
+	}
+	for i, text := range texts {
+		if got, want := collect(text, true), collect(text, false); !slices.Equal(got, want) {
+			t.Errorf("text %d: %d tokens through the near cache, %d without; they differ", i, len(got), len(want))
+		}
+	}
+}
+
+// FuzzNearCache: any text gives the same tokens through a near cache as
+// without one.
+func FuzzNearCache(f *testing.F) {
+	for _, s := range []string{"parseHTTPRequest getUserID2", "修复身份验证令牌过期错误 parseURL", "\xff\xfe word word", "ᾼ ß ẞ İstanbul"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		var with, without []Token
+		each(s, func(tk Token) { with = append(with, tk) }, true)
+		each(s, func(tk Token) { without = append(without, tk) }, false)
+		if !slices.Equal(with, without) {
+			t.Errorf("%q: %v through the near cache, %v without", s, with, without)
+		}
+	})
 }
