@@ -79,7 +79,7 @@ func TestMaybeInstalled(t *testing.T) {
 		}
 	}
 	slices.Sort(ids)
-	want := []string{"assigned-secret", "assigned-secret", "generic-api-key", "kubernetes-secret-yaml", "vault-service-token"}
+	want := []string{"assigned-secret", "assigned-secret", "generic-api-key", "jwt", "kubernetes-secret-yaml", "url-password", "url-token", "vault-service-token"}
 	if !slices.Equal(ids, want) {
 		t.Errorf("rules with a prefilter: %v, want %v", ids, want)
 	}
@@ -123,6 +123,9 @@ func maybeChecks() []maybeCheck {
 		{"bare assignment", mayAssignBare, matches(bareSecret())},
 		{"generic-api-key", mayGenericKey, matches(regexp.MustCompile(genericKeyPattern))},
 		{"vault-service-token", mayVaultToken, matches(regexp.MustCompile(vaultTokenPattern))},
+		{"jwt", gitleaksMaybe("jwt", jwtPattern), matches(regexp.MustCompile(jwtPattern))},
+		{"url-password", mayURLUser, matches(urlPassword())},
+		{"url-token", mayURLUser, matches(urlToken())},
 	}
 }
 
@@ -169,7 +172,8 @@ func maybeLine(rnd *rand.Rand) string {
 		"=", ":", ":=", "=>", "?=", "||", ",", ">", ":::=", "==",
 		"\"", "'", "`", "r", "b", "f", "rb",
 		"abc", "abcdefghij", "k29dKslqp03kdl", "Zk29dk3slq0pQxZk29dk3", "a+b/c==", "====", "x.y-z", "AKsd82jdk29d",
-		"#", ";", "\\n", "\\r", "\\", "\r", "\n", "(", ")", "\f", "hvs.", "s.", "\u212a", "\u017f", "é", "\xff", "日本")
+		"#", ";", "\\n", "\\r", "\\", "\r", "\n", "(", ")", "\f", "hvs.", "s.", "\u212a", "\u017f", "é", "\xff", "日本",
+		"https://", "ftp://", "user", "@", ":", "host.example", "ey", "eyJhbGciOiJIUzI1NiIsInR5", ".ey", ".")
 	var b strings.Builder
 	for range 1 + rnd.IntN(12) {
 		b.WriteString(pieces[rnd.IntN(len(pieces))])
@@ -193,6 +197,11 @@ func TestMaybeNeverMissesAMatch(t *testing.T) {
 			texts = append(texts, "password = \""+v+"\"", "export TOKEN="+v, "  password: "+v+" # x", "api_key = "+v+";")
 		}
 	}
+	texts = append(texts,
+		`token = "eyJhbGciOiJIUzI1NiIsInR5cCI6.eyJzdWIiOiIxMjM0NTY3ODkwIiwi.SflKxwRJSMeKKF2QT4fwpM"`,
+		"eyJhbGciOiJIUzI1NiIsInR5cCI6.eyAzdWIiOiIxMjM0NTY3ODkwIiwi.",
+		"postgres://admin:s3cr3tPassw0rd@db.example.com/app",
+		"https://Zk29dk3slq0pQxZk29dk3slq0p@github.com/org/repo")
 	rnd := rand.New(rand.NewPCG(1, 2))
 	n := 60_000
 	if testing.Short() {

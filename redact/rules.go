@@ -15,8 +15,8 @@ import (
 // file's line), and the default value of an environment lookup.
 func honeRules() []rule {
 	return []rule{
-		reRule("url-password", urlPassword, func(m []string) bool { return !placeholder(m[1]) }, "://"),
-		reRule("url-token", urlToken, func(m []string) bool { return shannon(m[1]) > 3.5 && !placeholder(m[1]) }, "://"),
+		withMaybe(reRule("url-password", urlPassword, func(m []string) bool { return !placeholder(m[1]) }, "://"), mayURLUser),
+		withMaybe(reRule("url-token", urlToken, func(m []string) bool { return shannon(m[1]) > 3.5 && !placeholder(m[1]) }, "://"), mayURLUser),
 		withMaybe(reRule("assigned-secret", quotedSecret, quotedIsSecret, secretKeywords...), mayAssignQuoted),
 		withMaybe(reRule("assigned-secret", bareSecret, bareIsSecret, secretKeywords...), mayAssignBare),
 		reRule("env-default", envDefault, func(m []string) bool { return !placeholder(m[2]) }, "getenv", "environ", "env"),
@@ -60,6 +60,13 @@ func reRule(id string, re func() *regexp.Regexp, ok func(groups []string) bool, 
 			emit(from+m[2*last], from+m[2*last+1])
 		}
 	}, keywords: keywords}
+}
+
+// mayURLUser is false when a text holds no "@" after its first "://":
+// both URL rules need a user's part ended by one.
+func mayURLUser(text string) bool {
+	i := strings.Index(text, "://")
+	return i >= 0 && strings.IndexByte(text[i:], '@') >= 0
 }
 
 func withMaybe(rl rule, maybe func(text string) bool) rule {
