@@ -114,6 +114,12 @@ func RepositoryFiles() [][]byte {
 func maybeChecks() []maybeCheck {
 	matches := func(re *regexp.Regexp) func(string) string { return re.FindString }
 	quoted := reRule("assigned-secret", quotedSecret, quotedIsSecret)
+	var generic rule
+	for _, rl := range Default().rules {
+		if rl.id == "generic-api-key" {
+			generic = rl
+		}
+	}
 	return []maybeCheck{
 		{"quoted assignment", mayAssignQuoted, func(text string) string {
 			found := ""
@@ -121,9 +127,14 @@ func maybeChecks() []maybeCheck {
 			return found
 		}},
 		{"bare assignment", mayAssignBare, matches(bareSecret())},
-		{"generic-api-key", mayGenericKey, matches(regexp.MustCompile(genericKeyPattern))},
+		{"generic-api-key", func(text string) bool { return mayGenericKey(text, 0) }, matches(regexp.MustCompile(genericKeyPattern))},
+		{"generic-api-key, its entropy", generic.maybe, func(text string) string {
+			found := ""
+			generic.match(text, 0, len(text), func(s, e int) { found = text[s:e] })
+			return found
+		}},
 		{"vault-service-token", mayVaultToken, matches(regexp.MustCompile(vaultTokenPattern))},
-		{"jwt", gitleaksMaybe("jwt", jwtPattern), matches(regexp.MustCompile(jwtPattern))},
+		{"jwt", gitleaksMaybe("jwt", jwtPattern, 0), matches(regexp.MustCompile(jwtPattern))},
 		{"url-password", mayURLUser, matches(urlPassword())},
 		{"url-token", mayURLUser, matches(urlToken())},
 	}
@@ -147,7 +158,8 @@ func maybeLine(rnd *rand.Rand) string {
 		for _, c := range n {
 			k = 10*k + int(c-'0')
 		}
-		cls := pick("aB3", "a_.-", "aZ+/", "x=", "q", "a#b", "a,b", "a b", "a\\b", "é", "a\xff", "日本", "\xe6\x97", "a\u212a", "\u017f1")
+		cls := pick("aB3", "a_.-", "aZ+/", "x=", "q", "a#b", "a,b", "a b", "a\\b", "é", "a\xff", "日本", "\xe6\x97", "a\u212a", "\u017f1",
+			"aB3xY7qZ9mK2pL5", "aB3xY7q", "Zk2/9+dQ7mX1")
 		// k characters of the class, as the regexp package reads them.
 		var rs []string
 		for x := cls; x != ""; {

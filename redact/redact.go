@@ -234,7 +234,7 @@ func (r *Redactor) addGitleaks(gr *config.Rule, src string) {
 	if gr.Path != nil {
 		rl.path = gr.Path.MatchString
 	}
-	rl.maybe = gitleaksMaybe(gr.RuleID, src)
+	rl.maybe = gitleaksMaybe(gr.RuleID, src, entropy)
 	// Many rules start with a lazy run of up to 50 name characters before
 	// their keyword, which keeps 50 matcher threads alive at every byte:
 	// a text must first match the rest alone.
@@ -287,7 +287,8 @@ func (r *Redactor) addGitleaks(gr *config.Rule, src string) {
 
 // gitleaksMaybe is the prefilter of a gitleaks rule whose keywords are
 // common words, for the pattern it was written for: nil for any other.
-func gitleaksMaybe(id, pattern string) func(text string) bool {
+// entropy is the rule's: a secret of no more is not kept.
+func gitleaksMaybe(id, pattern string, entropy float64) func(text string) bool {
 	switch {
 	case id == "kubernetes-secret-yaml" && pattern == kubernetesSecretPattern:
 		// Both of its forms hold "data:", which (?i) folds to nothing
@@ -299,7 +300,7 @@ func gitleaksMaybe(id, pattern string) func(text string) bool {
 	case id == "vault-service-token" && pattern == vaultTokenPattern:
 		return mayVaultToken
 	case id == "generic-api-key" && pattern == genericKeyPattern:
-		return mayGenericKey
+		return func(text string) bool { return mayGenericKey(text, entropy) }
 	case id == "jwt" && pattern == jwtPattern:
 		// Its second part starts ".ey", in that case: most lines its
 		// keyword "ey" finds are words (key, they, survey).
@@ -357,10 +358,11 @@ func mayVaultToken(text string) bool {
 // past at most 5 quotes, blanks or "=", by a value the pattern ends: 10
 // to 150 letters, digits and "_.=-", or 12 or more letters, digits and
 // "+/" then at most three "=", either followed by a quote, a blank, ";",
-// an escaped n or r, or the text's end. The classes are ASCII's, but for
-// the characters (?i) folds into ASCII letters: a text with one is always
-// tried.
-func mayGenericKey(text string) bool {
+// an escaped n or r, or the text's end; and, where the rule asks for an
+// entropy, a value of more (the value is the secret it keeps). The
+// classes are ASCII's, but for the characters (?i) folds into ASCII
+// letters: a text with one is always tried.
+func mayGenericKey(text string, entropy float64) bool {
 	alnum := func(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' }
 	word := func(c byte) bool { return alnum(c) || strings.IndexByte("_.=-", c) >= 0 }
 	base64 := func(c byte) bool { return alnum(c) || c == '+' || c == '/' }
@@ -395,9 +397,10 @@ func mayGenericKey(text string) bool {
 		return false
 	}
 	for p := 0; p < len(text); p++ {
-		if strings.IndexByte("=>:|,", text[p]) < 0 || !keyBefore(p) {
+		if strings.IndexByte("=>:|,", text[p]) < 0 {
 			continue
 		}
+		key := 0 // keyBefore(p), once asked: 1 yes, -1 no
 		for k := p + 1; k <= p+6 && k < len(text); k++ {
 			// Each form's run is whole: what may follow it is none of
 			// its bytes.
@@ -405,7 +408,21 @@ func mayGenericKey(text string) bool {
 			for e < len(text) && word(text[e]) {
 				e++
 			}
-			if n := e - k; n >= 10 && n <= 150 && ends(e) {
+			// The value the pattern would keep, if it ends at e: the
+			// cheap tests first.
+			kept := func(e int) bool {
+				if !ends(e) {
+					return false
+				}
+				if key == 0 {
+					key = -1
+					if keyBefore(p) {
+						key = 1
+					}
+				}
+				return key == 1 && (entropy == 0 || shannon(text[k:e]) > entropy)
+			}
+			if n := e - k; n >= 10 && n <= 150 && kept(e) {
 				return true
 			}
 			if alnum(text[k]) {
@@ -417,7 +434,7 @@ func mayGenericKey(text string) bool {
 					for n := 0; n < 3 && e < len(text) && text[e] == '='; n++ {
 						e++
 					}
-					if ends(e) {
+					if kept(e) {
 						return true
 					}
 				}
