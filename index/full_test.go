@@ -14,12 +14,21 @@ import (
 )
 
 // withMaxPages limits every connection the test opens to n pages of the
-// database: writes past them fail with SQLite's "database or disk is
-// full", as on a full disk.
+// database, of 4 KiB for the indexes it makes: writes past them fail with
+// SQLite's "database or disk is full", as on a full disk.
 func withMaxPages(t *testing.T, n int) {
 	t.Helper()
 	testPragmas = fmt.Sprintf("&_pragma=max_page_count(%d)", n)
 	t.Cleanup(func() { testPragmas = "" })
+	withSmallPages(t)
+}
+
+// withSmallPages makes the test's new indexes of pages of 4 KiB, whose
+// counts the tests of a full disk set their limits in.
+func withSmallPages(t *testing.T) {
+	old := pageSize
+	pageSize = 4096
+	t.Cleanup(func() { pageSize = old })
 }
 
 // indexFiles lists the files of the index's folder, with their sizes.
@@ -71,6 +80,7 @@ func TestFullDiskCold(t *testing.T) {
 // WAL is left holding the space.
 func TestFullDiskUpdate(t *testing.T) {
 	noRacy(t)
+	withSmallPages(t)
 	repo := damageRepo(t, 200)
 	ctx := context.Background()
 	dir := t.TempDir()
@@ -134,6 +144,7 @@ func TestFullDiskUpdate(t *testing.T) {
 // the database and the WAL emptied, and the index reads as one version.
 func TestFullDiskMidway(t *testing.T) {
 	noRacy(t)
+	withSmallPages(t)
 	repo := damageRepo(t, 100)
 	ctx := context.Background()
 	dir := t.TempDir()

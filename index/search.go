@@ -419,11 +419,19 @@ func (ix *Index) doc(e *Entry) *Doc {
 	}
 	var blob []byte
 	err := ix.reader().QueryRowContext(context.Background(), `SELECT doc FROM files WHERE id = ?`, e.ID).Scan(&blob)
-	if err != nil {
-		if !errors.Is(err, sql.ErrNoRows) {
-			ix.fail(err)
+	if errors.Is(err, sql.ErrNoRows) {
+		// Replaced by another process since the catalog was read; else,
+		// in the version the catalog was read at, a file of it is not
+		// found: damage to its page.
+		if v, verr := ix.version(context.Background()); verr == nil && v == ix.loaded {
+			err = fmt.Errorf("file %d of the catalog: %w", e.ID, errCorrupt)
+		} else {
+			return nil
 		}
-		return nil // replaced by another process since the catalog was read
+	}
+	if err != nil {
+		ix.fail(err)
+		return nil
 	}
 	d := &Doc{Entry: *e}
 	if err := decodeDoc(blob, d); err != nil {
