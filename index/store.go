@@ -81,9 +81,9 @@ const schemaVersion = "18"
 // repository of 100,000 small files x0.54; retrieves took the same. Pages
 // of 64 KiB were faster still (x0.86), but a block of 4 KiB overwritten
 // in the middle of one, its header spared, could leave a posting's row
-// unfound and the answer changed with no error (2 of 80 damaged copies,
-// TestDamage's); pages of 16 KiB met every one of 230, and 4 KiB of 80. A
-// variable for tests.
+// unfound and the answer changed with no error (2 of 100 of TestDamage's
+// damages, with more seeds); pages of 16 KiB met every one of 250, and 4
+// KiB of 100. A variable for tests.
 var pageSize = 16384
 
 // SchemaVersion is the version of the index's format on disk, for
