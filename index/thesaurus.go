@@ -822,29 +822,22 @@ func (w *writer) writePairs(pc *pairChanges) {
 		}
 		// Both are in order of term: the changes' stems are numbered so.
 		merged = merged[:0]
-		add := func(b string, n int) {
-			if n > 0 {
-				merged = append(merged, Neighbor{Stem: b, Files: n})
-			}
-		}
 		k := 0
 		for _, c := range pc.changes[i:j] {
 			b := pc.stems[c.ab&(1<<32-1)].(string)
 			for k < len(old) && old[k].Stem < b {
-				add(old[k].Stem, old[k].Files)
+				merged = append(merged, old[k])
 				k++
 			}
-			n := c.n
+			nb := Neighbor{Stem: b, Files: c.n}
 			if k < len(old) && old[k].Stem == b {
-				n += old[k].Files
+				nb.Files += old[k].Files
 				k++
 			}
-			add(b, n)
+			merged = append(merged, nb)
 		}
-		for ; k < len(old); k++ {
-			add(old[k].Stem, old[k].Files)
-		}
-		if blob := encodeNeighbors(a, merged); blob != nil {
+		merged = append(merged, old[k:]...)
+		if blob := encodePairs(a, merged); blob != nil {
 			rows = append(rows, termRow{a, blob})
 		} else {
 			gone = append(gone, a)
@@ -861,31 +854,27 @@ func (w *writer) writePairs(pc *pairChanges) {
 	}
 }
 
-// encodePairs is the blob of term a's pair counts: a, then each term
-// counted above 0 with its count, in order of term; nil when none is.
-func encodePairs(a string, counts map[string]int) []byte {
-	var list []Neighbor
-	for b, n := range counts {
-		if n > 0 {
-			list = append(list, Neighbor{Stem: b, Files: n})
+// encodePairs is the blob of term a's pair counts: a, then each term of
+// list, which is in order of term, that is counted above 0, with its
+// count; nil when none is.
+func encodePairs(a string, list []Neighbor) []byte {
+	kept := 0
+	for _, nb := range list {
+		if nb.Files > 0 {
+			kept++
 		}
 	}
-	slices.SortFunc(list, func(x, y Neighbor) int { return strings.Compare(x.Stem, y.Stem) })
-	return encodeNeighbors(a, list)
-}
-
-// encodeNeighbors is encodePairs of list, in order of term and counted
-// above 0.
-func encodeNeighbors(a string, list []Neighbor) []byte {
-	if len(list) == 0 {
+	if kept == 0 {
 		return nil
 	}
 	var e enc
 	e.str(a)
-	e.uint(uint64(len(list)))
+	e.uint(uint64(kept))
 	for _, nb := range list {
-		e.str(nb.Stem)
-		e.uint(uint64(nb.Files))
+		if nb.Files > 0 {
+			e.str(nb.Stem)
+			e.uint(uint64(nb.Files))
+		}
 	}
 	return seal(e.b)
 }
