@@ -124,14 +124,24 @@ func nameByte(c byte) bool {
 
 func isBlank(c byte) bool { return c == ' ' || c == '\t' }
 
+// blanksFrom is where the blanks from j end; blanksBefore where those
+// before q start.
+func blanksFrom(l []byte, j int) int {
+	for j < len(l) && isBlank(l[j]) {
+		j++
+	}
+	return j
+}
+
+func blanksBefore(l []byte, q int) int {
+	for q > 0 && isBlank(l[q-1]) {
+		q--
+	}
+	return q
+}
+
 // assignsAfter: see mayAssign; the secret name's core is l[start:j].
 func assignsAfter(l []byte, start, j int, quoted bool) bool {
-	blanks := func(j int) int {
-		for j < len(l) && isBlank(l[j]) {
-			j++
-		}
-		return j
-	}
 	for j < len(l) && nameByte(l[j]) {
 		j++
 	}
@@ -141,12 +151,12 @@ func assignsAfter(l []byte, start, j int, quoted bool) bool {
 	if j < len(l) && (l[j] == '"' || l[j] == '\'') {
 		j++
 	}
-	j = blanks(j)
+	j = blanksFrom(l, j)
 	for _, op := range []string{":=", "=>", "?=", "=", ":"} {
 		if !bytes.HasPrefix(l[j:], []byte(op)) {
 			continue
 		}
-		k := blanks(j + len(op))
+		k := blanksFrom(l, j+len(op))
 		for n := 0; n < 2 && k < len(l) && strings.IndexByte("rbuf", l[k]) >= 0; n++ {
 			k++
 		}
@@ -191,10 +201,7 @@ func bareAssign(l []byte, start, j int) bool {
 	for s > 0 && nameByte(l[s-1]) {
 		s--
 	}
-	q := s
-	for q > 0 && isBlank(l[q-1]) {
-		q--
-	}
+	q := blanksBefore(l, s)
 	if q < s {
 		switch {
 		case q >= 6 && string(l[q-6:q]) == "export":
@@ -202,23 +209,16 @@ func bareAssign(l []byte, start, j int) bool {
 		case q >= 1 && l[q-1] == '-':
 			q--
 		}
-		for q > 0 && isBlank(l[q-1]) {
-			q--
-		}
+		q = blanksBefore(l, q)
 	}
 	if q > 0 && l[q-1] != '\n' {
 		return false
 	}
-	for j < len(l) && isBlank(l[j]) {
-		j++
-	}
+	j = blanksFrom(l, j)
 	if j == len(l) || l[j] != '=' && l[j] != ':' {
 		return false
 	}
-	v := j + 1
-	for v < len(l) && isBlank(l[v]) {
-		v++
-	}
+	v := blanksFrom(l, j+1)
 	e, n := v, 0
 	for e < len(l) && strings.IndexByte(" \t\n\f\r#;,", l[e]) < 0 {
 		_, size := utf8.DecodeRune(l[e:])
@@ -228,9 +228,7 @@ func bareAssign(l []byte, start, j int) bool {
 	if n < 4 || n > 512 || l[v] == '"' || l[v] == '\'' || l[v] == '`' {
 		return false
 	}
-	for e < len(l) && isBlank(l[e]) {
-		e++
-	}
+	e = blanksFrom(l, e)
 	return e == len(l) || l[e] == '\n' || l[e] == '#' || l[e] == ';' || l[e] == '\r' && (e+1 == len(l) || l[e+1] == '\n')
 }
 
