@@ -65,7 +65,12 @@ type unit struct {
 //     a space, - or _ among them): the error message the task quotes;
 //   - quoted: the log of 1 + how many of the strings the task quotes
 //     (in backticks or quotes) and of its -options its text holds, as
-//     they are written.
+//     they are written;
+//   - named: the task writes its definition's own name as code (with an
+//     underscore or an inner capital, called, or after a dot): the
+//     `set_ticks` of "Axis.set_ticks() ignores kwargs";
+//   - owner: the task writes, as code, the name of the class or module
+//     that holds it: each method of `RenameIndex()`.
 //
 // The weights were fitted on the units of the gold files of SWE-bench Lite
 // and Multi-SWE-bench's development set (1,140 files), a unit being gold
@@ -74,19 +79,18 @@ type unit struct {
 //	hone bench packs --fit --dump SWE,MULTI --test UW --pack-budget 2000,4000,8000,16000
 //
 // over the dumps of runs of both sets (hone bench --pack-dump). Held out
-// by repository, with the packing of 2026-12-02 (filled again once
-// counted; long spans split into their definitions; the header within a
-// tenth of the budget), SWE-bench Lite's packs hold every gold hunk in
-// 37.7/54.0/71.7/77.0% of instances at 2k/4k/8k/16k tokens, and
-// Multi-SWE-bench's in 11.9/18.8/27.0/32.6%; a set of tasks in users'
+// by repository, SWE-bench Lite's packs hold every gold hunk in
+// 39.7/55.7/71.7/77.3% of instances at 2k/4k/8k/16k tokens, and
+// Multi-SWE-bench's in 11.0/20.1/27.6/33.5%; a set of tasks in users'
 // words, never fitted on, with the weights fitted on both:
-// 33.3/55.8/69.9/79.5%. With the packing before, literal and
-// quoted added 1 to 5 instances a budget on each fitted set, held out,
-// and the kinds' weights alone held 4 to 10 points fewer on SWE-bench
-// Lite.
+// 35.9/57.1/70.5/79.5%. Without named and owner, the same fit held
+// 37.7/54.0/71.7/77.0%, 11.9/18.8/27.0/32.6% and 33.3/55.8/69.9/79.5%.
+// With an earlier packing, literal and quoted added 1 to 5 instances a
+// budget on each fitted set, held out, and the kinds' weights alone held
+// 4 to 10 points fewer on SWE-bench Lite.
 var (
-	UnitFeatures = []string{"lines", "match", "imports", "gap", "callee", "caller", "concepts", "name", "mentions", "framed", "literal", "quoted"}
-	UnitWeights  = []float64{0.1378, 0.7471, 0.9369, -0.2017, 0.0128, 0.3776, 3.343, 3.252, 0.3132, 1.553, 0.8798, 1.125}
+	UnitFeatures = []string{"lines", "match", "imports", "gap", "callee", "caller", "concepts", "name", "mentions", "framed", "literal", "quoted", "named", "owner"}
+	UnitWeights  = []float64{0.1669, 0.4331, 0.9837, -0.1164, 0.04296, 0.122, 3.185, 2.213, 0.2945, 1.146, 0.9066, 1.056, 1.077, 0.7348}
 )
 
 // unitKinds are the kinds of unit that have a feature of their own, in
@@ -118,6 +122,9 @@ type concepts struct {
 	// its options.
 	task   string
 	quoted []string
+	// idents are the words of the task written as code: with an
+	// underscore or an inner capital, called, or after a dot.
+	idents map[string]bool
 }
 
 // frame is a line a stack trace in the task names: a path as the trace
@@ -193,6 +200,7 @@ func taskConcepts(res *hone.Result) concepts {
 	c.frames = traceFrames(res.Task)
 	c.task = res.Task
 	c.quoted = taskQuoted(res.Task)
+	c.idents = taskIdents(res.Task)
 	return c
 }
 
@@ -267,6 +275,35 @@ func (c concepts) quotedIn(text string) int {
 	return n
 }
 
+// A word of a task, with the dot before it and the parenthesis after it
+// where it has them.
+var taskIdent = lazyre.New(`(\.?)\b([A-Za-z_]\w*)(\(?)`)
+
+// taskIdents finds the words of a task written as code: with an
+// underscore or an inner capital (snake_case, camelCase, PascalCase),
+// called (`name(`), or joined to another word by a dot (`obj.name`). A
+// word of prose is none of these, so that a method named "update" is not
+// named by "update the docs".
+func taskIdents(task string) map[string]bool {
+	out := map[string]bool{}
+	for _, m := range taskIdent().FindAllStringSubmatchIndex(task, -1) {
+		w := task[m[4]:m[5]]
+		if len(w) < 3 {
+			continue
+		}
+		end := m[5]
+		dotted := end+1 < len(task) && task[end] == '.' && (task[end+1] == '_' || unicode.IsLetter(rune(task[end+1])))
+		code := m[3] > m[2] || m[7] > m[6] || dotted || strings.Contains(w, "_")
+		for i := 1; i < len(w) && !code; i++ {
+			code = unicode.IsLower(rune(w[i-1])) && unicode.IsUpper(rune(w[i]))
+		}
+		if code {
+			out[w] = true
+		}
+	}
+	return out
+}
+
 // held is the weighted share of the concepts that text holds a term of,
 // and how many of its words are a concept's terms.
 func (c concepts) held(text string) (share float64, mentions int) {
@@ -319,6 +356,18 @@ func (c concepts) features(path string, u *unit, text string) []float64 {
 		x[10] = 1
 	}
 	x[11] = math.Log1p(float64(c.quotedIn(text)))
+	if u.symbol != "" && u.why != "imports" {
+		owner, name := "", u.symbol
+		if i := strings.LastIndexByte(name, '.'); i >= 0 {
+			owner, name = name[:i], name[i+1:]
+		}
+		if c.idents[name] {
+			x[12] = 1
+		}
+		if owner != "" && c.idents[owner] {
+			x[13] = 1
+		}
+	}
 	return x
 }
 

@@ -2,6 +2,7 @@ package pack
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
@@ -311,5 +312,63 @@ func TestSplitSpan(t *testing.T) {
 	}
 	if byName[fmt.Sprintf("sessions.py:%d-%d outer", n-3, n)] == nil {
 		t.Errorf("the short span outer should stay one unit, its inner definition with it: %v", keys(byName))
+	}
+}
+
+// The words a task writes as code, and none of its prose.
+func TestTaskIdents(t *testing.T) {
+	for _, tc := range []struct {
+		task string
+		want []string
+	}{
+		{"Axis.set_ticks() ignores kwargs", []string{"Axis", "set_ticks"}},
+		{"RenameIndex() crashes when moving backward", []string{"RenameIndex"}},
+		{"the __init__ of QuerySet, and getUserName", []string{"__init__", "QuerySet", "getUserName"}},
+		{"calling parse(x) on obj.value", []string{"parse", "obj", "value"}},
+		{"see setup.py, or v1.2.", []string{"setup"}},
+		{"update the docs. Then fix it", nil},
+		{"JWT令牌过期后 refresh_token 没有返回401", []string{"refresh_token"}},
+		{"ab() and x_ are too short", nil},
+	} {
+		got := slices.Sorted(maps.Keys(taskIdents(tc.task)))
+		want := slices.Clone(tc.want)
+		slices.Sort(want)
+		if !slices.Equal(got, want) {
+			t.Errorf("taskIdents(%q) = %q, want %q", tc.task, got, want)
+		}
+	}
+}
+
+// Of three methods alike, the one whose name the task writes as code is
+// worth the most, and a method of the class the task names comes next:
+// the named and owner features' weights.
+func TestNamedWorth(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("import os\n\n")
+	for _, cls := range []string{"Reader", "Writer"} {
+		fmt.Fprintf(&b, "class %s:\n", cls)
+		for _, m := range []string{"open_stream", "close_stream"} {
+			fmt.Fprintf(&b, "    def %s(self, path):\n        f = os.open(path)\n        return f\n\n", m)
+		}
+	}
+	for i := 0; i < 90; i++ {
+		fmt.Fprintf(&b, "X%d = %d\n", i, i)
+	}
+	lines := strings.Split(strings.TrimRight(b.String(), "\n"), "\n")
+	res := &hone.Result{Task: "Writer.close_stream() leaks the file handle",
+		Concepts: []hone.Concept{{Kind: "word", Weight: 1, Terms: []string{"leak"}}, {Kind: "word", Weight: 1, Terms: []string{"file"}}}}
+	worth := map[string]float64{}
+	for _, u := range fileUnits(0, "streams.py", lines, nil, 1, taskConcepts(res), UnitWeights) {
+		worth[u.symbol] = u.worth
+	}
+	named, owned, other := worth["Writer.close_stream"], worth["Writer.open_stream"], worth["Reader.open_stream"]
+	if named == 0 || owned == 0 || other == 0 {
+		t.Fatalf("the outline lacks a method: %v", worth)
+	}
+	if !(named > 1.5*owned && owned > 1.5*other) {
+		t.Errorf("worth: Writer.close_stream %.4f, Writer.open_stream %.4f, Reader.open_stream %.4f: want each well above the next", named, owned, other)
+	}
+	if !(worth["Reader.close_stream"] > 1.5*other) {
+		t.Errorf("Reader.close_stream, named as the task writes it, is worth %.4f, Reader.open_stream %.4f", worth["Reader.close_stream"], other)
 	}
 }
