@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/hone-tools/hone"
+	"github.com/hone-tools/hone/history"
 	"github.com/hone-tools/hone/internal/fanout"
 	"github.com/hone-tools/hone/pack"
 )
@@ -29,6 +30,10 @@ type PackDump struct {
 	Repo   string       `json:"repo"`
 	Hunks  []Hunk       `json:"gold_hunks"`
 	Result *hone.Result `json:"result"`
+	// Past are the lines the result's past commits wrote in the files
+	// they changed (pack.Options.PastLines); FillPast reads them for a
+	// dump written without them.
+	Past map[string][]string `json:"past_lines,omitempty"`
 }
 
 // dumpFiles: the ranking's first files a dump keeps, beside the result's
@@ -37,7 +42,7 @@ const dumpFiles = 20
 
 // dumpPack writes an instance's dump under dir: DIR/ID.json, and the
 // files the pack may read under DIR/ID/.
-func dumpPack(dir string, in Instance, res *hone.Result, root string) error {
+func dumpPack(dir string, in Instance, res *hone.Result, root string, past map[string][]string) error {
 	name := dumpName(in.ID)
 	paths := map[string]bool{}
 	for _, f := range res.Files {
@@ -73,7 +78,7 @@ func dumpPack(dir string, in Instance, res *hone.Result, root string) error {
 			return fmt.Errorf("pack dump: %w", err)
 		}
 	}
-	b, err := json.Marshal(PackDump{ID: in.ID, Repo: in.Repo, Hunks: in.GoldHunks, Result: res})
+	b, err := json.Marshal(PackDump{ID: in.ID, Repo: in.Repo, Hunks: in.GoldHunks, Result: res, Past: past})
 	if err != nil {
 		return fmt.Errorf("pack dump: %w", err)
 	}
@@ -82,6 +87,31 @@ func dumpPack(dir string, in Instance, res *hone.Result, root string) error {
 
 func dumpName(id string) string {
 	return strings.NewReplacer("/", "_", "\\", "_", ":", "_").Replace(id)
+}
+
+// FillPast reads, for each dump that has past commits and no lines of
+// theirs, the lines they wrote, from its repository under repos: dumps
+// written before the packs weighed them. A dump whose repository or
+// commits cannot be read keeps none, and the first such failure is
+// returned with the count.
+func FillPast(ctx context.Context, repos Repos, dumps []PackDump) (failed int, first error) {
+	for i := range dumps {
+		d := &dumps[i]
+		if d.Past != nil || len(d.Result.PastCommits) == 0 {
+			continue
+		}
+		gitDir, err := repos.GitDir(d.Repo)
+		if err == nil {
+			d.Past, err = history.Added(ctx, "", gitDir, d.Result.PastCommits)
+		}
+		if err != nil {
+			failed++
+			if first == nil {
+				first = fmt.Errorf("%s: %w", d.ID, err)
+			}
+		}
+	}
+	return failed, first
 }
 
 // WithHunks counts the dumps that have a gold hunk in a file the base
@@ -143,7 +173,7 @@ func ReplayPacks(dir string, dumps []PackDump, budgets []int, count func(string)
 			w = weights(d.Repo)
 		}
 		for _, b := range budgets {
-			p := pack.Build(d.Result, root, pack.Options{Budget: b, Count: count, UnitWeights: w})
+			p := pack.Build(d.Result, root, pack.Options{Budget: b, Count: count, UnitWeights: w, PastLines: d.Past})
 			pr := packRow(p, b, d.Hunks)
 			row.Packs = append(row.Packs, pr)
 			if verbose != nil && pr.Held < pr.Hunks {

@@ -38,7 +38,7 @@ func unitRows(set PackSet) []SignalRow {
 			byPath[h.Path] = append(byPath[h.Path], h)
 		}
 		for _, path := range paths {
-			units := pack.FileUnits(d.Result, root, path)
+			units := pack.FileUnits(d.Result, root, path, d.Past[path])
 			if len(units) < 2 {
 				continue
 			}

@@ -77,7 +77,10 @@ func TestPackDumpReplays(t *testing.T) {
 		Ranking: []hone.Ranked{{Path: "app/views.py", Relevance: 0.9}}}
 	in := Instance{ID: "org__repo-1", Repo: "org/repo", GoldHunks: []Hunk{{"app/views.py", 32, 33}, {"app/views.py", 150, 151}, {"app/new.py", 0, 3}}}
 	dir := t.TempDir()
-	if err := dumpPack(dir, in, res, root); err != nil {
+	// A line a past commit like the task wrote, kept with the dump: the
+	// replay weighs it as the run did.
+	past := map[string][]string{"app/views.py": {"    return handler_7_token(request)"}}
+	if err := dumpPack(dir, in, res, root, past); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "org__repo-1", "unrelated.py")); err == nil {
@@ -87,14 +90,14 @@ func TestPackDumpReplays(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(dumps) != 1 || dumps[0].ID != in.ID || len(dumps[0].Hunks) != 3 {
+	if len(dumps) != 1 || dumps[0].ID != in.ID || len(dumps[0].Hunks) != 3 || !reflect.DeepEqual(dumps[0].Past, past) {
 		t.Fatalf("ReadPackDumps = %+v", dumps)
 	}
 	budgets := []int{300, 4000}
 	var misses strings.Builder
 	rows := ReplayPacks(dir, dumps, budgets, pack.CountTokens, nil, &misses)
 	for i, b := range budgets {
-		want := packRow(pack.Build(res, root, pack.Options{Budget: b}), b, in.GoldHunks)
+		want := packRow(pack.Build(res, root, pack.Options{Budget: b, PastLines: past}), b, in.GoldHunks)
 		if got := rows[0].Packs[i]; got != want {
 			t.Errorf("replayed at %d: %+v, the run's %+v", b, got, want)
 		}
@@ -148,7 +151,7 @@ func TestFitPackUnits(t *testing.T) {
 		if err := os.WriteFile(filepath.Join(root, "app", "tokens.py"), []byte(src.String()), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		if err := dumpPack(dir, in, res, root); err != nil {
+		if err := dumpPack(dir, in, res, root, nil); err != nil {
 			t.Fatal(err)
 		}
 	}

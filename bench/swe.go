@@ -19,6 +19,7 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/hone-tools/hone/history"
 	"github.com/hone-tools/hone/internal/lazyre"
 	"github.com/hone-tools/hone/pack"
 	"github.com/hone-tools/hone/retrieve"
@@ -493,12 +494,18 @@ func RunSWE(ctx context.Context, cfg SWEConfig) ([]Row, error) {
 			} else {
 				row.Model = res.Evaluator
 				score(&row, res, root, count)
+				var past map[string][]string
+				if len(cfg.PackBudgets) > 0 || cfg.PackDump != "" {
+					// As the command line's packs weigh them; a
+					// history that cannot be read leaves them out.
+					past, _ = history.Added(ctx, co.tree, co.gitDir, res.PastCommits)
+				}
 				for _, b := range cfg.PackBudgets {
-					p := pack.Build(res, root, pack.Options{Budget: b})
+					p := pack.Build(res, root, pack.Options{Budget: b, PastLines: past})
 					row.Packs = append(row.Packs, packRow(p, b, in.GoldHunks))
 				}
 				if cfg.PackDump != "" {
-					if err := dumpPack(cfg.PackDump, in, res, root); err != nil {
+					if err := dumpPack(cfg.PackDump, in, res, root, past); err != nil {
 						return rows, err
 					}
 				}

@@ -8,6 +8,7 @@ import (
 	"github.com/hone-tools/hone/retrieve"
 
 	"github.com/hone-tools/hone"
+	"github.com/hone-tools/hone/history"
 	"github.com/hone-tools/hone/index"
 	"github.com/hone-tools/hone/modeleval"
 	"github.com/hone-tools/hone/pack"
@@ -156,7 +157,13 @@ func (s *Server) answer(ctx context.Context, ss *mcp.ServerSession, task string,
 		return nil, RetrieveResult{}, err
 	}
 	noted(res)
-	p := pack.Build(res, ix.Root, pack.Options{Budget: budget, BudgetName: "budget_tokens"})
+	// The lines past commits like the task wrote, which the pack weighs;
+	// a history that cannot be read leaves them out.
+	past, err := history.Added(ctx, ix.Root, "", res.PastCommits)
+	if err != nil {
+		s.log.Warn("read the past commits' lines for the pack", "err", err)
+	}
+	p := pack.Build(res, ix.Root, pack.Options{Budget: budget, BudgetName: "budget_tokens", PastLines: past})
 	call, out := answerOf(res, p, "")
 	return call, out, nil
 }

@@ -44,6 +44,10 @@ type Options struct {
 	// UnitWeights, if set, weigh the units' features in place of
 	// UnitWeights: for fitting them, and for measuring a fit held out.
 	UnitWeights []float64
+	// PastLines are, for each file, the lines that past commits like the
+	// task (the result's PastCommits) wrote there, trimmed: a unit that
+	// still holds them is code that changed for tasks like this one.
+	PastLines map[string][]string
 }
 
 // Pack is a built context pack.
@@ -116,6 +120,7 @@ func Build(res *hone.Result, root string, opts Options) *Pack {
 		// would cost more than the rest of the pack. The pack as a whole
 		// is counted, and held to the budget, at the end.
 		rate := tokenRate(lines, count)
+		c.past = pastSet(opts.PastLines[f.Path])
 		for _, u := range fileUnits(i, f.Path, lines, f.Spans, f.Relevance, c, weights) {
 			size := 0
 			for _, l := range lines[u.from-1 : u.to] {

@@ -70,27 +70,32 @@ type unit struct {
 //     underscore or an inner capital, called, or after a dot): the
 //     `set_ticks` of "Axis.set_ticks() ignores kwargs";
 //   - owner: the task writes, as code, the name of the class or module
-//     that holds it: each method of `RenameIndex()`.
+//     that holds it: each method of `RenameIndex()`;
+//   - past: it still holds a line that a past commit like the task (the
+//     result's PastCommits) wrote in the file (Options.PastLines): code
+//     that changed for tasks like this one.
 //
 // The weights were fitted on the units of the gold files of SWE-bench Lite
 // and Multi-SWE-bench's development set (1,140 files), a unit being gold
 // when it holds a line a fix's hunk changed, by
 //
-//	hone bench packs --fit --dump SWE,MULTI --test UW --pack-budget 2000,4000,8000,16000
+//	hone bench packs --fit --dump SWE,MULTI --test UW --pack-budget 2000,4000,8000,16000 --repos MIRRORS
 //
-// over the dumps of runs of both sets (hone bench --pack-dump). Held out
+// over the dumps of runs of both sets (hone bench --pack-dump; --repos
+// reads the past commits' lines of dumps written without them). Held out
 // by repository, SWE-bench Lite's packs hold every gold hunk in
-// 39.7/55.7/71.7/77.3% of instances at 2k/4k/8k/16k tokens, and
-// Multi-SWE-bench's in 11.0/20.1/27.6/33.5%; a set of tasks in users'
+// 40.3/56.0/71.0/78.7% of instances at 2k/4k/8k/16k tokens, and
+// Multi-SWE-bench's in 11.9/21.6/28.2/33.2%; a set of tasks in users'
 // words, never fitted on, with the weights fitted on both:
-// 35.9/57.1/70.5/79.5%. Without named and owner, the same fit held
-// 37.7/54.0/71.7/77.0%, 11.9/18.8/27.0/32.6% and 33.3/55.8/69.9/79.5%.
-// With an earlier packing, literal and quoted added 1 to 5 instances a
-// budget on each fitted set, held out, and the kinds' weights alone held
-// 4 to 10 points fewer on SWE-bench Lite.
+// 36.5/55.8/71.2/79.5%. Without past, the same fit held
+// 39.7/55.7/71.7/77.3%, 11.0/20.1/27.6/33.5% and 35.9/57.1/70.5/79.5%;
+// without named and owner too, 37.7/54.0/71.7/77.0%, 11.9/18.8/27.0/32.6%
+// and 33.3/55.8/69.9/79.5%. With an earlier packing, literal and quoted
+// added 1 to 5 instances a budget on each fitted set, held out, and the
+// kinds' weights alone held 4 to 10 points fewer on SWE-bench Lite.
 var (
-	UnitFeatures = []string{"lines", "match", "imports", "gap", "callee", "caller", "concepts", "name", "mentions", "framed", "literal", "quoted", "named", "owner"}
-	UnitWeights  = []float64{0.1669, 0.4331, 0.9837, -0.1164, 0.04296, 0.122, 3.185, 2.213, 0.2945, 1.146, 0.9066, 1.056, 1.077, 0.7348}
+	UnitFeatures = []string{"lines", "match", "imports", "gap", "callee", "caller", "concepts", "name", "mentions", "framed", "literal", "quoted", "named", "owner", "past"}
+	UnitWeights  = []float64{0.145, 0.4194, 0.9575, -0.09735, 0.04559, -0.02127, 3.021, 2.138, 0.2879, 1.182, 0.8619, 1.02, 1.026, 0.7044, 0.7904}
 )
 
 // unitKinds are the kinds of unit that have a feature of their own, in
@@ -125,6 +130,40 @@ type concepts struct {
 	// idents are the words of the task written as code: with an
 	// underscore or an inner capital, called, or after a dot.
 	idents map[string]bool
+	// past are the lines past commits like the task wrote in the file
+	// at hand (see Options.PastLines).
+	past map[string]bool
+}
+
+// pastSet is the set of the lines past commits wrote that tell something:
+// of eight characters or more, with a letter.
+func pastSet(lines []string) map[string]bool {
+	var m map[string]bool
+	for _, l := range lines {
+		l = strings.TrimSpace(l)
+		if len(l) < 8 || !strings.ContainsFunc(l, unicode.IsLetter) {
+			continue
+		}
+		if m == nil {
+			m = map[string]bool{}
+		}
+		m[l] = true
+	}
+	return m
+}
+
+// pastIn is how many of text's lines past commits like the task wrote.
+func (c concepts) pastIn(text string) int {
+	if len(c.past) == 0 {
+		return 0
+	}
+	n := 0
+	for l := range strings.Lines(text) {
+		if c.past[strings.TrimSpace(l)] {
+			n++
+		}
+	}
+	return n
 }
 
 // frame is a line a stack trace in the task names: a path as the trace
@@ -368,6 +407,9 @@ func (c concepts) features(path string, u *unit, text string) []float64 {
 			x[13] = 1
 		}
 	}
+	if c.pastIn(text) > 0 {
+		x[14] = 1
+	}
 	return x
 }
 
@@ -564,7 +606,7 @@ type Unit struct {
 // under root, with their features: the units it could choose among, those
 // that hold some letter or digit. A file the pack gives whole, or cannot
 // read, has none.
-func FileUnits(res *hone.Result, root, path string) []Unit {
+func FileUnits(res *hone.Result, root, path string, past []string) []Unit {
 	var p Pack
 	lines, ok := p.read(root, path)
 	if !ok {
@@ -577,7 +619,9 @@ func FileUnits(res *hone.Result, root, path string) []Unit {
 		}
 	}
 	var out []Unit
-	for _, u := range fileUnits(0, path, lines, spans, 1, taskConcepts(res), UnitWeights) {
+	c := taskConcepts(res)
+	c.past = pastSet(past)
+	for _, u := range fileUnits(0, path, lines, spans, 1, c, UnitWeights) {
 		if u.x != nil && !u.whole {
 			out = append(out, Unit{From: u.from, To: u.to, Kind: u.why, X: u.x})
 		}

@@ -372,3 +372,41 @@ func TestNamedWorth(t *testing.T) {
 		t.Errorf("Reader.close_stream, named as the task writes it, is worth %.4f, Reader.open_stream %.4f", worth["Reader.close_stream"], other)
 	}
 }
+
+// Of two functions alike, the one that still holds a line a past commit
+// like the task wrote is worth more: the past feature's weight. A short
+// line, or one with no letter, tells nothing, and is not kept.
+func TestPastWorth(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("import os\n\n")
+	b.WriteString("def load_config(path):\n    data = os.read(path)\n    return parse_config_text(data)\n\n")
+	b.WriteString("def load_cache(path):\n    data = os.read(path)\n    return parse_cache_text(data)\n\n")
+	for i := 0; i < 90; i++ {
+		fmt.Fprintf(&b, "X%d = %d\n", i, i)
+	}
+	lines := strings.Split(strings.TrimRight(b.String(), "\n"), "\n")
+	res := &hone.Result{Task: "loading fails on a missing file",
+		Concepts: []hone.Concept{{Kind: "word", Weight: 1, Terms: []string{"load"}}, {Kind: "word", Weight: 1, Terms: []string{"file"}}}}
+	worth := func(past []string) (config, cache float64) {
+		c := taskConcepts(res)
+		c.past = pastSet(past)
+		for _, u := range fileUnits(0, "load.py", lines, nil, 1, c, UnitWeights) {
+			switch u.symbol {
+			case "load_config":
+				config = u.worth
+			case "load_cache":
+				cache = u.worth
+			}
+		}
+		return config, cache
+	}
+	if config, cache := worth(nil); config == 0 || config != cache {
+		t.Fatalf("without past lines: load_config %.4f, load_cache %.4f, want them equal and above 0", config, cache)
+	}
+	if config, cache := worth([]string{"return parse_cache_text(data)", "  )", "12345678 + 1"}); !(cache > 1.5*config) {
+		t.Errorf("load_cache holds a past commit's line: worth %.4f, load_config %.4f: want it well above", cache, config)
+	}
+	if got := slices.Sorted(maps.Keys(pastSet([]string{"  return  ", "\t}) + 1;\t", "0000000000", "  data = os.read(path)"}))); !slices.Equal(got, []string{"data = os.read(path)"}) {
+		t.Errorf("pastSet keeps %q, want the line of eight characters or more with a letter, trimmed", got)
+	}
+}

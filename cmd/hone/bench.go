@@ -817,8 +817,8 @@ func parseBudgets(s string) ([]int, error) {
 	return budgets, nil
 }
 
-const packsUsage = `hone bench packs --dump DIR[,DIR...] [--pack-budget N,...] [--out ROWS.jsonl] [--misses]
-   or: hone bench packs --fit --dump DIR[,DIR...] [--test DIR[,DIR...]] [--pack-budget N,...]`
+const packsUsage = `hone bench packs --dump DIR[,DIR...] [--pack-budget N,...] [--out ROWS.jsonl] [--misses] [--repos DIR [--map FILE]]
+   or: hone bench packs --fit --dump DIR[,DIR...] [--test DIR[,DIR...]] [--pack-budget N,...] [--repos DIR [--map FILE]]`
 
 // cmdBenchPacks builds the context packs again from the folders runs'
 // --pack-dump wrote, a set each, and reports how they hold the gold hunks:
@@ -833,6 +833,8 @@ func cmdBenchPacks(args []string, stdout io.Writer) error {
 	misses := fs.Bool("misses", false, "list, for each pack that misses a hunk, the hunks, what went in and what was left out")
 	fit := fs.Bool("fit", false, "fit the units' weights on the gold files of the sets, and measure the fit held out by repository")
 	testDirs := fs.String("test", "", "with --fit: sets measured with the weights fitted on the others, never fitted on")
+	repos := fs.String("repos", "", "directory holding a git directory of each repository: the past commits' lines of dumps written without them are read there")
+	mapping := fs.String("map", "", "file of \"owner/name = path\" lines, where a repository lives under --repos")
 	words, err := parseFlags(fs, args, stdout, packsUsage)
 	if err != nil {
 		return err
@@ -847,6 +849,14 @@ func cmdBenchPacks(args []string, stdout io.Writer) error {
 	if len(budgets) == 0 {
 		return usagef("--pack-budget needs a budget")
 	}
+	var rs *bench.Repos
+	if *repos != "" {
+		r, err := readRepos(*repos, *mapping)
+		if err != nil {
+			return err
+		}
+		rs = &r
+	}
 	readSets := func(dirs string) ([]bench.PackSet, error) {
 		var sets []bench.PackSet
 		for _, dir := range strings.Split(dirs, ",") {
@@ -856,6 +866,11 @@ func cmdBenchPacks(args []string, stdout io.Writer) error {
 			}
 			if len(dumps) == 0 {
 				return nil, usagef("no pack dump in %s: write some with hone bench --pack-budget N --pack-dump %s", dir, dir)
+			}
+			if rs != nil {
+				if n, err := bench.FillPast(context.Background(), *rs, dumps); err != nil {
+					fmt.Fprintf(stdout, "%s: the past commits' lines of %d dumps could not be read (first: %v); their packs go without\n", dir, n, err)
+				}
 			}
 			sets = append(sets, bench.PackSet{Name: filepath.Base(dir), Dir: dir, Dumps: dumps})
 		}

@@ -11,11 +11,13 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"strings"
+	"time"
 
 	"github.com/hone-tools/hone/retrieve"
 	"github.com/hone-tools/hone/structure"
 
 	"github.com/hone-tools/hone"
+	"github.com/hone-tools/hone/history"
 	"github.com/hone-tools/hone/pack"
 	"github.com/hone-tools/hone/redact"
 )
@@ -194,7 +196,7 @@ func printRetrieve(res *hone.Result, root, format string, budget int, stdout, st
 		enc.SetIndent("", "  ")
 		return enc.Encode(res)
 	case "context":
-		p := pack.Build(res, root, pack.Options{Budget: budget})
+		p := pack.Build(res, root, pack.Options{Budget: budget, PastLines: pastLines(root, res)})
 		_, err := io.WriteString(stdout, p.Text)
 		if n := res.Redacted + p.Redacted; n > 0 {
 			fmt.Fprintf(stderr, "hone: %d secrets were redacted\n", n)
@@ -207,6 +209,22 @@ func printRetrieve(res *hone.Result, root, format string, budget int, stdout, st
 	}
 	return writeRedacted(stdout, b.String())
 }
+
+// pastLines reads the lines the result's past commits wrote, which the
+// pack weighs; a history that cannot be read (no git, a shallow clone)
+// leaves them out, and the pack is made without.
+func pastLines(root string, res *hone.Result) map[string][]string {
+	ctx, cancel := context.WithTimeout(context.Background(), pastTimeout)
+	defer cancel()
+	m, err := history.Added(ctx, root, "", res.PastCommits)
+	if err != nil {
+		return nil
+	}
+	return m
+}
+
+// pastTimeout bounds the reading of the past commits' lines.
+const pastTimeout = 5 * time.Second
 
 // parseInterspersed parses flags wherever they stand among the task words;
 // "--" ends the flags.

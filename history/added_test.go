@@ -1,0 +1,86 @@
+package history
+
+import (
+	"context"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/hone-tools/hone"
+)
+
+// Added gives the lines each listed commit wrote in the files it lists,
+// and nothing of a file no commit lists, nor of the commits before.
+func TestAdded(t *testing.T) {
+	r := newRepo(t)
+	r.commit("first line of each", "a.py", "b.py", "x*.py", "xy.py")
+	c2 := r.commit("the second commit's line", "a.py", "b.py", "x*.py", "xy.py")
+	r.git("checkout", "-q", "-b", "topic")
+	r.commit("a line on a branch", "c.py")
+	r.git("checkout", "-q", "main")
+	r.commit("a line on main", "a.py")
+	r.git("merge", "-q", "--no-ff", "-m", "merge the topic", "topic")
+	merge := r.git("rev-parse", "HEAD")
+
+	for _, tc := range []struct {
+		name string
+		past []hone.PastCommit
+		want map[string][]string
+	}{
+		{"the listed files alone", []hone.PastCommit{{Hash: c2, Files: []string{"a.py"}}},
+			map[string][]string{"a.py": {"the second commit's line"}}},
+		// A pathspec is literal: x*.py is that file, not xy.py too.
+		{"a path with a star", []hone.PastCommit{{Hash: c2, Files: []string{"x*.py"}}},
+			map[string][]string{"x*.py": {"the second commit's line"}}},
+		// A merge is read against its first parent: what the branch
+		// brought.
+		{"a merge", []hone.PastCommit{{Hash: merge, Files: []string{"c.py"}}},
+			map[string][]string{"c.py": {"a line on a branch"}}},
+		{"no commit", nil, nil},
+		{"a commit with no file", []hone.PastCommit{{Hash: c2}}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := Added(context.Background(), r.dir, "", tc.past)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(got) == 0 && len(tc.want) == 0 {
+				return
+			}
+			if !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("Added = %q, want %q", got, tc.want)
+			}
+		})
+	}
+
+	if _, err := Added(context.Background(), r.dir, "", []hone.PastCommit{{Hash: "--output=/tmp/x", Files: []string{"a.py"}}}); err == nil || !strings.Contains(err.Error(), "not a commit hash") {
+		t.Errorf("an option for a hash: err %v, want that it is not a commit hash", err)
+	}
+	if _, err := Added(context.Background(), t.TempDir(), "", []hone.PastCommit{{Hash: c2, Files: []string{"a.py"}}}); err == nil {
+		t.Error("no error outside a repository")
+	}
+}
+
+func TestParseAdded(t *testing.T) {
+	diff := "diff --git a/a.py b/a.py\n--- a/a.py\n+++ b/a.py\n@@ -1,0 +2 @@\n+new line\n-old line\n" +
+		"diff --git a/b.py b/b.py\n+++ b/b.py\n+not wanted\n" +
+		"diff --git \"a/q\\tx.py\" \"b/q\\tx.py\"\n+++ \"b/q\\tx.py\"\n+quoted path\n" +
+		"diff --git a/a.py b/a.py\n+++ b/a.py\n@@ -5,0 +6,2 @@\n+++ a line that began with two pluses\n+again\n"
+	got := parseAdded([]byte(diff), map[string]bool{"a.py": true, "q\tx.py": true})
+	want := map[string][]string{"a.py": {"new line", "++ a line that began with two pluses", "again"}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("parseAdded = %q, want %q", got, want)
+	}
+}
+
+func FuzzParseAdded(f *testing.F) {
+	f.Add([]byte("diff --git a/a.py b/a.py\n+++ b/a.py\n@@ -1 +1 @@\n+x\n"))
+	f.Add([]byte("+++ b/a.py\n+\n+++ \n"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		for p, ls := range parseAdded(b, map[string]bool{"a.py": true}) {
+			if p != "a.py" || len(ls) > maxAddedLines {
+				t.Errorf("parseAdded gave %d lines of %q", len(ls), p)
+			}
+		}
+	})
+}
