@@ -437,3 +437,44 @@ func TestHeaderWithinShare(t *testing.T) {
 		}
 	}
 }
+
+// The ranking's next ten files, down to relevance 0.01, fill what the
+// result's files leave: each worth its own relevance, so that a file at
+// 0.02 comes after one at 0.2, and the eleventh file stays out.
+func TestRankingNextFiles(t *testing.T) {
+	dir := t.TempDir()
+	file := func(name string) {
+		var b strings.Builder
+		for i := 0; i < 30; i++ {
+			fmt.Fprintf(&b, "def %s_%d(token):\n    return token.expiry + %d\n\n", name, i, i)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name+".py"), []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res := &hone.Result{Task: "token expiry", Concepts: []hone.Concept{{Kind: "word", Weight: 1, Terms: []string{"expiri"}}},
+		Files: []hone.File{{Path: "target.py", Relevance: 0.9, Role: hone.RoleTarget}}}
+	file("target")
+	res.Ranking = append(res.Ranking, hone.Ranked{Path: "target.py", Relevance: 0.9})
+	for i, rel := range []float64{0.2, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.05, 0.03, 0.02, 0.02, 0.005} {
+		name := fmt.Sprintf("next%02d", i)
+		file(name)
+		res.Ranking = append(res.Ranking, hone.Ranked{Path: name + ".py", Relevance: rel})
+	}
+	has := func(p *Pack, name string) bool { return strings.Contains(p.Text, "def "+name+"_") }
+	big := Build(res, dir, Options{Budget: 30000})
+	for i := 0; i < 10; i++ {
+		if name := fmt.Sprintf("next%02d", i); !has(big, name) {
+			t.Errorf("the ranking's file %s is not in a pack with room", name)
+		}
+	}
+	for _, name := range []string{"next10", "next11"} {
+		if has(big, name) {
+			t.Errorf("%s, past the ranking's next ten files, is in the pack", name)
+		}
+	}
+	small := Build(res, dir, Options{Budget: 1500})
+	if !has(small, "target") || has(small, "next09") {
+		t.Errorf("a pack of 1,500 tokens: want the target's code, and none of a file at 0.02:\n%s", small.Text)
+	}
+}

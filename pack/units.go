@@ -109,9 +109,13 @@ const splitSpan = 80
 const (
 	// maxGap: lines between definitions go in runs of at most this many.
 	maxGap = 40
-	// relevanceFloor: a file is worth this much at least, so that its
-	// units still rank among themselves.
+	// relevanceFloor: a result's file gets this share of the budget at
+	// least, by relevance, for its best unit (see Build).
 	relevanceFloor = 0.05
+	// worthFloor: a file's units are worth this much of its relevance at
+	// least, so that a file the ranking puts near 0 still ranks its own
+	// units; a file below it is worth no more than its relevance says.
+	worthFloor = 0.01
 )
 
 // concepts are the task's concepts as the pack weighs them: each
@@ -418,7 +422,7 @@ func (c concepts) features(path string, u *unit, text string) []float64 {
 // its definitions.
 func fileUnits(file int, path string, lines []string, spans []hone.Span, relevance float64, c concepts, w []float64) (out []*unit) {
 	n := len(lines)
-	rel := max(relevance, relevanceFloor)
+	rel := max(relevance, worthFloor)
 	weigh := func(u *unit) *unit {
 		u.file = file
 		text := strings.Join(lines[u.from-1:u.to], "\n")
