@@ -79,7 +79,7 @@ func TestPackDumpReplays(t *testing.T) {
 	dir := t.TempDir()
 	// A line a past commit like the task wrote, kept with the dump: the
 	// replay weighs it as the run did.
-	past := map[string][]string{"app/views.py": {"    return handler_7_token(request)"}}
+	past := map[string][]string{"app/views.py": {"    return token + 37"}}
 	if err := dumpPack(dir, in, res, root, past); err != nil {
 		t.Fatal(err)
 	}
@@ -104,6 +104,14 @@ func TestPackDumpReplays(t *testing.T) {
 	}
 	if rows[0].Packs[0].Held == rows[0].Packs[0].Hunks {
 		t.Errorf("a pack of 300 tokens holds every hunk: %+v", rows[0].Packs[0])
+	}
+	// The past commit's line weighs as it did in the run: its handler
+	// goes in at 300 tokens, and without it does not.
+	with := pack.Build(res, root, pack.Options{Budget: 300, PastLines: past})
+	without := pack.Build(res, root, pack.Options{Budget: 300})
+	if !slices.ContainsFunc(with.Included, func(s string) bool { return strings.HasSuffix(s, " handler_37") }) ||
+		slices.ContainsFunc(without.Included, func(s string) bool { return strings.HasSuffix(s, " handler_37") }) {
+		t.Errorf("handler_37, which holds a past commit's line: in the pack with it %q, without %q", with.Included, without.Included)
 	}
 	if !strings.Contains(misses.String(), "gold app/views.py:150-151  file in pack, hunk not") {
 		t.Errorf("the misses do not say where the hunk was:\n%s", misses.String())

@@ -2,6 +2,7 @@ package history
 
 import (
 	"context"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -13,8 +14,10 @@ import (
 // and nothing of a file no commit lists, nor of the commits before.
 func TestAdded(t *testing.T) {
 	r := newRepo(t)
-	r.commit("first line of each", "a.py", "b.py", "x*.py", "xy.py")
-	c2 := r.commit("the second commit's line", "a.py", "b.py", "x*.py", "xy.py")
+	// A user's diff.noprefix changes nothing.
+	r.git("config", "diff.noprefix", "true")
+	c1 := r.commit("first line of each", "a.py", "b.py", "x*.py", "xy.py", "sub/d.py", "with space.py", ".env")
+	c2 := r.commit("the second commit's line", "a.py", "b.py", "x*.py", "xy.py", "sub/d.py", "with space.py", ".env")
 	r.git("checkout", "-q", "-b", "topic")
 	r.commit("a line on a branch", "c.py")
 	r.git("checkout", "-q", "main")
@@ -36,6 +39,17 @@ func TestAdded(t *testing.T) {
 		// brought.
 		{"a merge", []hone.PastCommit{{Hash: merge, Files: []string{"c.py"}}},
 			map[string][]string{"c.py": {"a line on a branch"}}},
+		{"a path with a space", []hone.PastCommit{{Hash: c2, Files: []string{"with space.py"}}},
+			map[string][]string{"with space.py": {"the second commit's line"}}},
+		// An initial commit writes whole files: it tells nothing.
+		{"a commit with no parent", []hone.PastCommit{{Hash: c1, Files: []string{"a.py"}}}, nil},
+		// A secret-bearing file is never read.
+		{"a secret file", []hone.PastCommit{{Hash: c2, Files: []string{".env", "a.py"}}},
+			map[string][]string{"a.py": {"the second commit's line"}}},
+		// A commit the repository lacks (pruned, or past a shallow
+		// clone) is passed over.
+		{"a missing commit", []hone.PastCommit{{Hash: strings.Repeat("ab", 20), Files: []string{"a.py"}}, {Hash: c2, Files: []string{"a.py"}}},
+			map[string][]string{"a.py": {"the second commit's line"}}},
 		{"no commit", nil, nil},
 		{"a commit with no file", []hone.PastCommit{{Hash: c2}}, nil},
 	} {
@@ -53,6 +67,19 @@ func TestAdded(t *testing.T) {
 		})
 	}
 
+	// A secret a past commit wrote is redacted, as the file's text is.
+	secret := "GITHUB_TOKEN = 'ghp_" + strings.Repeat("a1B2c3D4e5", 4)[:36] + "'"
+	c3 := r.commit(secret, "settings.py")
+	got, err := Added(context.Background(), r.dir, "", []hone.PastCommit{{Hash: c3, Files: []string{"settings.py"}}})
+	if err != nil || len(got["settings.py"]) != 1 || strings.Contains(got["settings.py"][0], "ghp_") || !strings.Contains(got["settings.py"][0], "redacted") {
+		t.Errorf("a past commit's secret: Added = %q, %v, want it redacted", got, err)
+	}
+	// hone run on a folder of the repository: the paths are the folder's,
+	// as the history's are.
+	got, err = Added(context.Background(), filepath.Join(r.dir, "sub"), "", []hone.PastCommit{{Hash: c2, Files: []string{"d.py"}}})
+	if want := map[string][]string{"d.py": {"the second commit's line"}}; err != nil || !reflect.DeepEqual(got, want) {
+		t.Errorf("in a folder: Added = %q, %v, want %q", got, err, want)
+	}
 	if _, err := Added(context.Background(), r.dir, "", []hone.PastCommit{{Hash: "--output=/tmp/x", Files: []string{"a.py"}}}); err == nil || !strings.Contains(err.Error(), "not a commit hash") {
 		t.Errorf("an option for a hash: err %v, want that it is not a commit hash", err)
 	}

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/hone-tools/hone"
 	"github.com/hone-tools/hone/internal/lazyre"
@@ -114,9 +115,9 @@ const (
 	// relevanceFloor: a result's file gets this share of the budget at
 	// least, by relevance, for its best unit (see Build).
 	relevanceFloor = 0.05
-	// worthFloor: a file's units are worth this much of its relevance at
-	// least, so that a file the ranking puts near 0 still ranks its own
-	// units; a file below it is worth no more than its relevance says.
+	// worthFloor: a file's units are worth what its relevance says, and
+	// this at least, so that a file the ranking puts near 0 (the files
+	// the result calls, often) still ranks its own units.
 	worthFloor = 0.01
 )
 
@@ -337,7 +338,11 @@ func taskIdents(task string) map[string]bool {
 			continue
 		}
 		end := m[5]
-		dotted := end+1 < len(task) && task[end] == '.' && (task[end+1] == '_' || unicode.IsLetter(rune(task[end+1])))
+		dotted := false
+		if end+1 < len(task) && task[end] == '.' {
+			r, _ := utf8.DecodeRuneInString(task[end+1:])
+			dotted = r == '_' || r < utf8.RuneSelf && unicode.IsLetter(r)
+		}
 		code := m[3] > m[2] || m[7] > m[6] || dotted || strings.Contains(w, "_")
 		for i := 1; i < len(w) && !code; i++ {
 			code = unicode.IsLower(rune(w[i-1])) && unicode.IsUpper(rune(w[i]))

@@ -326,6 +326,7 @@ func TestTaskIdents(t *testing.T) {
 		{"the __init__ of QuerySet, and getUserName", []string{"__init__", "QuerySet", "getUserName"}},
 		{"calling parse(x) on obj.value", []string{"parse", "obj", "value"}},
 		{"see setup.py, or v1.2.", []string{"setup"}},
+		{"foo.令牌 and bar.baz", []string{"bar", "baz"}},
 		{"update the docs. Then fix it", nil},
 		{"JWT令牌过期后 refresh_token 没有返回401", []string{"refresh_token"}},
 		{"ab() and x_ are too short", nil},

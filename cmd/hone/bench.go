@@ -849,6 +849,9 @@ func cmdBenchPacks(args []string, stdout io.Writer) error {
 	if len(budgets) == 0 {
 		return usagef("--pack-budget needs a budget")
 	}
+	if *mapping != "" && *repos == "" {
+		return usagef("--map says where repositories live under --repos: give --repos too")
+	}
 	var rs *bench.Repos
 	if *repos != "" {
 		r, err := readRepos(*repos, *mapping)

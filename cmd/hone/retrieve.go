@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"strings"
-	"time"
 
 	"github.com/hone-tools/hone/retrieve"
 	"github.com/hone-tools/hone/structure"
@@ -214,17 +213,12 @@ func printRetrieve(res *hone.Result, root, format string, budget int, stdout, st
 // pack weighs; a history that cannot be read (no git, a shallow clone)
 // leaves them out, and the pack is made without.
 func pastLines(root string, res *hone.Result) map[string][]string {
-	ctx, cancel := context.WithTimeout(context.Background(), pastTimeout)
-	defer cancel()
-	m, err := history.Added(ctx, root, "", res.PastCommits)
+	m, err := history.Added(context.Background(), root, "", res.PastCommits)
 	if err != nil {
 		return nil
 	}
 	return m
 }
-
-// pastTimeout bounds the reading of the past commits' lines.
-const pastTimeout = 5 * time.Second
 
 // parseInterspersed parses flags wherever they stand among the task words;
 // "--" ends the flags.
