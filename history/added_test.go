@@ -111,3 +111,19 @@ func FuzzParseAdded(f *testing.F) {
 		}
 	})
 }
+
+func TestSubcommand(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--git-dir", "/x/.git", "log", "--stdin"}, "log"},
+		{[]string{"--literal-pathspecs", "show", "-U0"}, "show"},
+		{[]string{"-C", "dir", "-c", "a=b", "rev-parse"}, "rev-parse"},
+		{[]string{"--version"}, "(no command)"},
+	} {
+		if got := subcommand(tc.args); got != tc.want {
+			t.Errorf("subcommand(%q) = %q, want %q", tc.args, got, tc.want)
+		}
+	}
+}

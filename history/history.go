@@ -328,9 +328,23 @@ func git(ctx context.Context, root, gitDir string, stdin []byte, args ...string)
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
-		return nil, fmt.Errorf("git %s: %w: %s", args[0], err, strings.TrimSpace(stderr.String()))
+		return nil, fmt.Errorf("git %s: %w: %s", subcommand(args), err, strings.TrimSpace(stderr.String()))
 	}
 	return out, nil
+}
+
+// subcommand is the git command that args run: the first that is not an
+// option, nor an option's value.
+func subcommand(args []string) string {
+	for i := 0; i < len(args); i++ {
+		switch a := args[i]; {
+		case a == "--git-dir" || a == "-C" || a == "-c" || a == "--work-tree":
+			i++
+		case !strings.HasPrefix(a, "-"):
+			return a
+		}
+	}
+	return "(no command)"
 }
 
 // openCache opens the cache whose database is the file p (cacheFile).
