@@ -5,8 +5,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"os"
-	"os/exec"
 	"strings"
 	"time"
 
@@ -66,17 +64,9 @@ func Added(ctx context.Context, root, gitDir string, past []hone.PastCommit) (ma
 	args = append(args, commits...)
 	args = append(args, "--")
 	args = append(args, paths...)
-	if gitDir != "" {
-		args = append([]string{"--git-dir", gitDir}, args...)
-	}
-	cmd := exec.CommandContext(ctx, "git", args...)
-	cmd.Dir = root
-	cmd.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0", "GIT_NO_LAZY_FETCH=1")
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
+	out, err := gitEnv(ctx, root, gitDir, []string{"GIT_TERMINAL_PROMPT=0", "GIT_NO_LAZY_FETCH=1"}, nil, args...)
 	if err != nil {
-		return nil, fmt.Errorf("read past commits' changes: git show: %w: %s", err, strings.TrimSpace(stderr.String()))
+		return nil, fmt.Errorf("read past commits' changes: %w", err)
 	}
 	m := parseAdded(out, want)
 	for p, lines := range m {

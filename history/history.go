@@ -316,11 +316,19 @@ func (r *Reading) Stop() {
 }
 
 func git(ctx context.Context, root, gitDir string, stdin []byte, args ...string) ([]byte, error) {
+	return gitEnv(ctx, root, gitDir, nil, stdin, args...)
+}
+
+// gitEnv runs git as git does, with env added to the environment.
+func gitEnv(ctx context.Context, root, gitDir string, env []string, stdin []byte, args ...string) ([]byte, error) {
 	if gitDir != "" {
 		args = append([]string{"--git-dir", gitDir}, args...)
 	}
 	cmd := exec.CommandContext(ctx, "git", args...)
 	cmd.Dir = root
+	if env != nil {
+		cmd.Env = append(os.Environ(), env...)
+	}
 	if stdin != nil {
 		cmd.Stdin = bytes.NewReader(stdin)
 	}

@@ -220,6 +220,15 @@ func TestLiteral(t *testing.T) {
 	}
 }
 
+// padded ends a test's source with 90 constants, past the length of a
+// file that goes in whole, and returns its lines.
+func padded(b *strings.Builder) []string {
+	for i := 0; i < 90; i++ {
+		fmt.Fprintf(b, "X%d = %d\n", i, i)
+	}
+	return strings.Split(strings.TrimRight(b.String(), "\n"), "\n")
+}
+
 // Of two methods alike but for the error message the task quotes, the
 // one that raises it is worth more: the literal feature's weight.
 func TestLiteralWorth(t *testing.T) {
@@ -227,10 +236,7 @@ func TestLiteralWorth(t *testing.T) {
 	b.WriteString("import numbers\n\n")
 	b.WriteString("def check_size(n):\n    if n < 0:\n        raise ValueError(\"size must be positive, got %d\" % n)\n    return n\n\n")
 	b.WriteString("def check_count(n):\n    if n < 0:\n        raise ValueError(\"count cannot be below zero: %d\" % n)\n    return n\n\n")
-	for i := 0; i < 90; i++ {
-		fmt.Fprintf(&b, "X%d = %d\n", i, i)
-	}
-	lines := strings.Split(strings.TrimRight(b.String(), "\n"), "\n")
+	lines := padded(&b)
 	res := &hone.Result{Task: "I get ValueError: count cannot be below zero: -1 when I pass a negative number",
 		Concepts: []hone.Concept{{Kind: "word", Weight: 1, Terms: []string{"neg"}}, {Kind: "word", Weight: 1, Terms: []string{"number"}}}}
 	var size, count *unit
@@ -352,10 +358,7 @@ func TestNamedWorth(t *testing.T) {
 			fmt.Fprintf(&b, "    def %s(self, path):\n        f = os.open(path)\n        return f\n\n", m)
 		}
 	}
-	for i := 0; i < 90; i++ {
-		fmt.Fprintf(&b, "X%d = %d\n", i, i)
-	}
-	lines := strings.Split(strings.TrimRight(b.String(), "\n"), "\n")
+	lines := padded(&b)
 	res := &hone.Result{Task: "Writer.close_stream() leaks the file handle",
 		Concepts: []hone.Concept{{Kind: "word", Weight: 1, Terms: []string{"leak"}}, {Kind: "word", Weight: 1, Terms: []string{"file"}}}}
 	worth := map[string]float64{}
@@ -382,10 +385,7 @@ func TestPastWorth(t *testing.T) {
 	b.WriteString("import os\n\n")
 	b.WriteString("def load_config(path):\n    data = os.read(path)\n    return parse_config_text(data)\n\n")
 	b.WriteString("def load_cache(path):\n    data = os.read(path)\n    return parse_cache_text(data)\n\n")
-	for i := 0; i < 90; i++ {
-		fmt.Fprintf(&b, "X%d = %d\n", i, i)
-	}
-	lines := strings.Split(strings.TrimRight(b.String(), "\n"), "\n")
+	lines := padded(&b)
 	res := &hone.Result{Task: "loading fails on a missing file",
 		Concepts: []hone.Concept{{Kind: "word", Weight: 1, Terms: []string{"load"}}, {Kind: "word", Weight: 1, Terms: []string{"file"}}}}
 	worth := func(past []string) (config, cache float64) {
