@@ -1,6 +1,7 @@
 package index
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"hash/crc32"
@@ -402,61 +403,99 @@ func encodeEntries(es []*Entry) []byte {
 	return seal(e.b)
 }
 
-// decodeEntries decodes a snapshot, without hashes; the entries share
-// nothing with b.
-func decodeEntries(b []byte) ([]*Entry, error) {
+// An entryCursor reads a snapshot's entries one at a time, in the order
+// they were written, allocating nothing an entry: the path of the entry
+// it holds is in a buffer that the next entry overwrites.
+type entryCursor struct {
+	d         dec
+	langs     []string
+	left      int    // entries not read yet
+	pathBytes uint64 // the paths' bytes in all, as the header says
+	// e is the entry read last, its Path unset; path is its path.
+	e    Entry
+	path []byte
+}
+
+func newEntryCursor(b []byte) (*entryCursor, error) {
 	b, err := unseal(b)
 	if err != nil {
 		return nil, err
 	}
-	d := dec{b: b}
-	langs := d.strs()
-	n := d.count()
-	pathBytes := d.uint()
-	if d.err != nil {
-		return nil, d.err
+	c := &entryCursor{d: dec{b: b}}
+	c.langs = c.d.strs()
+	c.left = c.d.count()
+	c.pathBytes = c.d.uint()
+	if c.d.err != nil {
+		return nil, c.d.err
 	}
-	if pathBytes > uint64(len(d.b))*1024 {
+	if c.pathBytes > uint64(len(c.d.b))*1024 {
 		return nil, errCorrupt
 	}
+	return c, nil
+}
+
+// next reads the next entry into c.e and c.path: false at the end, or
+// when the snapshot is damaged (c.d.err).
+func (c *entryCursor) next() bool {
+	if c.left == 0 || c.d.err != nil {
+		return false
+	}
+	d, last := &c.d, c.e
+	x := &c.e
+	x.ID = last.ID + d.int()
+	shared := d.uint()
+	if shared > uint64(len(c.path)) {
+		d.err = errCorrupt
+		return false
+	}
+	c.path = append(c.path[:shared], d.bytes(d.uint())...)
+	lang := d.uint()
+	if lang >= uint64(len(c.langs)) {
+		d.err = errCorrupt
+		return false
+	}
+	x.Lang = c.langs[lang]
+	x.Kind = walk.Kind(d.uint())
+	x.Size = int64(d.uint())
+	x.ModTime = last.ModTime + d.int()
+	x.ino = last.ino + uint64(d.int())
+	x.ctime = x.ModTime + d.int()
+	x.checked = last.checked + d.int()
+	x.seg = int64(d.uint())
+	for f := range x.Len {
+		x.Len[f] = int32(d.uint())
+	}
+	if d.err != nil {
+		return false
+	}
+	c.left--
+	return true
+}
+
+// decodeEntries decodes a snapshot, without hashes; the entries share
+// nothing with b.
+func decodeEntries(b []byte) ([]*Entry, error) {
+	c, err := newEntryCursor(b)
+	if err != nil {
+		return nil, err
+	}
+	n := c.left
 	entries := make([]Entry, n)
 	out := make([]*Entry, n)
 	// The paths are gathered in one buffer, made one string at the end.
-	paths := make([]byte, 0, pathBytes)
+	paths := make([]byte, 0, c.pathBytes)
 	ends := make([]int, n)
-	var last Entry
-	lastPath := 0 // where the last path starts in paths
 	for i := range entries {
-		x := &entries[i]
-		x.ID = last.ID + d.int()
-		shared := d.uint()
-		if shared > uint64(len(paths)-lastPath) {
-			return nil, errCorrupt
+		if !c.next() {
+			if c.d.err == nil {
+				c.d.err = errCorrupt
+			}
+			return nil, c.d.err
 		}
-		start := len(paths)
-		paths = append(paths, paths[lastPath:lastPath+int(shared)]...)
-		paths = append(paths, d.bytes(d.uint())...)
-		ends[i], lastPath = len(paths), start
-		lang := d.uint()
-		if lang >= uint64(len(langs)) {
-			return nil, errCorrupt
-		}
-		x.Lang = langs[lang]
-		x.Kind = walk.Kind(d.uint())
-		x.Size = int64(d.uint())
-		x.ModTime = last.ModTime + d.int()
-		x.ino = last.ino + uint64(d.int())
-		x.ctime = x.ModTime + d.int()
-		x.checked = last.checked + d.int()
-		x.seg = int64(d.uint())
-		for f := range x.Len {
-			x.Len[f] = int32(d.uint())
-		}
-		if d.err != nil {
-			return nil, d.err
-		}
-		last = *x
-		out[i] = x
+		paths = append(paths, c.path...)
+		ends[i] = len(paths)
+		entries[i] = c.e
+		out[i] = &entries[i]
 	}
 	// The buffer is never written again: the paths share it, uncopied.
 	all := unsafe.String(unsafe.SliceData(paths), len(paths))
@@ -466,6 +505,49 @@ func decodeEntries(b []byte) ([]*Entry, error) {
 		start = end
 	}
 	return out, nil
+}
+
+// A catalogSummary is what a catalog's figures are, read from its
+// snapshot without making its entries.
+type catalogSummary struct {
+	files   int
+	total   [NumFields]int64
+	source  int64
+	inDelta int
+	// sorted: the entries are in the byte order of their paths, strictly,
+	// the order of a walk.
+	sorted bool
+}
+
+// summarize reads a snapshot through, as a check of it, for its figures.
+func summarize(b []byte) (catalogSummary, error) {
+	c, err := newEntryCursor(b)
+	if err != nil {
+		return catalogSummary{}, err
+	}
+	sum := catalogSummary{sorted: true}
+	var prev []byte
+	for c.next() {
+		sum.files++
+		for f := range sum.total {
+			sum.total[f] += int64(c.e.Len[f])
+		}
+		sum.source += c.e.Size
+		if c.e.seg == 0 {
+			sum.inDelta++
+		}
+		if sum.sorted && sum.files > 1 && bytes.Compare(prev, c.path) >= 0 {
+			sum.sorted = false
+		}
+		prev = append(prev[:0], c.path...)
+	}
+	if c.d.err != nil {
+		return catalogSummary{}, c.d.err
+	}
+	if c.left != 0 {
+		return catalogSummary{}, errCorrupt
+	}
+	return sum, nil
 }
 
 // numBlocks is how many blocks a segment's postings are spread over, by a

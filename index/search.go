@@ -287,7 +287,7 @@ func (ix *Index) live(id, seg int64) *Entry {
 func (ix *Index) N() int {
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
-	return len(ix.cat)
+	return ix.files()
 }
 
 // DF is the number of files holding the term. Callers must check Err: a
@@ -320,17 +320,18 @@ func (ix *Index) IDF(df int) float64 {
 func (ix *Index) AvgLen(f Field) float64 {
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
-	if len(ix.cat) == 0 {
+	n := ix.files()
+	if n == 0 {
 		return 1
 	}
-	return math.Max(1, float64(ix.total[f])/float64(len(ix.cat)))
+	return math.Max(1, float64(ix.total[f])/float64(n))
 }
 
 // Entry returns the catalog entry of a slash path, or nil.
 func (ix *Index) Entry(p string) *Entry {
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
-	return ix.cat[p]
+	return ix.catalog()[p]
 }
 
 // Entries lists the catalog, in no particular order.
@@ -345,7 +346,7 @@ func (ix *Index) Entries() []*Entry {
 // the catalog map's order, each entry a cache miss. Callers hold ix.mu.
 func (ix *Index) entries() []*Entry {
 	if ix.byID == nil {
-		ix.byID = newEntriesByID(ix.cat)
+		ix.byID = newEntriesByID(ix.catalog())
 	}
 	out := make([]*Entry, 0, len(ix.cat))
 	if ix.byID.dense == nil {
@@ -406,7 +407,7 @@ func (ix *Index) MainLanguage() string {
 func (ix *Index) Doc(p string) *Doc {
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
-	e := ix.cat[p]
+	e := ix.catalog()[p]
 	if e == nil {
 		return nil
 	}
@@ -509,7 +510,7 @@ func (ix *Index) Exists(p string) bool {
 	if strings.HasSuffix(p, "/") {
 		return len(ix.inDir(p)) > 0
 	}
-	return ix.cat[p] != nil
+	return ix.catalog()[p] != nil
 }
 
 // inDir lists the entries directly inside dir ("a/b/"), from a map of the
@@ -517,7 +518,7 @@ func (ix *Index) Exists(p string) bool {
 func (ix *Index) inDir(dir string) []*Entry {
 	if ix.dirs == nil {
 		ix.dirs = map[string][]*Entry{}
-		for p, e := range ix.cat {
+		for p, e := range ix.catalog() {
 			d := p[:strings.LastIndexByte(p, '/')+1]
 			ix.dirs[d] = append(ix.dirs[d], e)
 		}
@@ -691,7 +692,7 @@ type Hit struct {
 // Err: a read that failed leaves files out, or scores them wrongly.
 func (ix *Index) Run(s Search) []Hit {
 	ix.mu.Lock()
-	n := float64(len(ix.cat))
+	n := float64(len(ix.catalog()))
 	// The map made at about its final size: growing it rehashes.
 	dfs := make([]int, len(s.Terms))
 	holders := 0

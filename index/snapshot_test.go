@@ -217,3 +217,36 @@ func TestReadHashes(t *testing.T) {
 		}
 	}
 }
+
+// FuzzSnapshot decodes any bytes as a snapshot, both ways: damage is an
+// error, never a panic, and the summary's figures are the entries'.
+func FuzzSnapshot(f *testing.F) {
+	f.Add(encodeEntries([]*Entry{
+		{ID: 1, Path: "a/b.go", Lang: "go", Size: 10, seg: 1, Len: [NumFields]int32{1, 2, 3, 4, 5}},
+		{ID: 2, Path: "a/c.go", Lang: "go", Size: 3},
+	}))
+	f.Add(encodeEntries(nil))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		for _, data := range [][]byte{b, seal(slices.Clone(b))} {
+			es, err := decodeEntries(data)
+			sum, serr := summarize(data)
+			if (err == nil) != (serr == nil) {
+				t.Fatalf("decodeEntries: %v, summarize: %v", err, serr)
+			}
+			if err != nil {
+				continue
+			}
+			var source int64
+			sorted := true
+			for i, e := range es {
+				source += e.Size
+				if i > 0 && es[i-1].Path >= e.Path {
+					sorted = false
+				}
+			}
+			if sum.files != len(es) || sum.source != source || sum.sorted != sorted {
+				t.Fatalf("summary %+v of %d entries, %d bytes, sorted %v", sum, len(es), source, sorted)
+			}
+		}
+	})
+}

@@ -21,6 +21,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -153,10 +154,17 @@ type Index struct {
 	rd   *sql.Conn // the read transaction, if one is open
 	wtx  *sql.Tx   // the rebuild's transaction, while one runs
 
-	mu    sync.Mutex
-	cat   map[string]*Entry
-	byID  *entriesByID // made on demand by entryByID
-	total [NumFields]int64
+	mu  sync.Mutex
+	cat map[string]*Entry
+	// pending is the catalog as a snapshot not decoded yet: an update
+	// that found no file changed compared the files with the snapshot as
+	// its walk met them, and left the entries to be made when first
+	// used, if ever; pendingFiles counts them. cat is nil meanwhile:
+	// callers read it through catalog.
+	pending      []byte
+	pendingFiles int
+	byID         *entriesByID // made on demand by entryByID
+	total        [NumFields]int64
 	// source is the catalog's files' bytes, and inDelta how many of them
 	// are in no segment: counted as the catalog is read, in the order it
 	// was decoded, since a pass over the catalog's map at 100,000 files
@@ -269,7 +277,7 @@ func OpenUpdate(ctx context.Context, root string, opts Options, progress func(Pr
 func (ix *Index) hasCatalog() bool {
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
-	return ix.cat != nil
+	return ix.cat != nil || ix.pending != nil
 }
 
 // OpenExisting opens the index of the repository at root as Open does, but
@@ -580,7 +588,7 @@ func (ix *Index) Snapshot(ctx context.Context) error {
 		return err
 	}
 	ix.mu.Lock()
-	current := ix.cat != nil && v == ix.loaded
+	current := (ix.cat != nil || ix.pending != nil) && v == ix.loaded
 	ix.mu.Unlock()
 	if current {
 		return nil
@@ -645,6 +653,16 @@ func (ix *Index) loadCatalog(ctx context.Context) error {
 			return fmt.Errorf("read index %s: %w", ix.Path, err)
 		}
 	}
+	ix.mu.Lock()
+	ix.setCatalog(entries)
+	ix.loaded, ix.snapshotOK = version, snapshotOK
+	ix.forget()
+	ix.mu.Unlock()
+	return nil
+}
+
+// setCatalog makes the catalog of its entries. Callers hold ix.mu.
+func (ix *Index) setCatalog(entries []*Entry) {
 	cat := make(map[string]*Entry, len(entries))
 	var total [NumFields]int64
 	var source int64
@@ -659,14 +677,49 @@ func (ix *Index) loadCatalog(ctx context.Context) error {
 			inDelta++
 		}
 	}
-	ix.mu.Lock()
-	ix.cat, ix.byID, ix.total, ix.loaded, ix.snapshotOK = cat, nil, total, version, snapshotOK
-	ix.source, ix.inDelta = source, inDelta
+	ix.cat, ix.byID, ix.total, ix.source, ix.inDelta = cat, nil, total, source, inDelta
+	ix.pending, ix.pendingFiles = nil, 0
+}
+
+// setPending leaves the catalog of version as its snapshot b, whose
+// figures are sum, to be decoded when first used. Callers hold ix.mu.
+func (ix *Index) setPending(version string, b []byte, sum catalogSummary) {
+	ix.cat, ix.byID, ix.total, ix.source, ix.inDelta = nil, nil, sum.total, sum.source, sum.inDelta
+	ix.pending, ix.pendingFiles = b, sum.files
+	ix.loaded, ix.snapshotOK = version, true
+	ix.forget()
+}
+
+// forget drops what was read of the index at the version before the
+// catalog's. Callers hold ix.mu.
+func (ix *Index) forget() {
 	ix.docs, ix.terms, ix.defs, ix.blocks, ix.dirs = map[int64]*Doc{}, map[string]*termStat{}, map[string][]*Entry{}, map[int64][]segBlock{}, nil
 	ix.holders, ix.pairs = 0, nil
 	ix.delta, ix.tomb, ix.pairsOut, ix.ready, ix.hashes = nil, nil, nil, false, nil
-	ix.mu.Unlock()
-	return nil
+}
+
+// catalog is the catalog, its entries made from the snapshot an update
+// left pending, if it did. The snapshot was read through when it was
+// left: a failure to decode it now is a damaged index, recorded for Err,
+// with an empty catalog. Callers hold ix.mu.
+func (ix *Index) catalog() map[string]*Entry {
+	if ix.pending != nil {
+		entries, err := decodeEntries(ix.pending)
+		if err != nil {
+			ix.fail(err)
+		}
+		ix.setCatalog(entries)
+	}
+	return ix.cat
+}
+
+// files counts the catalog's entries, without making them. Callers hold
+// ix.mu.
+func (ix *Index) files() int {
+	if ix.pending != nil {
+		return ix.pendingFiles
+	}
+	return len(ix.cat)
 }
 
 // entryByID returns the catalog's entry of the file of id, nil if none.
@@ -674,7 +727,7 @@ func (ix *Index) loadCatalog(ctx context.Context) error {
 // needs none.
 func (ix *Index) entryByID(id int64) *Entry {
 	if ix.byID == nil {
-		ix.byID = newEntriesByID(ix.cat)
+		ix.byID = newEntriesByID(ix.catalog())
 	}
 	return ix.byID.get(id)
 }
@@ -850,6 +903,90 @@ func readSnapshot(ctx context.Context, q queryer, version string) ([]*Entry, err
 	return decodeEntries(data) // its strings and hashes are copies
 }
 
+// A snapshotWalk reads a catalog's snapshot along with a walk, both in
+// the byte order of the paths: it finds each file's entry with neither
+// the catalog's map nor its entries made.
+type snapshotWalk struct {
+	data []byte // the snapshot, a copy of the database's
+	sum  catalogSummary
+	c    *entryCursor
+	have bool  // c holds an entry not passed yet
+	e    Entry // the entry seek found last
+	// found counts the entries seek found.
+	found int
+}
+
+// readSnapshotWalk reads the snapshot of version, nil if there is none of
+// it or its entries are not in the order of a walk: one written before
+// snapshots were, or by a build that wrote them in the files' order.
+func (ix *Index) readSnapshotWalk(ctx context.Context, version string) (*snapshotWalk, error) {
+	if version == "" {
+		return nil, nil
+	}
+	rows, err := ix.reader().QueryContext(ctx, `SELECT version, data FROM snapshot WHERE id = 1`)
+	if err != nil {
+		return nil, fmt.Errorf("read index %s: %w", ix.Path, err)
+	}
+	defer rows.Close()
+	if !rows.Next() {
+		if err := rows.Err(); err != nil {
+			return nil, fmt.Errorf("read index %s: %w", ix.Path, err)
+		}
+		return nil, nil
+	}
+	var v string
+	var data []byte // a copy: it outlives the rows
+	if err := rows.Scan(&v, &data); err != nil {
+		return nil, fmt.Errorf("read index %s: %w", ix.Path, err)
+	}
+	if v != version {
+		return nil, nil
+	}
+	sum, err := summarize(data)
+	if err != nil {
+		return nil, fmt.Errorf("read index %s: %w", ix.Path, err)
+	}
+	if !sum.sorted {
+		return nil, nil
+	}
+	c, err := newEntryCursor(data)
+	if err != nil {
+		return nil, fmt.Errorf("read index %s: %w", ix.Path, err)
+	}
+	s := &snapshotWalk{data: data, sum: sum, c: c}
+	s.have = c.next()
+	return s, nil
+}
+
+// seek returns the entry of path, nil if the snapshot has none. The paths
+// asked must come in byte order, each once, as a walk meets them: the
+// entries before path are passed over for good. The entry is valid until
+// the next call.
+func (s *snapshotWalk) seek(path string) *Entry {
+	for s.have && string(s.c.path) < path {
+		s.have = s.c.next()
+	}
+	if !s.have || string(s.c.path) != path {
+		return nil
+	}
+	s.e = s.c.e
+	s.e.Path = path
+	s.found++
+	s.have = s.c.next()
+	return &s.e
+}
+
+// all reports whether seek found every entry.
+func (s *snapshotWalk) all() bool { return s.found == s.sum.files }
+
+// len counts the snapshot's entries, 0 for none.
+func (s *snapshotWalk) len() int {
+	if s == nil {
+		return 0
+	}
+	return s.sum.files
+}
+
 // writeSnapshot stores the catalog as of the transaction's version.
 func writeSnapshot(ctx context.Context, tx *sql.Tx) error {
 	var version string
@@ -860,6 +997,8 @@ func writeSnapshot(ctx context.Context, tx *sql.Tx) error {
 	if err != nil {
 		return err
 	}
+	// In the order of a walk, for a snapshotWalk.
+	slices.SortFunc(entries, func(a, b *Entry) int { return strings.Compare(a.Path, b.Path) })
 	_, err = tx.ExecContext(ctx, `INSERT INTO snapshot(id, version, data) VALUES(1, ?, ?)
 		ON CONFLICT(id) DO UPDATE SET version = excluded.version, data = excluded.data`, version, encodeEntries(entries))
 	return err
@@ -887,7 +1026,7 @@ type Status struct {
 func (ix *Index) Status(ctx context.Context) (Status, error) {
 	st := Status{Path: ix.Path, Root: ix.Root}
 	ix.mu.Lock()
-	st.Files = len(ix.cat)
+	st.Files = ix.files()
 	st.Complete = ix.loaded != "" && ix.snapshotOK
 	st.Source, st.Delta = ix.source, ix.inDelta
 	ix.mu.Unlock()
