@@ -48,10 +48,44 @@ type Listings struct {
 var listingSlack = 2 * time.Second
 
 // listing is a folder's entries, sorted, and the status they were read
-// under.
+// under. A listing decoded from a file keeps its entries encoded, in raw,
+// until a walk looks it up: a no-change update at 100,000 files took a
+// tenth of its time decoding them all before its walk could start.
 type listing struct {
 	stamp   dirStamp
 	entries []dirent
+	// data[at:end] holds the n entries as encoded, when entries is nil:
+	// data is one copy of the listings' file, which the names share.
+	data    string
+	at, end int
+	n       int
+}
+
+// decoded returns ls with its entries decoded. UnmarshalBinary checked
+// them: nothing can fail.
+func (ls listing) decoded() listing {
+	if ls.entries != nil || ls.n == 0 {
+		return ls
+	}
+	entries := make([]dirent, ls.n)
+	at := ls.at
+	for i := range entries {
+		n, k := uvarint(ls.data[at:ls.end])
+		name := at + k
+		at = name + int(n)
+		entries[i].name = ls.data[name:at]
+		switch ls.data[at] {
+		case encDir:
+			entries[i].typ = fs.ModeDir
+		case encSymlink:
+			entries[i].typ = fs.ModeSymlink
+		case encOther:
+			entries[i].typ = fs.ModeIrregular
+		}
+		at++
+	}
+	ls.entries, ls.data = entries, ""
+	return ls
 }
 
 // dirStamp is what a folder's status says of its entries: its times,
@@ -62,6 +96,19 @@ type dirStamp struct {
 	ino          uint64
 	size         int64
 	nlink        uint64
+}
+
+// uvarint is binary.Uvarint of a string that holds a whole one.
+func uvarint(s string) (uint64, int) {
+	var v uint64
+	for i := 0; i < len(s) && i < binary.MaxVarintLen64; i++ {
+		c := s[i]
+		v |= uint64(c&0x7f) << (7 * i)
+		if c < 0x80 {
+			return v, i + 1
+		}
+	}
+	return 0, 0
 }
 
 // NewListings returns an empty Listings.
@@ -86,13 +133,16 @@ func (l *Listings) begin(start time.Time) {
 // change them.
 func (l *Listings) lookup(rel string, stamp dirStamp) ([]dirent, bool) {
 	l.mu.Lock()
-	defer l.mu.Unlock()
 	ls, ok := l.old[rel]
+	l.mu.Unlock()
 	if !ok || ls.stamp != stamp {
 		return nil, false
 	}
+	ls = ls.decoded() // by the walk's workers, in parallel
+	l.mu.Lock()
 	l.now[rel] = ls
 	l.reused++
+	l.mu.Unlock()
 	return ls.entries, true
 }
 
@@ -168,6 +218,11 @@ func (l *Listings) MarshalBinary() ([]byte, error) {
 		b = binary.AppendUvarint(b, ls.stamp.ino)
 		b = binary.AppendVarint(b, ls.stamp.size)
 		b = binary.AppendUvarint(b, ls.stamp.nlink)
+		if ls.entries == nil {
+			b = binary.AppendUvarint(b, uint64(ls.n))
+			b = append(b, ls.data[ls.at:ls.end]...)
+			continue
+		}
 		b = binary.AppendUvarint(b, uint64(len(ls.entries)))
 		for _, e := range ls.entries {
 			str(e.name)
@@ -242,25 +297,16 @@ func (l *Listings) UnmarshalBinary(data []byte) error {
 		if bad || n > uint64(len(b)) {
 			return errListings
 		}
-		ls.entries = make([]dirent, n)
-		for i := range ls.entries {
-			ls.entries[i].name = str()
-			if bad || len(b) == 0 {
+		// The entries are checked now, and decoded when looked up.
+		start := len(body) - len(b)
+		for range n {
+			k := num()
+			if bad || k >= uint64(len(b)) || b[k] > encOther {
 				return errListings
 			}
-			switch b[0] {
-			case encRegular:
-			case encDir:
-				ls.entries[i].typ = fs.ModeDir
-			case encSymlink:
-				ls.entries[i].typ = fs.ModeSymlink
-			case encOther:
-				ls.entries[i].typ = fs.ModeIrregular
-			default:
-				return errListings
-			}
-			b = b[1:]
+			b = b[k+1:]
 		}
+		ls.data, ls.at, ls.end, ls.n = whole, start, len(body)-len(b), int(n)
 		if bad {
 			return errListings
 		}

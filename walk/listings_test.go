@@ -190,6 +190,10 @@ func TestListingsEncoding(t *testing.T) {
 	if back.Len() != ls.Len() || back.Len() != 4 {
 		t.Errorf("decoded %d folders, encoded %d, want 4", back.Len(), ls.Len())
 	}
+	// Undecoded entries are written again as they were read.
+	if again, err := back.MarshalBinary(); err != nil || !slices.Equal(again, data) {
+		t.Errorf("listings read and written again: %v, %x; want %x", err, again, data)
+	}
 	if got := walkPaths(t, root, Options{Listings: back}); !slices.Equal(got, want) || back.Changed() {
 		t.Errorf("a walk with decoded listings: %q (changed %v), want %q unchanged", got, back.Changed(), want)
 	}
