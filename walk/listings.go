@@ -123,7 +123,8 @@ func (l *Listings) begin(start time.Time) {
 		l.old = l.now
 	}
 	l.started = true
-	l.now = map[string]listing{}
+	// Made at about its final size: a walk meets the folders it met last.
+	l.now = make(map[string]listing, len(l.old))
 	l.fresh, l.reused = 0, 0
 	l.racyAt = start.Add(-listingSlack).UnixNano()
 }
