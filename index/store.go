@@ -74,7 +74,11 @@ import (
 //	17    the thesaurus's counts one sealed blob a term, its key first
 //	      and its pairs after, sorted (cooc).
 //	18    pages of 16 KiB (pageSize), not SQLite's 4 KiB.
-const schemaVersion = "18"
+//	19    a Python definition ends before the first statement at its
+//	      indentation or less, and a line inside a string or brackets
+//	      defines nothing (structure.pythonStatements); the catalog's
+//	      snapshot in the order of its paths (snapshotWalk).
+const schemaVersion = "19"
 
 // pageSize is the database's page size, set when its file is made: a
 // cold index writes a quarter of the pages, and a doc seldom spills onto

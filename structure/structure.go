@@ -18,6 +18,7 @@ import (
 	"bytes"
 	"path"
 	"regexp"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -302,9 +303,23 @@ func extractDefs(lang string, rules []rule, lines []string) []Def {
 	var stack []openDef // enclosing class-like definitions by indentation
 	indentScoped := lang == "python" || lang == "ruby"
 	inBlockComment := false
+	// Python: the lines that start statements, the only ones that can
+	// define, or end a block; not a string's lines, nor a call's.
+	var statements []int
+	var statement []bool
+	if lang == "python" {
+		statements = pythonStatements(lines)
+		statement = make([]bool, len(lines)+1)
+		for _, l := range statements {
+			statement[l] = true
+		}
+	}
 	for i, line := range lines {
 		if len(line) > 400 {
 			continue // minified or data; patterns would only mislead
+		}
+		if statement != nil && !statement[i+1] {
+			continue
 		}
 		trim := strings.TrimSpace(line)
 		if trim == "" {
@@ -399,7 +414,10 @@ func extractDefs(lang string, rules []rule, lines []string) []Def {
 	}
 	// Approximate end lines: a definition runs until the next one at the same
 	// or lower indentation on a later line (a re-export defines several
-	// names on one), or the end of the file.
+	// names on one), or the end of the file. In Python it ends before any
+	// statement at its indentation or less, and before the comments and
+	// decorators that lead to one: module code after a class (an
+	// assignment, a call) is not the class's last method's.
 	for i := range defs {
 		end := len(lines)
 		ind := indentOf(lines[defs[i].Line-1])
@@ -409,12 +427,95 @@ func extractDefs(lang string, rules []rule, lines []string) []Def {
 				break
 			}
 		}
+		if statements != nil {
+			k, _ := slices.BinarySearch(statements, defs[i].Line+1)
+			for ; k < len(statements) && statements[k] <= end; k++ {
+				if indentOf(lines[statements[k]-1]) <= ind {
+					end = statements[k] - 1
+					break
+				}
+			}
+			// Comments and decorators before what ends it are what follows.
+			for end > defs[i].Line {
+				l := lines[end-1]
+				t := strings.TrimSpace(l)
+				if t != "" && !(indentOf(l) <= ind && (t[0] == '#' || t[0] == '@')) {
+					break
+				}
+				end--
+			}
+		}
 		for end > defs[i].Line && strings.TrimSpace(lines[end-1]) == "" {
 			end--
 		}
 		defs[i].EndLine = end
 	}
 	return defs
+}
+
+// pythonStatements lists the lines, 1-based, that start a statement in
+// Python source: not blank, not a comment, not inside a triple-quoted
+// string or inside brackets left open by a line before. It reads strings
+// and brackets as a scanner would, closely enough for end lines.
+func pythonStatements(lines []string) []int {
+	var out []int
+	// quote: the quote a string is open with across lines, triple, or
+	// single after a backslash ending its line.
+	var quote string
+	depth := 0         // brackets open
+	continued := false // the line before ended with a backslash
+	for i, line := range lines {
+		t := strings.TrimSpace(line)
+		if quote == "" && (strings.HasPrefix(line, "def ") || strings.HasPrefix(line, "class ") || strings.HasPrefix(line, "async def ") || strings.HasPrefix(line, "@")) {
+			// A definition at the margin starts a statement whatever came
+			// before: brackets the scan lost count of cost one block.
+			depth, continued = 0, false
+		}
+		if quote == "" && depth == 0 && !continued && t != "" && t[0] != '#' && !strings.HasPrefix(t, ")") && !strings.HasPrefix(t, "]") && !strings.HasPrefix(t, "}") {
+			out = append(out, i+1)
+		}
+		comment := false
+		for j := 0; j < len(line); j++ {
+			c := line[j]
+			if quote != "" {
+				if c == '\\' {
+					j++
+				} else if strings.HasPrefix(line[j:], quote) {
+					j += len(quote) - 1
+					quote = ""
+				} else if len(quote) == 1 && j == len(line)-1 {
+					quote = "" // a single-quoted string cannot run past a line not continued
+				}
+				continue
+			}
+			switch c {
+			case '#':
+				j, comment = len(line), true
+			case '(', '[', '{':
+				depth++
+			case ')', ']', '}':
+				depth = max(depth-1, 0)
+			case '"', '\'':
+				if q := line[j : j+min(3, len(line)-j)]; q == `"""` || q == "'''" {
+					quote = q
+					j += 2
+					continue
+				}
+				// A one-line string: to its closing quote, or the line's
+				// end, where a backslash carries it to the next line.
+				for j++; j < len(line) && line[j] != c; j++ {
+					if line[j] == '\\' {
+						if j == len(line)-1 {
+							quote = string(c)
+						}
+						j++
+					}
+				}
+			}
+		}
+		continued = !comment && quote == "" && strings.HasSuffix(line, "\\")
+	}
+	return out
 }
 
 // mayDefine is a cheap test that lets most lines skip the patterns: a line

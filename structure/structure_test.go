@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"reflect"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -397,5 +398,84 @@ func TestLinePatternsCompile(t *testing.T) {
 		if re().NumSubexp() < 1 {
 			t.Errorf("%v: no group", re())
 		}
+	}
+}
+
+// TestFallbackPythonEndLines checks the line patterns' end lines in
+// Python, where a definition ends before the first statement at its
+// indentation or less: not before a string's lines, a call's arguments or
+// a comment at the margin, and before the decorators and comments that
+// lead to what follows.
+func TestFallbackPythonEndLines(t *testing.T) {
+	for _, tc := range []struct {
+		name, src string
+		want      []string // name:line-end, in order
+	}{
+		{"module code after a class", `class A:
+    def f(self):
+        return 1
+
+
+_doc = """
+text at the margin
+"""
+x = f(1,
+2)
+`, []string{"A:1-3", "f:2-3"}},
+		{"a docstring at the margin", `def f():
+    """Doc.
+Example at the margin.
+"""
+    return 1
+
+def g():
+    pass
+`, []string{"f:1-5", "g:7-8"}},
+		{"decorators and comments lead to the next", `class A:
+    def f(self):
+        pass
+
+# The next section.
+@decorator
+def g():
+    pass
+`, []string{"A:1-3", "f:2-3", "g:7-8"}},
+		{"a comment at the margin in a body", `def f():
+    x = 1
+# commented = out
+    return x
+`, []string{"f:1-4"}},
+		{"a definition inside a string defines nothing", `def f():
+    run("""
+def inner():
+    pass
+""")
+    return 2
+`, []string{"f:1-6"}},
+		{"a string continued by a backslash", `def f():
+    raise ValueError("one, \
+two")
+    return 3
+
+def g():
+    pass
+`, []string{"f:1-4", "g:6-7"}},
+		{"brackets left open end at the next definition", `def f(:
+    x = [
+    return 1
+
+def g():
+    pass
+`, []string{"f:1-3", "g:5-6"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var got []string
+			for _, d := range ExtractFallback("m.py", []byte(tc.src)).Defs {
+				got = append(got, fmt.Sprintf("%s:%d-%d", d.Name, d.Line, d.EndLine))
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("defs %q, want %q", got, tc.want)
+			}
+		})
 	}
 }
