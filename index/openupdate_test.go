@@ -36,6 +36,11 @@ func TestOpenUpdate(t *testing.T) {
 				t.Fatal(err)
 			}
 		}, 0, 0, 1, false},
+		// The walk asks about the file, reads its head and drops it: the
+		// index drops it too.
+		{"turned binary", func(t *testing.T, repo string) {
+			writeTree(t, repo, map[string]string{pathN(5): "\x00\x01\x02 rate limiting\x00"})
+		}, 0, 0, 1, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			files := map[string]string{}

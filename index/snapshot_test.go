@@ -237,15 +237,23 @@ func FuzzSnapshot(f *testing.F) {
 				continue
 			}
 			var source int64
+			var total [NumFields]int64
+			inDelta := 0
 			sorted := true
 			for i, e := range es {
 				source += e.Size
+				for f := range total {
+					total[f] += int64(e.Len[f])
+				}
+				if e.seg == 0 {
+					inDelta++
+				}
 				if i > 0 && es[i-1].Path >= e.Path {
 					sorted = false
 				}
 			}
-			if sum.files != len(es) || sum.source != source || sum.sorted != sorted {
-				t.Fatalf("summary %+v of %d entries, %d bytes, sorted %v", sum, len(es), source, sorted)
+			if sum.files != len(es) || sum.source != source || sum.total != total || sum.inDelta != inDelta || sum.sorted != sorted {
+				t.Fatalf("summary %+v of %d entries, %d bytes, tokens %v, %d in the delta, sorted %v", sum, len(es), source, total, inDelta, sorted)
 			}
 		}
 	})

@@ -713,6 +713,9 @@ func (ix *Index) catalog() map[string]*Entry {
 			ix.fail(err)
 		}
 		ix.setCatalog(entries)
+		if err != nil {
+			ix.loaded = "" // read again by the next Snapshot or Update
+		}
 	}
 	return ix.cat
 }
@@ -916,7 +919,7 @@ type snapshotWalk struct {
 	c    *entryCursor
 	have bool  // c holds an entry not passed yet
 	e    Entry // the entry seek found last
-	// found counts the entries seek found.
+	// found counts the entries of the files the walk handed on.
 	found int
 }
 
@@ -975,12 +978,13 @@ func (s *snapshotWalk) seek(path string) *Entry {
 	}
 	s.e = s.c.e
 	s.e.Path = path
-	s.found++
 	s.have = s.c.next()
 	return &s.e
 }
 
-// all reports whether seek found every entry.
+// all reports whether the walk kept every entry: found counts those of
+// the files it handed on, not those it asked Seen about, since a file
+// that turned binary or unreadable is asked about and then dropped.
 func (s *snapshotWalk) all() bool { return s.found == s.sum.files }
 
 // len counts the snapshot's entries, 0 for none.

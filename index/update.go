@@ -364,6 +364,9 @@ func (ix *Index) update(ctx context.Context, progress func(Progress)) (Stats, er
 		if e != nil || snap != nil {
 			seenPaths = append(seenPaths, f.Path)
 		}
+		if e != nil && snap != nil {
+			snap.found++
+		}
 		if e == nil || !e.clean(f) || e.Kind != f.Kind {
 			todo = append(todo, f)
 			total += f.Size

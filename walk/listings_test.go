@@ -220,6 +220,13 @@ func FuzzListings(f *testing.F) {
 		if l.UnmarshalBinary(data) != nil {
 			return
 		}
+		// What UnmarshalBinary checked, decoded() trusts: it must not
+		// panic, and must give the folder's count of entries.
+		for _, ls := range l.old {
+			if d := ls.decoded(); len(d.entries) != ls.n && ls.entries == nil {
+				t.Fatalf("%d entries decoded, %d listed", len(d.entries), ls.n)
+			}
+		}
 		again, err := l.MarshalBinary()
 		if err != nil {
 			t.Fatal(err)
