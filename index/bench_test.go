@@ -81,15 +81,21 @@ func BenchmarkColdIndex(b *testing.B) {
 	}
 }
 
-func BenchmarkNoChangeUpdate(b *testing.B) {
-	repo := benchRepo(b)
-	dir := b.TempDir()
+// indexedRepo is the benchmark repository and an index folder with its
+// index built, the timer reset after.
+func indexedRepo(b *testing.B) (repo, dir string) {
+	repo, dir = benchRepo(b), b.TempDir()
 	ix, err := buildAt(context.Background(), repo, Options{Dir: dir})
 	if err != nil {
 		b.Fatal(err)
 	}
 	ix.Close()
 	b.ResetTimer()
+	return repo, dir
+}
+
+func BenchmarkNoChangeUpdate(b *testing.B) {
+	repo, dir := indexedRepo(b)
 	for i := 0; i < b.N; i++ {
 		ix, err := buildAt(context.Background(), repo, Options{Dir: dir})
 		if err != nil {
@@ -103,14 +109,7 @@ func BenchmarkNoChangeUpdate(b *testing.B) {
 // index opened and updated at once, its catalog read along with the walk
 // from its snapshot and never made.
 func BenchmarkNoChangeOpenUpdate(b *testing.B) {
-	repo := benchRepo(b)
-	dir := b.TempDir()
-	ix, err := buildAt(context.Background(), repo, Options{Dir: dir})
-	if err != nil {
-		b.Fatal(err)
-	}
-	ix.Close()
-	b.ResetTimer()
+	repo, dir := indexedRepo(b)
 	for i := 0; i < b.N; i++ {
 		ix, _, err := OpenUpdate(context.Background(), repo, Options{Dir: dir}, nil)
 		if err != nil {
