@@ -99,8 +99,8 @@ func parseAdded(diff []byte, want map[string]bool) map[string][]string {
 		case header && strings.HasPrefix(line, "@@"):
 			header = false
 		case header && strings.HasPrefix(line, "+++ "):
-			// A quoted path (one with unusual bytes) is left out; one
-			// with a space ends with a tab.
+			// A quoted path (one with a control character, a quote or a
+			// backslash) is left out; one with a space ends with a tab.
 			if p, ok := strings.CutPrefix(strings.TrimSuffix(line, "\t"), "+++ b/"); ok && want[p] {
 				cur = p
 			}

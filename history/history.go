@@ -62,7 +62,8 @@ CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHO
 //	5  the pack in a file of its own beside the database (packFile),
 //	   read in one go: through SQLite, reading it took four copies of
 //	   it, half of what a retrieve on django allocated.
-const schemaVersion = "5"
+//	6  paths past ASCII as they are, not quoted (core.quotePath=false).
+const schemaVersion = "6"
 
 // Commit is one commit of the history, as a search reads it.
 type Commit struct {
@@ -319,11 +320,16 @@ func git(ctx context.Context, root, gitDir string, stdin []byte, args ...string)
 	return gitEnv(ctx, root, gitDir, nil, stdin, args...)
 }
 
-// gitEnv runs git as git does, with env added to the environment.
+// gitEnv runs git as git does, with env added to the environment. Paths
+// come as they are, not quoted for their bytes past ASCII: a file named
+// in Chinese is its own name in the history (core.quotePath). A path with
+// a control character, a quote or a backslash is still quoted, and left
+// out where paths are read.
 func gitEnv(ctx context.Context, root, gitDir string, env []string, stdin []byte, args ...string) ([]byte, error) {
 	if gitDir != "" {
 		args = append([]string{"--git-dir", gitDir}, args...)
 	}
+	args = append([]string{"-c", "core.quotePath=false"}, args...)
 	cmd := exec.CommandContext(ctx, "git", args...)
 	cmd.Dir = root
 	if env != nil {

@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/hone-tools/hone"
 )
 
 // repo is a scratch git repository.
@@ -546,5 +548,34 @@ func TestKeptLog(t *testing.T) {
 	l2, err := Read(ctx, r.dir, "", "", cache)
 	if err != nil || l2 == l || len(l2.Commits) != 2 {
 		t.Fatalf("with the pack gone: %p (kept %p), %v, %v; want it read again", l2, l, subjectsOf(l2), err)
+	}
+}
+
+// A path past ASCII is its own name in the history, and past commits'
+// lines are read from it, whatever the user's core.quotePath.
+func TestNonASCIIPaths(t *testing.T) {
+	r := newRepo(t)
+	r.git("config", "core.quotePath", "true")
+	r.commit("初始化文档", "文档/说明.md", "src/main.go")
+	c := r.commit("限流器在令牌过期后返回401", "文档/说明.md", "src/main.go")
+	l, err := Read(context.Background(), r.dir, "", "", t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var files []string
+	for _, cm := range l.Commits {
+		if cm.Hash == c {
+			files = cm.Files
+		}
+	}
+	if !slices.Contains(files, "文档/说明.md") {
+		t.Errorf("the commit's files: %q, want 文档/说明.md among them", files)
+	}
+	added, err := Added(context.Background(), r.dir, "", []hone.PastCommit{{Hash: c, Files: []string{"文档/说明.md"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := added["文档/说明.md"]; !slices.Equal(got, []string{"限流器在令牌过期后返回401"}) {
+		t.Errorf("lines added to 文档/说明.md: %q", got)
 	}
 }
