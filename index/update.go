@@ -21,6 +21,11 @@ import (
 	"github.com/hone-tools/hone/walk"
 )
 
+// commitEvery bounds a batch in time, beside commitFiles and commitBytes.
+// A variable for tests, whose batches must not depend on how fast the
+// machine runs them (the race detector slows them several times).
+var commitEvery = time.Second
+
 // Tuning of the writes.
 const (
 	// commitFiles, commitBytes and commitEvery bound a batch: the files
@@ -28,7 +33,6 @@ const (
 	// keeps what it committed, and the next one goes on from there.
 	commitFiles = 256
 	commitBytes = 4 << 20
-	commitEvery = time.Second
 	// segmentFiles and segmentBytes bound the delta while an update runs:
 	// past either, it becomes a segment.
 	segmentFiles = 4000
