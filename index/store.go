@@ -12,6 +12,7 @@
 package index
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"database/sql"
@@ -658,11 +659,17 @@ func (ix *Index) loadCatalog(ctx context.Context) error {
 		}
 	}
 	ix.mu.Lock()
+	ix.setLoaded(entries, version, snapshotOK)
+	ix.mu.Unlock()
+	return nil
+}
+
+// setLoaded makes the catalog of the entries read at version, and drops
+// what was read at the version before. Callers hold ix.mu.
+func (ix *Index) setLoaded(entries []*Entry, version string, snapshotOK bool) {
 	ix.setCatalog(entries)
 	ix.loaded, ix.snapshotOK = version, snapshotOK
 	ix.forget()
-	ix.mu.Unlock()
-	return nil
 }
 
 // setCatalog makes the catalog of its entries. Callers hold ix.mu.
@@ -888,26 +895,37 @@ func readEntries(ctx context.Context, q queryer) ([]*Entry, error) {
 // index it was written at; an update that wrote files writes a new one.
 
 // readSnapshot reads the catalog's snapshot, nil if it is not of version.
-// It decodes the blob where the driver holds it: at 100,000 files, a copy
-// of its megabytes costs a tenth of a no-change update.
 func readSnapshot(ctx context.Context, q queryer, version string) ([]*Entry, error) {
+	var entries []*Entry
+	err := withSnapshot(ctx, q, version, func(data []byte) (err error) {
+		entries, err = decodeEntries(data) // its strings and hashes are copies
+		return err
+	})
+	return entries, err
+}
+
+// withSnapshot calls use with the snapshot's blob where the driver holds
+// it, valid only during the call, if there is a snapshot of version: at
+// 100,000 files, a copy of its megabytes costs a tenth of a no-change
+// update.
+func withSnapshot(ctx context.Context, q queryer, version string, use func(data []byte) error) error {
 	rows, err := q.QueryContext(ctx, `SELECT version, data FROM snapshot WHERE id = 1`)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer rows.Close()
 	if !rows.Next() {
-		return nil, rows.Err()
+		return rows.Err()
 	}
 	var v string
 	var data sql.RawBytes
 	if err := rows.Scan(&v, &data); err != nil {
-		return nil, err
+		return err
 	}
 	if v != version {
-		return nil, nil
+		return nil
 	}
-	return decodeEntries(data) // its strings and hashes are copies
+	return use(data)
 }
 
 // A snapshotWalk reads a catalog's snapshot along with a walk, both in
@@ -930,30 +948,19 @@ func (ix *Index) readSnapshotWalk(ctx context.Context, version string) (*snapsho
 	if version == "" {
 		return nil, nil
 	}
-	rows, err := ix.reader().QueryContext(ctx, `SELECT version, data FROM snapshot WHERE id = 1`)
-	if err != nil {
-		return nil, fmt.Errorf("read index %s: %w", ix.Path, err)
-	}
-	defer rows.Close()
-	if !rows.Next() {
-		if err := rows.Err(); err != nil {
-			return nil, fmt.Errorf("read index %s: %w", ix.Path, err)
+	var data []byte // a copy: it outlives the read
+	var sum catalogSummary
+	err := withSnapshot(ctx, ix.reader(), version, func(raw []byte) (err error) {
+		sum, err = summarize(raw)
+		if err == nil && sum.sorted {
+			data = bytes.Clone(raw)
 		}
-		return nil, nil
-	}
-	var v string
-	var data []byte // a copy: it outlives the rows
-	if err := rows.Scan(&v, &data); err != nil {
-		return nil, fmt.Errorf("read index %s: %w", ix.Path, err)
-	}
-	if v != version {
-		return nil, nil
-	}
-	sum, err := summarize(data)
+		return err
+	})
 	if err != nil {
 		return nil, fmt.Errorf("read index %s: %w", ix.Path, err)
 	}
-	if !sum.sorted {
+	if data == nil {
 		return nil, nil
 	}
 	c, err := newEntryCursor(data)

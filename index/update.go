@@ -411,9 +411,7 @@ func (ix *Index) update(ctx context.Context, progress func(Progress)) (Stats, er
 			return st, fmt.Errorf("read index %s: %w", ix.Path, err)
 		}
 		ix.mu.Lock()
-		ix.setCatalog(entries)
-		ix.loaded, ix.snapshotOK = v, true
-		ix.forget()
+		ix.setLoaded(entries, v, true)
 		cat = ix.cat
 		ix.mu.Unlock()
 	}

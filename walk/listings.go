@@ -48,8 +48,8 @@ type Listings struct {
 var listingSlack = 2 * time.Second
 
 // listing is a folder's entries, sorted, and the status they were read
-// under. A listing decoded from a file keeps its entries encoded, in raw,
-// until a walk looks it up: a no-change update at 100,000 files took a
+// under. A listing decoded from a file keeps its entries encoded until a
+// walk looks it up: a no-change update at 100,000 files took a
 // tenth of its time decoding them all before its walk could start.
 type listing struct {
 	stamp   dirStamp
