@@ -229,6 +229,15 @@ func padded(b *strings.Builder) []string {
 	return strings.Split(strings.TrimRight(b.String(), "\n"), "\n")
 }
 
+// unitWorths is the worth of each unit of the file, by its symbol.
+func unitWorths(path string, lines []string, c concepts) map[string]float64 {
+	worth := map[string]float64{}
+	for _, u := range fileUnits(0, path, lines, nil, 1, c, UnitWeights) {
+		worth[u.symbol] = u.worth
+	}
+	return worth
+}
+
 // Of two methods alike but for the error message the task quotes, the
 // one that raises it is worth more: the literal feature's weight.
 func TestLiteralWorth(t *testing.T) {
@@ -239,20 +248,14 @@ func TestLiteralWorth(t *testing.T) {
 	lines := padded(&b)
 	res := &hone.Result{Task: "I get ValueError: count cannot be below zero: -1 when I pass a negative number",
 		Concepts: []hone.Concept{{Kind: "word", Weight: 1, Terms: []string{"neg"}}, {Kind: "word", Weight: 1, Terms: []string{"number"}}}}
-	var size, count *unit
-	for _, u := range fileUnits(0, "checks.py", lines, nil, 1, taskConcepts(res), UnitWeights) {
-		switch u.symbol {
-		case "check_size":
-			size = u
-		case "check_count":
-			count = u
-		}
-	}
-	if size == nil || count == nil {
+	worth := unitWorths("checks.py", lines, taskConcepts(res))
+	size, okSize := worth["check_size"]
+	count, okCount := worth["check_count"]
+	if !okSize || !okCount {
 		t.Fatal("the outline lacks check_size or check_count")
 	}
-	if !(count.worth > 1.5*size.worth) {
-		t.Errorf("check_count, which raises the message the task quotes, is worth %.4f, check_size %.4f: want it well above", count.worth, size.worth)
+	if !(count > 1.5*size) {
+		t.Errorf("check_count, which raises the message the task quotes, is worth %.4f, check_size %.4f: want it well above", count, size)
 	}
 }
 
@@ -361,10 +364,7 @@ func TestNamedWorth(t *testing.T) {
 	lines := padded(&b)
 	res := &hone.Result{Task: "Writer.close_stream() leaks the file handle",
 		Concepts: []hone.Concept{{Kind: "word", Weight: 1, Terms: []string{"leak"}}, {Kind: "word", Weight: 1, Terms: []string{"file"}}}}
-	worth := map[string]float64{}
-	for _, u := range fileUnits(0, "streams.py", lines, nil, 1, taskConcepts(res), UnitWeights) {
-		worth[u.symbol] = u.worth
-	}
+	worth := unitWorths("streams.py", lines, taskConcepts(res))
 	named, owned, other := worth["Writer.close_stream"], worth["Writer.open_stream"], worth["Reader.open_stream"]
 	if named == 0 || owned == 0 || other == 0 {
 		t.Fatalf("the outline lacks a method: %v", worth)
@@ -391,15 +391,8 @@ func TestPastWorth(t *testing.T) {
 	worth := func(past []string) (config, cache float64) {
 		c := taskConcepts(res)
 		c.past = pastSet(past)
-		for _, u := range fileUnits(0, "load.py", lines, nil, 1, c, UnitWeights) {
-			switch u.symbol {
-			case "load_config":
-				config = u.worth
-			case "load_cache":
-				cache = u.worth
-			}
-		}
-		return config, cache
+		w := unitWorths("load.py", lines, c)
+		return w["load_config"], w["load_cache"]
 	}
 	if config, cache := worth(nil); config == 0 || config != cache {
 		t.Fatalf("without past lines: load_config %.4f, load_cache %.4f, want them equal and above 0", config, cache)
