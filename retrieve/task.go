@@ -3,6 +3,7 @@ package retrieve
 import (
 	"math"
 	"path"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -144,6 +145,20 @@ func isIdentifierLike(s string) bool {
 // the task lies, and a long list of them would drown the task's words.
 var versionLine = lazyre.New(`(?m)^[ \t*-]*[A-Za-z_][\w.+-]*(?:[ \t]*(?::|==|>=|<=|~=)[ \t]*|[ \t]+)v?\d+(?:\.\w+)+\S*(?:[ \t]+\S+){0,3}[ \t\r]*$`)
 
+// versionList is an environment report on one line: three or more
+// packages and their versions, separated by commas, as a test runner's
+// header and a bug report's "Versions:" line write them ("platform darwin
+// -- Python 3.7.6, pytest-5.4.3, py-1.9.0, pluggy-0.13.0", "plugins:
+// xdist-1.29.0, hypothesis-4.36.2, cov-2.8.1").
+var versionList = lazyre.New(`(?m)^[^\n,]*?[A-Za-z][\w.+]*(?:-|[ \t]+v?)\d+(?:\.\w+)+[^\n,]*(?:,[ \t]*[A-Za-z][\w.+-]*?(?:-|[ \t]+v?)\d+(?:\.\w+)+[^\n,]*){2,}$`)
+
+// sessionLine is a line of the header that pytest prints before its
+// results, which bug reports paste whole: where it ran (rootdir,
+// cachedir, configfile, inifile) and, from the hypothesis plugin, its
+// profile. The user's folders and settings say nothing of where the task
+// lies.
+var sessionLine = lazyre.New(`(?m)^(?:rootdir|cachedir|configfile|inifile): .*$|^hypothesis profile '.*$`)
+
 // htmlComment is text an issue form hides from its readers: the
 // template's instructions ("please fill out the form").
 var htmlComment = lazyre.New(`(?s)<!--.*?-->`)
@@ -151,7 +166,11 @@ var htmlComment = lazyre.New(`(?s)<!--.*?-->`)
 // cleanTask drops what a task's author did not write about the task: an
 // issue template's hidden instructions, and environment reports.
 func cleanTask(task string) string {
-	return versionLine().ReplaceAllString(htmlComment().ReplaceAllString(task, ""), "")
+	task = htmlComment().ReplaceAllString(task, "")
+	for _, re := range []*regexp.Regexp{versionLine(), versionList(), sessionLine()} {
+		task = re.ReplaceAllString(task, "")
+	}
+	return task
 }
 
 // analyzeTask turns the task into concepts, weighted against the index.

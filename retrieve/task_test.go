@@ -211,14 +211,16 @@ func TestCodeBlockNames(t *testing.T) {
 }
 
 func TestCleanTask(t *testing.T) {
-	task := "Title\r\n<!--Please fill out\r\nthe form-->\r\nBody keeps this.\r\n```\r\nnumpy 1.19.2 py38_0 conda-forge\r\nscipy==1.5.2\r\n```\r\n"
+	task := "Title\r\n<!--Please fill out\r\nthe form-->\r\nBody keeps this.\r\n```\r\nnumpy 1.19.2 py38_0 conda-forge\r\nscipy==1.5.2\r\n```\r\n" +
+		"```\nplatform darwin -- Python 3.7.6, pytest-6.0.0rc1, py-1.9.0, pluggy-0.13.0\nrootdir: /Users/me/sandbox\n" +
+		"plugins: xdist-1.29.0, hypothesis-4.36.2, asyncio-0.10.0\ncollected 1 item\n```\n"
 	got := cleanTask(task)
-	for _, gone := range []string{"fill", "form", "numpy", "scipy"} {
+	for _, gone := range []string{"fill", "form", "numpy", "scipy", "darwin", "sandbox", "xdist", "asyncio"} {
 		if strings.Contains(got, gone) {
 			t.Errorf("cleanTask kept %q: %q", gone, got)
 		}
 	}
-	for _, kept := range []string{"Title", "Body keeps this."} {
+	for _, kept := range []string{"Title", "Body keeps this.", "collected 1 item"} {
 		if !strings.Contains(got, kept) {
 			t.Errorf("cleanTask dropped %q: %q", kept, got)
 		}
@@ -244,6 +246,47 @@ func TestVersionLines(t *testing.T) {
 	for _, tt := range tests {
 		if got := versionLine().MatchString(tt.line); got != tt.want {
 			t.Errorf("%q: environment line = %v, want %v", tt.line, got, tt.want)
+		}
+	}
+}
+
+func TestVersionLists(t *testing.T) {
+	tests := []struct {
+		line string
+		want bool
+	}{
+		{"platform darwin -- Python 3.7.6, pytest-5.4.3, py-1.9.0, pluggy-0.13.0", true},
+		{"platform linux -- Python 3.9.7, pytest-6.2.5, py-1.10.0, pluggy-1.0.0 -- /usr/bin/python3", true},
+		{"plugins: xdist-1.29.0, hypothesis-4.36.2, forked-1.0.2, repeat-0.8.0, asyncio-0.10.0, cov-2.8.1", true},
+		{"Versions: numpy 1.19.2, scipy 1.5.2, matplotlib 3.3.1", true},
+		{"plugins: cov-2.8.1", false},
+		{"It fails with numpy 1.19 and works with 1.18", false},
+		{"Mod(3*i, 2) returns 3.5, 2.5 and 1.5 instead", false},
+		{"Creating AxesGrid raises TypeError, ValueError, KeyError", false},
+		{"x = Point(1.5, 2.5, 3.5)", false},
+	}
+	for _, tt := range tests {
+		if got := versionList().MatchString(tt.line); got != tt.want {
+			t.Errorf("%q: a list of versions = %v, want %v", tt.line, got, tt.want)
+		}
+	}
+}
+
+func TestSessionLines(t *testing.T) {
+	tests := []struct {
+		line string
+		want bool
+	}{
+		{"rootdir: /Users/me/sandbox, inifile: setup.cfg", true},
+		{"cachedir: .pytest_cache", true},
+		{"configfile: pyproject.toml", true},
+		{"hypothesis profile 'default' -> database=DirectoryBasedExampleDatabase('/Users/me/.hypothesis/examples')", true},
+		{"the rootdir: is computed wrong when a conftest.py is above it", false},
+		{"collected 1 item", false},
+	}
+	for _, tt := range tests {
+		if got := sessionLine().MatchString(tt.line); got != tt.want {
+			t.Errorf("%q: a test session's header = %v, want %v", tt.line, got, tt.want)
 		}
 	}
 }
