@@ -159,15 +159,38 @@ var versionList = lazyre.New(`(?m)^[^\n,]*?[A-Za-z][\w.+]*(?:-|[ \t]+v?)\d+(?:\.
 // lies.
 var sessionLine = lazyre.New(`(?m)^(?:rootdir|cachedir|configfile|inifile): .*$|^hypothesis profile '.*$`)
 
+// templateHeading is a heading of an issue template, GitHub's own bug
+// report and feature request and their common variants ("**Describe the
+// bug**", "## Expected behavior", "Desktop (please complete the following
+// information):"), alone on its line, and templatePlaceholder an example
+// the template left in an answer ("[e.g. iOS]"). Their words are the
+// template's, not the author's: "reproduce" and "context" are in every
+// such task.
+var (
+	templateHeading = lazyre.New(`(?mi)^[ \t]*(?:#{1,6}[ \t]*)?(?:\*\*|__)?[ \t]*(?:` +
+		`describe the bug|bug description|(?:steps )?to reproduce(?: the behaviou?r)?|steps to reproduce|reproduction steps|` +
+		`expected behaviou?r|actual behaviou?r|current behaviou?r|screenshots?|additional context|` +
+		`environment|desktop|smartphone|system info(?:rmation)?|versions?|` +
+		`is your feature request related to a problem\?(?: please describe\.?)?|describe the solution you'd like|` +
+		`describe alternatives you've considered)` +
+		`[ \t]*(?:\(please complete the following information\))?[ \t]*:?[ \t]*(?:\*\*|__)?[ \t]*:?[ \t]*\r?$`)
+	templatePlaceholder = lazyre.New(`\[e\.g\.[^\]\n]*\]`)
+	// environmentItem is an answer of a template's environment section:
+	// a bullet naming the system, the browser or a version ("- OS: macOS",
+	// "- jq version: jq-1.7rc1", "* Browser: chrome").
+	environmentItem = lazyre.New(`(?mi)^[ \t]*[-*][ \t]*(?:os|operating system|browser|device|platform|version|[\w.+-]+ version|os and version)[ \t]*(?:\[[^\]\n]*\])?[ \t]*:.*$`)
+)
+
 // htmlComment is text an issue form hides from its readers: the
 // template's instructions ("please fill out the form").
 var htmlComment = lazyre.New(`(?s)<!--.*?-->`)
 
 // cleanTask drops what a task's author did not write about the task: an
-// issue template's hidden instructions, and environment reports.
+// issue template's hidden instructions, headings and placeholders, and
+// environment reports.
 func cleanTask(task string) string {
 	task = htmlComment().ReplaceAllString(task, "")
-	for _, re := range []*regexp.Regexp{versionLine(), versionList(), sessionLine()} {
+	for _, re := range []*regexp.Regexp{versionLine(), versionList(), sessionLine(), templateHeading(), templatePlaceholder(), environmentItem()} {
 		task = re.ReplaceAllString(task, "")
 	}
 	return task

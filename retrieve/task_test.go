@@ -213,14 +213,15 @@ func TestCodeBlockNames(t *testing.T) {
 func TestCleanTask(t *testing.T) {
 	task := "Title\r\n<!--Please fill out\r\nthe form-->\r\nBody keeps this.\r\n```\r\nnumpy 1.19.2 py38_0 conda-forge\r\nscipy==1.5.2\r\n```\r\n" +
 		"```\nplatform darwin -- Python 3.7.6, pytest-6.0.0rc1, py-1.9.0, pluggy-0.13.0\nrootdir: /Users/me/sandbox\n" +
-		"plugins: xdist-1.29.0, hypothesis-4.36.2, asyncio-0.10.0\ncollected 1 item\n```\n"
+		"plugins: xdist-1.29.0, hypothesis-4.36.2, asyncio-0.10.0\ncollected 1 item\n```\n" +
+		"**To Reproduce**\nRun it twice.\n**Additional context**\n - OS: [e.g. iOS]\n"
 	got := cleanTask(task)
-	for _, gone := range []string{"fill", "form", "numpy", "scipy", "darwin", "sandbox", "xdist", "asyncio"} {
+	for _, gone := range []string{"fill", "form", "numpy", "scipy", "darwin", "sandbox", "xdist", "asyncio", "Reproduce", "Additional", "iOS"} {
 		if strings.Contains(got, gone) {
 			t.Errorf("cleanTask kept %q: %q", gone, got)
 		}
 	}
-	for _, kept := range []string{"Title", "Body keeps this.", "collected 1 item"} {
+	for _, kept := range []string{"Title", "Body keeps this.", "collected 1 item", "Run it twice."} {
 		if !strings.Contains(got, kept) {
 			t.Errorf("cleanTask dropped %q: %q", kept, got)
 		}
@@ -288,6 +289,46 @@ func TestSessionLines(t *testing.T) {
 		if got := sessionLine().MatchString(tt.line); got != tt.want {
 			t.Errorf("%q: a test session's header = %v, want %v", tt.line, got, tt.want)
 		}
+	}
+}
+
+func TestTemplateHeadings(t *testing.T) {
+	tests := []struct {
+		line string
+		want bool
+	}{
+		{"**Describe the bug**", true},
+		{"## Expected behavior", true},
+		{"### Steps to reproduce\r", true},
+		{"To Reproduce", true},
+		{"Steps to reproduce the behavior:", true},
+		{"**Environment (please complete the following information):**", true},
+		{"Desktop (please complete the following information):", true},
+		{"**Is your feature request related to a problem? Please describe.**", true},
+		{"## Describe the solution you'd like", true},
+		{"**Additional context**", true},
+		{"The expected behavior is that the cookie is deleted", false},
+		{"Describe the bug in the parser: it drops the last token", false},
+		{"def context():", false},
+	}
+	for _, tt := range tests {
+		if got := templateHeading().MatchString(tt.line); got != tt.want {
+			t.Errorf("%q: a template's heading = %v, want %v", tt.line, got, tt.want)
+		}
+	}
+	for line, want := range map[string]bool{
+		"- OS and Version: macOS (whatever)":    true,
+		"- jq version: jq-1.7rc1-25-gf94a9d4":   true,
+		" * Browser [e.g. chrome, safari]: ff":  true,
+		"- the version string is parsed wrong":  false,
+		"- OS threads leak when the pool stops": false,
+	} {
+		if got := environmentItem().MatchString(line); got != want {
+			t.Errorf("%q: an environment answer = %v, want %v", line, got, want)
+		}
+	}
+	if got := templatePlaceholder().ReplaceAllString(" - OS: [e.g. iOS]\n - Browser [e.g. chrome, safari]", ""); strings.Contains(got, "e.g.") {
+		t.Errorf("placeholders kept: %q", got)
 	}
 }
 
