@@ -149,8 +149,9 @@ var versionLine = lazyre.New(`(?m)^[ \t*-]*[A-Za-z_][\w.+-]*(?:[ \t]*(?::|==|>=|
 // packages and their versions, separated by commas, as a test runner's
 // header and a bug report's "Versions:" line write them ("platform darwin
 // -- Python 3.7.6, pytest-5.4.3, py-1.9.0, pluggy-0.13.0", "plugins:
-// xdist-1.29.0, hypothesis-4.36.2, cov-2.8.1").
-var versionList = lazyre.New(`(?m)^[^\n,]*?[A-Za-z][\w.+]*(?:-|[ \t]+v?)\d+(?:\.\w+)+[^\n,]*(?:,[ \t]*[A-Za-z][\w.+-]*?(?:-|[ \t]+v?)\d+(?:\.\w+)+[^\n,]*){2,}$`)
+// xdist-1.29.0, hypothesis-4.36.2, cov-2.8.1"). A name is two characters
+// at least, so that x-1.5, y-2.5, z-3.5 stays an expression.
+var versionList = lazyre.New(`(?m)^[^\n,]*?[A-Za-z][\w.+]+(?:-|[ \t]+v?)\d+(?:\.\w+)+[^\n,]*(?:,[ \t]*[A-Za-z][\w.+-]+?(?:-|[ \t]+v?)\d+(?:\.\w+)+[^\n,]*){2,}$`)
 
 // sessionLine is a line of the header that pytest prints before its
 // results, which bug reports paste whole: where it ran (rootdir,

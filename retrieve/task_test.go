@@ -265,6 +265,7 @@ func TestVersionLists(t *testing.T) {
 		{"Mod(3*i, 2) returns 3.5, 2.5 and 1.5 instead", false},
 		{"Creating AxesGrid raises TypeError, ValueError, KeyError", false},
 		{"x = Point(1.5, 2.5, 3.5)", false},
+		{"Matrix([x-1.5, y-2.5, z-3.5])", false},
 	}
 	for _, tt := range tests {
 		if got := versionList().MatchString(tt.line); got != tt.want {
