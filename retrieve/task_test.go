@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -228,108 +229,84 @@ func TestCleanTask(t *testing.T) {
 	}
 }
 
-func TestVersionLines(t *testing.T) {
-	tests := []struct {
+// TestTaskNoise checks each pattern of what cleanTask drops, line by line:
+// what it must drop, and what it must keep.
+func TestTaskNoise(t *testing.T) {
+	type cases = []struct {
 		line string
 		want bool
-	}{
-		{"_libgcc_mutex             0.1                 conda_forge    conda-forge", true},
-		{"numpy 1.19.2 py38h54aff64_0 conda-forge", true},
-		{"pandas: 1.1.0", true},
-		{"attrs==20.3.0", true},
-		{"numpy 1.19.2\r", true},
-		{"numpy\n1.19.2", false},
-		{"  * Matplotlib version: 3.1.2 (conda-forge)", false},
-		{"Mod(3*i, 2) returns 3.5 instead", false},
-		{"Creating AxesGrid raises TypeError", false},
-		{"python: 3.8.5 (default, Sep  4 2020, 07:30:14)", false},
 	}
-	for _, tt := range tests {
-		if got := versionLine().MatchString(tt.line); got != tt.want {
-			t.Errorf("%q: environment line = %v, want %v", tt.line, got, tt.want)
-		}
-	}
-}
-
-func TestVersionLists(t *testing.T) {
 	tests := []struct {
-		line string
-		want bool
+		what string
+		re   func() *regexp.Regexp
+		cases
 	}{
-		{"platform darwin -- Python 3.7.6, pytest-5.4.3, py-1.9.0, pluggy-0.13.0", true},
-		{"platform linux -- Python 3.9.7, pytest-6.2.5, py-1.10.0, pluggy-1.0.0 -- /usr/bin/python3", true},
-		{"plugins: xdist-1.29.0, hypothesis-4.36.2, forked-1.0.2, repeat-0.8.0, asyncio-0.10.0, cov-2.8.1", true},
-		{"Versions: numpy 1.19.2, scipy 1.5.2, matplotlib 3.3.1", true},
-		{"plugins: cov-2.8.1", false},
-		{"It fails with numpy 1.19 and works with 1.18", false},
-		{"Mod(3*i, 2) returns 3.5, 2.5 and 1.5 instead", false},
-		{"Creating AxesGrid raises TypeError, ValueError, KeyError", false},
-		{"x = Point(1.5, 2.5, 3.5)", false},
-		{"Matrix([x-1.5, y-2.5, z-3.5])", false},
+		{"environment line", versionLine, cases{
+			{"_libgcc_mutex             0.1                 conda_forge    conda-forge", true},
+			{"numpy 1.19.2 py38h54aff64_0 conda-forge", true},
+			{"pandas: 1.1.0", true},
+			{"attrs==20.3.0", true},
+			{"numpy 1.19.2\r", true},
+			{"numpy\n1.19.2", false},
+			{"  * Matplotlib version: 3.1.2 (conda-forge)", false},
+			{"Mod(3*i, 2) returns 3.5 instead", false},
+			{"Creating AxesGrid raises TypeError", false},
+			{"python: 3.8.5 (default, Sep  4 2020, 07:30:14)", false},
+		}},
+		{"list of versions", versionList, cases{
+			{"platform darwin -- Python 3.7.6, pytest-5.4.3, py-1.9.0, pluggy-0.13.0", true},
+			{"platform linux -- Python 3.9.7, pytest-6.2.5, py-1.10.0, pluggy-1.0.0 -- /usr/bin/python3", true},
+			{"plugins: xdist-1.29.0, hypothesis-4.36.2, forked-1.0.2, repeat-0.8.0, asyncio-0.10.0, cov-2.8.1", true},
+			{"Versions: numpy 1.19.2, scipy 1.5.2, matplotlib 3.3.1", true},
+			{"plugins: cov-2.8.1", false},
+			{"It fails with numpy 1.19 and works with 1.18", false},
+			{"Mod(3*i, 2) returns 3.5, 2.5 and 1.5 instead", false},
+			{"Creating AxesGrid raises TypeError, ValueError, KeyError", false},
+			{"x = Point(1.5, 2.5, 3.5)", false},
+			{"Matrix([x-1.5, y-2.5, z-3.5])", false},
+		}},
+		{"test session's header", sessionLine, cases{
+			{"rootdir: /Users/me/sandbox, inifile: setup.cfg", true},
+			{"cachedir: .pytest_cache", true},
+			{"configfile: pyproject.toml", true},
+			{"hypothesis profile 'default' -> database=DirectoryBasedExampleDatabase('/Users/me/.hypothesis/examples')", true},
+			{"the rootdir: is computed wrong when a conftest.py is above it", false},
+			{"collected 1 item", false},
+		}},
+		{"template's heading", templateHeading, cases{
+			{"**Describe the bug**", true},
+			{"## Expected behavior", true},
+			{"### Steps to reproduce\r", true},
+			{"To Reproduce", true},
+			{"Steps to reproduce the behavior:", true},
+			{"**Environment (please complete the following information):**", true},
+			{"Desktop (please complete the following information):", true},
+			{"**Is your feature request related to a problem? Please describe.**", true},
+			{"## Describe the solution you'd like", true},
+			{"**Additional context**", true},
+			{"The expected behavior is that the cookie is deleted", false},
+			{"Describe the bug in the parser: it drops the last token", false},
+			{"def context():", false},
+		}},
+		{"environment answer", environmentItem, cases{
+			{"- OS and Version: macOS (whatever)", true},
+			{"- jq version: jq-1.7rc1-25-gf94a9d4", true},
+			{" * Browser [e.g. chrome, safari]: ff", true},
+			{"- the version string is parsed wrong", false},
+			{"- OS threads leak when the pool stops", false},
+		}},
+		{"template's example", templatePlaceholder, cases{
+			{" - OS: [e.g. iOS]", true},
+			{" - Browser [e.g. chrome, safari]", true},
+			{" - Browser [chrome]", false},
+		}},
 	}
 	for _, tt := range tests {
-		if got := versionList().MatchString(tt.line); got != tt.want {
-			t.Errorf("%q: a list of versions = %v, want %v", tt.line, got, tt.want)
+		for _, c := range tt.cases {
+			if got := tt.re().MatchString(c.line); got != c.want {
+				t.Errorf("%q: a %s = %v, want %v", c.line, tt.what, got, c.want)
+			}
 		}
-	}
-}
-
-func TestSessionLines(t *testing.T) {
-	tests := []struct {
-		line string
-		want bool
-	}{
-		{"rootdir: /Users/me/sandbox, inifile: setup.cfg", true},
-		{"cachedir: .pytest_cache", true},
-		{"configfile: pyproject.toml", true},
-		{"hypothesis profile 'default' -> database=DirectoryBasedExampleDatabase('/Users/me/.hypothesis/examples')", true},
-		{"the rootdir: is computed wrong when a conftest.py is above it", false},
-		{"collected 1 item", false},
-	}
-	for _, tt := range tests {
-		if got := sessionLine().MatchString(tt.line); got != tt.want {
-			t.Errorf("%q: a test session's header = %v, want %v", tt.line, got, tt.want)
-		}
-	}
-}
-
-func TestTemplateHeadings(t *testing.T) {
-	tests := []struct {
-		line string
-		want bool
-	}{
-		{"**Describe the bug**", true},
-		{"## Expected behavior", true},
-		{"### Steps to reproduce\r", true},
-		{"To Reproduce", true},
-		{"Steps to reproduce the behavior:", true},
-		{"**Environment (please complete the following information):**", true},
-		{"Desktop (please complete the following information):", true},
-		{"**Is your feature request related to a problem? Please describe.**", true},
-		{"## Describe the solution you'd like", true},
-		{"**Additional context**", true},
-		{"The expected behavior is that the cookie is deleted", false},
-		{"Describe the bug in the parser: it drops the last token", false},
-		{"def context():", false},
-	}
-	for _, tt := range tests {
-		if got := templateHeading().MatchString(tt.line); got != tt.want {
-			t.Errorf("%q: a template's heading = %v, want %v", tt.line, got, tt.want)
-		}
-	}
-	for line, want := range map[string]bool{
-		"- OS and Version: macOS (whatever)":    true,
-		"- jq version: jq-1.7rc1-25-gf94a9d4":   true,
-		" * Browser [e.g. chrome, safari]: ff":  true,
-		"- the version string is parsed wrong":  false,
-		"- OS threads leak when the pool stops": false,
-	} {
-		if got := environmentItem().MatchString(line); got != want {
-			t.Errorf("%q: an environment answer = %v, want %v", line, got, want)
-		}
-	}
-	if got := templatePlaceholder().ReplaceAllString(" - OS: [e.g. iOS]\n - Browser [e.g. chrome, safari]", ""); strings.Contains(got, "e.g.") {
-		t.Errorf("placeholders kept: %q", got)
 	}
 }
 
