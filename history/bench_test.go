@@ -79,3 +79,24 @@ func BenchmarkReadPack(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkWalk: a window of MaxCommits commits out of the cache, as a
+// read of a head read before does; every tenth commit merges a branch.
+func BenchmarkWalk(b *testing.B) {
+	cs := synthetic(MaxCommits + 100)
+	c := &cache{}
+	for i, cm := range cs {
+		cm.time = int64(len(cs) - i)
+		if i%10 == 0 && i+3 < len(cs) {
+			cm.parents = append(cm.parents, cs[i+3].Hash)
+		}
+	}
+	c.add(cs)
+	for b.Loop() {
+		n := 0
+		c.walk(cs[0].Hash, func(*Commit) { n++ })
+		if n != MaxCommits {
+			b.Fatalf("walked %d commits, want %d", n, MaxCommits)
+		}
+	}
+}

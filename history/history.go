@@ -63,7 +63,9 @@ CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHO
 //	   read in one go: through SQLite, reading it took four copies of
 //	   it, half of what a retrieve on django allocated.
 //	6  paths past ASCII as they are, not quoted (core.quotePath=false).
-const schemaVersion = "6"
+//	7  each commit's committer time (pack version 2), so that a window
+//	   is git's own order whatever the cache holds (cache.walk).
+const schemaVersion = "7"
 
 // Commit is one commit of the history, as a search reads it.
 type Commit struct {
@@ -72,6 +74,7 @@ type Commit struct {
 	Terms   []string // stems of its message
 	Files   []string // the files it changed, none for a merge
 	parents []string
+	time    int64 // committer time, in seconds since 1970
 }
 
 // Log is the history of one revision: its commits, newest first.
@@ -552,35 +555,95 @@ func (c *cache) loadHeads(ctx context.Context) error {
 	return hr.Err()
 }
 
-// walk visits head and its ancestors the cache knows, newest first by
-// the order of discovery, MaxCommits at most; it returns the ancestors it
-// met and did not know.
+// walk visits head and its ancestors the cache knows, window at most, in
+// git log's own order: newest first by committer time, a commit met first
+// before one of the same time met later (git's revision walk). A cold
+// read takes git's first commits in that order, so the window is the same
+// whether the cache is cold or holds what other heads' reads brought in.
+// It returns the ancestors it met and did not know: their time is not
+// known, and a read from git fetches them (see readLocking).
 func (c *cache) walk(head string, visit func(*Commit)) (missing []string) {
 	seen := make(map[string]bool, min(len(c.commits), window)+1)
 	seen[head] = true
-	queue := []string{head}
-	for n := 0; len(queue) > 0 && n < window; {
-		h := queue[0]
-		queue = queue[1:]
-		cm := c.commits[h]
-		if cm == nil {
+	var q queue
+	push := func(h string) {
+		if cm := c.commits[h]; cm != nil {
+			q.push(cm)
+		} else {
 			// Past the commits git gave (a long history's oldest), or
 			// not read yet.
 			missing = append(missing, h)
-			continue
 		}
-		n++
+	}
+	push(head)
+	for n := 0; len(q.items) > 0 && n < window; n++ {
+		cm := q.pop()
 		if visit != nil {
 			visit(cm)
 		}
 		for _, p := range cm.parents {
 			if !seen[p] {
 				seen[p] = true
-				queue = append(queue, p)
+				push(p)
 			}
 		}
 	}
 	return missing
+}
+
+// queue is walk's queue, a binary heap: the newest commit first, and of
+// those of one time, the one met first.
+type queue struct {
+	items []queued
+	met   int
+}
+
+type queued struct {
+	c   *Commit
+	met int // when the walk met it
+}
+
+func (q *queue) before(i, j int) bool {
+	a, b := q.items[i], q.items[j]
+	if a.c.time != b.c.time {
+		return a.c.time > b.c.time
+	}
+	return a.met < b.met
+}
+
+func (q *queue) push(c *Commit) {
+	q.items = append(q.items, queued{c, q.met})
+	q.met++
+	for i := len(q.items) - 1; i > 0; {
+		up := (i - 1) / 2
+		if !q.before(i, up) {
+			break
+		}
+		q.items[i], q.items[up] = q.items[up], q.items[i]
+		i = up
+	}
+}
+
+func (q *queue) pop() *Commit {
+	top := q.items[0].c
+	last := len(q.items) - 1
+	q.items[0] = q.items[last]
+	q.items = q.items[:last]
+	for i := 0; ; {
+		m, l, r := i, 2*i+1, 2*i+2
+		if l < last && q.before(l, m) {
+			m = l
+		}
+		if r < last && q.before(r, m) {
+			m = r
+		}
+		if m == i {
+			break
+		}
+		q.items[i], q.items[m] = q.items[m], q.items[i]
+		i = m
+	}
+	return top
 }
 
 // log is head's history, and the ancestors it met and did not know.
@@ -606,7 +669,7 @@ func (c *cache) fetch(ctx context.Context, root, gitDir, prefix string, tips []s
 			stdin.WriteString("^" + h + "\n")
 		}
 	}
-	args := []string{"log", "--stdin", "--format=%x00%H %P%x01%s%n%n%b%x02", "--name-only", "--no-renames", "-n", fmt.Sprint(limit)}
+	args := []string{"log", "--stdin", "--format=%x00%H %ct %P%x01%s%n%n%b%x02", "--name-only", "--no-renames", "-n", fmt.Sprint(limit)}
 	if prefix != "" {
 		args = append(args, "--relative")
 	}
@@ -676,8 +739,13 @@ func parseLog(out []byte) []*Commit {
 		if !ok {
 			continue
 		}
+		// The hash, the committer time, the parents.
 		ids := strings.Fields(string(head))
-		if len(ids) == 0 {
+		if len(ids) < 2 {
+			continue
+		}
+		at, err := strconv.ParseInt(ids[1], 10, 64)
+		if err != nil {
 			continue
 		}
 		// A message may hold a secret: the subject keeps a placeholder
@@ -685,7 +753,7 @@ func parseLog(out []byte) []*Commit {
 		subject, _, _ := strings.Cut(string(msg), "\n")
 		subject, _ = redact.String(subject)
 		masked, _ := redact.Mask("", msg)
-		cm := &Commit{Hash: ids[0], parents: ids[1:], Subject: strings.TrimSpace(subject), Terms: messageTerms(string(masked))}
+		cm := &Commit{Hash: ids[0], time: at, parents: ids[2:], Subject: strings.TrimSpace(subject), Terms: messageTerms(string(masked))}
 		sc := bufio.NewScanner(bytes.NewReader(files))
 		for sc.Scan() {
 			if f := strings.TrimSpace(sc.Text()); f != "" {

@@ -181,23 +181,23 @@ func TestNoGit(t *testing.T) {
 }
 
 func TestParseLog(t *testing.T) {
-	out := []byte("\x00aaa bbb ccc\x01Fix the parser\n\nIt dropped `foo_bar`.\n\x02\nsrc/a.py\nsrc/b.py\n" +
-		"\x00bbb\x01Merge branch 'x'\n\n\x02\n\x00bad record\n")
+	out := []byte("\x00aaa 1700000000 bbb ccc\x01Fix the parser\n\nIt dropped `foo_bar`.\n\x02\nsrc/a.py\nsrc/b.py\n" +
+		"\x00bbb -5\x01Merge branch 'x'\n\n\x02\n\x00bad record\n\x00ccc yesterday ddd\x01A time that is none\n\x02\n")
 	cs := parseLog(out)
 	if len(cs) != 2 {
 		t.Fatalf("%d commits, want 2", len(cs))
 	}
-	if cs[0].Hash != "aaa" || !slices.Equal(cs[0].parents, []string{"bbb", "ccc"}) || cs[0].Subject != "Fix the parser" ||
+	if cs[0].Hash != "aaa" || cs[0].time != 1700000000 || !slices.Equal(cs[0].parents, []string{"bbb", "ccc"}) || cs[0].Subject != "Fix the parser" ||
 		!slices.Equal(cs[0].Files, []string{"src/a.py", "src/b.py"}) || !slices.Contains(cs[0].Terms, "parser") || !slices.Contains(cs[0].Terms, "foo") {
 		t.Errorf("first commit %+v", cs[0])
 	}
-	if len(cs[1].Files) != 0 || len(cs[1].parents) != 0 {
+	if len(cs[1].Files) != 0 || len(cs[1].parents) != 0 || cs[1].time != -5 {
 		t.Errorf("merge %+v, want no files and no parents", cs[1])
 	}
 }
 
 func FuzzParseLog(f *testing.F) {
-	f.Add([]byte("\x00aaa bbb\x01subject\n\nbody\x02\nfile.go\n"))
+	f.Add([]byte("\x00aaa 1700000000 bbb\x01subject\n\nbody\x02\nfile.go\n"))
 	f.Add([]byte("\x00\x01\x02"))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		for _, c := range parseLog(b) {
@@ -224,8 +224,8 @@ func TestFolderOfARepository(t *testing.T) {
 
 func TestPackRoundTrip(t *testing.T) {
 	cs := []*Commit{
-		{Hash: "aaa", parents: []string{"bbb", "ccc"}, Subject: "Fix the parser", Terms: []string{"fix", "parser"}, Files: []string{"src/a.py", "src/b.py"}},
-		{Hash: "bbb", Subject: "Merge"},
+		{Hash: "aaa", time: 1700000000, parents: []string{"bbb", "ccc"}, Subject: "Fix the parser", Terms: []string{"fix", "parser"}, Files: []string{"src/a.py", "src/b.py"}},
+		{Hash: "bbb", time: -1, Subject: "Merge"},
 		{Hash: "ccc", parents: []string{"ddd"}, Subject: "Speed up the parser", Terms: []string{"speed", "parser"}, Files: []string{"src/a.py"}},
 	}
 	got, err := decodePack(encodePack(cs))
@@ -237,7 +237,7 @@ func TestPackRoundTrip(t *testing.T) {
 	}
 	for i, c := range cs {
 		g := got[i]
-		if g.Hash != c.Hash || g.Subject != c.Subject || !slices.Equal(g.parents, c.parents) ||
+		if g.Hash != c.Hash || g.time != c.time || g.Subject != c.Subject || !slices.Equal(g.parents, c.parents) ||
 			!slices.Equal(g.Terms, c.Terms) || !slices.Equal(g.Files, c.Files) {
 			t.Errorf("commit %d: %+v, want %+v", i, g, c)
 		}
@@ -578,4 +578,77 @@ func TestNonASCIIPaths(t *testing.T) {
 	if got := added["文档/说明.md"]; !slices.Equal(got, []string{"限流器在令牌过期后返回401"}) {
 		t.Errorf("lines added to 文档/说明.md: %q", got)
 	}
+}
+
+// A revision's window is git's own: its newest ancestors by commit date,
+// window at most, in git log's order, whether the cache is cold or holds
+// what other revisions' reads brought in, and in whatever order those
+// reads came. Two branches of different pace, merged twice, make a
+// breadth-first walk and git's date order part.
+func TestWindowIsGitsOrder(t *testing.T) {
+	defer func(w int) { window = w }(window)
+	window = 7
+	r := newRepo(t)
+	at := 1_700_000_000
+	commit := func(msg string, step int) string {
+		at += step
+		t.Setenv("GIT_COMMITTER_DATE", fmt.Sprintf("%d +0000", at))
+		t.Setenv("GIT_AUTHOR_DATE", fmt.Sprintf("%d +0000", at))
+		return r.commit(msg, msg+".go")
+	}
+	var heads []string
+	for i := range 4 {
+		heads = append(heads, commit(fmt.Sprintf("base%d", i), 60))
+	}
+	r.git("checkout", "-q", "-b", "side")
+	for i := range 9 {
+		heads = append(heads, commit(fmt.Sprintf("side%d", i), 10))
+	}
+	r.git("checkout", "-q", "main")
+	for i := range 3 {
+		heads = append(heads, commit(fmt.Sprintf("main%d", i), 45))
+	}
+	at += 60
+	t.Setenv("GIT_COMMITTER_DATE", fmt.Sprintf("%d +0000", at))
+	r.git("merge", "-q", "--no-ff", "-m", "merge1", "side")
+	heads = append(heads, r.git("rev-parse", "HEAD"))
+	r.git("checkout", "-q", "side")
+	for i := range 3 {
+		heads = append(heads, commit(fmt.Sprintf("late%d", i), 5))
+	}
+	r.git("checkout", "-q", "main")
+	for i := range 5 {
+		heads = append(heads, commit(fmt.Sprintf("after%d", i), 30))
+	}
+	at += 30
+	t.Setenv("GIT_COMMITTER_DATE", fmt.Sprintf("%d +0000", at))
+	r.git("merge", "-q", "--no-ff", "-m", "merge2", "side")
+	heads = append(heads, r.git("rev-parse", "HEAD"))
+
+	hashes := func(l *Log) []string {
+		var out []string
+		for _, c := range l.Commits {
+			out = append(out, c.Hash)
+		}
+		return out
+	}
+	for name, order := range map[string][]string{"oldest first": heads, "newest first": reversed(heads)} {
+		cache := t.TempDir()
+		for _, h := range order {
+			want := strings.Fields(r.git("log", "--format=%H", "-n", fmt.Sprint(window), h))
+			l, err := Read(context.Background(), r.dir, "", h, cache)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := hashes(l); !slices.Equal(got, want) {
+				t.Errorf("%s, %s: window %q, want git's %q", name, r.git("log", "-1", "--format=%s", h), subjectsOf(l), strings.Fields(r.git("log", "--format=%s", "-n", fmt.Sprint(window), h)))
+			}
+		}
+	}
+}
+
+func reversed(s []string) []string {
+	out := slices.Clone(s)
+	slices.Reverse(out)
+	return out
 }

@@ -9,14 +9,15 @@ import (
 
 // The cache keeps every commit known in one blob, a pack, so that a search
 // reads it in one go: a table of the strings the commits use (their terms
-// and files), then each commit with its hash, parents, subject, and its
-// terms and files as indexes into the table.
+// and files), then each commit with its hash, committer time, parents,
+// subject, and its terms and files as indexes into the table.
 //
 // packVersion is a pack's first byte; a pack of another version reads as
-// damaged, and the history is read from git again. 1 is the only version
-// there has been (b6d46c1, with the pack): a pack whose contents are made
-// differently changes schemaVersion instead (3 did).
-const packVersion = 1
+// damaged, and the history is read from git again. 1 came with the pack
+// (b6d46c1); 2 adds each commit's committer time, after its hash
+// (schemaVersion 7). A pack whose contents are made differently, in the
+// same layout, changes schemaVersion instead (3 did).
+const packVersion = 2
 
 var errPack = errors.New("damaged history pack")
 
@@ -51,6 +52,7 @@ func encodePack(cs []*Commit) []byte {
 	b = binary.AppendUvarint(b, uint64(len(cs)))
 	for _, c := range cs {
 		str(c.Hash)
+		b = binary.AppendVarint(b, c.time)
 		b = binary.AppendUvarint(b, uint64(len(c.parents)))
 		for _, p := range c.parents {
 			str(p)
@@ -143,6 +145,12 @@ func decodeString(s string) ([]*Commit, error) {
 	for k := range all {
 		c := &all[k]
 		c.Hash = str()
+		t, tn := binary.Varint(b[pos:])
+		if tn <= 0 {
+			return nil, errPack
+		}
+		pos += tn
+		c.time = t
 		np := num()
 		if bad || np > len(s)-pos {
 			return nil, errPack
@@ -181,6 +189,7 @@ func decodeString(s string) ([]*Commit, error) {
 }
 
 // minCommitBytes is the fewest bytes a commit takes in a pack: the lengths
-// of its hash and subject, and the counts of its parents, terms and files.
+// of its hash and subject, and the counts of its parents, terms and files
+// (its time, one byte more, is not counted).
 // A damaged count of commits is refused before memory is made for them.
 const minCommitBytes = 5
