@@ -137,20 +137,21 @@ func (ix *Index) check(ctx context.Context) error {
 }
 
 // checkPairs decodes every blob of the thesaurus's counts, and checks
-// that it names the term of its row.
+// that it names the term and part of its row.
 func checkPairs(ctx context.Context, q queryer) error {
-	rows, err := q.QueryContext(ctx, `SELECT a, pairs FROM cooc`)
+	rows, err := q.QueryContext(ctx, `SELECT a, part, pairs FROM cooc`)
 	if err != nil {
 		return err
 	}
 	defer rows.Close()
 	for rows.Next() {
 		var a string
+		var part int
 		var blob []byte
-		if err := rows.Scan(&a, &blob); err != nil {
+		if err := rows.Scan(&a, &part, &blob); err != nil {
 			return fmt.Errorf("%w (%v)", corruptRow{"cooc", a}, err)
 		}
-		if key, _, err := decodePairs(blob); err != nil || key != a {
+		if key, p, _, err := decodePairs(blob); err != nil || key != a || p != part {
 			return corruptRow{"cooc", a}
 		}
 	}

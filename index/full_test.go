@@ -106,7 +106,11 @@ func TestFullDiskUpdate(t *testing.T) {
 	// fails, and must answer exactly as before.
 	files := map[string]string{}
 	for i := 0; i < commitFiles/2; i++ {
-		files[fmt.Sprintf("new/big%d.go", i)] = strings.Repeat(fmt.Sprintf("func Big%dWord%d() {}\n", i, i), 200)
+		var b strings.Builder
+		for k := range 200 {
+			fmt.Fprintf(&b, "func Big%dWord%d() {}\n", i, k)
+		}
+		files[fmt.Sprintf("new/big%d.go", i)] = b.String()
 	}
 	writeTree(t, repo, files)
 	withMaxPages(t, pages+250)

@@ -79,7 +79,11 @@ import (
 //	      indentation or less, and a line inside a string or brackets
 //	      defines nothing (structure.pythonStatements); the catalog's
 //	      snapshot in the order of its paths (snapshotWalk).
-const schemaVersion = "19"
+//	20    a term's counts in the thesaurus in parts, rows keyed by term
+//	      and part: its most frequent pairs first, the rest in parts
+//	      that lie in their pages; each pair's term as what it adds to
+//	      the one before (encodePairs).
+const schemaVersion = "20"
 
 // pageSize is the database's page size, set when its file is made: a
 // cold index writes a quarter of the pages, and a doc seldom spills onto
@@ -125,7 +129,7 @@ CREATE TABLE IF NOT EXISTS defs(name TEXT NOT NULL, file INTEGER NOT NULL, c INT
 CREATE TABLE IF NOT EXISTS tomb(id INTEGER PRIMARY KEY, seg INTEGER NOT NULL, stems BLOB NOT NULL);
 CREATE TABLE IF NOT EXISTS snapshot(id INTEGER PRIMARY KEY CHECK (id = 1), version TEXT NOT NULL, data BLOB NOT NULL);
 CREATE TABLE IF NOT EXISTS outlines(hash BLOB PRIMARY KEY, data BLOB NOT NULL) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS cooc(a TEXT PRIMARY KEY, pairs BLOB NOT NULL) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS cooc(a TEXT NOT NULL, part INTEGER NOT NULL, pairs BLOB NOT NULL, PRIMARY KEY(a, part)) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS cooc_out(id INTEGER PRIMARY KEY AUTOINCREMENT, pairs BLOB NOT NULL);
 CREATE TABLE IF NOT EXISTS binaries(path TEXT PRIMARY KEY, size INTEGER NOT NULL, mtime INTEGER NOT NULL,
 	ino INTEGER NOT NULL, ctime INTEGER NOT NULL, checked INTEGER NOT NULL) WITHOUT ROWID;

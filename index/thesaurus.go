@@ -5,7 +5,6 @@ import (
 	"cmp"
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -780,7 +779,7 @@ func (w *writer) writePairs(pc *pairChanges) {
 	var read *sql.Stmt
 	if some > 0 && w.err == nil {
 		var err error
-		if read, err = w.tx.PrepareContext(w.ctx, `SELECT pairs FROM cooc WHERE a = ?`); err != nil {
+		if read, err = w.tx.PrepareContext(w.ctx, `SELECT part, pairs FROM cooc WHERE a = ? ORDER BY part`); err != nil {
 			w.err = err
 			return
 		}
@@ -788,10 +787,11 @@ func (w *writer) writePairs(pc *pairChanges) {
 	}
 	type termRow struct {
 		a    string
+		part int
 		blob []byte
 	}
 	var rows []termRow
-	var gone []any
+	var changed []any
 	var old, merged []Neighbor
 	for i := 0; i < len(pc.changes) && w.err == nil; {
 		ar := pc.changes[i].ab >> 32
@@ -802,22 +802,10 @@ func (w *writer) writePairs(pc *pairChanges) {
 		a := pc.stems[ar].(string)
 		old = old[:0]
 		if read != nil {
-			var blob []byte
-			switch err := read.QueryRowContext(w.ctx, a).Scan(&blob); {
-			case errors.Is(err, sql.ErrNoRows):
-			case err != nil:
+			var err error
+			if old, err = readTermPairs(w.ctx, read, a, old); err != nil {
 				w.err = err
 				return
-			default:
-				key, list, err := decodePairs(blob)
-				if err == nil && key != a {
-					err = corruptRow{"cooc", key}
-				}
-				if err != nil {
-					w.err = fmt.Errorf("%w (%v)", corruptRow{"cooc", a}, err)
-					return
-				}
-				old = list
 			}
 		}
 		// Both are in order of term: the changes' stems are numbered so.
@@ -837,72 +825,190 @@ func (w *writer) writePairs(pc *pairChanges) {
 			merged = append(merged, nb)
 		}
 		merged = append(merged, old[k:]...)
-		if blob := encodePairs(a, merged); blob != nil {
-			rows = append(rows, termRow{a, blob})
-		} else {
-			gone = append(gone, a)
+		if len(old) > 0 {
+			changed = append(changed, a)
+		}
+		for part, blob := range encodePairs(a, merged) {
+			rows = append(rows, termRow{a, part, blob})
 		}
 		i = j
 	}
-	w.insertFunc(`INSERT INTO cooc(a, pairs) VALUES `, 2, len(rows), func(i int, args []any) []any {
-		return append(args, rows[i].a, rows[i].blob)
-	}, ` ON CONFLICT(a) DO UPDATE SET pairs = excluded.pairs`)
-	for len(gone) > 0 && w.err == nil {
-		n := min(500, len(gone))
-		w.exec(`DELETE FROM cooc WHERE a IN (`+strings.Repeat("?,", n-1)+`?)`, gone[:n]...)
-		gone = gone[n:]
+	// A changed term's rows go, and its parts as they are now come in:
+	// it may have fewer parts than it had, or none.
+	for len(changed) > 0 && w.err == nil {
+		n := min(500, len(changed))
+		w.exec(`DELETE FROM cooc WHERE a IN (`+strings.Repeat("?,", n-1)+`?)`, changed[:n]...)
+		changed = changed[n:]
 	}
+	w.insertFunc(`INSERT INTO cooc(a, part, pairs) VALUES `, 3, len(rows), func(i int, args []any) []any {
+		return append(args, rows[i].a, rows[i].part, rows[i].blob)
+	}, "")
 }
 
-// encodePairs is the blob of term a's pair counts: a, then each term of
-// list, which is in order of term, that is counted above 0, with its
-// count; nil when none is.
-func encodePairs(a string, list []Neighbor) []byte {
-	kept := 0
-	for _, nb := range list {
-		if nb.Files > 0 {
-			kept++
+// readTermPairs reads every part of term a's pair counts by read (a, in
+// order of part) and returns them appended to list, in order of term. A
+// part that names another term or place, or pairs out of order, is
+// damage.
+func readTermPairs(ctx context.Context, read *sql.Stmt, a string, list []Neighbor) ([]Neighbor, error) {
+	rows, err := read.QueryContext(ctx, a)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for want := 0; rows.Next(); want++ {
+		var part int
+		var blob []byte
+		if err := rows.Scan(&part, &blob); err != nil {
+			return nil, fmt.Errorf("%w (%v)", corruptRow{"cooc", a}, err)
+		}
+		key, p, got, err := decodePairs(blob)
+		if err == nil && (key != a || p != part || part != want) {
+			err = errCorrupt
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%w (%v)", corruptRow{"cooc", a}, err)
+		}
+		list = append(list, got...)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	// Part 0 holds the most frequent, the rest the others: each in order
+	// of term, and the whole once sorted.
+	slices.SortFunc(list, func(x, y Neighbor) int { return cmp.Compare(x.Stem, y.Stem) })
+	for i := 1; i < len(list); i++ {
+		if list[i].Stem == list[i-1].Stem {
+			return nil, corruptRow{"cooc", a}
 		}
 	}
-	if kept == 0 {
+	return list, nil
+}
+
+// A term's pair counts are rows of the thesaurus (cooc), its parts: part
+// 0 holds its relatedScan most frequent pairs, all that a retrieval reads
+// (readPairs), and the parts after it the rest, in order of term, each
+// small enough to lie in its page (partBytes): a blob past SQLite's limit
+// for a row in its page spills onto overflow pages of its own, which on
+// django left 3.4 MB of 16 KiB pages empty, a third of the table's size.
+
+// partBytes is what a part's pairs take at most, past which the next part
+// starts: a row of the table lies in its page up to about 4,080 bytes at
+// 16 KiB pages (pageSize), its term, key and checksum included.
+const partBytes = 3500
+
+// encodePairs is the blobs of term a's pair counts, its parts in order:
+// each a, its part, and its terms of list (which is in order of term)
+// counted above 0, in order of term, each with its count, written as what
+// it adds to the term before it; none when no pair is counted.
+func encodePairs(a string, list []Neighbor) [][]byte {
+	kept := list
+	if slices.ContainsFunc(list, func(nb Neighbor) bool { return nb.Files <= 0 }) {
+		kept = nil
+		for _, nb := range list {
+			if nb.Files > 0 {
+				kept = append(kept, nb)
+			}
+		}
+	}
+	if len(kept) == 0 {
 		return nil
 	}
+	// The most frequent, the first in order of term where as frequent:
+	// as readPairs weighs them. kept is in order of term, and so are
+	// both parts made of it.
+	top := kept
+	kept = nil
+	if len(top) > relatedScan {
+		counts := make([]int, len(top))
+		for i, nb := range top {
+			counts[i] = nb.Files
+		}
+		slices.Sort(counts)
+		least := counts[len(counts)-relatedScan] // the least count of the most frequent
+		ties := relatedScan
+		for _, c := range counts {
+			if c > least {
+				ties--
+			}
+		}
+		all := top
+		top, kept = nil, make([]Neighbor, 0, len(all)-relatedScan)
+		for _, nb := range all {
+			if nb.Files > least || nb.Files == least && ties > 0 {
+				if nb.Files == least {
+					ties--
+				}
+				top = append(top, nb)
+			} else {
+				kept = append(kept, nb)
+			}
+		}
+	}
+	blobs := [][]byte{pairPart(a, 0, top)}
+	for len(kept) > 0 {
+		n, size, last := 0, 0, ""
+		for n < len(kept) && (n == 0 || size < partBytes) {
+			size += len(kept[n].Stem) - shared(kept[n].Stem, last) + 4
+			last = kept[n].Stem
+			n++
+		}
+		blobs = append(blobs, pairPart(a, len(blobs), kept[:n]))
+		kept = kept[n:]
+	}
+	return blobs
+}
+
+// shared is the length of the prefix s shares with t.
+func shared(s, t string) int {
+	n := 0
+	for n < len(s) && n < len(t) && s[n] == t[n] {
+		n++
+	}
+	return n
+}
+
+// pairPart is the blob of one part of a's pair counts.
+func pairPart(a string, part int, list []Neighbor) []byte {
 	var e enc
 	e.str(a)
-	e.uint(uint64(kept))
+	e.uint(uint64(part))
+	e.uint(uint64(len(list)))
+	last := ""
 	for _, nb := range list {
-		if nb.Files > 0 {
-			e.str(nb.Stem)
-			e.uint(uint64(nb.Files))
-		}
+		e.prefixed(nb.Stem, last)
+		e.uint(uint64(nb.Files))
+		last = nb.Stem
 	}
 	return seal(e.b)
 }
 
-// decodePairs reads a blob of encodePairs: its term, and its pairs in
-// order of term. A blob that does not match its checksum, or whose terms
-// are out of order or counted 0, is damage.
-func decodePairs(blob []byte) (string, []Neighbor, error) {
+// decodePairs reads a blob of encodePairs: its term, its part, and its
+// pairs in order of term. A blob that does not match its checksum, or
+// whose terms are out of order or counted 0, is damage.
+func decodePairs(blob []byte) (string, int, []Neighbor, error) {
 	b, err := unseal(blob)
 	if err != nil {
-		return "", nil, err
+		return "", 0, nil, err
 	}
 	d := dec{b: b}
 	a := d.str()
+	part := d.count()
 	list := make([]Neighbor, d.count())
+	last := ""
 	for i := range list {
-		list[i] = Neighbor{Stem: d.str(), Files: int(d.uint())}
-		if d.err == nil && (list[i].Files <= 0 || i > 0 && list[i].Stem <= list[i-1].Stem) {
-			return "", nil, errCorrupt
+		list[i] = Neighbor{Stem: d.prefixed(last), Files: int(d.uint())}
+		if d.err == nil && (list[i].Files <= 0 || i > 0 && list[i].Stem <= last) {
+			return "", 0, nil, errCorrupt
 		}
+		last = list[i].Stem
 	}
 	if d.err == nil && len(d.b) > 0 {
 		d.err = errCorrupt // bytes after the pairs
 	}
 	if d.err != nil {
-		return "", nil, d.err
+		return "", 0, nil, d.err
 	}
-	return a, list, nil
+	return a, part, list, nil
 }
 
 // segmentDF is how many files of the segments hold stem, not counting the
@@ -1038,23 +1144,27 @@ func (ix *Index) RelatedAll(stems []string, k int) map[string][]Neighbor {
 // its checksum and its place in the order.
 func (ix *Index) readPairs(ctx context.Context, stems []string) (map[string][]Neighbor, error) {
 	q := ix.reader()
-	stmt, err := q.PrepareContext(ctx, keyedSQL("cooc", "a, pairs", "a", "a"))
+	// The row before the term's, its part 0, and the row after that: the
+	// term's part 1, or the next term's part 0 (see keyedRows).
+	stmt, err := q.PrepareContext(ctx, `SELECT a, part, pairs FROM (SELECT a, part, pairs FROM cooc WHERE a < ?1 ORDER BY a DESC, part DESC LIMIT 1)
+		UNION ALL SELECT a, part, pairs FROM (SELECT a, part, pairs FROM cooc WHERE a >= ?1 ORDER BY a, part LIMIT 2)`)
 	if err != nil {
 		return nil, err
 	}
 	defer stmt.Close()
 	var row []Neighbor
+	var rowPart int
 	scan := func(rows *sql.Rows) (string, bool, error) {
 		var a string
 		var blob []byte
-		if err := rows.Scan(&a, &blob); err != nil {
+		if err := rows.Scan(&a, &rowPart, &blob); err != nil {
 			return a, false, fmt.Errorf("%w (%v)", corruptRow{"cooc", a}, err)
 		}
-		key, list, err := decodePairs(blob)
+		key, part, list, err := decodePairs(blob)
 		row = list
-		// The blob names its key: a row whose key damage changed is
-		// told from the row it was.
-		return a, err == nil && key == a, nil
+		// The blob names its key and part: a row whose key damage
+		// changed is told from the row it was.
+		return a, err == nil && key == a && part == rowPart, nil
 	}
 	out := make(map[string][]Neighbor, len(stems))
 	for _, st := range stems {
@@ -1062,7 +1172,12 @@ func (ix *Index) readPairs(ctx context.Context, stems []string) (map[string][]Ne
 			continue
 		}
 		var list []Neighbor
-		if err := keyedRows(ctx, stmt, "cooc", st, scan, func() { list = row }); err != nil {
+		take := func() {
+			if rowPart == 0 {
+				list = row
+			}
+		}
+		if err := keyedRows(ctx, stmt, "cooc", st, scan, take); err != nil {
 			return nil, err
 		}
 		// The most frequent, the first in order of stem where as frequent.

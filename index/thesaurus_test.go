@@ -30,7 +30,7 @@ func pairCounts(t *testing.T, ix *Index) string {
 		if err := rows.Scan(&x, &blob); err != nil {
 			t.Fatal(err)
 		}
-		key, list, err := decodePairs(blob)
+		key, _, list, err := decodePairs(blob)
 		if err != nil || key != x {
 			t.Fatalf("the counts of %q: %q, %v", x, key, err)
 		}
@@ -314,41 +314,94 @@ func TestPostingBlocksInParts(t *testing.T) {
 }
 
 // A term's pair counts read back from their blob as written: the term,
-// then the pairs counted above 0 in order; a blob whose order or counts
-// damage changed, or that does not match its checksum, is damage.
+// its part, then the pairs counted above 0 in order; a blob whose order
+// or counts damage changed, or that does not match its checksum, is
+// damage.
 func TestPairsBlob(t *testing.T) {
-	blob := encodePairs("throttl", []Neighbor{{Stem: "gone"}, {Stem: "limit", Files: 1}, {Stem: "neg", Files: -2}, {Stem: "rate", Files: 3}})
-	key, list, err := decodePairs(blob)
-	if err != nil || key != "throttl" || fmt.Sprint(list) != fmt.Sprint([]Neighbor{{Stem: "limit", Files: 1}, {Stem: "rate", Files: 3}}) {
-		t.Errorf("read back %q %v %v", key, list, err)
+	blobs := encodePairs("throttl", []Neighbor{{Stem: "gone"}, {Stem: "limit", Files: 1}, {Stem: "neg", Files: -2}, {Stem: "rate", Files: 3}})
+	if len(blobs) != 1 {
+		t.Fatalf("%d parts, want 1", len(blobs))
+	}
+	blob := blobs[0]
+	key, part, list, err := decodePairs(blob)
+	if err != nil || key != "throttl" || part != 0 || fmt.Sprint(list) != fmt.Sprint([]Neighbor{{Stem: "limit", Files: 1}, {Stem: "rate", Files: 3}}) {
+		t.Errorf("read back %q %d %v %v", key, part, list, err)
 	}
 	if encodePairs("throttl", []Neighbor{{Stem: "gone"}}) != nil {
 		t.Error("a term with no pair counted above 0 has a blob")
 	}
+	pair := func(e *enc, last, s string, n uint64) {
+		e.prefixed(s, last)
+		e.uint(n)
+	}
 	for name, b := range map[string][]byte{
 		"out of order": sealed(func(e *enc) {
 			e.str("a")
+			e.uint(0)
 			e.uint(2)
-			e.str("z")
-			e.uint(1)
-			e.str("b")
-			e.uint(1)
+			pair(e, "", "z", 1)
+			pair(e, "z", "b", 1)
 		}),
 		"twice": sealed(func(e *enc) {
 			e.str("a")
+			e.uint(0)
+			e.uint(2)
+			pair(e, "", "b", 1)
+			pair(e, "b", "b", 1)
+		}),
+		"counted 0": sealed(func(e *enc) { e.str("a"); e.uint(0); e.uint(1); pair(e, "", "b", 0) }),
+		"cut":       sealed(func(e *enc) { e.str("a"); e.uint(0); e.uint(3); pair(e, "", "b", 1) }),
+		"a prefix too long": sealed(func(e *enc) {
+			e.str("a")
+			e.uint(0)
+			e.uint(1)
 			e.uint(2)
 			e.str("b")
 			e.uint(1)
-			e.str("b")
-			e.uint(1)
 		}),
-		"counted 0": sealed(func(e *enc) { e.str("a"); e.uint(1); e.str("b"); e.uint(0) }),
-		"cut":       sealed(func(e *enc) { e.str("a"); e.uint(3); e.str("b"); e.uint(1) }),
-		"unsealed":  blob[:len(blob)-1],
+		"unsealed": blob[:len(blob)-1],
 	} {
-		if _, _, err := decodePairs(b); err == nil {
+		if _, _, _, err := decodePairs(b); err == nil {
 			t.Errorf("%s: read without error", name)
 		}
+	}
+}
+
+// A term of many pairs: part 0 holds its relatedScan most frequent, as a
+// retrieval weighs them, and the parts after it the rest, in order, each
+// small enough to lie in its page.
+func TestPairsParts(t *testing.T) {
+	var list []Neighbor
+	for i := range 2000 {
+		list = append(list, Neighbor{Stem: fmt.Sprintf("stem%05d", i), Files: 1 + i%97})
+	}
+	blobs := encodePairs("throttl", list)
+	if len(blobs) < 3 {
+		t.Fatalf("%d parts of 2,000 pairs", len(blobs))
+	}
+	var all []Neighbor
+	for i, b := range blobs {
+		if len(b) > partBytes+200 {
+			t.Errorf("part %d: %d bytes, over %d", i, len(b), partBytes)
+		}
+		key, part, got, err := decodePairs(b)
+		if err != nil || key != "throttl" || part != i {
+			t.Fatalf("part %d read as %q %d, %v", i, key, part, err)
+		}
+		if i == 0 {
+			want := slices.Clone(list)
+			sort.SliceStable(want, func(i, j int) bool { return want[i].Files > want[j].Files })
+			want = want[:relatedScan]
+			slices.SortFunc(want, func(x, y Neighbor) int { return strings.Compare(x.Stem, y.Stem) })
+			if fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Errorf("part 0 %v, want the most frequent %v", got, want)
+			}
+		}
+		all = append(all, got...)
+	}
+	slices.SortFunc(all, func(x, y Neighbor) int { return strings.Compare(x.Stem, y.Stem) })
+	if fmt.Sprint(all) != fmt.Sprint(list) {
+		t.Error("the parts together are not the pairs written")
 	}
 }
 
@@ -362,12 +415,12 @@ func sealed(write func(e *enc)) []byte {
 // Any payload, sealed, reads as damage or as a term and pairs that write
 // back to a blob that reads the same.
 func FuzzDecodePairs(f *testing.F) {
-	valid, _ := unseal(encodePairs("throttl", []Neighbor{{Stem: "limit", Files: 1}, {Stem: "rate", Files: 3}}))
+	valid, _ := unseal(encodePairs("throttl", []Neighbor{{Stem: "limit", Files: 1}, {Stem: "rate", Files: 3}})[0])
 	f.Add(valid)
 	f.Add([]byte{})
-	f.Add([]byte{1, 'a', 1, 1, 'b', 1, 0})
+	f.Add([]byte{1, 'a', 0, 1, 0, 1, 'b', 1, 0})
 	f.Fuzz(func(t *testing.T, payload []byte) {
-		key, list, err := decodePairs(seal(payload))
+		key, part, list, err := decodePairs(seal(payload))
 		if err != nil {
 			return
 		}
@@ -379,9 +432,10 @@ func FuzzDecodePairs(f *testing.F) {
 		if len(list) == 0 {
 			return
 		}
-		key2, list2, err := decodePairs(encodePairs(key, list))
-		if err != nil || key2 != key || fmt.Sprint(list2) != fmt.Sprint(list) {
-			t.Fatalf("%q read as %q %v, written back and read as %q %v, %v", payload, key, list, key2, list2, err)
+		again := pairPart(key, part, list)
+		key2, part2, list2, err := decodePairs(again)
+		if err != nil || key2 != key || part2 != part || fmt.Sprint(list2) != fmt.Sprint(list) {
+			t.Fatalf("%q read as %q %d %v, written back and read as %q %d %v, %v", payload, key, part, list, key2, part2, list2, err)
 		}
 	})
 }
