@@ -252,3 +252,56 @@ func firstDiff(got, want string) string {
 	}
 	return fmt.Sprintf("%d lines, want %d", len(g), len(w))
 }
+
+// An update that rewrites most of the index gives back the pages it
+// freed: the index's file is not left at the size the update reached.
+func TestUpdateReclaims(t *testing.T) {
+	withSmallPages(t)
+	repo := damageRepo(t, 300)
+	ctx := context.Background()
+	dir := t.TempDir()
+	ix, err := buildAt(ctx, repo, Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	pagesOf := func() (pages, free int64) {
+		t.Helper()
+		if err := ix.db.QueryRow(`PRAGMA page_count`).Scan(&pages); err != nil {
+			t.Fatal(err)
+		}
+		if err := ix.db.QueryRow(`PRAGMA freelist_count`).Scan(&free); err != nil {
+			t.Fatal(err)
+		}
+		return pages, free
+	}
+	before, _ := pagesOf()
+	// Every file rewritten in words of its own: as a checkout of a
+	// branch far away.
+	files := map[string]string{}
+	for _, e := range ix.Entries() {
+		var b strings.Builder
+		for k := range 40 {
+			fmt.Fprintf(&b, "func Other%dName%d() string { return \"%d\" }\n", len(files), k, k)
+		}
+		files[e.Path] = b.String()
+	}
+	if len(files) != 300 {
+		t.Fatalf("%d files to rewrite, want 300", len(files))
+	}
+	writeTree(t, repo, files)
+	if _, err := ix.Update(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	pages, free := pagesOf()
+	if free >= reclaimPages && free*4 >= pages {
+		t.Errorf("%d of %d pages free after the update (%d before it)", free, pages, before)
+	}
+	st, err := ix.Status(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Bytes != pages*int64(pageSize) {
+		t.Errorf("status says %d bytes, the index has %d pages of %d", st.Bytes, pages, pageSize)
+	}
+}

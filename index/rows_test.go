@@ -263,3 +263,44 @@ func TestCheckRowsSQL(t *testing.T) {
 		}
 	}
 }
+
+// TestDamagedCellPointers overwrites four bytes of the cell pointers of
+// each leaf page of the postings, which say where each row of the page
+// lies: a row they lose is not found, and its block's postings would be
+// read without it, with no error. SQLite's cell size check
+// (cell_size_check) finds the damage when the page is read: the reads
+// meet the damage, or answer as the undamaged index does.
+func TestDamagedCellPointers(t *testing.T) {
+	if testing.Short() {
+		t.Skip("damages many indexes")
+	}
+	repo, dir, rel, want := rowsIndex(t, 500)
+	pages, size := pagesOf(t, filepath.Join(dir, rel), "postings", "leaf")
+	if len(pages) < 5 {
+		t.Fatalf("%d leaf pages of postings", len(pages))
+	}
+	var met int
+	for _, pg := range pages {
+		// Past the page's 8-byte header, among its first cell pointers.
+		at := (pg-1)*size + 96
+		got, readErr, checkErr := damagedCopy(t, repo, dir, rel, func(f *os.File) {
+			if _, err := f.WriteAt([]byte{0x5a, 0x13, 0xc7, 0x02}, at); err != nil {
+				t.Fatal(err)
+			}
+		}, answer)
+		switch {
+		case IsDamaged(readErr):
+			met++
+			if !IsDamaged(checkErr) {
+				t.Errorf("page %d: the reads met damage that Check did not (%v)", pg, checkErr)
+			}
+		case readErr != nil:
+			t.Errorf("page %d: the reads failed, and not for damage: %v", pg, readErr)
+		case got != want:
+			t.Errorf("page %d: the damaged index answers differently, with no error", pg)
+		}
+	}
+	if met == 0 {
+		t.Error("no damage met: the test checks nothing")
+	}
+}

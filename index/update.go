@@ -226,6 +226,9 @@ func (ix *Index) Update(ctx context.Context, progress func(Progress)) (Stats, er
 	ix.endRead()
 	st, err := ix.update(ctx, progress)
 	if err == nil {
+		err = ix.reclaim(ctx)
+	}
+	if err == nil {
 		// Read what the update left, as one version.
 		err = ix.Snapshot(ctx)
 	}
@@ -237,6 +240,33 @@ func (ix *Index) Update(ctx context.Context, progress func(Progress)) (Stats, er
 	}
 	return st, err
 }
+
+// reclaim gives the file system back the pages an update freed, when they
+// are a quarter of the index or more: an update that rewrites much of it
+// (a checkout of another branch, segments merged) frees as many pages as
+// it writes, which SQLite keeps for later writes. On django, checkouts of
+// 2,300–3,100 changed files left 40% of its file free. The pages are moved
+// into the gaps and the file cut (incremental vacuum): an index made
+// before format 20, which SQLite cannot vacuum so, keeps them.
+func (ix *Index) reclaim(ctx context.Context) error {
+	var pages, free int64
+	if err := ix.db.QueryRowContext(ctx, `PRAGMA page_count`).Scan(&pages); err != nil {
+		return fmt.Errorf("read index %s: %w", ix.Path, err)
+	}
+	if err := ix.db.QueryRowContext(ctx, `PRAGMA freelist_count`).Scan(&free); err != nil {
+		return fmt.Errorf("read index %s: %w", ix.Path, err)
+	}
+	if free < reclaimPages || free*4 < pages {
+		return nil
+	}
+	if _, err := ix.db.ExecContext(ctx, `PRAGMA incremental_vacuum`); err != nil {
+		return fmt.Errorf("give back the free pages of index %s: %w", ix.Path, err)
+	}
+	return nil
+}
+
+// reclaimPages: fewer free pages than this are kept for the next update.
+const reclaimPages = 64
 
 // Walked returns the slash paths of the folders the last update read, "."
 // for the root, in walk order: those a change to the indexed files shows
