@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"context"
 	"database/sql"
+	"encoding/binary"
 	"fmt"
 	"math"
 	"slices"
@@ -932,7 +933,7 @@ func encodePairs(a string, list []Neighbor) [][]byte {
 			}
 		}
 		all := top
-		top, kept = nil, make([]Neighbor, 0, len(all)-relatedScan)
+		top, kept = make([]Neighbor, 0, relatedScan), make([]Neighbor, 0, len(all)-relatedScan)
 		for _, nb := range all {
 			if nb.Files > least || nb.Files == least && ties > 0 {
 				if nb.Files == least {
@@ -969,7 +970,12 @@ func shared(s, t string) int {
 
 // pairPart is the blob of one part of a's pair counts.
 func pairPart(a string, part int, list []Neighbor) []byte {
-	var e enc
+	// Its size, as most blobs are: short lengths, counts under 16,384.
+	size := len(a) + 3*binary.MaxVarintLen32 + 4 // a, its part, the count, the checksum
+	for _, nb := range list {
+		size += len(nb.Stem) + 4
+	}
+	e := enc{b: make([]byte, 0, size)}
 	e.str(a)
 	e.uint(uint64(part))
 	e.uint(uint64(len(list)))
