@@ -187,6 +187,10 @@ func snapshot(t *testing.T, ix *Index, words ...string) string {
 func itoa(n int) string { return fmtInt(n) }
 
 func TestIncrementalEqualsRebuild(t *testing.T) {
+	// Terms' pair counts in many parts, which the rounds merge, grow and
+	// shrink.
+	defer func(n int) { partBytes = n }(partBytes)
+	partBytes = 100
 	repo := t.TempDir()
 	files := map[string]string{}
 	for i := 0; i < 600; i++ {
@@ -226,6 +230,13 @@ func TestIncrementalEqualsRebuild(t *testing.T) {
 	}
 	if got, want := pairCounts(t, ix), pairCounts(t, fresh); got != want {
 		t.Errorf("incremental thesaurus differs from a rebuild:\n%s\n---\n%s", got, want)
+	}
+	var parts int
+	if err := ix.db.QueryRow(`SELECT MAX(part) FROM cooc`).Scan(&parts); err != nil || parts < 5 {
+		t.Errorf("a term's pairs in %d parts at most (%v): the merges of parts are not tested", parts+1, err)
+	}
+	if err := ix.Check(ctx); err != nil {
+		t.Errorf("check of the incremental index: %v", err)
 	}
 	st, err := ix.Status(ctx)
 	if err != nil {

@@ -894,8 +894,9 @@ func readTermPairs(ctx context.Context, read *sql.Stmt, a string, list []Neighbo
 
 // partBytes is what a part's pairs take at most, past which the next part
 // starts: a row of the table lies in its page up to about 4,080 bytes at
-// 16 KiB pages (pageSize), its term, key and checksum included.
-const partBytes = 3500
+// 16 KiB pages (pageSize), its term, key and checksum included. Tests make
+// it smaller, so that small repositories' terms have many parts.
+var partBytes = 3500
 
 // encodePairs is the blobs of term a's pair counts, its parts in order:
 // each a, its part, and its terms of list (which is in order of term)
@@ -998,7 +999,10 @@ func decodePairs(blob []byte) (string, int, []Neighbor, error) {
 	}
 	d := dec{b: b}
 	a := d.str()
-	part := d.count()
+	part := d.uint()
+	if part > math.MaxInt32 {
+		return "", 0, nil, errCorrupt
+	}
 	list := make([]Neighbor, d.count())
 	last := ""
 	for i := range list {
@@ -1014,7 +1018,7 @@ func decodePairs(blob []byte) (string, int, []Neighbor, error) {
 	if d.err != nil {
 		return "", 0, nil, d.err
 	}
-	return a, part, list, nil
+	return a, int(part), list, nil
 }
 
 // segmentDF is how many files of the segments hold stem, not counting the

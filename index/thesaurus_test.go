@@ -32,6 +32,7 @@ func pairCounts(t *testing.T, ix *Index) string {
 		}
 		key, _, list, err := decodePairs(blob)
 		if err != nil || key != x {
+			rows.Close() // a read left open holds the index's Close
 			t.Fatalf("the counts of %q: %q, %v", x, key, err)
 		}
 		for _, nb := range list {
@@ -329,6 +330,10 @@ func TestPairsBlob(t *testing.T) {
 	}
 	if encodePairs("throttl", []Neighbor{{Stem: "gone"}}) != nil {
 		t.Error("a term with no pair counted above 0 has a blob")
+	}
+	// A part's number is no length: it may pass the bytes after it.
+	if key, part, list, err := decodePairs(pairPart("throttl", 5000, []Neighbor{{Stem: "rate", Files: 2}})); err != nil || key != "throttl" || part != 5000 || len(list) != 1 {
+		t.Errorf("part 5000 read back as %q %d %v %v", key, part, list, err)
 	}
 	pair := func(e *enc, last, s string, n uint64) {
 		e.prefixed(s, last)
