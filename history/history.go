@@ -592,7 +592,9 @@ func (c *cache) walk(head string, visit func(*Commit)) (missing []string) {
 }
 
 // queue is walk's queue, a binary heap: the newest commit first, and of
-// those of one time, the one met first.
+// those of one time, the one met first. It is written out, not
+// container/heap's: with each commit boxed in an interface, the walk
+// took 6.4 ms against 3.4 ms (BenchmarkWalk).
 type queue struct {
 	items []queued
 	met   int

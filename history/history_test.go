@@ -590,40 +590,39 @@ func TestWindowIsGitsOrder(t *testing.T) {
 	window = 7
 	r := newRepo(t)
 	at := 1_700_000_000
-	commit := func(msg string, step int) string {
+	tick := func(step int) {
 		at += step
 		t.Setenv("GIT_COMMITTER_DATE", fmt.Sprintf("%d +0000", at))
 		t.Setenv("GIT_AUTHOR_DATE", fmt.Sprintf("%d +0000", at))
-		return r.commit(msg, msg+".go")
 	}
 	var heads []string
-	for i := range 4 {
-		heads = append(heads, commit(fmt.Sprintf("base%d", i), 60))
+	// n commits on branch (the one checked out when ""), step seconds
+	// apart.
+	commits := func(branch, name string, n, step int) {
+		if branch != "" {
+			r.git("checkout", "-q", branch)
+		}
+		for i := range n {
+			tick(step)
+			msg := fmt.Sprintf("%s%d", name, i)
+			heads = append(heads, r.commit(msg, msg+".go"))
+		}
 	}
-	r.git("checkout", "-q", "-b", "side")
-	for i := range 9 {
-		heads = append(heads, commit(fmt.Sprintf("side%d", i), 10))
+	// side merged into main.
+	merge := func(msg string, step int) {
+		r.git("checkout", "-q", "main")
+		tick(step)
+		r.git("merge", "-q", "--no-ff", "-m", msg, "side")
+		heads = append(heads, r.git("rev-parse", "HEAD"))
 	}
-	r.git("checkout", "-q", "main")
-	for i := range 3 {
-		heads = append(heads, commit(fmt.Sprintf("main%d", i), 45))
-	}
-	at += 60
-	t.Setenv("GIT_COMMITTER_DATE", fmt.Sprintf("%d +0000", at))
-	r.git("merge", "-q", "--no-ff", "-m", "merge1", "side")
-	heads = append(heads, r.git("rev-parse", "HEAD"))
-	r.git("checkout", "-q", "side")
-	for i := range 3 {
-		heads = append(heads, commit(fmt.Sprintf("late%d", i), 5))
-	}
-	r.git("checkout", "-q", "main")
-	for i := range 5 {
-		heads = append(heads, commit(fmt.Sprintf("after%d", i), 30))
-	}
-	at += 30
-	t.Setenv("GIT_COMMITTER_DATE", fmt.Sprintf("%d +0000", at))
-	r.git("merge", "-q", "--no-ff", "-m", "merge2", "side")
-	heads = append(heads, r.git("rev-parse", "HEAD"))
+	commits("", "base", 4, 60)
+	r.git("branch", "side")
+	commits("side", "side", 9, 10)
+	commits("main", "main", 3, 45)
+	merge("merge1", 60)
+	commits("side", "late", 3, 5)
+	commits("main", "after", 5, 30)
+	merge("merge2", 30)
 
 	hashes := func(l *Log) []string {
 		var out []string
@@ -632,7 +631,9 @@ func TestWindowIsGitsOrder(t *testing.T) {
 		}
 		return out
 	}
-	for name, order := range map[string][]string{"oldest first": heads, "newest first": reversed(heads)} {
+	newest := slices.Clone(heads)
+	slices.Reverse(newest)
+	for name, order := range map[string][]string{"oldest first": heads, "newest first": newest} {
 		cache := t.TempDir()
 		for _, h := range order {
 			want := strings.Fields(r.git("log", "--format=%H", "-n", fmt.Sprint(window), h))
@@ -645,10 +646,4 @@ func TestWindowIsGitsOrder(t *testing.T) {
 			}
 		}
 	}
-}
-
-func reversed(s []string) []string {
-	out := slices.Clone(s)
-	slices.Reverse(out)
-	return out
 }

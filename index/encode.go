@@ -150,12 +150,18 @@ func (d *dec) tf(tf *[NumFields]uint16) bool {
 // prefixed writes s as the length of the prefix it shares with last and
 // the rest: sorted names share much.
 func (e *enc) prefixed(s, last string) {
-	n := 0
-	for n < len(s) && n < len(last) && s[n] == last[n] {
-		n++
-	}
+	n := shared(s, last)
 	e.uint(uint64(n))
 	e.str(s[n:])
+}
+
+// shared is the length of the prefix s shares with t.
+func shared(s, t string) int {
+	n := 0
+	for n < len(s) && n < len(t) && s[n] == t[n] {
+		n++
+	}
+	return n
 }
 
 // prefixed reads what enc.prefixed wrote.

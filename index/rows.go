@@ -53,10 +53,15 @@ func defCheck(name string, file int64) int64 {
 
 // keyedSQL is the query of keyedRows of the columns cols of a table
 // whose primary key starts with the text column key and goes on with
-// more: the last row before ?1, then those from ?1 on, in order.
-func keyedSQL(table, cols, key, more string) string {
+// more: the last row before ?1, then those from ?1 on, in order, limit of
+// them at most when limit is above 0.
+func keyedSQL(table, cols, key, more string, limit int) string {
+	tail := ""
+	if limit > 0 {
+		tail = fmt.Sprintf(" LIMIT %d", limit)
+	}
 	return `SELECT ` + cols + ` FROM (SELECT ` + cols + ` FROM ` + table + ` WHERE ` + key + ` < ?1 ORDER BY ` + key + ` DESC, ` + more + ` DESC LIMIT 1)
-		UNION ALL SELECT ` + cols + ` FROM (SELECT ` + cols + ` FROM ` + table + ` WHERE ` + key + ` >= ?1 ORDER BY ` + key + `, ` + more + `)`
+		UNION ALL SELECT ` + cols + ` FROM (SELECT ` + cols + ` FROM ` + table + ` WHERE ` + key + ` >= ?1 ORDER BY ` + key + `, ` + more + tail + `)`
 }
 
 // keyedRows reads the rows of key from a table whose primary key starts

@@ -471,7 +471,7 @@ func (ix *Index) DefinersOf(names []string) map[string][]*Entry {
 	// name leaves its row beside them, out of their order.
 	ctx := context.Background()
 	q := ix.reader()
-	stmt, err := q.PrepareContext(ctx, keyedSQL("defs", "name, file, c", "name", "file"))
+	stmt, err := q.PrepareContext(ctx, keyedSQL("defs", "name, file, c", "name", "file", 0))
 	if err != nil {
 		ix.fail(err)
 		return out

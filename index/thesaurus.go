@@ -960,15 +960,6 @@ func encodePairs(a string, list []Neighbor) [][]byte {
 	return blobs
 }
 
-// shared is the length of the prefix s shares with t.
-func shared(s, t string) int {
-	n := 0
-	for n < len(s) && n < len(t) && s[n] == t[n] {
-		n++
-	}
-	return n
-}
-
 // pairPart is the blob of one part of a's pair counts.
 func pairPart(a string, part int, list []Neighbor) []byte {
 	// Its size, as most blobs are: short lengths, counts under 16,384.
@@ -1156,8 +1147,7 @@ func (ix *Index) readPairs(ctx context.Context, stems []string) (map[string][]Ne
 	q := ix.reader()
 	// The row before the term's, its part 0, and the row after that: the
 	// term's part 1, or the next term's part 0 (see keyedRows).
-	stmt, err := q.PrepareContext(ctx, `SELECT a, part, pairs FROM (SELECT a, part, pairs FROM cooc WHERE a < ?1 ORDER BY a DESC, part DESC LIMIT 1)
-		UNION ALL SELECT a, part, pairs FROM (SELECT a, part, pairs FROM cooc WHERE a >= ?1 ORDER BY a, part LIMIT 2)`)
+	stmt, err := q.PrepareContext(ctx, keyedSQL("cooc", "a, part, pairs", "a", "part", 2))
 	if err != nil {
 		return nil, err
 	}
