@@ -186,6 +186,29 @@ func snapshot(t *testing.T, ix *Index, words ...string) string {
 
 func itoa(n int) string { return fmtInt(n) }
 
+// neighbours lists the words' neighbours in the thesaurus, with their counts
+// and associations.
+func neighbours(t *testing.T, ix *Index, words ...string) string {
+	t.Helper()
+	var stems []string
+	for _, w := range words {
+		stems = append(stems, tokenize.Stem(w))
+	}
+	all := ix.RelatedAll(stems, 1000)
+	if err := ix.Err(); err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	for _, st := range stems {
+		b.WriteString(st + ":")
+		for _, nb := range all[st] {
+			b.WriteString(" " + nb.Stem + "=" + itoa(nb.Files) + "/" + ftoa(nb.Assoc))
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
 func TestIncrementalEqualsRebuild(t *testing.T) {
 	// Terms' pair counts in many parts, which the rounds merge, grow and
 	// shrink.
@@ -230,6 +253,11 @@ func TestIncrementalEqualsRebuild(t *testing.T) {
 	}
 	if got, want := pairCounts(t, ix), pairCounts(t, fresh); got != want {
 		t.Errorf("incremental thesaurus differs from a rebuild:\n%s\n---\n%s", got, want)
+	}
+	// The neighbours too: the same counts weighed by the same statistics,
+	// whatever the index's segments, delta and tombstones.
+	if got, want := neighbours(t, ix, words...), neighbours(t, fresh, words...); got != want {
+		t.Errorf("incremental neighbours differ from a rebuild's:\n%s\n---\n%s", got, want)
 	}
 	var parts int
 	if err := ix.db.QueryRow(`SELECT MAX(part) FROM cooc`).Scan(&parts); err != nil || parts < 5 {

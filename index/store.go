@@ -184,7 +184,8 @@ type Index struct {
 	docs    map[int64]*Doc
 	terms   map[string]*termStat
 	holders int // the holders decoded in terms (see maxHolders)
-	// pairs caches the thesaurus's pairs read, by stem (see readPairs).
+	// pairs caches the thesaurus's most frequent pairs, by stem, counted
+	// as the catalog stands (see RelatedAll).
 	pairs map[string][]Neighbor
 	// blocks caches the postings blocks read, by block number.
 	blocks map[int64][]segBlock
@@ -192,6 +193,9 @@ type Index struct {
 	defs   map[string][]*Entry // definers by name
 	dirs   map[string][]*Entry // entries by folder ("a/b/"), made on demand
 	tomb   map[int64][]string  // tombstoned ids and the stems they held
+	// dfShift counts, by stem, the delta's files less the tombstoned ones
+	// that hold it, made on demand (see liveDF).
+	dfShift map[string]int
 	// pairsOut counts the pairs of files dropped since the thesaurus was
 	// last flushed, still counted in the cooc table; read on demand.
 	pairsOut map[[2]string]int
@@ -727,6 +731,7 @@ func (ix *Index) forget() {
 	ix.docs, ix.terms, ix.defs, ix.blocks, ix.dirs = map[int64]*Doc{}, map[string]*termStat{}, map[string][]*Entry{}, map[int64][]segBlock{}, nil
 	ix.holders, ix.pairs = 0, nil
 	ix.delta, ix.tomb, ix.pairsOut, ix.ready, ix.hashes = nil, nil, nil, false, nil
+	ix.dfShift = nil
 }
 
 // catalog is the catalog, its entries made from the snapshot an update

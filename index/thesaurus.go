@@ -1012,12 +1012,17 @@ func decodePairs(blob []byte) (string, int, []Neighbor, error) {
 	return a, int(part), list, nil
 }
 
-// segmentDF is how many files of the segments hold stem, not counting the
-// delta's or the tombstones: whatever else was read before, so that the
-// same index answers a retrieval the same way every time.
-func (ix *Index) segmentDF(stem string) int {
+// liveDF is DF without the postings: how many files of the segments hold
+// stem, less the tombstoned, plus the delta's, from counts made once per
+// catalog (dfShift). It is what DF answers, at the cost of a map lookup,
+// for the many neighbours a thesaurus read weighs: an index updated file
+// by file answers as a rebuild of the same files does.
+func (ix *Index) liveDF(stem string) int {
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
+	if ts, ok := ix.terms[stem]; ok {
+		return ts.df
+	}
 	b := blockOf(stem)
 	if _, ok := ix.blocks[b]; !ok {
 		ix.loadBlocks([]int64{b})
@@ -1028,7 +1033,29 @@ func (ix *Index) segmentDF(stem string) int {
 			df += e.df
 		}
 	}
-	return df
+	return max(0, df+ix.shiftOf(stem))
+}
+
+// shiftOf is what the tombstones and the delta change in the count of the
+// files holding stem (see adjust). Callers hold ix.mu.
+func (ix *Index) shiftOf(stem string) int {
+	ix.prepare()
+	if ix.dfShift == nil {
+		ix.dfShift = map[string]int{}
+		for _, stems := range ix.tomb {
+			for _, st := range stems {
+				ix.dfShift[st]--
+			}
+		}
+		for _, d := range ix.delta {
+			for _, t := range d.Terms {
+				if t.TF != ([NumFields]uint16{}) {
+					ix.dfShift[t.Stem]++
+				}
+			}
+		}
+	}
+	return ix.dfShift[stem]
 }
 
 // Neighbor is a term that stands with another in the repository's
@@ -1068,19 +1095,40 @@ func (ix *Index) RelatedAll(stems []string, k int) map[string][]Neighbor {
 		return out
 	}
 	// The pairs read before, for this catalog; the rest from the table.
+	// A term whose counts the delta or the dropped files change has its
+	// most frequent chosen from its counts as they stand (the delta's pairs
+	// added, the dropped files' taken back), as a rebuild's would be: from
+	// its part 0 where the changes cannot move a pair across its edge, else
+	// from all its parts.
 	cands := make(map[string][]Neighbor, len(stems))
+	adjs := map[string]map[string]int{}
 	var need []string
 	ix.mu.Lock()
 	loaded := ix.loaded
 	for _, a := range stems {
 		if list, ok := ix.pairs[a]; ok {
 			cands[a] = slices.Clone(list)
-		} else {
-			need = append(need, a)
+			continue
 		}
+		if adj := ix.pairAdjust(a); len(adj) > 0 {
+			adjs[a] = adj
+		}
+		need = append(need, a)
 	}
 	ix.mu.Unlock()
-	read, err := ix.readPairs(context.Background(), need)
+	ctx := context.Background()
+	read, err := ix.readPairs(ctx, need)
+	if err == nil {
+		var whole []string
+		for a, adj := range adjs {
+			if top, ok := adjustTop(read[a], adj); ok {
+				read[a] = top
+			} else {
+				whole = append(whole, a)
+			}
+		}
+		err = ix.readAdjusted(ctx, whole, adjs, read)
+	}
 	if err != nil {
 		ix.failLocking(fmt.Errorf("read thesaurus: %w", err))
 		return out
@@ -1092,25 +1140,6 @@ func (ix *Index) RelatedAll(stems []string, k int) map[string][]Neighbor {
 	for a, list := range read {
 		if ix.loaded == loaded && len(ix.pairs) < maxPairStems {
 			ix.pairs[a] = slices.Clone(list)
-		}
-		cands[a] = list
-	}
-	ix.mu.Unlock()
-	// The counts as they stand: the delta's pairs added, the dropped files'
-	// taken back.
-	ix.mu.Lock()
-	for _, a := range stems {
-		adj := ix.pairAdjust(a)
-		if len(adj) == 0 {
-			continue
-		}
-		list := cands[a]
-		for i := range list {
-			list[i].Files += adj[list[i].Stem]
-			delete(adj, list[i].Stem)
-		}
-		for b, k := range adj {
-			list = append(list, Neighbor{Stem: b, Files: k})
 		}
 		cands[a] = list
 	}
@@ -1180,16 +1209,99 @@ func (ix *Index) readPairs(ctx context.Context, stems []string) (map[string][]Ne
 		if err := keyedRows(ctx, stmt, "cooc", st, scan, take); err != nil {
 			return nil, err
 		}
-		// The most frequent, the first in order of stem where as frequent.
-		sort.Slice(list, func(i, j int) bool {
-			if list[i].Files != list[j].Files {
-				return list[i].Files > list[j].Files
-			}
-			return list[i].Stem < list[j].Stem
-		})
+		sortByFiles(list)
 		out[st] = list[:min(len(list), relatedScan)]
 	}
 	return out, nil
+}
+
+// adjustTop is a term's most frequent pairs with the changes adj made to
+// their counts, from top, the most frequent as stored (part 0), when they
+// are enough to tell: when top holds all the term's pairs, or when no pair
+// that the changes could lift from the other parts (counted as often as
+// top's last at most, and by what adj adds) reaches top's least after the
+// changes. With no pair of top lowered and none of the others raised,
+// the order at the edge stands, ties included.
+func adjustTop(top []Neighbor, adj map[string]int) ([]Neighbor, bool) {
+	if len(top) == relatedScan {
+		edge := top[len(top)-1].Files
+		in := make(map[string]bool, len(top))
+		least, lowered := math.MaxInt, false
+		for _, nb := range top {
+			in[nb.Stem] = true
+			least = min(least, nb.Files+adj[nb.Stem])
+			lowered = lowered || adj[nb.Stem] < 0
+		}
+		raised := 0
+		for b, k := range adj {
+			if !in[b] {
+				raised = max(raised, k)
+			}
+		}
+		if least <= edge+raised && (lowered || raised > 0) {
+			return nil, false
+		}
+		top = slices.Clone(top)
+		for i := range top {
+			top[i].Files += adj[top[i].Stem]
+		}
+		sortByFiles(top)
+		return top, true
+	}
+	return adjusted(top, adj), true
+}
+
+// adjusted is the pairs of list with the changes adj made to their
+// counts, those no longer counted left out, the most frequent relatedScan
+// first, ordered as readPairs orders them.
+func adjusted(list []Neighbor, adj map[string]int) []Neighbor {
+	out := make([]Neighbor, 0, len(list)+len(adj))
+	seen := make(map[string]bool, len(list))
+	for _, nb := range list {
+		seen[nb.Stem] = true
+		if nb.Files += adj[nb.Stem]; nb.Files > 0 {
+			out = append(out, nb)
+		}
+	}
+	for b, k := range adj {
+		if !seen[b] && k > 0 {
+			out = append(out, Neighbor{Stem: b, Files: k})
+		}
+	}
+	sortByFiles(out)
+	return out[:min(len(out), relatedScan)]
+}
+
+// readAdjusted reads every pair of each term of whole and sets in out its
+// most frequent, with the changes adjs made to their counts.
+func (ix *Index) readAdjusted(ctx context.Context, whole []string, adjs map[string]map[string]int, out map[string][]Neighbor) error {
+	if len(whole) == 0 {
+		return nil
+	}
+	stmt, err := ix.reader().PrepareContext(ctx, `SELECT part, pairs FROM cooc WHERE a = ? ORDER BY part`)
+	if err != nil {
+		return err
+	}
+	defer stmt.Close()
+	for _, a := range whole {
+		list, err := readTermPairs(ctx, stmt, a, nil)
+		if err != nil {
+			return err
+		}
+		out[a] = adjusted(list, adjs[a])
+	}
+	return nil
+}
+
+// sortByFiles orders pairs most frequent first, in order of term where as
+// frequent.
+func sortByFiles(list []Neighbor) {
+	slices.SortFunc(list, func(x, y Neighbor) int {
+		if x.Files != y.Files {
+			return cmp.Compare(y.Files, x.Files)
+		}
+		return cmp.Compare(x.Stem, y.Stem)
+	})
 }
 
 // associate weighs a term's pair counts by normalized pointwise mutual
@@ -1201,10 +1313,8 @@ func (ix *Index) associate(stem string, cands []Neighbor, n float64) []Neighbor 
 	}
 	var out []Neighbor
 	for _, nb := range cands {
-		// The segments' count will do for a neighbour: reading the delta
-		// and tombstones for every one of them costs more than the
-		// association gains. No term is in fewer files than it pairs in.
-		db := float64(max(ix.segmentDF(nb.Stem), nb.Files))
+		// No term is in fewer files than it pairs in.
+		db := float64(max(ix.liveDF(nb.Stem), nb.Files))
 		// Pairs count files where the terms stand together, a subset of
 		// the files holding both, so p(ab) <= min(p(a), p(b)).
 		pab := math.Min(float64(nb.Files), math.Min(da, db)) / n

@@ -3,6 +3,7 @@ package index
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -213,6 +214,102 @@ func TestRelatedAfterDrop(t *testing.T) {
 	}
 	if nb := related(ix, rate, 3); len(nb) != 1 || nb[0].Files != 3 {
 		t.Errorf("after adding one back: %v, want throttle in 3 files", nb)
+	}
+}
+
+// TestRelatedTopAsItStands: a term's most frequent pairs are chosen from
+// its counts as they stand, the delta's added and the dropped files' taken
+// back, not from the counts stored before them. Of "hub"'s 80 neighbours,
+// the first 20 drop out of its 60 most frequent and the last 20 come in;
+// the incremental index answers as a rebuild of the same files does.
+func TestRelatedTopAsItStands(t *testing.T) {
+	// Consonants, which the stemmer leaves as they are.
+	word := func(i int) string { const c = "bcdfghjklmnpqrstvwxz"; return "Z" + c[i/20:i/20+1] + c[i%20:i%20+1] }
+	file := func(i, j int) string { return fmt.Sprintf("w%d/f%d.go", i, j) }
+	body := func(i, j int) string {
+		return fmt.Sprintf("package w%d\n\nfunc Hub%s() {}\n\nvar _ = %d\n", i, word(i), j)
+	}
+	repo := t.TempDir()
+	files := map[string]string{}
+	for i := 0; i < 80; i++ {
+		n := 5 // the first 60 in five files each, the last 20 in four
+		if i >= 60 {
+			n = 4
+		}
+		for j := 0; j < n; j++ {
+			files[file(i, j)] = body(i, j)
+		}
+	}
+	for j := 0; j < 400; j++ { // "hub" in half the files, not all
+		files[fmt.Sprintf("other/f%d.go", j)] = fmt.Sprintf("package other\n\nfunc Other%d() {}\n", j)
+	}
+	ix := mustBuild(t, repo, files)
+	ctx := context.Background()
+	hub := tokenize.Stem("hub")
+	if nb := related(ix, hub, 1000); len(nb) != relatedScan {
+		t.Fatalf("before: %d neighbours, want the %d most frequent", len(nb), relatedScan)
+	}
+	for i := 0; i < 20; i++ {
+		os.Remove(filepath.Join(repo, filepath.FromSlash(file(i, 0))))
+		os.Remove(filepath.Join(repo, filepath.FromSlash(file(i, 1))))
+	}
+	for i := 60; i < 80; i++ {
+		writeTree(t, repo, map[string]string{file(i, 4): body(i, 4)})
+	}
+	if _, err := ix.Update(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	ix.mu.Lock()
+	adjusted := len(ix.pairAdjust(hub))
+	ix.mu.Unlock()
+	if adjusted == 0 {
+		t.Fatal("the update flushed its changes into the thesaurus: nothing is adjusted as it stands")
+	}
+	fresh, err := buildAt(ctx, repo, Options{Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fresh.Close()
+	got, want := neighbours(t, ix, "hub"), neighbours(t, fresh, "hub")
+	if got != want {
+		t.Errorf("incremental neighbours differ from a rebuild's:\n%s\n---\n%s", got, want)
+	}
+	for _, nb := range related(ix, hub, 1000) {
+		if nb.Files != 5 {
+			t.Errorf("%s paired in %d files, want 5: the 20 dropped to 3 are not among the most frequent", nb.Stem, nb.Files)
+		}
+	}
+}
+
+// TestAdjustTop: where adjustTop tells a term's most frequent pairs from
+// its stored most frequent alone, they are those of all its pairs with the
+// same changes made.
+func TestAdjustTop(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	told := 0
+	for round := 0; round < 3000; round++ {
+		var all []Neighbor
+		for i := range 40 + rng.IntN(60) {
+			all = append(all, Neighbor{Stem: fmt.Sprintf("t%03d", i), Files: 1 + rng.IntN(8)})
+		}
+		adj := map[string]int{}
+		for range rng.IntN(6) {
+			b := fmt.Sprintf("t%03d", rng.IntN(len(all)+5)) // some new to the term
+			adj[b] += rng.IntN(5) - 2
+		}
+		top := adjusted(all, nil) // as stored: the most frequent, in their order
+		want := adjusted(all, adj)
+		got, ok := adjustTop(top, adj)
+		if !ok {
+			continue
+		}
+		told++
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("round %d: from the top %v\nwith %v:\n%v\nwant\n%v", round, top, adj, got, want)
+		}
+	}
+	if told < 300 || told > 2700 {
+		t.Errorf("told from the top alone in %d rounds of 3000: the cases are not both tested", told)
 	}
 }
 
