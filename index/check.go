@@ -87,7 +87,36 @@ func (ix *Index) checkStamp() (string, bool) {
 }
 
 func (ix *Index) check(ctx context.Context) error {
-	q := ix.reader()
+	// Two halves side by side, each on a connection of its own (within a
+	// write, both on its transaction): SQLite's check of the pages with
+	// the blobs' checksums, and the thesaurus's and the definers' rows. A
+	// first index of django waited for the whole, 0.2 s of CPU, after its
+	// last write.
+	q, other := ix.reader(), ix.reader()
+	if ix.wtx == nil && ix.db != nil {
+		other = ix.db
+	}
+	rowsDone := make(chan error, 1)
+	go func() { rowsDone <- checkRowsOf(ctx, other) }()
+	err := ix.checkPages(ctx, q)
+	if rerr := <-rowsDone; err == nil && rerr != nil {
+		err = fmt.Errorf("check index %s: %w", ix.Path, rerr)
+	}
+	return err
+}
+
+// checkRowsOf checks the thesaurus's blobs against the terms of their
+// rows, and the definers' rows against their checksums.
+func checkRowsOf(ctx context.Context, q queryer) error {
+	if err := checkPairs(ctx, q); err != nil {
+		return err
+	}
+	return checkRows(ctx, q, "defs")
+}
+
+// checkPages is SQLite's check of the pages and records, then every blob
+// against its checksum.
+func (ix *Index) checkPages(ctx context.Context, q queryer) error {
 	rows, err := q.QueryContext(ctx, `PRAGMA quick_check`)
 	if err != nil {
 		return fmt.Errorf("check index %s: %w", ix.Path, err)
@@ -125,14 +154,6 @@ func (ix *Index) check(ctx context.Context) error {
 			return fmt.Errorf("check index %s: %s: %w", ix.Path, strings.TrimPrefix(c, "SELECT "), err)
 		}
 	}
-	// The thesaurus's blobs name their terms: each its row's.
-	if err := checkPairs(ctx, q); err != nil {
-		return fmt.Errorf("check index %s: %w", ix.Path, err)
-	}
-	// The rows of the table without blobs, against theirs.
-	if err := checkRows(ctx, q, "defs"); err != nil {
-		return fmt.Errorf("check index %s: %w", ix.Path, err)
-	}
 	return nil
 }
 
@@ -151,7 +172,8 @@ func checkPairs(ctx context.Context, q queryer) error {
 		if err := rows.Scan(&a, &part, &blob); err != nil {
 			return fmt.Errorf("%w (%v)", corruptRow{"cooc", a}, err)
 		}
-		if key, p, _, err := decodePairs(blob); err != nil || key != a || p != part {
+		// Checked as decodePairs reads them, with no pair made.
+		if key, p, err := walkPairs(blob, func(int) {}, func([]byte, int) {}); err != nil || key != a || p != part {
 			return corruptRow{"cooc", a}
 		}
 	}

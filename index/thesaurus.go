@@ -984,32 +984,58 @@ func pairPart(a string, part int, list []Neighbor) []byte {
 // pairs in order of term. A blob that does not match its checksum, or
 // whose terms are out of order or counted 0, is damage.
 func decodePairs(blob []byte) (string, int, []Neighbor, error) {
-	b, err := unseal(blob)
+	var list []Neighbor
+	a, part, err := walkPairs(blob, func(n int) { list = make([]Neighbor, 0, n) }, func(stem []byte, files int) {
+		list = append(list, Neighbor{Stem: string(stem), Files: files})
+	})
 	if err != nil {
 		return "", 0, nil, err
+	}
+	return a, part, list, nil
+}
+
+// walkPairs reads a blob of encodePairs: it returns its term and part, and
+// calls sized with the number of its pairs, then fn with each pair's term,
+// in a buffer that the next call writes over, and count. A blob whose
+// pairs are out of order, twice or counted 0 is damage.
+func walkPairs(blob []byte, sized func(int), fn func(stem []byte, files int)) (string, int, error) {
+	b, err := unseal(blob)
+	if err != nil {
+		return "", 0, err
 	}
 	d := dec{b: b}
 	a := d.str()
 	part := d.uint()
 	if part > math.MaxInt32 {
-		return "", 0, nil, errCorrupt
+		return "", 0, errCorrupt
 	}
-	list := make([]Neighbor, d.count())
-	last := ""
-	for i := range list {
-		list[i] = Neighbor{Stem: d.prefixed(last), Files: int(d.uint())}
-		if d.err == nil && (list[i].Files <= 0 || i > 0 && list[i].Stem <= last) {
-			return "", 0, nil, errCorrupt
+	n := d.count()
+	if d.err == nil {
+		sized(n)
+	}
+	var last, cur []byte
+	for i := 0; i < n && d.err == nil; i++ {
+		k := d.uint()
+		rest := d.uint()
+		if d.err != nil || k > uint64(len(last)) || rest > uint64(len(d.b)) {
+			return "", 0, errCorrupt
 		}
-		last = list[i].Stem
+		cur = append(append(cur[:0], last[:k]...), d.b[:rest]...)
+		d.b = d.b[rest:]
+		files := d.uint()
+		if d.err != nil || files == 0 || files > math.MaxInt32 || i > 0 && bytes.Compare(cur, last) <= 0 {
+			return "", 0, errCorrupt
+		}
+		fn(cur, int(files))
+		last, cur = cur, last
 	}
 	if d.err == nil && len(d.b) > 0 {
 		d.err = errCorrupt // bytes after the pairs
 	}
 	if d.err != nil {
-		return "", 0, nil, d.err
+		return "", 0, d.err
 	}
-	return a, int(part), list, nil
+	return a, int(part), nil
 }
 
 // liveDF is DF without the postings: how many files of the segments hold
