@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unsafe"
 
 	"github.com/hone-tools/hone/redact"
 	"github.com/hone-tools/hone/structure"
@@ -127,7 +128,8 @@ var moduleIndex = map[string]bool{
 }
 
 // analyze tokenizes one file's content into a Doc. src is nil for files whose
-// contents must not be read (secrets) or could not be.
+// contents must not be read (secrets) or could not be; it is the doc's from
+// then on, the names of its outline parts of it: nothing may write to it.
 func analyze(f walk.File, src []byte) *Doc { return analyzeWith(f, src, true) }
 
 // analyzeWith is analyze, the thesaurus's pairs counted only when
@@ -175,11 +177,14 @@ func analyzeWith(f walk.File, src []byte, withPairs bool) *Doc {
 		// Secrets' tokens never reach the index: their bytes become
 		// spaces, offsets unchanged.
 		src, _ = redact.Mask(f.Path, src)
+		// The text read where it lies, not copied: src is this call's, and
+		// nothing writes to it again. The doc's names are parts of it.
+		text := unsafe.String(unsafe.SliceData(src), len(src))
 		var spans [][2]int
 		if !f.Kind.Has(walk.Generated) {
 			// The fast extractor for every file; Index.Outline parses the
 			// few files a retrieval looks at closely with tree-sitter.
-			o := structure.ExtractFallback(f.Path, src)
+			o := structure.ExtractFallbackText(f.Path, text)
 			d.Defs, d.Imports = o.Defs, o.Imports
 			for _, def := range d.Defs {
 				tokenize.Each(def.Name, func(t tokenize.Token) { add(Def, t) })
@@ -207,7 +212,7 @@ func analyzeWith(f walk.File, src []byte, withPairs bool) *Doc {
 		span := 0
 		// Prose documentation pairs its words as comments do.
 		prose := f.Kind.Has(walk.Docs) && len(spans) == 0
-		tokenize.Each(string(src), func(t tokenize.Token) {
+		tokenize.Each(text, func(t tokenize.Token) {
 			add(Body, t)
 			for len(spans) > 0 && spans[0][1] <= t.Pos {
 				spans = spans[1:]

@@ -22,6 +22,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
+	"unsafe"
 
 	"github.com/hone-tools/hone/internal/lazyre"
 )
@@ -256,21 +257,28 @@ func ParseStats() Stats {
 
 // ExtractFallback outlines src with the fallback patterns only.
 func ExtractFallback(p string, src []byte) Outline {
+	return ExtractFallbackText(p, string(src))
+}
+
+// ExtractFallbackText is ExtractFallback of a text: the outline's strings
+// are parts of it, with no copy of the text made.
+func ExtractFallbackText(p, text string) Outline {
 	o := Outline{Lang: Language(p), Parser: ParserFallback}
 	rules := familyRules[o.Lang]
-	lines := splitLines(src)
+	lines := splitText(text)
 	if rules != nil {
 		o.Defs = extractDefs(o.Lang, rules, lines)
 	}
 	o.Imports = extractImports(o.Lang, lines)
 	if IsCode(o.Lang) {
-		o.Calls = Calls(src)
+		o.Calls = Calls(unsafe.Slice(unsafe.StringData(text), len(text))) // read, never written
 	}
 	return o
 }
 
-func splitLines(src []byte) []string {
-	s := string(src)
+func splitLines(src []byte) []string { return splitText(string(src)) }
+
+func splitText(s string) []string {
 	lines := strings.Split(s, "\n")
 	for i, l := range lines {
 		lines[i] = strings.TrimSuffix(l, "\r")
