@@ -246,14 +246,9 @@ func (ix *Index) loadBlocks(blocks []int64) {
 // adjust corrects a term's count from its segments: less the tombstoned
 // files that held it, plus the delta's. Callers hold ix.mu.
 func (ix *Index) adjust(stem string, ts *termStat) {
-	for _, stems := range ix.tomb {
-		if containsSorted(stems, stem) {
-			ts.df--
-		}
-	}
+	ts.df += ix.shiftOf(stem)
 	for _, d := range ix.delta {
 		if tf := d.TF(stem); tf != ([NumFields]uint16{}) {
-			ts.df++
 			for _, t := range d.Terms {
 				if t.Stem == stem && t.Surface != "" && (ts.surface == "" || shorter(t.Surface, ts.surface)) {
 					ts.surface = t.Surface

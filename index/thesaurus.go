@@ -656,35 +656,46 @@ func decodePairStems(b []byte) ([][2]string, error) {
 // pairAdjust is what the delta adds to the counted pairs of stem, and what
 // the files dropped since the last flush take back. Callers hold ix.mu.
 func (ix *Index) pairAdjust(stem string) map[string]int {
+	return ix.pairAdjusts([]string{stem})[stem]
+}
+
+// pairAdjusts is pairAdjust of each of stems, the dropped files' pairs
+// gone through once for all. Callers hold ix.mu.
+func (ix *Index) pairAdjusts(stems []string) map[string]map[string]int {
 	ix.prepare()
 	ix.loadPairsOut()
-	adj := map[string]int{}
-	for _, d := range ix.delta {
-		if e := ix.entryByID(d.ID); e == nil || e.seg != 0 {
-			continue
-		}
-		i := sort.Search(len(d.Terms), func(i int) bool { return d.Terms[i].Stem >= stem })
-		if i == len(d.Terms) || d.Terms[i].Stem != stem {
-			continue
-		}
-		for _, p := range d.Pairs {
-			switch int32(i) {
-			case p[0]:
-				adj[d.Terms[p[1]].Stem]++
-			case p[1]:
-				adj[d.Terms[p[0]].Stem]++
+	out := make(map[string]map[string]int, len(stems))
+	for _, stem := range stems {
+		out[stem] = map[string]int{}
+	}
+	for stem, adj := range out {
+		for _, d := range ix.delta {
+			if e := ix.entryByID(d.ID); e == nil || e.seg != 0 {
+				continue
+			}
+			i := sort.Search(len(d.Terms), func(i int) bool { return d.Terms[i].Stem >= stem })
+			if i == len(d.Terms) || d.Terms[i].Stem != stem {
+				continue
+			}
+			for _, p := range d.Pairs {
+				switch int32(i) {
+				case p[0]:
+					adj[d.Terms[p[1]].Stem]++
+				case p[1]:
+					adj[d.Terms[p[0]].Stem]++
+				}
 			}
 		}
 	}
 	for p, n := range ix.pairsOut {
-		switch stem {
-		case p[0]:
+		if adj, ok := out[p[0]]; ok {
 			adj[p[1]] -= n
-		case p[1]:
+		}
+		if adj, ok := out[p[1]]; ok {
 			adj[p[0]] -= n
 		}
 	}
-	return adj
+	return out
 }
 
 // loadPairsOut reads the pairs waiting in cooc_out, once per catalog:
@@ -1067,7 +1078,14 @@ func (ix *Index) liveDF(stem string) int {
 func (ix *Index) shiftOf(stem string) int {
 	ix.prepare()
 	if ix.dfShift == nil {
-		ix.dfShift = map[string]int{}
+		n := 0
+		for _, stems := range ix.tomb {
+			n += len(stems)
+		}
+		for _, d := range ix.delta {
+			n += len(d.Terms)
+		}
+		ix.dfShift = make(map[string]int, n)
 		for _, stems := range ix.tomb {
 			for _, st := range stems {
 				ix.dfShift[st]--
@@ -1134,12 +1152,14 @@ func (ix *Index) RelatedAll(stems []string, k int) map[string][]Neighbor {
 	for _, a := range stems {
 		if list, ok := ix.pairs[a]; ok {
 			cands[a] = slices.Clone(list)
-			continue
+		} else {
+			need = append(need, a)
 		}
-		if adj := ix.pairAdjust(a); len(adj) > 0 {
+	}
+	for a, adj := range ix.pairAdjusts(need) {
+		if len(adj) > 0 {
 			adjs[a] = adj
 		}
-		need = append(need, a)
 	}
 	ix.mu.Unlock()
 	ctx := context.Background()
