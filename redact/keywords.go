@@ -8,10 +8,13 @@ package redact
 type keywordScanner struct {
 	class [256]uint8 // a byte's column; 0 for bytes no keyword holds
 	cols  int
-	next  []uint16  // the state after a byte: next[state*cols+class]
-	ends  []bool    // whether a keyword ends at a state
-	out   [][]int32 // the keywords that end at a state, by number
-	lens  []int     // each keyword's length
+	// next is the state after a byte, next[state*cols+class], written as
+	// the state's row, state*cols, shifted left once, its lowest bit set
+	// where a keyword ends at it: a byte costs two table reads, not three
+	// and a multiplication.
+	next []uint32
+	out  [][]int32 // the keywords that end at a state, by number
+	lens []int     // each keyword's length
 }
 
 // newKeywordScanner builds the scanner of keywords, which are lower-case:
@@ -93,10 +96,12 @@ func newKeywordScanner(keywords []string) *keywordScanner {
 			queue = append(queue, v)
 		}
 	}
-	ks.next = next
-	ks.ends = make([]bool, states)
-	for s, o := range ks.out {
-		ks.ends[s] = len(o) > 0
+	ks.next = make([]uint32, len(next))
+	for i, v := range next {
+		ks.next[i] = uint32(v) * uint32(ks.cols) << 1
+		if len(ks.out[v]) > 0 {
+			ks.next[i] |= 1
+		}
 	}
 	return ks
 }
@@ -104,12 +109,13 @@ func newKeywordScanner(keywords []string) *keywordScanner {
 // scan calls fn for each keyword found in text, with its number and the
 // offset where it starts, in order of where it ends.
 func (ks *keywordScanner) scan(text string, fn func(keyword, start int)) {
-	next, class, cols, ends := ks.next, &ks.class, ks.cols, ks.ends
-	s := 0
+	next, class, cols := ks.next, &ks.class, uint32(ks.cols)
+	row := uint32(0)
 	for i := 0; i < len(text); i++ {
-		s = int(next[s*cols+int(class[text[i]])])
-		if ends[s] {
-			for _, k := range ks.out[s] {
+		v := next[row+uint32(class[text[i]])]
+		row = v >> 1
+		if v&1 != 0 {
+			for _, k := range ks.out[row/cols] {
 				fn(int(k), i-ks.lens[k]+1)
 			}
 		}
