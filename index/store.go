@@ -196,10 +196,7 @@ type Index struct {
 	// dfShift counts, by stem, the delta's files less the tombstoned ones
 	// that hold it, made on demand (see liveDF).
 	dfShift map[string]int
-	// pairsOut counts the pairs of files dropped since the thesaurus was
-	// last flushed, still counted in the cooc table; read on demand.
-	pairsOut map[[2]string]int
-	ready    bool // caches loaded
+	ready   bool // caches loaded
 	// readErr is the first error the read methods met.
 	readErr error
 	// loaded is the version of the index the catalog was read at.
@@ -730,7 +727,7 @@ func (ix *Index) setPending(version string, b []byte, sum catalogSummary) {
 func (ix *Index) forget() {
 	ix.docs, ix.terms, ix.defs, ix.blocks, ix.dirs = map[int64]*Doc{}, map[string]*termStat{}, map[string][]*Entry{}, map[int64][]segBlock{}, nil
 	ix.holders, ix.pairs = 0, nil
-	ix.delta, ix.tomb, ix.pairsOut, ix.ready, ix.hashes = nil, nil, nil, false, nil
+	ix.delta, ix.tomb, ix.ready, ix.hashes = nil, nil, false, nil
 	ix.dfShift = nil
 }
 

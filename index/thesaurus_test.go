@@ -41,9 +41,12 @@ func pairCounts(t *testing.T, ix *Index) string {
 		}
 	}
 	rows.Close()
+	out, err := readPairsOut(context.Background(), ix.reader())
+	if err != nil {
+		t.Fatal(err)
+	}
 	ix.mu.Lock()
 	ix.prepare()
-	ix.loadPairsOut()
 	for _, d := range ix.delta {
 		if e := ix.entryByID(d.ID); e != nil && e.seg == 0 {
 			for _, p := range d.pairStems() {
@@ -52,7 +55,7 @@ func pairCounts(t *testing.T, ix *Index) string {
 			}
 		}
 	}
-	for p, n := range ix.pairsOut {
+	for p, n := range out {
 		counts[p] -= n
 		counts[[2]string{p[1], p[0]}] -= n
 	}
