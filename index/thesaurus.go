@@ -700,6 +700,15 @@ func (ix *Index) pairAdjusts(stems []string) map[string]map[string]int {
 // term of adjs is in is made, where a map of every pair read took a
 // tenth of a retrieval's CPU on an index updated through many commits.
 func takePairsOut(ctx context.Context, q queryer, adjs map[string]map[string]int) error {
+	// A term is looked up only where its first byte and length are those
+	// of a term of adjs: most of a blob's are not.
+	var may [256]uint64
+	for a := range adjs {
+		if a != "" {
+			may[a[0]] |= 1 << min(len(a), 63)
+		}
+	}
+	wanted := func(t []byte) bool { return len(t) > 0 && may[t[0]]&(1<<min(len(t), 63)) != 0 }
 	rows, err := q.QueryContext(ctx, `SELECT pairs FROM cooc_out`)
 	if err != nil {
 		return err
@@ -715,17 +724,25 @@ func takePairsOut(ctx context.Context, q queryer, adjs map[string]map[string]int
 			return err
 		}
 		d := dec{b: b}
-		for n := d.count(); n > 0 && d.err == nil; n-- {
-			a := d.bytes(d.uint())
-			c := d.bytes(d.uint())
+		n := d.count()
+		rest := d.b
+		for ; n > 0 && d.err == nil; n-- {
+			var a, c []byte
+			if a, rest, d.err = cutString(rest); d.err == nil {
+				c, rest, d.err = cutString(rest)
+			}
 			if d.err != nil {
 				break
 			}
-			if adj, ok := adjs[string(a)]; ok {
-				adj[string(c)]--
+			if wanted(a) {
+				if adj, ok := adjs[string(a)]; ok {
+					adj[string(c)]--
+				}
 			}
-			if adj, ok := adjs[string(c)]; ok {
-				adj[string(a)]--
+			if wanted(c) {
+				if adj, ok := adjs[string(c)]; ok {
+					adj[string(a)]--
+				}
 			}
 		}
 		if d.err != nil {
@@ -733,6 +750,22 @@ func takePairsOut(ctx context.Context, q queryer, adjs map[string]map[string]int
 		}
 	}
 	return rows.Err()
+}
+
+// cutString reads what enc.str wrote at the start of b, and returns it and
+// the bytes after it; a length of one byte, the most common, is read in
+// place.
+func cutString(b []byte) (s, rest []byte, err error) {
+	n, k := uint64(0), 0
+	if len(b) > 0 && b[0] < 0x80 {
+		n, k = uint64(b[0]), 1
+	} else if n, k = binary.Uvarint(b); k <= 0 {
+		return nil, nil, errCorrupt
+	}
+	if n > uint64(len(b)-k) {
+		return nil, nil, errCorrupt
+	}
+	return b[k : k+int(n) : k+int(n)], b[k+int(n):], nil
 }
 
 // pairChanges are changes to the pair counts, both ways round, sorted:
