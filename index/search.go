@@ -246,18 +246,10 @@ func (ix *Index) loadBlocks(blocks []int64) {
 // adjust corrects a term's count from its segments: less the tombstoned
 // files that held it, plus the delta's. Callers hold ix.mu.
 func (ix *Index) adjust(stem string, ts *termStat) {
-	ts.df += ix.shiftOf(stem)
-	for _, d := range ix.delta {
-		if tf := d.TF(stem); tf != ([NumFields]uint16{}) {
-			for _, t := range d.Terms {
-				if t.Stem == stem && t.Surface != "" && (ts.surface == "" || shorter(t.Surface, ts.surface)) {
-					ts.surface = t.Surface
-				}
-			}
-		}
-	}
-	if ts.df < 0 {
-		ts.df = 0
+	sh := ix.shiftOf(stem)
+	ts.df = max(0, ts.df+sh.df)
+	if sh.surface != "" && (ts.surface == "" || shorter(sh.surface, ts.surface)) {
+		ts.surface = sh.surface
 	}
 }
 

@@ -194,8 +194,9 @@ type Index struct {
 	dirs   map[string][]*Entry // entries by folder ("a/b/"), made on demand
 	tomb   map[int64][]string  // tombstoned ids and the stems they held
 	// dfShift counts, by stem, the delta's files less the tombstoned ones
-	// that hold it, made on demand (see liveDF).
-	dfShift map[string]int
+	// that hold it, with the delta's shortest word for it, made on demand
+	// (see shiftOf).
+	dfShift map[string]shift
 	ready   bool // caches loaded
 	// readErr is the first error the read methods met.
 	readErr error

@@ -1126,12 +1126,13 @@ func (ix *Index) liveDF(stem string) int {
 			df += e.df
 		}
 	}
-	return max(0, df+ix.shiftOf(stem))
+	return max(0, df+ix.shiftOf(stem).df)
 }
 
 // shiftOf is what the tombstones and the delta change in the count of the
-// files holding stem (see adjust). Callers hold ix.mu.
-func (ix *Index) shiftOf(stem string) int {
+// files holding stem, and the delta's shortest word for it (see adjust).
+// Callers hold ix.mu.
+func (ix *Index) shiftOf(stem string) shift {
 	ix.prepare()
 	if ix.dfShift == nil {
 		n := 0
@@ -1141,21 +1142,35 @@ func (ix *Index) shiftOf(stem string) int {
 		for _, d := range ix.delta {
 			n += len(d.Terms)
 		}
-		ix.dfShift = make(map[string]int, n)
+		ix.dfShift = make(map[string]shift, n)
 		for _, stems := range ix.tomb {
 			for _, st := range stems {
-				ix.dfShift[st]--
+				sh := ix.dfShift[st]
+				sh.df--
+				ix.dfShift[st] = sh
 			}
 		}
 		for _, d := range ix.delta {
 			for _, t := range d.Terms {
-				if t.TF != ([NumFields]uint16{}) {
-					ix.dfShift[t.Stem]++
+				if t.TF == ([NumFields]uint16{}) {
+					continue
 				}
+				sh := ix.dfShift[t.Stem]
+				sh.df++
+				if t.Surface != "" && (sh.surface == "" || shorter(t.Surface, sh.surface)) {
+					sh.surface = t.Surface
+				}
+				ix.dfShift[t.Stem] = sh
 			}
 		}
 	}
 	return ix.dfShift[stem]
+}
+
+// shift is what the tombstones and the delta change in a term's statistics.
+type shift struct {
+	df      int
+	surface string // the delta's shortest word for the term, if any
 }
 
 // Neighbor is a term that stands with another in the repository's
