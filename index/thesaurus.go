@@ -653,14 +653,9 @@ func decodePairStems(b []byte) ([][2]string, error) {
 	return out, d.err
 }
 
-// pairAdjust is what the delta adds to the counted pairs of stem, and what
-// the files dropped since the last flush take back. Callers hold ix.mu.
-func (ix *Index) pairAdjust(stem string) map[string]int {
-	return ix.pairAdjusts([]string{stem})[stem]
-}
-
-// pairAdjusts is pairAdjust of each of stems, the dropped files' pairs
-// gone through once for all. Callers hold ix.mu.
+// pairAdjusts is, for each of stems, what the delta adds to its counted
+// pairs and what the files dropped since the last flush take back, the
+// dropped files' pairs gone through once for all. Callers hold ix.mu.
 func (ix *Index) pairAdjusts(stems []string) map[string]map[string]int {
 	ix.prepare()
 	out := make(map[string]map[string]int, len(stems))
@@ -709,16 +704,7 @@ func takePairsOut(ctx context.Context, q queryer, adjs map[string]map[string]int
 		}
 	}
 	wanted := func(t []byte) bool { return len(t) > 0 && may[t[0]]&(1<<min(len(t), 63)) != 0 }
-	rows, err := q.QueryContext(ctx, `SELECT pairs FROM cooc_out`)
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var blob []byte
-		if err := rows.Scan(&blob); err != nil {
-			return err
-		}
+	return eachBlob(ctx, q, `SELECT pairs FROM cooc_out`, func(blob []byte) error {
 		b, err := unseal(blob)
 		if err != nil {
 			return err
@@ -745,11 +731,8 @@ func takePairsOut(ctx context.Context, q queryer, adjs map[string]map[string]int
 				}
 			}
 		}
-		if d.err != nil {
-			return d.err
-		}
-	}
-	return rows.Err()
+		return d.err
+	})
 }
 
 // cutString reads what enc.str wrote at the start of b, and returns it and
@@ -1105,30 +1088,6 @@ func walkPairs(blob []byte, sized func(int), fn func(stem []byte, files int)) (s
 	return a, int(part), nil
 }
 
-// liveDF is DF without the postings: how many files of the segments hold
-// stem, less the tombstoned, plus the delta's, from counts made once per
-// catalog (dfShift). It is what DF answers, at the cost of a map lookup,
-// for the many neighbours a thesaurus read weighs: an index updated file
-// by file answers as a rebuild of the same files does.
-func (ix *Index) liveDF(stem string) int {
-	ix.mu.Lock()
-	defer ix.mu.Unlock()
-	if ts, ok := ix.terms[stem]; ok {
-		return ts.df
-	}
-	b := blockOf(stem)
-	if _, ok := ix.blocks[b]; !ok {
-		ix.loadBlocks([]int64{b})
-	}
-	df := 0
-	for _, sb := range ix.blocks[b] {
-		if e := findEntry(sb.entries, stem); e != nil {
-			df += e.df
-		}
-	}
-	return max(0, df+ix.shiftOf(stem).df)
-}
-
 // shiftOf is what the tombstones and the delta change in the count of the
 // files holding stem, and the delta's shortest word for it (see adjust).
 // Callers hold ix.mu.
@@ -1431,7 +1390,7 @@ func (ix *Index) associate(stem string, cands []Neighbor, n float64) []Neighbor 
 	var out []Neighbor
 	for _, nb := range cands {
 		// No term is in fewer files than it pairs in.
-		db := float64(max(ix.liveDF(nb.Stem), nb.Files))
+		db := float64(max(ix.DF(nb.Stem), nb.Files))
 		// Pairs count files where the terms stand together, a subset of
 		// the files holding both, so p(ab) <= min(p(a), p(b)).
 		pab := math.Min(float64(nb.Files), math.Min(da, db)) / n

@@ -263,7 +263,7 @@ func TestRelatedTopAsItStands(t *testing.T) {
 		t.Fatal(err)
 	}
 	ix.mu.Lock()
-	adjusted := len(ix.pairAdjust(hub))
+	adjusted := len(ix.pairAdjusts([]string{hub})[hub])
 	ix.mu.Unlock()
 	if adjusted == 0 {
 		t.Fatal("the update flushed its changes into the thesaurus: nothing is adjusted as it stands")
