@@ -196,7 +196,7 @@ func TestIndexServed(t *testing.T) {
 }
 
 // hone serve spends memory to spare the collector, unless GOGC or
-// GOMEMLIMIT say otherwise.
+// GOMEMLIMIT say otherwise; the trade can be undone.
 func TestServeTradesMemory(t *testing.T) {
 	defer debug.SetGCPercent(debug.SetGCPercent(100))
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1))
@@ -213,12 +213,23 @@ func TestServeTradesMemory(t *testing.T) {
 		t.Setenv("GOMEMLIMIT", tt.limit)
 		debug.SetGCPercent(100)
 		debug.SetMemoryLimit(math.MaxInt64)
-		tradeMemoryForTime()
-		if got := debug.SetGCPercent(100); got != tt.wantGC {
+		undo := tradeMemoryForTime()
+		if got := debug.SetGCPercent(-1); got != tt.wantGC {
 			t.Errorf("GOGC=%q: GC percent %d, want %d", tt.gogc, got, tt.wantGC)
 		}
+		debug.SetGCPercent(tt.wantGC)
 		if got := debug.SetMemoryLimit(-1); got != tt.wantLimit {
 			t.Errorf("GOMEMLIMIT=%q: limit %d, want %d", tt.limit, got, tt.wantLimit)
+		}
+		// Undone, once or twice, the settings are those before.
+		undo()
+		undo()
+		if got := debug.SetGCPercent(-1); got != 100 {
+			t.Errorf("GOGC=%q: GC percent %d once undone, want 100", tt.gogc, got)
+		}
+		debug.SetGCPercent(100)
+		if got := debug.SetMemoryLimit(-1); got != math.MaxInt64 {
+			t.Errorf("GOMEMLIMIT=%q: limit %d once undone, want none", tt.limit, got)
 		}
 	}
 }
