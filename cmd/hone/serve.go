@@ -304,10 +304,10 @@ func serveBuild() string {
 // within a soft limit of 1 GiB, past which the collector works as hard as
 // it must. On django, answers took ×0.89 and ×0.87 the time (paired), at
 // 204 MB resident instead of 108 MB. A hone retrieve working alone on a
-// warm index makes the same trade: on django, ×0.89 the wall time and
-// ×0.83 the CPU (paired medians of whole processes), at a peak of 82 MB
-// instead of 69 MB. GOGC and GOMEMLIMIT, when set, have their say
-// instead.
+// warm index makes the same trade: on django, ×0.85 and ×0.89 the wall
+// time and ×0.78 and ×0.83 the CPU in two paired runs of whole processes,
+// at a peak of 75 MB instead of 65 MB. GOGC and GOMEMLIMIT, when set,
+// have their say instead.
 const (
 	serveGCPercent   = 400
 	serveMemoryLimit = 1 << 30
