@@ -662,11 +662,15 @@ func (ix *Index) pairAdjusts(stems []string) map[string]map[string]int {
 	for _, stem := range stems {
 		out[stem] = map[string]int{}
 	}
+	// The delta's docs that are live, looked up once for all the stems.
+	var live []*Doc
+	for _, d := range ix.delta {
+		if e := ix.entryByID(d.ID); e != nil && e.seg == 0 {
+			live = append(live, d)
+		}
+	}
 	for stem, adj := range out {
-		for _, d := range ix.delta {
-			if e := ix.entryByID(d.ID); e == nil || e.seg != 0 {
-				continue
-			}
+		for _, d := range live {
 			i := sort.Search(len(d.Terms), func(i int) bool { return d.Terms[i].Stem >= stem })
 			if i == len(d.Terms) || d.Terms[i].Stem != stem {
 				continue
