@@ -248,8 +248,8 @@ func TestElided(t *testing.T) {
 	if !strings.Contains(p.Text, "func Expire(tokens []Token) {") || !strings.Contains(p.Text, "left out: over the budget") {
 		t.Errorf("want Expire's head and a note that its middle is left out:\n%s", p.Text)
 	}
-	if len(p.Ranges) != 2 || p.Ranges[0].Start != 4 || p.Ranges[1].End != 404 || p.Ranges[0].End >= p.Ranges[1].Start {
-		t.Errorf("ranges %+v: want Expire's head from line 4 and its tail to line 404", p.Ranges)
+	if len(p.Ranges) != 2 || p.Ranges[0].Start != 3 || p.Ranges[1].End != 404 || p.Ranges[0].End >= p.Ranges[1].Start {
+		t.Errorf("ranges %+v: want Expire's doc comment and head from line 3 and its tail to line 404", p.Ranges)
 	}
 }
 

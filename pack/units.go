@@ -460,11 +460,6 @@ func fileUnits(file int, path string, lines []string, spans []hone.Span, relevan
 	// The intervals, innermost first: the retrieval's spans, then the
 	// outline's definitions, the shortest first; one that overlaps a
 	// kept one gives way.
-	type iv struct {
-		from, to int
-		symbol   string
-		why      string
-	}
 	var spanIvs, defIvs []iv
 	for _, s := range spans {
 		if s.Start >= 1 && s.Start <= min(s.End, n) {
@@ -503,6 +498,7 @@ func fileUnits(file int, path string, lines []string, spans []hone.Span, relevan
 		}
 	}
 	spanIvs = whole
+	withPreambles(structure.Language(path), lines, spanIvs, defIvs)
 	sort.SliceStable(spanIvs, func(i, j int) bool { return spanIvs[i].to-spanIvs[i].from < spanIvs[j].to-spanIvs[j].from })
 	sort.SliceStable(defIvs, func(i, j int) bool { return defIvs[i].to-defIvs[i].from < defIvs[j].to-defIvs[j].from })
 	owner := make([]int, n+1) // 0: free; else 1 + the index in kept
@@ -552,6 +548,85 @@ func fileUnits(file int, path string, lines []string, spans []hone.Span, relevan
 		l = end + 1
 	}
 	return out
+}
+
+// iv is a run of a file's lines that may become a unit.
+type iv struct {
+	from, to int
+	symbol   string
+	why      string
+}
+
+// withPreambles gives each interval its decorators, attributes and doc
+// comment: the lines just above it, with no blank line between, that the
+// language writes for a definition, indented as it is or one more (a doc
+// comment's continued lines). The outline may have counted them in the
+// definition before, whose end is then moved up to before them; a
+// definition that holds this one whole keeps them.
+func withPreambles(lang string, lines []string, groups ...[]iv) {
+	var all []*iv
+	for _, g := range groups {
+		for i := range g {
+			all = append(all, &g[i])
+		}
+	}
+	for _, d := range all {
+		if d.why == "imports" || d.from < 2 || d.from > len(lines) {
+			continue
+		}
+		indent := indentOf(lines[d.from-1])
+		from := d.from
+		for from > 1 && d.from-from < maxPreamble && isPreamble(lang, lines[from-2]) && indentOf(lines[from-2]) <= indent+1 {
+			from--
+		}
+		if from == d.from {
+			continue
+		}
+		for _, e := range all {
+			if e != d && e.from < from && e.to >= from && e.to < d.from {
+				e.to = from - 1
+				for e.to > e.from && strings.TrimSpace(lines[e.to-1]) == "" {
+					e.to--
+				}
+			}
+		}
+		d.from = from
+	}
+}
+
+// indentOf is the width of a line's leading white space, a tab counted
+// as one.
+func indentOf(line string) int {
+	return len(line) - len(strings.TrimLeft(line, " \t"))
+}
+
+// maxPreamble: a definition takes this many lines above it at most as
+// its decorators, attributes and doc comment.
+const maxPreamble = 40
+
+// isPreamble reports whether a line, just above a definition, belongs to
+// it: a decorator or annotation (@), an attribute (Rust's #[...], C#'s
+// [...]), a comment, or a C++ template head. In C and C++ a line that
+// starts with # is the preprocessor's, not a comment.
+func isPreamble(lang, line string) bool {
+	t := strings.TrimSpace(line)
+	switch {
+	case t == "" || !structure.IsCode(lang):
+		return false
+	case strings.HasPrefix(t, "@"):
+		return lang != "c" && lang != "cpp"
+	case strings.HasPrefix(t, "//"), strings.HasPrefix(t, "/*"), strings.HasPrefix(t, "*"):
+		return lang != "python" && lang != "ruby" && lang != "shell"
+	case strings.HasPrefix(t, "#["), strings.HasPrefix(t, "#!["):
+		return lang == "rust"
+	case strings.HasPrefix(t, "#"):
+		return lang == "python" || lang == "ruby" || lang == "shell" || lang == "perl" || lang == "r"
+	case strings.HasPrefix(t, "template") && (t == "template" || strings.HasPrefix(t[len("template"):], "<") || strings.HasPrefix(t[len("template"):], " <")):
+		return lang == "cpp"
+	case strings.HasPrefix(t, "[") && strings.HasSuffix(t, "]"):
+		return lang == "csharp"
+	}
+	return false
 }
 
 // name is how Included and Omitted list a unit: "path" for a whole file,

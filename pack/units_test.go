@@ -404,3 +404,43 @@ func TestPastWorth(t *testing.T) {
 		t.Errorf("pastSet keeps %q, want the line of eight characters or more with a letter, trimmed", got)
 	}
 }
+
+// A definition's decorators, attributes and doc comment go in with it:
+// the lines just above it, with no blank line between, that the language
+// writes for it.
+func TestPreamble(t *testing.T) {
+	for _, tc := range []struct {
+		path, src string
+		symbol    string
+		from, to  int // the definition's unit
+	}{
+		{"a.py", "import os\n\nX = 1\n\nclass A:\n    # the query, made once\n    @property\n    def query(self):\n        return self._query\n", "A.query", 6, 9},
+		{"a.py", "import os\n\nX = 1\n\n# a note, not the function's\n\ndef run():\n    return 1\n", "run", 7, 8},
+		{"a.go", "package a\n\nimport \"os\"\n\n// Run runs.\n//\n// It never fails.\nfunc Run() {\n\tos.Exit(0)\n}\n", "Run", 5, 10},
+		{"a.rs", "use std::io;\n\nconst X: u32 = 1;\n\n/// Reads a line.\n#[inline]\n#[must_use]\npub fn read() -> u32 {\n    1\n}\n", "read", 5, 10},
+		{"A.java", "package a;\n\nimport java.util.List;\n\nclass A {\n    public int open() {\n        return 0;\n    }\n    /**\n     * Reads.\n     */\n    @Override\n    public int read() {\n        return 1;\n    }\n}\n", "A.read", 9, 16},
+		{"A.java", "package a;\n\nimport java.util.List;\n\nclass A {\n    public int open() {\n        return 0;\n    }\n    /**\n     * Reads.\n     */\n    @Override\n    public int read() {\n        return 1;\n    }\n}\n", "A.open", 6, 8},
+		{"a.py", "import os\n\nX = 1\n\ndef a():\n    x = 1\n    # the body's, not b's\ndef b():\n    return 2\n", "b", 8, 9},
+		{"a.c", "#include <stdio.h>\n\nint x;\n\n#define N 3\n/* Reads a line. */\nint read(void) {\n    return N;\n}\n", "read", 6, 9},
+		{"a.cpp", "#include <vector>\n\nint x;\n\n// Sums.\ntemplate <typename T>\nT sum(T a, T b) {\n    return a + b;\n}\n", "sum", 5, 9},
+	} {
+		lines := strings.Split(strings.TrimRight(tc.src, "\n"), "\n")
+		for len(lines) <= smallFile {
+			lines = append(lines, "")
+		}
+		us := fileUnits(0, tc.path, lines, nil, 0.9, taskConcepts(&hone.Result{}), UnitWeights)
+		var got *unit
+		for _, u := range us {
+			if u.symbol == tc.symbol {
+				got = u
+			}
+		}
+		if got == nil {
+			t.Errorf("%s: no unit for %s", tc.path, tc.symbol)
+			continue
+		}
+		if got.from != tc.from || got.to != tc.to {
+			t.Errorf("%s: %s is lines %d-%d, want %d-%d", tc.path, tc.symbol, got.from, got.to, tc.from, tc.to)
+		}
+	}
+}
