@@ -264,7 +264,31 @@ func Build(res *hone.Result, root string, opts Options) *Pack {
 			}
 		}
 	}
+	// Taking the units of most worth per token can leave out a long unit
+	// worth more than the short ones that fill its room: the fill is
+	// tried again with each of the units of most worth left out taken
+	// first, and the choice worth most in all is kept.
+	base, baseUsed := chosenOf(units), used
 	fill()
+	bestSet, bestUsed, bestWorth := chosenOf(units), used, worthOf(units)
+	var firsts []*unit
+	for k, u := range units {
+		if !base[k] && u.worth > 0 && u.tokens <= limit-baseUsed {
+			firsts = append(firsts, u)
+		}
+	}
+	sort.SliceStable(firsts, func(i, j int) bool { return firsts[i].worth > firsts[j].worth })
+	for _, f := range firsts[:min(len(firsts), tryFirst)] {
+		setChosen(units, base)
+		used = baseUsed
+		choose(f)
+		fill()
+		if w := worthOf(units); w > bestWorth {
+			bestSet, bestUsed, bestWorth = chosenOf(units), used, w
+		}
+	}
+	setChosen(units, bestSet)
+	used = bestUsed
 	blocks := layout(files, texts, units)
 	// The units' tokens are estimated with a margin, and units that
 	// follow one another share a block: the pack counted often holds
@@ -339,6 +363,28 @@ func Build(res *hone.Result, root string, opts Options) *Pack {
 var refills = 4
 
 // chosenOf lists which units are chosen.
+// tryFirst: how many of the units of most worth that the fill by worth
+// per token leaves out are each tried first.
+const tryFirst = 8
+
+// worthOf is the worth of the chosen units.
+func worthOf(units []*unit) float64 {
+	w := 0.0
+	for _, u := range units {
+		if u.chosen {
+			w += u.worth
+		}
+	}
+	return w
+}
+
+// setChosen sets which units are chosen.
+func setChosen(units []*unit, set []bool) {
+	for i, u := range units {
+		u.chosen = set[i]
+	}
+}
+
 func chosenOf(units []*unit) []bool {
 	out := make([]bool, len(units))
 	for i, u := range units {

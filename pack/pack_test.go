@@ -478,3 +478,46 @@ func TestRankingNextFiles(t *testing.T) {
 		t.Errorf("a pack of 1,500 tokens: want the target's code, and none of a file at 0.02:\n%s", small.Text)
 	}
 }
+
+// A long unit worth more than the short ones that would fill its room
+// goes in: the fill by worth per token alone takes the short ones first,
+// and then has no room for it, and leaves most of the budget unused.
+func TestLongUnitWorthMore(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	b.WriteString("def rotate_token(token):\n    token = refresh(token.expiry)\n    return rotate(token.refresh, token.expiry)\n\n")
+	b.WriteString("def refresh_expiry(x):\n    token = x.token\n")
+	for i := 0; i < 100; i++ {
+		fmt.Fprintf(&b, "    x = renew(x, %d)\n", i)
+	}
+	b.WriteString("    return x\n\n")
+	for i := 0; i < 20; i++ {
+		fmt.Fprintf(&b, "def helper_%d(x):\n    return x.token.expiry\n\n", i)
+	}
+	os.WriteFile(filepath.Join(dir, "tokens.py"), []byte(b.String()), 0o644)
+	res := &hone.Result{Task: "`rotate_token()` loses the refresh expiry", Concepts: []hone.Concept{
+		{Kind: "identifier", Weight: 1, Terms: []string{"rotate_token", "rotat", "token"}},
+		{Kind: "word", Weight: 1, Terms: []string{"refresh"}},
+		{Kind: "word", Weight: 1, Terms: []string{"expiri"}},
+	}, Files: []hone.File{{Path: "tokens.py", Relevance: 0.9, Role: hone.RoleTarget}}}
+	lines := strings.Split(strings.TrimRight(b.String(), "\n"), "\n")
+	byName := map[string]*unit{}
+	for _, u := range fileUnits(0, "tokens.py", lines, nil, 0.9, taskConcepts(res), UnitWeights) {
+		byName[u.symbol] = u
+	}
+	best, long, helper := byName["rotate_token"], byName["refresh_expiry"], byName["helper_0"]
+	if best == nil || long == nil || helper == nil {
+		t.Fatalf("units: %v", keys(byName))
+	}
+	// The premise: rotate_token is the best unit; a helper is worth more
+	// per line than refresh_expiry, the twenty of them about as much.
+	perLine := func(u *unit) float64 { return u.worth / float64(u.to-u.from+1) }
+	if !(best.worth > long.worth && perLine(helper) > perLine(long) && 20*helper.worth < 1.5*long.worth) {
+		t.Fatalf("premise: rotate_token %.4f, refresh_expiry %.4f (%.5f a line), a helper %.4f (%.5f a line)",
+			best.worth, long.worth, perLine(long), helper.worth, perLine(helper))
+	}
+	p := Build(res, dir, Options{Budget: 1500})
+	if !strings.Contains(p.Text, "def refresh_expiry(") || p.Tokens < 1000 {
+		t.Errorf("the pack (%d tokens of 1500) leaves out refresh_expiry, worth more than the helpers that crowd it out:\n%s", p.Tokens, p.Text)
+	}
+}
