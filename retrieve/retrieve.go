@@ -37,14 +37,24 @@ func Retrieve(ctx context.Context, repoDir, task string, opts hone.Options) (*ho
 	if err != nil {
 		return nil, err
 	}
-	// The history is read beside the index's update; a failed update
-	// stops it, so that nothing outlives the call.
-	pc := readHistory(ctx, repoDir, opts)
-	var progress func(index.Progress)
-	if opts.Progress != nil {
-		progress = func(p index.Progress) { opts.Progress(p.Done, p.Total, p.Bytes) }
+	// The history is read once the index is up to date, beside the
+	// loop, on the core it leaves free: beside the update's walk, whose
+	// stats take both cores, it slowed the walk by more than it saved.
+	// An update that reads many files has it read beside it; a failed
+	// update stops it, so that nothing outlives the call.
+	var pc *history.Reading
+	var started sync.Once
+	startHistory := func() { started.Do(func() { pc = readHistory(ctx, repoDir, opts) }) }
+	progress := func(p index.Progress) {
+		if p.Total >= historyBeside {
+			startHistory()
+		}
+		if opts.Progress != nil {
+			opts.Progress(p.Done, p.Total, p.Bytes)
+		}
 	}
 	ix, _, err := index.OpenUpdate(ctx, repoDir, index.Options{Dir: opts.IndexDir, MaxFileSize: opts.MaxFileSize, Notice: opts.Notice}, progress)
+	startHistory()
 	if ix == nil {
 		pc.Stop()
 		return nil, err
@@ -58,6 +68,10 @@ func Retrieve(ctx context.Context, repoDir, task string, opts hone.Options) (*ho
 	}
 	return runRepaired(ctx, ix, task, opts, pc, start)
 }
+
+// historyBeside: an update that reads this many files or more, about as
+// long as a history's read from its cache, has the history read beside it.
+const historyBeside = 200
 
 // RetrieveIndex runs the loop over an index the caller keeps up to date,
 // so that several tasks can share one.

@@ -515,16 +515,28 @@ func TestThesaurusLearnsTheCodebaseTerm(t *testing.T) {
 }
 
 // In a git repository, the past commits whose messages are like the task
-// are listed, and the files they changed count in the ranking.
+// are listed, and the files they changed count in the ranking; whether
+// the history is read after the index's update or, for an update that
+// reads many files, beside it.
 func TestPastCommits(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("no git")
 	}
-	repo := retrieve.WriteFiles(t, map[string]string{
+	for _, fillers := range []int{0, 250} {
+		t.Run(fmt.Sprintf("%d more files", fillers), func(t *testing.T) { testPastCommits(t, fillers) })
+	}
+}
+
+func testPastCommits(t *testing.T, fillers int) {
+	files := map[string]string{
 		"billing/invoice.py": "def total(lines):\n    return sum(l.amount for l in lines)\n",
 		"billing/tax.py":     "def vat(amount, rate):\n    return amount * rate\n",
 		"web/views.py":       "def show(request):\n    return render(request)\n",
-	})
+	}
+	for i := range fillers {
+		files[fmt.Sprintf("pages/page%d.py", i)] = fmt.Sprintf("def page_%d(request):\n    return request\n", i)
+	}
+	repo := retrieve.WriteFiles(t, files)
 	git := func(args ...string) {
 		t.Helper()
 		cmd := exec.Command("git", args...)
