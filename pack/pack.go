@@ -362,7 +362,6 @@ func Build(res *hone.Result, root string, opts Options) *Pack {
 // what its estimates left.
 var refills = 4
 
-// chosenOf lists which units are chosen.
 // tryFirst: how many of the units of most worth that the fill by worth
 // per token leaves out are each tried first.
 const tryFirst = 8
@@ -385,6 +384,7 @@ func setChosen(units []*unit, set []bool) {
 	}
 }
 
+// chosenOf lists which units are chosen.
 func chosenOf(units []*unit) []bool {
 	out := make([]bool, len(units))
 	for i, u := range units {

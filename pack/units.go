@@ -579,6 +579,7 @@ func withPreambles(lang string, lines []string, groups ...[]iv) {
 		for from > 1 && d.from-from < maxPreamble && isPreamble(lang, lines[from-2]) && indentOf(lines[from-2]) <= indent+1 {
 			from--
 		}
+		from = wholeComments(lines, from, d.from)
 		if from == d.from {
 			continue
 		}
@@ -592,6 +593,46 @@ func withPreambles(lang string, lines []string, groups ...[]iv) {
 		}
 		d.from = from
 	}
+}
+
+// wholeComments returns where lines from..to-1, a definition's preamble,
+// start once no block comment in them is cut: a comment that closes in
+// them and opens above them (its body's lines not starting with a *) is
+// taken whole from the line it opens on, within maxPreamble lines of the
+// definition, or else the preamble starts after it.
+func wholeComments(lines []string, from, to int) int {
+	open := false // a /* ... */ opened in the preamble, reading down
+	last := 0     // the last line that closes a comment opened above from
+	for l := from; l < to; l++ {
+		for t := lines[l-1]; t != ""; {
+			if open {
+				i := strings.Index(t, "*/")
+				if i < 0 {
+					break
+				}
+				open, t = false, t[i+2:]
+				continue
+			}
+			i, j := strings.Index(t, "/*"), strings.Index(t, "*/")
+			if j >= 0 && (i < 0 || j < i) {
+				last, t = l, t[j+2:]
+				continue
+			}
+			if i < 0 {
+				break
+			}
+			open, t = true, t[i+2:]
+		}
+	}
+	if last == 0 {
+		return from
+	}
+	for l := from - 1; l >= 1 && to-l <= maxPreamble && !strings.Contains(lines[l-1], "*/"); l-- {
+		if strings.Contains(lines[l-1], "/*") {
+			return l
+		}
+	}
+	return last + 1
 }
 
 // indentOf is the width of a line's leading white space, a tab counted

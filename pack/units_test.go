@@ -421,6 +421,8 @@ func TestPreamble(t *testing.T) {
 		{"A.java", "package a;\n\nimport java.util.List;\n\nclass A {\n    public int open() {\n        return 0;\n    }\n    /**\n     * Reads.\n     */\n    @Override\n    public int read() {\n        return 1;\n    }\n}\n", "A.read", 9, 16},
 		{"A.java", "package a;\n\nimport java.util.List;\n\nclass A {\n    public int open() {\n        return 0;\n    }\n    /**\n     * Reads.\n     */\n    @Override\n    public int read() {\n        return 1;\n    }\n}\n", "A.open", 6, 8},
 		{"a.py", "import os\n\nX = 1\n\ndef a():\n    x = 1\n    # the body's, not b's\ndef b():\n    return 2\n", "b", 8, 9},
+		{"a.go", "package a\n\nimport \"os\"\n\n/*\nRun runs,\nand never fails.\n*/\nfunc Run() {\n\tos.Exit(0)\n}\n", "Run", 5, 11},
+		{"a.c", "#include <stdio.h>\n\nint x;\n\nint a(void) {\n    return 0;\n}\n/* not\nthis */ int y;\n/* Reads. */\nint read(void) {\n    return 1;\n}\n", "read", 10, 13},
 		{"a.c", "#include <stdio.h>\n\nint x;\n\n#define N 3\n/* Reads a line. */\nint read(void) {\n    return N;\n}\n", "read", 6, 9},
 		{"a.cpp", "#include <vector>\n\nint x;\n\n// Sums.\ntemplate <typename T>\nT sum(T a, T b) {\n    return a + b;\n}\n", "sum", 5, 9},
 	} {
