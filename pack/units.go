@@ -646,8 +646,8 @@ func indentOf(line string) int {
 const maxPreamble = 40
 
 // isPreamble reports whether a line, just above a definition, belongs to
-// it: a decorator or annotation (@), an attribute (Rust's #[...], C#'s
-// [...]), a comment, or a C++ template head. In C and C++ a line that
+// it: a decorator or annotation (@), an attribute (Rust's and PHP's
+// #[...], C#'s [...]), a comment, or a C++ template head. In C and C++ a line that
 // starts with # is the preprocessor's, not a comment.
 func isPreamble(lang, line string) bool {
 	t := strings.TrimSpace(line)
@@ -659,7 +659,7 @@ func isPreamble(lang, line string) bool {
 	case strings.HasPrefix(t, "//"), strings.HasPrefix(t, "/*"), strings.HasPrefix(t, "*"):
 		return lang != "python" && lang != "ruby" && lang != "shell"
 	case strings.HasPrefix(t, "#["), strings.HasPrefix(t, "#!["):
-		return lang == "rust"
+		return lang == "rust" || lang == "php"
 	case strings.HasPrefix(t, "#"):
 		return lang == "python" || lang == "ruby" || lang == "shell" || lang == "perl" || lang == "r"
 	case strings.HasPrefix(t, "template") && (t == "template" || strings.HasPrefix(t[len("template"):], "<") || strings.HasPrefix(t[len("template"):], " <")):

@@ -424,6 +424,7 @@ func TestPreamble(t *testing.T) {
 		{"a.go", "package a\n\nimport \"os\"\n\n/*\nRun runs,\nand never fails.\n*/\nfunc Run() {\n\tos.Exit(0)\n}\n", "Run", 5, 11},
 		{"a.c", "#include <stdio.h>\n\nint x;\n\nint a(void) {\n    return 0;\n}\n/* not\nthis */ int y;\n/* Reads. */\nint read(void) {\n    return 1;\n}\n", "read", 10, 13},
 		{"a.c", "#include <stdio.h>\n\nint x;\n\n#define N 3\n/* Reads a line. */\nint read(void) {\n    return N;\n}\n", "read", 6, 9},
+		{"a.php", "<?php\n\nuse A\\B;\n\n/** Reads. */\n#[Pure]\nfunction read() {\n    return 1;\n}\n", "read", 5, 9},
 		{"a.cpp", "#include <vector>\n\nint x;\n\n// Sums.\ntemplate <typename T>\nT sum(T a, T b) {\n    return a + b;\n}\n", "sum", 5, 9},
 	} {
 		lines := strings.Split(strings.TrimRight(tc.src, "\n"), "\n")
