@@ -347,3 +347,25 @@ func BenchmarkCheck(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkDecodeDoc decodes the doc blobs of 300 files, as a retrieval
+// reads the docs of its candidates and of the delta.
+func BenchmarkDecodeDoc(b *testing.B) {
+	ix := benchIndex(b)
+	var blobs [][]byte
+	size := 0
+	for _, d := range benchDocs(b, ix, 300) {
+		blob := encodeDoc(d)
+		blobs = append(blobs, blob)
+		size += len(blob)
+	}
+	b.SetBytes(int64(size))
+	for b.Loop() {
+		for _, blob := range blobs {
+			var d Doc
+			if err := decodeDoc(blob, &d); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}

@@ -50,6 +50,28 @@ func (e *enc) str(s string) {
 type dec struct {
 	b   []byte
 	err error
+	// arena, when not nil, holds the strings the decoding makes, one
+	// allocation for many: a doc's stems and names.
+	arena []byte
+}
+
+// keep returns the string of parts, joined: made in the arena where there
+// is one, else allocated. The arena's bytes are never written twice, so
+// the strings made in it never change.
+func (d *dec) keep(a string, b []byte) string {
+	n := len(a) + len(b)
+	if d.arena == nil {
+		return a + string(b)
+	}
+	if n == 0 {
+		return ""
+	}
+	if cap(d.arena)-len(d.arena) < n {
+		d.arena = make([]byte, 0, max(n, 2*cap(d.arena)))
+	}
+	at := len(d.arena)
+	d.arena = append(append(d.arena, a...), b...)
+	return unsafe.String(&d.arena[at], n)
 }
 
 func (d *dec) uint() uint64 {
@@ -74,7 +96,7 @@ func (d *dec) str() string {
 		d.err = errCorrupt
 		return ""
 	}
-	s := string(d.b[:n])
+	s := d.keep("", d.b[:n])
 	d.b = d.b[n:]
 	return s
 }
@@ -176,7 +198,7 @@ func (d *dec) prefixed(last string) string {
 		d.err = errCorrupt
 		return ""
 	}
-	s := last[:n] + string(d.b[:rest])
+	s := d.keep(last[:n], d.b[:rest])
 	d.b = d.b[rest:]
 	return s
 }
@@ -267,7 +289,9 @@ func decodeDoc(b []byte, doc *Doc) error {
 	if err != nil {
 		return err
 	}
-	d := dec{b: b}
+	// The doc's strings share an arena about as large as what they decode
+	// from: they are many and short.
+	d := dec{b: b, arena: make([]byte, 0, len(b))}
 	doc.Terms = make([]TermFreq, d.count())
 	last := ""
 	for i := range doc.Terms {

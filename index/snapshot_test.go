@@ -182,6 +182,33 @@ func TestDocRoundTrip(t *testing.T) {
 	}
 }
 
+// FuzzDecodeDoc decodes any bytes, sealed, as a doc blob: damage is an
+// error, never a panic, and a doc that decodes encodes to a blob that
+// decodes to it again.
+func FuzzDecodeDoc(f *testing.F) {
+	sealed := encodeDoc(&Doc{
+		Terms: []TermFreq{{Stem: "brom", TF: [NumFields]uint16{1}}, {Stem: "bromon", Surface: "Bromons", TF: [NumFields]uint16{0, 2}}},
+		Defs:  []structure.Def{{Name: "Bromon", Kind: "function", Line: 3, EndLine: 9}},
+		Calls: []string{"brom", "bromon"},
+		Pairs: [][2]int32{{0, 1}},
+	})
+	f.Add(sealed[:len(sealed)-4])
+	f.Add([]byte{})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		var d Doc
+		if err := decodeDoc(seal(slices.Clone(b)), &d); err != nil {
+			return
+		}
+		var again Doc
+		if err := decodeDoc(encodeDoc(&d), &again); err != nil {
+			t.Fatalf("a doc that decoded does not decode once encoded again: %v", err)
+		}
+		if !reflect.DeepEqual(again.Terms, d.Terms) || !reflect.DeepEqual(again.Calls, d.Calls) || !reflect.DeepEqual(again.Imports, d.Imports) {
+			t.Errorf("encoded again, %+v, decodes to %+v", d, again)
+		}
+	})
+}
+
 // readHashes reads the hashes of the ids asked, by id or in one pass,
 // and hashOf the one of an entry, as the files table has them.
 func TestReadHashes(t *testing.T) {
