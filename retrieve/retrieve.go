@@ -54,11 +54,12 @@ func Retrieve(ctx context.Context, repoDir, task string, opts hone.Options) (*ho
 		}
 	}
 	ix, _, err := index.OpenUpdate(ctx, repoDir, index.Options{Dir: opts.IndexDir, MaxFileSize: opts.MaxFileSize, Notice: opts.Notice}, progress)
-	startHistory()
 	if ix == nil {
+		started.Do(func() {}) // none starts now; one started beside the update stops
 		pc.Stop()
 		return nil, err
 	}
+	startHistory()
 	defer ix.Close()
 	if err != nil {
 		// The disk is full: answer from the index as it was, saying so.
