@@ -409,6 +409,9 @@ func TestPastWorth(t *testing.T) {
 // the lines just above it, with no blank line between, that the language
 // writes for it.
 func TestPreamble(t *testing.T) {
+	// Two methods: the second's Javadoc and annotation are its own, not
+	// the end of the first.
+	const javaTwo = "package a;\n\nimport java.util.List;\n\nclass A {\n    public int open() {\n        return 0;\n    }\n    /**\n     * Reads.\n     */\n    @Override\n    public int read() {\n        return 1;\n    }\n}\n"
 	for _, tc := range []struct {
 		path, src string
 		symbol    string
@@ -418,8 +421,8 @@ func TestPreamble(t *testing.T) {
 		{"a.py", "import os\n\nX = 1\n\n# a note, not the function's\n\ndef run():\n    return 1\n", "run", 7, 8},
 		{"a.go", "package a\n\nimport \"os\"\n\n// Run runs.\n//\n// It never fails.\nfunc Run() {\n\tos.Exit(0)\n}\n", "Run", 5, 10},
 		{"a.rs", "use std::io;\n\nconst X: u32 = 1;\n\n/// Reads a line.\n#[inline]\n#[must_use]\npub fn read() -> u32 {\n    1\n}\n", "read", 5, 10},
-		{"A.java", "package a;\n\nimport java.util.List;\n\nclass A {\n    public int open() {\n        return 0;\n    }\n    /**\n     * Reads.\n     */\n    @Override\n    public int read() {\n        return 1;\n    }\n}\n", "A.read", 9, 16},
-		{"A.java", "package a;\n\nimport java.util.List;\n\nclass A {\n    public int open() {\n        return 0;\n    }\n    /**\n     * Reads.\n     */\n    @Override\n    public int read() {\n        return 1;\n    }\n}\n", "A.open", 6, 8},
+		{"A.java", javaTwo, "A.read", 9, 16},
+		{"A.java", javaTwo, "A.open", 6, 8},
 		{"a.py", "import os\n\nX = 1\n\ndef a():\n    x = 1\n    # the body's, not b's\ndef b():\n    return 2\n", "b", 8, 9},
 		{"a.go", "package a\n\nimport \"os\"\n\n/*\nRun runs,\nand never fails.\n*/\nfunc Run() {\n\tos.Exit(0)\n}\n", "Run", 5, 11},
 		{"a.c", "#include <stdio.h>\n\nint x;\n\nint a(void) {\n    return 0;\n}\n/* not\nthis */ int y;\n/* Reads. */\nint read(void) {\n    return 1;\n}\n", "read", 10, 13},
