@@ -96,6 +96,28 @@ func FitPackUnits(w io.Writer, sets, test []PackSet, budgets []int, count func(s
 	}
 	fitted := Fit(all, dim, cfg).W
 	fmt.Fprintf(w, "%d files' units in %d repositories\n", len(all), len(held))
+	// The units' own ranking first, which the packs' shares show coarsely:
+	// of the gold files, how often the unit scored best is gold, and the
+	// mean reciprocal rank of the first gold unit.
+	fmt.Fprintf(w, "\ngold files' units: the best unit gold, MRR of the first gold (shipped weights / fitted)\n")
+	unitReport := func(name string, rows []SignalRow, weights func(repo string) []float64, fit string) {
+		s, f := unitRanks(rows, func(string) []float64 { return pack.UnitWeights }), unitRanks(rows, weights)
+		fmt.Fprintf(w, " %-24s %5d files   %5.1f%% %.3f   %5.1f%% %.3f (%s)\n", name, len(rows), 100*s.top, s.mrr, 100*f.top, f.mrr, fit)
+	}
+	for _, s := range sets {
+		unitReport(s.Name, unitRows(s), func(repo string) []float64 {
+			if w, ok := held[repo]; ok {
+				return w
+			}
+			return fitted
+		}, "held out")
+	}
+	for _, s := range test {
+		unitReport(s.Name, unitRows(s), func(string) []float64 { return fitted }, "fit on the others")
+	}
+	if len(budgets) == 0 {
+		sets, test = nil, nil // no pack to build
+	}
 	report := func(s PackSet, weights func(repo string) []float64, fit string) {
 		shipped := ReplayPacks(s.Dir, s.Dumps, budgets, count, nil, nil)
 		cv := ReplayPacks(s.Dir, s.Dumps, budgets, count, weights, nil)
@@ -123,4 +145,48 @@ func FitPackUnits(w io.Writer, sets, test []PackSet, budgets []int, count func(s
 	}
 	fmt.Fprintf(w, "\nfitted on all: %s\n", strings.Join(parts, ", "))
 	return fitted
+}
+
+// unitRank is how well weights rank the units of gold files: the share of
+// files whose best-scored unit is gold, and the mean reciprocal rank of
+// their first gold unit.
+type unitRank struct{ top, mrr float64 }
+
+func unitRanks(rows []SignalRow, weights func(repo string) []float64) unitRank {
+	var r unitRank
+	n := 0
+	for _, row := range rows {
+		sc := scores(row, weights(row.Repo))
+		best, first := -1, len(sc)
+		for j := range sc {
+			if best < 0 || sc[j] > sc[best] {
+				best = j
+			}
+		}
+		for j, g := range row.IsG {
+			if !g {
+				continue
+			}
+			above := 0
+			for k := range sc {
+				if sc[k] > sc[j] {
+					above++
+				}
+			}
+			first = min(first, above)
+		}
+		if first == len(sc) {
+			continue
+		}
+		n++
+		if row.IsG[best] {
+			r.top++
+		}
+		r.mrr += 1 / float64(first+1)
+	}
+	if n > 0 {
+		r.top /= float64(n)
+		r.mrr /= float64(n)
+	}
+	return r
 }

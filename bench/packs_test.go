@@ -2,6 +2,7 @@ package bench
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -177,10 +178,63 @@ func TestFitPackUnits(t *testing.T) {
 	if !strings.Contains(report.String(), "6 files' units in 3 repositories") || !heldOut.MatchString(report.String()) {
 		t.Errorf("the report does not say the held-out packs hold every hunk:\n%s", report.String())
 	}
+	// The units' own ranking, held out: the unit named for the task is
+	// the best in every file.
+	if !regexp.MustCompile(`(?m)^ s\s+6 files\s+\S+ \S+\s+100\.0% 1\.000 \(held out\)`).MatchString(report.String()) {
+		t.Errorf("the report does not say the held-out fit ranks the gold unit first:\n%s", report.String())
+	}
+	// Without budgets, the units' ranking alone.
+	var alone strings.Builder
+	FitPackUnits(&alone, []PackSet{{Name: "s", Dir: dir, Dumps: dumps}}, nil, nil, pack.CountTokens, FitConfig{Iters: 300})
+	if !strings.Contains(alone.String(), "(held out)") || strings.Contains(alone.String(), "== s") {
+		t.Errorf("with no budget, the report is not the units' ranking alone:\n%s", alone.String())
+	}
 	// A test set is not fitted on (still 6 files), and is reported with
 	// the weights fitted on the others.
 	if !strings.Contains(report.String(), "== t: 2 instances") || !strings.Contains(report.String(), "fit on the others") {
 		t.Errorf("the report does not measure the test set:\n%s", report.String())
+	}
+}
+
+// TestUnitRanks: the share of files whose best unit is gold, and the mean
+// reciprocal rank of the first gold unit; a file with no gold unit does
+// not count.
+func TestUnitRanks(t *testing.T) {
+	row := func(repo string, gold []bool, x ...float64) SignalRow {
+		r := SignalRow{Repo: repo, IsG: gold}
+		for _, v := range x {
+			r.X = append(r.X, []float64{v})
+		}
+		return r
+	}
+	rows := []SignalRow{
+		row("a", []bool{true, false, false}, 3, 2, 1),  // gold first
+		row("a", []bool{false, false, true}, 3, 2, 1),  // gold third
+		row("b", []bool{false, true, false}, 1, 2, 3),  // gold second
+		row("b", []bool{false, false, false}, 1, 2, 3), // no gold: not counted
+	}
+	tests := []struct {
+		name    string
+		weights func(string) []float64
+		top     float64
+		mrr     float64
+	}{
+		{"one weight", func(string) []float64 { return []float64{1} }, 1.0 / 3, (1 + 1.0/3 + 1.0/2) / 3},
+		{"reversed", func(string) []float64 { return []float64{-1} }, 1.0 / 3, (1.0/3 + 1 + 1.0/2) / 3},
+		{"by repository", func(repo string) []float64 {
+			if repo == "b" {
+				return []float64{-1}
+			}
+			return []float64{1}
+		}, 1.0 / 3, (1 + 1.0/3 + 1.0/2) / 3},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := unitRanks(rows, tt.weights)
+			if math.Abs(got.top-tt.top) > 1e-9 || math.Abs(got.mrr-tt.mrr) > 1e-9 {
+				t.Errorf("unitRanks = %+v, want top %.3f, MRR %.3f", got, tt.top, tt.mrr)
+			}
+		})
 	}
 }
 

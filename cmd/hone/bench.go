@@ -818,7 +818,7 @@ func parseBudgets(s string) ([]int, error) {
 }
 
 const packsUsage = `hone bench packs --dump DIR[,DIR...] [--pack-budget N,...] [--out ROWS.jsonl] [--misses] [--repos DIR [--map FILE]]
-   or: hone bench packs --fit --dump DIR[,DIR...] [--test DIR[,DIR...]] [--pack-budget N,...] [--repos DIR [--map FILE]]`
+   or: hone bench packs --fit --dump DIR[,DIR...] [--test DIR[,DIR...]] [--pack-budget N,...|none] [--repos DIR [--map FILE]]`
 
 // cmdBenchPacks builds the context packs again from the folders runs'
 // --pack-dump wrote, a set each, and reports how they hold the gold hunks:
@@ -828,7 +828,7 @@ const packsUsage = `hone bench packs --dump DIR[,DIR...] [--pack-budget N,...] [
 func cmdBenchPacks(args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("bench packs", flag.ContinueOnError)
 	dump := fs.String("dump", "", "the folders runs' --pack-dump wrote, comma-separated: one set each")
-	packBudgets := fs.String("pack-budget", "4000,8000", "budgets in tokens, comma-separated")
+	packBudgets := fs.String("pack-budget", "4000,8000", "budgets in tokens, comma-separated; with --fit, \"none\" reports the units' ranking alone")
 	out := fs.String("out", "", "write per-instance rows to this JSON-lines file")
 	misses := fs.Bool("misses", false, "list, for each pack that misses a hunk, the hunks, what went in and what was left out")
 	fit := fs.Bool("fit", false, "fit the units' weights on the gold files of the sets, and measure the fit held out by repository")
@@ -842,11 +842,13 @@ func cmdBenchPacks(args []string, stdout io.Writer) error {
 	if len(words) > 0 || *dump == "" {
 		return usagef("usage: %s", packsUsage)
 	}
-	budgets, err := parseBudgets(*packBudgets)
-	if err != nil {
-		return err
+	var budgets []int
+	if *packBudgets != "none" || !*fit {
+		if budgets, err = parseBudgets(*packBudgets); err != nil {
+			return err
+		}
 	}
-	if len(budgets) == 0 {
+	if len(budgets) == 0 && !*fit {
 		return usagef("--pack-budget needs a budget")
 	}
 	if *mapping != "" && *repos == "" {
