@@ -84,7 +84,12 @@ import (
 //	      that lie in their pages; each pair's term as what it adds to
 //	      the one before (encodePairs); incremental vacuum, so that an
 //	      update gives back the pages it freed (Index.reclaim).
-const schemaVersion = "20"
+//	21    postings in a table with row ids, its key (block, segment) in
+//	      an index: a row of a WITHOUT ROWID table larger than a quarter
+//	      of a page spills onto overflow pages, mostly left empty, and
+//	      a segment's rows went between the others', splitting pages; a
+//	      third of the postings' pages was free space.
+const schemaVersion = "21"
 
 // pageSize is the database's page size, set when its file is made: a
 // cold index writes a quarter of the pages, and a doc seldom spills onto
@@ -120,11 +125,12 @@ CREATE TABLE IF NOT EXISTS files(
 );
 CREATE INDEX IF NOT EXISTS files_seg ON files(seg);
 CREATE TABLE IF NOT EXISTS postings(
+	id INTEGER PRIMARY KEY,
 	block INTEGER NOT NULL,
 	seg INTEGER NOT NULL,
-	data BLOB NOT NULL,
-	PRIMARY KEY(block, seg)
-) WITHOUT ROWID;
+	data BLOB NOT NULL
+);
+CREATE UNIQUE INDEX IF NOT EXISTS postings_block ON postings(block, seg);
 CREATE INDEX IF NOT EXISTS postings_seg ON postings(seg);
 CREATE TABLE IF NOT EXISTS defs(name TEXT NOT NULL, file INTEGER NOT NULL, c INTEGER NOT NULL, PRIMARY KEY(name, file)) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS tomb(id INTEGER PRIMARY KEY, seg INTEGER NOT NULL, stems BLOB NOT NULL);
