@@ -147,14 +147,38 @@ func (ix *Index) checkPages(ctx context.Context, q queryer) error {
 	}
 	// The checksums alone: a blob that matches its checksum decodes.
 	for _, c := range []string{
-		`SELECT doc FROM files`, `SELECT data FROM postings`, `SELECT stems FROM tomb`,
+		`SELECT doc FROM files`, `SELECT stems FROM tomb`,
 		`SELECT pairs FROM cooc_out`, `SELECT data FROM snapshot`, `SELECT data FROM outlines`,
 	} {
 		if err := eachBlob(ctx, q, c, func(b []byte) error { _, err := unseal(b); return err }); err != nil {
 			return fmt.Errorf("check index %s: %s: %w", ix.Path, strings.TrimPrefix(c, "SELECT "), err)
 		}
 	}
+	if err := checkPostings(ctx, q); err != nil {
+		return fmt.Errorf("check index %s: data FROM postings: %w", ix.Path, err)
+	}
 	return nil
+}
+
+// checkPostings checks every block of postings against the checksum it
+// was sealed with, under its row's block and segment.
+func checkPostings(ctx context.Context, q queryer) error {
+	rows, err := q.QueryContext(ctx, `SELECT block, seg, data FROM postings`)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var block, seg int64
+		var b []byte
+		if err := rows.Scan(&block, &seg, &b); err != nil {
+			return err
+		}
+		if _, err := unsealKeyed(blockKey(block, seg), b); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
 }
 
 // checkPairs decodes every blob of the thesaurus's counts, and checks

@@ -27,6 +27,25 @@ func seal(b []byte) []byte {
 	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, castagnoli))
 }
 
+// sealKeyed appends to a blob the checksum of key and the blob: a blob
+// read under another key than its own fails it, as a damaged one does.
+func sealKeyed(key, b []byte) []byte {
+	return binary.LittleEndian.AppendUint32(b, crc32.Update(crc32.Checksum(key, castagnoli), castagnoli, b))
+}
+
+// unsealKeyed checks a blob sealKeyed sealed under key, and returns it
+// without its checksum.
+func unsealKeyed(key, b []byte) ([]byte, error) {
+	if len(b) < 4 {
+		return nil, errCorrupt
+	}
+	n := len(b) - 4
+	if crc32.Update(crc32.Checksum(key, castagnoli), castagnoli, b[:n]) != binary.LittleEndian.Uint32(b[n:]) {
+		return nil, errCorrupt
+	}
+	return b[:n], nil
+}
+
 // unseal checks a sealed blob and returns it without its checksum.
 func unseal(b []byte) ([]byte, error) {
 	if len(b) < 4 {
@@ -601,8 +620,16 @@ type blockEntry struct {
 	data          []byte // encodePostings
 }
 
-// encodeBlock writes entries sorted by stem: a directory, then the postings.
-func encodeBlock(entries []blockEntry) []byte {
+// blockKey is the key a block of postings is sealed under: its block and
+// its segment. A row found through a damaged index entry holds another
+// block's, or another segment's, postings, and fails its checksum.
+func blockKey(block, seg int64) []byte {
+	return binary.AppendUvarint(binary.AppendUvarint(nil, uint64(block)), uint64(seg))
+}
+
+// encodeBlock writes entries sorted by stem: a directory, then the
+// postings, sealed under the block's key (blockKey).
+func encodeBlock(block, seg int64, entries []blockEntry) []byte {
 	var e enc
 	e.uint(uint64(len(entries)))
 	for _, b := range entries {
@@ -614,12 +641,13 @@ func encodeBlock(entries []blockEntry) []byte {
 	for _, b := range entries {
 		e.b = append(e.b, b.data...)
 	}
-	return seal(e.b)
+	return sealKeyed(blockKey(block, seg), e.b)
 }
 
-// decodeBlock reads a block; the entries' data share b.
-func decodeBlock(b []byte) ([]blockEntry, error) {
-	b, err := unseal(b)
+// decodeBlock reads the block of postings stored under block and seg; the
+// entries' data share b.
+func decodeBlock(block, seg int64, b []byte) ([]blockEntry, error) {
+	b, err := unsealKeyed(blockKey(block, seg), b)
 	if err != nil {
 		return nil, err
 	}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/hone-tools/hone/tokenize"
 )
 
 // TestPostingsFillTheirPages: a block of postings larger than a quarter of
@@ -37,4 +39,76 @@ func TestPostingsFillTheirPages(t *testing.T) {
 	if payload == 0 || float64(free) > 0.25*float64(pages) {
 		t.Errorf("the postings take %d bytes of pages for %d of rows, %d of them free: want a quarter free at most", pages, payload, free)
 	}
+}
+
+// TestPostingsUnderTheirKey: a block of postings is sealed under its block
+// and segment, so that a row found through a damaged index entry, another
+// block's or another segment's, is damage, not a term that is missing.
+func TestPostingsUnderTheirKey(t *testing.T) {
+	es := []blockEntry{{stem: "token", surface: "token", df: 1, data: encodePostings([]posting{{id: 1}})}}
+	b := encodeBlock(7, 2, es)
+	tests := []struct {
+		block, seg int64
+		ok         bool
+	}{
+		{7, 2, true},
+		{7, 3, false},
+		{8, 2, false},
+		{2, 7, false},
+	}
+	for _, tt := range tests {
+		got, err := decodeBlock(tt.block, tt.seg, b)
+		if (err == nil) != tt.ok {
+			t.Errorf("block sealed under (7, 2), read under (%d, %d): error %v, want ok %v", tt.block, tt.seg, err, tt.ok)
+		}
+		if tt.ok && (len(got) != 1 || got[0].stem != "token") {
+			t.Errorf("read under its key: %+v", got)
+		}
+	}
+
+	// In an index, its files in a segment (flushAt of them at least): one
+	// block's row given another's data.
+	files := map[string]string{}
+	for i := range flushAt + 10 {
+		files[fmt.Sprintf("a/f%d.go", i)] = fmt.Sprintf("package a\n\n// Token checks %d.\nfunc Token%d() {}\n", i, i)
+	}
+	ix := build(t, files)
+	token, check := blockOf(tokenize.Stem("token")), blockOf(tokenize.Stem("check"))
+	if token == check {
+		t.Skip("both words in one block")
+	}
+	if _, err := ix.db.Exec(`UPDATE postings SET data = (SELECT data FROM postings WHERE block = ?) WHERE block = ?`, check, token); err != nil {
+		t.Fatal(err)
+	}
+	if err := ix.Snapshot(context.Background()); err != nil { // read again, caches dropped
+		t.Fatal(err)
+	}
+	ix.DF(tokenize.Stem("token"))
+	if err := ix.Err(); err == nil || !IsDamaged(err) {
+		t.Errorf("a block read with another block's postings: Err %v, want damage", err)
+	}
+	if err := ix.Check(context.Background()); err == nil {
+		t.Error("Check passed an index whose block holds another block's postings")
+	}
+}
+
+// FuzzDecodeBlock: a block of postings, sealed under its key, decodes or
+// fails; it never panics, and what it decodes can be read.
+func FuzzDecodeBlock(f *testing.F) {
+	es := []blockEntry{
+		{stem: "check", surface: "checks", df: 2, data: encodePostings([]posting{{id: 1}, {id: 5}})},
+		{stem: "token", surface: "token", df: 1, data: encodePostings([]posting{{id: 3}})},
+	}
+	b := encodeBlock(3, 1, es)
+	f.Add(b[:len(b)-4])
+	f.Add([]byte{})
+	f.Fuzz(func(t *testing.T, payload []byte) {
+		entries, err := decodeBlock(3, 1, sealKeyed(blockKey(3, 1), payload))
+		if err != nil {
+			return
+		}
+		for _, e := range entries {
+			_ = eachPosting(e.data, func(posting) {})
+		}
+	})
 }

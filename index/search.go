@@ -228,7 +228,7 @@ func (ix *Index) loadBlocks(blocks []int64) {
 				ix.fail(err)
 				break
 			}
-			entries, err := decodeBlock(data)
+			entries, err := decodeBlock(b, seg, data)
 			if err != nil {
 				ix.fail(err)
 				continue

@@ -88,7 +88,9 @@ import (
 //	      an index: a row of a WITHOUT ROWID table larger than a quarter
 //	      of a page spills onto overflow pages, mostly left empty, and
 //	      a segment's rows went between the others', splitting pages; a
-//	      third of the postings' pages was free space.
+//	      third of the postings' pages was free space. A block's checksum
+//	      covers its block and segment (blockKey), so that a row found
+//	      through a damaged index entry is damage, not a missing term.
 const schemaVersion = "21"
 
 // pageSize is the database's page size, set when its file is made: a

@@ -1178,7 +1178,7 @@ func (w *writer) writeBlocks(seg int64, entries map[int64][]blockEntry) {
 	rows := make([][]any, 0, len(entries))
 	for b, es := range entries {
 		sort.Slice(es, func(i, j int) bool { return es[i].stem < es[j].stem })
-		rows = append(rows, []any{b, seg, encodeBlock(es)})
+		rows = append(rows, []any{b, seg, encodeBlock(b, seg, es)})
 	}
 	sort.Slice(rows, func(i, j int) bool { return rows[i][0].(int64) < rows[j][0].(int64) })
 	w.insertMany(`INSERT INTO postings(block, seg, data) VALUES `, 3, rows)
@@ -1238,7 +1238,7 @@ func (w *writer) merge(segs []int64) {
 			w.err = err
 			break
 		}
-		entries, err := decodeBlock(data)
+		entries, err := decodeBlock(b, from, data)
 		if err != nil {
 			w.err = err
 			break
