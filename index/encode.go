@@ -22,15 +22,17 @@ var errCorrupt = errors.New("corrupt blob")
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
-// seal appends the checksum of a blob to it.
-func seal(b []byte) []byte {
-	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, castagnoli))
-}
+// seal appends the checksum of a blob to it: sealKeyed with no key.
+func seal(b []byte) []byte { return sealKeyed(nil, b) }
+
+// unseal checks a sealed blob and returns it without its checksum.
+func unseal(b []byte) ([]byte, error) { return unsealKeyed(nil, b) }
 
 // sealKeyed appends to a blob the checksum of key and the blob: a blob
 // read under another key than its own fails it, as a damaged one does.
+// With no key it is the checksum of the blob alone.
 func sealKeyed(key, b []byte) []byte {
-	return binary.LittleEndian.AppendUint32(b, crc32.Update(crc32.Checksum(key, castagnoli), castagnoli, b))
+	return binary.LittleEndian.AppendUint32(b, keyedChecksum(key, b))
 }
 
 // unsealKeyed checks a blob sealKeyed sealed under key, and returns it
@@ -40,22 +42,15 @@ func unsealKeyed(key, b []byte) ([]byte, error) {
 		return nil, errCorrupt
 	}
 	n := len(b) - 4
-	if crc32.Update(crc32.Checksum(key, castagnoli), castagnoli, b[:n]) != binary.LittleEndian.Uint32(b[n:]) {
+	if keyedChecksum(key, b[:n]) != binary.LittleEndian.Uint32(b[n:]) {
 		return nil, errCorrupt
 	}
 	return b[:n], nil
 }
 
-// unseal checks a sealed blob and returns it without its checksum.
-func unseal(b []byte) ([]byte, error) {
-	if len(b) < 4 {
-		return nil, errCorrupt
-	}
-	n := len(b) - 4
-	if crc32.Checksum(b[:n], castagnoli) != binary.LittleEndian.Uint32(b[n:]) {
-		return nil, errCorrupt
-	}
-	return b[:n], nil
+// keyedChecksum is the CRC-32C of key followed by b.
+func keyedChecksum(key, b []byte) uint32 {
+	return crc32.Update(crc32.Checksum(key, castagnoli), castagnoli, b)
 }
 
 type enc struct{ b []byte }
