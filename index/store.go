@@ -91,7 +91,12 @@ import (
 //	      third of the postings' pages was free space. A block's checksum
 //	      covers its block and segment (blockKey), so that a row found
 //	      through a damaged index entry is damage, not a missing term.
-const schemaVersion = "21"
+//	22    the line patterns' C and C++ definitions: a function whose
+//	      return type stands on the line above its name (BSD and GNU
+//	      style), one indented in a namespace or class, each with a
+//	      body; a function ends at its closing brace
+//	      (structure.cFunctionAt, braceEnd).
+const schemaVersion = "22"
 
 // pageSize is the database's page size, set when its file is made: a
 // cold index writes a quarter of the pages, and a doc seldom spills onto

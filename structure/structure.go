@@ -170,7 +170,7 @@ var (
 		r(`^()(?:struct|union|enum|class|namespace)\s+(\w+)\s*(?:final\s*)?[:{]?\s*$`, "type", 2),
 		r(`^()#\s*define\s+(\w+)`, "constant", 2),
 		r(`^()typedef\s+.*?\b(\w+)\s*;`, "type", 2),
-		r(`^()(?:[\w:*&<>,]+\s+)+\**&?((?:\w+::)*~?\w+)\s*\([^;]*$`, "function", 2),
+		r(`^()[A-Za-z_][\w:*&<>,]*\s+(?:[\w:*&<>,]+\s+)*\**&?((?:\w+::)*~?\w+)\s*\([^;]*$`, "function", 2),
 	}
 	rubyRules = []rule{
 		r(`^(\s*)def\s+(?:self\.)?(\w+[?!]?)`, "method", 2),
@@ -369,6 +369,7 @@ func extractDefs(lang string, rules []rule, lines []string) []Def {
 				continue
 			}
 		}
+		found := false
 		for _, ru := range rules {
 			if !may {
 				break
@@ -405,6 +406,7 @@ func extractDefs(lang string, rules []rule, lines []string) []Def {
 				continue
 			}
 			defs = append(defs, d)
+			found = true
 			if d.Kind == "class" || d.Kind == "interface" || d.Kind == "module" || (d.Kind == "type" && lang != "go") || d.Kind == "enum" {
 				if !indentScoped {
 					// brace languages: the container lasts until the indentation returns.
@@ -415,6 +417,16 @@ func extractDefs(lang string, rules []rule, lines []string) []Def {
 				stack = append(stack, openDef{idx: len(defs) - 1, indent: ind})
 			}
 			break
+		}
+		if !found && (lang == "c" || lang == "cpp") {
+			if name, from, ok := cFunctionAt(lines, i); ok {
+				d := Def{Name: name, Kind: "function", Line: from + 1}
+				if len(stack) > 0 && ind > stack[len(stack)-1].indent {
+					d.Container = defs[stack[len(stack)-1].idx].Name
+					d.Kind = "method"
+				}
+				defs = append(defs, d)
+			}
 		}
 		if !indentScoped && len(stack) > 0 && ind <= stack[len(stack)-1].indent && (trim == "}" || trim == "};" || strings.HasPrefix(trim, "}")) {
 			stack = stack[:len(stack)-1]
@@ -451,6 +463,14 @@ func extractDefs(lang string, rules []rule, lines []string) []Def {
 					break
 				}
 				end--
+			}
+		}
+		if (lang == "c" || lang == "cpp") && (defs[i].Kind == "function" || defs[i].Kind == "method") {
+			// A body ends at its closing brace, not at the next
+			// definition: the comment and the statics between are
+			// neither's.
+			if e := braceEnd(lines, defs[i].Line, end); e > 0 {
+				end = e
 			}
 		}
 		for end > defs[i].Line && strings.TrimSpace(lines[end-1]) == "" {

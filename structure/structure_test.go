@@ -479,3 +479,122 @@ def g():
 		})
 	}
 }
+
+// TestFallbackCDefinitions checks the line patterns' C and C++ functions
+// in the styles the one-line pattern misses: the return type on the line
+// above the name (BSD, GNU), a definition indented in a namespace or a
+// class; and that a prototype, an initializer list, a constructor call
+// or a deleted function defines nothing. A function ends at its closing
+// brace, not at the next definition.
+func TestFallbackCDefinitions(t *testing.T) {
+	for _, tc := range []struct {
+		name, path, src string
+		want            []string // name:line-end, in order
+	}{
+		{"return type above the name", "server.c", `/* Set the key table. */
+void
+server_set_key_table(struct client *c, const char *name)
+{
+	if (name == NULL)
+		name = "root";
+}
+
+static int server_count; /* between the two */
+
+static const char *
+server_name(struct client *c,
+    int flags)
+{
+	return (c->name);
+}
+`, []string{"server_set_key_table:2-7", "server_name:11-16"}},
+		{"GNU style, a space before the parameters", "util.c", `int
+xstrlen (const char *s)
+{
+  return strlen (s);
+}
+`, []string{"xstrlen:1-5"}},
+		{"prototypes and calls at the margin define nothing", "proto.h", `void
+log_debug(const char *fmt,
+    ...);
+int	 server_start(struct tmuxproc *, int);
+RB_GENERATE(windows, window, entry, window_cmp);
+`, nil},
+		{"indented in a namespace and a class", "approx.cpp", `namespace Catch {
+    Approx::Approx ( double value )
+    :   m_epsilon( 100 ),
+        m_value( value )
+    {}
+
+    Approx Approx::custom() {
+        return Approx( 0 );
+    }
+
+    bool Approx::equalityComparisonImpl(const double other) const {
+        std::string text(other,
+            m_value);
+        if (text.empty()) {
+            return false;
+        }
+        return true;
+    }
+}
+`, []string{"Catch:1-19", "Approx::custom:7-9", "Approx::equalityComparisonImpl:11-18"}},
+		{"a class's methods; a deleted one and a declaration are none", "pool.hpp", `class Pool {
+public:
+    Pool(const Pool&) = delete;
+    int size() const { return size_; }
+    void resize(int n,
+                bool keep);
+    static Pool* make(int n) {
+        return new Pool(n);
+    }
+};
+`, []string{"Pool:1-10", "size:4-4", "make:7-9"}},
+		{"constructors and destructors outside the class", "section.cpp", `SectionInfo::SectionInfo(SourceLineInfo const& info,
+                         std::string const& name)
+:   name( name ),
+    lineInfo( info )
+{}
+
+LeakDetector::~LeakDetector() {
+    Catch::cleanUp();
+}
+
+Foo::Foo(int x);
+`, []string{"SectionInfo::SectionInfo:1-5", "LeakDetector::~LeakDetector:7-9"}},
+		{"a return type a macro wraps", "cJSON.c", `CJSON_PUBLIC(char*) cJSON_SetValuestring(cJSON *object, const char *valuestring)
+{
+    return NULL;
+}
+
+CJSON_PUBLIC(cJSON *) cJSON_Parse(const char *value);
+`, []string{"cJSON_SetValuestring:1-4"}},
+		{"strings and comments hold no braces", "esc.c", `static void
+escape(char *out)
+{
+	const char *open = "{";
+	char c = '}';
+	/* } */
+	// }
+	out[0] = c;
+}
+
+int
+next(void)
+{
+	return 1;
+}
+`, []string{"escape:1-9", "next:11-15"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var got []string
+			for _, d := range ExtractFallback(tc.path, []byte(tc.src)).Defs {
+				got = append(got, fmt.Sprintf("%s:%d-%d", d.Name, d.Line, d.EndLine))
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("defs %q, want %q", got, tc.want)
+			}
+		})
+	}
+}

@@ -1,0 +1,270 @@
+package structure
+
+import (
+	"strings"
+
+	"github.com/hone-tools/hone/internal/lazyre"
+)
+
+// The line patterns of C and C++ (cRules) see a function whose return
+// type and name share a line at the margin. These escape them:
+//   - the return type on a line of its own, the name at the margin (BSD
+//     and GNU style: tmux, nginx, PostgreSQL, much of OpenBSD and GNU):
+//
+//     static int
+//     server_client_check_nested(struct client *c)
+//     {
+//
+//   - C++ definitions indented in a namespace or a class;
+//   - a return type that a macro wraps (CJSON_PUBLIC(char *) name);
+//   - a constructor or destructor defined outside its class
+//     (Pool::Pool(int size)), which has none.
+//
+// cFunctionAt finds them. Each must open a body: its brace comes before
+// any semicolon (a prototype, "= default;" or a variable built by a
+// constructor call is not a definition).
+
+var (
+	// cBareName is a name at the margin, its parameters opening.
+	cBareName = lazyre.New(`^((?:\w+::)*~?\w+)\s*\(`)
+	// cMacroType is a definition at the margin whose return type a macro
+	// wraps: "CJSON_PUBLIC(char *) cJSON_SetValuestring(".
+	cMacroType = lazyre.New(`^(?:[\w*&]+\s+)*\w+\([^()]*\)[\s*&]*((?:\w+::)*~?\w+)\s*\(`)
+	// cQualified is a constructor or destructor at the margin, with no
+	// return type: "Pool::Pool(int size) : size_(size) {".
+	cQualified = lazyre.New(`^((?:\w+::)+~?\w+)\s*\(`)
+	// cReturnType is a line of type words alone: "static const char *".
+	cReturnType = lazyre.New(`^[\w:<>,]+(?:[\s*&]+[\w:<>,]+)*[\s*&]*$`)
+)
+
+// cNotTypes are words that start a line of type words but are not types.
+var cNotTypes = map[string]bool{
+	"return": true, "else": true, "case": true, "goto": true, "typedef": true, "do": true, "break": true,
+	"continue": true, "using": true, "namespace": true, "public": true, "private": true, "protected": true,
+	"throw": true, "delete": true, "new": true, "co_return": true, "co_yield": true, "co_await": true, "default": true,
+	"operator": true, "sizeof": true,
+}
+
+// cFunctionAt reports the function that line i (0-based) of lines, C or
+// C++ source, defines in one of the styles the patterns miss, the line
+// it starts on (its return type's, above the name, in the BSD style), and
+// whether it is one.
+func cFunctionAt(lines []string, i int) (name string, from int, ok bool) {
+	line := lines[i]
+	trim := strings.TrimSpace(line)
+	if strings.HasSuffix(trim, ";") || !strings.Contains(trim, "(") {
+		return "", 0, false
+	}
+	from = i
+	if line[0] == ' ' || line[0] == '\t' {
+		if c := trim[0]; !(c == '_' || c == '~' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z') {
+			return "", 0, false // an initializer list's ": m(x)", an expression's line
+		}
+		first := trim
+		if k := strings.IndexAny(trim, " \t(*&"); k >= 0 {
+			first = trim[:k]
+		}
+		open := strings.IndexByte(trim, '(')
+		if cNotTypes[first] || notNames[first] || strings.ContainsAny(trim[:open], "=\"'") {
+			return "", 0, false
+		}
+		var ok bool
+		if name, ok = typedName(trim[:open]); !ok {
+			return "", 0, false
+		}
+	} else if m := cMacroType().FindStringSubmatch(line); m != nil {
+		name = m[1]
+	} else if m := cQualified().FindStringSubmatch(line); m != nil {
+		name = m[1]
+	} else {
+		m := cBareName().FindStringSubmatch(line)
+		if m == nil || !returnTypeAbove(lines, i) {
+			return "", 0, false
+		}
+		name, from = m[1], i-1
+	}
+	if short := name[strings.LastIndex(name, ":")+1:]; notNames[short] || cNotTypes[short] {
+		return "", 0, false
+	}
+	if !bodyFollows(lines, i) {
+		return "", 0, false
+	}
+	return name, from, true
+}
+
+// typedName reads what comes before a definition's parameters: type
+// words, then the name ("static const Foo& Foo::get", "virtual ~Foo").
+// It reports the name, and whether pre is of that shape.
+func typedName(pre string) (string, bool) {
+	pre = strings.TrimRight(pre, " \t")
+	k := strings.LastIndexAny(pre, " \t*&")
+	if k <= 0 {
+		return "", false // no type word before the name
+	}
+	name, types := pre[k+1:], strings.TrimRight(pre[:k+1], " \t*&")
+	if name == "" || types == "" {
+		return "", false
+	}
+	for i := 0; i < len(name); i++ {
+		if c := name[i]; !(isWordByte(c) || c == ':' || c == '~' && (i == 0 || name[i-1] == ':')) {
+			return "", false
+		}
+	}
+	if name[len(name)-1] == ':' {
+		return "", false
+	}
+	for i := 0; i < len(types); i++ {
+		if c := types[i]; !(isWordByte(c) || strings.IndexByte(":*&<>, \t", c) >= 0) {
+			return "", false
+		}
+	}
+	return name, true
+}
+
+func isWordByte(c byte) bool {
+	return c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
+}
+
+// returnTypeAbove reports whether the line above line i, at the margin,
+// holds type words alone: a return type, for the name on line i.
+func returnTypeAbove(lines []string, i int) bool {
+	if i == 0 {
+		return false
+	}
+	above := lines[i-1]
+	if above == "" || above[0] == ' ' || above[0] == '\t' || above[0] == '#' {
+		return false
+	}
+	above = strings.TrimSpace(above)
+	first := above
+	if k := strings.IndexAny(above, " \t*&"); k >= 0 {
+		first = above[:k]
+	}
+	if cNotTypes[first] || notNames[first] || strings.HasSuffix(above, ",") {
+		return false
+	}
+	return cReturnType().MatchString(above)
+}
+
+// bodyFollows reports whether the parameters opened on line i close, and
+// a body's brace opens, before a semicolon does: within bodyLookahead
+// lines. Strings, characters and comments are skipped.
+func bodyFollows(lines []string, i int) bool {
+	depth, closed := 0, false
+	inBlock := false
+	for j := i; j < len(lines) && j < i+bodyLookahead; j++ {
+		l := lines[j]
+		for k := 0; k < len(l); k++ {
+			c := l[k]
+			if inBlock {
+				if c == '*' && k+1 < len(l) && l[k+1] == '/' {
+					inBlock = false
+					k++
+				}
+				continue
+			}
+			switch c {
+			case '/':
+				if k+1 < len(l) && l[k+1] == '/' {
+					k = len(l)
+				} else if k+1 < len(l) && l[k+1] == '*' {
+					inBlock = true
+					k++
+				}
+			case '"', '\'':
+				k = skipQuoted(l, k)
+			case '(':
+				depth++
+			case ')':
+				depth--
+				if depth == 0 {
+					closed = true
+				}
+			case '{':
+				if depth == 0 {
+					return closed
+				}
+			case ';':
+				if depth == 0 {
+					return false
+				}
+			}
+		}
+	}
+	return false
+}
+
+// bodyLookahead: a definition's brace opens within this many lines of its
+// name: a long parameter list, an initializer list.
+const bodyLookahead = 20
+
+// skipQuoted returns the index of the quote that closes the string or
+// character opened at l[k], or the line's last index.
+func skipQuoted(l string, k int) int {
+	q := l[k]
+	for k++; k < len(l); k++ {
+		switch l[k] {
+		case '\\':
+			k++
+		case q:
+			return k
+		}
+	}
+	return len(l) - 1
+}
+
+// braceEnd returns the line, 1-based, of the brace that closes the body
+// that opens on or after line from (1-based), or 0 when none does before
+// line limit. Strings, characters and comments are skipped; a
+// preprocessor's branches may unbalance the braces, which the caller's
+// limit bounds.
+func braceEnd(lines []string, from, limit int) int {
+	depth, opened := 0, false
+	inBlock := false
+	for j := from - 1; j < len(lines) && j < limit; j++ {
+		l := lines[j]
+		if !inBlock && strings.HasPrefix(strings.TrimSpace(l), "#") {
+			continue
+		}
+		for k := 0; k < len(l); k++ {
+			if inBlock {
+				n := strings.Index(l[k:], "*/")
+				if n < 0 {
+					break
+				}
+				inBlock = false
+				k += n + 1
+				continue
+			}
+			n := strings.IndexAny(l[k:], "{}\"'/;")
+			if n < 0 {
+				break
+			}
+			k += n
+			switch l[k] {
+			case '/':
+				if k+1 < len(l) && l[k+1] == '/' {
+					k = len(l)
+				} else if k+1 < len(l) && l[k+1] == '*' {
+					inBlock = true
+					k++
+				}
+			case '"', '\'':
+				k = skipQuoted(l, k)
+			case '{':
+				depth++
+				opened = true
+			case '}':
+				depth--
+				if opened && depth == 0 {
+					return j + 1
+				}
+			case ';':
+				if !opened && depth == 0 {
+					return 0 // a declaration: no body
+				}
+			}
+		}
+	}
+	return 0
+}
