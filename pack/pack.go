@@ -329,21 +329,46 @@ func Build(res *hone.Result, root string, opts Options) *Pack {
 		blocks = nb
 	}
 	text := p.assemble(head, files, blocks)
+	// Tokens of a whole are not always the sum of its parts, and a file's
+	// rate can be off (a license at its head counts as prose): make sure.
+	// What goes out is what is worth least per token, as the fill would
+	// have left it, not what comes last: the best file's best unit often
+	// lies at its end.
+	for real := count(text); real > opts.Budget && len(blocks) > 0; real = count(text) {
+		var in []*unit
+		estimated := 0
+		for _, u := range units {
+			if u.chosen {
+				in = append(in, u)
+				estimated += u.tokens
+			}
+		}
+		// The units' estimates, scaled to what the pack counts.
+		scale := max(1, float64(real-headTokens)/float64(max(estimated, 1)))
+		over := float64(real - opts.Budget)
+		sort.SliceStable(in, func(i, j int) bool {
+			return in[i].worth/float64(in[i].tokens) < in[j].worth/float64(in[j].tokens)
+		})
+		freed := 0.0
+		for _, u := range in {
+			if freed >= over {
+				break
+			}
+			if u.worth == 0 {
+				continue // blank lines between two units: they go with them
+			}
+			u.chosen = false
+			freed += scale * float64(u.tokens)
+		}
+		unbridge(units)
+		blocks = layout(files, texts, units)
+		text = p.assemble(head, files, blocks)
+	}
 	var omitted []*unit
 	for _, u := range units {
 		if !u.chosen {
 			omitted = append(omitted, u)
 		}
-	}
-	// Tokens of a whole are not always the sum of its parts: make sure.
-	for count(text) > opts.Budget && len(blocks) > 0 {
-		last := blocks[len(blocks)-1]
-		blocks = blocks[:len(blocks)-1]
-		for _, u := range last.units {
-			u.chosen = false
-			omitted = append(omitted, u)
-		}
-		text = p.assemble(head, files, blocks)
 	}
 	// What did not fit, the most worth first, ready to ask for.
 	sort.SliceStable(omitted, func(i, j int) bool { return omitted[i].worth > omitted[j].worth })
@@ -356,6 +381,29 @@ func Build(res *hone.Result, root string, opts Options) *Pack {
 	p.Text = text
 	p.Tokens = count(text)
 	return p
+}
+
+// unbridge leaves out the chosen blank lines (units worth nothing) that
+// no longer lie between two chosen units of their file.
+func unbridge(units []*unit) {
+	for k := 0; k < len(units); {
+		if !units[k].chosen || units[k].worth != 0 {
+			k++
+			continue
+		}
+		end := k
+		for end < len(units) && units[end].chosen && units[end].worth == 0 && units[end].file == units[k].file {
+			end++
+		}
+		joined := k > 0 && end < len(units) && units[k-1].chosen && units[end].chosen &&
+			units[k-1].file == units[k].file && units[end].file == units[k].file
+		if !joined {
+			for _, u := range units[k:end] {
+				u.chosen = false
+			}
+		}
+		k = end
+	}
 }
 
 // refills: how many times at most the pack, counted, is filled again with

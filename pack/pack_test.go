@@ -521,3 +521,53 @@ func TestLongUnitWorthMore(t *testing.T) {
 		t.Errorf("the pack (%d tokens of 1500) leaves out refresh_expiry, worth more than the helpers that crowd it out:\n%s", p.Tokens, p.Text)
 	}
 }
+
+// TestOverBudgetDropsLeastWorth: when the pack, counted, holds more than
+// its budget (a file's rate sampled from its head, a license in prose,
+// undercounts its code), what goes out is what is worth least per token,
+// not the last block: the best unit, at the end of its file, stays.
+func TestOverBudgetDropsLeastWorth(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	b.WriteString("/*\n")
+	for i := 0; i < 40; i++ {
+		b.WriteString(" * Permission to use, copy, modify, and distribute this software for any\n")
+	}
+	b.WriteString(" */\n\n")
+	for i := 0; i < 30; i++ {
+		fmt.Fprintf(&b, "static int\nhelper_%d(struct ctx *c)\n{\n\treturn c->colour + %d;\n}\n\n", i, i)
+	}
+	b.WriteString("static void\ndispatch_sgr_colon(struct ctx *c, u_int i)\n{\n")
+	for i := 0; i < 30; i++ {
+		fmt.Fprintf(&b, "\tc->colour[%d] = sgr_colon_part(c, i, %d);\n", i, i)
+	}
+	b.WriteString("}\n")
+	os.WriteFile(filepath.Join(dir, "input.c"), []byte(b.String()), 0o644)
+	res := &hone.Result{Task: "SGR colon colour", Concepts: []hone.Concept{
+		{Kind: "word", Weight: 1, Terms: []string{"sgr"}},
+		{Kind: "word", Weight: 1, Terms: []string{"colon"}},
+		{Kind: "word", Weight: 0.5, Terms: []string{"colour"}},
+	}, Files: []hone.File{{Path: "input.c", Relevance: 0.9, Role: hone.RoleTarget}}}
+	// Prose costs a token a word; code a token a byte, far above the
+	// rate its head gives.
+	count := func(s string) int {
+		n := 0
+		for _, l := range strings.Split(s, "\n") {
+			if strings.HasPrefix(l, " *") || strings.HasPrefix(l, "/*") {
+				n += len(strings.Fields(l))
+			} else {
+				n += len(l)
+			}
+		}
+		return n
+	}
+	for _, budget := range []int{2000, 3000} {
+		p := Build(res, dir, Options{Budget: budget, Count: count})
+		if count(p.Text) > budget {
+			t.Errorf("budget %d: the pack holds %d", budget, count(p.Text))
+		}
+		if !strings.Contains(p.Text, "dispatch_sgr_colon(struct ctx") {
+			t.Errorf("budget %d: the pack (%d) leaves out dispatch_sgr_colon, the best unit; included %v", budget, count(p.Text), p.Included)
+		}
+	}
+}
