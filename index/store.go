@@ -95,7 +95,9 @@ import (
 //	      return type stands on the line above its name (BSD and GNU
 //	      style), one indented in a namespace or class, each with a
 //	      body; a function ends at its closing brace
-//	      (structure.cFunctionAt, braceEnd).
+//	      (structure.cFunctionAt, braceEnd); a Java method or
+//	      constructor with no modifier, or an annotation after its
+//	      modifiers (structure.javaMethodAt).
 const schemaVersion = "22"
 
 // pageSize is the database's page size, set when its file is made: a

@@ -418,6 +418,12 @@ func extractDefs(lang string, rules []rule, lines []string) []Def {
 			}
 			break
 		}
+		if !found && lang == "java" && len(stack) > 0 && ind > stack[len(stack)-1].indent {
+			class := defs[stack[len(stack)-1].idx].Name
+			if name, ok := javaMethodAt(line, class); ok {
+				defs = append(defs, Def{Name: name, Kind: "method", Container: class, Line: i + 1})
+			}
+		}
 		if !found && (lang == "c" || lang == "cpp") {
 			if name, from, ok := cFunctionAt(lines, i); ok {
 				d := Def{Name: name, Kind: "function", Line: from + 1}

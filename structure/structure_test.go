@@ -598,3 +598,61 @@ next(void)
 		})
 	}
 }
+
+// TestFallbackJavaMethods checks the line patterns' Java methods that have
+// no modifier (package-private, jsoup's way), constructors, and an
+// annotation between the modifiers and the type; statements and a call's
+// continued arguments inside a method define nothing.
+func TestFallbackJavaMethods(t *testing.T) {
+	src := `package org.jsoup.parser;
+
+public class TokenData {
+    private String value;
+
+    TokenData(String value) {
+        this.value = value;
+    }
+
+    void append(char c) {
+        String s = build(c);
+        Element el = popStackToClose(s);
+        if (el != null) {
+            check(value, s,
+                other(c));
+        }
+        return ok ? get(s) : null;
+    }
+
+    @Nullable
+    Element popStackToClose(String elName) {
+        return null;
+    }
+
+    public @Nullable Tag get(String tagName, String namespace) {
+        synchronized (this) {
+            return tags.get(tagName);
+        }
+    }
+
+    static <T extends Comparable<T>> Map<String, List<T>> group(List<T> in) {
+        return null;
+    }
+}
+`
+	want := []string{"TokenData:3", "TokenData.TokenData:6", "TokenData.append:10", "TokenData.popStackToClose:21",
+		"TokenData.get:25", "TokenData.group:31"}
+	var got []string
+	for _, d := range ExtractFallback("TokenData.java", []byte(src)).Defs {
+		if d.Kind == "variable" || d.Kind == "field" {
+			continue
+		}
+		name := d.Name
+		if d.Container != "" {
+			name = d.Container + "." + name
+		}
+		got = append(got, fmt.Sprintf("%s:%d", name, d.Line))
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("defs %q, want %q", got, want)
+	}
+}
