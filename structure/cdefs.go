@@ -165,12 +165,7 @@ func bodyFollows(lines []string, i int) bool {
 			}
 			switch c {
 			case '/':
-				if k+1 < len(l) && l[k+1] == '/' {
-					k = len(l)
-				} else if k+1 < len(l) && l[k+1] == '*' {
-					inBlock = true
-					k++
-				}
+				k, inBlock = commentAt(l, k)
 			case '"', '\'':
 				k = skipQuoted(l, k)
 			case '(':
@@ -197,6 +192,20 @@ func bodyFollows(lines []string, i int) bool {
 // bodyLookahead: a definition's brace opens within this many lines of its
 // name: a long parameter list, an initializer list.
 const bodyLookahead = 20
+
+// commentAt reads the '/' at l[k]: a line comment skips the rest of the
+// line, a block comment opens (block) after its '*'; else a division.
+func commentAt(l string, k int) (next int, block bool) {
+	if k+1 < len(l) {
+		switch l[k+1] {
+		case '/':
+			return len(l), false
+		case '*':
+			return k + 1, true
+		}
+	}
+	return k, false
+}
 
 // skipQuoted returns the index of the quote that closes the string or
 // character opened at l[k], or the line's last index.
@@ -243,12 +252,7 @@ func braceEnd(lines []string, from, limit int) int {
 			k += n
 			switch l[k] {
 			case '/':
-				if k+1 < len(l) && l[k+1] == '/' {
-					k = len(l)
-				} else if k+1 < len(l) && l[k+1] == '*' {
-					inBlock = true
-					k++
-				}
+				k, inBlock = commentAt(l, k)
 			case '"', '\'':
 				k = skipQuoted(l, k)
 			case '{':
