@@ -307,6 +307,29 @@ func FuzzExtract(f *testing.F) {
 	})
 }
 
+// FuzzExtractFallback holds the fast outline, the index's own, to its
+// ranges on any input: the hand parsers of C, C++ and Java definitions
+// (return types above names, macro-wrapped types, braces in strings and
+// comments) read past line ends only by mistake.
+func FuzzExtractFallback(f *testing.F) {
+	f.Add("a.c", "static int\nwindow_pane_read(struct window_pane *wp, /* { */ int n)\n{\n\treturn \"}\";\n}\n")
+	f.Add("a.c", "CJSON_PUBLIC(char *) cJSON_Print(const cJSON *item)\n{\n    return print(item, true);\n}\n")
+	f.Add("a.cpp", "namespace n {\n    inline int f(int a) {\n        return a; // }\n    }\n}\nA::A(int x)\n    : m(x)\n{\n}\n")
+	f.Add("a.h", "int declared(void);\n#define M(x) { x }\n")
+	f.Add("a.java", "class A {\n  A(int x) {}\n  public @Nullable String m() { return x ? get() : null; }\n  void n() {}\n}\n")
+	f.Add("a.c", "int\n")
+	f.Add("a.cpp", "~\n")
+	f.Fuzz(func(t *testing.T, p, src string) {
+		o := ExtractFallback(p, []byte(src))
+		n := strings.Count(src, "\n") + 1
+		for _, d := range o.Defs {
+			if d.Line < 1 || d.Line > n || d.EndLine < d.Line || d.EndLine > n {
+				t.Fatalf("def %+v out of range 1..%d", d, n)
+			}
+		}
+	})
+}
+
 func TestComments(t *testing.T) {
 	tests := []struct {
 		lang, src string
