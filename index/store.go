@@ -95,7 +95,9 @@ import (
 //	      return type stands on the line above its name (BSD and GNU
 //	      style), one indented in a namespace or class, each with a
 //	      body; a function ends at its closing brace
-//	      (structure.cFunctionAt, braceEnd); a Java method or
+//	      (structure.cFunctionAt, braceEnd); C++ operators, a member
+//	      of a template (StringMaker<T>::convert), a constructor or
+//	      destructor (cConstructorAt, isStructor); a Java method or
 //	      constructor with no modifier, or an annotation after its
 //	      modifiers (structure.javaMethodAt).
 const schemaVersion = "22"

@@ -33,6 +33,10 @@ var (
 	// cQualified is a constructor or destructor at the margin, with no
 	// return type: "Pool::Pool(int size) : size_(size) {".
 	cQualified = lazyre.New(`^((?:\w+::)+~?\w+)\s*\(`)
+	// cOperator is an operator's definition: its return type, if any (1),
+	// and its name (2), "Approx::operator-", "operator \"\"_a", "operator
+	// bool" (a conversion).
+	cOperator = lazyre.New(`^((?:[\w:<>,]+[\s*&]+)*?)((?:[\w<>,]+::)*operator\s*(?:\(\)|\[\]|""\s*\w+|[^\s\w(]+|\s+[\w:<>]+[\s*&]*))\s*\(`)
 	// cReturnType is a line of type words alone: "static const char *".
 	cReturnType = lazyre.New(`^[\w:<>,]+(?:[\s*&]+[\w:<>,]+)*[\s*&]*$`)
 )
@@ -56,6 +60,16 @@ func cFunctionAt(lines []string, i int) (name string, from int, ok bool) {
 		return "", 0, false
 	}
 	from = i
+	if strings.Contains(trim, "operator") {
+		m := cOperator().FindStringSubmatch(trim)
+		if m == nil || strings.ContainsAny(m[1], "=\"'") && !strings.Contains(m[2], "operator") {
+			return "", 0, false
+		}
+		if !bodyFollows(lines, i) {
+			return "", 0, false
+		}
+		return strings.Join(strings.Fields(m[2]), " "), from, true
+	}
 	if line[0] == ' ' || line[0] == '\t' {
 		if c := trim[0]; !(c == '_' || c == '~' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z') {
 			return "", 0, false // an initializer list's ": m(x)", an expression's line
@@ -70,7 +84,13 @@ func cFunctionAt(lines []string, i int) (name string, from int, ok bool) {
 		}
 		var ok bool
 		if name, ok = typedName(trim[:open]); !ok {
-			return "", 0, false
+			// A constructor or destructor defined outside its class, in a
+			// namespace: "Approx::Approx ( double value )".
+			m := cQualified().FindStringSubmatch(trim)
+			if m == nil || !isStructor(m[1]) {
+				return "", 0, false
+			}
+			name = m[1]
 		}
 	} else if m := cMacroType().FindStringSubmatch(line); m != nil {
 		name = m[1]
@@ -92,12 +112,51 @@ func cFunctionAt(lines []string, i int) (name string, from int, ok bool) {
 	return name, from, true
 }
 
+// isStructor reports whether a qualified name is its class's constructor
+// or destructor: "Pool::Pool", "Pool::~Pool".
+func isStructor(name string) bool {
+	parts := strings.Split(name, "::")
+	if len(parts) < 2 {
+		return false
+	}
+	return strings.TrimPrefix(parts[len(parts)-1], "~") == parts[len(parts)-2]
+}
+
+// cConstructorAt reports the constructor or destructor of the class
+// named class that line i defines ("explicit Pool(int n) : n_(n) {",
+// "~Pool() {"), which have no return type for the patterns to see.
+func cConstructorAt(lines []string, i int, class string) (string, bool) {
+	trim := strings.TrimSpace(lines[i])
+	for _, w := range []string{"explicit ", "constexpr ", "inline ", "virtual "} {
+		trim = strings.TrimSpace(strings.TrimPrefix(trim, w))
+	}
+	name := class
+	if strings.HasPrefix(trim, "~") {
+		name, trim = "~"+class, trim[1:]
+	}
+	rest, ok := strings.CutPrefix(trim, class)
+	if !ok || class == "" || !strings.HasPrefix(strings.TrimLeft(rest, " \t"), "(") || !bodyFollows(lines, i) {
+		return "", false
+	}
+	return name, true
+}
+
 // typedName reads what comes before a definition's parameters: type
 // words, then the name ("static const Foo& Foo::get", "virtual ~Foo").
 // It reports the name, and whether pre is of that shape.
 func typedName(pre string) (string, bool) {
 	pre = strings.TrimRight(pre, " \t")
-	k := strings.LastIndexAny(pre, " \t*&")
+	k, depth := -1, 0
+	for j := len(pre) - 1; j >= 0 && k < 0; j-- {
+		switch c := pre[j]; {
+		case c == '>':
+			depth++
+		case c == '<':
+			depth--
+		case depth == 0 && (c == ' ' || c == '\t' || c == '*' || c == '&'):
+			k = j
+		}
+	}
 	if k <= 0 {
 		return "", false // no type word before the name
 	}
@@ -105,10 +164,26 @@ func typedName(pre string) (string, bool) {
 	if name == "" || types == "" {
 		return "", false
 	}
+	depth = 0
 	for i := 0; i < len(name); i++ {
-		if c := name[i]; !(isWordByte(c) || c == ':' || c == '~' && (i == 0 || name[i-1] == ':')) {
+		switch c := name[i]; {
+		case c == '<':
+			depth++
+		case c == '>':
+			depth--
+			if depth < 0 || !strings.HasPrefix(name[i+1:], "::") && depth == 0 {
+				return "", false // template arguments qualify a name, never end it
+			}
+		case depth > 0:
+			if !(isWordByte(c) || strings.IndexByte(":*&, ", c) >= 0) {
+				return "", false
+			}
+		case !(isWordByte(c) || c == ':' || c == '~' && (i == 0 || name[i-1] == ':')):
 			return "", false
 		}
+	}
+	if depth != 0 {
+		return "", false
 	}
 	if name[len(name)-1] == ':' {
 		return "", false

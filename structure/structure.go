@@ -424,6 +424,13 @@ func extractDefs(lang string, rules []rule, lines []string) []Def {
 				defs = append(defs, Def{Name: name, Kind: "method", Container: class, Line: i + 1})
 			}
 		}
+		if !found && lang == "cpp" && len(stack) > 0 && ind > stack[len(stack)-1].indent {
+			class := defs[stack[len(stack)-1].idx].Name
+			if name, ok := cConstructorAt(lines, i, class); ok {
+				defs = append(defs, Def{Name: name, Kind: "method", Container: class, Line: i + 1})
+				found = true
+			}
+		}
 		if !found && (lang == "c" || lang == "cpp") {
 			if name, from, ok := cFunctionAt(lines, i); ok {
 				d := Def{Name: name, Kind: "function", Line: from + 1}

@@ -562,7 +562,33 @@ RB_GENERATE(windows, window, entry, window_cmp);
         return true;
     }
 }
-`, []string{"Catch:1-19", "Approx::custom:7-9", "Approx::equalityComparisonImpl:11-18"}},
+`, []string{"Catch:1-19", "Approx::Approx:2-5", "Approx::custom:7-9", "Approx::equalityComparisonImpl:11-18"}},
+		{"operators, a template's member, a class's own constructor; calls are none", "ops.cpp", `namespace Catch {
+    bool operator==( Tag const& lhs, Tag const& rhs ) {
+        return lhs.original == rhs.original;
+    }
+    Approx Approx::operator-() const {
+        return Approx(-m_value);
+    }
+    std::string StringMaker<std::string>::convert(const std::string& str) {
+        return str;
+    }
+}
+class Fixture {
+public:
+    Fixture()
+        : n_(0) {
+    }
+    ~Fixture() {
+    }
+    Fixture(const Fixture&) = delete;
+    void run() {
+        Catch::Fixture::reset(n_);
+        bool same = a.operator==(b);
+        Other(n_);
+    }
+};
+`, []string{"Catch:1-11", "operator==:2-4", "Approx::operator-:5-7", "StringMaker<std::string>::convert:8-10", "Fixture:12-25", "Fixture:14-16", "~Fixture:17-18", "run:20-24"}},
 		{"a class's methods; a deleted one and a declaration are none", "pool.hpp", `class Pool {
 public:
     Pool(const Pool&) = delete;
