@@ -62,10 +62,7 @@ func cFunctionAt(lines []string, i int) (name string, from int, ok bool) {
 	from = i
 	if strings.Contains(trim, "operator") {
 		m := cOperator().FindStringSubmatch(trim)
-		if m == nil || strings.ContainsAny(m[1], "=\"'") && !strings.Contains(m[2], "operator") {
-			return "", 0, false
-		}
-		if !bodyFollows(lines, i) {
+		if m == nil || !bodyFollows(lines, i) {
 			return "", 0, false
 		}
 		return strings.Join(strings.Fields(m[2]), " "), from, true

@@ -284,12 +284,7 @@ func FuzzExtract(f *testing.F) {
 	f.Add("a.tsx", "export const A = () => <div onClick={f()}>x</div>;\n")
 	f.Fuzz(func(t *testing.T, p, src string) {
 		o := Extract(p, []byte(src))
-		n := strings.Count(src, "\n") + 1
-		for _, d := range o.Defs {
-			if d.Line < 1 || d.Line > n || d.EndLine < d.Line || d.EndLine > n {
-				t.Fatalf("def %+v out of range 1..%d", d, n)
-			}
-		}
+		n := defsInRange(t, o, src)
 		for _, c := range o.Calls {
 			if c.Line < 1 || c.Line > n || c.Name == "" {
 				t.Fatalf("call %+v out of range 1..%d", c, n)
@@ -320,14 +315,21 @@ func FuzzExtractFallback(f *testing.F) {
 	f.Add("a.c", "int\n")
 	f.Add("a.cpp", "~\n")
 	f.Fuzz(func(t *testing.T, p, src string) {
-		o := ExtractFallback(p, []byte(src))
-		n := strings.Count(src, "\n") + 1
-		for _, d := range o.Defs {
-			if d.Line < 1 || d.Line > n || d.EndLine < d.Line || d.EndLine > n {
-				t.Fatalf("def %+v out of range 1..%d", d, n)
-			}
-		}
+		defsInRange(t, ExtractFallback(p, []byte(src)), src)
 	})
+}
+
+// defsInRange fails t unless every definition of o lies within src's
+// lines, its end at or after its start; it returns the count of lines.
+func defsInRange(t *testing.T, o Outline, src string) int {
+	t.Helper()
+	n := strings.Count(src, "\n") + 1
+	for _, d := range o.Defs {
+		if d.Line < 1 || d.Line > n || d.EndLine < d.Line || d.EndLine > n {
+			t.Fatalf("def %+v out of range 1..%d", d, n)
+		}
+	}
+	return n
 }
 
 func TestComments(t *testing.T) {
