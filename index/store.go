@@ -100,7 +100,14 @@ import (
 //	      destructor (cConstructorAt, isStructor); a Java method or
 //	      constructor with no modifier, or an annotation after its
 //	      modifiers (structure.javaMethodAt).
-const schemaVersion = "22"
+//	23    the line patterns' JavaScript and TypeScript definitions: a
+//	      function set on a member (proto.week = function), a property
+//	      (html: function, get: (x) => {) or a local name (const done
+//	      = () => {); a method of an object literal, and one whose name
+//	      holds $ or # or whose brace a comment follows; a class given
+//	      to a name (module.exports = class App); a call that takes a
+//	      callback or an object is no method (structure.jsMethodLike).
+const schemaVersion = "23"
 
 // pageSize is the database's page size, set when its file is made: a
 // cold index writes a quarter of the pages, and a doc seldom spills onto

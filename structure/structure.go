@@ -123,6 +123,11 @@ type rule struct {
 	name int
 }
 
+// jsFunctionValue is what a JavaScript or TypeScript name is set to when it
+// names a function: a function expression, or an arrow function whose
+// parameters stand on the line, with a return type in TypeScript.
+const jsFunctionValue = `(?:async\s+)?(?:function\b|(?:<[^>]*>\s*)?\((?:[^()]|\([^()]*\))*\)\s*(?::\s*[^=]+?)?\s*=>|[\w$]+\s*=>)`
+
 func r(expr, kind string, name int) rule {
 	return rule{re: lazyre.New(expr), kind: kind, name: name}
 }
@@ -142,13 +147,22 @@ var (
 		r(`^()([A-Za-z_]\w*)\s*(?::[^=]*)?=[^=]`, "variable", 2),
 	}
 	jsRules = []rule{
-		r(`^(\s*)(?:export\s+)?(?:default\s+)?(?:async\s+)?function\s*\*?\s*(\w+)`, "function", 2),
+		r(`^(\s*)(?:export\s+)?(?:default\s+)?(?:async\s+)?function\b\s*\*?\s*(\w+)`, "function", 2),
 		r(`^(\s*)(?:export\s+)?(?:default\s+)?(?:abstract\s+)?class\s+(\w+)`, "class", 2),
+		// A class expression given a name: module.exports = class Application extends Emitter {.
+		r(`^(\s*)(?:(?:const|let|var)\s+)?(?:[\w$.]+\s*=\s*)+class\s+(\w+)`, "class", 2),
 		r(`^(\s*)(?:export\s+)?(?:declare\s+)?interface\s+(\w+)`, "interface", 2),
 		r(`^(\s*)(?:export\s+)?(?:declare\s+)?type\s+(\w+)\s*(?:<[^>]*>)?\s*=`, "type", 2),
 		r(`^(\s*)(?:export\s+)?(?:const\s+)?enum\s+(\w+)`, "enum", 2),
 		r(`^()(?:export\s+)?(?:const|let|var)\s+(\w+)`, "variable", 2),
-		r(`^(\s+)(?:(?:public|private|protected|static|async|readonly|override|get|set)\s+)*(\w+)\s*(?:<[^>]*>)?\([^)]*\)?\s*(?::\s*[^{]+)?\{\s*$`, "method", 2),
+		// A function set on an object: proto.week = function (, exports.show = async (req) =>.
+		r(`^(\s*)(?:[\w$]+\.)+#?([\w$]+)\s*=\s*`+jsFunctionValue, "function", 2),
+		// A function-valued property of an object literal: html: function () {, getAdapter: (adapters) => {.
+		// Not a member of an interface or type, whose arrow leads to a type (toJSON: () => object;).
+		r(`^(\s+)#?([\w$]+)\s*:\s*`+jsFunctionValue+`(?:\s*[{(]|\s*$)`, "function", 2),
+		// A function kept in a local name: const done = (value) => {.
+		r(`^(\s+)(?:const|let|var)\s+([\w$]+)\s*(?::[^=]+)?=\s*`+jsFunctionValue, "function", 2),
+		r(`^(\s+)(?:(?:public|private|protected|static|async|readonly|override|get|set)\s+)*\*?#?([\w$]+)\s*(?:<[^>]*>)?\([^)]*\)?\s*(?::\s*[^{]+)?\{\s*(?://.*)?$`, "method", 2),
 	}
 	javaRules = []rule{
 		r(`^(\s*)(?:(?:public|private|protected|internal|static|final|abstract|sealed|open|data|partial|override|inline|suspend|case)\s+)*(?:class|object|record|struct)\s+(\w+)`, "class", 2),
@@ -195,6 +209,44 @@ var (
 		"markdown": mdRules,
 	}
 )
+
+func isJS(lang string) bool {
+	switch lang {
+	case "javascript", "typescript", "vue", "svelte":
+		return true
+	}
+	return false
+}
+
+// jsMethodLike reports a line of JavaScript or TypeScript that the method
+// pattern matched, name(args) {, that defines a method: of a class, or
+// of an object literal, where a call cannot open a block. A call that
+// takes a callback or an object looks like one: it('does', function () {,
+// showModal(AskModal, {. So the parameters must close on the line, before
+// the brace, start with no string, and hold no function or arrow.
+func jsMethodLike(lang, line string) bool {
+	if !isJS(lang) {
+		return false
+	}
+	open := strings.IndexByte(line, '(')
+	if open < 0 || strings.Contains(line, "function") || strings.Contains(line, "=>") {
+		return false
+	}
+	depth := 0
+	for i := open; i < len(line); i++ {
+		switch line[i] {
+		case '(':
+			depth++
+		case ')':
+			depth--
+			if depth == 0 {
+				args := strings.TrimSpace(line[open+1 : i])
+				return args == "" || !strings.ContainsAny(args[:1], "'\"`")
+			}
+		}
+	}
+	return false
+}
 
 // notNames are keywords that a loose method pattern may capture.
 var notNames = map[string]bool{
@@ -397,10 +449,15 @@ func extractDefs(lang string, rules []rule, lines []string) []Def {
 				}
 			} else if kind == "method" && lang != "go" && ind > 0 && !indentScoped {
 				// an indented method pattern outside any known container: likely a
-				// call or control statement the loose pattern caught.
-				if len(stack) == 0 {
+				// call or control statement the loose pattern caught, but in
+				// JavaScript, where a call cannot open a block, an object
+				// literal's method.
+				if len(stack) == 0 && !jsMethodLike(lang, line) {
 					continue
 				}
+			}
+			if kind == "method" && len(stack) > 0 && isJS(lang) && !jsMethodLike(lang, line) {
+				continue // a call in a method's body
 			}
 			if lang == "python" && kind == "variable" && !isConstName(name) {
 				continue
@@ -584,7 +641,14 @@ func mayDefine(lang, line, trim string) bool {
 		case "export", "function", "class", "interface", "type", "enum", "const", "let", "var", "async", "abstract", "declare", "default":
 			return true
 		}
-		return indented && strings.HasSuffix(trim, "{") && strings.Contains(trim, "(")
+		if indented && strings.Contains(trim, "(") && strings.Contains(trim, "{") {
+			return true // a method, its brace perhaps followed by a comment
+		}
+		// A function given to a member, a property or a name; a class
+		// expression given to one.
+		return (strings.Contains(trim, "=") || strings.Contains(trim, ":")) &&
+			(strings.Contains(trim, "function") || strings.Contains(trim, "=>")) ||
+			strings.Contains(trim, "= class ")
 	case "java", "kotlin", "scala", "csharp", "swift", "dart":
 		return strings.Contains(trim, "(") || strings.Contains(trim, "class ") || strings.Contains(trim, "interface ") ||
 			strings.Contains(trim, "enum ") || strings.Contains(trim, "object ") || strings.Contains(trim, "record ") ||

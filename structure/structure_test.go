@@ -314,6 +314,8 @@ func FuzzExtractFallback(f *testing.F) {
 	f.Add("a.java", "class A {\n  A(int x) {}\n  public @Nullable String m() { return x ? get() : null; }\n  void n() {}\n}\n")
 	f.Add("a.c", "int\n")
 	f.Add("a.cpp", "~\n")
+	f.Add("a.js", "export default (o, c) => {\n  c.prototype.week = function (w = null) {\n    const f = (n) => {\n      return n\n    }\n  }\n}\nmodule.exports = class A {\n  $g(a) { // get\n    show(B, {\n  }\n}\n")
+	f.Add("a.ts", "const o = {\n  html: async () => {\n  },\n  set ({ k }) {\n  },\n}\ninterface I {\n  toJSON: () => object;\n}\n")
 	f.Fuzz(func(t *testing.T, p, src string) {
 		defsInRange(t, ExtractFallback(p, []byte(src)), src)
 	})
@@ -695,6 +697,87 @@ public class TokenData {
 	var got []string
 	for _, d := range ExtractFallback("TokenData.java", []byte(src)).Defs {
 		if d.Kind == "variable" || d.Kind == "field" {
+			continue
+		}
+		name := d.Name
+		if d.Container != "" {
+			name = d.Container + "." + name
+		}
+		got = append(got, fmt.Sprintf("%s:%d", name, d.Line))
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("defs %q, want %q", got, want)
+	}
+}
+
+// TestFallbackJSDefinitions: the functions JavaScript and TypeScript set
+// on objects, properties and local names, and the methods of object
+// literals, are definitions; calls that take a callback or an object, and
+// the members of an interface, are not.
+func TestFallbackJSDefinitions(t *testing.T) {
+	src := `import { D } from './constant'
+
+export default (o, c, d) => {
+  const proto = c.prototype
+  proto.week = function (week = null) {
+    const fix = (n) => {
+      return n
+    }
+    return fix(week)
+  }
+  d.utc = async (date) => {
+    return date
+  }
+}
+
+exports.show = function(req, res, next){
+  it('does', function () {
+    expect(dayjs.duration({
+      a: 1,
+    }))
+  })
+}
+
+module.exports = class Application extends Emitter {
+  compose (fns) {
+    showModal(AskModal, {
+      title: 'x',
+    })
+  }
+
+  $locale() { // the locale object
+    return this.$L
+  }
+}
+
+const res = {
+  html: function () {
+    return 1
+  },
+  getAdapter: (adapters) => {
+    return adapters
+  },
+  set ({ key, value }) {
+    return key
+  },
+  functions: 'only-multiline',
+}
+
+interface Hooks {
+  toJSON: () => object;
+}
+
+class Ky {
+  async #retry(error: unknown): Promise<void> {
+    return
+  }
+}
+`
+	want := []string{"week:5", "fix:6", "utc:11", "show:16", "Application:24", "Application.compose:25",
+		"Application.$locale:31", "html:37", "getAdapter:40", "set:43", "Ky:53", "Ky.retry:54"}
+	var got []string
+	for _, d := range ExtractFallback("plugin.ts", []byte(src)).Defs {
+		if d.Kind != "function" && d.Kind != "method" && d.Kind != "class" {
 			continue
 		}
 		name := d.Name
