@@ -107,6 +107,7 @@ import (
 //	      holds $ or # or whose brace a comment follows; a class given
 //	      to a name (module.exports = class App); a call that takes a
 //	      callback or an object is no method (structure.jsMethodLike).
+//	      A file under a dist/ folder is generated (walk.Classify).
 const schemaVersion = "23"
 
 // pageSize is the database's page size, set when its file is made: a

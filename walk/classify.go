@@ -90,6 +90,10 @@ var dirKinds = map[string]Kind{
 	"site-packages":    Vendor,
 	"godeps":           Vendor, // Godeps/_workspace, vendoring before Go modules
 
+	// A package's distribution, built from its sources (dist/axios.js,
+	// dist/esm/index.js): GitHub's linguist counts dist/ as vendored.
+	"dist": Generated,
+
 	"docs":          Docs,
 	"doc":           Docs,
 	"documentation": Docs,

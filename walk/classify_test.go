@@ -41,10 +41,11 @@ func TestClassifyPath(t *testing.T) {
 			"src/Foo.generated.cs", "x.generated.ts", "zz_deepcopy.gen.go", "models_generated.go",
 			"static/app.min.js", "static/site.min.css", "package-lock.json", "yarn.lock",
 			"go.sum", "Cargo.lock", "poetry.lock", "pnpm-lock.yaml", "web/yarn.lock",
-			"Gemfile.lock", "app.js.map",
+			"Gemfile.lock", "app.js.map", "dist/axios.js", "dist/node/axios.cjs", "packages/ui/dist/index.d.ts",
 		}},
 		{0, []string{
-			"generated.go", "generator.go", "gen.go", "admin.js", "minimal.js",
+			"generated.go", "generator.go", "gen.go", "admin.js", "minimal.js", "dist.go",
+			"distutils/core.py", "distribution/a.js", "src/dist_test_helpers.go",
 			"go.mod", "Cargo.toml", "lock.go", "pb.go", "package.json",
 		}},
 		{Docs, []string{

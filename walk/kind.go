@@ -22,6 +22,7 @@ const (
 	// Generated marks machine-written files: generated-code names (*.pb.go,
 	// *_pb2.py, *.generated.*, *.gen.go, *_generated.go, ...), minified assets
 	// (*.min.js, *.min.css), lock files (go.sum, package-lock.json, ...),
+	// anything under a dist/ directory (a package's built distribution),
 	// content carrying a generated-code marker in its first KiB (such as
 	// Go's "Code generated"
 	// ... "DO NOT EDIT." line or an at-sign "generated" tag; see Classify),
