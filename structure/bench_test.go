@@ -1,6 +1,7 @@
 package structure
 
 import (
+	"cmp"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -39,10 +40,12 @@ func benchFiles(b *testing.B, lang string) (paths []string, srcs [][]byte, size 
 }
 
 // BenchmarkExtractDir outlines every Python file under HONE_BENCH_DIR (e.g.
-// a checkout of Django) per iteration, on GOMAXPROCS workers as the index
-// does; it reports the CPU time spent and how many files fell back.
+// a checkout of Django), or every file of the language HONE_BENCH_LANG
+// names, per iteration, on GOMAXPROCS workers as the index does; it
+// reports the CPU time spent and how many files fell back.
 //
 //	HONE_BENCH_DIR=/tmp/dj go test -run '^$' -bench ExtractDir -benchtime 3x ./structure
+//	HONE_BENCH_DIR=/tmp/insomnia HONE_BENCH_LANG=typescript go test -run '^$' -bench ExtractDir/fallback ./structure
 func BenchmarkExtractDir(b *testing.B) {
 	for _, mode := range []struct {
 		name string
@@ -52,7 +55,7 @@ func BenchmarkExtractDir(b *testing.B) {
 			if mode.name == "tree-sitter" {
 				needTreeSitter(b)
 			}
-			paths, srcs, size := benchFiles(b, "python")
+			paths, srcs, size := benchFiles(b, cmp.Or(os.Getenv("HONE_BENCH_LANG"), "python"))
 			b.SetBytes(size)
 			before := ParseStats()
 			cpu0 := cpuTime()

@@ -121,6 +121,28 @@ type rule struct {
 	kind string
 	// name is the submatch index of the name.
 	name int
+	// needs, when set, are strings one of which a line must hold for the
+	// pattern to be tried: a test far cheaper than the pattern's.
+	needs []string
+}
+
+// needing is the rule that is tried only on lines holding one of needs.
+func (ru rule) needing(needs ...string) rule {
+	ru.needs = needs
+	return ru
+}
+
+// mayMatch reports whether the rule's pattern is worth trying on line.
+func (ru rule) mayMatch(line string) bool {
+	if ru.needs == nil {
+		return true
+	}
+	for _, n := range ru.needs {
+		if strings.Contains(line, n) {
+			return true
+		}
+	}
+	return false
 }
 
 // jsFunctionValue is what a JavaScript or TypeScript name is set to when it
@@ -150,18 +172,18 @@ var (
 		r(`^(\s*)(?:export\s+)?(?:default\s+)?(?:async\s+)?function\b\s*\*?\s*(\w+)`, "function", 2),
 		r(`^(\s*)(?:export\s+)?(?:default\s+)?(?:abstract\s+)?class\s+(\w+)`, "class", 2),
 		// A class expression given a name: module.exports = class Application extends Emitter {.
-		r(`^(\s*)(?:(?:const|let|var)\s+)?(?:[\w$.]+\s*=\s*)+class\s+(\w+)`, "class", 2),
+		r(`^(\s*)(?:(?:const|let|var)\s+)?(?:[\w$.]+\s*=\s*)+class\s+(\w+)`, "class", 2).needing("class "),
 		r(`^(\s*)(?:export\s+)?(?:declare\s+)?interface\s+(\w+)`, "interface", 2),
 		r(`^(\s*)(?:export\s+)?(?:declare\s+)?type\s+(\w+)\s*(?:<[^>]*>)?\s*=`, "type", 2),
 		r(`^(\s*)(?:export\s+)?(?:const\s+)?enum\s+(\w+)`, "enum", 2),
 		r(`^()(?:export\s+)?(?:const|let|var)\s+(\w+)`, "variable", 2),
 		// A function set on an object: proto.week = function (, exports.show = async (req) =>.
-		r(`^(\s*)(?:[\w$]+\.)+#?([\w$]+)\s*=\s*`+jsFunctionValue, "function", 2),
+		r(`^(\s*)(?:[\w$]+\.)+#?([\w$]+)\s*=\s*`+jsFunctionValue, "function", 2).needing("function", "=>"),
 		// A function-valued property of an object literal: html: function () {, getAdapter: (adapters) => {.
 		// Not a member of an interface or type, whose arrow leads to a type (toJSON: () => object;).
-		r(`^(\s+)#?([\w$]+)\s*:\s*`+jsFunctionValue+`(?:\s*[{(]|\s*$)`, "function", 2),
+		r(`^(\s+)#?([\w$]+)\s*:\s*`+jsFunctionValue+`(?:\s*[{(]|\s*$)`, "function", 2).needing("function", "=>"),
 		// A function kept in a local name: const done = (value) => {.
-		r(`^(\s+)(?:const|let|var)\s+([\w$]+)\s*(?::[^=]+)?=\s*`+jsFunctionValue, "function", 2),
+		r(`^(\s+)(?:const|let|var)\s+([\w$]+)\s*(?::[^=]+)?=\s*`+jsFunctionValue, "function", 2).needing("function", "=>"),
 		r(`^(\s+)(?:(?:public|private|protected|static|async|readonly|override|get|set)\s+)*\*?#?([\w$]+)\s*(?:<[^>]*>)?\([^)]*\)?\s*(?::\s*[^{]+)?\{\s*(?://.*)?$`, "method", 2),
 	}
 	javaRules = []rule{
@@ -426,6 +448,9 @@ func extractDefs(lang string, rules []rule, lines []string) []Def {
 			if !may {
 				break
 			}
+			if !ru.mayMatch(line) {
+				continue
+			}
 			m := ru.re().FindStringSubmatch(line)
 			if m == nil {
 				continue
@@ -644,11 +669,13 @@ func mayDefine(lang, line, trim string) bool {
 		if indented && strings.Contains(trim, "(") && strings.Contains(trim, "{") {
 			return true // a method, its brace perhaps followed by a comment
 		}
-		// A function given to a member, a property or a name; a class
-		// expression given to one.
-		return (strings.Contains(trim, "=") || strings.Contains(trim, ":")) &&
-			(strings.Contains(trim, "function") || strings.Contains(trim, "=>")) ||
-			strings.Contains(trim, "= class ")
+		// A function or a class given to a member, a property or a name:
+		// the line's first word is set (proto.week = function, html:
+		// () => {), not called or returned.
+		rest := strings.TrimLeft(trim[len(first):], " \t")
+		set := strings.HasPrefix(rest, ":") ||
+			strings.HasPrefix(rest, "=") && !strings.HasPrefix(rest, "==") && !strings.HasPrefix(rest, "=>")
+		return set && (strings.Contains(rest, "function") || strings.Contains(rest, "=>") || strings.Contains(rest, "class "))
 	case "java", "kotlin", "scala", "csharp", "swift", "dart":
 		return strings.Contains(trim, "(") || strings.Contains(trim, "class ") || strings.Contains(trim, "interface ") ||
 			strings.Contains(trim, "enum ") || strings.Contains(trim, "object ") || strings.Contains(trim, "record ") ||
