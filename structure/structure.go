@@ -232,6 +232,7 @@ var (
 	}
 )
 
+// isJS reports the languages the JavaScript patterns outline.
 func isJS(lang string) bool {
 	switch lang {
 	case "javascript", "typescript", "vue", "svelte":
