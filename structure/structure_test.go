@@ -694,17 +694,7 @@ public class TokenData {
 `
 	want := []string{"TokenData:3", "TokenData.TokenData:6", "TokenData.append:10", "TokenData.popStackToClose:21",
 		"TokenData.get:25", "TokenData.group:31"}
-	var got []string
-	for _, d := range ExtractFallback("TokenData.java", []byte(src)).Defs {
-		if d.Kind == "variable" || d.Kind == "field" {
-			continue
-		}
-		name := d.Name
-		if d.Container != "" {
-			name = d.Container + "." + name
-		}
-		got = append(got, fmt.Sprintf("%s:%d", name, d.Line))
-	}
+	got := containedDefs(ExtractFallback("TokenData.java", []byte(src)).Defs, func(k string) bool { return k != "variable" && k != "field" })
 	if !slices.Equal(got, want) {
 		t.Errorf("defs %q, want %q", got, want)
 	}
@@ -775,18 +765,25 @@ class Ky {
 `
 	want := []string{"week:5", "fix:6", "utc:11", "show:16", "Application:24", "Application.compose:25",
 		"Application.$locale:31", "html:37", "getAdapter:40", "set:43", "Ky:53", "Ky.retry:54"}
-	var got []string
-	for _, d := range ExtractFallback("plugin.ts", []byte(src)).Defs {
-		if d.Kind != "function" && d.Kind != "method" && d.Kind != "class" {
+	got := containedDefs(ExtractFallback("plugin.ts", []byte(src)).Defs, func(k string) bool { return k == "function" || k == "method" || k == "class" })
+	if !slices.Equal(got, want) {
+		t.Errorf("defs %q, want %q", got, want)
+	}
+}
+
+// containedDefs writes each definition whose kind keep takes as
+// Container.Name:Line.
+func containedDefs(defs []Def, keep func(kind string) bool) []string {
+	var out []string
+	for _, d := range defs {
+		if !keep(d.Kind) {
 			continue
 		}
 		name := d.Name
 		if d.Container != "" {
 			name = d.Container + "." + name
 		}
-		got = append(got, fmt.Sprintf("%s:%d", name, d.Line))
+		out = append(out, fmt.Sprintf("%s:%d", name, d.Line))
 	}
-	if !slices.Equal(got, want) {
-		t.Errorf("defs %q, want %q", got, want)
-	}
+	return out
 }
