@@ -247,10 +247,7 @@ func isJS(lang string) bool {
 // takes a callback or an object looks like one: it('does', function () {,
 // showModal(AskModal, {. So the parameters must close on the line, before
 // the brace, start with no string, and hold no function or arrow.
-func jsMethodLike(lang, line string) bool {
-	if !isJS(lang) {
-		return false
-	}
+func jsMethodLike(line string) bool {
 	open := strings.IndexByte(line, '(')
 	if open < 0 || strings.Contains(line, "function") || strings.Contains(line, "=>") {
 		return false
@@ -473,17 +470,18 @@ func extractDefs(lang string, rules []rule, lines []string) []Def {
 				if kind == "function" {
 					d.Kind = "method"
 				}
-			} else if kind == "method" && lang != "go" && ind > 0 && !indentScoped {
+			} else if kind == "method" && lang != "go" && ind > 0 && !indentScoped && !isJS(lang) {
 				// an indented method pattern outside any known container: likely a
-				// call or control statement the loose pattern caught, but in
-				// JavaScript, where a call cannot open a block, an object
-				// literal's method.
-				if len(stack) == 0 && !jsMethodLike(lang, line) {
+				// call or control statement the loose pattern caught.
+				if len(stack) == 0 {
 					continue
 				}
 			}
-			if kind == "method" && len(stack) > 0 && isJS(lang) && !jsMethodLike(lang, line) {
-				continue // a call in a method's body
+			if kind == "method" && isJS(lang) && !jsMethodLike(line) {
+				// JavaScript's methods, of a class or of an object literal,
+				// need no container: a call cannot open a block there. But a
+				// call that takes a callback looks like one.
+				continue
 			}
 			if lang == "python" && kind == "variable" && !isConstName(name) {
 				continue
