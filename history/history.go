@@ -393,7 +393,8 @@ func openCacheFile(p string) (*sql.DB, error) {
 	// A new cache has no meta table, or no version in it yet; one of
 	// another version is emptied.
 	var v string
-	err = db.QueryRow(`SELECT value FROM meta WHERE key = 'schema'`).Scan(&v)
+	var heads int
+	err = db.QueryRow(`SELECT value, (SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = 'heads') FROM meta WHERE key = 'schema'`).Scan(&v, &heads)
 	switch {
 	case err == nil && v != schemaVersion:
 		if _, err := db.Exec(`DROP TABLE IF EXISTS commits; DROP TABLE IF EXISTS pack; DROP TABLE IF EXISTS heads; DROP TABLE IF EXISTS meta`); err != nil {
@@ -407,6 +408,11 @@ func openCacheFile(p string) (*sql.DB, error) {
 		// The pages of what was dropped go back to the disk, when they
 		// can: a cache that keeps them works as well.
 		_, _ = db.Exec(`VACUUM`)
+	case err == nil && heads == 1:
+		// A cache of this version is read, not written: a retrieve
+		// that finds its history cached writes nothing (an INSERT here
+		// had cost every retrieve a write transaction and its fsyncs).
+		return db, nil
 	case err == nil, errors.Is(err, sql.ErrNoRows), isMissingTable(err):
 	default:
 		db.Close()

@@ -333,6 +333,54 @@ func TestOpenCache(t *testing.T) {
 	}
 }
 
+// A cache of this version is opened for reading without a write: every
+// retrieve opens it, and a write costs a transaction and its fsyncs.
+func TestOpenCacheWritesNothing(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "history.db")
+	db, err := openCacheFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	before, err := os.Stat(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db, err = openCacheFile(p)
+	if err != nil {
+		t.Fatalf("a cache of this version: %v", err)
+	}
+	var n int
+	if err := db.QueryRow(`SELECT COUNT(*) FROM heads`).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	after, err := os.Stat(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !after.ModTime().Equal(before.ModTime()) || after.Size() != before.Size() {
+		t.Errorf("opening a current cache wrote it: %v %d bytes, then %v %d bytes", before.ModTime(), before.Size(), after.ModTime(), after.Size())
+	}
+	// A cache whose heads table is lost has it made again.
+	db, err = openCacheFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(`DROP TABLE heads`); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	db, err = openCacheFile(p)
+	if err != nil {
+		t.Fatalf("a cache without its heads: %v", err)
+	}
+	defer db.Close()
+	if err := db.QueryRow(`SELECT COUNT(*) FROM heads`).Scan(&n); err != nil {
+		t.Errorf("the heads table was not made again: %v", err)
+	}
+}
+
 // A revision older than the one read first has its own window of
 // history, not the end of the newer one's.
 func TestOlderRevisionWindow(t *testing.T) {
