@@ -108,7 +108,13 @@ import (
 //	      to a name (module.exports = class App); a call that takes a
 //	      callback or an object is no method (structure.jsMethodLike).
 //	      A file under a dist/ folder is generated (walk.Classify).
-const schemaVersion = "23"
+//	24    Swift and Dart outlined by patterns of their own, not Java's:
+//	      Swift's func, init, subscript, protocol, extension (whose
+//	      methods it contains) and typealias; Dart's functions and
+//	      methods by their return type, getters and setters,
+//	      constructors, mixins, extensions and typedefs
+//	      (structure.swiftRules, dartRules, dartDeclLike).
+const schemaVersion = "24"
 
 // pageSize is the database's page size, set when its file is made: a
 // cold index writes a quarter of the pages, and a doc seldom spills onto

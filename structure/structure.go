@@ -145,6 +145,15 @@ func (ru rule) mayMatch(line string) bool {
 	return false
 }
 
+// swiftModifiers are the attributes and modifiers a Swift declaration may
+// open with: @MainActor public static, private(set), class (of a class's
+// own member).
+const swiftModifiers = `(?:@\w+(?:\([^)]*\))?\s+)*(?:(?:public|private|fileprivate|internal|open|package|static|class|final|override|mutating|nonmutating|convenience|required|dynamic|optional|indirect|nonisolated|isolated|distributed|lazy|(?:private|fileprivate|internal|public|open|package)\(set\))\s+)*`
+
+// dartType is a Dart type before a declaration's name: void, int?,
+// Future<List<int>>, Map<String, dynamic>, prefix.Type.
+const dartType = `[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)?(?:<[\w$<>?, .]*>)?\??`
+
 // jsFunctionValue is what a JavaScript or TypeScript name is set to when it
 // names a function: a function expression, or an arrow function whose
 // parameters stand on the line, with a return type in TypeScript.
@@ -193,6 +202,32 @@ var (
 		r(`^(\s*)(?:(?:public|private|protected|internal|static|final|abstract|synchronized|override|suspend|open|async|virtual)\s+)*(?:fun|def)\s+(?:<[^>]*>\s*)?(?:\w+\.)?(\w+)`, "method", 2),
 		r(`^(\s+)(?:(?:public|private|protected|internal|static|final|abstract|synchronized|override|async|virtual)\s+)+[\w<>\[\],.? ]+\s+(\w+)\s*\(`, "method", 2),
 	}
+	// Swift: a function, initializer or subscript; a type; a protocol; an
+	// enum; an extension, which defines members of its type, so its
+	// methods have it as their container. The function's pattern comes
+	// first, so that class func is a function's modifier, not a class.
+	swiftRules = []rule{
+		r(`^(\s*)`+swiftModifiers+`func\s+(\w+)`, "function", 2),
+		r(`^(\s*)`+swiftModifiers+`(init|deinit|subscript)[?!]?\s*[(<{]`, "method", 2),
+		r(`^(\s*)`+swiftModifiers+`(?:class|struct|actor)\s+(\w+)(?:\s*[:<{]|\s*$|\s+where\b)`, "class", 2),
+		r(`^(\s*)`+swiftModifiers+`protocol\s+(\w+)`, "interface", 2),
+		r(`^(\s*)`+swiftModifiers+`enum\s+(\w+)`, "enum", 2),
+		r(`^(\s*)`+swiftModifiers+`extension\s+([\w.]+)`, "type", 2),
+		r(`^(\s*)`+swiftModifiers+`typealias\s+(\w+)`, "type", 2),
+	}
+	// Dart: a class, mixin, enum or extension; a typedef; a getter or
+	// setter; a function, method or constructor, with its return type
+	// (or factory, const) before its name: a call has none (dartDeclLike
+	// turns away a keyword in the type's place: return foo(, await foo().
+	dartRules = []rule{
+		r(`^(\s*)(?:(?:abstract|sealed|base|interface|final|mixin|macro)\s+)*(?:class|mixin)\s+(\w+)`, "class", 2),
+		r(`^(\s*)enum\s+(\w+)`, "enum", 2),
+		r(`^(\s*)extension\s+(?:type\s+)?(\w+)`, "type", 2),
+		r(`^()typedef\s+(\w+)`, "type", 2),
+		r(`^(\s*)(?:@\w+\s+)?(?:(?:static|external|abstract|covariant)\s+)*(?:`+dartType+`\s+)?(?:get|set)\s+([\w$]+)\s*(?:\(|=>|\{|;)`, "method", 2),
+		r(`^(\s*)(?:@\w+\s+)?(?:(?:static|external)\s+)*(?:factory|const)\s+([\w$]+(?:\.[\w$]+)?)\s*\(`, "method", 2),
+		r(`^(\s*)(?:@\w+\s+)?(?:(?:static|external|abstract|covariant)\s+)*`+dartType+`\s+([\w$]+)\s*(?:<[^()]*>)?\(`, "function", 2),
+	}
 	rustRules = []rule{
 		r(`^(\s*)(?:pub(?:\([^)]*\))?\s+)?(?:async\s+)?(?:const\s+)?(?:unsafe\s+)?(?:extern\s+"[^"]*"\s+)?fn\s+(\w+)`, "function", 2),
 		r(`^(\s*)(?:pub(?:\([^)]*\))?\s+)?struct\s+(\w+)`, "type", 2),
@@ -226,7 +261,7 @@ var (
 	}
 	familyRules = map[string][]rule{
 		"go": goRules, "python": pyRules, "javascript": jsRules, "typescript": jsRules, "vue": jsRules, "svelte": jsRules,
-		"java": javaRules, "kotlin": javaRules, "scala": javaRules, "csharp": javaRules, "swift": javaRules, "dart": javaRules,
+		"java": javaRules, "kotlin": javaRules, "scala": javaRules, "csharp": javaRules, "swift": swiftRules, "dart": dartRules,
 		"rust": rustRules, "c": cRules, "cpp": cRules, "ruby": rubyRules, "php": phpRules, "shell": shellRules,
 		"markdown": mdRules,
 	}
@@ -266,6 +301,40 @@ func jsMethodLike(line string) bool {
 		}
 	}
 	return false
+}
+
+// swiftWords are the words one of which a line that declares in Swift
+// holds.
+var swiftWords = []string{"func ", "init", "subscript", "class ", "struct ", "actor ", "protocol ", "enum ", "extension ", "typealias "}
+
+// dartNotTypes are the keywords that stand before a call where a
+// declaration has its return type: return foo(, await foo(, new Foo(.
+var dartNotTypes = map[string]bool{
+	"return": true, "await": true, "throw": true, "yield": true, "new": true, "else": true, "case": true,
+	"var": true, "final": true, "const": true, "late": true, "async": true, "in": true, "is": true, "as": true,
+	"do": true, "assert": true, "default": true, "when": true, "show": true, "hide": true, "import": true, "export": true,
+	"part": true, "library": true, "on": true, "extends": true, "with": true, "implements": true, "if": true,
+}
+
+// dartDeclLike reports whether a Dart line the function pattern matched,
+// naming name, declares: the word in its return type's place is no
+// keyword, and the name is no function type's.
+func dartDeclLike(line, name string) bool {
+	if name == "Function" {
+		return false // a function type: void Function(int) callback
+	}
+	f := strings.Fields(line)
+	for len(f) > 0 && (strings.HasPrefix(f[0], "@") || f[0] == "static" || f[0] == "external" || f[0] == "abstract" || f[0] == "covariant") {
+		f = f[1:]
+	}
+	if len(f) == 0 {
+		return false
+	}
+	typ := f[0]
+	if i := strings.IndexAny(typ, "<?("); i >= 0 {
+		typ = typ[:i]
+	}
+	return !dartNotTypes[typ]
 }
 
 // notNames are keywords that a loose method pattern may capture.
@@ -477,6 +546,9 @@ func extractDefs(lang string, rules []rule, lines []string) []Def {
 					continue
 				}
 			}
+			if lang == "dart" && kind == "function" && !dartDeclLike(line, name) {
+				continue
+			}
 			if kind == "method" && isJS(lang) && !jsMethodLike(line) {
 				// JavaScript's methods, of a class or of an object literal,
 				// need no container: a call cannot open a block there. But a
@@ -503,6 +575,28 @@ func extractDefs(lang string, rules []rule, lines []string) []Def {
 			class := defs[stack[len(stack)-1].idx].Name
 			if name, ok := javaMethodAt(line, class); ok {
 				defs = append(defs, Def{Name: name, Kind: "method", Container: class, Line: i + 1})
+			}
+		}
+		if !found && lang == "dart" && len(stack) > 0 && ind > stack[len(stack)-1].indent {
+			// A constructor: the class's own name, or a named one (Point.origin).
+			class := defs[stack[len(stack)-1].idx].Name
+			if rest, ok := strings.CutPrefix(trim, class); ok && (strings.HasPrefix(rest, "(") || strings.HasPrefix(rest, ".")) {
+				name := class
+				if strings.HasPrefix(rest, ".") {
+					end := strings.IndexByte(rest, '(')
+					if end > 1 && isWord(rest[1:end]) {
+						name = class + rest[:end]
+					} else {
+						end = -1
+					}
+					if end < 0 {
+						name = ""
+					}
+				}
+				if name != "" {
+					defs = append(defs, Def{Name: name, Kind: "method", Container: class, Line: i + 1})
+					found = true
+				}
 			}
 		}
 		if !found && lang == "cpp" && len(stack) > 0 && ind > stack[len(stack)-1].indent {
@@ -675,7 +769,18 @@ func mayDefine(lang, line, trim string) bool {
 		set := strings.HasPrefix(rest, ":") ||
 			strings.HasPrefix(rest, "=") && !strings.HasPrefix(rest, "==") && !strings.HasPrefix(rest, "=>")
 		return set && (strings.Contains(rest, "function") || strings.Contains(rest, "=>") || strings.Contains(rest, "class "))
-	case "java", "kotlin", "scala", "csharp", "swift", "dart":
+	case "swift":
+		for _, w := range swiftWords {
+			if strings.Contains(trim, w) {
+				return true
+			}
+		}
+		return false
+	case "dart":
+		return strings.Contains(trim, "(") || strings.Contains(trim, "class ") || strings.Contains(trim, "mixin ") ||
+			strings.Contains(trim, "enum ") || strings.Contains(trim, "extension ") || strings.Contains(trim, "typedef ") ||
+			strings.Contains(trim, "get ") || strings.Contains(trim, "set ")
+	case "java", "kotlin", "scala", "csharp":
 		return strings.Contains(trim, "(") || strings.Contains(trim, "class ") || strings.Contains(trim, "interface ") ||
 			strings.Contains(trim, "enum ") || strings.Contains(trim, "object ") || strings.Contains(trim, "record ") ||
 			strings.Contains(trim, "struct ") || strings.Contains(trim, "trait ")
@@ -852,4 +957,17 @@ func isIdentStart(c byte) bool {
 
 func isIdentPart(c byte) bool {
 	return isIdentStart(c) || c >= '0' && c <= '9'
+}
+
+// isWord reports whether s is a name: letters, digits, _ and $, at least one.
+func isWord(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if !isWordByte(s[i]) && s[i] != '$' {
+			return false
+		}
+	}
+	return true
 }

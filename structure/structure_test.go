@@ -316,6 +316,8 @@ func FuzzExtractFallback(f *testing.F) {
 	f.Add("a.cpp", "~\n")
 	f.Add("a.js", "export default (o, c) => {\n  c.prototype.week = function (w = null) {\n    const f = (n) => {\n      return n\n    }\n  }\n}\nmodule.exports = class A {\n  $g(a) { // get\n    show(B, {\n  }\n}\n")
 	f.Add("a.ts", "const o = {\n  html: async () => {\n  },\n  set ({ k }) {\n  },\n}\ninterface I {\n  toJSON: () => object;\n}\n")
+	f.Add("a.swift", "extension A.B where T == C {\n    @objc public init?(x: Int) {}\n    class func f() {}\n    class var v: Int { 1 }\n}\n")
+	f.Add("a.dart", "class A {\n  A.named(this.x);\n  A.\n  A(\n  void Function(int) f;\n  return g(\n  int get x => 1;\n}\n")
 	f.Fuzz(func(t *testing.T, p, src string) {
 		defsInRange(t, ExtractFallback(p, []byte(src)), src)
 	})
@@ -766,6 +768,102 @@ class Ky {
 	want := []string{"week:5", "fix:6", "utc:11", "show:16", "Application:24", "Application.compose:25",
 		"Application.$locale:31", "html:37", "getAdapter:40", "set:43", "Ky:53", "Ky.retry:54"}
 	got := containedDefs(ExtractFallback("plugin.ts", []byte(src)).Defs, func(k string) bool { return k == "function" || k == "method" || k == "class" })
+	if !slices.Equal(got, want) {
+		t.Errorf("defs %q, want %q", got, want)
+	}
+}
+
+// Swift's functions, initializers, types, protocols and extensions, whose
+// methods have the extended type as their container; class func is a
+// function's modifier, class var no class.
+func TestFallbackSwiftDefinitions(t *testing.T) {
+	src := `import Foundation
+
+public final class Throttle: NSObject {
+    private var last: Date?
+    class var shared: Throttle { Throttle() }
+    public init(interval: TimeInterval) {
+    }
+    @discardableResult
+    public func run(_ block: @escaping () -> Void) -> Self {
+    }
+    class func make() -> Throttle { Throttle() }
+    deinit {
+    }
+}
+
+extension Throttle {
+    func cancel() {}
+    subscript(index: Int) -> Int { 0 }
+}
+
+protocol Limiter: Sendable {
+    func acquire() -> Bool
+}
+
+struct Point<T> {
+    mutating func move() {}
+}
+
+enum Mode { case a, b }
+typealias Handler = () -> Void
+func topLevel() -> Int { 1 }
+`
+	want := []string{"Throttle:3", "Throttle.init:6", "Throttle.run:9", "Throttle.make:11", "Throttle.deinit:12",
+		"Throttle:16", "Throttle.cancel:17", "Throttle.subscript:18", "Limiter:21", "Limiter.acquire:22",
+		"Point:25", "Point.move:26", "Mode:29", "Handler:30", "topLevel:31"}
+	got := containedDefs(ExtractFallback("Throttle.swift", []byte(src)).Defs, func(string) bool { return true })
+	if !slices.Equal(got, want) {
+		t.Errorf("defs %q, want %q", got, want)
+	}
+}
+
+// Dart's declarations have their type before their name; a call has none,
+// nor has a statement a type (return foo(), and a function type's
+// Function is no name.
+func TestFallbackDartDefinitions(t *testing.T) {
+	src := `typedef Handler = void Function(int code);
+
+abstract class Counter extends StatefulWidget {
+  const Counter({super.key});
+  Counter.zero() : this();
+  factory Counter.of(BuildContext context) => context.read();
+
+  @override
+  State<Counter> createState() => _CounterState();
+
+  int get count => _count;
+  set count(int v) {
+    setState(() {
+      _count = v;
+    });
+    return compute(v);
+  }
+
+  Future<Map<String, dynamic>?> load(String id) async {
+    final void Function(int) cb = print;
+    await fetch(id);
+  }
+}
+
+mixin Logging on Object {
+  void log(String m);
+}
+
+extension Pretty on Counter {
+  String pretty() => '$count';
+}
+
+enum Mode { a, b }
+
+Future<void> main() async {
+  runApp(Counter());
+}
+`
+	want := []string{"Handler:1", "Counter:3", "Counter.Counter:4", "Counter.Counter.zero:5", "Counter.Counter.of:6",
+		"Counter.createState:9", "Counter.count:11", "Counter.count:12", "Counter.load:19", "Logging:25", "Logging.log:26",
+		"Pretty:29", "Pretty.pretty:30", "Mode:33", "main:35"}
+	got := containedDefs(ExtractFallback("counter.dart", []byte(src)).Defs, func(string) bool { return true })
 	if !slices.Equal(got, want) {
 		t.Errorf("defs %q, want %q", got, want)
 	}
