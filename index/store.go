@@ -108,12 +108,16 @@ import (
 //	      to a name (module.exports = class App); a call that takes a
 //	      callback or an object is no method (structure.jsMethodLike).
 //	      A file under a dist/ folder is generated (walk.Classify).
-//	24    Swift and Dart outlined by patterns of their own, not Java's:
-//	      Swift's func, init, subscript, protocol, extension (whose
-//	      methods it contains) and typealias; Dart's functions and
-//	      methods by their return type, getters and setters,
-//	      constructors, mixins, extensions and typedefs
-//	      (structure.swiftRules, dartRules, dartDeclLike).
+//	24    Swift, Dart and Kotlin outlined by patterns of their own, not
+//	      Java's: Swift's func, init, subscript, protocol, extension
+//	      (whose methods it contains) and typealias; Dart's functions
+//	      and methods by their return type, getters and setters,
+//	      constructors, mixins, extensions and typedefs; Kotlin's
+//	      functions after expect, actual and the like, extension
+//	      functions, enum classes, typealiases (structure.swiftRules,
+//	      dartRules, kotlinRules). C#'s constructors and methods with
+//	      no modifier (javaMethodAt, csharpDeclLike) and generic
+//	      methods (Tracked<T>(...)).
 const schemaVersion = "24"
 
 // pageSize is the database's page size, set when its file is made: a

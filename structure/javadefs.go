@@ -88,3 +88,33 @@ func isJavaIdent(s string) bool {
 	}
 	return true
 }
+
+// csharpNotTypes are the words that open a C# statement where
+// javaMethodAt would take them for a method's type: await Save(), lock
+// (gate), using (var r = ...).
+var csharpNotTypes = map[string]bool{
+	"await": true, "using": true, "lock": true, "foreach": true, "fixed": true, "checked": true,
+	"unchecked": true, "nameof": true, "typeof": true, "default": true, "goto": true, "when": true,
+}
+
+// csharpDeclLike reports whether a C# line javaMethodAt took for a method
+// or constructor, name, opens with no statement's keyword, and is no line
+// of SQL in a string (LEFT JOIN (, SELECT TOP(2): words in capitals).
+func csharpDeclLike(line, name string) bool {
+	f := strings.Fields(line)
+	return len(f) > 0 && !csharpNotTypes[f[0]] && !(allCaps(f[0]) && allCaps(name))
+}
+
+// allCaps reports whether s has two letters or more, all capitals.
+func allCaps(s string) bool {
+	n := 0
+	for _, r := range s {
+		switch {
+		case 'A' <= r && r <= 'Z':
+			n++
+		case 'a' <= r && r <= 'z':
+			return false
+		}
+	}
+	return n >= 2
+}

@@ -145,6 +145,11 @@ func (ru rule) mayMatch(line string) bool {
 	return false
 }
 
+// kotlinModifiers are the annotations and modifiers a Kotlin declaration
+// may open with, on its line: @JvmStatic internal actual, fun (of a fun
+// interface), enum (of an enum class).
+const kotlinModifiers = `(?:@[\w.:]+(?:\([^)]*\))?\s+)*(?:(?:public|private|protected|internal|open|abstract|final|sealed|data|inner|value|annotation|enum|companion|override|suspend|inline|tailrec|operator|infix|external|actual|expect|const|lateinit|fun)\s+)*`
+
 // swiftModifiers are the attributes and modifiers a Swift declaration may
 // open with: @MainActor public static, private(set), class (of a class's
 // own member).
@@ -200,7 +205,18 @@ var (
 		r(`^(\s*)(?:(?:public|private|protected|internal|static|sealed|abstract)\s+)*(?:interface|trait)\s+(\w+)`, "interface", 2),
 		r(`^(\s*)(?:(?:public|private|protected|internal|static)\s+)*enum\s+(?:class\s+)?(\w+)`, "enum", 2),
 		r(`^(\s*)(?:(?:public|private|protected|internal|static|final|abstract|synchronized|override|suspend|open|async|virtual)\s+)*(?:fun|def)\s+(?:<[^>]*>\s*)?(?:\w+\.)?(\w+)`, "method", 2),
-		r(`^(\s+)(?:(?:public|private|protected|internal|static|final|abstract|synchronized|override|async|virtual)\s+)+[\w<>\[\],.? ]+\s+(\w+)\s*\(`, "method", 2),
+		r(`^(\s+)(?:(?:public|private|protected|internal|static|final|abstract|synchronized|override|async|virtual|sealed|extern|unsafe|new|partial|readonly)\s+)+[\w<>\[\],.? ]+\s+(\w+)\s*(?:<[\w<>, ]*>)?\(`, "method", 2),
+	}
+	// Kotlin: a function (an extension's receiver before its name: fun
+	// ByteArray.decodeUtf8), a class or object, an interface, an enum
+	// class, a typealias; the multiplatform modifiers (expect, actual)
+	// and the others Java has not.
+	kotlinRules = []rule{
+		r(`^(\s*)`+kotlinModifiers+`enum\s+class\s+(\w+)`, "enum", 2),
+		r(`^(\s*)`+kotlinModifiers+`fun\s+(?:<[^>]*>\s*)?(?:[\w.]+(?:<[^()]*?>)?\??\.)?([\w$]+)\s*[(<]`, "function", 2),
+		r(`^(\s*)`+kotlinModifiers+`(?:class|object)\s+(\w+)`, "class", 2),
+		r(`^(\s*)`+kotlinModifiers+`interface\s+(\w+)`, "interface", 2),
+		r(`^(\s*)`+kotlinModifiers+`typealias\s+(\w+)`, "type", 2),
 	}
 	// Swift: a function, initializer or subscript; a type; a protocol; an
 	// enum; an extension, which defines members of its type, so its
@@ -261,7 +277,7 @@ var (
 	}
 	familyRules = map[string][]rule{
 		"go": goRules, "python": pyRules, "javascript": jsRules, "typescript": jsRules, "vue": jsRules, "svelte": jsRules,
-		"java": javaRules, "kotlin": javaRules, "scala": javaRules, "csharp": javaRules, "swift": swiftRules, "dart": dartRules,
+		"java": javaRules, "kotlin": kotlinRules, "scala": javaRules, "csharp": javaRules, "swift": swiftRules, "dart": dartRules,
 		"rust": rustRules, "c": cRules, "cpp": cRules, "ruby": rubyRules, "php": phpRules, "shell": shellRules,
 		"markdown": mdRules,
 	}
@@ -571,9 +587,9 @@ func extractDefs(lang string, rules []rule, lines []string) []Def {
 			}
 			break
 		}
-		if !found && lang == "java" && len(stack) > 0 && ind > stack[len(stack)-1].indent {
+		if !found && (lang == "java" || lang == "csharp") && len(stack) > 0 && ind > stack[len(stack)-1].indent {
 			class := defs[stack[len(stack)-1].idx].Name
-			if name, ok := javaMethodAt(line, class); ok {
+			if name, ok := javaMethodAt(line, class); ok && (lang == "java" || csharpDeclLike(line, name)) {
 				defs = append(defs, Def{Name: name, Kind: "method", Container: class, Line: i + 1})
 			}
 		}
@@ -780,7 +796,10 @@ func mayDefine(lang, line, trim string) bool {
 		return strings.Contains(trim, "(") || strings.Contains(trim, "class ") || strings.Contains(trim, "mixin ") ||
 			strings.Contains(trim, "enum ") || strings.Contains(trim, "extension ") || strings.Contains(trim, "typedef ") ||
 			strings.Contains(trim, "get ") || strings.Contains(trim, "set ")
-	case "java", "kotlin", "scala", "csharp":
+	case "kotlin":
+		return strings.Contains(trim, "fun ") || strings.Contains(trim, "class ") || strings.Contains(trim, "object ") ||
+			strings.Contains(trim, "interface ") || strings.Contains(trim, "typealias ")
+	case "java", "scala", "csharp":
 		return strings.Contains(trim, "(") || strings.Contains(trim, "class ") || strings.Contains(trim, "interface ") ||
 			strings.Contains(trim, "enum ") || strings.Contains(trim, "object ") || strings.Contains(trim, "record ") ||
 			strings.Contains(trim, "struct ") || strings.Contains(trim, "trait ")

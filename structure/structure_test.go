@@ -317,6 +317,8 @@ func FuzzExtractFallback(f *testing.F) {
 	f.Add("a.js", "export default (o, c) => {\n  c.prototype.week = function (w = null) {\n    const f = (n) => {\n      return n\n    }\n  }\n}\nmodule.exports = class A {\n  $g(a) { // get\n    show(B, {\n  }\n}\n")
 	f.Add("a.ts", "const o = {\n  html: async () => {\n  },\n  set ({ k }) {\n  },\n}\ninterface I {\n  toJSON: () => object;\n}\n")
 	f.Add("a.swift", "extension A.B where T == C {\n    @objc public init?(x: Int) {}\n    class func f() {}\n    class var v: Int { 1 }\n}\n")
+	f.Add("a.kt", "actual class A {\n  @JvmStatic fun <T> List<T>?.b(): T = x\n  fun interface C {\n  enum class\n  fun `a b`() {}\n}\n")
+	f.Add("a.cs", "class A\n{\n    public A(\n    T M<T>(\n    SELECT TOP(\n    await X(\n}\n")
 	f.Add("a.dart", "class A {\n  A.named(this.x);\n  A.\n  A(\n  void Function(int) f;\n  return g(\n  int get x => 1;\n}\n")
 	f.Fuzz(func(t *testing.T, p, src string) {
 		defsInRange(t, ExtractFallback(p, []byte(src)), src)
@@ -864,6 +866,92 @@ Future<void> main() async {
 		"Counter.createState:9", "Counter.count:11", "Counter.count:12", "Counter.load:19", "Logging:25", "Logging.log:26",
 		"Pretty:29", "Pretty.pretty:30", "Mode:33", "main:35"}
 	got := containedDefs(ExtractFallback("counter.dart", []byte(src)).Defs, func(string) bool { return true })
+	if !slices.Equal(got, want) {
+		t.Errorf("defs %q, want %q", got, want)
+	}
+}
+
+// Kotlin's functions, extension functions among them, with the modifiers
+// Java has not (expect, actual, suspend, operator); its classes, objects,
+// enum classes, fun interfaces and typealiases.
+func TestFallbackKotlinDefinitions(t *testing.T) {
+	src := `package okio
+
+actual class Buffer : BufferedSource, BufferedSink {
+  internal actual var head: Segment? = null
+
+  actual override fun emit(): Buffer = this
+
+  actual fun copyTo(
+    out: Buffer,
+  ): Buffer = commonCopyTo(out)
+
+  @JvmStatic internal suspend fun <T> load(x: T): T {
+    return x
+  }
+
+  companion object Factory {
+    operator fun invoke(): Buffer = Buffer()
+  }
+}
+
+fun ByteArray.decodeUtf8(): String {
+  return commonToUtf8String()
+}
+
+fun <T> List<T>?.second(): T = this!![1]
+
+enum class Mode { A, B }
+
+fun interface Callback {
+  fun call(x: Int)
+}
+
+typealias Handler = (Int) -> Unit
+`
+	want := []string{"Buffer:3", "Buffer.emit:6", "Buffer.copyTo:8", "Buffer.load:12", "Buffer.Factory:16",
+		"Factory.invoke:17", "decodeUtf8:21", "second:25", "Mode:27", "Callback:29", "Callback.call:30", "Handler:33"}
+	got := containedDefs(ExtractFallback("Buffer.kt", []byte(src)).Defs, func(string) bool { return true })
+	if !slices.Equal(got, want) {
+		t.Errorf("defs %q, want %q", got, want)
+	}
+}
+
+// C#'s constructors (the class's own name), generic methods, and the
+// methods with no modifier of an interface's explicit implementation; a
+// statement (await Save(), lock (gate)) or a line of SQL in a string is
+// none.
+func TestFallbackCSharpDefinitions(t *testing.T) {
+	src := `namespace App
+{
+    public class OrderService : IOrderService
+    {
+        public OrderService(IStore store)
+        {
+            await Save(store);
+            lock (gate)
+            {
+            }
+            var sql = """
+                SELECT TOP(2) [o].[Id]
+                LEFT JOIN (
+                """;
+        }
+
+        public static IQueryable<T> Tracked<T>(this IQueryable<T> query)
+        {
+            return query;
+        }
+
+        internal virtual Task<Order> GetAsync(int id)
+        {
+            return null;
+        }
+    }
+}
+`
+	want := []string{"OrderService:3", "OrderService.OrderService:5", "OrderService.Tracked:17", "OrderService.GetAsync:22"}
+	got := containedDefs(ExtractFallback("OrderService.cs", []byte(src)).Defs, func(string) bool { return true })
 	if !slices.Equal(got, want) {
 		t.Errorf("defs %q, want %q", got, want)
 	}
