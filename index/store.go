@@ -117,7 +117,9 @@ import (
 //	      functions, enum classes, typealiases (structure.swiftRules,
 //	      dartRules, kotlinRules). C#'s constructors and methods with
 //	      no modifier (javaMethodAt, csharpDeclLike) and generic
-//	      methods (Tracked<T>(...)).
+//	      methods (Tracked<T>(...)). Scala's defs with no parameters,
+//	      type parameters or a qualified private (scalaRules); Ruby's
+//	      operator methods, def obj.name and private def.
 const schemaVersion = "24"
 
 // pageSize is the database's page size, set when its file is made: a

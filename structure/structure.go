@@ -150,6 +150,10 @@ func (ru rule) mayMatch(line string) bool {
 // interface), enum (of an enum class).
 const kotlinModifiers = `(?:@[\w.:]+(?:\([^)]*\))?\s+)*(?:(?:public|private|protected|internal|open|abstract|final|sealed|data|inner|value|annotation|enum|companion|override|suspend|inline|tailrec|operator|infix|external|actual|expect|const|lateinit|fun)\s+)*`
 
+// scalaModifiers are the annotations and modifiers a Scala declaration
+// may open with: @tailrec private[scopt] final override.
+const scalaModifiers = `(?:@\w+(?:\([^)]*\))?\s+)*(?:(?:(?:private|protected)(?:\[\w+\])?|override|final|implicit|lazy|abstract|sealed|case|inline|transparent|open|infix|opaque)\s+)*`
+
 // swiftModifiers are the attributes and modifiers a Swift declaration may
 // open with: @MainActor public static, private(set), class (of a class's
 // own member).
@@ -218,6 +222,16 @@ var (
 		r(`^(\s*)`+kotlinModifiers+`interface\s+(\w+)`, "interface", 2),
 		r(`^(\s*)`+kotlinModifiers+`typealias\s+(\w+)`, "type", 2),
 	}
+	// Scala: a def, with or without parameters (def size: Int = n), with
+	// type parameters in brackets, after a qualified private[pkg]; a
+	// class, case class, object, trait or enum.
+	scalaRules = []rule{
+		r(`^(\s*)`+scalaModifiers+`def\s+([\w$]+)`, "function", 2),
+		r(`^(\s*)`+scalaModifiers+`(?:class|object)\s+(\w+)`, "class", 2),
+		r(`^(\s*)`+scalaModifiers+`trait\s+(\w+)`, "interface", 2),
+		r(`^(\s*)`+scalaModifiers+`enum\s+(\w+)`, "enum", 2),
+		r(`^(\s*)`+scalaModifiers+`type\s+(\w+)`, "type", 2),
+	}
 	// Swift: a function, initializer or subscript; a type; a protocol; an
 	// enum; an extension, which defines members of its type, so its
 	// methods have it as their container. The function's pattern comes
@@ -260,7 +274,7 @@ var (
 		r(`^()[A-Za-z_][\w:*&<>,]*\s+(?:[\w:*&<>,]+\s+)*\**&?((?:\w+::)*~?\w+)\s*\([^;]*$`, "function", 2),
 	}
 	rubyRules = []rule{
-		r(`^(\s*)def\s+(?:self\.)?(\w+[?!]?)`, "method", 2),
+		r(`^(\s*)(?:(?:private|protected|public|module_function)\s+)?def\s+(?:[\w:]+\.)?(\w+[?!=]?|\[\]=?|[-+*/%~!^&|<=>]+@?)`, "method", 2),
 		r(`^(\s*)class\s+([\w:]+)`, "class", 2),
 		r(`^(\s*)module\s+([\w:]+)`, "module", 2),
 	}
@@ -277,7 +291,7 @@ var (
 	}
 	familyRules = map[string][]rule{
 		"go": goRules, "python": pyRules, "javascript": jsRules, "typescript": jsRules, "vue": jsRules, "svelte": jsRules,
-		"java": javaRules, "kotlin": kotlinRules, "scala": javaRules, "csharp": javaRules, "swift": swiftRules, "dart": dartRules,
+		"java": javaRules, "kotlin": kotlinRules, "scala": scalaRules, "csharp": javaRules, "swift": swiftRules, "dart": dartRules,
 		"rust": rustRules, "c": cRules, "cpp": cRules, "ruby": rubyRules, "php": phpRules, "shell": shellRules,
 		"markdown": mdRules,
 	}
@@ -799,7 +813,10 @@ func mayDefine(lang, line, trim string) bool {
 	case "kotlin":
 		return strings.Contains(trim, "fun ") || strings.Contains(trim, "class ") || strings.Contains(trim, "object ") ||
 			strings.Contains(trim, "interface ") || strings.Contains(trim, "typealias ")
-	case "java", "scala", "csharp":
+	case "scala":
+		return strings.Contains(trim, "def ") || strings.Contains(trim, "class ") || strings.Contains(trim, "object ") ||
+			strings.Contains(trim, "trait ") || strings.Contains(trim, "enum ") || strings.Contains(trim, "type ")
+	case "java", "csharp":
 		return strings.Contains(trim, "(") || strings.Contains(trim, "class ") || strings.Contains(trim, "interface ") ||
 			strings.Contains(trim, "enum ") || strings.Contains(trim, "object ") || strings.Contains(trim, "record ") ||
 			strings.Contains(trim, "struct ") || strings.Contains(trim, "trait ")
@@ -812,7 +829,13 @@ func mayDefine(lang, line, trim string) bool {
 	case "c", "cpp":
 		return !indented
 	case "ruby":
-		return first == "def" || first == "class" || first == "module"
+		switch first {
+		case "def", "class", "module":
+			return true
+		case "private", "protected", "public", "module_function":
+			return strings.Contains(trim, "def ")
+		}
+		return false
 	case "php":
 		return strings.Contains(trim, "function") || strings.Contains(trim, "class ") || strings.Contains(trim, "interface ") ||
 			strings.Contains(trim, "trait ") || strings.Contains(trim, "enum ")

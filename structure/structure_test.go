@@ -319,6 +319,8 @@ func FuzzExtractFallback(f *testing.F) {
 	f.Add("a.swift", "extension A.B where T == C {\n    @objc public init?(x: Int) {}\n    class func f() {}\n    class var v: Int { 1 }\n}\n")
 	f.Add("a.kt", "actual class A {\n  @JvmStatic fun <T> List<T>?.b(): T = x\n  fun interface C {\n  enum class\n  fun `a b`() {}\n}\n")
 	f.Add("a.cs", "class A\n{\n    public A(\n    T M<T>(\n    SELECT TOP(\n    await X(\n}\n")
+	f.Add("a.scala", "object A {\n  private[a] def b[C]: Int = 1\n  def\n}\n")
+	f.Add("a.rb", "class A\n  def self.[]=(x)\n  private def <=>(o)\n  def @io.x\nend\n")
 	f.Add("a.dart", "class A {\n  A.named(this.x);\n  A.\n  A(\n  void Function(int) f;\n  return g(\n  int get x => 1;\n}\n")
 	f.Fuzz(func(t *testing.T, p, src string) {
 		defsInRange(t, ExtractFallback(p, []byte(src)), src)
@@ -954,6 +956,53 @@ func TestFallbackCSharpDefinitions(t *testing.T) {
 	got := containedDefs(ExtractFallback("OrderService.cs", []byte(src)).Defs, func(string) bool { return true })
 	if !slices.Equal(got, want) {
 		t.Errorf("defs %q, want %q", got, want)
+	}
+}
+
+// Scala's defs with no parameters or with type parameters, after a
+// qualified private; Ruby's operator methods, methods of an object
+// (def body.each) and private def.
+func TestFallbackScalaAndRubyDefinitions(t *testing.T) {
+	scala := `package scopt
+
+abstract class OParser[A, C] {
+  def programName: String = names.head
+  private[scopt] def renderUsage[C](mode: Mode): String = {
+    ""
+  }
+  @tailrec final def loop(n: Int): Int = n
+}
+
+case class OptionDef(name: String)
+object OParser {
+  implicit def builder[C]: Builder[C] = new Builder
+}
+trait Read[A]
+`
+	want := []string{"OParser:3", "OParser.programName:4", "OParser.renderUsage:5", "OParser.loop:8",
+		"OptionDef:11", "OParser:12", "OParser.builder:13", "Read:15"}
+	if got := containedDefs(ExtractFallback("OParser.scala", []byte(scala)).Defs, func(string) bool { return true }); !slices.Equal(got, want) {
+		t.Errorf("Scala defs %q, want %q", got, want)
+	}
+	ruby := `module Rack
+  class Headers < Hash
+    def self.[](*items)
+    end
+    def []=(key, value)
+    end
+    def <<(pair)
+    end
+    private def assert_required(key)
+    end
+    def body.each
+    end
+  end
+end
+`
+	want = []string{"Rack:1", "Rack.Headers:2", "Headers.[]:3", "Headers.[]=:5", "Headers.<<:7",
+		"Headers.assert_required:9", "Headers.each:11"}
+	if got := containedDefs(ExtractFallback("headers.rb", []byte(ruby)).Defs, func(string) bool { return true }); !slices.Equal(got, want) {
+		t.Errorf("Ruby defs %q, want %q", got, want)
 	}
 }
 
