@@ -119,7 +119,8 @@ import (
 //	      no modifier (javaMethodAt, csharpDeclLike) and generic
 //	      methods (Tracked<T>(...)). Scala's defs with no parameters,
 //	      type parameters or a qualified private (scalaRules); Ruby's
-//	      operator methods, def obj.name and private def.
+//	      operator methods, def obj.name and private def. Lua, Elixir,
+//	      Perl, R and Julia, which had no patterns, have theirs.
 const schemaVersion = "24"
 
 // pageSize is the database's page size, set when its file is made: a

@@ -232,6 +232,37 @@ var (
 		r(`^(\s*)`+scalaModifiers+`enum\s+(\w+)`, "enum", 2),
 		r(`^(\s*)`+scalaModifiers+`type\s+(\w+)`, "type", 2),
 	}
+	// Lua: a function statement (function M.name, function obj:name,
+	// local function name) or a function given to a name (M.name =
+	// function).
+	luaRules = []rule{
+		r(`^(\s*)(?:local\s+)?function\s+(?:\w+[.:])*(\w+)\s*\(`, "function", 2),
+		r(`^(\s*)(?:local\s+)?(?:\w+\.)*(\w+)\s*=\s*function\s*\(`, "function", 2),
+	}
+	// Elixir: a module, a protocol, a public or private function, macro
+	// or guard; their bodies are indented, as Ruby's are.
+	elixirRules = []rule{
+		r(`^(\s*)defmodule\s+([\w.]+)`, "module", 2),
+		r(`^(\s*)defprotocol\s+([\w.]+)`, "interface", 2),
+		r(`^(\s*)(?:def|defp|defmacro|defmacrop|defguard|defguardp|defdelegate)\s+(\w+[?!]?)`, "function", 2),
+	}
+	// Perl: a sub, and a package.
+	perlRules = []rule{
+		r(`^(\s*)sub\s+(\w+)`, "function", 2),
+		r(`^()package\s+([\w:]+)`, "module", 2),
+	}
+	// R: a function given to a name (name <- function(x)).
+	rRules = []rule{
+		r(`^(\s*)([\w.]+)\s*(?:<<?-|=)\s*function\s*\(`, "function", 2),
+	}
+	// Julia: a function or macro, a one-line function (f(x) = 2x), a
+	// struct or abstract type, a module.
+	juliaRules = []rule{
+		r(`^(\s*)(?:function|macro)\s+(?:[\w.]+\.)?(\w+!?)`, "function", 2),
+		r(`^(\s*)(?:(?:mutable|abstract|primitive)\s+)?(?:struct|type)\s+(\w+)`, "type", 2),
+		r(`^(\s*)(?:bare)?module\s+(\w+)`, "module", 2),
+		r(`^()(\w+!?)(?:\{[^}]*\})?\([^()]*\)(?:\s*::\s*[\w{}]+)?\s*=[^=]`, "function", 2),
+	}
 	// Swift: a function, initializer or subscript; a type; a protocol; an
 	// enum; an extension, which defines members of its type, so its
 	// methods have it as their container. The function's pattern comes
@@ -293,6 +324,7 @@ var (
 		"go": goRules, "python": pyRules, "javascript": jsRules, "typescript": jsRules, "vue": jsRules, "svelte": jsRules,
 		"java": javaRules, "kotlin": kotlinRules, "scala": scalaRules, "csharp": javaRules, "swift": swiftRules, "dart": dartRules,
 		"rust": rustRules, "c": cRules, "cpp": cRules, "ruby": rubyRules, "php": phpRules, "shell": shellRules,
+		"lua": luaRules, "elixir": elixirRules, "perl": perlRules, "r": rRules, "julia": juliaRules,
 		"markdown": mdRules,
 	}
 )
@@ -480,7 +512,7 @@ func indentOf(l string) int {
 func extractDefs(lang string, rules []rule, lines []string) []Def {
 	var defs []Def
 	var stack []openDef // enclosing class-like definitions by indentation
-	indentScoped := lang == "python" || lang == "ruby"
+	indentScoped := lang == "python" || lang == "ruby" || lang == "elixir"
 	inBlockComment := false
 	// Python: the lines that start statements, the only ones that can
 	// define, or end a block; not a string's lines, nor a call's.
@@ -504,7 +536,10 @@ func extractDefs(lang string, rules []rule, lines []string) []Def {
 		if trim == "" {
 			continue
 		}
-		if lang != "python" && lang != "markdown" && lang != "shell" && lang != "ruby" {
+		if lang == "lua" && strings.HasPrefix(trim, "--") {
+			continue
+		}
+		if !hashCommented(lang) && lang != "markdown" {
 			if inBlockComment {
 				if strings.Contains(trim, "*/") {
 					inBlockComment = false
@@ -843,8 +878,27 @@ func mayDefine(lang, line, trim string) bool {
 		return strings.Contains(trim, "()") || first == "function"
 	case "markdown":
 		return trim[0] == '#'
+	case "lua", "r":
+		return strings.Contains(trim, "function")
+	case "elixir":
+		return strings.Contains(trim, "def")
+	case "perl":
+		return first == "sub" || first == "package"
+	case "julia":
+		return strings.Contains(trim, "function") || strings.Contains(trim, "macro") || strings.Contains(trim, "struct") ||
+			strings.Contains(trim, "type ") || strings.Contains(trim, "module") || !indented && strings.Contains(trim, "=")
 	}
 	return true
+}
+
+// hashCommented reports the languages whose line comments start with #,
+// and whose lines starting so the patterns skip.
+func hashCommented(lang string) bool {
+	switch lang {
+	case "python", "shell", "ruby", "elixir", "perl", "r", "julia":
+		return true
+	}
+	return false
 }
 
 func isConstName(s string) bool {

@@ -321,6 +321,8 @@ func FuzzExtractFallback(f *testing.F) {
 	f.Add("a.cs", "class A\n{\n    public A(\n    T M<T>(\n    SELECT TOP(\n    await X(\n}\n")
 	f.Add("a.scala", "object A {\n  private[a] def b[C]: Int = 1\n  def\n}\n")
 	f.Add("a.rb", "class A\n  def self.[]=(x)\n  private def <=>(o)\n  def @io.x\nend\n")
+	f.Add("a.lua", "function a.b:c(\nlocal x = function(\n--[[ function d( ]]\n")
+	f.Add("a.jl", "f(x) = 2x\ng(x) == 1\nfunction h!\n")
 	f.Add("a.dart", "class A {\n  A.named(this.x);\n  A.\n  A(\n  void Function(int) f;\n  return g(\n  int get x => 1;\n}\n")
 	f.Fuzz(func(t *testing.T, p, src string) {
 		defsInRange(t, ExtractFallback(p, []byte(src)), src)
@@ -1003,6 +1005,66 @@ end
 		"Headers.assert_required:9", "Headers.each:11"}
 	if got := containedDefs(ExtractFallback("headers.rb", []byte(ruby)).Defs, func(string) bool { return true }); !slices.Equal(got, want) {
 		t.Errorf("Ruby defs %q, want %q", got, want)
+	}
+}
+
+// Lua, Elixir, Perl, R and Julia, which had no patterns: their functions,
+// modules and types; a comment defines nothing.
+func TestFallbackScriptingDefinitions(t *testing.T) {
+	tests := []struct {
+		path, src string
+		want      []string
+	}{
+		{"throttle.lua", `local M = {}
+-- function commented(x)
+function M.new(rate)
+end
+function M:take(n)
+end
+local function refill(b)
+end
+M.reset = function(b)
+end
+return M
+`, []string{"new:3", "take:5", "refill:7", "reset:9"}},
+		{"throttle.ex", `defmodule App.Throttle do
+  # def commented(x)
+  def allow?(key), do: true
+  defp refill(bucket) do
+  end
+  defmacro limit(n) do
+  end
+end
+`, []string{"App.Throttle:1", "App.Throttle.allow?:3", "App.Throttle.refill:4", "App.Throttle.limit:6"}},
+		{"Throttle.pm", `package App::Throttle;
+# sub commented
+sub new {
+}
+sub take { }
+`, []string{"App::Throttle:1", "new:3", "take:5"}},
+		{"throttle.R", `# throttle <- function(x)
+throttle <- function(rate, burst = 1) {
+}
+refill = function(b) b
+`, []string{"throttle:2", "refill:4"}},
+		{"Throttle.jl", `module Throttles
+# function commented()
+mutable struct Bucket
+    n::Int
+end
+function take!(b::Bucket, n)
+end
+rate(b::Bucket) = b.n
+macro limit(ex)
+end
+end
+`, []string{"Throttles:1", "Bucket:3", "take!:6", "rate:8", "limit:9"}},
+	}
+	for _, tt := range tests {
+		got := containedDefs(ExtractFallback(tt.path, []byte(tt.src)).Defs, func(string) bool { return true })
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("%s: defs %q, want %q", tt.path, got, tt.want)
+		}
 	}
 }
 
