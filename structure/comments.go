@@ -22,17 +22,43 @@ func Spans(lang string, src []byte) (comments, strs [][2]int) {
 	// src read as a string where it lies: the spans are offsets, and
 	// nothing of the text outlives the call.
 	text := unsafe.String(unsafe.SliceData(src), len(src))
-	switch lang {
-	case "go", "javascript", "typescript", "java", "kotlin", "scala", "csharp", "c", "cpp", "rust", "swift", "php", "dart", "vue", "svelte", "proto", "css":
+	switch commentStyleOf(lang) {
+	case cStyle:
 		return cComments(text, lang == "php")
-	case "python", "ruby", "shell", "perl", "r", "julia", "elixir", "yaml", "toml", "make", "dockerfile":
+	case hashStyle:
 		return hashComments(text, lang == "python")
-	case "ini", "properties":
+	case lineStyle:
 		return lineComments(text), nil
-	case "sql", "lua", "haskell":
+	case dashStyle:
 		return dashComments(text), nil
 	}
 	return nil, nil
+}
+
+// commentStyle is how a language writes its comments.
+type commentStyle int
+
+const (
+	unknownStyle commentStyle = iota
+	cStyle                    // // and /* */
+	hashStyle                 // #
+	lineStyle                 // a line opened by #, ; or ! (INI, properties)
+	dashStyle                 // --
+)
+
+// commentStyleOf is lang's comment style.
+func commentStyleOf(lang string) commentStyle {
+	switch lang {
+	case "go", "javascript", "typescript", "java", "kotlin", "scala", "csharp", "c", "cpp", "rust", "swift", "php", "dart", "vue", "svelte", "proto", "css":
+		return cStyle
+	case "python", "ruby", "shell", "perl", "r", "julia", "elixir", "yaml", "toml", "make", "dockerfile":
+		return hashStyle
+	case "ini", "properties":
+		return lineStyle
+	case "sql", "lua", "haskell":
+		return dashStyle
+	}
+	return unknownStyle
 }
 
 // str records the string literal that opens at i and closes at end.

@@ -45,7 +45,7 @@ func javaMethodAt(line, class string) (string, bool) {
 		return "", false
 	}
 	name := words[len(words)-1]
-	if !isJavaIdent(name) || javaNotTypes[name] || notNames[name] {
+	if !isIdent(name) || javaNotTypes[name] || notNames[name] {
 		return "", false
 	}
 	types := words[:len(words)-1]
@@ -77,7 +77,9 @@ func javaMethodAt(line, class string) (string, bool) {
 	return name, true
 }
 
-func isJavaIdent(s string) bool {
+// isIdent reports whether s is a name in Java, Dart or JavaScript:
+// letters, digits, _ and $, not starting with a digit.
+func isIdent(s string) bool {
 	if s == "" || '0' <= s[0] && s[0] <= '9' {
 		return false
 	}

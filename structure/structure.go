@@ -134,11 +134,13 @@ func (ru rule) needing(needs ...string) rule {
 
 // mayMatch reports whether the rule's pattern is worth trying on line.
 func (ru rule) mayMatch(line string) bool {
-	if ru.needs == nil {
-		return true
-	}
-	for _, n := range ru.needs {
-		if strings.Contains(line, n) {
+	return ru.needs == nil || holdsAny(line, ru.needs...)
+}
+
+// holdsAny reports whether s holds one of words.
+func holdsAny(s string, words ...string) bool {
+	for _, w := range words {
+		if strings.Contains(s, w) {
 			return true
 		}
 	}
@@ -365,10 +367,6 @@ func jsMethodLike(line string) bool {
 	return false
 }
 
-// swiftWords are the words one of which a line that declares in Swift
-// holds.
-var swiftWords = []string{"func ", "init", "subscript", "class ", "struct ", "actor ", "protocol ", "enum ", "extension ", "typealias "}
-
 // dartNotTypes are the keywords that stand before a call where a
 // declaration has its return type: return foo(, await foo(, new Foo(.
 var dartNotTypes = map[string]bool{
@@ -513,6 +511,7 @@ func extractDefs(lang string, rules []rule, lines []string) []Def {
 	var defs []Def
 	var stack []openDef // enclosing class-like definitions by indentation
 	indentScoped := lang == "python" || lang == "ruby" || lang == "elixir"
+	style := commentStyleOf(lang)
 	inBlockComment := false
 	// Python: the lines that start statements, the only ones that can
 	// define, or end a block; not a string's lines, nor a call's.
@@ -536,10 +535,10 @@ func extractDefs(lang string, rules []rule, lines []string) []Def {
 		if trim == "" {
 			continue
 		}
-		if lang == "lua" && strings.HasPrefix(trim, "--") {
+		if style == dashStyle && strings.HasPrefix(trim, "--") {
 			continue
 		}
-		if !hashCommented(lang) && lang != "markdown" {
+		if style != hashStyle && lang != "markdown" {
 			if inBlockComment {
 				if strings.Contains(trim, "*/") {
 					inBlockComment = false
@@ -645,23 +644,18 @@ func extractDefs(lang string, rules []rule, lines []string) []Def {
 		if !found && lang == "dart" && len(stack) > 0 && ind > stack[len(stack)-1].indent {
 			// A constructor: the class's own name, or a named one (Point.origin).
 			class := defs[stack[len(stack)-1].idx].Name
-			if rest, ok := strings.CutPrefix(trim, class); ok && (strings.HasPrefix(rest, "(") || strings.HasPrefix(rest, ".")) {
-				name := class
-				if strings.HasPrefix(rest, ".") {
-					end := strings.IndexByte(rest, '(')
-					if end > 1 && isWord(rest[1:end]) {
-						name = class + rest[:end]
-					} else {
-						end = -1
-					}
-					if end < 0 {
-						name = ""
-					}
+			name := ""
+			if rest, ok := strings.CutPrefix(trim, class); ok {
+				switch end := strings.IndexByte(rest, '('); {
+				case end == 0:
+					name = class
+				case end > 1 && rest[0] == '.' && isIdent(rest[1:end]):
+					name = class + rest[:end]
 				}
-				if name != "" {
-					defs = append(defs, Def{Name: name, Kind: "method", Container: class, Line: i + 1})
-					found = true
-				}
+			}
+			if name != "" {
+				defs = append(defs, Def{Name: name, Kind: "method", Container: class, Line: i + 1})
+				found = true
 			}
 		}
 		if !found && lang == "cpp" && len(stack) > 0 && ind > stack[len(stack)-1].indent {
@@ -835,26 +829,15 @@ func mayDefine(lang, line, trim string) bool {
 			strings.HasPrefix(rest, "=") && !strings.HasPrefix(rest, "==") && !strings.HasPrefix(rest, "=>")
 		return set && (strings.Contains(rest, "function") || strings.Contains(rest, "=>") || strings.Contains(rest, "class "))
 	case "swift":
-		for _, w := range swiftWords {
-			if strings.Contains(trim, w) {
-				return true
-			}
-		}
-		return false
+		return holdsAny(trim, "func ", "init", "subscript", "class ", "struct ", "actor ", "protocol ", "enum ", "extension ", "typealias ")
 	case "dart":
-		return strings.Contains(trim, "(") || strings.Contains(trim, "class ") || strings.Contains(trim, "mixin ") ||
-			strings.Contains(trim, "enum ") || strings.Contains(trim, "extension ") || strings.Contains(trim, "typedef ") ||
-			strings.Contains(trim, "get ") || strings.Contains(trim, "set ")
+		return holdsAny(trim, "(", "class ", "mixin ", "enum ", "extension ", "typedef ", "get ", "set ")
 	case "kotlin":
-		return strings.Contains(trim, "fun ") || strings.Contains(trim, "class ") || strings.Contains(trim, "object ") ||
-			strings.Contains(trim, "interface ") || strings.Contains(trim, "typealias ")
+		return holdsAny(trim, "fun ", "class ", "object ", "interface ", "typealias ")
 	case "scala":
-		return strings.Contains(trim, "def ") || strings.Contains(trim, "class ") || strings.Contains(trim, "object ") ||
-			strings.Contains(trim, "trait ") || strings.Contains(trim, "enum ") || strings.Contains(trim, "type ")
+		return holdsAny(trim, "def ", "class ", "object ", "trait ", "enum ", "type ")
 	case "java", "csharp":
-		return strings.Contains(trim, "(") || strings.Contains(trim, "class ") || strings.Contains(trim, "interface ") ||
-			strings.Contains(trim, "enum ") || strings.Contains(trim, "object ") || strings.Contains(trim, "record ") ||
-			strings.Contains(trim, "struct ") || strings.Contains(trim, "trait ")
+		return holdsAny(trim, "(", "class ", "interface ", "enum ", "object ", "record ", "struct ", "trait ")
 	case "rust":
 		switch first {
 		case "pub", "fn", "struct", "enum", "trait", "const", "static", "mod", "type", "async", "unsafe", "extern":
@@ -872,8 +855,7 @@ func mayDefine(lang, line, trim string) bool {
 		}
 		return false
 	case "php":
-		return strings.Contains(trim, "function") || strings.Contains(trim, "class ") || strings.Contains(trim, "interface ") ||
-			strings.Contains(trim, "trait ") || strings.Contains(trim, "enum ")
+		return holdsAny(trim, "function", "class ", "interface ", "trait ", "enum ")
 	case "shell":
 		return strings.Contains(trim, "()") || first == "function"
 	case "markdown":
@@ -885,20 +867,9 @@ func mayDefine(lang, line, trim string) bool {
 	case "perl":
 		return first == "sub" || first == "package"
 	case "julia":
-		return strings.Contains(trim, "function") || strings.Contains(trim, "macro") || strings.Contains(trim, "struct") ||
-			strings.Contains(trim, "type ") || strings.Contains(trim, "module") || !indented && strings.Contains(trim, "=")
+		return holdsAny(trim, "function", "macro", "struct", "type ", "module") || !indented && strings.Contains(trim, "=")
 	}
 	return true
-}
-
-// hashCommented reports the languages whose line comments start with #,
-// and whose lines starting so the patterns skip.
-func hashCommented(lang string) bool {
-	switch lang {
-	case "python", "shell", "ruby", "elixir", "perl", "r", "julia":
-		return true
-	}
-	return false
 }
 
 func isConstName(s string) bool {
@@ -1053,17 +1024,4 @@ func isIdentStart(c byte) bool {
 
 func isIdentPart(c byte) bool {
 	return isIdentStart(c) || c >= '0' && c <= '9'
-}
-
-// isWord reports whether s is a name: letters, digits, _ and $, at least one.
-func isWord(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if !isWordByte(s[i]) && s[i] != '$' {
-			return false
-		}
-	}
-	return true
 }
