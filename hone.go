@@ -281,6 +281,8 @@ type Result struct {
 	Notice    string  `json:"notice,omitempty"`
 	Threshold float64 `json:"threshold"`
 	ElapsedMS int64   `json:"elapsed_ms"`
+	// Timings says where ElapsedMS went.
+	Timings Timings `json:"timings_ms"`
 	// Evaluator is what a model evaluator spent in the run, when one
 	// joined the lexical one; nil without one.
 	Evaluator *Usage `json:"evaluator,omitempty"`
@@ -288,6 +290,29 @@ type Result struct {
 	// each replaced by a placeholder that names its kind, such as
 	// "[redacted: aws-access-token]".
 	Redacted int `json:"redacted"`
+}
+
+// Timings is where a run's wall time went, in milliseconds: the stages
+// of the loop one after the other, so that a slow answer says which stage
+// to look at. What goes before the loop is Update; the rest of
+// Result.ElapsedMS (reading the history for the ranking, where it is
+// still being read, and the rest) is in none of them.
+type Timings struct {
+	// Update is the time before the loop: bringing the index up to date
+	// (for a first index, building it), or none where the caller keeps
+	// the index (retrieve.RetrieveIndex, hone serve).
+	Update int64 `json:"update"`
+	// Task is reading the task: its concepts, and the evidence it gives.
+	Task int64 `json:"task"`
+	// Cycles are the cycles', in order: each one's search, evaluation and
+	// refinement.
+	Cycles []int64 `json:"cycles"`
+	// Rank is the last search, for the ranking alone, and the ranking.
+	Rank int64 `json:"rank"`
+	// History is how long, of the stages' time, the loop waited for the
+	// repository's git history, which is read beside the update and the
+	// loop, and which the ranking needs.
+	History int64 `json:"history"`
 }
 
 // Options tunes a run. The zero value gives the defaults.

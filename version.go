@@ -16,7 +16,9 @@ const Version = "0.1.0"
 //	   model named; cycles[].model_usage and evaluator, what the model
 //	   spent. Without a model, nothing changes from 3. Added since:
 //	   language, the repository's main language, which picks the
-//	   ranking model's weight set.
+//	   ranking model's weight set; timings_ms, where elapsed_ms went:
+//	   update (the index's update before the loop), task, cycles (one
+//	   each) and rank, in milliseconds.
 //	3  (2026-12-01) one relevance: a file's relevance, in files and
 //	   ranking, is the probability that the task needs it, judged for
 //	   each file on its own and calibrated (several can be high), no

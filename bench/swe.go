@@ -175,9 +175,12 @@ type Row struct {
 	Scores    []Scored `json:"scores"`
 	Tokens    int      `json:"tokens"` // in the returned files' text
 	ElapsedMS int64    `json:"elapsed_ms"`
-	Cycles    int      `json:"cycles"`
-	Stop      string   `json:"stop_reason"`
-	Error     string   `json:"error,omitempty"`
+	// Timings are the run's, stage by stage (hone.Timings): its update
+	// is the checkout's first index.
+	Timings *hone.Timings `json:"timings_ms,omitempty"`
+	Cycles  int           `json:"cycles"`
+	Stop    string        `json:"stop_reason"`
+	Error   string        `json:"error,omitempty"`
 	// Evidence says what the task gives beyond prose: "path",
 	// "traceback", "identifier"; for the analysis of misses.
 	Evidence []string `json:"evidence"`
@@ -547,6 +550,10 @@ func signalRow(in Instance, res *hone.Result) SignalRow {
 }
 
 func score(row *Row, res *hone.Result, tree string, count func(string) int) {
+	if res.Timings.Cycles != nil { // the loop ran: BM25's results have no stages
+		tm := res.Timings
+		row.Timings = &tm
+	}
 	rank := map[string]int{}
 	for i, r := range res.Ranking {
 		rank[r.Path] = i + 1
@@ -827,6 +834,48 @@ func PrintCalibration(w io.Writer, rows []Row) {
 	for _, c := range Calibrate(rows) {
 		fmt.Fprintf(w, "%-8s %8d %8d %6.1f%%\n", c.Band, c.Files, c.GoldInBand, c.GoldShare)
 	}
+}
+
+// PrintTimings writes where the runs' time went, stage by stage: each
+// stage's median and 90th percentile over the rows that timed it, the
+// cycles together and one by one. A run's update is its checkout's first
+// index, which a user pays once.
+func PrintTimings(w io.Writer, rows []Row) {
+	var update, task, cycles, rank, history []time.Duration
+	var nth [][]time.Duration
+	ms := func(v int64) time.Duration { return time.Duration(v) * time.Millisecond }
+	for _, r := range rows {
+		t := r.Timings
+		if t == nil {
+			continue
+		}
+		update, task, rank, history = append(update, ms(t.Update)), append(task, ms(t.Task)), append(rank, ms(t.Rank)), append(history, ms(t.History))
+		var all int64
+		for i, c := range t.Cycles {
+			all += c
+			if i == len(nth) {
+				nth = append(nth, nil)
+			}
+			nth[i] = append(nth[i], ms(c))
+		}
+		cycles = append(cycles, ms(all))
+	}
+	if len(update) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "time by stage over %d runs, median and 90th percentile:\n", len(update))
+	line := func(name string, ds []time.Duration) {
+		l := latency(ds)
+		fmt.Fprintf(w, "  %-24s %4d %7dms %7dms\n", name, l.N, l.Median.Milliseconds(), l.P90.Milliseconds())
+	}
+	line("update (first index)", update)
+	line("task", task)
+	line("cycles", cycles)
+	for i, ds := range nth {
+		line(fmt.Sprintf("  cycle %d", i+1), ds)
+	}
+	line("ranking", rank)
+	line("waiting for the history", history)
 }
 
 // PrintMisses writes, for the instances whose gold files are not all in

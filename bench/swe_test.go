@@ -204,3 +204,32 @@ func TestPrintModel(t *testing.T) {
 		}
 	}
 }
+
+func TestPrintTimings(t *testing.T) {
+	rows := []Row{
+		{Timings: &hone.Timings{Update: 900, Task: 10, Cycles: []int64{30, 20}, Rank: 40, History: 5}},
+		{Timings: &hone.Timings{Update: 700, Task: 30, Cycles: []int64{50}, Rank: 20}},
+		{Timings: &hone.Timings{Update: 800, Task: 20, Cycles: []int64{40, 10, 10}, Rank: 30, History: 1}},
+		{}, // BM25's, or a failed run's: no stages
+	}
+	var b strings.Builder
+	PrintTimings(&b, rows)
+	want := `time by stage over 3 runs, median and 90th percentile:
+  update (first index)        3     800ms     900ms
+  task                        3      20ms      30ms
+  cycles                      3      50ms      60ms
+    cycle 1                   3      40ms      50ms
+    cycle 2                   2      20ms      20ms
+    cycle 3                   1      10ms      10ms
+  ranking                     3      30ms      40ms
+  waiting for the history     3       1ms       5ms
+`
+	if b.String() != want {
+		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
+	}
+	b.Reset()
+	PrintTimings(&b, []Row{{}})
+	if b.Len() != 0 {
+		t.Errorf("rows without timings printed %q", b.String())
+	}
+}

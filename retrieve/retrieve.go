@@ -240,9 +240,11 @@ func sortEvals(evs []verdict) {
 }
 
 func run(ctx context.Context, ix *index.Index, raw string, opts hone.Options, pc *history.Reading, start time.Time) (*hone.Result, error) {
+	began := time.Now()
 	tp := parseTask(raw, ix)
 	abs, _ := filepath.Abs(ix.Root)
 	res := &hone.Result{Version: hone.Version, JSONVersion: hone.JSONVersion, Task: raw, Repo: abs, Language: ix.MainLanguage(), Threshold: opts.Threshold}
+	res.Timings = hone.Timings{Update: began.Sub(start).Milliseconds(), Task: time.Since(began).Milliseconds(), Cycles: []int64{}}
 	if len(tp.concepts) == 0 {
 		res.StopReason = hone.StopNoProgress
 		res.Notice = "nothing found: the task has no words or identifiers hone can search for; describe it with the names of the things involved"
@@ -264,7 +266,9 @@ func run(ctx context.Context, ix *index.Index, raw string, opts hone.Options, pc
 		found <- p
 	}()
 	pastOf := sync.OnceValue(func() past {
+		waited := time.Now()
 		p := <-found
+		res.Timings.History = time.Since(waited).Milliseconds()
 		for _, n := range p.notes {
 			if opts.Notice != nil {
 				opts.Notice(n)
@@ -287,10 +291,21 @@ func run(ctx context.Context, ix *index.Index, raw string, opts hone.Options, pc
 		return e != nil && e.Kind.Has(walk.Test)
 	}
 	q := firstQuery(tp, opts)
+	// A cycle's time runs to the next one's start, its check of the stop
+	// rule included.
+	var cycleStart time.Time
+	endCycle := func() {
+		if !cycleStart.IsZero() {
+			res.Timings.Cycles = append(res.Timings.Cycles, time.Since(cycleStart).Milliseconds())
+			cycleStart = time.Time{}
+		}
+	}
 	for n := 1; n <= opts.MaxCycles; n++ {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
+		endCycle()
+		cycleStart = time.Now()
 		cyc := hone.Cycle{N: n, Query: q.trace()}
 
 		relevant := rec.relevant(opts.Threshold)
@@ -346,6 +361,8 @@ func run(ctx context.Context, ix *index.Index, raw string, opts hone.Options, pc
 		}
 	}
 
+	endCycle()
+	rankStart := time.Now()
 	// The ranking weighs more files than the cycles evaluated: a last
 	// dispatch, judged by the same evaluator, for the ranking alone.
 	tested := testPointers(ix, q)
@@ -368,6 +385,7 @@ func run(ctx context.Context, ix *index.Index, raw string, opts hone.Options, pc
 		widened: widened, tested: tested, history: past.scores, commits: past.commits, opts: opts, w: w,
 	}
 	rk.result(res)
+	res.Timings.Rank = time.Since(rankStart).Milliseconds()
 	res.Evaluator = jd.usage()
 	res.PastCommits = shownCommitsOf(past.commits, res.Ranking)
 	if len(res.Ranking) == 0 {

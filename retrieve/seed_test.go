@@ -269,6 +269,24 @@ func TestResultContract(t *testing.T) {
 	if res.Version != hone.Version || res.Task == "" || res.ElapsedMS < 0 {
 		t.Errorf("version %q task %q elapsed %d", res.Version, res.Task, res.ElapsedMS)
 	}
+	// The stages' times are parts of the run's, one after another: each
+	// cycle has one, and together they are no more than the whole; the
+	// wait for the history is part of theirs.
+	tm := res.Timings
+	if len(tm.Cycles) != len(res.Cycles) {
+		t.Errorf("%d cycle times for %d cycles", len(tm.Cycles), len(res.Cycles))
+	}
+	sum, after := tm.Update+tm.Task+tm.Rank, tm.Rank
+	for _, c := range tm.Cycles {
+		sum += c
+		after += c
+		if c < 0 {
+			t.Errorf("a cycle took %d ms", c)
+		}
+	}
+	if tm.Update < 0 || tm.Task < 0 || tm.Rank < 0 || tm.History < 0 || sum > res.ElapsedMS || tm.History > after {
+		t.Errorf("timings %+v in a run of %d ms", tm, res.ElapsedMS)
+	}
 	// files are those at the threshold or above, best first, each with
 	// its relevance as the ranking gives it, and a role; or, when none is,
 	// the best few, and the notice says so.

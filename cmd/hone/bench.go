@@ -185,6 +185,8 @@ func printRows(stdout io.Writer, rows []bench.Row) {
 	bench.PrintCalibration(stdout, rows)
 	fmt.Fprintln(stdout)
 	bench.PrintMisses(stdout, rows)
+	fmt.Fprintln(stdout)
+	bench.PrintTimings(stdout, rows)
 }
 
 func cmdBenchIndex(ctx context.Context, args []string, stdout, stderr io.Writer) error {

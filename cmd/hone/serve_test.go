@@ -55,7 +55,7 @@ func startServe(t testing.TB, dir, version string) *atomic.Int32 {
 }
 
 // runTimes hides the times a run reports, which differ run by run.
-var runTimes = regexp.MustCompile(`(\d+ ms|"elapsed_ms": \d+)`)
+var runTimes = regexp.MustCompile(`(?m)(\d+ ms|"(elapsed_ms|update|task|rank|history)": \d+|^ +\d+,?$)`)
 
 func runOut(t *testing.T, args ...string) (stdout, stderr string, code int) {
 	t.Helper()

@@ -180,7 +180,25 @@ func writeText(w io.Writer, res *hone.Result) error {
 	}
 	fmt.Fprintf(b, "\nStopped: %s. %d cycle%s, %d files evaluated, %d ms.\n",
 		stopText(res), len(res.Cycles), plural(len(res.Cycles)), len(res.Ranking), res.ElapsedMS)
+	fmt.Fprintf(b, "Time: %s.\n", timingsText(res.Timings))
 	return b.Flush()
+}
+
+// timingsText says where a run's time went, stage by stage.
+func timingsText(t hone.Timings) string {
+	cycles := make([]string, len(t.Cycles))
+	for i, c := range t.Cycles {
+		cycles[i] = fmt.Sprintf("%d ms", c)
+	}
+	s := fmt.Sprintf("update %d ms, task %d ms", t.Update, t.Task)
+	switch len(cycles) {
+	case 0:
+	case 1:
+		s += ", cycle " + cycles[0]
+	default:
+		s += ", cycles " + strings.Join(cycles, " + ")
+	}
+	return s + fmt.Sprintf(", ranking %d ms, history wait %d ms", t.Rank, t.History)
 }
 
 // usageLine says what a model spent, on one line.
