@@ -30,10 +30,18 @@ func (ix *Index) Edges(d *Doc) []Edge {
 	for _, def := range d.Defs {
 		own[def.Name] = true
 	}
-	defs := ix.DefinersOf(d.Calls)
+	// What the file defines itself makes no edge: only the rest is
+	// looked up, each name a read of the definitions.
+	var calls []string
 	for _, name := range d.Calls {
+		if !own[name] {
+			calls = append(calls, name)
+		}
+	}
+	defs := ix.DefinersOf(calls)
+	for _, name := range calls {
 		ds := defs[name]
-		if own[name] || len(ds) == 0 || len(ds) > MaxDefiners {
+		if len(ds) == 0 || len(ds) > MaxDefiners {
 			continue
 		}
 		for _, e := range ds {
