@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/hone-tools/hone/index"
 	"github.com/hone-tools/hone/internal/lazyre"
@@ -110,9 +111,8 @@ var genericWords = map[string]bool{
 }
 
 var (
-	backticked = lazyre.New("`([^`\n]{1,120})`")
-	codeIdent  = lazyre.New(`[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*(?:\(\))?`)
-	pathLike   = lazyre.New(`(?:[\w.-]+[/\\])+[\w.-]+\.[A-Za-z0-9]{1,8}\b|\b[\w-]+\.(?:go|py|ts|tsx|js|jsx|java|rs|rb|php|c|h|cc|cpp|hpp|cs|kt|swift|scala|sh|md|ya?ml|toml|json)\b`)
+	codeIdent = lazyre.New(`[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*(?:\(\))?`)
+	pathLike  = lazyre.New(`(?:[\w.-]+[/\\])+[\w.-]+\.[A-Za-z0-9]{1,8}\b|\b[\w-]+\.(?:go|py|ts|tsx|js|jsx|java|rs|rb|php|c|h|cc|cpp|hpp|cs|kt|swift|scala|sh|md|ya?ml|toml|json)\b`)
 )
 
 // isIdentifierLike: snake_case, camelCase, dotted paths, calls.
@@ -279,8 +279,8 @@ func analyzeTask(task string, ix *index.Index) []*concept {
 			add(c)
 		}
 	}
-	for _, m := range backticked().FindAllStringSubmatch(task, -1) {
-		for _, id := range codeIdent().FindAllString(m[1], -1) {
+	for _, m := range quotedRuns(task, "`", 1, 120, -1) {
+		for _, id := range codeIdent().FindAllString(m, -1) {
 			if isIdentifierLike(id) || len(id) >= 4 {
 				addIdent(id, true)
 			}
@@ -670,7 +670,6 @@ type taskEvidence struct {
 }
 
 var (
-	quotedMsg = lazyre.New(`"([^"\n]{12,300})"|'([^'\n]{12,300})'`)
 	errorLine = lazyre.New(`(?m)^\s*(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception|Warning|Failure|Panic)\b:\s*(.{8,300})$`)
 	// deepestFirstTrace: stack traces that print the deepest frame first.
 	deepestFirstTrace = lazyre.New(`(?m)^\s+at \S|^goroutine \d+ \[`)
@@ -807,8 +806,8 @@ func readEvidence(task string, concepts []*concept, ix *index.Index) taskEvidenc
 			ev.messages = append(ev.messages, st)
 		}
 	}
-	for _, m := range quotedMsg().FindAllStringSubmatch(task, 20) {
-		add(m[1] + m[2])
+	for _, m := range quotedRuns(task, `"'`, 12, 300, 20) {
+		add(m)
 	}
 	for _, m := range errorLine().FindAllStringSubmatch(task, 20) {
 		add(m[1])
@@ -874,8 +873,8 @@ func declaredKeys(task string) []string {
 	var out []string
 	seen := map[string]bool{}
 	quoted := map[string]bool{}
-	for _, m := range quotedSpan().FindAllStringSubmatch(task, -1) {
-		for _, w := range keyWords(m[1] + m[2] + m[3]) {
+	for _, m := range quotedRuns(task, "`\"'", 1, 100, -1) {
+		for _, w := range keyWords(m) {
 			quoted[strings.TrimRight(w, ".-")] = true
 		}
 	}
@@ -902,8 +901,36 @@ func declaredKeys(task string) []string {
 	return out
 }
 
-// quotedSpan is a stretch of one line in backticks or quotes.
-var quotedSpan = lazyre.New("`([^`\n]{1,100})`|\"([^\"\n]{1,100})\"|'([^'\n]{1,100})'")
+// quotedRuns returns, left to right, the text between two of the same quote
+// character (one of quotes) on one line, lo to hi characters long, n at
+// most (every one when n < 0). It finds what the regular expression
+// Q([^Q\n]{lo,hi})Q|... (an alternative for each quote Q) finds, without
+// one: compiling the counted repetitions cost a process 8 ms.
+func quotedRuns(s, quotes string, lo, hi, n int) []string {
+	var out []string
+	for i := 0; i < len(s) && (n < 0 || len(out) < n); i++ {
+		q := s[i]
+		if strings.IndexByte(quotes, q) < 0 {
+			continue
+		}
+		// The text can hold no quote of its own kind: the next one
+		// closes it, or none does.
+		end := strings.IndexByte(s[i+1:], q)
+		if end < 0 {
+			continue
+		}
+		inner := s[i+1 : i+1+end]
+		if strings.IndexByte(inner, '\n') >= 0 {
+			continue
+		}
+		if k := utf8.RuneCountInString(inner); k < lo || k > hi {
+			continue
+		}
+		out = append(out, inner)
+		i += end + 1 // past the closing quote, as a match is
+	}
+	return out
+}
 
 // keyWords cuts text into words of letters, digits and the characters of
 // paths and names.

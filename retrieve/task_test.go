@@ -380,3 +380,70 @@ func TestResolvePath(t *testing.T) {
 		}
 	}
 }
+
+// quotedRunsCases are the quote characters and bounds the task's readers
+// use, with the regular expressions they once were.
+var quotedRunsCases = []struct {
+	quotes string
+	lo, hi int
+	n      int
+	re     *regexp.Regexp
+}{
+	{"`", 1, 120, -1, regexp.MustCompile("`([^`\n]{1,120})`")},
+	{`"'`, 12, 300, 20, regexp.MustCompile(`"([^"\n]{12,300})"|'([^'\n]{12,300})'`)},
+	{"`\"'", 1, 100, -1, regexp.MustCompile("`([^`\n]{1,100})`|\"([^\"\n]{1,100})\"|'([^'\n]{1,100})'")},
+}
+
+// quotedRunsByRE is what a case's regular expression finds.
+func quotedRunsByRE(re *regexp.Regexp, s string, n int) []string {
+	var out []string
+	for _, m := range re.FindAllStringSubmatch(s, n) {
+		out = append(out, strings.Join(m[1:], ""))
+	}
+	return out
+}
+
+func TestQuotedRuns(t *testing.T) {
+	long := strings.Repeat("x", 301)
+	for _, tt := range []struct {
+		text   string
+		quotes string
+		lo, hi int
+		want   []string
+	}{
+		{"call `foo()` then `bar`", "`", 1, 120, []string{"foo()", "bar"}},
+		{"empty `` and `a\nb` and `ok`", "`", 1, 120, []string{" and ", " and "}},
+		{`it's "a message that is long enough" and 'short'`, `"'`, 12, 300, []string{"s \"a message that is long enough\" and "}},
+		{`"` + long + `" then "another long message" here`, `"'`, 12, 300, []string{"another long message"}},
+		{"unclosed `quote", "`", 1, 120, nil},
+		{"錯誤 `漢字漢字` done", "`", 1, 4, []string{"漢字漢字"}},
+		{"錯誤 `漢字漢字漢` done", "`", 1, 4, nil},
+	} {
+		got := quotedRuns(tt.text, tt.quotes, tt.lo, tt.hi, -1)
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("quotedRuns(%q, %q, %d, %d) = %q, want %q", tt.text, tt.quotes, tt.lo, tt.hi, got, tt.want)
+		}
+	}
+	// And what the regular expressions found, on the same texts.
+	for _, c := range quotedRunsCases {
+		for _, s := range []string{"call `foo()` then `bar`", `it's "a message that is long enough" and 'short'`, "`a` \"bb\" 'ccc' `\n`", "empty `` and `a\nb` and `ok`"} {
+			if got, want := quotedRuns(s, c.quotes, c.lo, c.hi, c.n), quotedRunsByRE(c.re, s, c.n); !slices.Equal(got, want) {
+				t.Errorf("%s on %q: %q, the expression finds %q", c.re, s, got, want)
+			}
+		}
+	}
+}
+
+// FuzzQuotedRuns holds quotedRuns to the regular expressions it replaced.
+func FuzzQuotedRuns(f *testing.F) {
+	for _, s := range []string{"`a` `b`", `"it's" 'x "y" z'`, "\"12345678901\" \"123456789012\"", "`\xff\xfe`", "'''", "``\n``"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, c := range quotedRunsCases {
+			if got, want := quotedRuns(s, c.quotes, c.lo, c.hi, c.n), quotedRunsByRE(c.re, s, c.n); !slices.Equal(got, want) {
+				t.Fatalf("%s on %q: %q, the expression finds %q", c.re, s, got, want)
+			}
+		}
+	})
+}
