@@ -292,11 +292,10 @@ type Result struct {
 	Redacted int `json:"redacted"`
 }
 
-// Timings is where a run's wall time went, in milliseconds: the stages
-// of the loop one after the other, so that a slow answer says which stage
-// to look at. What goes before the loop is Update; the rest of
-// Result.ElapsedMS (reading the history for the ranking, where it is
-// still being read, and the rest) is in none of them.
+// Timings is where a run's wall time went, in milliseconds: its stages,
+// one after the other, so that a slow answer says which stage to look at.
+// Together they are Result.ElapsedMS but for what comes after the
+// ranking (the commits shown, a check that the files can still be read).
 type Timings struct {
 	// Update is the time before the loop: bringing the index up to date
 	// (for a first index, building it), or none where the caller keeps
