@@ -53,6 +53,9 @@ func Retrieve(ctx context.Context, repoDir, task string, opts hone.Options) (*ho
 			opts.Progress(p.Done, p.Total, p.Bytes)
 		}
 	}
+	// The task is read once the index is up to date; the tables it is
+	// read and refined with are made beside the update.
+	go synonymsByStems()
 	ix, _, err := index.OpenUpdate(ctx, repoDir, index.Options{Dir: opts.IndexDir, MaxFileSize: opts.MaxFileSize, Notice: opts.Notice}, progress)
 	if ix == nil {
 		started.Do(func() {}) // none starts now; one started beside the update stops
