@@ -836,7 +836,8 @@ func PrintCalibration(w io.Writer, rows []Row) {
 	}
 }
 
-// PrintTimings writes where the runs' time went, stage by stage: each
+// PrintTimings writes, after a blank line, where the runs' time went,
+// stage by stage, or nothing when no row timed its stages (BM25's): each
 // stage's median and 90th percentile over the rows that timed it, the
 // cycles together and one by one. A run's update is its checkout's first
 // index, which a user pays once.
@@ -863,7 +864,7 @@ func PrintTimings(w io.Writer, rows []Row) {
 	if len(update) == 0 {
 		return
 	}
-	fmt.Fprintf(w, "time by stage over %d runs, median and 90th percentile:\n", len(update))
+	fmt.Fprintf(w, "\ntime by stage over %d runs, median and 90th percentile:\n", len(update))
 	line := func(name string, ds []time.Duration) {
 		l := latency(ds)
 		fmt.Fprintf(w, "  %-24s %4d %7dms %7dms\n", name, l.N, l.Median.Milliseconds(), l.P90.Milliseconds())

@@ -214,7 +214,8 @@ func TestPrintTimings(t *testing.T) {
 	}
 	var b strings.Builder
 	PrintTimings(&b, rows)
-	want := `time by stage over 3 runs, median and 90th percentile:
+	want := `
+time by stage over 3 runs, median and 90th percentile:
   update (first index)        3     800ms     900ms
   task                        3      20ms      30ms
   cycles                      3      50ms      60ms

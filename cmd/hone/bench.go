@@ -185,7 +185,6 @@ func printRows(stdout io.Writer, rows []bench.Row) {
 	bench.PrintCalibration(stdout, rows)
 	fmt.Fprintln(stdout)
 	bench.PrintMisses(stdout, rows)
-	fmt.Fprintln(stdout)
 	bench.PrintTimings(stdout, rows)
 }
 
