@@ -243,11 +243,19 @@ func sortEvals(evs []verdict) {
 }
 
 func run(ctx context.Context, ix *index.Index, raw string, opts hone.Options, pc *history.Reading, start time.Time) (*hone.Result, error) {
-	began := time.Now()
+	// Each stage's time is a lap: from the end of the one before.
+	mark := time.Now()
+	lap := func() int64 {
+		now := time.Now()
+		d := now.Sub(mark)
+		mark = now
+		return d.Milliseconds()
+	}
+	update := mark.Sub(start).Milliseconds()
 	tp := parseTask(raw, ix)
 	abs, _ := filepath.Abs(ix.Root)
 	res := &hone.Result{Version: hone.Version, JSONVersion: hone.JSONVersion, Task: raw, Repo: abs, Language: ix.MainLanguage(), Threshold: opts.Threshold}
-	res.Timings = hone.Timings{Update: began.Sub(start).Milliseconds(), Task: time.Since(began).Milliseconds(), Cycles: []int64{}}
+	res.Timings = hone.Timings{Update: update, Task: lap(), Cycles: []int64{}}
 	if len(tp.concepts) == 0 {
 		res.StopReason = hone.StopNoProgress
 		res.Notice = "nothing found: the task has no words or identifiers hone can search for; describe it with the names of the things involved"
@@ -294,21 +302,15 @@ func run(ctx context.Context, ix *index.Index, raw string, opts hone.Options, pc
 		return e != nil && e.Kind.Has(walk.Test)
 	}
 	q := firstQuery(tp, opts)
-	// A cycle's time runs to the next one's start, its check of the stop
-	// rule included.
-	var cycleStart time.Time
-	endCycle := func() {
-		if !cycleStart.IsZero() {
-			res.Timings.Cycles = append(res.Timings.Cycles, time.Since(cycleStart).Milliseconds())
-			cycleStart = time.Time{}
-		}
-	}
 	for n := 1; n <= opts.MaxCycles; n++ {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		endCycle()
-		cycleStart = time.Now()
+		if n > 1 {
+			// The cycle before's time runs to here, its check of the
+			// stop rule included.
+			res.Timings.Cycles = append(res.Timings.Cycles, lap())
+		}
 		cyc := hone.Cycle{N: n, Query: q.trace()}
 
 		relevant := rec.relevant(opts.Threshold)
@@ -364,8 +366,7 @@ func run(ctx context.Context, ix *index.Index, raw string, opts hone.Options, pc
 		}
 	}
 
-	endCycle()
-	rankStart := time.Now()
+	res.Timings.Cycles = append(res.Timings.Cycles, lap()) // the last cycle's
 	// The ranking weighs more files than the cycles evaluated: a last
 	// dispatch, judged by the same evaluator, for the ranking alone.
 	tested := testPointers(ix, q)
@@ -388,7 +389,7 @@ func run(ctx context.Context, ix *index.Index, raw string, opts hone.Options, pc
 		widened: widened, tested: tested, history: past.scores, commits: past.commits, opts: opts, w: w,
 	}
 	rk.result(res)
-	res.Timings.Rank = time.Since(rankStart).Milliseconds()
+	res.Timings.Rank = lap()
 	res.Evaluator = jd.usage()
 	res.PastCommits = shownCommitsOf(past.commits, res.Ranking)
 	if len(res.Ranking) == 0 {
