@@ -298,26 +298,29 @@ func (rk *ranker) signals(d *index.Doc, first, best verdict, hitScore float64, h
 	return x
 }
 
-// spanCover is the largest weighted share of the task's concepts that one
-// function or method of the file holds in its lines, and the same for the
-// concepts of the task's first line: a file whose one function handles the
-// whole task, rather than a long file that mentions each word somewhere.
-func (rk *ranker) spanCover(d *index.Doc) (all, title float64) {
+// coverable says whether a file's lines are worth reading for its span
+// cover (spanCoverOf): it defines functions and holds one of the task's
+// concepts' stems.
+func (rk *ranker) coverable(d *index.Doc) bool {
 	cm := rk.conceptMasks()
 	if cm.all == 0 || len(d.Defs) == 0 {
-		return 0, 0
+		return false
 	}
-	has := false
 	for stem := range cm.bit {
 		if d.TF(stem)[index.Body] > 0 {
-			has = true
-			break
+			return true
 		}
 	}
-	if !has {
-		return 0, 0
-	}
-	fc := rk.src.callsOf(d)
+	return false
+}
+
+// spanCoverOf is the largest weighted share of the task's concepts that
+// one function or method of the file holds in its lines, and the same for
+// the concepts of the task's first line: a file whose one function handles
+// the whole task, rather than a long file that mentions each word
+// somewhere. It reads only the file's lines and cm, so that files are
+// covered side by side.
+func spanCoverOf(d *index.Doc, fc *fileCalls, cm *maskedConcepts) (all, title float64) {
 	masks := make([]uint64, len(fc.text.lines))
 	for i := range fc.text.lines {
 		if !cm.mayHold.MayHold(fc.text.lines[i]) {
@@ -696,9 +699,30 @@ func (rk *ranker) ranking() []hone.Ranked {
 	// Reading the lines of each function costs: only the files that
 	// already stand near the top are read for it, and for the literals
 	// they declare.
-	for i := range all[:min(spanFiles, len(all))] {
-		if d := rk.ix.Doc(all[i].ev.Path); d != nil {
-			all[i].x[sigSpanCover], all[i].x[sigSpanTitle] = rk.spanCover(d)
+	head := all[:min(spanFiles, len(all))]
+	docs := make([]*index.Doc, len(head))
+	var covered []*index.Doc
+	for i := range head {
+		docs[i] = rk.ix.Doc(head[i].ev.Path)
+		if docs[i] != nil && rk.coverable(docs[i]) {
+			covered = append(covered, docs[i])
+		}
+	}
+	// Their lines are read and tokenized side by side.
+	cm := rk.conceptMasks()
+	fcs := rk.src.callsOfAll(covered)
+	covers := make(map[*index.Doc][2]float64, len(covered))
+	var mu sync.Mutex
+	sideBySide(len(covered), func(k int) {
+		a, t := spanCoverOf(covered[k], fcs[k], cm)
+		mu.Lock()
+		covers[covered[k]] = [2]float64{a, t}
+		mu.Unlock()
+	})
+	for i := range head {
+		if d := docs[i]; d != nil {
+			c := covers[d]
+			all[i].x[sigSpanCover], all[i].x[sigSpanTitle] = c[0], c[1]
 			if keys := rk.tp.evidence.keys; len(keys) > 0 {
 				all[i].x[sigDeclares] = float64(len(rk.declaredBy(d))) / float64(len(keys))
 			}

@@ -4,10 +4,12 @@ import (
 	"maps"
 	"math"
 	"path"
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unicode"
 
 	"github.com/hone-tools/hone"
@@ -83,6 +85,70 @@ func (sc *sources) callsOf(d *index.Doc) *fileCalls {
 	}
 	sc.files[d.Path] = fc
 	return fc
+}
+
+// callsOfAll is callsOf for each of docs (nil ones stay nil), the
+// files not read before read side by side.
+func (sc *sources) callsOfAll(docs []*index.Doc) []*fileCalls {
+	out := make([]*fileCalls, len(docs))
+	var missing []int
+	for i, d := range docs {
+		if d == nil {
+			continue
+		}
+		if fc, ok := sc.files[d.Path]; ok {
+			out[i] = fc
+		} else if !slices.ContainsFunc(missing, func(k int) bool { return docs[k].Path == d.Path }) {
+			missing = append(missing, i)
+		}
+	}
+	sideBySide(len(missing), func(k int) {
+		d := docs[missing[k]]
+		fc := &fileCalls{text: &fileText{}}
+		if src, err := sc.ix.Content(&d.Entry); err == nil {
+			fc.text = texts.of(src)
+		}
+		out[missing[k]] = fc
+	})
+	for _, i := range missing {
+		sc.files[docs[i].Path] = out[i]
+	}
+	for i, d := range docs {
+		if d != nil && out[i] == nil {
+			out[i] = sc.files[d.Path] // the same path twice
+		}
+	}
+	return out
+}
+
+// sideBySide calls f(i) for each i below n, on as many goroutines as the
+// process has processors, and returns when all have returned. What a run
+// does on one core while the other waits, tokenizing the lines of the
+// files it reads, takes both.
+func sideBySide(n int, f func(i int)) {
+	workers := min(n, runtime.GOMAXPROCS(0))
+	if workers <= 1 {
+		for i := range n {
+			f(i)
+		}
+		return
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= n {
+					return
+				}
+				f(i)
+			}
+		}()
+	}
+	wg.Wait()
 }
 
 // fastOutline fills calls and definitions from the exact outline when it
@@ -714,13 +780,20 @@ func (rf *refiner) learnFeedback(q *query, feedback []verdict) []learnedTerm {
 	if len(feedback) > feedbackFiles {
 		feedback = feedback[:feedbackFiles] // the best, which are first
 	}
-	for _, ev := range feedback {
-		d := rf.ix.Doc(ev.Path)
-		if d == nil {
-			continue
+	docs := make([]*index.Doc, len(feedback))
+	for i, ev := range feedback {
+		docs[i] = rf.ix.Doc(ev.Path)
+	}
+	// The terms on the lines about the task, each file's tokenized side
+	// by side.
+	fcs := rf.src.callsOfAll(docs)
+	lineCounts := make([]map[string]int, len(feedback))
+	sideBySide(len(feedback), func(k int) {
+		if fcs[k] == nil {
+			return
 		}
 		counts := map[string]int{}
-		fc := rf.src.callsOf(d)
+		fc := fcs[k]
 		for i := range fc.text.lines {
 			if !mayHold.MayHold(fc.text.lines[i]) {
 				continue // tokenized, it would hold none of the task's stems
@@ -742,6 +815,14 @@ func (rf *refiner) learnFeedback(q *query, feedback []verdict) []learnedTerm {
 				}
 			}
 		}
+		lineCounts[k] = counts
+	})
+	for k, ev := range feedback {
+		d := docs[k]
+		if d == nil {
+			continue
+		}
+		counts := lineCounts[k]
 		// Terms the repository ties to the task's count where the file
 		// holds them, on the task's lines or not.
 		for stem := range thes {
