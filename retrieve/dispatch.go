@@ -1,6 +1,7 @@
 package retrieve
 
 import (
+	"fmt"
 	"math"
 	"path"
 	"sort"
@@ -257,24 +258,63 @@ func (dp *dispatcher) widen(q *query, tested map[string]float64, evaluated map[s
 	return out
 }
 
-// testPointers finds the tests that best match the task and scores the
-// files they exercise: those they import, and the file each is named for,
-// by the test's score against the best test's.
-func testPointers(ix *index.Index, q *query) map[string]float64 {
+// testFinder finds the tests that best match the task, for the ranking's
+// tested signal. A run asks at each cycle's check of the stop rule and for
+// its ranking: the search of the task's terms, the costliest part, is kept
+// while they stay the same, and the files' names for the run.
+type testFinder struct {
+	ix     *index.Index
+	key    string      // the terms the hits are for
+	limit  int         // how many tests they were searched for
+	hits   []index.Hit // the best tests for the terms, excluded or not
+	byBase map[string][]string
+}
+
+func newTestFinder(ix *index.Index) *testFinder { return &testFinder{ix: ix} }
+
+// pointers scores the files the best tests exercise: those they import,
+// and the file each is named for, by the test's score against the best
+// test's.
+func (tf *testFinder) pointers(q *query) map[string]float64 {
 	out := map[string]float64{}
 	terms := q.taskTerms()
-	isTest := func(e *index.Entry) bool { return e.Kind.Has(walk.Test) && !q.isExcluded[e.Path] }
-	hits := ix.Run(index.Search{Terms: terms, Keep: isTest, Limit: testsSearched})
+	isTest := func(e *index.Entry) bool { return e.Kind.Has(walk.Test) }
+	// The tests the loop excluded are searched for too, and dropped after:
+	// the search's order does not depend on what it keeps, so the first
+	// testsSearched of the rest are those a search without them finds.
+	excluded := 0
+	for p := range q.isExcluded {
+		if e := tf.ix.Entry(p); e != nil && isTest(e) {
+			excluded++
+		}
+	}
+	var key strings.Builder
+	for _, t := range terms {
+		fmt.Fprintf(&key, "%s %x\n", t.Stem, math.Float64bits(t.Weight))
+	}
+	if limit := testsSearched + excluded; key.String() != tf.key || limit > tf.limit {
+		tf.key, tf.limit = key.String(), limit
+		tf.hits = tf.ix.Run(index.Search{Terms: terms, Keep: isTest, Limit: limit})
+	}
+	var hits []index.Hit
+	for _, h := range tf.hits {
+		if len(hits) < testsSearched && !q.isExcluded[h.Entry.Path] {
+			hits = append(hits, h)
+		}
+	}
 	if len(hits) == 0 {
 		return out
 	}
-	byBase := map[string][]string{}
-	for _, e := range ix.Entries() {
-		if !e.Kind.Has(walk.Test) {
-			b := strings.ToLower(strings.TrimSuffix(path.Base(e.Path), path.Ext(e.Path)))
-			byBase[b] = append(byBase[b], e.Path)
+	if tf.byBase == nil {
+		tf.byBase = map[string][]string{}
+		for _, e := range tf.ix.Entries() {
+			if !e.Kind.Has(walk.Test) {
+				b := strings.ToLower(strings.TrimSuffix(path.Base(e.Path), path.Ext(e.Path)))
+				tf.byBase[b] = append(tf.byBase[b], e.Path)
+			}
 		}
 	}
+	ix := tf.ix
 	for _, h := range hits {
 		v := h.Score / hits[0].Score
 		d := ix.Doc(h.Entry.Path)
@@ -287,10 +327,10 @@ func testPointers(ix *index.Index, q *query) map[string]float64 {
 			}
 		}
 		for _, b := range testSubjects(h.Entry.Path) {
-			if len(byBase[b]) == 0 || len(byBase[b]) > testSubjectFiles {
+			if len(tf.byBase[b]) == 0 || len(tf.byBase[b]) > testSubjectFiles {
 				continue
 			}
-			for _, p := range byBase[b] {
+			for _, p := range tf.byBase[b] {
 				out[p] = math.Max(out[p], v)
 			}
 		}

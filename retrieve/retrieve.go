@@ -293,6 +293,7 @@ func run(ctx context.Context, ix *index.Index, raw string, opts hone.Options, pc
 	dp := newDispatcher(ix, tp, opts)
 	jd := newJudges(ix, tp, src, opts)
 	rf := newRefiner(ix, tp, src, opts.Threshold)
+	tests := newTestFinder(ix)
 	rec := newRecord()
 	var near map[string]float64 // the last cycle's candidates' closeness to the relevant files
 	w := weightsFor(res.Language)
@@ -350,7 +351,7 @@ func run(ctx context.Context, ix *index.Index, raw string, opts hone.Options, pc
 		if !rf.criticalOpen() {
 			rk := &ranker{
 				ix: ix, tp: tp, q: q, src: src, rec: rec, hits: dp.hits, near: near, gaps: rf.found(),
-				tested: testPointers(ix, q), history: pastOf().scores, commits: pastOf().commits, opts: opts, w: w,
+				tested: tests.pointers(q), history: pastOf().scores, commits: pastOf().commits, opts: opts, w: w,
 			}
 			if countRelevant(rk.ranking(), opts.Threshold, isTest) >= hone.SufficientFiles {
 				res.StopReason = hone.StopSufficient
@@ -369,7 +370,7 @@ func run(ctx context.Context, ix *index.Index, raw string, opts hone.Options, pc
 	res.Timings.Cycles = append(res.Timings.Cycles, lap()) // the last cycle's
 	// The ranking weighs more files than the cycles evaluated: a last
 	// dispatch, judged by the same evaluator, for the ranking alone.
-	tested := testPointers(ix, q)
+	tested := tests.pointers(q)
 	var wide []candidate
 	for _, d := range dp.widen(q, tested, rec.best) {
 		wide = append(wide, candidate{doc: d})
