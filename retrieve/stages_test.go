@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
@@ -712,6 +713,53 @@ func TestCountRelevant(t *testing.T) {
 	} {
 		if got := countRelevant(c.ranking, 0.7, isTest); got != c.want {
 			t.Errorf("%s: %d, want %d", c.name, got, c.want)
+		}
+	}
+}
+
+// The tests' search is kept between a run's asks: what a kept search
+// answers, the excluded tests dropped after it, is what a new one
+// answers, as exclusions grow.
+func TestTestFinderKeepsItsSearch(t *testing.T) {
+	files := map[string]string{}
+	for i := range 8 {
+		name := fmt.Sprintf("cache%d", i)
+		files["src/"+name+".py"] = fmt.Sprintf("def evict_%d(entry):\n    return entry\n", i)
+		// Each test names the task's words a different number of times, so
+		// that the search ranks them in turn.
+		files["tests/test_"+name+".py"] = fmt.Sprintf("from src.%s import evict_%d\n%s\n", name, i,
+			strings.Repeat("# cache eviction expiry\n", i+1))
+	}
+	dir := writeFiles(t, files)
+	ix, err := buildIndex(dir, index.Options{Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ix.Close() })
+	tp := parseTask("the cache eviction ignores the expiry", ix)
+	opts, _ := hone.Options{}.WithDefaults()
+	q := firstQuery(tp, opts)
+
+	kept := newTestFinder(ix)
+	for _, tt := range []struct {
+		excluded []string
+		want     []string // the files pointed at: the five best tests' subjects
+	}{
+		{nil, []string{"src/cache3.py", "src/cache4.py", "src/cache5.py", "src/cache6.py", "src/cache7.py"}},
+		{[]string{"tests/test_cache7.py"}, []string{"src/cache2.py", "src/cache3.py", "src/cache4.py", "src/cache5.py", "src/cache6.py"}},
+		{[]string{"src/cache5.py"}, []string{"src/cache2.py", "src/cache3.py", "src/cache4.py", "src/cache5.py", "src/cache6.py"}},
+		{[]string{"tests/test_cache6.py", "tests/test_cache5.py", "tests/test_cache4.py"}, []string{"src/cache0.py", "src/cache1.py", "src/cache2.py", "src/cache3.py"}},
+	} {
+		q = q.next() // exclusions are for good: each case adds to those before
+		for _, p := range tt.excluded {
+			q.isExcluded[p] = true
+		}
+		got, fresh := kept.pointers(q), newTestFinder(ix).pointers(q)
+		if paths := slices.Sorted(maps.Keys(got)); !slices.Equal(paths, tt.want) {
+			t.Errorf("excluding %v: the kept search points at %v, want %v", tt.excluded, paths, tt.want)
+		}
+		if fmt.Sprint(got) != fmt.Sprint(fresh) {
+			t.Errorf("excluding %v: the kept search points at %v, a new one at %v", tt.excluded, got, fresh)
 		}
 	}
 }
