@@ -161,11 +161,11 @@ func cmdRetrieve(ctx context.Context, args []string, stdin io.Reader, stdout, st
 				return err
 			}
 		}
-		// A retrieve on a warm index makes hone serve's trade of memory
-		// for time: it reads little and allocates much, briefly. One
-		// that first reads many files, a first index, gives it back, so
-		// that its memory stays what an index's is.
-		undo := tradeMemoryForTime()
+		// A retrieve on a warm index trades memory for time: it reads
+		// little and allocates much, briefly (see tradeForRetrieve).
+		// One that first reads many files, a first index, gives it
+		// back, so that its memory stays what an index's is.
+		undo := tradeForRetrieve()
 		defer undo()
 		opts.Progress = func(done, total int, bytes int64) {
 			if total >= bulkRead {

@@ -200,36 +200,46 @@ func TestIndexServed(t *testing.T) {
 func TestServeTradesMemory(t *testing.T) {
 	defer debug.SetGCPercent(debug.SetGCPercent(100))
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1))
-	for _, tt := range []struct {
-		gogc, limit string
-		wantGC      int
-		wantLimit   int64
+	for _, tr := range []struct {
+		name     string
+		trade    func() func()
+		gc       int
+		memLimit int64
 	}{
-		{"", "", serveGCPercent, serveMemoryLimit},
-		{"150", "", 100, serveMemoryLimit},
-		{"", "2GiB", serveGCPercent, math.MaxInt64},
+		{"hone serve", tradeMemoryForTime, serveGCPercent, serveMemoryLimit},
+		{"a retrieve alone", tradeForRetrieve, retrieveGCPercent, retrieveMemoryLimit},
 	} {
-		t.Setenv("GOGC", tt.gogc)
-		t.Setenv("GOMEMLIMIT", tt.limit)
-		debug.SetGCPercent(100)
-		debug.SetMemoryLimit(math.MaxInt64)
-		undo := tradeMemoryForTime()
-		if got := debug.SetGCPercent(-1); got != tt.wantGC {
-			t.Errorf("GOGC=%q: GC percent %d, want %d", tt.gogc, got, tt.wantGC)
-		}
-		debug.SetGCPercent(tt.wantGC)
-		if got := debug.SetMemoryLimit(-1); got != tt.wantLimit {
-			t.Errorf("GOMEMLIMIT=%q: limit %d, want %d", tt.limit, got, tt.wantLimit)
-		}
-		// Undone, once or twice, the settings are those before.
-		undo()
-		undo()
-		if got := debug.SetGCPercent(-1); got != 100 {
-			t.Errorf("GOGC=%q: GC percent %d once undone, want 100", tt.gogc, got)
-		}
-		debug.SetGCPercent(100)
-		if got := debug.SetMemoryLimit(-1); got != math.MaxInt64 {
-			t.Errorf("GOMEMLIMIT=%q: limit %d once undone, want none", tt.limit, got)
+		for _, tt := range []struct {
+			gogc, limit string
+			wantGC      int
+			wantLimit   int64
+		}{
+			{"", "", tr.gc, tr.memLimit},
+			{"150", "", 100, tr.memLimit},
+			{"", "2GiB", tr.gc, math.MaxInt64}, // GOMEMLIMIT's own, none set before
+		} {
+			t.Setenv("GOGC", tt.gogc)
+			t.Setenv("GOMEMLIMIT", tt.limit)
+			debug.SetGCPercent(100)
+			debug.SetMemoryLimit(math.MaxInt64)
+			undo := tr.trade()
+			if got := debug.SetGCPercent(-1); got != tt.wantGC {
+				t.Errorf("%s, GOGC=%q: GC percent %d, want %d", tr.name, tt.gogc, got, tt.wantGC)
+			}
+			debug.SetGCPercent(tt.wantGC)
+			if got := debug.SetMemoryLimit(-1); got != tt.wantLimit {
+				t.Errorf("%s, GOMEMLIMIT=%q: limit %d, want %d", tr.name, tt.limit, got, tt.wantLimit)
+			}
+			// Undone, once or twice, the settings are those before.
+			undo()
+			undo()
+			if got := debug.SetGCPercent(-1); got != 100 {
+				t.Errorf("%s, GOGC=%q: GC percent %d once undone, want 100", tr.name, tt.gogc, got)
+			}
+			debug.SetGCPercent(100)
+			if got := debug.SetMemoryLimit(-1); got != math.MaxInt64 {
+				t.Errorf("%s, GOMEMLIMIT=%q: limit %d once undone, want none", tr.name, tt.limit, got)
+			}
 		}
 	}
 }
