@@ -8,10 +8,12 @@ import (
 	"fmt"
 	"io"
 	"os/exec"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/hone-tools/hone/internal/lazyre"
+	"github.com/hone-tools/hone/walk"
 )
 
 // hunkHeader is a unified diff's hunk header: its pre-image start and
@@ -111,4 +113,78 @@ func AddHunks(ctx context.Context, in io.Reader, out io.Writer, repos Repos) (ad
 		}
 	}
 	return added, sc.Err()
+}
+
+// WholeChange writes the instances of in to out, each with gold_files made
+// the whole of its change: every file the diff from base_commit to commit
+// changes in place (none it adds, deletes or renames), in git's order,
+// tests aside, as Multi-SWE-bench's gold is every file a fix changed but
+// its tests. The instance's gold_hunks are dropped, for AddHunks to give
+// anew; its other fields are kept.
+func WholeChange(ctx context.Context, in io.Reader, out io.Writer, repos Repos) (changed int, err error) {
+	sc := bufio.NewScanner(in)
+	sc.Buffer(make([]byte, 1<<20), 1<<26)
+	for n := 1; sc.Scan(); n++ {
+		line := bytes.TrimSpace(sc.Bytes())
+		if len(line) == 0 {
+			continue
+		}
+		var fields map[string]json.RawMessage
+		var r struct {
+			Repo   string   `json:"repo"`
+			Base   string   `json:"base_commit"`
+			Commit string   `json:"commit"`
+			Gold   []string `json:"gold_files"`
+		}
+		if err := json.Unmarshal(line, &fields); err != nil {
+			return changed, fmt.Errorf("line %d: %w", n, err)
+		}
+		if err := json.Unmarshal(line, &r); err != nil {
+			return changed, fmt.Errorf("line %d: %w", n, err)
+		}
+		if r.Commit == "" || r.Base == "" {
+			return changed, fmt.Errorf("line %d: no commit and base_commit to take the change from", n)
+		}
+		gd, err := repos.GitDir(r.Repo)
+		if err != nil {
+			return changed, fmt.Errorf("line %d: %w", n, err)
+		}
+		names, err := exec.CommandContext(ctx, "git", "--git-dir", gd, "-c", "core.quotePath=false",
+			"diff", "--name-status", "--no-renames", "--no-color", r.Base, r.Commit).Output()
+		if err != nil {
+			return changed, fmt.Errorf("line %d: git diff %s %s: %w", n, r.Base, r.Commit, err)
+		}
+		gold := wholeGold(names)
+		if !slices.Equal(gold, r.Gold) {
+			changed++
+		}
+		b, err := json.Marshal(gold)
+		if err != nil {
+			return changed, err
+		}
+		fields["gold_files"] = b
+		delete(fields, "gold_hunks")
+		b, err = json.Marshal(fields)
+		if err != nil {
+			return changed, err
+		}
+		if _, err := out.Write(append(b, '\n')); err != nil {
+			return changed, err
+		}
+	}
+	return changed, sc.Err()
+}
+
+// wholeGold reads git diff --name-status: the paths changed in place (M),
+// tests aside.
+func wholeGold(nameStatus []byte) []string {
+	gold := []string{}
+	for _, l := range strings.Split(string(nameStatus), "\n") {
+		status, p, ok := strings.Cut(l, "\t")
+		if !ok || status != "M" || walk.Classify(p, nil).Has(walk.Test) {
+			continue
+		}
+		gold = append(gold, p)
+	}
+	return gold
 }

@@ -3,6 +3,7 @@ package bench
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"reflect"
@@ -84,5 +85,45 @@ func TestAddHunks(t *testing.T) {
 	}
 	if _, err := AddHunks(context.Background(), strings.NewReader(`{"repo": "o/r", "gold_files": ["a.txt"]}`), &out, Repos{}); err == nil {
 		t.Error("a line with no commit was given hunks")
+	}
+}
+
+func TestWholeChange(t *testing.T) {
+	dir, commit := scratchRepo(t)
+	base := commit("Start", map[string]string{
+		"src/a.go": "package a\n", "CHANGELOG.md": "# Changes\n", "docs/a.md": "A\n",
+		"src/a_test.go": "package a\n", "gone.txt": "x\n",
+	})
+	head := commit("Change", map[string]string{
+		"src/a.go": "package a\n\nfunc A() {}\n", "CHANGELOG.md": "# Changes\n\n- A\n", "docs/a.md": "A, now\n",
+		"src/a_test.go": "package a\n\n// tested\n", "src/new.go": "package a\n",
+	}, "gone.txt")
+	in := fmt.Sprintf(`{"instance_id": "x-1", "repo": "o/r", "base_commit": %q, "commit": %q, "problem_statement": "add A", "gold_files": ["src/a.go"], "gold_hunks": [{"path": "src/a.go", "start": 1, "end": 1}]}
+`, base, head)
+	var out bytes.Buffer
+	n, err := WholeChange(context.Background(), strings.NewReader(in), &out, Repos{Mapping: map[string]string{"o/r": filepath.Join(dir, ".git")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n != 1 {
+		t.Errorf("changed %d, want 1", n)
+	}
+	var got map[string]any
+	if err := json.Unmarshal(out.Bytes(), &got); err != nil {
+		t.Fatalf("WholeChange wrote %s: %v", out.String(), err)
+	}
+	// Modified in place, tests aside: the file added (src/new.go) and
+	// the one deleted (gone.txt) are no gold, as in the set's own making.
+	if g := fmt.Sprint(got["gold_files"]); g != "[CHANGELOG.md docs/a.md src/a.go]" {
+		t.Errorf("gold_files %s, want [CHANGELOG.md docs/a.md src/a.go]", g)
+	}
+	if _, ok := got["gold_hunks"]; ok {
+		t.Error("gold_hunks kept: AddHunks gives them anew")
+	}
+	if got["problem_statement"] != "add A" || got["instance_id"] != "x-1" {
+		t.Errorf("the instance's other fields changed: %v", got)
+	}
+	if _, err := WholeChange(context.Background(), strings.NewReader(`{"repo": "o/r", "gold_files": ["a.txt"]}`), &out, Repos{}); err == nil {
+		t.Error("a line with no commit was given a whole change")
 	}
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -936,7 +937,7 @@ func writeRows(f *os.File, rows []bench.Row) error {
 	return nil
 }
 
-const hunksUsage = `hone bench hunks --data FILE.jsonl --repos DIR [--map FILE] --out FILE.jsonl`
+const hunksUsage = `hone bench hunks --data FILE.jsonl --repos DIR [--map FILE] [--whole] --out FILE.jsonl`
 
 // cmdBenchHunks gives each instance of a set made from commits (with
 // base_commit and commit, as hone bench mine writes them) the gold_hunks
@@ -947,6 +948,7 @@ func cmdBenchHunks(ctx context.Context, args []string, stdout, stderr io.Writer)
 	repos := fs.String("repos", "", "directory holding a git directory of each repository")
 	mapping := fs.String("map", "", "file of \"owner/name = path\" lines, where a repository lives under --repos")
 	out := fs.String("out", "", "write the instances, with their gold_hunks, to this file")
+	whole := fs.Bool("whole", false, "first make each instance's gold_files the whole change: every file its commit changed in place, tests aside (as Multi-SWE-bench's gold is), its hunks given anew")
 	words, err := parseFlags(fs, args, stdout, hunksUsage)
 	if err != nil {
 		return err
@@ -968,11 +970,21 @@ func cmdBenchHunks(ctx context.Context, args []string, stdout, stderr io.Writer)
 		return usagef("cannot read the instances: %v", err)
 	}
 	defer in.Close()
+	var src io.Reader = in
+	if *whole {
+		var b bytes.Buffer
+		n, err := bench.WholeChange(ctx, in, &b, r)
+		if err != nil {
+			return fmt.Errorf("bench hunks: %w", err)
+		}
+		fmt.Fprintf(stderr, "gave %d instances a gold of the whole change that differs from theirs\n", n)
+		src = &b
+	}
 	f, err := os.Create(*out)
 	if err != nil {
 		return err
 	}
-	n, err := bench.AddHunks(ctx, in, f, r)
+	n, err := bench.AddHunks(ctx, src, f, r)
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
