@@ -314,9 +314,10 @@ const (
 // allocates much, briefly: it leaves the collector off until its heap
 // reaches a soft limit of 256 MiB, which a retrieve on django or on
 // 100,000 files never does. Against the server's trade (GOGC 400), on
-// django ×0.96–0.97 the wall time and ×0.91–0.96 the CPU (paired whole
-// processes), at a peak of 73–90 MB instead of 68–79 MB; its context
-// pack ×0.96–0.99 and ×0.91–0.93, at 96–113 MB instead of 87–90 MB.
+// five django tasks ×0.92–0.95 the wall time and ×0.90–0.93 the CPU
+// (paired whole processes), at a peak of 76–92 MB instead of 68–77 MB;
+// two context packs ×0.96 and ×0.99, at 96 and 113 MB instead of 87 and
+// 90 MB; at 100,000 files ×0.92 and ×0.94, at 89 MB instead of 84 MB.
 const (
 	retrieveGCPercent   = -1 // off, but for the limit
 	retrieveMemoryLimit = 256 << 20
