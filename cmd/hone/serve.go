@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"runtime"
 	"runtime/debug"
 	"strings"
 	"sync"
@@ -328,7 +329,36 @@ const (
 // it: the settings as they were.
 func tradeMemoryForTime() (undo func()) { return trade(serveGCPercent, serveMemoryLimit) }
 
-func tradeForRetrieve() (undo func()) { return trade(retrieveGCPercent, retrieveMemoryLimit) }
+func tradeForRetrieve() (undo func()) {
+	undoTrade := trade(retrieveGCPercent, retrieveMemoryLimit)
+	// Should the heap reach the limit (a retrieve whose live heap is that
+	// large), the first collection hands over to the server's trade, so
+	// that a heap held near the limit is not collected over and over.
+	var mu sync.Mutex
+	trading := true
+	runtime.AddCleanup(new(collected), func(int) {
+		mu.Lock()
+		defer mu.Unlock()
+		if !trading || os.Getenv("GOGC") != "" {
+			return // undone, or the collector was never left off
+		}
+		debug.SetGCPercent(serveGCPercent)
+		if os.Getenv("GOMEMLIMIT") == "" {
+			debug.SetMemoryLimit(serveMemoryLimit)
+		}
+	}, 0)
+	return func() {
+		mu.Lock()
+		trading = false
+		mu.Unlock()
+		undoTrade()
+	}
+}
+
+// collected is what tradeForRetrieve lets the first collection free: its
+// cleanup says that one ran. It is too large for the tiny allocator, whose
+// blocks are freed with their neighbours.
+type collected [64]byte
 
 func trade(gcPercent int, memoryLimit int64) (undo func()) {
 	gc, limit := -2, int64(-1)
