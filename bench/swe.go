@@ -541,7 +541,11 @@ func signalRow(in Instance, res *hone.Result) SignalRow {
 		lang = NoLanguage
 	}
 	r := SignalRow{ID: in.ID, Repo: in.Repo, Language: lang, Names: retrieve.SignalNames, Gold: len(in.Gold), Paths: []string{}, IsG: []bool{}, X: [][]float64{}}
+	weighed := slices.ContainsFunc(res.Ranking, func(f hone.Ranked) bool { return f.Signals != nil })
 	for _, f := range res.Ranking {
+		if weighed && f.Signals == nil {
+			continue // a changelog placed by the history, not weighed by the signals
+		}
 		r.Paths = append(r.Paths, f.Path)
 		r.IsG = append(r.IsG, gold[f.Path])
 		r.X = append(r.X, f.Signals)

@@ -490,6 +490,9 @@ type ranker struct {
 
 	masks      *maskedConcepts
 	declaredIn map[string][]string
+	// changelogs: the repository's changelogs with their shares of its
+	// recent changes, one placed in the result's ranking (withChangelog).
+	changelogs map[string]float64
 }
 
 // result fills in the result: the task's concepts, the ranking, the
@@ -505,7 +508,7 @@ func (rk *ranker) result(res *hone.Result) {
 		res.Concepts = append(res.Concepts, ci)
 	}
 	ranking, chosen, fallback := rk.rank()
-	res.Ranking = ranking
+	res.Ranking = withChangelog(ranking, rk.changelogs)
 	inHand := map[string]bool{}
 	for p := range chosen {
 		inHand[p] = true

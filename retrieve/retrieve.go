@@ -272,7 +272,7 @@ func run(ctx context.Context, ix *index.Index, raw string, opts hone.Options, pc
 	found := make(chan past, 1)
 	go func() {
 		var notes []string
-		p := readPast(pc, tp.clean, func(n string) { notes = append(notes, n) })
+		p := readPast(ix, pc, tp.clean, func(n string) { notes = append(notes, n) })
 		p.notes = notes
 		found <- p
 	}()
@@ -388,6 +388,7 @@ func run(ctx context.Context, ix *index.Index, raw string, opts hone.Options, pc
 	rk := &ranker{
 		ix: ix, tp: tp, q: q, src: src, rec: rec, hits: dp.hits, near: near, gaps: rf.found(),
 		widened: widened, tested: tested, history: past.scores, commits: past.commits, opts: opts, w: w,
+		changelogs: past.changelogs,
 	}
 	rk.result(res)
 	res.Timings.Rank = lap()
@@ -514,12 +515,15 @@ type past struct {
 	scores  map[string]float64
 	commits []history.Match
 	notes   []string // what its reading has to say
+	// changelogs are the repository's changelogs, each with its share
+	// of the recent changes to its folder's code (changelogShares).
+	changelogs map[string]float64
 }
 
 // readPast waits for the history and reads it for the task. A repository
 // without git history has none; a history that cannot be read is noticed
 // and left out.
-func readPast(pc *history.Reading, task string, notice func(string)) past {
+func readPast(ix *index.Index, pc *history.Reading, task string, notice func(string)) past {
 	log, _, err := pc.Wait()
 	if err != nil {
 		if !errors.Is(err, history.ErrNoGit) && notice != nil {
@@ -542,7 +546,7 @@ func readPast(pc *history.Reading, task string, notice func(string)) past {
 			ms = append(ms, m)
 		}
 	}
-	return past{commits: ms, scores: history.FileScores(ms)}
+	return past{commits: ms, scores: history.FileScores(ms), changelogs: changelogShares(ix, log)}
 }
 
 // shownCommitsOf are the commits a result shows: those the task names, then
