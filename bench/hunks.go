@@ -67,13 +67,7 @@ func ParseHunks(diff []byte) []Hunk {
 // to commit, over its gold files. A line that has gold_hunks already is
 // kept as it is.
 func AddHunks(ctx context.Context, in io.Reader, out io.Writer, repos Repos) (added int, err error) {
-	sc := bufio.NewScanner(in)
-	sc.Buffer(make([]byte, 1<<20), 1<<26)
-	for n := 1; sc.Scan(); n++ {
-		line := bytes.TrimSpace(sc.Bytes())
-		if len(line) == 0 {
-			continue
-		}
+	err = eachInstance(in, func(n int, line []byte) error {
 		var r struct {
 			Repo   string          `json:"repo"`
 			Base   string          `json:"base_commit"`
@@ -82,20 +76,20 @@ func AddHunks(ctx context.Context, in io.Reader, out io.Writer, repos Repos) (ad
 			Hunks  json.RawMessage `json:"gold_hunks"`
 		}
 		if err := json.Unmarshal(line, &r); err != nil {
-			return added, fmt.Errorf("line %d: %w", n, err)
+			return fmt.Errorf("line %d: %w", n, err)
 		}
 		if r.Hunks == nil {
 			if r.Commit == "" || r.Base == "" {
-				return added, fmt.Errorf("line %d: no commit and base_commit to take the hunks from", n)
+				return fmt.Errorf("line %d: no commit and base_commit to take the hunks from", n)
 			}
 			gd, err := repos.GitDir(r.Repo)
 			if err != nil {
-				return added, fmt.Errorf("line %d: %w", n, err)
+				return fmt.Errorf("line %d: %w", n, err)
 			}
 			args := append([]string{"--git-dir", gd, "diff", "-U3", "--no-color", "--no-ext-diff", "--no-renames", r.Base, r.Commit, "--"}, r.Gold...)
 			diff, err := exec.CommandContext(ctx, "git", args...).Output()
 			if err != nil {
-				return added, fmt.Errorf("line %d: git diff %s %s: %w", n, r.Base, r.Commit, err)
+				return fmt.Errorf("line %d: git diff %s %s: %w", n, r.Base, r.Commit, err)
 			}
 			hunks := ParseHunks(diff)
 			if hunks == nil {
@@ -103,16 +97,15 @@ func AddHunks(ctx context.Context, in io.Reader, out io.Writer, repos Repos) (ad
 			}
 			b, err := json.Marshal(hunks)
 			if err != nil {
-				return added, err
+				return err
 			}
 			line = append(append(bytes.Clone(bytes.TrimSuffix(line, []byte("}"))), []byte(`, "gold_hunks": `)...), append(b, '}')...)
 			added++
 		}
-		if _, err := out.Write(append(line, '\n')); err != nil {
-			return added, err
-		}
-	}
-	return added, sc.Err()
+		_, err := out.Write(append(line, '\n'))
+		return err
+	})
+	return added, err
 }
 
 // WholeChange writes the instances of in to out, each with gold_files made
@@ -122,13 +115,7 @@ func AddHunks(ctx context.Context, in io.Reader, out io.Writer, repos Repos) (ad
 // its tests. The instance's gold_hunks are dropped, for AddHunks to give
 // anew; its other fields are kept.
 func WholeChange(ctx context.Context, in io.Reader, out io.Writer, repos Repos) (changed int, err error) {
-	sc := bufio.NewScanner(in)
-	sc.Buffer(make([]byte, 1<<20), 1<<26)
-	for n := 1; sc.Scan(); n++ {
-		line := bytes.TrimSpace(sc.Bytes())
-		if len(line) == 0 {
-			continue
-		}
+	err = eachInstance(in, func(n int, line []byte) error {
 		var fields map[string]json.RawMessage
 		var r struct {
 			Repo   string   `json:"repo"`
@@ -137,22 +124,22 @@ func WholeChange(ctx context.Context, in io.Reader, out io.Writer, repos Repos) 
 			Gold   []string `json:"gold_files"`
 		}
 		if err := json.Unmarshal(line, &fields); err != nil {
-			return changed, fmt.Errorf("line %d: %w", n, err)
+			return fmt.Errorf("line %d: %w", n, err)
 		}
 		if err := json.Unmarshal(line, &r); err != nil {
-			return changed, fmt.Errorf("line %d: %w", n, err)
+			return fmt.Errorf("line %d: %w", n, err)
 		}
 		if r.Commit == "" || r.Base == "" {
-			return changed, fmt.Errorf("line %d: no commit and base_commit to take the change from", n)
+			return fmt.Errorf("line %d: no commit and base_commit to take the change from", n)
 		}
 		gd, err := repos.GitDir(r.Repo)
 		if err != nil {
-			return changed, fmt.Errorf("line %d: %w", n, err)
+			return fmt.Errorf("line %d: %w", n, err)
 		}
 		names, err := exec.CommandContext(ctx, "git", "--git-dir", gd, "-c", "core.quotePath=false",
 			"diff", "--name-status", "--no-renames", "--no-color", r.Base, r.Commit).Output()
 		if err != nil {
-			return changed, fmt.Errorf("line %d: git diff %s %s: %w", n, r.Base, r.Commit, err)
+			return fmt.Errorf("line %d: git diff %s %s: %w", n, r.Base, r.Commit, err)
 		}
 		gold := wholeGold(names)
 		if !slices.Equal(gold, r.Gold) {
@@ -160,19 +147,33 @@ func WholeChange(ctx context.Context, in io.Reader, out io.Writer, repos Repos) 
 		}
 		b, err := json.Marshal(gold)
 		if err != nil {
-			return changed, err
+			return err
 		}
 		fields["gold_files"] = b
 		delete(fields, "gold_hunks")
 		b, err = json.Marshal(fields)
 		if err != nil {
-			return changed, err
+			return err
 		}
-		if _, err := out.Write(append(b, '\n')); err != nil {
-			return changed, err
+		_, err = out.Write(append(b, '\n'))
+		return err
+	})
+	return changed, err
+}
+
+// eachInstance calls f with each non-blank line of a JSON-lines set,
+// trimmed, and its number, until f fails.
+func eachInstance(in io.Reader, f func(n int, line []byte) error) error {
+	sc := bufio.NewScanner(in)
+	sc.Buffer(make([]byte, 1<<20), 1<<26)
+	for n := 1; sc.Scan(); n++ {
+		if line := bytes.TrimSpace(sc.Bytes()); len(line) > 0 {
+			if err := f(n, line); err != nil {
+				return err
+			}
 		}
 	}
-	return changed, sc.Err()
+	return sc.Err()
 }
 
 // wholeGold reads git diff --name-status: the paths changed in place (M),
