@@ -704,28 +704,25 @@ func (rk *ranker) ranking() []hone.Ranked {
 	// they declare.
 	head := all[:min(spanFiles, len(all))]
 	docs := make([]*index.Doc, len(head))
-	var covered []*index.Doc
+	worth := make([]*index.Doc, len(head)) // the docs whose lines are read for the cover
 	for i := range head {
 		docs[i] = rk.ix.Doc(head[i].ev.Path)
 		if docs[i] != nil && rk.coverable(docs[i]) {
-			covered = append(covered, docs[i])
+			worth[i] = docs[i]
 		}
 	}
 	// Their lines are read and tokenized side by side.
 	cm := rk.conceptMasks()
-	fcs := rk.src.callsOfAll(covered)
-	covers := make(map[*index.Doc][2]float64, len(covered))
-	var mu sync.Mutex
-	sideBySide(len(covered), func(k int) {
-		a, t := spanCoverOf(covered[k], fcs[k], cm)
-		mu.Lock()
-		covers[covered[k]] = [2]float64{a, t}
-		mu.Unlock()
+	fcs := rk.src.callsOfAll(worth)
+	covers := make([][2]float64, len(head))
+	sideBySide(len(head), func(i int) {
+		if fcs[i] != nil {
+			covers[i][0], covers[i][1] = spanCoverOf(worth[i], fcs[i], cm)
+		}
 	})
 	for i := range head {
 		if d := docs[i]; d != nil {
-			c := covers[d]
-			all[i].x[sigSpanCover], all[i].x[sigSpanTitle] = c[0], c[1]
+			all[i].x[sigSpanCover], all[i].x[sigSpanTitle] = covers[i][0], covers[i][1]
 			if keys := rk.tp.evidence.keys; len(keys) > 0 {
 				all[i].x[sigDeclares] = float64(len(rk.declaredBy(d))) / float64(len(keys))
 			}

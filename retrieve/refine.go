@@ -1,6 +1,7 @@
 package retrieve
 
 import (
+	"context"
 	"maps"
 	"math"
 	"path"
@@ -9,12 +10,12 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"unicode"
 
 	"github.com/hone-tools/hone"
 
 	"github.com/hone-tools/hone/index"
+	"github.com/hone-tools/hone/internal/fanout"
 	"github.com/hone-tools/hone/lexicon"
 	"github.com/hone-tools/hone/structure"
 	"github.com/hone-tools/hone/tokenize"
@@ -121,34 +122,15 @@ func (sc *sources) callsOfAll(docs []*index.Doc) []*fileCalls {
 	return out
 }
 
-// sideBySide calls f(i) for each i below n, on as many goroutines as the
+// sideBySide calls f(i) for each i below n, as many at once as the
 // process has processors, and returns when all have returned. What a run
 // does on one core while the other waits, tokenizing the lines of the
 // files it reads, takes both.
 func sideBySide(n int, f func(i int)) {
-	workers := min(n, runtime.GOMAXPROCS(0))
-	if workers <= 1 {
-		for i := range n {
-			f(i)
-		}
-		return
-	}
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= n {
-					return
-				}
-				f(i)
-			}
-		}()
-	}
-	wg.Wait()
+	fanout.Each(context.Background(), make(chan struct{}, runtime.GOMAXPROCS(0)), n, func(i int) error {
+		f(i)
+		return nil
+	})
 }
 
 // fastOutline fills calls and definitions from the exact outline when it
