@@ -3,12 +3,12 @@ package retrieve
 import (
 	"math"
 	"path"
-	"regexp"
 	"strings"
 
 	"github.com/hone-tools/hone"
 	"github.com/hone-tools/hone/history"
 	"github.com/hone-tools/hone/index"
+	"github.com/hone-tools/hone/internal/lazyre"
 	"github.com/hone-tools/hone/structure"
 )
 
@@ -19,7 +19,7 @@ import (
 // chance that this change does: its relevance, on the ranking's scale.
 
 // changelogName is a changelog's file name.
-var changelogName = regexp.MustCompile(`(?i)^(changelog|changes|history|news|release[-_ ]?notes)(\.(md|rst|txt|markdown|adoc))?$`)
+var changelogName = lazyre.New(`(?i)^(changelog|changes|history|news|release[-_ ]?notes)(\.(md|rst|txt|markdown|adoc))?$`)
 
 // changelogCommits: the newest commits of the history a changelog's share
 // is counted over, those that changed code under its folder.
@@ -31,7 +31,7 @@ const changelogCommits = 300
 func changelogShares(ix *index.Index, log *history.Log) map[string]float64 {
 	var logs []string
 	for _, e := range ix.Entries() {
-		if strings.Count(e.Path, "/") <= 1 && changelogName.MatchString(path.Base(e.Path)) {
+		if strings.Count(e.Path, "/") <= 1 && changelogName().MatchString(path.Base(e.Path)) {
 			logs = append(logs, e.Path)
 		}
 	}
@@ -77,12 +77,17 @@ func withChangelog(ranking []hone.Ranked, shares map[string]float64) []hone.Rank
 	if len(ranking) == 0 || len(shares) == 0 {
 		return ranking
 	}
+	// The deepest folder's; of two in one folder (jq's ChangeLog and
+	// NEWS.md), the one its changes write more, then by name.
 	best := ranking[0].Path
 	log, depth := "", -1
-	for l := range shares {
+	for l, sh := range shares {
 		dir := path.Dir(l)
 		d := strings.Count(l, "/")
-		if (dir == "." || strings.HasPrefix(best, dir+"/")) && d > depth {
+		if dir != "." && !strings.HasPrefix(best, dir+"/") {
+			continue
+		}
+		if d > depth || d == depth && (sh > shares[log] || sh == shares[log] && l < log) {
 			log, depth = l, d
 		}
 	}

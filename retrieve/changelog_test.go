@@ -2,6 +2,7 @@ package retrieve
 
 import (
 	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/hone-tools/hone"
@@ -86,18 +87,23 @@ func TestWithChangelog(t *testing.T) {
 		{"none for another folder", ranked("tokio-util/src/b.rs", 0.8),
 			map[string]float64{"tokio/CHANGELOG.md": 0.3},
 			"[{tokio-util/src/b.rs 0.8}]"},
+		{"of two in one folder, the one written more", ranked("src/main.c", 0.8, "src/jv.c", 0.05),
+			map[string]float64{"ChangeLog": 0.01, "NEWS.md": 0.2, "NEWS": 0.2},
+			"[{src/main.c 0.8} {NEWS 0.2} {src/jv.c 0.05}]"},
 		{"the changelog first stays first", ranked("CHANGELOG.md", 0.4, "src/a.go", 0.3),
 			map[string]float64{"CHANGELOG.md": 0.2},
 			"[{CHANGELOG.md 0.4} {src/a.go 0.3}]"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			got := withChangelog(tt.ranking, tt.shares)
-			var s []string
-			for _, r := range got {
-				s = append(s, fmt.Sprintf("{%s %v}", r.Path, r.Relevance))
-			}
-			if fmt.Sprint(s) != tt.want {
-				t.Errorf("got %v, want %s", s, tt.want)
+			for range 20 { // the same whatever order the shares' map gives
+				got := withChangelog(slices.Clone(tt.ranking), tt.shares)
+				var s []string
+				for _, r := range got {
+					s = append(s, fmt.Sprintf("{%s %v}", r.Path, r.Relevance))
+				}
+				if fmt.Sprint(s) != tt.want {
+					t.Fatalf("got %v, want %s", s, tt.want)
+				}
 			}
 		})
 	}
