@@ -1,9 +1,11 @@
 package retrieve
 
 import (
+	"cmp"
 	"math"
 	"path"
 	"strings"
+	"unicode"
 
 	"github.com/hone-tools/hone"
 	"github.com/hone-tools/hone/history"
@@ -13,34 +15,64 @@ import (
 )
 
 // A changelog is part of a change where the project keeps one entry a
-// change: fd, bat, ripgrep and express add a line to it with most fixes,
-// django and pytest keep theirs elsewhere. How often the project's recent
+// change: many projects add a line to it with most fixes, others write
+// theirs at release time or elsewhere. How often the project's recent
 // changes to the code under a changelog's folder changed it too is the
 // chance that this change does: its relevance, on the ranking's scale.
 
 // changelogName is a changelog's file name.
 var changelogName = lazyre.New(`(?i)^(changelog|changes|history|news|release[-_ ]?notes)(\.(md|rst|txt|markdown|adoc))?$`)
 
+// notesFolder is the name of a folder of release notes, one file a
+// release line or a kind of note: release-notes/VERSION-3.x beside
+// release-notes/CONTRIBUTORS-3.x.
+var notesFolder = lazyre.New(`(?i)^(changelogs?|changes|release[-_ ]?notes)$`)
+
+// changelogOwner is the folder whose code a changelog's entries are
+// about, and whether the file is a changelog at all: one named as one
+// (changelogName) at the root or one folder down, that folder; or a
+// file of release notes other than code or a README in a notes folder
+// (notesFolder) at the root or one folder down, the folder that holds
+// the notes folder. A note's name begins with a letter: a towncrier
+// fragment, changelog/1234.bugfix.rst, is one change's entry, added with
+// it and never written again.
+func changelogOwner(p string) (owner string, ok bool) {
+	dir, name := path.Split(p)
+	dir = strings.TrimSuffix(dir, "/")
+	switch depth := strings.Count(p, "/"); {
+	case depth <= 1 && changelogName().MatchString(name):
+		return cmp.Or(dir, "."), true
+	case depth >= 1 && depth <= 2 && notesFolder().MatchString(path.Base(dir)) && name != "" &&
+		unicode.IsLetter(rune(name[0])) && !strings.HasPrefix(strings.ToLower(name), "readme") &&
+		!structure.IsCode(structure.Language(p)):
+		return path.Dir(dir), true
+	}
+	return "", false
+}
+
 // changelogCommits: the newest commits of the history a changelog's share
 // is counted over, those that changed code under its folder.
 const changelogCommits = 300
 
-// changelogShares are the repository's changelogs (at its root or one
-// folder down) with the share of the newest changelogCommits commits
-// that changed code under the changelog's folder and changed it too.
+// changelogShares are the repository's changelogs (changelogOwner) with
+// the share of the newest changelogCommits commits that changed code
+// under the changelog's folder and changed it too.
 func changelogShares(ix *index.Index, log *history.Log) map[string]float64 {
+	if log == nil {
+		return nil
+	}
 	var logs []string
 	for _, e := range ix.Entries() {
-		if strings.Count(e.Path, "/") <= 1 && changelogName().MatchString(path.Base(e.Path)) {
+		if _, ok := changelogOwner(e.Path); ok {
 			logs = append(logs, e.Path)
 		}
 	}
-	if len(logs) == 0 || log == nil {
+	if len(logs) == 0 {
 		return nil
 	}
 	out := map[string]float64{}
 	for _, l := range logs {
-		dir := path.Dir(l)
+		dir, _ := changelogOwner(l)
 		n, with := 0, 0
 		for _, c := range log.Commits {
 			if n == changelogCommits {
@@ -77,14 +109,16 @@ func withChangelog(ranking []hone.Ranked, shares map[string]float64) []hone.Rank
 	if len(ranking) == 0 || len(shares) == 0 {
 		return ranking
 	}
-	// The deepest folder's; of two in one folder (jq's ChangeLog and
+	// The deepest folder's; of two in one folder (a ChangeLog and a
 	// NEWS.md), the one its changes write more, then by name.
 	best := ranking[0].Path
 	log, depth := "", -1
 	for l, sh := range shares {
-		dir := path.Dir(l)
-		d := strings.Count(l, "/")
-		if dir != "." && !strings.HasPrefix(best, dir+"/") {
+		dir, _ := changelogOwner(l)
+		d := strings.Count(dir, "/") + 1
+		if dir == "." {
+			d = 0
+		} else if !strings.HasPrefix(best, dir+"/") {
 			continue
 		}
 		if d > depth || d == depth && (sh > shares[log] || sh == shares[log] && l < log) {

@@ -12,12 +12,16 @@ import (
 
 func TestChangelogShares(t *testing.T) {
 	dir := writeFiles(t, map[string]string{
-		"CHANGELOG.md":       "# Changes\n",
-		"src/a.go":           "package a\n",
-		"docs/guide.md":      "A guide\n",
-		"tokio/CHANGELOG.md": "# Changes\n",
-		"tokio/src/b.rs":     "fn b() {}\n",
-		"deep/er/NEWS.md":    "news\n", // two folders down: no changelog of the project's
+		"CHANGELOG.md":      "# Changes\n",
+		"src/a.go":          "package a\n",
+		"docs/guide.md":     "A guide\n",
+		"core/CHANGELOG.md": "# Changes\n",
+		"core/src/b.rs":     "fn b() {}\n",
+		"deep/er/NEWS.md":   "news\n", // two folders down: no changelog of the project's
+		// A folder of release notes: its notes are the root's.
+		"release-notes/VERSION-3.x": "2.1: fixed\n",
+		"release-notes/README.md":   "How to write a note\n",
+		"release-notes/make.py":     "print(1)\n",
 	})
 	ix, err := buildIndex(dir, index.Options{Dir: t.TempDir()})
 	if err != nil {
@@ -29,21 +33,54 @@ func TestChangelogShares(t *testing.T) {
 		{Files: []string{"src/a.go"}},
 		{Files: []string{"docs/guide.md", "CHANGELOG.md"}}, // no code: not counted
 		{Files: []string{"CHANGELOG.md"}},                  // nor this
-		{Files: []string{"tokio/src/b.rs", "tokio/CHANGELOG.md"}},
-		{Files: []string{"tokio/src/b.rs"}},
-		{Files: []string{"tokio/src/b.rs"}},
-		{Files: []string{"tokio/src/b.rs", "tokio/CHANGELOG.md"}},
+		{Files: []string{"core/src/b.rs", "core/CHANGELOG.md"}},
+		{Files: []string{"core/src/b.rs"}},
+		{Files: []string{"core/src/b.rs"}},
+		{Files: []string{"core/src/b.rs", "core/CHANGELOG.md"}},
 		{}, // a merge: no files
+		{Files: []string{"src/a.go", "release-notes/VERSION-3.x"}},
+		{Files: []string{"release-notes/make.py", "release-notes/README.md"}},
 	}}
 	got := changelogShares(ix, log)
-	// The root's counts every change to code: 1 of its 6; tokio's the
-	// changes under tokio/, 2 of 4.
-	want := map[string]float64{"CHANGELOG.md": 1.0 / 6, "tokio/CHANGELOG.md": 0.5}
+	// The root's counts every change to code: 1 of its 8 (make.py is
+	// code under the root); core's the changes under core/, 2 of 4; the
+	// release notes are the root's, 1 of 8; their README and script are
+	// no changelog.
+	want := map[string]float64{"CHANGELOG.md": 1.0 / 8, "release-notes/VERSION-3.x": 1.0 / 8, "core/CHANGELOG.md": 0.5}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("shares %v, want %v", got, want)
 	}
 	if got := changelogShares(ix, nil); got != nil {
 		t.Errorf("with no history: %v, want none", got)
+	}
+}
+
+func TestChangelogOwner(t *testing.T) {
+	for _, tt := range []struct {
+		path, owner string
+		ok          bool
+	}{
+		{"CHANGELOG.md", ".", true},
+		{"core/CHANGELOG.md", "core", true},
+		{"NEWS", ".", true},
+		{"deep/er/NEWS.md", "", false},
+		{"src/history.py", "", false}, // a name that says history, under src/: code
+		{"release-notes/VERSION-3.x", ".", true},
+		{"Release_Notes/CONTRIBUTORS-3.x", ".", true},
+		{"sub/changes/notes.md", "sub", true},
+		{"a/b/changes/notes.md", "", false}, // the notes folder two down
+		{"changelog/README.md", "", false},
+		{"changes/make.py", "", false},
+		{"changelog/1234.bugfix.rst", "", false}, // a towncrier fragment: one change's
+		{"changelog/+orphan.bugfix.md", "", false},
+		{"changelog/_template.rst", "", false},
+		{"RELEASE-NOTES", ".", true}, // a file of that name
+		{"src/lib.rs", "", false},
+	} {
+		owner, ok := changelogOwner(tt.path)
+		if owner != tt.owner || ok != tt.ok {
+			t.Errorf("changelogOwner(%q) = %q, %v; want %q, %v", tt.path, owner, ok, tt.owner, tt.ok)
+		}
 	}
 }
 
@@ -78,18 +115,24 @@ func TestWithChangelog(t *testing.T) {
 		{"moved up from below", ranked("src/a.go", 0.8, "src/b.go", 0.5, "src/c.go", 0.2, "CHANGELOG.md", 0.01),
 			map[string]float64{"CHANGELOG.md": 0.3},
 			"[{src/a.go 0.8} {src/b.go 0.5} {CHANGELOG.md 0.3} {src/c.go 0.2}]"},
-		{"the best file's folder's", ranked("tokio/src/b.rs", 0.8, "tokio/src/c.rs", 0.5),
-			map[string]float64{"CHANGELOG.md": 0.6, "tokio/CHANGELOG.md": 0.3},
-			"[{tokio/src/b.rs 0.8} {tokio/src/c.rs 0.5} {tokio/CHANGELOG.md 0.3}]"},
-		{"else the root's", ranked("tokio-util/src/b.rs", 0.8, "tokio-util/src/c.rs", 0.5),
-			map[string]float64{"CHANGELOG.md": 0.6, "tokio/CHANGELOG.md": 0.3},
-			"[{tokio-util/src/b.rs 0.8} {CHANGELOG.md 0.6} {tokio-util/src/c.rs 0.5}]"},
-		{"none for another folder", ranked("tokio-util/src/b.rs", 0.8),
-			map[string]float64{"tokio/CHANGELOG.md": 0.3},
-			"[{tokio-util/src/b.rs 0.8}]"},
+		{"the best file's folder's", ranked("core/src/b.rs", 0.8, "core/src/c.rs", 0.5),
+			map[string]float64{"CHANGELOG.md": 0.6, "core/CHANGELOG.md": 0.3},
+			"[{core/src/b.rs 0.8} {core/src/c.rs 0.5} {core/CHANGELOG.md 0.3}]"},
+		{"else the root's", ranked("core-util/src/b.rs", 0.8, "core-util/src/c.rs", 0.5),
+			map[string]float64{"CHANGELOG.md": 0.6, "core/CHANGELOG.md": 0.3},
+			"[{core-util/src/b.rs 0.8} {CHANGELOG.md 0.6} {core-util/src/c.rs 0.5}]"},
+		{"none for another folder", ranked("core-util/src/b.rs", 0.8),
+			map[string]float64{"core/CHANGELOG.md": 0.3},
+			"[{core-util/src/b.rs 0.8}]"},
 		{"of two in one folder, the one written more", ranked("src/main.c", 0.8, "src/jv.c", 0.05),
 			map[string]float64{"ChangeLog": 0.01, "NEWS.md": 0.2, "NEWS": 0.2},
 			"[{src/main.c 0.8} {NEWS 0.2} {src/jv.c 0.05}]"},
+		{"release notes are the root's", ranked("src/main/Mapper.java", 0.8, "src/main/Reader.java", 0.3),
+			map[string]float64{"release-notes/VERSION-3.x": 0.5, "release-notes/CONTRIBUTORS-3.x": 0.1},
+			"[{src/main/Mapper.java 0.8} {release-notes/VERSION-3.x 0.5} {src/main/Reader.java 0.3}]"},
+		{"a folder's own notes before the root's", ranked("sub/src/a.rs", 0.8, "sub/src/b.rs", 0.5),
+			map[string]float64{"CHANGELOG.md": 0.6, "sub/changes/notes.md": 0.3},
+			"[{sub/src/a.rs 0.8} {sub/src/b.rs 0.5} {sub/changes/notes.md 0.3}]"},
 		{"the changelog first stays first", ranked("CHANGELOG.md", 0.4, "src/a.go", 0.3),
 			map[string]float64{"CHANGELOG.md": 0.2},
 			"[{CHANGELOG.md 0.4} {src/a.go 0.3}]"},
