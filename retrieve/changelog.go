@@ -41,6 +41,9 @@ func changelogOwner(p string) (owner string, ok bool) {
 	dir = strings.TrimSuffix(dir, "/")
 	switch depth := strings.Count(p, "/"); {
 	case depth <= 1 && changelogName().MatchString(name):
+		if dir != "" && notesFolder().MatchString(dir) {
+			return ".", true // changelog/CHANGELOG.md: the root's
+		}
 		return cmp.Or(dir, "."), true
 	case depth >= 1 && depth <= 2 && notesFolder().MatchString(path.Base(dir)) && name != "" &&
 		unicode.IsLetter(rune(name[0])) && !strings.HasPrefix(strings.ToLower(name), "readme") &&

@@ -75,6 +75,7 @@ func TestChangelogOwner(t *testing.T) {
 		{"changelog/+orphan.bugfix.md", "", false},
 		{"changelog/_template.rst", "", false},
 		{"RELEASE-NOTES", ".", true}, // a file of that name
+		{"changelog/CHANGELOG.md", ".", true},
 		{"src/lib.rs", "", false},
 	} {
 		owner, ok := changelogOwner(tt.path)
