@@ -64,18 +64,17 @@ func changelogShares(ix *index.Index, log *history.Log) map[string]float64 {
 	if log == nil {
 		return nil
 	}
-	var logs []string
+	owners := map[string]string{} // each changelog's folder
 	for _, e := range ix.Entries() {
-		if _, ok := changelogOwner(e.Path); ok {
-			logs = append(logs, e.Path)
+		if dir, ok := changelogOwner(e.Path); ok {
+			owners[e.Path] = dir
 		}
 	}
-	if len(logs) == 0 {
+	if len(owners) == 0 {
 		return nil
 	}
 	out := map[string]float64{}
-	for _, l := range logs {
-		dir, _ := changelogOwner(l)
+	for l, dir := range owners {
 		n, with := 0, 0
 		for _, c := range log.Commits {
 			if n == changelogCommits {

@@ -80,11 +80,17 @@ func (sc *sources) callsOf(d *index.Doc) *fileCalls {
 	if fc, ok := sc.files[d.Path]; ok {
 		return fc
 	}
+	fc := sc.read(d)
+	sc.files[d.Path] = fc
+	return fc
+}
+
+// read reads a file's lines, uncached: empty when it cannot be read.
+func (sc *sources) read(d *index.Doc) *fileCalls {
 	fc := &fileCalls{text: &fileText{}}
 	if src, err := sc.ix.Content(&d.Entry); err == nil {
 		fc.text = texts.of(src)
 	}
-	sc.files[d.Path] = fc
 	return fc
 }
 
@@ -103,14 +109,7 @@ func (sc *sources) callsOfAll(docs []*index.Doc) []*fileCalls {
 			missing = append(missing, i)
 		}
 	}
-	sideBySide(len(missing), func(k int) {
-		d := docs[missing[k]]
-		fc := &fileCalls{text: &fileText{}}
-		if src, err := sc.ix.Content(&d.Entry); err == nil {
-			fc.text = texts.of(src)
-		}
-		out[missing[k]] = fc
-	})
+	sideBySide(len(missing), func(k int) { out[missing[k]] = sc.read(docs[missing[k]]) })
 	for _, i := range missing {
 		sc.files[docs[i].Path] = out[i]
 	}
