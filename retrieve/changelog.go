@@ -127,8 +127,19 @@ func withChangelog(ranking []hone.Ranked, shares map[string]float64) []hone.Rank
 			log, depth = l, d
 		}
 	}
-	share := shares[log]
 	if log == "" || log == best {
+		return ranking
+	}
+	return placeByShare(ranking, log, shares[log])
+}
+
+// placeByShare places the file p, a part of the change the best file's
+// changes often hold too, where share, the chance that this change holds
+// it, says among files ranked by the same scale: after the first file at
+// the highest, never instead of it. A file ranked higher already stays
+// where it is.
+func placeByShare(ranking []hone.Ranked, p string, share float64) []hone.Ranked {
+	if len(ranking) == 0 || p == ranking[0].Path {
 		return ranking
 	}
 	at := len(ranking)
@@ -140,7 +151,7 @@ func withChangelog(ranking []hone.Ranked, shares map[string]float64) []hone.Rank
 	}
 	cur := -1
 	for i, r := range ranking {
-		if r.Path == log {
+		if r.Path == p {
 			cur = i
 			break
 		}
@@ -148,7 +159,7 @@ func withChangelog(ranking []hone.Ranked, shares map[string]float64) []hone.Rank
 	if cur >= 0 && cur <= at {
 		return ranking
 	}
-	entry := hone.Ranked{Path: log}
+	entry := hone.Ranked{Path: p}
 	if cur >= 0 {
 		entry = ranking[cur]
 		ranking = append(ranking[:cur:cur], ranking[cur+1:]...)

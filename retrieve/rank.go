@@ -493,6 +493,18 @@ type ranker struct {
 	// changelogs: the repository's changelogs with their shares of its
 	// recent changes, one placed in the result's ranking (withChangelog).
 	changelogs map[string]float64
+	// log is the repository's history, nil without one: the ranking's
+	// best file's option documentation is read in it (optionDoc).
+	log *history.Log
+}
+
+// content is a file's text, empty when it cannot be read.
+func (rk *ranker) content(e *index.Entry) string {
+	b, err := rk.ix.Content(e)
+	if err != nil {
+		return ""
+	}
+	return string(b)
 }
 
 // result fills in the result: the task's concepts, the ranking, the
@@ -509,6 +521,10 @@ func (rk *ranker) result(res *hone.Result) {
 	}
 	ranking, chosen, fallback := rk.rank()
 	res.Ranking = withChangelog(ranking, rk.changelogs)
+	if len(res.Ranking) > 0 && rk.log != nil && writesOption(rk.tp.clean) {
+		doc, share := optionDoc(rk.ix, rk.log, res.Ranking[0].Path, rk.content)
+		res.Ranking = withOptionDoc(res.Ranking, doc, share)
+	}
 	inHand := map[string]bool{}
 	for p := range chosen {
 		inHand[p] = true

@@ -388,7 +388,7 @@ func run(ctx context.Context, ix *index.Index, raw string, opts hone.Options, pc
 	rk := &ranker{
 		ix: ix, tp: tp, q: q, src: src, rec: rec, hits: dp.hits, near: near, gaps: rf.found(),
 		widened: widened, tested: tested, history: past.scores, commits: past.commits, opts: opts, w: w,
-		changelogs: past.changelogs,
+		changelogs: past.changelogs, log: past.log,
 	}
 	rk.result(res)
 	res.Timings.Rank = lap()
@@ -518,6 +518,9 @@ type past struct {
 	// changelogs are the repository's changelogs, each with its share
 	// of the recent changes to its folder's code (changelogShares).
 	changelogs map[string]float64
+	// log is the history itself, for what the ranking reads of it once
+	// it knows its best file (optionDoc).
+	log *history.Log
 }
 
 // readPast waits for the history and reads it for the task. A repository
@@ -546,7 +549,7 @@ func readPast(ix *index.Index, pc *history.Reading, task string, notice func(str
 			ms = append(ms, m)
 		}
 	}
-	return past{commits: ms, scores: history.FileScores(ms), changelogs: changelogShares(ix, log)}
+	return past{commits: ms, scores: history.FileScores(ms), changelogs: changelogShares(ix, log), log: log}
 }
 
 // shownCommitsOf are the commits a result shows: those the task names, then
