@@ -2,6 +2,7 @@ package retrieve
 
 import (
 	"cmp"
+	"path"
 	"slices"
 	"strings"
 
@@ -123,9 +124,14 @@ func optionDoc(ix *index.Index, log *history.Log, p string, read func(*index.Ent
 
 // documentsOptions reports whether a file could be a command line's
 // documentation: text, a man page or a shell's script (completions), not
-// a test, vendored or secret, and no changelog (placed on its own).
+// a test, vendored or secret, no changelog (placed on its own), and no
+// README: a project's front page shows a few options as examples, and is
+// written for more than its options.
 func documentsOptions(e *index.Entry) bool {
 	if e.Kind.Has(walk.Test) || e.Kind.Has(walk.Vendor) || e.Kind.Has(walk.Secret) {
+		return false
+	}
+	if strings.HasPrefix(strings.ToLower(path.Base(e.Path)), "readme") {
 		return false
 	}
 	if structure.IsCode(e.Lang) && e.Lang != "shell" {

@@ -69,6 +69,7 @@ func TestOptionDoc(t *testing.T) {
 		"complete/tool.fish": "complete -l hidden\n",
 		"tests/cli.rs":       "// --hidden --no-ignore --max-depth --exec\n",
 		"Cargo.toml":         "[package]\n",
+		"doc/short.txt":      "--hidden and --exec\n",
 	})
 	ix, err := buildIndex(dir, index.Options{Dir: t.TempDir()})
 	if err != nil {
@@ -105,9 +106,11 @@ func TestOptionDoc(t *testing.T) {
 		{"no parser", log, "src/main.rs", "", 0},
 		{"no history", nil, "src/app.rs", "", 0},
 		{"not indexed", log, "src/gone.rs", "", 0},
-		// README.md, written with it twice, writes two of its options
-		// alone: no documentation of them; Cargo.toml none.
-		{"too few shared", &history.Log{Commits: []*history.Commit{log.Commits[0], log.Commits[0]}}, "src/app.rs", "", 0},
+		// README.md, written with it twice, writes four of its options:
+		// a front page, no documentation of them; Cargo.toml none.
+		{"a README", &history.Log{Commits: []*history.Commit{log.Commits[0], log.Commits[0]}}, "src/app.rs", "", 0},
+		// Two of its options only.
+		{"too few shared", &history.Log{Commits: []*history.Commit{commit("src/app.rs", "doc/short.txt"), commit("src/app.rs", "doc/short.txt")}}, "src/app.rs", "", 0},
 		// The man page written with it once: too seldom to say.
 		{"once", &history.Log{Commits: log.Commits[3:5]}, "src/app.rs", "", 0},
 	} {
