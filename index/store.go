@@ -121,7 +121,10 @@ import (
 //	      type parameters or a qualified private (scalaRules); Ruby's
 //	      operator methods, def obj.name and private def. Lua, Elixir,
 //	      Perl, R and Julia, which had no patterns, have theirs.
-const schemaVersion = "24"
+//	25    the banner of a tool that writes code, in a file's first KiB,
+//	      marks it generated: a Bison parser, a flex scanner, SWIG's,
+//	      Thrift's and protoc's output (walk.Classify).
+const schemaVersion = "25"
 
 // pageSize is the database's page size, set when its file is made: a
 // cold index writes a quarter of the pages, and a doc seldom spills onto

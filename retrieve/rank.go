@@ -789,11 +789,12 @@ type chosen struct {
 }
 
 // auxFolders hold what a project keeps beside its product: scripts,
-// benchmarks, tools, interoperability programs, CI.
+// benchmarks, tools, interoperability programs, CI, and the superseded
+// code a legacy folder keeps for compatibility (lib/legacy/v05.c).
 var auxFolders = map[string]bool{
 	"scripts": true, "script": true, "benchmark": true, "benchmarks": true, "bench": true, "benches": true,
 	"tools": true, "tool": true, "interop": true, "contrib": true, "hack": true, "ci": true, ".github": true,
-	".circleci": true, "devtools": true,
+	".circleci": true, "devtools": true, "legacy": true,
 }
 
 // isAux reports whether a file lies under one of the auxFolders.

@@ -294,6 +294,8 @@ func TestIsAux(t *testing.T) {
 		{"interop/client/client.go", true},
 		{".github/workflows/test.yml", true},
 		{"tools/gen/Main.java", true},
+		{"lib/legacy/zstd_v05.c", true},
+		{"src/legacy.rs", false},
 		{"server.go", false},
 		{"src/scripts.ts", false},
 		{"internal/transport/http2_server.go", false},
