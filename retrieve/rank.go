@@ -498,6 +498,13 @@ type ranker struct {
 	log *history.Log
 }
 
+// searchable reports whether the caller's globs let the file at p be
+// searched (Searchable).
+func (rk *ranker) searchable(p string) bool {
+	e := rk.ix.Entry(p)
+	return e != nil && Searchable(rk.opts.Include, rk.opts.Exclude, e)
+}
+
 // content is a file's text, empty when it cannot be read.
 func (rk *ranker) content(e *index.Entry) string {
 	b, err := rk.ix.Content(e)
@@ -520,10 +527,19 @@ func (rk *ranker) result(res *hone.Result) {
 		res.Concepts = append(res.Concepts, ci)
 	}
 	ranking, chosen, fallback := rk.rank()
-	res.Ranking = withChangelog(ranking, rk.changelogs)
+	// The changelog and the options' documentation are placed as the
+	// caller's globs allow, as a search would find them.
+	logs := map[string]float64{}
+	for p, sh := range rk.changelogs {
+		if rk.searchable(p) {
+			logs[p] = sh
+		}
+	}
+	res.Ranking = withChangelog(ranking, logs)
 	if len(res.Ranking) > 0 && rk.log != nil && writesOption(rk.tp.clean) {
-		doc, share := optionDoc(rk.ix, rk.log, res.Ranking[0].Path, rk.content)
-		res.Ranking = withOptionDoc(res.Ranking, doc, share)
+		if doc, share := optionDoc(rk.ix, rk.log, res.Ranking[0].Path, rk.content); doc != "" && rk.searchable(doc) {
+			res.Ranking = withOptionDoc(res.Ranking, doc, share)
+		}
 	}
 	inHand := map[string]bool{}
 	for p := range chosen {
