@@ -37,16 +37,7 @@ pub fn build_cli() -> Command {
 		"CHANGELOG.md":   "# Changes\n",
 		"build/notes.md": "How to build\n",
 	})
-	git := func(args ...string) {
-		t.Helper()
-		cmd := exec.Command("git", args...)
-		cmd.Dir = repo
-		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t",
-			"GIT_COMMITTER_EMAIL=t@t", "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_SYSTEM=/dev/null")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-	}
+	git := gitIn(t, repo)
 	git("init", "-q")
 	git("add", "src/walk.rs", "src/output.rs", "CHANGELOG.md", "build/notes.md")
 	git("commit", "-q", "-m", "Walk the tree")

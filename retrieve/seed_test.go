@@ -545,6 +545,21 @@ func TestPastCommits(t *testing.T) {
 	}
 }
 
+// gitIn runs git in repo, as an author with no configuration of their
+// own, and fails the test when git does.
+func gitIn(t *testing.T, repo string) func(args ...string) {
+	return func(args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", args...)
+		cmd.Dir = repo
+		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t",
+			"GIT_COMMITTER_EMAIL=t@t", "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_SYSTEM=/dev/null")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+}
+
 func testPastCommits(t *testing.T, fillers int) {
 	files := map[string]string{
 		"billing/invoice.py": "def total(lines):\n    return sum(l.amount for l in lines)\n",
@@ -555,16 +570,7 @@ func testPastCommits(t *testing.T, fillers int) {
 		files[fmt.Sprintf("pages/page%d.py", i)] = fmt.Sprintf("def page_%d(request):\n    return request\n", i)
 	}
 	repo := retrieve.WriteFiles(t, files)
-	git := func(args ...string) {
-		t.Helper()
-		cmd := exec.Command("git", args...)
-		cmd.Dir = repo
-		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t",
-			"GIT_COMMITTER_EMAIL=t@t", "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_SYSTEM=/dev/null")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-	}
+	git := gitIn(t, repo)
 	git("init", "-q")
 	git("add", "web/views.py")
 	git("commit", "-q", "-m", "Show the account page")
