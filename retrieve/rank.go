@@ -505,13 +505,15 @@ func (rk *ranker) searchable(p string) bool {
 	return e != nil && Searchable(rk.opts.Include, rk.opts.Exclude, e)
 }
 
-// content is a file's text, empty when it cannot be read.
+// content is a file's text, read once a run through its sources (the
+// best file's, read for the ranking already): empty when it cannot be
+// read.
 func (rk *ranker) content(e *index.Entry) string {
-	b, err := rk.ix.Content(e)
-	if err != nil {
+	d := rk.ix.Doc(e.Path)
+	if d == nil {
 		return ""
 	}
-	return string(b)
+	return rk.src.callsOf(d).text.content
 }
 
 // result fills in the result: the task's concepts, the ranking, the
