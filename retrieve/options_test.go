@@ -24,7 +24,7 @@ func TestLongOptions(t *testing.T) {
 		{"a--b, x---y", nil},               // inside a word
 		{"see docs/--help/x", nil},         // a path
 		{"--Foo, --foo_bar, --foo/x", nil}, // not an option's spelling
-		{"fd --exec echo\n--threads 4", []string{"exec", "threads"}},
+		{"tool --exec echo\n--threads 4", []string{"exec", "threads"}},
 		{"--", nil},
 		{"--1", nil},
 	} {

@@ -294,7 +294,7 @@ func TestIsAux(t *testing.T) {
 		{"interop/client/client.go", true},
 		{".github/workflows/test.yml", true},
 		{"tools/gen/Main.java", true},
-		{"lib/legacy/zstd_v05.c", true},
+		{"lib/legacy/codec_v05.c", true},
 		{"src/legacy.rs", false},
 		{"server.go", false},
 		{"src/scripts.ts", false},

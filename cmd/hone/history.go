@@ -17,8 +17,8 @@ import (
 
 // backgroundAt is the longest history hone index reads beside the index,
 // in commits; a longer one, not read before, is read after it, by a
-// process of its own, so that the index is not held up. django's 20,000
-// commits took 2 to 3 seconds.
+// process of its own, so that the index is not held up. A history of
+// 20,000 commits took 2 to 3 seconds.
 var backgroundAt = 2000
 
 // indexHistory is what hone index does with the git history: it knows it,
