@@ -124,7 +124,9 @@ import (
 //	25    the banner of a tool that writes code, in a file's first KiB,
 //	      marks it generated: a Bison parser, a flex scanner, SWIG's,
 //	      Thrift's and protoc's output (walk.Classify).
-const schemaVersion = "25"
+//	26    a file's kind says whether its first KiB carries a copyright
+//	      notice (walk.Notice), for index.Foreign.
+const schemaVersion = "26"
 
 // pageSize is the database's page size, set when its file is made: a
 // cold index writes a quarter of the pages, and a doc seldom spills onto
@@ -233,7 +235,10 @@ type Index struct {
 	delta  []*Doc
 	defs   map[string][]*Entry // definers by name
 	dirs   map[string][]*Entry // entries by folder ("a/b/"), made on demand
-	tomb   map[int64][]string  // tombstoned ids and the stems they held
+	// licensed marks the folders holding a licence file or a package
+	// manifest, made on demand (see Foreign).
+	licensed map[string]int8
+	tomb     map[int64][]string // tombstoned ids and the stems they held
 	// dfShift counts, by stem, the delta's files less the tombstoned ones
 	// that hold it, with the delta's shortest word for it, made on demand
 	// (see shiftOf).
@@ -770,7 +775,7 @@ func (ix *Index) forget() {
 	ix.docs, ix.terms, ix.defs, ix.blocks, ix.dirs = map[int64]*Doc{}, map[string]*termStat{}, map[string][]*Entry{}, map[int64][]segBlock{}, nil
 	ix.holders, ix.pairs = 0, nil
 	ix.delta, ix.tomb, ix.ready, ix.hashes = nil, nil, false, nil
-	ix.dfShift = nil
+	ix.dfShift, ix.licensed = nil, nil
 }
 
 // catalog is the catalog, its entries made from the snapshot an update

@@ -179,7 +179,7 @@ func (dp *dispatcher) neighbours(q *query) []*index.Entry {
 func (dp *dispatcher) priorFor(q *query) func(*index.Entry) float64 {
 	g := compileGlobs(q.patterns)
 	return func(e *index.Entry) float64 {
-		p := prior(e, dp.tp)
+		p := prior(dp.ix, e, dp.tp)
 		if len(q.patterns) > 0 && g.match(e.Path) {
 			p *= patternBoost
 		}

@@ -295,7 +295,7 @@ func evaluate(ix *index.Index, tp *taskParse, d *index.Doc, k *knowledge, extra 
 		edges = append(edges, "near the relevant files in the call graph")
 	}
 	rel := 1 - (1-cover)*(1-aboutWeight*about)*(1-learnedWeight*learned)*link
-	rel *= prior(&d.Entry, tp)
+	rel *= prior(ix, &d.Entry, tp)
 	// The relevance is not rounded: the loop rounds it, and orders ties
 	// of the rounded by it.
 	return hone.Evaluation{Path: d.Path, Score: rel, Reason: reason(d, matched, learnedHits, edges)}
@@ -314,10 +314,13 @@ func (s support) describe() string {
 
 // prior lowers files that are rarely what a task is after: tests (unless
 // the task is about them), documentation, examples, vendored and generated
-// code.
-func prior(d *index.Entry, tp *taskParse) float64 {
+// code, and another project's code kept with its own licence
+// (index.Foreign).
+func prior(ix *index.Index, d *index.Entry, tp *taskParse) float64 {
 	switch {
 	case d.Kind.Has(walk.Vendor) && !tp.aboutVendor, d.Kind.Has(walk.Generated) && !tp.aboutGenerated:
+		return priorVendored
+	case !tp.aboutVendor && d.Kind&(walk.Test|walk.Docs|walk.Example|walk.Notice) == walk.Notice && ix.Foreign(d):
 		return priorVendored
 	case d.Kind.Has(walk.Test) && !tp.aboutTests:
 		return priorTest

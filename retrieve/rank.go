@@ -279,7 +279,7 @@ func (rk *ranker) signals(d *index.Doc, first, best verdict, hitScore float64, h
 			x[sigModuleDir] = 1
 		}
 	}
-	x[sigPrior] = prior(&d.Entry, rk.tp)
+	x[sigPrior] = prior(rk.ix, &d.Entry, rk.tp)
 	if rk.rec.seen[d.Path] > 1 {
 		x[sigLater] = 1
 	}

@@ -61,7 +61,25 @@ func Classify(p string, head []byte) Kind {
 			k |= Generated
 		}
 	}
+	if hasNotice(head) {
+		k |= Notice
+	}
 	return k
+}
+
+// Copyright notices, as they are written.
+var noticeMarks = [][]byte{[]byte("Copyright"), []byte("COPYRIGHT"), []byte("copyright"), []byte("©")}
+
+// hasNotice reports whether the first KiB of head carries a copyright
+// notice.
+func hasNotice(head []byte) bool {
+	h := head[:min(len(head), markerWindow)]
+	for _, m := range noticeMarks {
+		if bytes.Contains(h, m) {
+			return true
+		}
+	}
+	return false
 }
 
 // dirKinds maps a lower-case directory name to the kind it confers on

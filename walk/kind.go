@@ -42,10 +42,15 @@ const (
 	// files, .netrc, .npmrc, .pypirc, secrets.yaml and the like. Their
 	// contents should not be indexed.
 	Secret
+	// Notice marks a file whose first KiB carries a copyright notice
+	// ("Copyright", "©"): not a kind of file by itself, but with a
+	// licence of its folder's own, another project's code
+	// (index.Foreign).
+	Notice
 )
 
 // kindNames are the names used by [Kind.String], in bit order.
-var kindNames = [...]string{"test", "vendor", "generated", "docs", "example", "secret"}
+var kindNames = [...]string{"test", "vendor", "generated", "docs", "example", "secret", "notice"}
 
 // allKinds is the union of all defined kinds.
 const allKinds = Kind(1<<len(kindNames) - 1)

@@ -1,0 +1,39 @@
+package retrieve
+
+import (
+	"testing"
+
+	"github.com/hone-tools/hone/index"
+)
+
+// Another project's code kept with its own licence (index.Foreign) weighs
+// as vendored code does, unless the task is about such code; the
+// project's own file beside it, with no notice, weighs in full.
+func TestPriorForeign(t *testing.T) {
+	repo := writeFiles(t, map[string]string{
+		"LICENSE":                      "MIT\n",
+		"src/number.c":                 "/* numbers */\nint jv_number(double d) { return 0; }\n",
+		"src/decimal/ICU-license.html": "<p>ICU License</p>\n",
+		"src/decimal/decNumber.c":      "/* Copyright (c) IBM Corporation, 2000. */\nint decNumberFromString(const char *s) { return 0; }\n",
+		"src/decimal/glue.c":           "int decimal_glue(void) { return 0; }\n",
+	})
+	ix, err := buildIndex(repo, index.Options{Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	for _, tt := range []struct {
+		task, path string
+		want       float64
+	}{
+		{"large decimal numbers lose precision", "src/decimal/decNumber.c", priorVendored},
+		{"large decimal numbers lose precision", "src/decimal/glue.c", 1},
+		{"large decimal numbers lose precision", "src/number.c", 1},
+		{"update the vendored decimal dependency", "src/decimal/decNumber.c", 1},
+	} {
+		tp := parseTask(tt.task, ix)
+		if got := prior(ix, ix.Entry(tt.path), tp); got != tt.want {
+			t.Errorf("prior(%s) for %q = %v, want %v", tt.path, tt.task, got, tt.want)
+		}
+	}
+}
