@@ -20,7 +20,7 @@
 //
 // Each file is tagged with a [Kind], a bit set derived by [Classify] from its
 // path and first bytes: test, vendored, generated, documentation, example and
-// secret-bearing files. Secret files are listed rather than skipped so that an
+// secret-bearing files, and whether a copyright notice heads the file. Secret files are listed rather than skipped so that an
 // indexer can record their names without reading their contents.
 //
 // Limitations: ignore files above root and the user's global excludes file
