@@ -298,7 +298,8 @@ func evaluate(ix *index.Index, tp *taskParse, d *index.Doc, k *knowledge, extra 
 	rel *= prior(ix, &d.Entry, tp)
 	// The relevance is not rounded: the loop rounds it, and orders ties
 	// of the rounded by it.
-	return hone.Evaluation{Path: d.Path, Score: rel, Reason: reason(d, matched, learnedHits, edges)}
+	foreign := d.Kind&(walk.Vendor|walk.Notice) == walk.Notice && ix.Foreign(&d.Entry)
+	return hone.Evaluation{Path: d.Path, Score: rel, Reason: reason(d, foreign, matched, learnedHits, edges)}
 }
 
 func (s support) describe() string {
@@ -485,7 +486,11 @@ func defMatching(d *index.Doc, stems []string) string {
 	return ""
 }
 
-func reason(d *index.Doc, matched, learned []match, edges []string) string {
+// reason says, for a person, why the file scored as it did: the task's
+// words it holds and how, the codebase's terms, its links to the relevant
+// files, and what kind of file it is; foreign is whether it is another
+// project's code (index.Foreign).
+func reason(d *index.Doc, foreign bool, matched, learned []match, edges []string) string {
 	var parts []string
 	// The evidence a person can check, the strongest first: what the
 	// file defines, is named for, or holds, for which of the task's words.
@@ -527,6 +532,8 @@ func reason(d *index.Doc, matched, learned []match, edges []string) string {
 		s += " (a test file)"
 	case d.Kind.Has(walk.Vendor):
 		s += " (vendored)"
+	case foreign:
+		s += " (another project's code, kept with its own licence)"
 	case d.Kind.Has(walk.Generated):
 		s += " (generated)"
 	}

@@ -1,8 +1,11 @@
 package retrieve
 
 import (
+	"context"
+	"strings"
 	"testing"
 
+	"github.com/hone-tools/hone"
 	"github.com/hone-tools/hone/index"
 )
 
@@ -35,5 +38,38 @@ func TestPriorForeign(t *testing.T) {
 		if got := prior(ix, ix.Entry(tt.path), tp); got != tt.want {
 			t.Errorf("prior(%s) for %q = %v, want %v", tt.path, tt.task, got, tt.want)
 		}
+	}
+}
+
+// The trace says why another project's code weighs less.
+func TestReasonForeign(t *testing.T) {
+	repo := writeFiles(t, map[string]string{
+		"LICENSE":                      "MIT\n",
+		"src/number.c":                 "/* numbers */\nint jv_number(double d) { return 0; }\n",
+		"src/decimal/ICU-license.html": "<p>ICU License</p>\n",
+		"src/decimal/decNumber.c":      "/* Copyright (c) IBM Corporation, 2000. */\n/* decimal numbers */\nint decNumberFromString(const char *s) { return 0; }\n",
+	})
+	ix, err := buildIndex(repo, index.Options{Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	res, err := RetrieveIndex(context.Background(), ix, "decimal numbers lose precision", hone.Options{NoHistory: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := false
+	for _, c := range res.Cycles {
+		for _, e := range c.Evaluated {
+			if e.Path == "src/decimal/decNumber.c" {
+				seen = true
+				if !strings.Contains(e.Reason, "another project's code") {
+					t.Errorf("reason for %s = %q, want it to say it is another project's code", e.Path, e.Reason)
+				}
+			}
+		}
+	}
+	if !seen {
+		t.Fatal("src/decimal/decNumber.c was not evaluated")
 	}
 }
