@@ -9,22 +9,31 @@ import (
 	"github.com/hone-tools/hone/index"
 )
 
-// Another project's code kept with its own licence (index.Foreign) weighs
-// as vendored code does, unless the task is about such code; the
-// project's own file beside it, with no notice, weighs in full.
-func TestPriorForeign(t *testing.T) {
+// foreignRepo is a project that keeps a decimal library of another's
+// under a folder with the library's licence, beside its own number code
+// and a glue file of its own in that folder.
+func foreignRepo(t *testing.T) *index.Index {
+	t.Helper()
 	repo := writeFiles(t, map[string]string{
 		"LICENSE":                      "MIT\n",
 		"src/number.c":                 "/* numbers */\nint jv_number(double d) { return 0; }\n",
 		"src/decimal/ICU-license.html": "<p>ICU License</p>\n",
-		"src/decimal/decNumber.c":      "/* Copyright (c) IBM Corporation, 2000. */\nint decNumberFromString(const char *s) { return 0; }\n",
+		"src/decimal/decNumber.c":      "/* Copyright (c) IBM Corporation, 2000. */\n/* decimal numbers */\nint decNumberFromString(const char *s) { return 0; }\n",
 		"src/decimal/glue.c":           "int decimal_glue(void) { return 0; }\n",
 	})
 	ix, err := buildIndex(repo, index.Options{Dir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer ix.Close()
+	t.Cleanup(func() { ix.Close() })
+	return ix
+}
+
+// Another project's code kept with its own licence (index.Foreign) weighs
+// as vendored code does, unless the task is about such code; the
+// project's own file beside it, with no notice, weighs in full.
+func TestPriorForeign(t *testing.T) {
+	ix := foreignRepo(t)
 	for _, tt := range []struct {
 		task, path string
 		want       float64
@@ -43,17 +52,7 @@ func TestPriorForeign(t *testing.T) {
 
 // The trace says why another project's code weighs less.
 func TestReasonForeign(t *testing.T) {
-	repo := writeFiles(t, map[string]string{
-		"LICENSE":                      "MIT\n",
-		"src/number.c":                 "/* numbers */\nint jv_number(double d) { return 0; }\n",
-		"src/decimal/ICU-license.html": "<p>ICU License</p>\n",
-		"src/decimal/decNumber.c":      "/* Copyright (c) IBM Corporation, 2000. */\n/* decimal numbers */\nint decNumberFromString(const char *s) { return 0; }\n",
-	})
-	ix, err := buildIndex(repo, index.Options{Dir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ix.Close()
+	ix := foreignRepo(t)
 	res, err := RetrieveIndex(context.Background(), ix, "decimal numbers lose precision", hone.Options{NoHistory: true})
 	if err != nil {
 		t.Fatal(err)
