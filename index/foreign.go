@@ -53,8 +53,8 @@ const (
 )
 
 // licensedFolders marks the folders below the root that hold a licence
-// file or a package manifest; a manifest wins. Empty, not nil,
-// when no folder holds a licence file.
+// file or a package manifest; a manifest wins. Empty, not nil, when no
+// folder holds a licence file.
 func licensedFolders(cat map[string]*Entry) map[string]int8 {
 	out := map[string]int8{}
 	var manifests []string

@@ -37,7 +37,7 @@ func IsBinary(head []byte) bool {
 // content; because head is a prefix, "larger than 2 KiB" and the average line
 // length are judged on head itself. Documentation files (*.md, *.txt, ...)
 // are never judged minified, since prose is often written one paragraph per
-// line.
+// line. A copyright notice in the first KiB adds Notice.
 func Classify(p string, head []byte) Kind {
 	p = strings.ToLower(p)
 	p = strings.TrimPrefix(p, "./")
