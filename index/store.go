@@ -126,7 +126,10 @@ import (
 //	      Thrift's and protoc's output (walk.Classify).
 //	26    a file's kind says whether its first KiB carries a copyright
 //	      notice (walk.Notice), for index.Foreign.
-const schemaVersion = "26"
+//	27    a file whose opening comment says it was generated and not to
+//	      edit it is generated (walk.headerSaysGenerated): an amalgamated
+//	      header, a parser a build step writes.
+const schemaVersion = "27"
 
 // pageSize is the database's page size, set when its file is made: a
 // cold index writes a quarter of the pages, and a doc seldom spills onto
