@@ -25,7 +25,9 @@ const (
 	// anything under a dist/ directory (a package's built distribution),
 	// content carrying a generated-code marker in its first KiB (such as
 	// Go's "Code generated"
-	// ... "DO NOT EDIT." line or an at-sign "generated" tag; see Classify),
+	// ... "DO NOT EDIT." line, an at-sign "generated" tag, or an opening
+	// comment that says the file was generated and not to edit it; see
+	// Classify),
 	// and minified content (over 2 KiB with an average line length over
 	// 300).
 	Generated
