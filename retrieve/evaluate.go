@@ -298,7 +298,7 @@ func evaluate(ix *index.Index, tp *taskParse, d *index.Doc, k *knowledge, extra 
 	rel *= prior(ix, &d.Entry, tp)
 	// The relevance is not rounded: the loop rounds it, and orders ties
 	// of the rounded by it.
-	foreign := d.Kind&(walk.Vendor|walk.Notice) == walk.Notice && ix.Foreign(&d.Entry)
+	foreign := !d.Kind.Has(walk.Vendor) && ix.Foreign(&d.Entry)
 	return hone.Evaluation{Path: d.Path, Score: rel, Reason: reason(d, foreign, matched, learnedHits, edges)}
 }
 
@@ -321,7 +321,7 @@ func prior(ix *index.Index, d *index.Entry, tp *taskParse) float64 {
 	switch {
 	case d.Kind.Has(walk.Vendor) && !tp.aboutVendor, d.Kind.Has(walk.Generated) && !tp.aboutGenerated:
 		return priorVendored
-	case !tp.aboutVendor && d.Kind&(walk.Test|walk.Docs|walk.Example|walk.Notice) == walk.Notice && ix.Foreign(d):
+	case !tp.aboutVendor && d.Kind&(walk.Test|walk.Docs|walk.Example) == 0 && ix.Foreign(d):
 		return priorVendored
 	case d.Kind.Has(walk.Test) && !tp.aboutTests:
 		return priorTest
