@@ -39,8 +39,10 @@ func ParseHunks(diff []byte) []Hunk {
 			}
 		case strings.HasPrefix(line, "new file mode"):
 			created = true
-		case strings.HasPrefix(line, "+++ b/"):
-			path = strings.TrimPrefix(line, "+++ b/")
+		case strings.HasPrefix(line, "+++ "):
+			if p, ok := plusPath(line[len("+++ "):]); ok {
+				path = p
+			}
 		case strings.HasPrefix(line, "@@ "):
 			m := hunkHeader().FindStringSubmatch(line)
 			if m == nil || path == "" {
@@ -60,6 +62,22 @@ func ParseHunks(diff []byte) []Hunk {
 		}
 	}
 	return out
+}
+
+// plusPath is the path of a diff's "+++ " line: b/ and the path, which
+// git follows with a tab when it holds a space, and writes quoted, with
+// C escapes, when it holds a quote or a byte past ASCII. /dev/null, a
+// deleted file's, is none.
+func plusPath(s string) (string, bool) {
+	s = strings.TrimSuffix(s, "\t")
+	if strings.HasPrefix(s, `"`) {
+		u, err := strconv.Unquote(s)
+		if err != nil {
+			return "", false
+		}
+		s = u
+	}
+	return strings.CutPrefix(s, "b/")
 }
 
 // AddHunks writes the instances of in to out, each given the gold_hunks

@@ -34,6 +34,23 @@ diff --git a/b.c b/b.c
 +++ b/b.c
 @@ -1,3 +1,2 @@
  int x;
+diff --git a/Parsable Properties/Option.swift b/Parsable Properties/Option.swift
+--- a/Parsable Properties/Option.swift	
++++ b/Parsable Properties/Option.swift	
+@@ -5,6 +5,7 @@
+diff --git "a/\303\251t\303\251.txt" "b/\303\251t\303\251.txt"
+--- "a/\303\251t\303\251.txt"
++++ "b/\303\251t\303\251.txt"
+@@ -2,3 +2,3 @@
+diff --git "a/say \"hi\".md" "b/say \"hi\".md"
+--- "a/say \"hi\".md"
++++ "b/say \"hi\".md"
+@@ -1 +1 @@
+diff --git a/gone.txt b/gone.txt
+deleted file mode 100644
+--- a/gone.txt
++++ /dev/null
+@@ -1,2 +0,0 @@
 `
 	want := []Hunk{
 		{"src/app.go", 10, 16},
@@ -41,6 +58,10 @@ diff --git a/b.c b/b.c
 		{"src/app.go", 55, 55}, // only adds: the line it follows
 		{"docs/new.md", 0, 0},  // created
 		{"b.c", 1, 3},
+		{"Parsable Properties/Option.swift", 5, 10}, // git ends a path with a space with a tab
+		{"été.txt", 2, 4},                           // quoted, with C escapes
+		{`say "hi".md`, 1, 1},
+		{"gone.txt", 1, 2}, // deleted: the diff --git line's path
 	}
 	if got := ParseHunks([]byte(diff)); !reflect.DeepEqual(got, want) {
 		t.Errorf("ParseHunks =\n%+v\nwant\n%+v", got, want)
