@@ -129,7 +129,11 @@ import (
 //	27    a file whose opening comment says it was generated and not to
 //	      edit it is generated (walk.headerSaysGenerated): an amalgamated
 //	      header, a parser a build step writes.
-const schemaVersion = "27"
+//	28    a test told by the case of its names (walk.testByCase): a JVM,
+//	      .NET or Swift class named for its test runner (FooTest.java,
+//	      FooTests.swift, FooIT.java), a Gradle source set's folder
+//	      (src/jvmTest/); and testsuite/ folders.
+const schemaVersion = "28"
 
 // pageSize is the database's page size, set when its file is made: a
 // cold index writes a quarter of the pages, and a doc seldom spills onto

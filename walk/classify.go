@@ -39,6 +39,7 @@ func IsBinary(head []byte) bool {
 // are never judged minified, since prose is often written one paragraph per
 // line. A copyright notice in the first KiB adds Notice.
 func Classify(p string, head []byte) Kind {
+	cased := testByCase(p)
 	p = strings.ToLower(p)
 	p = strings.TrimPrefix(p, "./")
 	dir, base := "", p
@@ -53,7 +54,7 @@ func Classify(p string, head []byte) Kind {
 		}
 	}
 	bk, prose := baseKind(base)
-	k |= bk
+	k |= bk | cased
 
 	if len(head) > 0 && !k.Has(Generated) {
 		head = head[:min(len(head), HeadSize)]
@@ -97,6 +98,8 @@ var dirKinds = map[string]Kind{
 	"__mocks__":     Test,
 	"__snapshots__": Test,
 	"e2e":           Test,
+	"testsuite":     Test, // a project's test programs (netty's testsuite/src/main/java)
+	"testsuites":    Test,
 
 	"vendor":           Vendor,
 	"node_modules":     Vendor,
@@ -128,6 +131,41 @@ var dirKinds = map[string]Kind{
 	"sample":   Example,
 	"demo":     Example,
 	"demos":    Example,
+}
+
+// testClassExts are the languages whose test classes are named for it.
+var testClassExts = map[string]bool{
+	".java": true, ".kt": true, ".kts": true, ".scala": true, ".groovy": true,
+	".cs": true, ".fs": true, ".vb": true, ".swift": true,
+}
+
+// testByCase tells a test by the case of its names, which Classify's
+// others read lower-cased: a JVM, .NET or Swift test class is named for
+// it (FooTest.java, FooTests.swift, FooTestCase.kt, and FooIT.java,
+// Maven's integration tests: the names its test runners pick up), and
+// Gradle keeps a source set's tests in a folder named for the set
+// (src/jvmTest/, src/androidUnitTest/, src/integrationTest/).
+func testByCase(p string) Kind {
+	dir, base := "", p
+	if i := strings.LastIndexByte(p, '/'); i >= 0 {
+		dir, base = p[:i], p[i+1:]
+	}
+	ext := path.Ext(base)
+	if stem := strings.TrimSuffix(base, ext); testClassExts[strings.ToLower(ext)] {
+		for _, suffix := range []string{"Test", "Tests", "TestCase", "IT"} {
+			if rest, ok := strings.CutSuffix(stem, suffix); ok && rest != "" {
+				if c := rest[len(rest)-1]; c >= 'a' && c <= 'z' || c >= '0' && c <= '9' {
+					return Test
+				}
+			}
+		}
+	}
+	for elem := range strings.SplitSeq(dir, "/") {
+		if rest, ok := strings.CutSuffix(elem, "Test"); ok && rest != "" && rest[0] >= 'a' && rest[0] <= 'z' {
+			return Test // a source set: lower camel case ending in Test
+		}
+	}
+	return 0
 }
 
 // compoundTestDir tells a test folder by a name of several words, one of

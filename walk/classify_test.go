@@ -20,6 +20,10 @@ func TestClassifyPath(t *testing.T) {
 			"fixtures/a.yaml", "Test/Foo.cs", "src/__mocks__/fs.js", "foo_test.cc",
 			"tests_integration/run.js", "tests_config/utils.js", "integration-tests/a.go",
 			"e2e/login.ts", "unit_tests/a.c", "src/e2e-utils/a.py", "js_tests/admin/a.js",
+			"core/src/main/java/a/ParserTest.java", "src/integration-test/java/a/BuildIntegrationTest.java",
+			"a/FooTests.swift", "a/FooTestCase.kt", "a/FooIT.java", "a/Foo2Test.scala", "a/BarTests.cs",
+			"okio/src/jvmTest/kotlin/okio/A.kt", "src/androidUnitTest/kotlin/B.kt", "src/commonTest/C.kt",
+			"testsuite/src/main/java/a/Echo.java",
 		}},
 		{0, []string{ // not tests
 			"contest.go", "latest/x.go", "protest_utils.py", "testament.go",
@@ -28,6 +32,9 @@ func TestClassifyPath(t *testing.T) {
 			"contest/x.go", "mytests/x.go", "src/_pytest/python.py", "latest-release/x.go",
 			"testutil/x.go", "protest-kit/a.js", "e2etool/a.go",
 			"cmd/server-test/main.go", "test-utils/render.js", "latests_x/a.go", "specs-go/v1/config.go",
+			"src/main/java/a/Test.java", "a/XCTest.swift", "a/Latest.java", "a/Contest.kt", "a/Audit.java",
+			"a/LoadTest.go", "a/parserTest.py", "src/JvmTest/A.kt", "a/Tests.cs",
+			"a/ABTest.java", "src/main/java/a/Fit.java",
 		}},
 		{Vendor, []string{
 			"vendor/github.com/x/y.go", "node_modules/react/index.js",
