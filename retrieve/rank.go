@@ -813,6 +813,7 @@ var auxFolders = map[string]bool{
 	"scripts": true, "script": true, "benchmark": true, "benchmarks": true, "bench": true, "benches": true,
 	"tools": true, "tool": true, "interop": true, "contrib": true, "hack": true, "ci": true, ".github": true,
 	".circleci": true, "devtools": true, "legacy": true,
+	"microbench": true, "microbenchmark": true, "microbenchmarks": true, "jmh": true,
 }
 
 // isAux reports whether a file lies under one of the auxFolders.

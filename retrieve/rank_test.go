@@ -295,6 +295,8 @@ func TestIsAux(t *testing.T) {
 		{".github/workflows/test.yml", true},
 		{"tools/gen/Main.java", true},
 		{"lib/legacy/codec_v05.c", true},
+		{"microbench/src/main/java/io/a/BufBenchmark.java", true},
+		{"core/src/jmh/java/a/ParseBench.java", true},
 		{"src/legacy.rs", false},
 		{"server.go", false},
 		{"src/scripts.ts", false},
