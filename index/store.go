@@ -133,7 +133,9 @@ import (
 //	      .NET or Swift class named for its test runner (FooTest.java,
 //	      FooTests.swift, FooIT.java), a Gradle source set's folder
 //	      (src/jvmTest/); and testsuite/ folders.
-const schemaVersion = "28"
+//	29    deps/ and dependencies/ at the root are vendored (linguist's
+//	      rule: h2o's deps/picotls).
+const schemaVersion = "29"
 
 // pageSize is the database's page size, set when its file is made: a
 // cold index writes a quarter of the pages, and a doc seldom spills onto

@@ -52,6 +52,14 @@ func Classify(p string, head []byte) Kind {
 		for elem := range strings.SplitSeq(dir, "/") {
 			k |= dirKinds[elem] | compoundTestDir(elem)
 		}
+		// A C project keeps the libraries it builds with in deps/ or
+		// dependencies/ at its root (h2o's deps/picotls, redis's
+		// deps/jemalloc); GitHub's linguist counts them vendored. Below
+		// the root such a folder is as likely the project's own code
+		// about its dependencies.
+		if top, _, _ := strings.Cut(dir, "/"); top == "deps" || top == "dependencies" {
+			k |= Vendor
+		}
 	}
 	bk, prose := baseKind(base)
 	k |= bk | cased

@@ -41,8 +41,10 @@ func TestClassifyPath(t *testing.T) {
 			"third_party/zlib/zlib.c", "third-party/x.c", "src/external/lib.c",
 			"bower_components/jquery/jquery.js", "venv/lib/python3.12/site-packages/x.py",
 			"web/node_modules/a/b/c.ts", "Godeps/_workspace/src/github.com/a/b/c.go",
+			"deps/picotls/lib/picotls.c", "Dependencies/zlib/inflate.c",
 		}},
-		{0, []string{"vendors.go", "src/vendored.go", "externals.py", "node_module/x.js"}},
+		{0, []string{"vendors.go", "src/vendored.go", "externals.py", "node_module/x.js",
+			"src/deps/resolve.go", "cmd/dependencies/list.go", "deps.go"}},
 		{Generated, []string{
 			"api/v1/api.pb.go", "api/v1/api.pb.gw.go", "proto/x_pb2.py", "proto/x_pb2_grpc.py",
 			"src/Foo.generated.cs", "x.generated.ts", "zz_deepcopy.gen.go", "models_generated.go",
