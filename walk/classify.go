@@ -32,7 +32,9 @@ func IsBinary(head []byte) bool {
 // (head may be nil; only its first HeadSize bytes are examined).
 //
 // Path rules are case-insensitive and look at whole path elements, so
-// latest/x.go is not a test and contest.go is not one either. Content rules
+// latest/x.go is not a test and contest.go is not one either; but for
+// the names whose case says they are tests (testByCase: FooTest.java,
+// src/jvmTest/). Content rules
 // add Generated for a generated-code marker in the first KiB or for minified
 // content; because head is a prefix, "larger than 2 KiB" and the average line
 // length are judged on head itself. Documentation files (*.md, *.txt, ...)
