@@ -41,13 +41,13 @@ func IsBinary(head []byte) bool {
 // are never judged minified, since prose is often written one paragraph per
 // line. A copyright notice in the first KiB adds Notice.
 func Classify(p string, head []byte) Kind {
-	cased := testByCase(p)
-	p = strings.ToLower(p)
 	p = strings.TrimPrefix(p, "./")
 	dir, base := "", p
 	if i := strings.LastIndexByte(p, '/'); i >= 0 {
 		dir, base = p[:i], p[i+1:]
 	}
+	cased := testByCase(dir, base)
+	dir, base = strings.ToLower(dir), strings.ToLower(base)
 
 	var k Kind
 	if dir != "" {
@@ -155,11 +155,7 @@ var testClassExts = map[string]bool{
 // Maven's integration tests: the names its test runners pick up), and
 // Gradle keeps a source set's tests in a folder named for the set
 // (src/jvmTest/, src/androidUnitTest/, src/integrationTest/).
-func testByCase(p string) Kind {
-	dir, base := "", p
-	if i := strings.LastIndexByte(p, '/'); i >= 0 {
-		dir, base = p[:i], p[i+1:]
-	}
+func testByCase(dir, base string) Kind {
 	ext := path.Ext(base)
 	if stem := strings.TrimSuffix(base, ext); testClassExts[strings.ToLower(ext)] {
 		for _, suffix := range []string{"Test", "Tests", "TestCase", "IT"} {
