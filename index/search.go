@@ -61,7 +61,7 @@ func (ix *Index) prepare() {
 	}
 	ix.ready = true
 	ctx := context.Background()
-	rows, err := ix.reader().QueryContext(ctx, `SELECT id, doc FROM files WHERE seg = 0`)
+	rows, err := ix.reader().QueryContext(ctx, `SELECT id, doc FROM files WHERE seg = ?`, segBias)
 	if err != nil {
 		ix.fail(err)
 		return

@@ -748,7 +748,7 @@ func (ix *Index) writeBatch(ctx context.Context, batch []change, gone []string, 
 		w.insertMany(`INSERT INTO defs(name, file, c) VALUES `, 3, defRows)
 		var delta, out int
 		var deltaBytes int64
-		w.queryRow(`SELECT COUNT(*), COALESCE(SUM(size), 0) FROM files WHERE seg = 0`).scan(&delta, &deltaBytes)
+		w.queryRow(`SELECT COUNT(*), COALESCE(SUM(size), 0) FROM files WHERE seg = ?`, segBias).scan(&delta, &deltaBytes)
 		w.queryRow(`SELECT COUNT(*) FROM cooc_out`).scan(&out)
 		// An update that flushed a segment flushes what followed it too:
 		// where that flush fell depends on when the batches were committed
@@ -888,7 +888,7 @@ func (w *writer) insertDocs(docs []*Doc) {
 		byPath := map[string]*Doc{}
 		for _, d := range docs[:n] {
 			byPath[d.Path] = d
-			args = append(args, d.Path, d.Lang, int64(d.Kind), d.Size, d.ModTime, int64(d.ino), d.ctime, d.checked, d.hash, 0,
+			args = append(args, d.Path, d.Lang, int64(d.Kind), d.Size, d.ModTime, int64(d.ino), d.ctime, d.checked, d.hash, segBias,
 				d.Len[0], d.Len[1], d.Len[2], d.Len[3], d.Len[4], encodeDoc(d))
 		}
 		q := `INSERT INTO files(path, lang, kind, size, mtime, ino, ctime, checked, hash, seg, l0, l1, l2, l3, l4, doc) VALUES ` +
@@ -924,6 +924,7 @@ func (w *writer) drop(path string) bool {
 	if !w.queryRow(`SELECT id, seg, doc FROM files WHERE path = ?`, path).scan(&id, &seg, &blob) {
 		return false
 	}
+	seg -= segBias
 	old := &Doc{}
 	if err := decodeDoc(blob, old); err != nil {
 		w.err = err
@@ -986,7 +987,7 @@ func (w *writer) nextSeg() int64 {
 // flushDelta turns the delta into a new segment. have holds docs already in
 // memory, by id: the others are read back.
 func (w *writer) flushDelta(have map[int64]*Doc) {
-	rows, err := w.tx.QueryContext(w.ctx, `SELECT id FROM files WHERE seg = 0 ORDER BY id`)
+	rows, err := w.tx.QueryContext(w.ctx, `SELECT id FROM files WHERE seg = ? ORDER BY id`, segBias)
 	if err != nil {
 		w.err = err
 		return
@@ -1046,7 +1047,7 @@ func (w *writer) flushDelta(have map[int64]*Doc) {
 	entries := postingBlocks(docs)
 	seg := w.nextSeg()
 	w.writeBlocks(seg, entries)
-	w.exec(`UPDATE files SET seg = ? WHERE seg = 0`, seg)
+	w.exec(`UPDATE files SET seg = ? WHERE seg = ?`, seg+segBias, segBias)
 	if pairs != nil {
 		pc := <-pairs
 		if w.err == nil {
@@ -1133,9 +1134,9 @@ func (ix *Index) maybeMerge(ctx context.Context) (int, error) {
 		files int
 		tomb  int
 	}
-	q := `SELECT s.seg, (SELECT COUNT(*) FROM files f WHERE f.seg = s.seg), (SELECT COUNT(*) FROM tomb t WHERE t.seg = s.seg)
+	q := `SELECT s.seg, (SELECT COUNT(*) FROM files f WHERE f.seg = s.seg + ?), (SELECT COUNT(*) FROM tomb t WHERE t.seg = s.seg)
 		FROM (SELECT DISTINCT seg FROM postings) s ORDER BY s.seg`
-	rows, err := ix.reader().QueryContext(ctx, q)
+	rows, err := ix.reader().QueryContext(ctx, q, segBias)
 	if err != nil {
 		return 0, fmt.Errorf("read index %s: %w", ix.Path, err)
 	}
@@ -1194,13 +1195,15 @@ func (ix *Index) merge(ctx context.Context, segs []int64) error {
 func (w *writer) merge(segs []int64) {
 	ctx, tx := w.ctx, w.tx
 	args := make([]any, len(segs))
+	biased := make([]any, len(segs)) // as the files table holds them
 	for i, s := range segs {
 		args[i] = s
+		biased[i] = s + segBias
 	}
 	marks := "?" + strings.Repeat(",?", len(segs)-1)
 	// The live files of those segments.
 	live := map[int64]int64{}
-	rows, err := tx.QueryContext(ctx, `SELECT id, seg FROM files WHERE seg IN (`+marks+`)`, args...)
+	rows, err := tx.QueryContext(ctx, `SELECT id, seg - ? FROM files WHERE seg IN (`+marks+`)`, append([]any{segBias}, biased...)...)
 	if err != nil {
 		w.err = err
 		return
@@ -1286,7 +1289,7 @@ func (w *writer) merge(segs []int64) {
 	}
 	w.writeBlocks(seg, entries)
 	w.exec(`DELETE FROM tomb WHERE seg IN (`+marks+`)`, args...)
-	w.exec(`UPDATE files SET seg = ? WHERE seg IN (`+marks+`)`, append([]any{seg}, args...)...)
+	w.exec(`UPDATE files SET seg = ? WHERE seg IN (`+marks+`)`, append([]any{seg + segBias}, biased...)...)
 	w.touchVersion()
 }
 
