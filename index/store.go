@@ -137,7 +137,10 @@ import (
 //	      rule: h2o's deps/picotls).
 //	30    a file's segment is stored biased (segBias), the delta's 0
 //	      included, so that a flush or merge rewrites its row in place.
-const schemaVersion = "30"
+//	31    code by other names is code: CUDA, .inl, .ipp, .tcc and the
+//	      like as C++, Cython as Python (structure.Language); Groovy and
+//	      Gradle, Zig, jq and CMake outlined by patterns of their own.
+const schemaVersion = "31"
 
 // segBias is added to a file's segment in the files table. SQLite writes
 // an integer in as few bytes as it needs, and 0, the delta's, in none: a

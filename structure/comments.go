@@ -49,9 +49,10 @@ const (
 // commentStyleOf is lang's comment style.
 func commentStyleOf(lang string) commentStyle {
 	switch lang {
-	case "go", "javascript", "typescript", "java", "kotlin", "scala", "csharp", "c", "cpp", "rust", "swift", "php", "dart", "vue", "svelte", "proto", "css":
+	case "go", "javascript", "typescript", "java", "kotlin", "scala", "csharp", "c", "cpp", "rust", "swift", "php", "dart", "vue", "svelte", "proto", "css",
+		"groovy", "zig":
 		return cStyle
-	case "python", "ruby", "shell", "perl", "r", "julia", "elixir", "yaml", "toml", "make", "dockerfile":
+	case "python", "ruby", "shell", "perl", "r", "julia", "elixir", "yaml", "toml", "make", "dockerfile", "jq", "cmake":
 		return hashStyle
 	case "ini", "properties":
 		return lineStyle

@@ -88,6 +88,8 @@ func Language(p string) string {
 		return "make"
 	case "Dockerfile":
 		return "dockerfile"
+	case "CMakeLists.txt":
+		return "cmake"
 	}
 	ext := strings.ToLower(path.Ext(base))
 	return extLang[ext]
@@ -105,6 +107,13 @@ var extLang = map[string]string{
 	".md": "markdown", ".markdown": "markdown", ".rst": "rst", ".txt": "text",
 	".json": "json", ".yaml": "yaml", ".yml": "yaml", ".toml": "toml", ".ini": "ini", ".cfg": "ini", ".properties": "properties",
 	".html": "html", ".htm": "html", ".css": "css", ".scss": "css", ".sql": "sql", ".proto": "proto",
+	// C++ by other names: CUDA, inline and template implementations a
+	// header includes, modules, Objective-C++.
+	".cu": "cpp", ".cuh": "cpp", ".inl": "cpp", ".ipp": "cpp", ".tcc": "cpp", ".tpp": "cpp",
+	".cppm": "cpp", ".ixx": "cpp", ".mm": "cpp", ".c++": "cpp", ".h++": "cpp",
+	// Cython: Python's definitions, and C's declarations beside them.
+	".pyx": "python", ".pxd": "python", ".pxi": "python",
+	".groovy": "groovy", ".gradle": "groovy", ".zig": "zig", ".jq": "jq", ".cmake": "cmake",
 }
 
 // IsCode reports whether lang is a programming language rather than prose or data.
@@ -315,6 +324,28 @@ var (
 		r(`^(\s*)(?:(?:public|private|protected|static|final|abstract)\s+)*function\s+(\w+)`, "function", 2),
 		r(`^(\s*)(?:(?:final|abstract)\s+)*(?:class|interface|trait|enum)\s+(\w+)`, "class", 2),
 	}
+	// Groovy (and Gradle's scripts): Java's types, and methods declared
+	// with def or a type.
+	groovyRules = []rule{
+		r(`^(\s*)(?:(?:public|private|protected|abstract|final|static)\s+)*(?:class|trait)\s+(\w+)`, "class", 2),
+		r(`^(\s*)(?:(?:public|private|protected)\s+)*interface\s+(\w+)`, "interface", 2),
+		r(`^(\s*)(?:(?:public|private|protected)\s+)*enum\s+(\w+)`, "enum", 2),
+		r(`^(\s*)(?:(?:public|private|protected|static|final|synchronized|abstract)\s+)*def\s+(\w+)\s*\(`, "function", 2),
+		r(`^(\s*)(?:(?:public|private|protected|static|final|synchronized|abstract)\s+)+[\w<>\[\],.?\s]*?\b(\w+)\s*\([^)]*\)\s*(?:throws\s+[\w.,\s]+)?\{`, "function", 2),
+	}
+	// Zig: functions and the types a constant names.
+	zigRules = []rule{
+		r(`^(\s*)(?:pub\s+)?(?:export\s+|extern\s+|inline\s+|noinline\s+)*fn\s+(\w+)\s*\(`, "function", 2),
+		r(`^(\s*)(?:pub\s+)?const\s+(\w+)\s*=\s*(?:extern\s+|packed\s+)?(?:struct|enum|union|opaque)\b`, "type", 2),
+	}
+	// jq: a filter defined with def, its parameters after its name.
+	jqRules = []rule{
+		r(`^(\s*)def\s+(\$?[A-Za-z_]\w*)\s*[(:]`, "function", 2),
+	}
+	// CMake: functions and macros, their names the first argument.
+	cmakeRules = []rule{
+		r(`^(\s*)(?i:function|macro)\s*\(\s*([\w.+-]+)`, "function", 2),
+	}
 	shellRules = []rule{
 		r(`^()(?:function\s+)?([\w-]+)\s*\(\)\s*\{?`, "function", 2),
 		r(`^()function\s+([\w-]+)`, "function", 2),
@@ -327,6 +358,7 @@ var (
 		"java": javaRules, "kotlin": kotlinRules, "scala": scalaRules, "csharp": javaRules, "swift": swiftRules, "dart": dartRules,
 		"rust": rustRules, "c": cRules, "cpp": cRules, "ruby": rubyRules, "php": phpRules, "shell": shellRules,
 		"lua": luaRules, "elixir": elixirRules, "perl": perlRules, "r": rRules, "julia": juliaRules,
+		"groovy": groovyRules, "zig": zigRules, "jq": jqRules, "cmake": cmakeRules,
 		"markdown": mdRules,
 	}
 )

@@ -262,7 +262,10 @@ func TestCalls(t *testing.T) {
 }
 
 func TestLanguage(t *testing.T) {
-	for p, want := range map[string]string{"a/b.go": "go", "x.PY": "python", "Makefile": "make", "c.tsx": "typescript", "noext": ""} {
+	for p, want := range map[string]string{"a/b.go": "go", "x.PY": "python", "Makefile": "make", "c.tsx": "typescript", "noext": "",
+		"kernels/reduce.cu": "cpp", "include/json.inl": "cpp", "src/a.ipp": "cpp", "_libs/algos.pyx": "python", "_libs/algos.pxd": "python",
+		"build.gradle": "groovy", "src/Foo.groovy": "groovy", "src/main.zig": "zig", "src/builtin.jq": "jq",
+		"CMakeLists.txt": "cmake", "cmake/FindZstd.cmake": "cmake", "docs/notes.txt": "text"} {
 		if got := Language(p); got != want {
 			t.Errorf("Language(%q) = %q, want %q", p, got, want)
 		}
@@ -322,6 +325,9 @@ func FuzzExtractFallback(f *testing.F) {
 	f.Add("a.scala", "object A {\n  private[a] def b[C]: Int = 1\n  def\n}\n")
 	f.Add("a.rb", "class A\n  def self.[]=(x)\n  private def <=>(o)\n  def @io.x\nend\n")
 	f.Add("a.lua", "function a.b:c(\nlocal x = function(\n--[[ function d( ]]\n")
+	f.Add("a.groovy", "class A {\n  def f(x) {\n  }\n}\n")
+	f.Add("a.jq", "def f($x): .;\n")
+	f.Add("CMakeLists.txt", "function(f a)\nendfunction()\n")
 	f.Add("a.jl", "f(x) = 2x\ng(x) == 1\nfunction h!\n")
 	f.Add("a.dart", "class A {\n  A.named(this.x);\n  A.\n  A(\n  void Function(int) f;\n  return g(\n  int get x => 1;\n}\n")
 	f.Fuzz(func(t *testing.T, p, src string) {
@@ -1059,6 +1065,50 @@ macro limit(ex)
 end
 end
 `, []string{"Throttles:1", "Bucket:3", "take!:6", "rate:8", "limit:9"}},
+	}
+	for _, tt := range tests {
+		got := containedDefs(ExtractFallback(tt.path, []byte(tt.src)).Defs, func(string) bool { return true })
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("%s: defs %q, want %q", tt.path, got, tt.want)
+		}
+	}
+}
+
+// Groovy, Zig, jq and CMake, which were not code at all: their
+// functions and types; a comment defines nothing.
+func TestFallbackMoreDefinitions(t *testing.T) {
+	tests := []struct {
+		path, src string
+		want      []string
+	}{
+		{"src/Throttle.groovy", `class Throttle {
+    // def commented(x)
+    def take(int n) {
+    }
+    private static boolean refill(Bucket b) {
+    }
+}
+def helper(x) { x }
+`, []string{"Throttle:1", "Throttle.take:3", "Throttle.refill:5", "helper:8"}},
+		{"src/throttle.zig", `// fn commented() void {}
+pub const Bucket = struct {
+    n: u32,
+    pub fn take(self: *Bucket, n: u32) bool {
+    }
+};
+fn refill(b: *Bucket) void {}
+`, []string{"Bucket:2", "Bucket.take:4", "refill:7"}},
+		{"src/builtin.jq", `# def commented: .;
+def ltrimstr($x): if startswith($x) then .[($x|length):] end;
+def splits($re; flags): split($re; flags) | .[];
+def todate: strftime("%Y-%m-%dT%H:%M:%SZ");
+`, []string{"ltrimstr:2", "splits:3", "todate:4"}},
+		{"cmake/Throttle.cmake", `# function(commented)
+function(add_throttle name)
+endfunction()
+MACRO(set_rate target)
+ENDMACRO()
+`, []string{"add_throttle:2", "set_rate:4"}},
 	}
 	for _, tt := range tests {
 		got := containedDefs(ExtractFallback(tt.path, []byte(tt.src)).Defs, func(string) bool { return true })
