@@ -498,7 +498,7 @@ func (ix *Index) update(ctx context.Context, progress func(Progress)) (Stats, er
 					continue
 				}
 				sum := sha256.Sum256(src)
-				c := change{file: f, hash: sum[:], checked: fileChecked}
+				c := change{file: f, hash: sum[:hashSize], checked: fileChecked}
 				e := cat[f.Path]
 				if e == nil || !bytes.Equal(hashes[e.ID], c.hash) || e.Kind != f.Kind {
 					c.doc = analyzeWith(f, src, !ix.opts.NoThesaurus)
