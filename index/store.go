@@ -141,7 +141,11 @@ import (
 //	      like as C++, Cython as Python (structure.Language); Groovy and
 //	      Gradle, Zig, jq and CMake outlined by patterns of their own.
 //	32    a file's content hash is SHA-256's first 16 bytes (hashSize).
-const schemaVersion = "32"
+//	33    the line patterns' C and C++ types: after a template's
+//	      parameters on their line, an export macro or attribute, with
+//	      final, a base list or an enum's type, indented; C++ aliases
+//	      (using X = ...) (structure.cRules).
+const schemaVersion = "33"
 
 // hashSize is the length of a file's content hash, SHA-256 cut short: it
 // tells a file's content from its last (a chance of 2^-128 to take one

@@ -309,8 +309,15 @@ var (
 		r(`^(\s*)(?:pub(?:\([^)]*\))?\s+)?mod\s+(\w+)`, "module", 2),
 		r(`^(\s*)(?:pub(?:\([^)]*\))?\s+)?type\s+(\w+)`, "type", 2),
 	}
+	// C and C++: a type's name may follow a template's parameters on its
+	// line, and an export macro or attribute (class FMT_API buffer,
+	// struct [[nodiscard]] result), and come before final, a base list
+	// (class json : public base {) or an enum's type; a declaration
+	// (class Foo;) defines nothing. A C++ alias names a type as typedef
+	// does (using has_formatter = ...).
 	cRules = []rule{
-		r(`^()(?:struct|union|enum|class|namespace)\s+(\w+)\s*(?:final\s*)?[:{]?\s*$`, "type", 2),
+		r(`^(\s*)(?:template\s*<.*>\s*)?(?:struct|union|enum(?:\s+class|\s+struct)?|class|namespace)\s+(?:(?:[A-Z][A-Z0-9_]*[A-Z0-9]|alignas\s*\([^)]*\)|\[\[[^\]]*\]\]|__attribute__\s*\(\(.*?\)\))\s+)*(\w+)\s*(?:final\s*)?(?::[^;{]*)?(?:\{(?:\s*\}\s*;)?)?\s*(?://.*)?$`, "type", 2),
+		r(`^(\s*)(?:template\s*<.*>\s*)?using\s+(\w+)\s*=`, "type", 2),
 		r(`^()#\s*define\s+(\w+)`, "constant", 2),
 		r(`^()typedef\s+.*?\b(\w+)\s*;`, "type", 2),
 		r(`^()[A-Za-z_][\w:*&<>,]*\s+(?:[\w:*&<>,]+\s+)*\**&?((?:\w+::)*~?\w+)\s*\([^;]*$`, "function", 2),

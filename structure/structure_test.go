@@ -618,6 +618,27 @@ public:
     }
 };
 `, []string{"Pool:1-10", "size:4-4", "make:7-9"}},
+		{"a type after a template's parameters, an export macro, final or a base list; an alias; a declaration is none", "format.h", `namespace fmt {
+class FMT_API format_error : public std::runtime_error {
+ public:
+  explicit format_error(const char* message) : std::runtime_error(message) {}
+};
+template <typename T> class buffer {
+};
+template <typename T, typename Char = char>
+struct formatter {
+};
+struct FMT_DEPRECATED convert_to_int : bool_constant<true> {};
+template <typename T>
+using has_formatter = std::is_constructible<T>;
+enum class color : uint32_t {
+  red,
+};
+class Forward;
+struct stat st;
+}
+`, []string{"fmt:1-1", "format_error:2-5", "format_error:4-4", "buffer:6-8", "formatter:9-10", "convert_to_int:11-12",
+			"has_formatter:13-13", "color:14-19"}},
 		{"constructors and destructors outside the class", "section.cpp", `SectionInfo::SectionInfo(SourceLineInfo const& info,
                          std::string const& name)
 :   name( name ),
