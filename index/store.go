@@ -145,7 +145,9 @@ import (
 //	      parameters on their line, an export macro or attribute, with
 //	      final, a base list or an enum's type, indented; C++ aliases
 //	      (using X = ...) (structure.cRules).
-const schemaVersion = "33"
+//	34    a JavaScript or TypeScript method whose body is whole on its
+//	      line (get size() { return this.n; }) (structure.jsRules).
+const schemaVersion = "34"
 
 // hashSize is the length of a file's content hash, SHA-256 cut short: it
 // tells a file's content from its last (a chance of 2^-128 to take one

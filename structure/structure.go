@@ -213,7 +213,9 @@ var (
 		r(`^(\s+)#?([\w$]+)\s*:\s*`+jsFunctionValue+`(?:\s*[{(]|\s*$)`, "function", 2).needing("function", "=>"),
 		// A function kept in a local name: const done = (value) => {.
 		r(`^(\s+)(?:const|let|var)\s+([\w$]+)\s*(?::[^=]+)?=\s*`+jsFunctionValue, "function", 2).needing("function", "=>"),
-		r(`^(\s+)(?:(?:public|private|protected|static|async|readonly|override|get|set)\s+)*\*?#?([\w$]+)\s*(?:<[^>]*>)?\([^)]*\)?\s*(?::\s*[^{]+)?\{\s*(?://.*)?$`, "method", 2),
+		// A method, its body opened at the line's end or whole on it (get
+		// size() { return this.n; }, constructor(a) { super(a); }).
+		r(`^(\s+)(?:(?:public|private|protected|static|async|readonly|override|get|set)\s+)*\*?#?([\w$]+)\s*(?:<[^>]*>)?\([^)]*\)?\s*(?::\s*[^{]+)?\{(?:[^{}]*\}\s*[;,]?)?\s*(?://.*)?$`, "method", 2),
 	}
 	javaRules = []rule{
 		r(`^(\s*)(?:(?:public|private|protected|internal|static|final|abstract|sealed|open|data|partial|override|inline|suspend|case)\s+)*(?:class|object|record|struct)\s+(\w+)`, "class", 2),

@@ -796,10 +796,18 @@ class Ky {
   async #retry(error: unknown): Promise<void> {
     return
   }
+  get size(): number { return this.n; }
+  constructor(input: Input) { super(input); }
+  static *keys(): Iterable<string> {}
+  run() {
+    if (this.n) { this.stop(); }
+    while (this.n) { this.n--; }
+  }
 }
 `
 	want := []string{"week:5", "fix:6", "utc:11", "show:16", "Application:24", "Application.compose:25",
-		"Application.$locale:31", "html:37", "getAdapter:40", "set:43", "Ky:53", "Ky.retry:54"}
+		"Application.$locale:31", "html:37", "getAdapter:40", "set:43", "Ky:53", "Ky.retry:54",
+		"Ky.size:57", "Ky.constructor:58", "Ky.keys:59", "Ky.run:60"}
 	got := containedDefs(ExtractFallback("plugin.ts", []byte(src)).Defs, func(k string) bool { return k == "function" || k == "method" || k == "class" })
 	if !slices.Equal(got, want) {
 		t.Errorf("defs %q, want %q", got, want)
