@@ -147,7 +147,10 @@ import (
 //	      (using X = ...) (structure.cRules).
 //	34    a JavaScript or TypeScript method whose body is whole on its
 //	      line (get size() { return this.n; }) (structure.jsRules).
-const schemaVersion = "34"
+//	35    a type whose body is whole on its line (record Point(int x) {},
+//	      struct tag {};) contains none of the definitions after it
+//	      (structure.bodyOnLine).
+const schemaVersion = "35"
 
 // hashSize is the length of a file's content hash, SHA-256 cut short: it
 // tells a file's content from its last (a chance of 2^-128 to take one

@@ -372,6 +372,12 @@ var (
 	}
 )
 
+// bodyOnLine reports whether a line opens braces and closes them all.
+func bodyOnLine(line string) bool {
+	open := strings.Count(line, "{")
+	return open > 0 && open == strings.Count(line, "}")
+}
+
 // isJS reports the languages the JavaScript patterns outline.
 func isJS(lang string) bool {
 	switch lang {
@@ -672,7 +678,12 @@ func extractDefs(lang string, rules []rule, lines []string) []Def {
 						stack = stack[:len(stack)-1]
 					}
 				}
-				stack = append(stack, openDef{idx: len(defs) - 1, indent: ind})
+				// A body whole on its line (record Point(int x) {},
+				// struct tag {};) contains nothing after it: no closing
+				// line would take it off the stack.
+				if indentScoped || !bodyOnLine(line) {
+					stack = append(stack, openDef{idx: len(defs) - 1, indent: ind})
+				}
 			}
 			break
 		}

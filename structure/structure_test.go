@@ -725,10 +725,15 @@ public class TokenData {
     static <T extends Comparable<T>> Map<String, List<T>> group(List<T> in) {
         return null;
     }
+
+    public record Span(int from, int to) {}
+    enum Mode { RAW, ESCAPED }
+    void reset() {
+    }
 }
 `
 	want := []string{"TokenData:3", "TokenData.TokenData:6", "TokenData.append:10", "TokenData.popStackToClose:21",
-		"TokenData.get:25", "TokenData.group:31"}
+		"TokenData.get:25", "TokenData.group:31", "TokenData.Span:35", "TokenData.Mode:36", "TokenData.reset:37"}
 	got := containedDefs(ExtractFallback("TokenData.java", []byte(src)).Defs, func(k string) bool { return k != "variable" && k != "field" })
 	if !slices.Equal(got, want) {
 		t.Errorf("defs %q, want %q", got, want)
