@@ -1203,7 +1203,7 @@ func (w *writer) merge(segs []int64) {
 	marks := "?" + strings.Repeat(",?", len(segs)-1)
 	// The live files of those segments.
 	live := map[int64]int64{}
-	rows, err := tx.QueryContext(ctx, `SELECT id, seg - ? FROM files WHERE seg IN (`+marks+`)`, append([]any{segBias}, biased...)...)
+	rows, err := tx.QueryContext(ctx, `SELECT id, seg FROM files WHERE seg IN (`+marks+`)`, biased...)
 	if err != nil {
 		w.err = err
 		return
@@ -1215,7 +1215,7 @@ func (w *writer) merge(segs []int64) {
 			w.err = err
 			return
 		}
-		live[id] = seg
+		live[id] = seg - segBias
 	}
 	if err := rows.Err(); err != nil {
 		rows.Close()
