@@ -119,7 +119,7 @@ func (d *dec) str() string {
 // past their index; 0 is followed by the kind written out. The list is
 // part of the format: a change to it changes schemaVersion.
 var defKinds = []string{"function", "method", "class", "type", "interface", "enum", "variable", "constant",
-	"module", "export", "section", "key", "const", "var", "trait", "struct", "property", "field"}
+	"module", "export", "section", "key", "const", "var", "trait", "struct", "property", "field", "macro"}
 
 var defKindNum = func() map[string]uint64 {
 	m := make(map[string]uint64, len(defKinds))

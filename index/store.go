@@ -150,7 +150,9 @@ import (
 //	35    a type whose body is whole on its line (record Point(int x) {},
 //	      struct tag {};) contains none of the definitions after it
 //	      (structure.bodyOnLine).
-const schemaVersion = "35"
+//	36    Java's annotation types (@interface), Rust's declarative macros
+//	      (macro_rules!, kind "macro", numbered in defKinds) and unions.
+const schemaVersion = "36"
 
 // hashSize is the length of a file's content hash, SHA-256 cut short: it
 // tells a file's content from its last (a chance of 2^-128 to take one

@@ -219,7 +219,8 @@ var (
 	}
 	javaRules = []rule{
 		r(`^(\s*)(?:(?:public|private|protected|internal|static|final|abstract|sealed|open|data|partial|override|inline|suspend|case)\s+)*(?:class|object|record|struct)\s+(\w+)`, "class", 2),
-		r(`^(\s*)(?:(?:public|private|protected|internal|static|sealed|abstract)\s+)*(?:interface|trait)\s+(\w+)`, "interface", 2),
+		// An interface, and Java's annotation type (public @interface Captor).
+		r(`^(\s*)(?:(?:public|private|protected|internal|static|sealed|abstract)\s+)*(?:@\s*interface|interface|trait)\s+(\w+)`, "interface", 2),
 		r(`^(\s*)(?:(?:public|private|protected|internal|static)\s+)*enum\s+(?:class\s+)?(\w+)`, "enum", 2),
 		r(`^(\s*)(?:(?:public|private|protected|internal|static|final|abstract|synchronized|override|suspend|open|async|virtual)\s+)*(?:fun|def)\s+(?:<[^>]*>\s*)?(?:\w+\.)?(\w+)`, "method", 2),
 		r(`^(\s+)(?:(?:public|private|protected|internal|static|final|abstract|synchronized|override|async|virtual|sealed|extern|unsafe|new|partial|readonly)\s+)+[\w<>\[\],.? ]+\s+(\w+)\s*(?:<[\w<>, ]*>)?\(`, "method", 2),
@@ -310,6 +311,9 @@ var (
 		r(`^(\s*)(?:pub(?:\([^)]*\))?\s+)?(?:const|static)\s+(\w+)`, "constant", 2),
 		r(`^(\s*)(?:pub(?:\([^)]*\))?\s+)?mod\s+(\w+)`, "module", 2),
 		r(`^(\s*)(?:pub(?:\([^)]*\))?\s+)?type\s+(\w+)`, "type", 2),
+		r(`^(\s*)(?:pub(?:\([^)]*\))?\s+)?union\s+(\w+)\s*(?:<[^>]*>)?\s*(?:where\b.*)?\{`, "type", 2),
+		// A declarative macro, exported or not (#[macro_export] is its own line).
+		r(`^(\s*)macro_rules!\s*(\w+)`, "macro", 2),
 	}
 	// C and C++: a type's name may follow a template's parameters on its
 	// line, and an export macro or attribute (class FMT_API buffer,
@@ -892,10 +896,10 @@ func mayDefine(lang, line, trim string) bool {
 		return holdsAny(trim, "(", "class ", "interface ", "enum ", "object ", "record ", "struct ", "trait ")
 	case "rust":
 		switch first {
-		case "pub", "fn", "struct", "enum", "trait", "const", "static", "mod", "type", "async", "unsafe", "extern":
+		case "pub", "fn", "struct", "enum", "trait", "const", "static", "mod", "type", "async", "unsafe", "extern", "union":
 			return true
 		}
-		return strings.HasPrefix(first, "pub")
+		return strings.HasPrefix(first, "pub") || strings.HasPrefix(first, "macro_rules!")
 	case "c", "cpp":
 		return !indented
 	case "ruby":

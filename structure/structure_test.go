@@ -1143,6 +1143,22 @@ endfunction()
 MACRO(set_rate target)
 ENDMACRO()
 `, []string{"add_throttle:2", "set_rate:4"}},
+		{"src/main/java/org/example/Captor.java", `package org.example;
+
+@Retention(RetentionPolicy.RUNTIME)
+public @interface Captor {
+    String value() default "";
+}
+`, []string{"Captor:4", "Captor.value:5"}},
+		{"src/macros.rs", `// macro_rules! commented {
+#[macro_export]
+macro_rules! throttle {
+    ($n:expr) => { take($n) };
+}
+macro_rules!refill{() => {}}
+pub union Bits { i: u32, f: f32 }
+let union = 3;
+`, []string{"throttle:3", "refill:6", "Bits:7"}},
 	}
 	for _, tt := range tests {
 		got := containedDefs(ExtractFallback(tt.path, []byte(tt.src)).Defs, func(string) bool { return true })
