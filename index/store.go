@@ -152,7 +152,9 @@ import (
 //	      (structure.bodyOnLine).
 //	36    Java's annotation types (@interface), Rust's declarative macros
 //	      (macro_rules!, kind "macro", numbered in defKinds) and unions.
-const schemaVersion = "36"
+//	37    type tests (foo.test-d.ts) and googletest's foo_unittest.cc are
+//	      tests (walk.Classify).
+const schemaVersion = "37"
 
 // hashSize is the length of a file's content hash, SHA-256 cut short: it
 // tells a file's content from its last (a chance of 2^-128 to take one

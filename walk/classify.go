@@ -271,8 +271,10 @@ func baseKind(base string) (k Kind, prose bool) {
 
 	switch {
 	case strings.HasSuffix(stem, "_test"), // foo_test.go, foo_test.py, foo_test.cc
+		strings.HasSuffix(stem, "_unittest"),             // foo_unittest.cc (googletest, Chromium)
 		strings.HasSuffix(stem, "_spec"),                 // foo_spec.rb
 		strings.HasSuffix(stem, ".test"),                 // foo.test.ts
+		strings.HasSuffix(stem, ".test-d"),               // foo.test-d.ts, a type test (tsd, vitest)
 		strings.Index(base, ".spec.") > 0,                // foo.spec.ts
 		ext == ".py" && strings.HasPrefix(base, "test_"), // test_foo.py
 		base == "conftest.py", base == "tests.py":

@@ -23,7 +23,8 @@ func TestClassifyPath(t *testing.T) {
 			"core/src/main/java/a/ParserTest.java", "src/integration-test/java/a/BuildIntegrationTest.java",
 			"a/FooTests.swift", "a/FooTestCase.kt", "a/FooIT.java", "a/Foo2Test.scala", "a/BarTests.cs",
 			"okio/src/jvmTest/kotlin/okio/A.kt", "src/androidUnitTest/kotlin/B.kt", "src/commonTest/C.kt",
-			"testsuite/src/main/java/a/Echo.java",
+			"testsuite/src/main/java/a/Echo.java", "types/defineComponent.test-d.tsx", "index.test-d.ts",
+			"base/strings_unittest.cc",
 		}},
 		{0, []string{ // not tests
 			"contest.go", "latest/x.go", "protest_utils.py", "testament.go",
