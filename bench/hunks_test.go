@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -146,5 +147,27 @@ func TestWholeChange(t *testing.T) {
 	}
 	if _, err := WholeChange(context.Background(), strings.NewReader(`{"repo": "o/r", "gold_files": ["a.txt"]}`), &out, Repos{}); err == nil {
 		t.Error("a line with no commit was given a whole change")
+	}
+}
+
+func TestInstanceCreated(t *testing.T) {
+	tests := []struct {
+		name  string
+		gold  []string
+		hunks []Hunk
+		want  []string
+	}{
+		{"no hunks", []string{"a.go"}, nil, nil},
+		{"changed", []string{"a.go"}, []Hunk{{"a.go", 3, 9}}, nil},
+		{"created", []string{"a.go", "b.go"}, []Hunk{{"a.go", 3, 9}, {"b.go", 0, 0}}, []string{"b.go"}},
+		// A file with a hunk at 0 and one at a line was there before.
+		{"both", []string{"a.go"}, []Hunk{{"a.go", 0, 0}, {"a.go", 5, 6}}, nil},
+		{"no hunk of its own", []string{"a.go", "c.go"}, []Hunk{{"a.go", 0, 0}}, []string{"a.go"}},
+	}
+	for _, tt := range tests {
+		in := Instance{Gold: tt.gold, GoldHunks: tt.hunks}
+		if got := in.created(); !slices.Equal(got, tt.want) {
+			t.Errorf("%s: created %q, want %q", tt.name, got, tt.want)
+		}
 	}
 }

@@ -58,6 +58,22 @@ type Hunk struct {
 	End   int    `json:"end"`
 }
 
+// created returns the gold files the fix creates: those whose every hunk
+// starts at 0. None where the set gives no hunks.
+func (in Instance) created() []string {
+	base := map[string]bool{}
+	for _, h := range in.GoldHunks {
+		base[h.Path] = base[h.Path] || h.inBase()
+	}
+	var out []string
+	for _, g := range in.Gold {
+		if b, ok := base[g]; ok && !b {
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
 // inBase reports whether the hunk changes a file the base commit holds:
 // one a fix creates starts at line 0, and no pack can hold it.
 func (h Hunk) inBase() bool { return h.Start > 0 }
@@ -163,8 +179,11 @@ type Row struct {
 	Repo      string   `json:"repo"`
 	Gold      []string `json:"gold_files"`
 	GoldRanks []int    `json:"gold_ranks"` // 1-based rank of each gold file in the ranking, 0 when absent
-	Top       []string `json:"top"`        // the first ten of the ranking
-	Files     []string `json:"files"`      // the returned files
+	// Created are the gold files the fix creates, where the set gives
+	// its hunks: no ranking of the base commit can hold them.
+	Created []string `json:"created,omitempty"`
+	Top     []string `json:"top"`   // the first ten of the ranking
+	Files   []string `json:"files"` // the returned files
 	// Roles are the returned files' roles, in order: "target", "test" or
 	// "context" (what the targets need to be read, not changed).
 	Roles []string `json:"roles,omitempty"`
@@ -439,7 +458,7 @@ func RunSWE(ctx context.Context, cfg SWEConfig) ([]Row, error) {
 			if err := ctx.Err(); err != nil {
 				return rows, err
 			}
-			row := Row{ID: in.ID, Repo: in.Repo, Gold: in.Gold, Evidence: taskEvidence(in.Problem), Lang: taskLang(in.Problem), Code: strings.ToLower(in.Language)}
+			row := Row{ID: in.ID, Repo: in.Repo, Gold: in.Gold, Created: in.created(), Evidence: taskEvidence(in.Problem), Lang: taskLang(in.Problem), Code: strings.ToLower(in.Language)}
 			if err := co.to(ctx, prev, in.BaseCommit); err != nil {
 				// A snapshot can lack a large file at some commit: score
 				// this instance as failed, and start the next checkout
@@ -887,7 +906,7 @@ func PrintTimings(w io.Writer, rows []Row) {
 // the top 5, why: never ranked at all, ranked 6-10, or lower; and what the
 // tasks gave beyond prose.
 func PrintMisses(w io.Writer, rows []Row) {
-	causes := []string{"failed to run", "gold never a candidate", "ranked 6-10", "ranked 11 or lower"}
+	causes := []string{"failed to run", "a gold file is new", "gold never a candidate", "ranked 6-10", "ranked 11 or lower"}
 	count := map[string]int{}
 	byEv := map[string][2]int{} // evidence -> {instances, misses}
 	for _, r := range rows {
@@ -907,17 +926,31 @@ func PrintMisses(w io.Writer, rows []Row) {
 		case !miss:
 		case r.Error != "":
 			count[causes[0]]++
-		case worst == math.MaxInt:
+		case len(r.Created) > 0:
 			count[causes[1]]++
-		case worst <= 10:
+		case worst == math.MaxInt:
 			count[causes[2]]++
-		default:
+		case worst <= 10:
 			count[causes[3]]++
+		default:
+			count[causes[4]]++
+		}
+		if len(r.Created) == 0 && r.Error == "" {
+			count["in base"]++
+			if !miss {
+				count["in base, hit"]++
+			}
 		}
 	}
 	fmt.Fprintln(w, "misses at 5, by cause:")
 	for _, c := range causes {
 		fmt.Fprintf(w, "  %-24s %4d\n", c, count[c])
+	}
+	if n := count["in base"]; n > 0 && n < len(rows) {
+		// A fix that creates a file is a miss at every k: say what the
+		// ranking does where the base commit holds every gold file.
+		fmt.Fprintf(w, "  Acc@5 of the %d instances that ran whose gold files all exist at the base commit: %.1f\n",
+			n, 100*float64(count["in base, hit"])/float64(n))
 	}
 	fmt.Fprintln(w, "by what the task gives:")
 	var evs []string
