@@ -909,6 +909,9 @@ func PrintMisses(w io.Writer, rows []Row) {
 	causes := []string{"failed to run", "a gold file is new", "gold never a candidate", "ranked 6-10", "ranked 11 or lower"}
 	count := map[string]int{}
 	byEv := map[string][2]int{} // evidence -> {instances, misses}
+	// The instances that ran whose gold files all exist at the base
+	// commit, and those of them with every gold file in the top 5.
+	inBase, inBaseHit := 0, 0
 	for _, r := range rows {
 		worst := worstRank(r)
 		miss := worst > 5
@@ -936,9 +939,9 @@ func PrintMisses(w io.Writer, rows []Row) {
 			count[causes[4]]++
 		}
 		if len(r.Created) == 0 && r.Error == "" {
-			count["in base"]++
+			inBase++
 			if !miss {
-				count["in base, hit"]++
+				inBaseHit++
 			}
 		}
 	}
@@ -946,11 +949,11 @@ func PrintMisses(w io.Writer, rows []Row) {
 	for _, c := range causes {
 		fmt.Fprintf(w, "  %-24s %4d\n", c, count[c])
 	}
-	if n := count["in base"]; n > 0 && n < len(rows) {
+	if inBase > 0 && inBase < len(rows) {
 		// A fix that creates a file is a miss at every k: say what the
 		// ranking does where the base commit holds every gold file.
 		fmt.Fprintf(w, "  Acc@5 of the %d instances that ran whose gold files all exist at the base commit: %.1f\n",
-			n, 100*float64(count["in base, hit"])/float64(n))
+			inBase, 100*float64(inBaseHit)/float64(inBase))
 	}
 	fmt.Fprintln(w, "by what the task gives:")
 	var evs []string
