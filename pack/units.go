@@ -65,8 +65,8 @@ type unit struct {
 //     (a part between its placeholders, of eight characters or more with
 //     a space, - or _ among them): the error message the task quotes;
 //   - quoted: the log of 1 + how many of the strings the task quotes
-//     (in backticks or quotes) and of its -options its text holds, as
-//     they are written;
+//     (in backticks or quotes), of its -options and of the check codes it
+//     names (E108) its text holds, as they are written;
 //   - named: the task writes its definition's own name as code (with an
 //     underscore or an inner capital, called, or after a dot): the
 //     `set_ticks` of "Axis.set_ticks() ignores kwargs";
@@ -251,16 +251,20 @@ func taskConcepts(res *hone.Result) concepts {
 }
 
 // What a task quotes: `code`, "strings", 'strings', and -options (a
-// hyphenated word's tail reads as one too).
+// hyphenated word's tail reads as one too); and the check and message
+// codes it names, quoted or not (E108, W0511): the code is written in the
+// one definition that raises it, as admin.E108 or "W0511".
 var (
 	taskQuote  = lazyre.New("`([^`\\n]{3,100})`" + `|"([^"\n]{3,100})"|(?:^|[^\w])'([^'\n]{3,100})'(?:[^\w]|$)`)
 	taskOption = lazyre.New(`--?[a-z][\w-]{2,}`)
+	taskCode   = lazyre.New(`\b[A-Z]{1,4}\d{3,5}\b`)
 )
 
 // maxQuoted: the quoted strings of a task read at most.
 const maxQuoted = 200
 
-// taskQuoted finds the strings a task quotes, and its options, each once.
+// taskQuoted finds the strings a task quotes, its options and its codes,
+// each once.
 func taskQuoted(task string) []string {
 	seen := map[string]bool{}
 	var out []string
@@ -275,6 +279,9 @@ func taskQuoted(task string) []string {
 		add(m[1] + m[2] + m[3])
 	}
 	for _, m := range taskOption().FindAllString(task, maxQuoted) {
+		add(m)
+	}
+	for _, m := range taskCode().FindAllString(task, maxQuoted) {
 		add(m)
 	}
 	return out

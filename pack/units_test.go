@@ -271,6 +271,8 @@ func TestTaskQuoted(t *testing.T) {
 		{"run with --no-cache or -rxs and --no-cache again", []string{"--no-cache", "-rxs"}},
 		{"`ab` is too short to tell", nil},
 		{"no quotes at all", nil},
+		{"Error E108 does not cover some cases; W0511 neither (E1, ABCDE123 and E123456 are no codes)", []string{"E108", "W0511"}},
+		{"`--fix` reports E501 twice: E501", []string{"--fix", "E501"}},
 	} {
 		if got := taskQuoted(tc.task); !slices.Equal(got, tc.want) {
 			t.Errorf("taskQuoted(%q) = %q, want %q", tc.task, got, tc.want)
