@@ -254,6 +254,8 @@ func taskConcepts(res *hone.Result) concepts {
 // hyphenated word's tail reads as one too); and the check and message
 // codes it names, quoted or not (E108, W0511): the code is written in the
 // one definition that raises it, as admin.E108 or "W0511".
+// taskCode finds, anywhere in the text, what retrieve's codeKey takes as
+// a whole word: the two say what a code is alike.
 var (
 	taskQuote  = lazyre.New("`([^`\\n]{3,100})`" + `|"([^"\n]{3,100})"|(?:^|[^\w])'([^'\n]{3,100})'(?:[^\w]|$)`)
 	taskOption = lazyre.New(`--?[a-z][\w-]{2,}`)
