@@ -3,12 +3,14 @@ package index
 import (
 	"context"
 	"crypto/sha256"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/hone-tools/hone/structure"
 )
@@ -284,4 +286,159 @@ func FuzzSnapshot(f *testing.F) {
 			}
 		}
 	})
+}
+
+// The snapshot an update writes, and the catalog it leaves, are the files
+// table, whether the update read the table whole or only the rows of the
+// files it wrote: after a change, a touch, an addition, a deletion and a
+// rename (the rows alone), after another process's write (whole), and
+// after a change that flushes the delta into a segment (whole).
+func TestSnapshotAfterUpdateIsTheTable(t *testing.T) {
+	// A process that keeps the index open has its catalog in a map; one
+	// that opens it to update it reads the snapshot, in the order of the
+	// paths.
+	for _, reopen := range []bool{false, true} {
+		t.Run(fmt.Sprintf("reopen=%v", reopen), func(t *testing.T) { testSnapshotAfterUpdate(t, reopen) })
+	}
+}
+
+func testSnapshotAfterUpdate(t *testing.T, reopen bool) {
+	ctx := context.Background()
+	root, dir := t.TempDir(), t.TempDir()
+	put := func(p, text string) {
+		t.Helper()
+		abs := filepath.Join(root, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(abs, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	put("a.go", "package a\n\nfunc Alpha() {}\n")
+	put("sub/b.go", "package b\n\nfunc Beta() {}\n")
+	put("sub/c.py", "def gamma():\n    return 1\n")
+	put("d.md", "# Delta\n\nSome prose.\n")
+	ix, err := buildAt(ctx, root, Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { ix.Close() }()
+	var whole []bool
+	testHookSnapshot = func(w bool) { whole = append(whole, w) }
+	defer func() { testHookSnapshot, testHookAfterWalk = nil, nil }()
+	racySlack = 0 // a file just written is not read again as racy
+	defer func() { racySlack = int64(3 * time.Second) }()
+
+	steps := []struct {
+		name      string
+		do        func()
+		wantWhole bool
+	}{
+		{"a change", func() { put("a.go", "package a\n\nfunc Alpha() { Beta() }\n") }, false},
+		{"a touch", func() {
+			later := time.Now().Add(time.Minute)
+			if err := os.Chtimes(filepath.Join(root, "sub", "c.py"), later, later); err != nil {
+				t.Fatal(err)
+			}
+		}, false},
+		{"an addition", func() { put("sub/e.go", "package b\n\nfunc Epsilon() {}\n") }, false},
+		{"a deletion", func() { os.Remove(filepath.Join(root, "d.md")) }, false},
+		{"a rename", func() { os.Rename(filepath.Join(root, "sub", "b.go"), filepath.Join(root, "b2.go")) }, false},
+		{"another process's write", func() {
+			put("a.go", "package a\n\nfunc Alpha() { Phi() }\n")
+			// Made while this update runs, between its walk and its reads.
+			testHookAfterWalk = func() {
+				testHookAfterWalk = nil
+				put("f.go", "package a\n\nfunc Phi() {}\n")
+				other, err := buildAt(ctx, root, Options{Dir: dir})
+				if err != nil {
+					t.Fatal(err)
+				}
+				other.Close()
+			}
+		}, true},
+		{"a flush", func() {
+			for i := range flushAt + 10 {
+				put(fmt.Sprintf("many/m%d.go", i), fmt.Sprintf("package many\n\nfunc M%d() {}\n", i))
+			}
+		}, true},
+		{"a change after the flush", func() { put("many/m3.go", "package many\n\nfunc M3() { M4() }\n") }, false},
+	}
+	for _, s := range steps {
+		whole = nil
+		s.do()
+		if reopen {
+			ix.Close()
+			ix, _, err = OpenUpdate(ctx, root, Options{Dir: dir}, nil)
+		} else {
+			_, err = ix.Update(ctx, nil)
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", s.name, err)
+		}
+		if len(whole) == 0 {
+			t.Fatalf("%s: no snapshot written", s.name)
+		}
+		if whole[len(whole)-1] != s.wantWhole {
+			t.Errorf("%s: the table read whole %v, want %v", s.name, whole[len(whole)-1], s.wantWhole)
+		}
+		table, err := readEntries(ctx, ix.reader())
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, err := ix.version(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		snap, err := readSnapshot(ctx, ix.reader(), v)
+		if err != nil || snap == nil {
+			t.Fatalf("%s: no snapshot of version %s (%v)", s.name, v, err)
+		}
+		byPath := func(es []*Entry) []Entry {
+			out := make([]Entry, len(es))
+			for i, e := range es {
+				out[i] = *e
+			}
+			slices.SortFunc(out, func(a, b Entry) int { return strings.Compare(a.Path, b.Path) })
+			return out
+		}
+		want := byPath(table)
+		if got := byPath(snap); !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: the snapshot holds\n%+v\nwant the table's\n%+v", s.name, got, want)
+		}
+		var cat []*Entry
+		for _, e := range ix.catalog() {
+			cat = append(cat, e)
+		}
+		if got := byPath(cat); !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: the catalog holds\n%+v\nwant the table's\n%+v", s.name, got, want)
+		}
+		ix.EndRead()
+	}
+}
+
+// A snapshot's base holds only along an unbroken chain of the update's
+// own writes, from the catalog's version to the table's.
+func TestSnapshotBaseHolds(t *testing.T) {
+	cat := map[string]*Entry{"a": {Path: "a"}}
+	for _, c := range []struct {
+		name    string
+		base    *snapshotBase
+		version string
+		want    bool
+	}{
+		{"none", nil, "v1", false},
+		{"no catalog", &snapshotBase{version: "v0", steps: []versionStep{{"v0", "v1"}}}, "v1", false},
+		{"no write", &snapshotBase{catalog: cat, version: "v0"}, "v0", false},
+		{"one write", &snapshotBase{catalog: cat, version: "v0", steps: []versionStep{{"v0", "v1"}}}, "v1", true},
+		{"two writes", &snapshotBase{catalog: cat, version: "v0", steps: []versionStep{{"v0", "v1"}, {"v1", "v2"}}}, "v2", true},
+		{"a write before the first", &snapshotBase{catalog: cat, version: "v0", steps: []versionStep{{"x", "v1"}}}, "v1", false},
+		{"a write between", &snapshotBase{catalog: cat, version: "v0", steps: []versionStep{{"v0", "v1"}, {"x", "v2"}}}, "v2", false},
+		{"a write after the last", &snapshotBase{catalog: cat, version: "v0", steps: []versionStep{{"v0", "v1"}}}, "x", false},
+	} {
+		if got := c.base.holds(c.version); got != c.want {
+			t.Errorf("%s: holds %v, want %v", c.name, got, c.want)
+		}
+	}
 }

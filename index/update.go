@@ -172,7 +172,7 @@ func (ix *Index) rebuild(ctx context.Context, progress func(Progress)) (Stats, e
 // transaction of its own.
 func (ix *Index) write(ctx context.Context, what string, fn func(w *writer)) error {
 	if ix.wtx != nil {
-		w := writer{tx: ix.wtx, ctx: ctx, noThesaurus: ix.opts.NoThesaurus}
+		w := writer{tx: ix.wtx, ctx: ctx, noThesaurus: ix.opts.NoThesaurus, steps: ix.steps}
 		fn(&w)
 		if w.err != nil {
 			return fmt.Errorf("%s index %s: %w", what, ix.Path, w.err)
@@ -184,7 +184,7 @@ func (ix *Index) write(ctx context.Context, what string, fn func(w *writer)) err
 		return fmt.Errorf("%s index %s: %w", what, ix.Path, err)
 	}
 	defer tx.Rollback()
-	w := writer{tx: tx, ctx: ctx, noThesaurus: ix.opts.NoThesaurus}
+	w := writer{tx: tx, ctx: ctx, noThesaurus: ix.opts.NoThesaurus, steps: ix.steps}
 	fn(&w)
 	if w.err != nil {
 		return fmt.Errorf("%s index %s: %w", what, ix.Path, w.err)
@@ -281,6 +281,9 @@ func (ix *Index) Walked() []string {
 func (ix *Index) update(ctx context.Context, progress func(Progress)) (Stats, error) {
 	start := time.Now()
 	var st Stats
+	var steps []versionStep
+	ix.steps = &steps
+	defer func() { ix.steps = nil }()
 	// Another process may have updated the index since it was opened.
 	v, err := ix.version(ctx)
 	if err != nil {
@@ -302,6 +305,8 @@ func (ix *Index) update(ctx context.Context, progress func(Progress)) (Stats, er
 	walkCtx, stopWalk := context.WithCancel(ctx)
 	defer stopWalk()
 	var cat map[string]*Entry
+	var catVersion string   // the version cat was read at
+	var catOrdered []*Entry // cat's entries in the order of their paths, if known
 	var snap *snapshotWalk
 	var bins map[string]stamp
 	var loadErr error
@@ -322,7 +327,7 @@ func (ix *Index) update(ctx context.Context, progress func(Progress)) (Stats, er
 		}
 		if snap == nil {
 			ix.mu.Lock()
-			cat = ix.catalog()
+			cat, catVersion = ix.catalog(), ix.loaded
 			ix.mu.Unlock()
 		}
 		if bins, loadErr = ix.loadBinaries(ctx); loadErr != nil {
@@ -442,11 +447,11 @@ func (ix *Index) update(ctx context.Context, progress func(Progress)) (Stats, er
 		}
 		ix.mu.Lock()
 		ix.setLoaded(entries, v, true)
-		cat = ix.cat
+		cat, catVersion, catOrdered = ix.cat, v, entries
 		ix.mu.Unlock()
 	}
 	var gone []string
-	if len(seenPaths) < len(cat) || snap != nil {
+	if len(seenPaths) < len(cat) || snap != nil && !snap.all() {
 		// Paths are met once each: only then is a file of the catalog gone.
 		seen := make(map[string]bool, len(seenPaths))
 		for _, p := range seenPaths {
@@ -599,15 +604,26 @@ func (ix *Index) update(ctx context.Context, progress func(Progress)) (Stats, er
 		return st, err
 	}
 	st.Merged = merged
-	if err := ix.snapshot(ctx); err != nil {
+	// The snapshot is the catalog with the files this update wrote read
+	// again, if no segment moved and no other process wrote meanwhile.
+	var base *snapshotBase
+	if st.Segments == 0 && merged == 0 && len(todo)+len(gone) <= maxChangedRead {
+		base = &snapshotBase{catalog: cat, ordered: catOrdered, version: catVersion, steps: steps, changed: slices.Clone(gone)}
+		for _, f := range todo {
+			base.changed = append(base.changed, f.Path)
+		}
+	}
+	entries, version, err := ix.snapshot(ctx, base)
+	if err != nil {
 		return st, err
 	}
 	if err := ix.saveSkipped(ctx, st.Skipped); err != nil {
 		return st, err
 	}
-	if err := ix.loadCatalog(ctx); err != nil {
-		return st, err
-	}
+	// The catalog is what the snapshot holds, of its version.
+	ix.mu.Lock()
+	ix.setLoaded(entries, version, true)
+	ix.mu.Unlock()
 	st.Files = ix.N()
 	st.Elapsed = time.Since(start)
 	return st, nil
@@ -691,12 +707,13 @@ func (ix *Index) saveBinaries(ctx context.Context, bins map[string]stamp) error 
 }
 
 // snapshot writes the catalog snapshot for the current version.
-func (ix *Index) snapshot(ctx context.Context) error {
-	return ix.write(ctx, "write", func(w *writer) {
+func (ix *Index) snapshot(ctx context.Context, base *snapshotBase) (entries []*Entry, version string, err error) {
+	err = ix.write(ctx, "write", func(w *writer) {
 		if w.err == nil {
-			w.err = writeSnapshot(ctx, w.tx)
+			entries, version, w.err = writeSnapshot(ctx, w.tx, base)
 		}
 	})
+	return entries, version, err
 }
 
 // writeBatch writes one batch of changes and deletions in a transaction,
@@ -781,9 +798,17 @@ func (ix *Index) writeBatch(ctx context.Context, batch []change, gone []string, 
 }
 
 // touchVersion marks the index changed: readers reload their catalog.
+// Under an update, the step from the version before is recorded.
 func (w *writer) touchVersion() {
-	w.exec(`INSERT INTO meta(key, value) VALUES('updated', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`,
-		time.Now().UTC().Format(time.RFC3339Nano))
+	var from string
+	if w.steps != nil {
+		w.queryRow(`SELECT value FROM meta WHERE key = 'updated'`).scan(&from)
+	}
+	to := time.Now().UTC().Format(time.RFC3339Nano)
+	w.exec(`INSERT INTO meta(key, value) VALUES('updated', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`, to)
+	if w.steps != nil && w.err == nil {
+		*w.steps = append(*w.steps, versionStep{from: from, to: to})
+	}
 }
 
 // writer runs statements in a transaction, keeping the first error.
@@ -791,6 +816,8 @@ type writer struct {
 	tx  *sql.Tx
 	ctx context.Context
 	err error
+	// steps: Index.steps.
+	steps *[]versionStep
 	// noThesaurus: Options.NoThesaurus.
 	noThesaurus bool
 }
