@@ -478,6 +478,38 @@ func TestMergeDropsTombstones(t *testing.T) {
 	}
 }
 
+// A segment with few tombstones is kept as it is: the merge weighs them
+// against the segment's live files.
+func TestMergeKeepsALightSegment(t *testing.T) {
+	repo := t.TempDir()
+	files := map[string]string{}
+	for i := 0; i < 700; i++ {
+		files[pathN(i)] = bodyN(i, "token")
+	}
+	writeTree(t, repo, files)
+	ctx := context.Background()
+	ix, err := buildAt(ctx, repo, Options{Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	for i := 0; i < 50; i++ {
+		writeTree(t, repo, map[string]string{pathN(i): bodyN(i, "token changed")})
+	}
+	bumpTimes(t, repo)
+	st, err := ix.Update(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tombs int
+	if err := ix.db.QueryRow(`SELECT COUNT(*) FROM tomb`).Scan(&tombs); err != nil {
+		t.Fatal(err)
+	}
+	if st.Merged != 0 || tombs != 50 {
+		t.Errorf("merged %d segments, %d tombstones left, after an update that tombstoned 7%% of a segment: want none merged, 50 left", st.Merged, tombs)
+	}
+}
+
 // The folders' listings are kept beside the database between processes:
 // a later process reads only the folders that changed, and still sees
 // every change; a damaged file of listings is read as none.

@@ -291,8 +291,9 @@ func FuzzSnapshot(f *testing.F) {
 // The snapshot an update writes, and the catalog it leaves, are the files
 // table, whether the update read the table whole or only the rows of the
 // files it wrote: after a change, a touch, an addition, a deletion and a
-// rename (the rows alone), after another process's write (whole), and
-// after a change that flushes the delta into a segment (whole).
+// rename (the rows alone), after another process's write (whole), after
+// a change that flushes the delta into a segment (whole), and after
+// deletions that have a segment merged (whole).
 func TestSnapshotAfterUpdateIsTheTable(t *testing.T) {
 	// A process that keeps the index open has its catalog in a map; one
 	// that opens it to update it reads the snapshot, in the order of the
@@ -364,21 +365,31 @@ func testSnapshotAfterUpdate(t *testing.T, reopen bool) {
 			}
 		}, true},
 		{"a change after the flush", func() { put("many/m3.go", "package many\n\nfunc M3() { M4() }\n") }, false},
+		{"a merge", func() {
+			// Most of the segment's files gone: it is merged.
+			for i := range flushAt {
+				os.Remove(filepath.Join(root, "many", fmt.Sprintf("m%d.go", i)))
+			}
+		}, true},
 	}
 	for _, s := range steps {
 		whole = nil
 		s.do()
+		var st Stats
 		if reopen {
 			ix.Close()
-			ix, _, err = OpenUpdate(ctx, root, Options{Dir: dir}, nil)
+			ix, st, err = OpenUpdate(ctx, root, Options{Dir: dir}, nil)
 		} else {
-			_, err = ix.Update(ctx, nil)
+			st, err = ix.Update(ctx, nil)
 		}
 		if err != nil {
 			t.Fatalf("%s: %v", s.name, err)
 		}
 		if len(whole) == 0 {
 			t.Fatalf("%s: no snapshot written", s.name)
+		}
+		if s.name == "a merge" && st.Merged == 0 {
+			t.Errorf("%s: no segment merged", s.name)
 		}
 		if whole[len(whole)-1] != s.wantWhole {
 			t.Errorf("%s: the table read whole %v, want %v", s.name, whole[len(whole)-1], s.wantWhole)
