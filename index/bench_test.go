@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -114,6 +115,42 @@ func BenchmarkNoChangeOpenUpdate(b *testing.B) {
 		ix, _, err := OpenUpdate(context.Background(), repo, Options{Dir: dir}, nil)
 		if err != nil {
 			b.Fatal(err)
+		}
+		ix.Close()
+	}
+}
+
+// BenchmarkEditOpenUpdate is the update of a retrieve right after an
+// edit: one file of the generated repository changed, the index opened
+// and updated, its snapshot written again.
+func BenchmarkEditOpenUpdate(b *testing.B) {
+	if os.Getenv("HONE_BENCH_FILES") == "" {
+		b.Skip("set HONE_BENCH_FILES: the benchmark edits a file of the repository it generates, never one of HONE_BENCH_REPO")
+	}
+	repo, dir := indexedRepo(b)
+	folder := filepath.Join(repo, "pkg0", "mod0")
+	names, err := os.ReadDir(folder)
+	if err != nil || len(names) == 0 {
+		b.Fatalf("no file to edit in %s: %v", folder, err)
+	}
+	p := filepath.Join(folder, names[0].Name())
+	orig, err := os.ReadFile(p)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer os.WriteFile(p, orig, 0o644)
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		if err := os.WriteFile(p, fmt.Appendf(slices.Clone(orig), "# edit %d\n", i), 0o644); err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+		ix, st, err := OpenUpdate(context.Background(), repo, Options{Dir: dir}, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if st.Changed != 1 {
+			b.Fatalf("the update changed %d files, want the one edited", st.Changed)
 		}
 		ix.Close()
 	}
