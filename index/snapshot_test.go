@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -452,4 +453,98 @@ func TestSnapshotBaseHolds(t *testing.T) {
 			t.Errorf("%s: holds %v, want %v", c.name, got, c.want)
 		}
 	}
+}
+
+// Two processes updating one index at once, as files change, leave a
+// snapshot that is the table, however their writes interleave: a stress
+// test, whose interleavings are the scheduler's (each round logs how many
+// snapshots took each path); TestSnapshotAfterUpdateIsTheTable puts
+// another process's write between an update's walk and its writes.
+func TestSnapshotUnderConcurrentUpdates(t *testing.T) {
+	ctx := context.Background()
+	root, dir := t.TempDir(), t.TempDir()
+	put := func(p, text string) {
+		abs := filepath.Join(root, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(abs, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := range 40 {
+		put(fmt.Sprintf("p%d/f%d.go", i%4, i), fmt.Sprintf("package p\n\nfunc F%d() {}\n", i))
+	}
+	first, err := buildAt(ctx, root, Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	first.Close()
+	racySlack = 0
+	defer func() { racySlack = int64(3 * time.Second) }()
+	var mu sync.Mutex
+	reads := map[bool]int{}
+	testHookSnapshot = func(whole bool) {
+		mu.Lock()
+		reads[whole]++
+		mu.Unlock()
+	}
+	defer func() { testHookSnapshot = nil }()
+	for round := range 12 {
+		for k := range 3 {
+			i := (round*7 + k*13) % 40
+			put(fmt.Sprintf("p%d/f%d.go", i%4, i), fmt.Sprintf("package p\n\nfunc F%d() { G%d() }\n", i, round))
+		}
+		if round%4 == 3 {
+			os.Remove(filepath.Join(root, fmt.Sprintf("p%d/f%d.go", round%4, round)))
+		}
+		var wg sync.WaitGroup
+		errs := make([]error, 2)
+		for w := range 2 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				ix, _, err := OpenUpdate(ctx, root, Options{Dir: dir}, nil)
+				if err == nil {
+					ix.Close()
+				}
+				errs[w] = err
+			}()
+		}
+		wg.Wait()
+		for _, err := range errs {
+			if err != nil {
+				t.Fatalf("round %d: %v", round, err)
+			}
+		}
+		ix, err := OpenExisting(ctx, root, Options{Dir: dir})
+		if err != nil {
+			t.Fatal(err)
+		}
+		table, err := readEntries(ctx, ix.reader())
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, err := ix.version(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		snap, err := readSnapshot(ctx, ix.reader(), v)
+		ix.Close()
+		if err != nil || snap == nil {
+			t.Fatalf("round %d: no snapshot of version %s (%v)", round, v, err)
+		}
+		sortByPath := func(es []*Entry) []Entry {
+			out := make([]Entry, len(es))
+			for i, e := range es {
+				out[i] = *e
+			}
+			slices.SortFunc(out, func(a, b Entry) int { return strings.Compare(a.Path, b.Path) })
+			return out
+		}
+		if got, want := sortByPath(snap), sortByPath(table); !reflect.DeepEqual(got, want) {
+			t.Fatalf("round %d: the snapshot is not the table:\n%+v\nwant\n%+v", round, got, want)
+		}
+	}
+	t.Logf("snapshots from the rows written: %d; from the table whole: %d", reads[false], reads[true])
 }
