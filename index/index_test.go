@@ -447,66 +447,48 @@ func TestOddPaths(t *testing.T) {
 	}
 }
 
-// TestMergeDropsTombstones: a segment with many tombstones is rewritten
-// even when it is the only one to merge.
-func TestMergeDropsTombstones(t *testing.T) {
-	repo := t.TempDir()
-	files := map[string]string{}
-	for i := 0; i < 700; i++ {
-		files[pathN(i)] = bodyN(i, "token")
-	}
-	writeTree(t, repo, files)
-	ctx := context.Background()
-	ix, err := buildAt(ctx, repo, Options{Dir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ix.Close()
-	for i := 0; i < 300; i++ {
-		writeTree(t, repo, map[string]string{pathN(i): bodyN(i, "token changed")})
-	}
-	bumpTimes(t, repo)
-	if _, err := ix.Update(ctx, nil); err != nil {
-		t.Fatal(err)
-	}
-	var tombs int
-	if err := ix.db.QueryRow(`SELECT COUNT(*) FROM tomb`).Scan(&tombs); err != nil {
-		t.Fatal(err)
-	}
-	if tombs != 0 {
-		t.Errorf("%d tombstones left after an update that tombstoned 43%% of a segment", tombs)
-	}
-}
-
-// A segment with few tombstones is kept as it is: the merge weighs them
-// against the segment's live files.
-func TestMergeKeepsALightSegment(t *testing.T) {
-	repo := t.TempDir()
-	files := map[string]string{}
-	for i := 0; i < 700; i++ {
-		files[pathN(i)] = bodyN(i, "token")
-	}
-	writeTree(t, repo, files)
-	ctx := context.Background()
-	ix, err := buildAt(ctx, repo, Options{Dir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ix.Close()
-	for i := 0; i < 50; i++ {
-		writeTree(t, repo, map[string]string{pathN(i): bodyN(i, "token changed")})
-	}
-	bumpTimes(t, repo)
-	st, err := ix.Update(ctx, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var tombs int
-	if err := ix.db.QueryRow(`SELECT COUNT(*) FROM tomb`).Scan(&tombs); err != nil {
-		t.Fatal(err)
-	}
-	if st.Merged != 0 || tombs != 50 {
-		t.Errorf("merged %d segments, %d tombstones left, after an update that tombstoned 7%% of a segment: want none merged, 50 left", st.Merged, tombs)
+// A segment is merged by the share of its files tombstoned: one with
+// many is rewritten even when it is the only one to merge, one with few
+// is kept as it is.
+func TestMergeByTombstones(t *testing.T) {
+	for _, c := range []struct {
+		name      string
+		changed   int // of the segment's 700 files
+		wantMerge bool
+		wantTombs int
+	}{
+		{"43% tombstoned", 300, true, 0},
+		{"7% tombstoned", 50, false, 50},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			repo := t.TempDir()
+			files := map[string]string{}
+			for i := 0; i < 700; i++ {
+				files[pathN(i)] = bodyN(i, "token")
+			}
+			writeTree(t, repo, files)
+			ctx := context.Background()
+			ix, err := buildAt(ctx, repo, Options{Dir: t.TempDir()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer ix.Close()
+			for i := 0; i < c.changed; i++ {
+				writeTree(t, repo, map[string]string{pathN(i): bodyN(i, "token changed")})
+			}
+			bumpTimes(t, repo)
+			st, err := ix.Update(ctx, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var tombs int
+			if err := ix.db.QueryRow(`SELECT COUNT(*) FROM tomb`).Scan(&tombs); err != nil {
+				t.Fatal(err)
+			}
+			if (st.Merged > 0) != c.wantMerge || tombs != c.wantTombs {
+				t.Errorf("merged %d segments, %d tombstones left; want a merge %v, %d left", st.Merged, tombs, c.wantMerge, c.wantTombs)
+			}
+		})
 	}
 }
 

@@ -307,16 +307,7 @@ func TestSnapshotAfterUpdateIsTheTable(t *testing.T) {
 func testSnapshotAfterUpdate(t *testing.T, reopen bool) {
 	ctx := context.Background()
 	root, dir := t.TempDir(), t.TempDir()
-	put := func(p, text string) {
-		t.Helper()
-		abs := filepath.Join(root, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(abs, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	put := func(p, text string) { writeTree(t, root, map[string]string{p: text}) }
 	put("a.go", "package a\n\nfunc Alpha() {}\n")
 	put("sub/b.go", "package b\n\nfunc Beta() {}\n")
 	put("sub/c.py", "def gamma():\n    return 1\n")
@@ -329,8 +320,7 @@ func testSnapshotAfterUpdate(t *testing.T, reopen bool) {
 	var whole []bool
 	testHookSnapshot = func(w bool) { whole = append(whole, w) }
 	defer func() { testHookSnapshot, testHookAfterWalk = nil, nil }()
-	racySlack = 0 // a file just written is not read again as racy
-	defer func() { racySlack = int64(3 * time.Second) }()
+	noRacy(t) // a file just written is not read again as racy
 
 	steps := []struct {
 		name      string
@@ -395,39 +385,50 @@ func testSnapshotAfterUpdate(t *testing.T, reopen bool) {
 		if whole[len(whole)-1] != s.wantWhole {
 			t.Errorf("%s: the table read whole %v, want %v", s.name, whole[len(whole)-1], s.wantWhole)
 		}
-		table, err := readEntries(ctx, ix.reader())
-		if err != nil {
-			t.Fatal(err)
-		}
-		v, err := ix.version(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		snap, err := readSnapshot(ctx, ix.reader(), v)
-		if err != nil || snap == nil {
-			t.Fatalf("%s: no snapshot of version %s (%v)", s.name, v, err)
-		}
-		byPath := func(es []*Entry) []Entry {
-			out := make([]Entry, len(es))
-			for i, e := range es {
-				out[i] = *e
-			}
-			slices.SortFunc(out, func(a, b Entry) int { return strings.Compare(a.Path, b.Path) })
-			return out
-		}
-		want := byPath(table)
-		if got := byPath(snap); !reflect.DeepEqual(got, want) {
+		table, snap := tableAndSnapshot(t, ix)
+		want := entriesByPath(table)
+		if got := entriesByPath(snap); !reflect.DeepEqual(got, want) {
 			t.Errorf("%s: the snapshot holds\n%+v\nwant the table's\n%+v", s.name, got, want)
 		}
 		var cat []*Entry
 		for _, e := range ix.catalog() {
 			cat = append(cat, e)
 		}
-		if got := byPath(cat); !reflect.DeepEqual(got, want) {
+		if got := entriesByPath(cat); !reflect.DeepEqual(got, want) {
 			t.Errorf("%s: the catalog holds\n%+v\nwant the table's\n%+v", s.name, got, want)
 		}
 		ix.EndRead()
 	}
+}
+
+// tableAndSnapshot reads the index's files table, and its snapshot of
+// the table's version, which must be there.
+func tableAndSnapshot(t *testing.T, ix *Index) (table, snap []*Entry) {
+	t.Helper()
+	ctx := context.Background()
+	table, err := readEntries(ctx, ix.reader())
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := ix.version(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap, err = readSnapshot(ctx, ix.reader(), v)
+	if err != nil || snap == nil {
+		t.Fatalf("no snapshot of version %s (%v)", v, err)
+	}
+	return table, snap
+}
+
+// entriesByPath is a copy of the entries, in the order of their paths.
+func entriesByPath(es []*Entry) []Entry {
+	out := make([]Entry, len(es))
+	for i, e := range es {
+		out[i] = *e
+	}
+	slices.SortFunc(out, func(a, b Entry) int { return strings.Compare(a.Path, b.Path) })
+	return out
 }
 
 // A snapshot's base holds only along an unbroken chain of the update's
@@ -463,15 +464,7 @@ func TestSnapshotBaseHolds(t *testing.T) {
 func TestSnapshotUnderConcurrentUpdates(t *testing.T) {
 	ctx := context.Background()
 	root, dir := t.TempDir(), t.TempDir()
-	put := func(p, text string) {
-		abs := filepath.Join(root, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(abs, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	put := func(p, text string) { writeTree(t, root, map[string]string{p: text}) }
 	for i := range 40 {
 		put(fmt.Sprintf("p%d/f%d.go", i%4, i), fmt.Sprintf("package p\n\nfunc F%d() {}\n", i))
 	}
@@ -480,8 +473,7 @@ func TestSnapshotUnderConcurrentUpdates(t *testing.T) {
 		t.Fatal(err)
 	}
 	first.Close()
-	racySlack = 0
-	defer func() { racySlack = int64(3 * time.Second) }()
+	noRacy(t) // a file just written is not read again as racy
 	var mu sync.Mutex
 	reads := map[bool]int{}
 	testHookSnapshot = func(whole bool) {
@@ -521,28 +513,9 @@ func TestSnapshotUnderConcurrentUpdates(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		table, err := readEntries(ctx, ix.reader())
-		if err != nil {
-			t.Fatal(err)
-		}
-		v, err := ix.version(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		snap, err := readSnapshot(ctx, ix.reader(), v)
+		table, snap := tableAndSnapshot(t, ix)
 		ix.Close()
-		if err != nil || snap == nil {
-			t.Fatalf("round %d: no snapshot of version %s (%v)", round, v, err)
-		}
-		sortByPath := func(es []*Entry) []Entry {
-			out := make([]Entry, len(es))
-			for i, e := range es {
-				out[i] = *e
-			}
-			slices.SortFunc(out, func(a, b Entry) int { return strings.Compare(a.Path, b.Path) })
-			return out
-		}
-		if got, want := sortByPath(snap), sortByPath(table); !reflect.DeepEqual(got, want) {
+		if got, want := entriesByPath(snap), entriesByPath(table); !reflect.DeepEqual(got, want) {
 			t.Fatalf("round %d: the snapshot is not the table:\n%+v\nwant\n%+v", round, got, want)
 		}
 	}
