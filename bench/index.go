@@ -53,7 +53,9 @@ type IndexReport struct {
 	Cold        time.Duration
 	ColdRSS     int64 // peak resident set of the cold index, bytes
 	NoChange    time.Duration
-	Changed     int // files that differ between Rev and Rev2
+	Edit        time.Duration // an update after one line appended to one file
+	EditPath    string        // that file
+	Changed     int           // files that differ between Rev and Rev2
 	Checkout    time.Duration
 	Retrieve    Latency
 	Peer        *PeerReport `json:",omitempty"`
@@ -164,11 +166,47 @@ func IndexBench(ctx context.Context, cfg IndexConfig) (*IndexReport, error) {
 		return nil, err
 	}
 	st, err := ix.Status(ctx)
+	if err == nil {
+		err = ix.Err()
+	}
+	target := editTarget(ix)
 	ix.Close()
 	if err != nil {
 		return nil, err
 	}
 	rep.Files, rep.SourceBytes, rep.IndexBytes = st.Files, st.Source, st.Bytes
+
+	// One edit, as a retrieve right after it meets it: a line appended
+	// to the largest file of the main language, then the file restored.
+	if p := target; p != "" {
+		abs := filepath.Join(co.tree, filepath.FromSlash(p))
+		orig, err := os.ReadFile(abs)
+		if err != nil {
+			return nil, fmt.Errorf("edit update: %w", err)
+		}
+		var times []time.Duration
+		for i := 0; i < 2*cfg.Runs+1; i++ {
+			if err := os.WriteFile(abs, fmt.Appendf(bytes.Clone(orig), "\n// hone bench edit %d\n", i), 0o644); err != nil {
+				return nil, fmt.Errorf("edit update: %w", err)
+			}
+			d, s, err := update()
+			if err != nil {
+				return nil, err
+			}
+			if s.Changed != 1 {
+				return nil, fmt.Errorf("edit update: %d files changed, want the one edited (%s)", s.Changed, p)
+			}
+			times = append(times, d)
+		}
+		if err := os.WriteFile(abs, orig, 0o644); err != nil {
+			return nil, fmt.Errorf("edit update: %w", err)
+		}
+		if _, _, err := update(); err != nil {
+			return nil, err
+		}
+		rep.Edit, rep.EditPath = median(times), p
+		logf("edit update (%s): %s", p, rep.Edit.Round(time.Millisecond))
+	}
 
 	if cfg.Rev2 != "" {
 		var times []time.Duration
@@ -379,6 +417,32 @@ func ReadTasks(path, repo string, limit int) ([]string, error) {
 }
 
 // Print writes a report for people.
+// editTarget is the file an edit update changes: the largest of the
+// index's main language, else of all; "" in an empty index.
+func editTarget(ix *index.Index) string {
+	lang := ix.MainLanguage()
+	var best *index.Entry
+	for _, e := range ix.Entries() {
+		if lang != "" && e.Lang != lang {
+			continue
+		}
+		if best == nil || e.Size > best.Size || e.Size == best.Size && e.Path < best.Path {
+			best = e
+		}
+	}
+	if best == nil && lang != "" {
+		for _, e := range ix.Entries() {
+			if best == nil || e.Size > best.Size || e.Size == best.Size && e.Path < best.Path {
+				best = e
+			}
+		}
+	}
+	if best == nil {
+		return ""
+	}
+	return best.Path
+}
+
 func (r *IndexReport) Print(w io.Writer) {
 	fmt.Fprintf(w, "files %d (%s of source), index %s\n", r.Files, mb(r.SourceBytes), mb(r.IndexBytes))
 	fmt.Fprintf(w, "cold index:        %s, peak RSS %s\n", r.Cold.Round(time.Millisecond), mb(r.ColdRSS))
@@ -387,6 +451,9 @@ func (r *IndexReport) Print(w io.Writer) {
 			r.Peer.Cold.Round(time.Millisecond), mb(r.Peer.RSS), r.Peer.Command, float64(r.Cold)/float64(r.Peer.Cold))
 	}
 	fmt.Fprintf(w, "no-change update:  %s\n", r.NoChange.Round(time.Millisecond))
+	if r.EditPath != "" {
+		fmt.Fprintf(w, "edit update:       %s (one line appended to %s)\n", r.Edit.Round(time.Millisecond), r.EditPath)
+	}
 	if r.Rev2 != "" {
 		fmt.Fprintf(w, "checkout update:   %s (%d files between %s and %s)\n", r.Checkout.Round(time.Millisecond), r.Changed, short(r.Rev), short(r.Rev2))
 	}
