@@ -416,7 +416,6 @@ func ReadTasks(path, repo string, limit int) ([]string, error) {
 	return out, nil
 }
 
-// Print writes a report for people.
 // editTarget is the file an edit update changes: the largest of the
 // index's main language, else of all; "" in an empty index.
 func editTarget(ix *index.Index) string {
@@ -443,6 +442,7 @@ func editTarget(ix *index.Index) string {
 	return best.Path
 }
 
+// Print writes a report for people.
 func (r *IndexReport) Print(w io.Writer) {
 	fmt.Fprintf(w, "files %d (%s of source), index %s\n", r.Files, mb(r.SourceBytes), mb(r.IndexBytes))
 	fmt.Fprintf(w, "cold index:        %s, peak RSS %s\n", r.Cold.Round(time.Millisecond), mb(r.ColdRSS))
