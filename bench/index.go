@@ -420,26 +420,25 @@ func ReadTasks(path, repo string, limit int) ([]string, error) {
 // index's main language, else of all; "" in an empty index.
 func editTarget(ix *index.Index) string {
 	lang := ix.MainLanguage()
-	var best *index.Entry
+	var best, bestOfLang *index.Entry
+	larger := func(e, than *index.Entry) bool {
+		return than == nil || e.Size > than.Size || e.Size == than.Size && e.Path < than.Path
+	}
 	for _, e := range ix.Entries() {
-		if lang != "" && e.Lang != lang {
-			continue
-		}
-		if best == nil || e.Size > best.Size || e.Size == best.Size && e.Path < best.Path {
+		if larger(e, best) {
 			best = e
 		}
-	}
-	if best == nil && lang != "" {
-		for _, e := range ix.Entries() {
-			if best == nil || e.Size > best.Size || e.Size == best.Size && e.Path < best.Path {
-				best = e
-			}
+		if (lang == "" || e.Lang == lang) && larger(e, bestOfLang) {
+			bestOfLang = e
 		}
 	}
-	if best == nil {
-		return ""
+	switch {
+	case bestOfLang != nil:
+		return bestOfLang.Path
+	case best != nil:
+		return best.Path
 	}
-	return best.Path
+	return ""
 }
 
 // Print writes a report for people.
