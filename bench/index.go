@@ -19,6 +19,7 @@ import (
 
 	"github.com/hone-tools/hone"
 	"github.com/hone-tools/hone/index"
+	"github.com/hone-tools/hone/redact"
 )
 
 // IndexConfig says what IndexBench measures.
@@ -194,7 +195,7 @@ func IndexBench(ctx context.Context, cfg IndexConfig) (*IndexReport, error) {
 				return nil, err
 			}
 			if s.Changed != 1 {
-				return nil, fmt.Errorf("edit update: %d files changed, want the one edited (%s)", s.Changed, p)
+				return nil, fmt.Errorf("edit update: %d files changed, want the one edited (%s)", s.Changed, redact.QuotePath(p))
 			}
 			times = append(times, d)
 		}
@@ -205,7 +206,7 @@ func IndexBench(ctx context.Context, cfg IndexConfig) (*IndexReport, error) {
 			return nil, err
 		}
 		rep.Edit, rep.EditPath = median(times), p
-		logf("edit update (%s): %s", p, rep.Edit.Round(time.Millisecond))
+		logf("edit update (%s): %s", redact.QuotePath(p), rep.Edit.Round(time.Millisecond))
 	}
 
 	if cfg.Rev2 != "" {
@@ -451,7 +452,7 @@ func (r *IndexReport) Print(w io.Writer) {
 	}
 	fmt.Fprintf(w, "no-change update:  %s\n", r.NoChange.Round(time.Millisecond))
 	if r.EditPath != "" {
-		fmt.Fprintf(w, "edit update:       %s (one line appended to %s)\n", r.Edit.Round(time.Millisecond), r.EditPath)
+		fmt.Fprintf(w, "edit update:       %s (one line appended to %s)\n", r.Edit.Round(time.Millisecond), redact.QuotePath(r.EditPath))
 	}
 	if r.Rev2 != "" {
 		fmt.Fprintf(w, "checkout update:   %s (%d files between %s and %s)\n", r.Checkout.Round(time.Millisecond), r.Changed, short(r.Rev), short(r.Rev2))
