@@ -374,8 +374,9 @@ func BenchmarkRelatedAll(b *testing.B) {
 	}
 }
 
-// BenchmarkCheck reads the whole index, as CheckChanged does after an
-// update that wrote.
+// BenchmarkCheck reads the whole index, as CheckChanged does for an index
+// another program may have written, or one not found checked before
+// this process wrote it.
 func BenchmarkCheck(b *testing.B) {
 	ix := benchIndex(b)
 	for b.Loop() {

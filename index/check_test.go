@@ -116,3 +116,121 @@ func TestDefinersDropped(t *testing.T) {
 		t.Errorf("%d definer rows (%v), want %d", rows, err, 2*flushAt+2)
 	}
 }
+
+// TestCheckVouched: what a process wrote on an index it made, or on one
+// it found checked, is not read again, by it or by the next process; a
+// write of another process in between, or an index not found checked,
+// is. Each step says whether CheckChanged read the index.
+func TestCheckVouched(t *testing.T) {
+	noRacy(t)
+	ctx := context.Background()
+	repo, dir := damageRepo(t, 30), t.TempDir()
+	reads := 0
+	testHookCheck = func() { reads++ }
+	t.Cleanup(func() { testHookCheck = nil })
+	edit := func(i int) {
+		writeTree(t, repo, map[string]string{"edited.go": fmt.Sprintf("package pkg0\n\n// Edit%d is edit %d.\nfunc Edit%d() {}\n", i, i, i)})
+	}
+	open := func() *Index {
+		t.Helper()
+		ix, st, err := OpenUpdate(ctx, repo, Options{Dir: dir}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_ = st
+		return ix
+	}
+	checks := func(step string, ix *Index, want int) {
+		t.Helper()
+		reads = 0
+		if err := ix.CheckChanged(ctx); err != nil {
+			t.Fatalf("%s: %v", step, err)
+		}
+		if reads != want {
+			t.Errorf("%s: CheckChanged read the index %d times, want %d", step, reads, want)
+		}
+	}
+	stamped := func(step string, ix *Index) {
+		t.Helper()
+		if _, err := os.Stat(ix.Path + stampSuffix); err != nil {
+			t.Errorf("%s: no stamp: %v", step, err)
+		}
+	}
+
+	// An index this process made.
+	ix := open()
+	checks("a first index", ix, 0)
+	ix.Close()
+	stamped("a first index, closed", ix)
+	ix = open()
+	checks("the next process, nothing changed", ix, 0)
+	ix.Close()
+
+	// A change written on an index found checked.
+	edit(1)
+	ix = open()
+	checks("a change on a checked index", ix, 0)
+	ix.Close()
+	stamped("a change, closed", ix)
+	ix = open()
+	checks("the next process after a change", ix, 0)
+	ix.Close()
+
+	// A change on an index not found checked: its stamp gone.
+	if err := os.Remove(ix.Path + stampSuffix); err != nil {
+		t.Fatal(err)
+	}
+	edit(2)
+	ix = open()
+	checks("a change on an index not checked", ix, 1)
+	checks("again, in the same process", ix, 0)
+	ix.Close()
+	stamped("checked, closed", ix)
+
+	// Another process writes between this one's writes, on an index it
+	// does not vouch for: this one reads it all.
+	a := open()
+	checks("before the other's write", a, 0)
+	if err := os.Remove(a.Path + stampSuffix); err != nil {
+		t.Fatal(err)
+	}
+	edit(3)
+	b := open()
+	b.Close()
+	checks("after another process's write", a, 1)
+	// And when this one writes after the other's.
+	if err := os.Remove(a.Path + stampSuffix); err != nil && !os.IsNotExist(err) {
+		t.Fatal(err)
+	}
+	edit(4)
+	b = open()
+	b.Close()
+	edit(5)
+	if st, err := a.Update(ctx, nil); err != nil || st.Changed != 1 {
+		t.Fatalf("an update after another process's: %+v, %v", st, err)
+	}
+	checks("a write after another process's", a, 1)
+	a.Close()
+
+	// Damage by another program, after a stamp: read, and found.
+	ix = open()
+	ix.Close()
+	stamped("before the damage", ix)
+	db, err := sql.Open("sqlite", ix.Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(`UPDATE files SET doc = x'00010203040506' WHERE id = (SELECT MIN(id) FROM files)`); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	ix, err = Open(ctx, repo, Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	reads = 0
+	if err := ix.CheckChanged(ctx); !IsDamaged(err) || reads != 1 {
+		t.Fatalf("a database written by another program: %v after %d reads, want it read once and found damaged", err, reads)
+	}
+}

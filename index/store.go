@@ -256,8 +256,12 @@ type Index struct {
 	// moved the index from and to (see writer.touchVersion).
 	steps *[]versionStep
 
-	mu  sync.Mutex
-	cat map[string]*Entry
+	mu sync.Mutex
+	// vouched: what is known of the database without reading it (see
+	// CheckChanged); stamped: the version the stamp beside it was found
+	// to hold, or was written at, by this process.
+	vouched, stamped vouch
+	cat              map[string]*Entry
 	// pending is the catalog as a snapshot not decoded yet: an update
 	// that found no file changed compared the files with the snapshot as
 	// its walk met them, and left the entries to be made when first
@@ -490,7 +494,11 @@ func (ix *Index) open(ctx context.Context) error {
 	}
 	db.SetMaxOpenConns(4)
 	ix.db = db
-	err = walMode(ctx, db)
+	ix.mu.Lock()
+	ix.vouched, ix.stamped = vouch{}, vouch{}
+	ix.mu.Unlock()
+	var fresh bool
+	fresh, err = walMode(ctx, db)
 	var version string
 	if err == nil {
 		err = db.QueryRowContext(ctx, `SELECT value FROM meta WHERE key = 'schema'`).Scan(&version)
@@ -526,6 +534,10 @@ func (ix *Index) open(ctx context.Context) error {
 			db.Close()
 			return err
 		}
+		if fresh {
+			// Made by this process: its content is what it wrote.
+			ix.vouchFor("")
+		}
 	case isFull(err):
 		db.Close()
 		return fmt.Errorf("open index %s: %w (%v); free some space there", ix.Path, ErrFull, err)
@@ -547,28 +559,30 @@ func (ix *Index) open(ctx context.Context) error {
 // pages of pageSize and incremental vacuum if it is new: both are set
 // before WAL mode and the first table, which fix them. (A DSN's pragmas
 // run in the order of their names, the journal's first.)
-func walMode(ctx context.Context, db *sql.DB) error {
+//
+// It reports whether the file was new: no page written yet.
+func walMode(ctx context.Context, db *sql.DB) (bool, error) {
 	conn, err := db.Conn(ctx)
 	if err != nil {
-		return err
+		return false, err
 	}
 	defer conn.Close()
 	if _, err := conn.ExecContext(ctx, fmt.Sprintf(`PRAGMA page_size = %d`, pageSize)); err != nil {
-		return err
+		return false, err
 	}
 	// Only a new file's: on one made, setting it writes to the file, and
 	// an open with the disk full finds a WAL it cannot read read-only.
 	var pages int64
 	if err := conn.QueryRowContext(ctx, `PRAGMA page_count`).Scan(&pages); err != nil {
-		return err
+		return false, err
 	}
 	if pages == 0 {
 		if _, err := conn.ExecContext(ctx, `PRAGMA auto_vacuum = INCREMENTAL`); err != nil {
-			return err
+			return false, err
 		}
 	}
 	_, err = conn.ExecContext(ctx, `PRAGMA journal_mode = WAL`)
-	return err
+	return pages == 0, err
 }
 
 // testHookOpen, if set, stands for the outcome of the first read of an
@@ -650,8 +664,22 @@ func (ix *Index) Close() error {
 		return nil
 	}
 	ix.endRead()
+	// What this process vouches for is stamped once the database is
+	// closed, its WAL put into it: the next process need not read it.
+	ix.mu.Lock()
+	vouched, stamped := ix.vouched, ix.stamped
+	ix.vouched, ix.stamped = vouch{}, vouch{}
+	ix.mu.Unlock()
+	var stamp bool
+	if vouched.ok && vouched != stamped && ix.readOnly == nil {
+		v, err := ix.latestVersion(context.Background())
+		stamp = err == nil && v == vouched.version
+	}
 	err := ix.db.Close()
 	ix.db = nil
+	if stamp && err == nil {
+		ix.leaveStamp(vouched.version)
+	}
 	return err
 }
 

@@ -172,7 +172,7 @@ func (ix *Index) rebuild(ctx context.Context, progress func(Progress)) (Stats, e
 // transaction of its own.
 func (ix *Index) write(ctx context.Context, what string, fn func(w *writer)) error {
 	if ix.wtx != nil {
-		w := writer{tx: ix.wtx, ctx: ctx, noThesaurus: ix.opts.NoThesaurus, steps: ix.steps}
+		w := writer{tx: ix.wtx, ctx: ctx, noThesaurus: ix.opts.NoThesaurus, steps: ix.steps, vouch: ix.moveVouch}
 		fn(&w)
 		if w.err != nil {
 			return fmt.Errorf("%s index %s: %w", what, ix.Path, w.err)
@@ -184,7 +184,7 @@ func (ix *Index) write(ctx context.Context, what string, fn func(w *writer)) err
 		return fmt.Errorf("%s index %s: %w", what, ix.Path, err)
 	}
 	defer tx.Rollback()
-	w := writer{tx: tx, ctx: ctx, noThesaurus: ix.opts.NoThesaurus, steps: ix.steps}
+	w := writer{tx: tx, ctx: ctx, noThesaurus: ix.opts.NoThesaurus, steps: ix.steps, vouch: ix.moveVouch}
 	fn(&w)
 	if w.err != nil {
 		return fmt.Errorf("%s index %s: %w", what, ix.Path, w.err)
@@ -288,6 +288,11 @@ func (ix *Index) update(ctx context.Context, progress func(Progress)) (Stats, er
 	v, err := ix.version(ctx)
 	if err != nil {
 		return st, err
+	}
+	// An index checked as it is now needs no check for what this update
+	// writes (see CheckChanged).
+	if ix.wtx == nil && ix.stampHolds(v) {
+		ix.vouchFor(v)
 	}
 	ix.mu.Lock()
 	stale := v != ix.loaded || ix.cat == nil && ix.pending == nil
@@ -799,15 +804,25 @@ func (ix *Index) writeBatch(ctx context.Context, batch []change, gone []string, 
 
 // touchVersion marks the index changed: readers reload their catalog.
 // Under an update, the step from the version before is recorded.
+//
+// Under an Index that vouches for its content, the vouch follows the
+// write (Index.moveVouch). A write rolled back leaves it at a version the
+// index never reaches, which vouches for nothing.
 func (w *writer) touchVersion() {
 	var from string
-	if w.steps != nil {
+	if w.steps != nil || w.vouch != nil {
 		w.queryRow(`SELECT value FROM meta WHERE key = 'updated'`).scan(&from)
 	}
 	to := time.Now().UTC().Format(time.RFC3339Nano)
 	w.exec(`INSERT INTO meta(key, value) VALUES('updated', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`, to)
 	if w.steps != nil && w.err == nil {
 		*w.steps = append(*w.steps, versionStep{from: from, to: to})
+	}
+	if w.vouch != nil {
+		if w.err != nil {
+			from = "\x00" // no version: vouch for nothing
+		}
+		w.vouch(from, to)
 	}
 }
 
@@ -818,6 +833,8 @@ type writer struct {
 	err error
 	// steps: Index.steps.
 	steps *[]versionStep
+	// vouch: Index.moveVouch.
+	vouch func(from, to string)
 	// noThesaurus: Options.NoThesaurus.
 	noThesaurus bool
 }
