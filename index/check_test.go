@@ -133,11 +133,10 @@ func TestCheckVouched(t *testing.T) {
 	}
 	open := func() *Index {
 		t.Helper()
-		ix, st, err := OpenUpdate(ctx, repo, Options{Dir: dir}, nil)
+		ix, _, err := OpenUpdate(ctx, repo, Options{Dir: dir}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		_ = st
 		return ix
 	}
 	checks := func(step string, ix *Index, want int) {
