@@ -122,7 +122,8 @@ func BenchmarkNoChangeOpenUpdate(b *testing.B) {
 
 // BenchmarkEditOpenUpdate is the update of a retrieve right after an
 // edit: one file of the generated repository changed, the index opened
-// and updated, its snapshot written again.
+// and updated, its snapshot written again; and, as hone index does, the
+// check after it, which reads nothing of what the update wrote.
 func BenchmarkEditOpenUpdate(b *testing.B) {
 	if os.Getenv("HONE_BENCH_FILES") == "" {
 		b.Skip("set HONE_BENCH_FILES: the benchmark edits a file of the repository it generates, never one of HONE_BENCH_REPO")
@@ -139,20 +140,35 @@ func BenchmarkEditOpenUpdate(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer os.WriteFile(p, orig, 0o644)
-	for i := 0; i < b.N; i++ {
-		b.StopTimer()
-		if err := os.WriteFile(p, fmt.Appendf(slices.Clone(orig), "# edit %d\n", i), 0o644); err != nil {
-			b.Fatal(err)
+	edits := 0 // each edit new, across the runs of both
+	for _, check := range []bool{false, true} {
+		name := "update"
+		if check {
+			name = "index"
 		}
-		b.StartTimer()
-		ix, st, err := OpenUpdate(context.Background(), repo, Options{Dir: dir}, nil)
-		if err != nil {
-			b.Fatal(err)
-		}
-		if st.Changed != 1 {
-			b.Fatalf("the update changed %d files, want the one edited", st.Changed)
-		}
-		ix.Close()
+		b.Run(name, func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				b.StopTimer()
+				edits++
+				if err := os.WriteFile(p, fmt.Appendf(slices.Clone(orig), "# edit %d\n", edits), 0o644); err != nil {
+					b.Fatal(err)
+				}
+				b.StartTimer()
+				ix, st, err := OpenUpdate(context.Background(), repo, Options{Dir: dir}, nil)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if st.Changed != 1 {
+					b.Fatalf("the update changed %d files, want the one edited", st.Changed)
+				}
+				if check {
+					if err := ix.CheckChanged(context.Background()); err != nil {
+						b.Fatal(err)
+					}
+				}
+				ix.Close()
+			}
+		})
 	}
 }
 
