@@ -66,14 +66,7 @@ func TestCheckChanged(t *testing.T) {
 	}
 	// Damage a retrieval would meet, not the open: a doc blob whose
 	// checksum fails, written by another program.
-	db, err := sql.Open("sqlite", ix.Path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := db.Exec(`UPDATE files SET doc = x'00010203040506' WHERE id = (SELECT MIN(id) FROM files)`); err != nil {
-		t.Fatal(err)
-	}
-	db.Close()
+	damageDoc(t, ix.Path)
 	time.Sleep(20 * time.Millisecond)
 	if err := check(); !IsDamaged(err) {
 		t.Fatalf("check of a database changed since its stamp: %v, want it found damaged", err)
@@ -215,15 +208,8 @@ func TestCheckVouched(t *testing.T) {
 	ix = open()
 	ix.Close()
 	stamped("before the damage", ix)
-	db, err := sql.Open("sqlite", ix.Path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := db.Exec(`UPDATE files SET doc = x'00010203040506' WHERE id = (SELECT MIN(id) FROM files)`); err != nil {
-		t.Fatal(err)
-	}
-	db.Close()
-	ix, err = Open(ctx, repo, Options{Dir: dir})
+	damageDoc(t, ix.Path)
+	ix, err := Open(ctx, repo, Options{Dir: dir})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -231,5 +217,19 @@ func TestCheckVouched(t *testing.T) {
 	reads = 0
 	if err := ix.CheckChanged(ctx); !IsDamaged(err) || reads != 1 {
 		t.Fatalf("a database written by another program: %v after %d reads, want it read once and found damaged", err, reads)
+	}
+}
+
+// damageDoc breaks the first file's doc blob as another program would:
+// its checksum fails when a retrieval reads it.
+func damageDoc(t *testing.T, path string) {
+	t.Helper()
+	db, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.Exec(`UPDATE files SET doc = x'00010203040506' WHERE id = (SELECT MIN(id) FROM files)`); err != nil {
+		t.Fatal(err)
 	}
 }
