@@ -190,9 +190,13 @@ func (lx *lexical) knowledge(req hone.EvaluateRequest) *knowledge {
 func (lx *lexical) callerSupports(d *index.Doc, k *knowledge) []support {
 	var out []support
 	done := map[string]bool{}
+	own := map[string]bool{}
+	for _, def := range d.Defs {
+		own[def.Name] = true
+	}
 	for _, name := range d.Calls {
 		files := k.relDefs[name]
-		if len(files) == 0 {
+		if len(files) == 0 || own[name] {
 			continue
 		}
 		if n := len(lx.ix.Definers(name)); n > callerDefiners {

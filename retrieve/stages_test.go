@@ -763,3 +763,72 @@ func TestTestFinderKeepsItsSearch(t *testing.T) {
 		}
 	}
 }
+
+// A file that defines a name is no caller of another file's definition of
+// it, nor does the name lead a hop to that file: two backends' Render are
+// siblings. The index's calls hold each definition's own line, as a call
+// site scanner reads it.
+func TestOwnDefinitionsAreNoCalls(t *testing.T) {
+	root := t.TempDir()
+	files := map[string]string{
+		"gl/draw.go":   "package gl\n\nfunc Draw(n int) int { return n * 2 }\n",
+		"vk/draw.go":   "package vk\n\nfunc Draw(n int) int { return n * 3 }\n",
+		"app/frame.go": "package app\n\nfunc Frame() int { return Draw(1) }\n",
+	}
+	for p, text := range files {
+		if err := os.MkdirAll(filepath.Join(root, filepath.Dir(p)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(root, p), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ix, err := buildIndex(root, index.Options{Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	if d := ix.Doc("vk/draw.go"); d == nil || !slices.Contains(d.Calls, "Draw") {
+		t.Fatalf("vk/draw.go's calls lack its own definition's line; the test no longer holds what it tests")
+	}
+	tp := parseTask("frames draw twice", ix)
+	lx := &lexical{ix: ix, tp: tp}
+	k := &knowledge{relevant: map[string]float64{"gl/draw.go": 0.9}, relDefs: map[string][]string{"Draw": {"gl/draw.go"}}}
+	for _, tt := range []struct {
+		path string
+		want int
+	}{
+		{"vk/draw.go", 0},   // a sibling: it defines Draw itself
+		{"app/frame.go", 1}, // a caller
+	} {
+		got := lx.callerSupports(ix.Doc(tt.path), k)
+		if len(got) != tt.want {
+			t.Errorf("%s: %d caller supports %+v, want %d", tt.path, len(got), got, tt.want)
+		}
+		for _, s := range got {
+			if s.from != "gl/draw.go" || s.kind != "caller" {
+				t.Errorf("%s: support %+v, want a caller of gl/draw.go", tt.path, s)
+			}
+		}
+	}
+
+	opts, _ := hone.Options{}.WithDefaults()
+	dp := newDispatcher(ix, tp, opts)
+	q := firstQuery(tp, opts).next()
+	q.expand = []string{"vk/draw.go"}
+	var hop []string
+	for _, e := range dp.neighbours(q) {
+		hop = append(hop, e.Path)
+	}
+	if slices.Contains(hop, "gl/draw.go") {
+		t.Errorf("neighbours of vk/draw.go %v hold gl/draw.go, which only defines the same name", hop)
+	}
+	q.expand = []string{"app/frame.go"}
+	hop = hop[:0]
+	for _, e := range dp.neighbours(q) {
+		hop = append(hop, e.Path)
+	}
+	if !slices.Contains(hop, "gl/draw.go") || !slices.Contains(hop, "vk/draw.go") {
+		t.Errorf("neighbours of app/frame.go %v lack the two files defining the Draw it calls", hop)
+	}
+}
