@@ -121,6 +121,25 @@ func (d *Doc) TF(stem string) [NumFields]uint16 {
 	return [NumFields]uint16{}
 }
 
+// CallsOut returns the names the file calls that it does not define
+// itself, sorted. Calls are read by a scan for name(, which holds each
+// definition's own line: a file calls what it defines, and a name it
+// defines leads nowhere else (another file's definition of it is a
+// sibling, not a callee).
+func (d *Doc) CallsOut() []string {
+	own := make(map[string]bool, len(d.Defs))
+	for _, def := range d.Defs {
+		own[def.Name] = true
+	}
+	var out []string
+	for _, name := range d.Calls {
+		if !own[name] {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
 // moduleIndex are the file names that stand for their folder's module.
 var moduleIndex = map[string]bool{
 	"index.ts": true, "index.tsx": true, "index.js": true, "index.jsx": true, "index.mjs": true,

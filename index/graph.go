@@ -26,18 +26,9 @@ func (ix *Index) Edges(d *Doc) []Edge {
 			out = append(out, Edge{To: p, Kind: "import"})
 		}
 	}
-	own := map[string]bool{}
-	for _, def := range d.Defs {
-		own[def.Name] = true
-	}
 	// What the file defines itself makes no edge: only the rest is
 	// looked up, each name a read of the definitions.
-	var calls []string
-	for _, name := range d.Calls {
-		if !own[name] {
-			calls = append(calls, name)
-		}
-	}
+	calls := d.CallsOut()
 	defs := ix.DefinersOf(calls)
 	for _, name := range calls {
 		ds := defs[name]

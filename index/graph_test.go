@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/hone-tools/hone/structure"
 )
 
 // TestEdges checks the file graph per language: imports resolved to the
@@ -76,5 +78,29 @@ func TestEdges(t *testing.T) {
 				t.Errorf("%s: edge %s crosses languages", tt.file, g)
 			}
 		}
+	}
+}
+
+func TestCallsOut(t *testing.T) {
+	for _, tt := range []struct {
+		name  string
+		defs  []string
+		calls []string
+		want  []string
+	}{
+		{"nothing defined", nil, []string{"a", "b"}, []string{"a", "b"}},
+		{"its own definitions left out", []string{"Draw", "helper"}, []string{"Draw", "paint", "helper"}, []string{"paint"}},
+		{"only its own", []string{"Draw"}, []string{"Draw"}, nil},
+		{"no calls", []string{"Draw"}, nil, nil},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			d := &Doc{Calls: tt.calls}
+			for _, n := range tt.defs {
+				d.Defs = append(d.Defs, structure.Def{Name: n})
+			}
+			if got := d.CallsOut(); !slices.Equal(got, tt.want) {
+				t.Errorf("CallsOut() = %q, want %q", got, tt.want)
+			}
+		})
 	}
 }

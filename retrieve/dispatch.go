@@ -150,15 +150,9 @@ func (dp *dispatcher) neighbours(q *query) []*index.Entry {
 		for _, p := range dp.ix.Imports(d) {
 			add(dp.ix.Entry(p))
 		}
-		own := map[string]bool{}
-		for _, def := range d.Defs {
-			own[def.Name] = true
-		}
-		defs := dp.ix.DefinersOf(d.Calls)
-		for _, name := range d.Calls {
-			if own[name] {
-				continue
-			}
+		calls := d.CallsOut() // a name it defines leads to siblings, not callees
+		defs := dp.ix.DefinersOf(calls)
+		for _, name := range calls {
 			if ds := defs[name]; len(ds) >= 1 && len(ds) <= hopDefiners {
 				for _, e := range ds {
 					add(e)

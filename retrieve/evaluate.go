@@ -190,13 +190,9 @@ func (lx *lexical) knowledge(req hone.EvaluateRequest) *knowledge {
 func (lx *lexical) callerSupports(d *index.Doc, k *knowledge) []support {
 	var out []support
 	done := map[string]bool{}
-	own := map[string]bool{}
-	for _, def := range d.Defs {
-		own[def.Name] = true
-	}
-	for _, name := range d.Calls {
+	for _, name := range d.CallsOut() { // a file is no caller of what it defines
 		files := k.relDefs[name]
-		if len(files) == 0 || own[name] {
+		if len(files) == 0 {
 			continue
 		}
 		if n := len(lx.ix.Definers(name)); n > callerDefiners {
