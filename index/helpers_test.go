@@ -14,6 +14,17 @@ func bodyN(i int, extra string) string {
 	return fmt.Sprintf("package pkg%d\n\n// File%d handles %s.\nfunc File%d() string { return %q }\n", i%7, i, extra, i, extra)
 }
 
+// writeGenerated writes n generated Go files (pathN, bodyN) that each
+// mention extra into dir.
+func writeGenerated(t testing.TB, dir string, n int, extra string) {
+	t.Helper()
+	files := make(map[string]string, n)
+	for i := range n {
+		files[pathN(i)] = bodyN(i, extra)
+	}
+	writeTree(t, dir, files)
+}
+
 // buildAt opens the index of root and brings it up to date.
 func buildAt(ctx context.Context, root string, opts Options) (*Index, error) {
 	ix, err := Open(ctx, root, opts)

@@ -215,11 +215,7 @@ func TestIncrementalEqualsRebuild(t *testing.T) {
 	defer func(n int) { partBytes = n }(partBytes)
 	partBytes = 100
 	repo := t.TempDir()
-	files := map[string]string{}
-	for i := 0; i < 600; i++ {
-		files[pathN(i)] = bodyN(i, "token")
-	}
-	writeTree(t, repo, files)
+	writeGenerated(t, repo, 600, "token")
 	dir := t.TempDir()
 	ctx := context.Background()
 	ix, err := buildAt(ctx, repo, Options{Dir: dir})
@@ -462,11 +458,7 @@ func TestMergeByTombstones(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			repo := t.TempDir()
-			files := map[string]string{}
-			for i := 0; i < 700; i++ {
-				files[pathN(i)] = bodyN(i, "token")
-			}
-			writeTree(t, repo, files)
+			writeGenerated(t, repo, 700, "token")
 			ctx := context.Background()
 			ix, err := buildAt(ctx, repo, Options{Dir: t.TempDir()})
 			if err != nil {
@@ -500,11 +492,7 @@ func TestListingsKept(t *testing.T) {
 		t.Skip("waits for the folders' times to stop being racy")
 	}
 	repo := t.TempDir()
-	files := map[string]string{}
-	for i := 0; i < 40; i++ {
-		files[pathN(i)] = bodyN(i, "token")
-	}
-	writeTree(t, repo, files)
+	writeGenerated(t, repo, 40, "token")
 	if !walk.KeepsListings(repo) {
 		t.Skipf("no listings kept on the file system of %s", repo)
 	}

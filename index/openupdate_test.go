@@ -43,12 +43,8 @@ func TestOpenUpdate(t *testing.T) {
 		}, 0, 0, 1, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			files := map[string]string{}
-			for i := 0; i < 40; i++ {
-				files[pathN(i)] = bodyN(i, "rate limiting")
-			}
 			repo := t.TempDir()
-			writeTree(t, repo, files)
+			writeGenerated(t, repo, 40, "rate limiting")
 			plain, lazy := t.TempDir(), t.TempDir()
 			for _, dir := range []string{plain, lazy} {
 				ix, err := buildAt(ctx, repo, Options{Dir: dir})

@@ -143,11 +143,7 @@ func TestRacyFile(t *testing.T) {
 func TestChurn(t *testing.T) {
 	noRacy(t)
 	repo := t.TempDir()
-	files := map[string]string{}
-	for i := 0; i < 40; i++ {
-		files[pathN(i)] = bodyN(i, "token")
-	}
-	writeTree(t, repo, files)
+	writeGenerated(t, repo, 40, "token")
 	ctx := context.Background()
 	ix, err := buildAt(ctx, repo, Options{Dir: t.TempDir()})
 	if err != nil {
