@@ -59,8 +59,8 @@ func (ix *Index) CheckChanged(ctx context.Context) error {
 	if ix.db == nil {
 		return fmt.Errorf("check index of %s: the index is closed", ix.Root)
 	}
-	v, err := ix.latestVersion(ctx)
-	if err == nil {
+	v, verr := ix.latestVersion(ctx)
+	if verr == nil {
 		if ix.vouchedAt(v) {
 			return nil
 		}
@@ -73,7 +73,7 @@ func (ix *Index) CheckChanged(ctx context.Context) error {
 	if err := ix.Check(ctx); err != nil {
 		return err
 	}
-	if err != nil {
+	if verr != nil {
 		// The version could not be read, but the check passed.
 		return nil
 	}
@@ -84,12 +84,7 @@ func (ix *Index) CheckChanged(ctx context.Context) error {
 	}
 	ix.vouchFor(v)
 	if after, ok := ix.dbStatus(); beforeOK && ok && after == before {
-		// A stamp that cannot be written costs the next update a check.
-		if os.WriteFile(ix.Path+stampSuffix, []byte(stampText(after, v)), 0o600) == nil {
-			ix.mu.Lock()
-			ix.stamped = vouch{ok: true, version: v}
-			ix.mu.Unlock()
-		}
+		ix.writeStamp(after, v)
 	} else {
 		_ = os.Remove(ix.Path + stampSuffix)
 	}
@@ -164,11 +159,20 @@ func (ix *Index) leaveStamp(version string) {
 	if !ok {
 		return
 	}
-	want := stampText(status, version)
-	if b, err := os.ReadFile(ix.Path + stampSuffix); err == nil && string(b) == want {
+	if b, err := os.ReadFile(ix.Path + stampSuffix); err == nil && string(b) == stampText(status, version) {
 		return
 	}
-	_ = os.WriteFile(ix.Path+stampSuffix, []byte(want), 0o600)
+	ix.writeStamp(status, version)
+}
+
+// writeStamp writes the stamp of the database's status at version. A
+// stamp that cannot be written costs the next update a check.
+func (ix *Index) writeStamp(status, version string) {
+	if os.WriteFile(ix.Path+stampSuffix, []byte(stampText(status, version)), 0o600) == nil {
+		ix.mu.Lock()
+		ix.stamped = vouch{ok: true, version: version}
+		ix.mu.Unlock()
+	}
 }
 
 // vouch is what an Index knows of its database without reading it: that
