@@ -171,26 +171,23 @@ func (ix *Index) rebuild(ctx context.Context, progress func(Progress)) (Stats, e
 // write runs fn in the rebuild's transaction when one is open, else in a
 // transaction of its own.
 func (ix *Index) write(ctx context.Context, what string, fn func(w *writer)) error {
-	if ix.wtx != nil {
-		w := writer{tx: ix.wtx, ctx: ctx, noThesaurus: ix.opts.NoThesaurus, steps: ix.steps, vouch: ix.moveVouch}
-		fn(&w)
-		if w.err != nil {
-			return fmt.Errorf("%s index %s: %w", what, ix.Path, w.err)
+	tx, own := ix.wtx, ix.wtx == nil
+	if own {
+		var err error
+		if tx, err = ix.db.BeginTx(ctx, nil); err != nil {
+			return fmt.Errorf("%s index %s: %w", what, ix.Path, err)
 		}
-		return nil
+		defer tx.Rollback()
 	}
-	tx, err := ix.db.BeginTx(ctx, nil)
-	if err != nil {
-		return fmt.Errorf("%s index %s: %w", what, ix.Path, err)
-	}
-	defer tx.Rollback()
 	w := writer{tx: tx, ctx: ctx, noThesaurus: ix.opts.NoThesaurus, steps: ix.steps, vouch: ix.moveVouch}
 	fn(&w)
 	if w.err != nil {
 		return fmt.Errorf("%s index %s: %w", what, ix.Path, w.err)
 	}
-	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("%s index %s: %w", what, ix.Path, err)
+	if own {
+		if err := tx.Commit(); err != nil {
+			return fmt.Errorf("%s index %s: %w", what, ix.Path, err)
+		}
 	}
 	return nil
 }
