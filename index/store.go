@@ -1187,14 +1187,16 @@ func writeSnapshot(ctx context.Context, tx *sql.Tx, base *snapshotBase) ([]*Entr
 		return nil, "", err
 	}
 	// In the order of a walk, for a snapshotWalk.
-	byPath := func(a, b *Entry) int { return strings.Compare(a.Path, b.Path) }
-	if !slices.IsSortedFunc(entries, byPath) {
-		slices.SortFunc(entries, byPath)
+	if !slices.IsSortedFunc(entries, entryByPath) {
+		slices.SortFunc(entries, entryByPath)
 	}
 	_, err = tx.ExecContext(ctx, `INSERT INTO snapshot(id, version, data) VALUES(1, ?, ?)
 		ON CONFLICT(id) DO UPDATE SET version = excluded.version, data = excluded.data`, version, encodeEntries(entries))
 	return entries, version, err
 }
+
+// entryByPath orders entries by path, as a walk meets them.
+func entryByPath(a, b *Entry) int { return strings.Compare(a.Path, b.Path) }
 
 // testHookSnapshot, if set, is told whether writeSnapshot read the files
 // table whole.
@@ -1264,7 +1266,7 @@ func (b *snapshotBase) entries(ctx context.Context, q queryer) ([]*Entry, error)
 	}
 	// The catalog's order kept, the rows merged into it: at 100,000
 	// files, sorting them all again took a tenth of a second.
-	slices.SortFunc(rows, func(a, b *Entry) int { return strings.Compare(a.Path, b.Path) })
+	slices.SortFunc(rows, entryByPath)
 	for _, e := range b.ordered {
 		if changed[e.Path] {
 			continue
