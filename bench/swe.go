@@ -191,9 +191,13 @@ type Row struct {
 	FileRelevance []float64 `json:"file_relevance"`
 	// Scores are every ranked file's relevance, with whether it is gold: for
 	// calibration.
-	Scores    []Scored `json:"scores"`
-	Tokens    int      `json:"tokens"` // in the returned files' text
-	ElapsedMS int64    `json:"elapsed_ms"`
+	Scores []Scored `json:"scores"`
+	// Verdicts are the evaluator's scores in the loop's cycles, each with
+	// its cycle and whether the file is gold: for the calibration of the
+	// scores the trace shows.
+	Verdicts  []Verdict `json:"verdicts,omitempty"`
+	Tokens    int       `json:"tokens"` // in the returned files' text
+	ElapsedMS int64     `json:"elapsed_ms"`
 	// Timings are the run's, stage by stage (hone.Timings): its update
 	// is the checkout's first index.
 	Timings *hone.Timings `json:"timings_ms,omitempty"`
@@ -346,6 +350,14 @@ func worstRank(r Row) int {
 type Scored struct {
 	Relevance float64 `json:"r"`
 	Gold      bool    `json:"g"`
+}
+
+// Verdict is one of the evaluator's scores in a cycle, and whether the
+// file it judged is gold.
+type Verdict struct {
+	Cycle int     `json:"c"`
+	Score float64 `json:"s"`
+	Gold  bool    `json:"g"`
 }
 
 // SWEConfig says how to run a localization benchmark.
@@ -592,6 +604,11 @@ func score(row *Row, res *hone.Result, tree string, count func(string) int) {
 	for _, r := range res.Ranking {
 		row.Scores = append(row.Scores, Scored{Relevance: r.Relevance, Gold: gold[r.Path]})
 	}
+	for _, c := range res.Cycles {
+		for _, e := range c.Evaluated {
+			row.Verdicts = append(row.Verdicts, Verdict{Cycle: c.N, Score: e.Score, Gold: gold[e.Path]})
+		}
+	}
 	for _, f := range res.Files {
 		row.Files = append(row.Files, f.Path)
 		row.Roles = append(row.Roles, f.Role)
@@ -819,26 +836,35 @@ type Calibration struct {
 	GoldInBand int
 }
 
+// calibrationBands are the seed's bands, with the threshold's line at 0.7.
+var calibrationBands = []struct {
+	name   string
+	lo, hi float64
+}{{"0.8-1.0", 0.8, 1.01}, {"0.7-0.8", 0.7, 0.8}, {"0.5-0.7", 0.5, 0.7}, {"0.2-0.5", 0.2, 0.5}, {"0.0-0.2", 0, 0.2}}
+
 // Calibrate bins every ranked file by relevance band.
 func Calibrate(rows []Row) []Calibration {
-	bands := []struct {
-		name   string
-		lo, hi float64
-	}{{"0.8-1.0", 0.8, 1.01}, {"0.7-0.8", 0.7, 0.8}, {"0.5-0.7", 0.5, 0.7}, {"0.2-0.5", 0.2, 0.5}, {"0.0-0.2", 0, 0.2}}
-	out := make([]Calibration, len(bands))
-	for i, b := range bands {
+	var all []Scored
+	for _, r := range rows {
+		all = append(all, r.Scores...)
+	}
+	return binned(all)
+}
+
+// binned bins scored files by band.
+func binned(scores []Scored) []Calibration {
+	out := make([]Calibration, len(calibrationBands))
+	for i, b := range calibrationBands {
 		out[i].Band = b.name
 	}
-	for _, r := range rows {
-		for _, s := range r.Scores {
-			for i, b := range bands {
-				if s.Relevance >= b.lo && s.Relevance < b.hi {
-					out[i].Files++
-					if s.Gold {
-						out[i].GoldInBand++
-					}
-					break
+	for _, s := range scores {
+		for i, b := range calibrationBands {
+			if s.Relevance >= b.lo && s.Relevance < b.hi {
+				out[i].Files++
+				if s.Gold {
+					out[i].GoldInBand++
 				}
+				break
 			}
 		}
 	}
@@ -850,12 +876,55 @@ func Calibrate(rows []Row) []Calibration {
 	return out
 }
 
+// CalibrateVerdicts bins the evaluator's scores in the cycles by band,
+// one table a cycle, in the cycles' order.
+func CalibrateVerdicts(rows []Row) [][]Calibration {
+	var byCycle [][]Scored
+	for _, r := range rows {
+		for _, v := range r.Verdicts {
+			if v.Cycle < 1 {
+				continue
+			}
+			for len(byCycle) < v.Cycle {
+				byCycle = append(byCycle, nil)
+			}
+			byCycle[v.Cycle-1] = append(byCycle[v.Cycle-1], Scored{Relevance: v.Score, Gold: v.Gold})
+		}
+	}
+	if len(byCycle) == 0 {
+		return nil
+	}
+	out := make([][]Calibration, len(byCycle))
+	for i, s := range byCycle {
+		out[i] = binned(s)
+	}
+	return out
+}
+
 // PrintCalibration writes, per relevance band, the share of files that
-// were gold.
+// were gold; then, when the rows hold them, the same of the evaluator's
+// scores in each cycle, side by side.
 func PrintCalibration(w io.Writer, rows []Row) {
 	fmt.Fprintf(w, "%-8s %8s %8s %7s\n", "band", "files", "gold", "gold%")
 	for _, c := range Calibrate(rows) {
 		fmt.Fprintf(w, "%-8s %8d %8d %6.1f%%\n", c.Band, c.Files, c.GoldInBand, c.GoldShare)
+	}
+	cycles := CalibrateVerdicts(rows)
+	if len(cycles) == 0 {
+		return
+	}
+	fmt.Fprintln(w, "\nthe evaluator's scores in the cycles, by band: files, and the share gold")
+	fmt.Fprintf(w, "%-8s", "band")
+	for i := range cycles {
+		fmt.Fprintf(w, " %16s", fmt.Sprintf("cycle %d", i+1))
+	}
+	fmt.Fprintln(w)
+	for b := range calibrationBands {
+		fmt.Fprintf(w, "%-8s", calibrationBands[b].name)
+		for _, c := range cycles {
+			fmt.Fprintf(w, " %8d %6.1f%%", c[b].Files, c[b].GoldShare)
+		}
+		fmt.Fprintln(w)
 	}
 }
 

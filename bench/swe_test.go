@@ -234,3 +234,32 @@ time by stage over 3 runs, median and 90th percentile:
 		t.Errorf("rows without timings printed %q", b.String())
 	}
 }
+
+func TestCalibrateVerdicts(t *testing.T) {
+	rows := []Row{
+		{Verdicts: []Verdict{{Cycle: 1, Score: 0.9, Gold: true}, {Cycle: 1, Score: 0.85}, {Cycle: 2, Score: 0.1}, {Cycle: 0, Score: 0.99, Gold: true}}},
+		{Verdicts: []Verdict{{Cycle: 2, Score: 0.75, Gold: true}, {Cycle: 3, Score: 1}}},
+		{}, // BM25's rows have none
+	}
+	got := CalibrateVerdicts(rows)
+	if len(got) != 3 {
+		t.Fatalf("%d cycles, want 3 (a verdict outside the cycles is left out)", len(got))
+	}
+	for _, c := range []struct {
+		cycle, band, files, gold int
+	}{
+		{1, 0, 2, 1}, // 0.8-1.0: one of two gold
+		{2, 1, 1, 1}, // 0.7-0.8
+		{2, 4, 1, 0}, // 0.0-0.2
+		{3, 0, 1, 0},
+		{3, 4, 0, 0},
+	} {
+		b := got[c.cycle-1][c.band]
+		if b.Files != c.files || b.GoldInBand != c.gold {
+			t.Errorf("cycle %d band %s: %d files, %d gold; want %d, %d", c.cycle, b.Band, b.Files, b.GoldInBand, c.files, c.gold)
+		}
+	}
+	if CalibrateVerdicts([]Row{{}}) != nil {
+		t.Error("rows without verdicts give tables")
+	}
+}
