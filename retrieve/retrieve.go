@@ -391,6 +391,7 @@ func run(ctx context.Context, ix *index.Index, raw string, opts hone.Options, pc
 		changelogs: past.changelogs, log: past.log,
 	}
 	rk.result(res)
+	inResult(res)
 	res.Timings.Rank = lap()
 	res.Evaluator = jd.usage()
 	res.PastCommits = shownCommitsOf(past.commits, res.Ranking)
@@ -412,6 +413,23 @@ func run(ctx context.Context, ix *index.Index, raw string, opts hone.Options, pc
 		return nil, err
 	}
 	return res, nil
+}
+
+// inResult gives each cycle's evaluated files their relevance in the
+// result, so that the trace shows one scale beside the evaluator's score.
+// The ranking holds every evaluated file (TestResultContract); one it
+// lacked would be at 0.
+func inResult(res *hone.Result) {
+	rel := make(map[string]float64, len(res.Ranking))
+	for _, r := range res.Ranking {
+		rel[r.Path] = r.Relevance
+	}
+	for i := range res.Cycles {
+		for j := range res.Cycles[i].Evaluated {
+			ev := &res.Cycles[i].Evaluated[j]
+			ev.Relevance = rel[ev.Path]
+		}
+	}
 }
 
 // judge has the evaluator judge a request's candidates, and keeps its

@@ -321,11 +321,15 @@ func TestResultContract(t *testing.T) {
 		t.Errorf("no target among the files %+v", res.Files)
 	}
 	// ranking holds every file evaluated in any cycle, best first; its
-	// relevance is each file's probability.
+	// relevance is each file's probability, and the trace's: a cycle's
+	// evaluated file carries it beside the evaluator's score.
 	evaluated := map[string]bool{}
 	for _, c := range res.Cycles {
 		for _, ev := range c.Evaluated {
 			evaluated[ev.Path] = true
+			if ev.Relevance != rel[ev.Path] {
+				t.Errorf("cycle %d evaluated %s at relevance %.2f, the result at %.2f: one scale", c.N, ev.Path, ev.Relevance, rel[ev.Path])
+			}
 		}
 	}
 	inRanking := map[string]bool{}

@@ -54,7 +54,12 @@ func writeText(w io.Writer, res *hone.Result) error {
 		if len(c.Query.SkipKinds) > 0 {
 			fmt.Fprintf(b, "  skipping:    %s files\n", strings.Join(c.Query.SkipKinds, ", "))
 		}
-		fmt.Fprintf(b, "Evaluate (%d files; the evaluator's scores)\n", len(c.Evaluated))
+		// The evaluator's score steered this cycle; the relevance, on the
+		// result's scale, carries the band.
+		fmt.Fprintf(b, "Evaluate (%d files; score: the evaluator's in this cycle; relevance: the result's)\n", len(c.Evaluated))
+		if len(c.Evaluated) > 0 {
+			fmt.Fprintf(b, "  score relevance\n")
+		}
 		for i, ev := range c.Evaluated {
 			if i == traceRows {
 				fmt.Fprintf(b, "  … %d more scored below %.2f\n", len(c.Evaluated)-traceRows, ev.Score)
@@ -64,7 +69,7 @@ func writeText(w io.Writer, res *hone.Result) error {
 			if ev.ModelScore != nil {
 				model = fmt.Sprintf("  (model %.2f)", *ev.ModelScore)
 			}
-			fmt.Fprintf(b, "  %.2f  %-40s %s%s\n", ev.Score, redact.QuotePath(ev.Path), band(ev.Score), model)
+			fmt.Fprintf(b, "  %.2f  %.2f  %-40s %s%s\n", ev.Score, ev.Relevance, redact.QuotePath(ev.Path), band(ev.Relevance), model)
 		}
 		if u := c.ModelUsage; u != nil {
 			fmt.Fprintf(b, "  model:       %s\n", usageLine(*u))
