@@ -496,15 +496,7 @@ func reason(d *index.Doc, foreign bool, matched, learned []match, edges []string
 	// file defines, is named for, or holds, for which of the task's words.
 	if len(matched) > 0 {
 		sort.SliceStable(matched, func(i, j int) bool { return matched[i].strength > matched[j].strength })
-		var ms []string
-		for i, m := range matched {
-			if i == 3 {
-				ms = append(ms, fmt.Sprintf("%d more of the task's words", len(matched)-3))
-				break
-			}
-			ms = append(ms, m.text())
-		}
-		parts = append(parts, strings.Join(ms, "; "))
+		parts = append(parts, matchesText(matched, 3))
 	}
 	if len(learned) > 0 {
 		sort.SliceStable(learned, func(i, j int) bool { return learned[i].strength > learned[j].strength })
@@ -538,6 +530,60 @@ func reason(d *index.Doc, foreign bool, matched, learned []match, edges []string
 		s += " (generated)"
 	}
 	return s
+}
+
+// matchesText says where the task's words showed, the first most of
+// them one by one, then how many more: words that one definition holds
+// are said together, `defines TOKEN_EXPIRY ("token", "expiry")`.
+func matchesText(matched []match, most int) string {
+	var ms []string
+	byDef := map[string]int{} // a definition's place in ms
+	var saids [][]string      // the words each definition holds
+	shown := 0
+	for _, m := range matched {
+		if m.where.field == "definitions" && m.where.def != "" {
+			if i, ok := byDef[m.where.def]; ok {
+				saids[i] = append(saids[i], m.said())
+				shown++
+				continue
+			}
+		}
+		if len(ms) == most {
+			continue // counted among the rest
+		}
+		if m.where.field == "definitions" && m.where.def != "" {
+			for len(saids) < len(ms) {
+				saids = append(saids, nil)
+			}
+			byDef[m.where.def] = len(ms)
+			saids = append(saids, []string{m.said()})
+		}
+		ms = append(ms, m.text())
+		shown++
+	}
+	for def, i := range byDef {
+		if len(saids[i]) > 1 {
+			sep := ", "
+			if slices.ContainsFunc(saids[i], func(s string) bool { return strings.Contains(s, ", for ") }) {
+				sep = "; "
+			}
+			ms[i] = fmt.Sprintf("defines %s (%s)", def, strings.Join(saids[i], sep))
+		}
+	}
+	if rest := len(matched) - shown; rest > 0 {
+		ms = append(ms, fmt.Sprintf("%d more of the task's words", rest))
+	}
+	return strings.Join(ms, "; ")
+}
+
+// said is how a definition's match names the task's word: "expiry", or
+// "ttl", for "expiry" where the code says it its own way.
+func (m match) said() string {
+	word := strings.SplitN(m.label, " / ", 2)[0]
+	if m.where.as != "" && m.where.as != word {
+		return fmt.Sprintf("%q, for %q", m.where.as, word)
+	}
+	return fmt.Sprintf("%q", word)
 }
 
 // text says where a task's word showed, for a person: "defines
