@@ -9,6 +9,7 @@ import (
 	"github.com/hone-tools/hone"
 
 	"github.com/hone-tools/hone/index"
+	"github.com/hone-tools/hone/structure"
 	"github.com/hone-tools/hone/walk"
 )
 
@@ -39,7 +40,7 @@ func (rk *ranker) relatedTests(files []hone.File) []hone.RelatedTest {
 			c.score += 0.1 // a test of several result files is worth more
 		}
 	}
-	isTest := func(e *index.Entry) bool { return e.Kind.Has(walk.Test) }
+	isTest := func(e *index.Entry) bool { return e.Kind.Has(walk.Test) && runnable(e.Lang) }
 	var tests []*index.Entry
 	for _, e := range rk.ix.Entries() {
 		if isTest(e) {
@@ -162,6 +163,12 @@ func imports(ix *index.Index, p, target string) bool {
 	d := ix.Doc(p)
 	return d != nil && slices.Contains(ix.Imports(d), target)
 }
+
+// runnable reports whether a test file of the language lang can be a test
+// to run: code, or a language hone does not know (jq's `.test` files,
+// `.bats`), never markup, text or data (a template or the expected output
+// the tests read).
+func runnable(lang string) bool { return lang == "" || structure.IsCode(lang) }
 
 // dataPath reports whether a path lies under a folder of test data or
 // fixtures: files the tests read, not tests to run.

@@ -29,11 +29,16 @@ func TestMirrors(t *testing.T) {
 			t.Errorf("dataPath(%q) = %v, want %v", p, got, want)
 		}
 	}
+	for lang, want := range map[string]bool{"python": true, "shell": true, "": true, "html": false, "json": false, "text": false, "yaml": false} {
+		if got := runnable(lang); got != want {
+			t.Errorf("runnable(%q) = %v, want %v", lang, got, want)
+		}
+	}
 }
 
 // A test belongs to the code it sits beside, mirrors or imports; one of
-// the same name in another package, or a script among test data, is not
-// a test to run.
+// the same name in another package, a script among test data, or a
+// template or data file among the tests, is not a test to run.
 func TestRelatedTestsBelong(t *testing.T) {
 	repo := writeFiles(t, map[string]string{
 		"internal/internal.go":                  "package internal\n\n// ExpireTokens drops expired tokens.\nfunc ExpireTokens() {}\n",
@@ -41,6 +46,8 @@ func TestRelatedTestsBelong(t *testing.T) {
 		"xds/clients/internal/internal.go":      "package internal\n\nfunc Other() {}\n",
 		"xds/clients/internal/internal_test.go": "package internal\n\nimport \"testing\"\n\nfunc TestOther(t *testing.T) { Other() }\n",
 		"testdata/x509/internal_test.sh":        "#!/bin/sh\n# expire tokens\necho ExpireTokens\n",
+		"tests/templates/internal.html":         "<p>{{ ExpireTokens }}</p>\n",
+		"tests/expected/internal.json":          "{\"ExpireTokens\": true}\n",
 	})
 	res, err := Retrieve(context.Background(), repo, "expire tokens", hone.Options{IndexDir: t.TempDir(), MaxCycles: 1, Threshold: 0.01})
 	if err != nil {
@@ -56,7 +63,8 @@ func TestRelatedTestsBelong(t *testing.T) {
 	if !slices.Contains(got, "internal/internal_test.go") {
 		t.Errorf("related tests %v lack internal/internal_test.go", got)
 	}
-	for _, not := range []string{"xds/clients/internal/internal_test.go", "testdata/x509/internal_test.sh"} {
+	// A template or a data file among the tests is read by them, not run.
+	for _, not := range []string{"xds/clients/internal/internal_test.go", "testdata/x509/internal_test.sh", "tests/templates/internal.html", "tests/expected/internal.json"} {
 		if slices.Contains(got, not) {
 			t.Errorf("related tests %v hold %s", got, not)
 		}
