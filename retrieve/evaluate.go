@@ -607,10 +607,7 @@ func (m match) text() string {
 		if m.where.def == "" {
 			return "defines names with " + said + forWord
 		}
-		if forWord != "" {
-			return fmt.Sprintf("defines %s (%s, for %q)", m.where.def, said, word)
-		}
-		return fmt.Sprintf("defines %s (%s)", m.where.def, said)
+		return fmt.Sprintf("defines %s (%s)", m.where.def, m.said())
 	case "comments":
 		return said + " in its comments" + forWord
 	}
