@@ -537,8 +537,8 @@ func reason(d *index.Doc, foreign bool, matched, learned []match, edges []string
 // are said together, `defines TOKEN_EXPIRY ("token", "expiry")`.
 func matchesText(matched []match, most int) string {
 	var ms []string
-	byDef := map[string]int{} // a definition's place in ms
-	var saids [][]string      // the words each definition holds
+	byDef := map[string]int{}   // a definition's place in ms
+	saids := map[int][]string{} // the words the definition at a place holds
 	shown := 0
 	for _, m := range matched {
 		if m.where.field == "definitions" && m.where.def != "" {
@@ -552,11 +552,8 @@ func matchesText(matched []match, most int) string {
 			continue // counted among the rest
 		}
 		if m.where.field == "definitions" && m.where.def != "" {
-			for len(saids) < len(ms) {
-				saids = append(saids, nil)
-			}
 			byDef[m.where.def] = len(ms)
-			saids = append(saids, []string{m.said()})
+			saids[len(ms)] = []string{m.said()}
 		}
 		ms = append(ms, m.text())
 		shown++

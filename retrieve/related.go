@@ -40,7 +40,8 @@ func (rk *ranker) relatedTests(files []hone.File) []hone.RelatedTest {
 			c.score += 0.1 // a test of several result files is worth more
 		}
 	}
-	isTest := func(e *index.Entry) bool { return e.Kind.Has(walk.Test) && runnable(e.Lang) }
+	// A test to run: test code, not what the tests read.
+	isTest := func(e *index.Entry) bool { return e.Kind.Has(walk.Test) && runnable(e.Lang) && !dataPath(e.Path) }
 	var tests []*index.Entry
 	for _, e := range rk.ix.Entries() {
 		if isTest(e) {
@@ -63,7 +64,7 @@ func (rk *ranker) relatedTests(files []hone.File) []hone.RelatedTest {
 		// for src/main/java/a/B.java), or importing it: a test of the same
 		// name in another package tests that package's file.
 		for _, e := range tests {
-			if !testNamedFor(e.Path, base) || dataPath(e.Path) {
+			if !testNamedFor(e.Path, base) {
 				continue
 			}
 			switch {
@@ -94,8 +95,7 @@ func (rk *ranker) relatedTests(files []hone.File) []hone.RelatedTest {
 		if len(terms) == 0 {
 			continue
 		}
-		keep := func(e *index.Entry) bool { return isTest(e) && !dataPath(e.Path) }
-		for i, h := range rk.ix.Run(index.Search{Terms: terms, Keep: keep, Limit: 3}) {
+		for i, h := range rk.ix.Run(index.Search{Terms: terms, Keep: isTest, Limit: 3}) {
 			reason := "uses its definitions"
 			score := 0.6 - 0.1*float64(i)
 			if imports(rk.ix, h.Entry.Path, f.Path) {
