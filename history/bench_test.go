@@ -28,7 +28,7 @@ func synthetic(n int) []*Commit {
 
 // BenchmarkDecodePack: reading a cache of MaxCommits commits.
 func BenchmarkDecodePack(b *testing.B) {
-	data := encodePack(synthetic(MaxCommits))
+	data := encodePack(pack{commits: synthetic(MaxCommits)})
 	b.SetBytes(int64(len(data)))
 	for b.Loop() {
 		if _, err := decodePack(data); err != nil {
@@ -68,14 +68,14 @@ func BenchmarkNamed(b *testing.B) {
 // file, as every read of the history does.
 func BenchmarkReadPack(b *testing.B) {
 	p := filepath.Join(b.TempDir(), "history.pack")
-	cs := synthetic(MaxCommits)
-	if err := writePack(p, cs); err != nil {
+	pk := pack{commits: synthetic(MaxCommits)}
+	if err := writePack(p, pk); err != nil {
 		b.Fatal(err)
 	}
-	b.SetBytes(int64(len(encodePack(cs))))
+	b.SetBytes(int64(len(encodePack(pk))))
 	for b.Loop() {
-		if cs, err := readPack(p); err != nil || len(cs) != MaxCommits {
-			b.Fatalf("%d commits, %v", len(cs), err)
+		if pk, err := readPack(p); err != nil || len(pk.commits) != MaxCommits {
+			b.Fatalf("%d commits, %v", len(pk.commits), err)
 		}
 	}
 }

@@ -211,6 +211,9 @@ func readLocking(ctx context.Context, root, gitDir, rev, cacheDir string, m mode
 		if err := c.load(ctx); err != nil {
 			return nil, nil, false, err
 		}
+		if l := c.logged(head); l != nil {
+			return l, nil, true, nil
+		}
 		l, missing := c.log(head)
 		if n, ok := c.heads[head]; ok {
 			if len(l.Commits) >= n {
@@ -226,6 +229,14 @@ func readLocking(ctx context.Context, root, gitDir, rev, cacheDir string, m mode
 	l, missing, ok, err := cached()
 	if err != nil {
 		return nil, 0, err
+	}
+	if ok && c.loaded.head == "" && len(c.loaded.commits) > 0 {
+		// A pack of version 2 names no head: written again once, for
+		// this one, the next read of it takes its history as it is. The
+		// history is read all the same should the write fail.
+		if c.save(ctx, head, nil) == nil {
+			packID = statPack(dbPath)
+		}
 	}
 	if ok {
 		if packID != nil {
@@ -251,7 +262,7 @@ func readLocking(ctx context.Context, root, gitDir, rev, cacheDir string, m mode
 		}
 	}
 	if len(missing) > 0 {
-		if err := c.fetch(ctx, root, gitDir, prefix, []string{head}, true, window); err != nil {
+		if err := c.fetch(ctx, root, gitDir, prefix, head, []string{head}, true, window); err != nil {
 			return nil, 0, err
 		}
 		for round := 0; ; round++ {
@@ -259,7 +270,7 @@ func readLocking(ctx context.Context, root, gitDir, rev, cacheDir string, m mode
 			if len(missing) == 0 || len(l.Commits) >= window || round == 3 {
 				break
 			}
-			if err := c.fetch(ctx, root, gitDir, prefix, missing, false, window-len(l.Commits)); err != nil {
+			if err := c.fetch(ctx, root, gitDir, prefix, head, missing, false, window-len(l.Commits)); err != nil {
 				return nil, 0, err
 			}
 		}
@@ -442,32 +453,35 @@ type cache struct {
 	commits map[string]*Commit
 	order   []*Commit      // as they were read
 	heads   map[string]int // their commit counts
+	// loaded is the pack as load read it; its commits join commits and
+	// order when a walk or a fetch first needs them (known).
+	loaded pack
+	known  bool
 }
 
-// readPack reads the commits of the pack in the file p; no file is no
-// commits.
-func readPack(p string) ([]*Commit, error) {
+// readPack reads the pack in the file p; no file is no commits.
+func readPack(p string) (pack, error) {
 	data, err := os.ReadFile(p)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
+		return pack{}, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("read history: %w", err)
+		return pack{}, fmt.Errorf("read history: %w", err)
 	}
 	// The commits' strings are cut from the file's bytes, which nothing
 	// writes to again: no copy of them is made.
-	cs, err := decodeString(unsafe.String(unsafe.SliceData(data), len(data)))
+	pk, err := decodeString(unsafe.String(unsafe.SliceData(data), len(data)))
 	if err != nil {
-		return nil, errDamaged
+		return pack{}, errDamaged
 	}
-	return cs, nil
+	return pk, nil
 }
 
-// writePack replaces the pack in the file p by one of the commits cs,
-// whole (atomicfile), on disk before it is renamed: after a crash, the
-// heads the database then records have their commits in the pack.
-func writePack(p string, cs []*Commit) error {
-	if err := atomicfile.Write(p, encodePack(cs), true); err != nil {
+// writePack replaces the pack in the file p by pk, whole (atomicfile), on
+// disk before it is renamed: after a crash, the heads the database then
+// records have their commits in the pack.
+func writePack(p string, pk pack) error {
+	if err := atomicfile.Write(p, encodePack(pk), true); err != nil {
 		return fmt.Errorf("write history: %w", err)
 	}
 	return nil
@@ -499,8 +513,8 @@ func (c *cache) load(ctx context.Context) error {
 	if err := c.loadHeads(ctx); err != nil {
 		return err
 	}
-	cs, err := readPack(c.pack)
-	if err == nil && len(cs) == 0 && len(c.heads) > 0 {
+	pk, err := readPack(c.pack)
+	if err == nil && len(pk.commits) == 0 && len(c.heads) > 0 {
 		err = errDamaged // heads whose commits are lost
 	}
 	if errors.Is(err, errDamaged) {
@@ -517,8 +531,27 @@ func (c *cache) load(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	c.add(cs)
+	c.loaded, c.known = pk, false
 	return nil
+}
+
+// know makes the commits of the pack load read known by hash, for a walk
+// of their parents or a fetch.
+func (c *cache) know() {
+	if !c.known {
+		c.add(c.loaded.commits)
+		c.known = true
+	}
+}
+
+// logged is head's history as the pack holds it, written for that head
+// (see pack), if the database records it so: nil otherwise.
+func (c *cache) logged(head string) *Log {
+	n, ok := c.heads[head]
+	if !ok || c.loaded.head != head || c.loaded.n != n {
+		return nil
+	}
+	return &Log{Commits: c.loaded.commits[:n:n]}
 }
 
 // lacks counts the commits of head's history, up to most, that no head
@@ -656,14 +689,16 @@ func (q *queue) pop() *Commit {
 
 // log is head's history, and the ancestors it met and did not know.
 func (c *cache) log(head string) (*Log, []string) {
+	c.know()
 	l := &Log{}
 	missing := c.walk(head, func(cm *Commit) { l.Commits = append(l.Commits, cm) })
 	return l, missing
 }
 
 // fetch reads from git the history of tips, limit commits at most; with
-// exclude, only the commits not reachable from a head already read.
-func (c *cache) fetch(ctx context.Context, root, gitDir, prefix string, tips []string, exclude bool, limit int) error {
+// exclude, only the commits not reachable from a head already read. The
+// pack it writes holds the history of head, as it is known then, first.
+func (c *cache) fetch(ctx context.Context, root, gitDir, prefix, head string, tips []string, exclude bool, limit int) error {
 	var stdin bytes.Buffer
 	for _, t := range tips {
 		stdin.WriteString(t + "\n")
@@ -685,6 +720,12 @@ func (c *cache) fetch(ctx context.Context, root, gitDir, prefix string, tips []s
 	if err != nil {
 		return fmt.Errorf("read the git history: %w", err)
 	}
+	return c.save(ctx, head, parseLog(out))
+}
+
+// save adds the commits fresh to the cache, and writes its pack, head's
+// history first.
+func (c *cache) save(ctx context.Context, head string, fresh []*Commit) error {
 	// Writers take the database's write lock first, and hold it while
 	// they replace the pack: another process may have added commits
 	// since the cache was loaded, and they are kept.
@@ -696,19 +737,37 @@ func (c *cache) fetch(ctx context.Context, root, gitDir, prefix string, tips []s
 	if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO meta(key, value) VALUES('schema', ?)`, schemaVersion); err != nil {
 		return fmt.Errorf("write history: %w", err)
 	}
-	cs, err := readPack(c.pack)
+	pk, err := readPack(c.pack)
 	if err != nil && !errors.Is(err, errDamaged) {
 		return err
 	}
-	c.add(cs)
-	c.add(parseLog(out))
-	if err := writePack(c.pack, c.order); err != nil {
+	c.know()
+	c.add(pk.commits)
+	c.add(fresh)
+	if err := writePack(c.pack, c.packFor(head)); err != nil {
 		return err
 	}
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("write history: %w", err)
 	}
 	return nil
+}
+
+// packFor is the pack of the commits known, head's history first.
+func (c *cache) packFor(head string) pack {
+	l, _ := c.log(head)
+	in := make(map[*Commit]bool, len(l.Commits))
+	order := make([]*Commit, 0, len(c.order))
+	for _, cm := range l.Commits {
+		in[cm] = true
+		order = append(order, cm)
+	}
+	for _, cm := range c.order {
+		if !in[cm] {
+			order = append(order, cm)
+		}
+	}
+	return pack{commits: order, head: head, n: len(l.Commits)}
 }
 
 // liveHeads returns the heads read before that git still has. A head

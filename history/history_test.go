@@ -228,10 +228,14 @@ func TestPackRoundTrip(t *testing.T) {
 		{Hash: "bbb", time: -1, Subject: "Merge"},
 		{Hash: "ccc", parents: []string{"ddd"}, Subject: "Speed up the parser", Terms: []string{"speed", "parser"}, Files: []string{"src/a.py"}},
 	}
-	got, err := decodePack(encodePack(cs))
+	pk, err := decodePack(encodePack(pack{commits: cs, head: "aaa", n: 2}))
 	if err != nil {
 		t.Fatal(err)
 	}
+	if pk.head != "aaa" || pk.n != 2 {
+		t.Errorf("head %q of %d commits, want aaa of 2", pk.head, pk.n)
+	}
+	got := pk.commits
 	if len(got) != len(cs) {
 		t.Fatalf("%d commits back, want %d", len(got), len(cs))
 	}
@@ -245,17 +249,20 @@ func TestPackRoundTrip(t *testing.T) {
 }
 
 func FuzzDecodePack(f *testing.F) {
-	f.Add(encodePack([]*Commit{{Hash: "aaa", parents: []string{"bbb"}, Subject: "s", Terms: []string{"t"}, Files: []string{"f"}}}))
+	f.Add(encodePack(pack{commits: []*Commit{{Hash: "aaa", parents: []string{"bbb"}, Subject: "s", Terms: []string{"t"}, Files: []string{"f"}}}, head: "aaa", n: 1}))
 	f.Add([]byte{packVersion, 0xff, 0xff, 0xff, 0xff, 0x0f})
 	f.Fuzz(func(t *testing.T, b []byte) {
-		cs, err := decodePack(b)
+		pk, err := decodePack(b)
 		if err != nil {
 			return
 		}
+		if pk.n > len(pk.commits) {
+			t.Fatalf("a history of %d commits in a pack of %d", pk.n, len(pk.commits))
+		}
 		// What decodes encodes back to the same commits.
-		again, err := decodePack(encodePack(cs))
-		if err != nil || len(again) != len(cs) {
-			t.Fatalf("round trip of %d commits: %d, %v", len(cs), len(again), err)
+		again, err := decodePack(encodePack(pk))
+		if err != nil || len(again.commits) != len(pk.commits) || again.head != pk.head || again.n != pk.n {
+			t.Fatalf("round trip of %d commits: %d, %v", len(pk.commits), len(again.commits), err)
 		}
 	})
 }
@@ -305,7 +312,7 @@ func TestOpenCache(t *testing.T) {
 		t.Fatal(err)
 	}
 	db.Close()
-	if err := writePack(packFile(p), synthetic(3)); err != nil {
+	if err := writePack(packFile(p), pack{commits: synthetic(3)}); err != nil {
 		t.Fatal(err)
 	}
 	db, err = openCacheFile(p)
@@ -693,5 +700,148 @@ func TestWindowIsGitsOrder(t *testing.T) {
 				t.Errorf("%s, %s: window %q, want git's %q", name, r.git("log", "-1", "--format=%s", h), subjectsOf(l), strings.Fields(r.git("log", "--format=%s", "-n", fmt.Sprint(window), h)))
 			}
 		}
+	}
+}
+
+// The pack holds the history of the head it was written for first, in
+// its order: a later read of that head, in another process, takes it as
+// it is, while a read of another head walks the commits' parents.
+func TestPackHoldsItsHeadsHistory(t *testing.T) {
+	defer func(w int) { window = w }(window)
+	window = 5
+	r := newRepo(t)
+	for i := range 3 {
+		r.commit(fmt.Sprintf("base%d", i), fmt.Sprintf("base%d.go", i))
+	}
+	r.git("checkout", "-q", "-b", "side")
+	r.commit("side0", "side0.go")
+	r.git("checkout", "-q", "main")
+	r.commit("main0", "main0.go")
+	r.git("merge", "-q", "--no-ff", "-m", "merge", "side")
+	r.commit("main1", "main1.go")
+	head := r.git("rev-parse", "HEAD")
+	older := r.git("rev-parse", "HEAD~2")
+
+	cache := t.TempDir()
+	ctx := context.Background()
+	gitOrder := func(rev string) []string {
+		return strings.Fields(r.git("log", "--format=%H", "-n", fmt.Sprint(window), rev))
+	}
+	hashes := func(cs []*Commit) []string {
+		var out []string
+		for _, c := range cs {
+			out = append(out, c.Hash)
+		}
+		return out
+	}
+	read := func(rev string) []string {
+		t.Helper()
+		kept = logMemo{} // as a new process finds it
+		l, err := Read(ctx, r.dir, "", rev, cache)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return hashes(l.Commits)
+	}
+	if got, want := read(""), gitOrder(head); !slices.Equal(got, want) {
+		t.Fatalf("first read: %q, want git's %q", got, want)
+	}
+	packs, _ := filepath.Glob(filepath.Join(cache, "history-*.pack"))
+	if len(packs) != 1 {
+		t.Fatalf("packs %v, want one", packs)
+	}
+	pk, err := readPack(packs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pk.head != head || pk.n != window || !slices.Equal(hashes(pk.commits[:pk.n]), gitOrder(head)) {
+		t.Fatalf("the pack holds %q's %d commits first (%q), want %q's history first", pk.head, pk.n, hashes(pk.commits), head)
+	}
+	// Read again, the head's history is the pack's first commits: a pack
+	// whose commits lost their parents reads the same for its head, and
+	// another head is walked through the parents it has.
+	for _, c := range pk.commits {
+		c.parents = nil
+	}
+	if err := writePack(packs[0], pk); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := read(""), gitOrder(head); !slices.Equal(got, want) {
+		t.Errorf("the pack's head again: %q, want %q", got, want)
+	}
+	if got := read(older); !slices.Equal(got, []string{older}) {
+		t.Errorf("another head, in a pack without parents: %q, want it alone", got)
+	}
+	// A new commit is read from git, and the pack holds its history first.
+	pk.commits = nil
+	if err := os.Remove(packs[0]); err != nil {
+		t.Fatal(err)
+	}
+	r.commit("main2", "main2.go")
+	head = r.git("rev-parse", "HEAD")
+	if got, want := read(""), gitOrder(head); !slices.Equal(got, want) {
+		t.Errorf("after a new commit: %q, want %q", got, want)
+	}
+	if pk, err = readPack(packs[0]); err != nil || pk.head != head || !slices.Equal(hashes(pk.commits[:pk.n]), gitOrder(head)) {
+		t.Errorf("the pack: head %q, %v; want %q's history first", pk.head, err, head)
+	}
+	if got, want := read(older), gitOrder(older); !slices.Equal(got, want) {
+		t.Errorf("an older head after it: %q, want %q", got, want)
+	}
+	if got, want := read(""), gitOrder(head); !slices.Equal(got, want) {
+		t.Errorf("the head again: %q, want %q", got, want)
+	}
+}
+
+// A pack of version 2, written before packs named their head, reads as a
+// pack of no head.
+func TestPackVersion2(t *testing.T) {
+	cs := synthetic(4)
+	v3 := encodePack(pack{commits: cs})
+	// Version 3 adds an empty head and its length, two zero bytes.
+	if v3[0] != 3 || v3[1] != 0 || v3[2] != 0 {
+		t.Fatalf("version 3 starts %v", v3[:3])
+	}
+	v2 := append([]byte{2}, v3[3:]...)
+	pk, err := decodePack(v2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pk.head != "" || pk.n != 0 || len(pk.commits) != len(cs) || pk.commits[3].Hash != cs[3].Hash || !slices.Equal(pk.commits[2].Terms, cs[2].Terms) {
+		t.Errorf("version 2: head %q of %d, %d commits; want no head and the %d commits", pk.head, pk.n, len(pk.commits), len(cs))
+	}
+}
+
+// A pack of version 2 is written again once, for the head read, so that
+// the next read of that head takes its history as the pack holds it.
+func TestPackVersion2Upgraded(t *testing.T) {
+	r := newRepo(t)
+	r.commit("Add the scheduler", "sched.go")
+	r.commit("Tune the scheduler", "sched.go")
+	head := r.git("rev-parse", "HEAD")
+	cache := t.TempDir()
+	ctx := context.Background()
+	if _, err := Read(ctx, r.dir, "", "", cache); err != nil {
+		t.Fatal(err)
+	}
+	packs, _ := filepath.Glob(filepath.Join(cache, "history-*.pack"))
+	if len(packs) != 1 {
+		t.Fatalf("packs %v, want one", packs)
+	}
+	pk, err := readPack(packs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	v3 := encodePack(pack{commits: pk.commits})
+	if err := os.WriteFile(packs[0], append([]byte{2}, v3[3:]...), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	kept = logMemo{}
+	l, err := Read(ctx, r.dir, "", "", cache)
+	if err != nil || len(l.Commits) != 2 {
+		t.Fatalf("beside a pack of version 2: %v, %v; want 2 commits", l, err)
+	}
+	if pk, err = readPack(packs[0]); err != nil || pk.head != head || pk.n != 2 {
+		t.Errorf("the pack after: head %q of %d, %v; want %s of 2", pk.head, pk.n, err, head)
 	}
 }

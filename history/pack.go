@@ -12,16 +12,32 @@ import (
 // and files), then each commit with its hash, committer time, parents,
 // subject, and its terms and files as indexes into the table.
 //
+// A pack also names the head whose history it was written for, with
+// that history's length: its first commits are that history, in its
+// order, so that a read of the same head takes them as they are, with no
+// walk of the commits' parents (cache.log) and no table of them by hash.
+//
 // packVersion is a pack's first byte; a pack of another version reads as
 // damaged, and the history is read from git again. 1 came with the pack
 // (b6d46c1); 2 adds each commit's committer time, after its hash
-// (schemaVersion 7). A pack whose contents are made differently, in the
-// same layout, changes schemaVersion instead (3 did).
-const packVersion = 2
+// (schemaVersion 7); 3 the head and the length of its history, after the
+// version. A pack of version 2 is read as one of no head. A pack whose
+// contents are made differently, in the same layout, changes
+// schemaVersion instead (3 did).
+const packVersion = 3
+
+// pack is what a pack holds: the commits, and the head whose history its
+// first n commits are ("" and 0 for none).
+type pack struct {
+	commits []*Commit
+	head    string
+	n       int
+}
 
 var errPack = errors.New("damaged history pack")
 
-func encodePack(cs []*Commit) []byte {
+func encodePack(p pack) []byte {
+	cs := p.commits
 	ids := map[string]int{}
 	var table []string
 	id := func(s string) int {
@@ -45,6 +61,8 @@ func encodePack(cs []*Commit) []byte {
 		b = binary.AppendUvarint(b, uint64(len(s)))
 		b = append(b, s...)
 	}
+	str(p.head)
+	b = binary.AppendUvarint(b, uint64(p.n))
 	b = binary.AppendUvarint(b, uint64(len(table)))
 	for _, s := range table {
 		str(s)
@@ -74,18 +92,19 @@ func encodePack(cs []*Commit) []byte {
 // strings it gives share one copy of the pack, and the commits and their
 // lists a few arrays: a history of 20,000 commits decodes in a handful of
 // allocations, not one per string.
-func decodePack(raw []byte) ([]*Commit, error) {
+func decodePack(raw []byte) (pack, error) {
 	return decodeString(string(raw))
 }
 
 // decodeString is decodePack over a string: the commits' strings are
 // cut from it.
-func decodeString(s string) ([]*Commit, error) {
+func decodeString(s string) (pack, error) {
 	if len(s) == 0 {
-		return nil, nil
+		return pack{}, nil
 	}
-	if s[0] != packVersion {
-		return nil, errPack
+	version := s[0]
+	if version != packVersion && version != 2 {
+		return pack{}, errPack
 	}
 	s = s[1:]
 	// The varints are read from the string's bytes, seen without a copy.
@@ -110,17 +129,22 @@ func decodeString(s string) ([]*Commit, error) {
 		pos += n
 		return s[pos-n : pos]
 	}
+	var p pack
+	if version >= 3 {
+		p.head = str()
+		p.n = num()
+	}
 	nt := num()
 	if bad || nt > len(s)-pos {
-		return nil, errPack
+		return pack{}, errPack
 	}
 	table := make([]string, nt)
 	for i := range table {
 		table[i] = str()
 	}
 	nc := num()
-	if bad || nc > (len(s)-pos)/minCommitBytes {
-		return nil, errPack
+	if bad || nc > (len(s)-pos)/minCommitBytes || p.n > nc {
+		return pack{}, errPack
 	}
 	// Each commit's lists are cut from a shared pool; a list the pool's
 	// rest cannot hold starts a new one.
@@ -147,13 +171,13 @@ func decodeString(s string) ([]*Commit, error) {
 		c.Hash = str()
 		t, tn := binary.Varint(b[pos:])
 		if tn <= 0 {
-			return nil, errPack
+			return pack{}, errPack
 		}
 		pos += tn
 		c.time = t
 		np := num()
 		if bad || np > len(s)-pos {
-			return nil, errPack
+			return pack{}, errPack
 		}
 		if np > 0 {
 			c.parents = list(np)
@@ -164,7 +188,7 @@ func decodeString(s string) ([]*Commit, error) {
 		c.Subject = str()
 		n := num()
 		if bad || n > len(s)-pos {
-			return nil, errPack
+			return pack{}, errPack
 		}
 		c.Terms = list(n)
 		for i := range c.Terms {
@@ -172,7 +196,7 @@ func decodeString(s string) ([]*Commit, error) {
 		}
 		n = num()
 		if bad || n > len(s)-pos {
-			return nil, errPack
+			return pack{}, errPack
 		}
 		if n > 0 {
 			c.Files = list(n)
@@ -181,11 +205,12 @@ func decodeString(s string) ([]*Commit, error) {
 			}
 		}
 		if bad {
-			return nil, errPack
+			return pack{}, errPack
 		}
 		cs[k] = c
 	}
-	return cs, nil
+	p.commits = cs
+	return p, nil
 }
 
 // minCommitBytes is the fewest bytes a commit takes in a pack: the lengths
