@@ -167,6 +167,7 @@ func cmdRetrieve(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		// back, so that its memory stays what an index's is.
 		undo := tradeForRetrieve()
 		defer undo()
+		prefault(prefaultBytes)
 		opts.Progress = func(done, total int, bytes int64) {
 			if total >= bulkRead {
 				undo()

@@ -12,7 +12,6 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
-	"runtime"
 	"runtime/debug"
 	"strings"
 	"sync"
@@ -311,54 +310,34 @@ const (
 	serveMemoryLimit = 1 << 30
 )
 
-// A hone retrieve working alone on a warm index reads little and
-// allocates much, briefly: it leaves the collector off until its heap
-// reaches a soft limit of 256 MiB, which a retrieve on 5,000 files or on
-// 100,000 files never does. Against the server's trade (GOGC 400), on
-// five tasks in a repository of 5,000 files ×0.92–0.95 the wall time and
-// ×0.90–0.93 the CPU (paired whole processes), at a peak of 76–92 MB instead of 68–77 MB;
-// two context packs ×0.96 and ×0.99, at 96 and 113 MB instead of 87 and
-// 90 MB; at 100,000 files ×0.92 and ×0.94, at 89 MB instead of 84 MB.
-const (
-	retrieveGCPercent   = -1 // off, but for the limit
-	retrieveMemoryLimit = 256 << 20
-)
+// A hone retrieve or hone index working alone on a warm index reads
+// little and allocates much, briefly: it makes the server's trade too.
+// It had left the collector off until a soft limit of 256 MiB (×0.92–0.95
+// the time of the server's trade, 2026-12-03); a heap that only grows
+// meets each of its pages for the first time, and each first touch is a
+// page fault, costly on a virtual machine. Since the history's read
+// allocates a third less (pack version 3), and with the retrieve's
+// pages mapped ahead (prefault), the server's trade is the faster, on
+// django ×0.86–0.92 the wall time of the collector left off (see
+// prefaultBytes).
 
 // tradeMemoryForTime makes hone serve's trade; tradeForRetrieve a
-// retrieve's, in this process (see cmdRetrieve). Each returns what undoes
-// it: the settings as they were.
+// retrieve's or an index's, in this process (see cmdRetrieve). Each
+// returns what undoes it: the settings as they were.
 func tradeMemoryForTime() (undo func()) { return trade(serveGCPercent, serveMemoryLimit) }
 
-func tradeForRetrieve() (undo func()) {
-	undoTrade := trade(retrieveGCPercent, retrieveMemoryLimit)
-	// Should the heap reach the limit (a retrieve whose live heap is that
-	// large), the first collection hands over to the server's trade, so
-	// that a heap held near the limit is not collected over and over.
-	var mu sync.Mutex
-	trading := true
-	runtime.AddCleanup(new(collected), func(int) {
-		mu.Lock()
-		defer mu.Unlock()
-		if !trading || os.Getenv("GOGC") != "" {
-			return // undone, or the collector was never left off
-		}
-		debug.SetGCPercent(serveGCPercent)
-		if os.Getenv("GOMEMLIMIT") == "" {
-			debug.SetMemoryLimit(serveMemoryLimit)
-		}
-	}, 0)
-	return func() {
-		mu.Lock()
-		trading = false
-		mu.Unlock()
-		undoTrade()
-	}
-}
+func tradeForRetrieve() (undo func()) { return trade(serveGCPercent, serveMemoryLimit) }
 
-// collected is what tradeForRetrieve lets the first collection free: its
-// cleanup says that one ran. It is too large for the tiny allocator, whose
-// blocks are freed with their neighbours.
-type collected [64]byte
+// prefaultBytes is what a retrieve working alone has mapped ahead
+// (prefault): about what it allocates on django. Whole processes, 21
+// runs each, interleaved, django's index warm (2026-12-05): three tasks
+// ×0.86, ×0.87 and ×0.92 (a context pack) the wall time of the collector
+// left off with no pages mapped ahead; the server's trade alone ×0.93,
+// ×0.96, ×0.98; pages mapped ahead alone ×0.93, ×0.93, ×0.97. On this
+// repository's own 400 files, ×0.91. Peak memory 78 MB instead of 85 MB.
+// A hone index with nothing changed allocates a third as much, and maps
+// nothing ahead: 32 MB ahead made it ×1.11.
+const prefaultBytes = 32 << 20
 
 func trade(gcPercent int, memoryLimit int64) (undo func()) {
 	gc, limit := -2, int64(-1)

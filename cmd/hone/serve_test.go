@@ -12,13 +12,11 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"runtime/debug"
 	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/hone-tools/hone"
 	"github.com/hone-tools/hone/bench"
@@ -209,7 +207,7 @@ func TestServeTradesMemory(t *testing.T) {
 		memLimit int64
 	}{
 		{"hone serve", tradeMemoryForTime, serveGCPercent, serveMemoryLimit},
-		{"a retrieve alone", tradeForRetrieve, retrieveGCPercent, retrieveMemoryLimit},
+		{"a retrieve alone", tradeForRetrieve, serveGCPercent, serveMemoryLimit},
 	} {
 		for _, tt := range []struct {
 			gogc, limit string
@@ -243,44 +241,6 @@ func TestServeTradesMemory(t *testing.T) {
 				t.Errorf("%s, GOMEMLIMIT=%q: limit %d once undone, want none", tr.name, tt.limit, got)
 			}
 		}
-	}
-}
-
-// A retrieve's trade hands over to the server's at its first collection:
-// a heap that reached the limit is not collected over and over there.
-func TestRetrieveTradeHandsOver(t *testing.T) {
-	defer debug.SetGCPercent(debug.SetGCPercent(100))
-	defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1))
-	t.Setenv("GOGC", "")
-	t.Setenv("GOMEMLIMIT", "")
-	debug.SetGCPercent(100)
-	debug.SetMemoryLimit(math.MaxInt64)
-	gcPercent := func() int {
-		v := debug.SetGCPercent(-1)
-		debug.SetGCPercent(v)
-		return v
-	}
-	undo := tradeForRetrieve()
-	if got := gcPercent(); got != retrieveGCPercent {
-		t.Fatalf("GC percent %d before a collection, want %d", got, retrieveGCPercent)
-	}
-	runtime.GC()
-	for deadline := time.Now().Add(5 * time.Second); gcPercent() != serveGCPercent; {
-		if time.Now().After(deadline) {
-			t.Fatalf("GC percent %d after a collection, want the server's %d", gcPercent(), serveGCPercent)
-		}
-		runtime.GC()
-		time.Sleep(10 * time.Millisecond)
-	}
-	if got := debug.SetMemoryLimit(-1); got != serveMemoryLimit {
-		t.Errorf("memory limit %d after a collection, want the server's %d", got, serveMemoryLimit)
-	}
-	undo()
-	if got := gcPercent(); got != 100 {
-		t.Errorf("GC percent %d once undone, want 100", got)
-	}
-	if got := debug.SetMemoryLimit(-1); got != math.MaxInt64 {
-		t.Errorf("memory limit %d once undone, want none", got)
 	}
 }
 
