@@ -487,7 +487,16 @@ func (ix *Index) open(ctx context.Context) error {
 	// (cell_size_check): a cell pointer damage changed would otherwise
 	// lose a row of the postings, read as a block with fewer postings and
 	// no error (TestDamagedCellPointers). It cost nothing measurable.
-	dsn := "file:" + path + "?_pragma=busy_timeout(60000)&_pragma=synchronous(NORMAL)&_pragma=cell_size_check(1)&_txlock=immediate" + testPragmas
+	//
+	// SQLite reads the file's pages through a mapping of it, up to 1 GiB
+	// (mmap_size), rather than copy each into its page cache: a warm
+	// retrieve on django made 456 reads of 16 KiB pages, 15 with the
+	// mapping, and took ×0.94 and ×0.96 the time (21 interleaved runs,
+	// two tasks); hone index with nothing changed the same. Writes go
+	// through the file as before. A file cut short under a running
+	// process by another program than SQLite would fault its reads: the
+	// index is SQLite's alone, as its lock says.
+	dsn := "file:" + path + "?_pragma=busy_timeout(60000)&_pragma=synchronous(NORMAL)&_pragma=cell_size_check(1)&_pragma=mmap_size(1073741824)&_txlock=immediate" + testPragmas
 	db, err := sql.Open("sqlite", dsn)
 	if err != nil {
 		return fmt.Errorf("open index %s: %w", ix.Path, err)
