@@ -276,11 +276,8 @@ func TestDamagedCache(t *testing.T) {
 	if _, err := Read(context.Background(), r.dir, "", "", cache); err != nil {
 		t.Fatal(err)
 	}
-	packs, _ := filepath.Glob(filepath.Join(cache, "history-*.pack"))
-	if len(packs) != 1 {
-		t.Fatalf("packs %v, want one", packs)
-	}
-	if err := os.WriteFile(packs[0], []byte{packVersion, 0xff, 0xff, 0xff, 0xff, 0x0f}, 0o600); err != nil {
+	packPath := onlyPack(t, cache)
+	if err := os.WriteFile(packPath, []byte{packVersion, 0xff, 0xff, 0xff, 0xff, 0x0f}, 0o600); err != nil {
 		t.Fatal(err)
 	}
 	l, err := Read(context.Background(), r.dir, "", "", cache)
@@ -291,7 +288,7 @@ func TestDamagedCache(t *testing.T) {
 		t.Errorf("%d commits after the damage, want 2", len(l.Commits))
 	}
 	// A pack lost while the database says its head was read.
-	if err := os.Remove(packs[0]); err != nil {
+	if err := os.Remove(packPath); err != nil {
 		t.Fatal(err)
 	}
 	if l, err = Read(context.Background(), r.dir, "", "", cache); err != nil || len(l.Commits) != 2 {
@@ -525,11 +522,8 @@ func TestStalePack(t *testing.T) {
 	if _, err := Read(ctx, r.dir, "", "", cache); err != nil {
 		t.Fatal(err)
 	}
-	packs, _ := filepath.Glob(filepath.Join(cache, "history-*.pack"))
-	if len(packs) != 1 {
-		t.Fatalf("packs %v", packs)
-	}
-	old, err := os.ReadFile(packs[0])
+	packPath := onlyPack(t, cache)
+	old, err := os.ReadFile(packPath)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -537,7 +531,7 @@ func TestStalePack(t *testing.T) {
 	if l, err := Read(ctx, r.dir, "", "", cache); err != nil || len(l.Commits) != 2 {
 		t.Fatalf("after a new commit: %v, %v", l, err)
 	}
-	if err := os.WriteFile(packs[0], old, 0o600); err != nil {
+	if err := os.WriteFile(packPath, old, 0o600); err != nil {
 		t.Fatal(err)
 	}
 	for i := range 2 {
@@ -593,11 +587,8 @@ func TestKeptLog(t *testing.T) {
 	if err != nil || len(l.Commits) != 2 {
 		t.Fatalf("after a new commit: %v, %v; want 2 commits", subjectsOf(l), err)
 	}
-	packs, _ := filepath.Glob(filepath.Join(cache, "history-*.pack"))
-	if len(packs) != 1 {
-		t.Fatalf("packs %v", packs)
-	}
-	if err := os.Remove(packs[0]); err != nil {
+	packPath := onlyPack(t, cache)
+	if err := os.Remove(packPath); err != nil {
 		t.Fatal(err)
 	}
 	l2, err := Read(ctx, r.dir, "", "", cache)
@@ -746,11 +737,8 @@ func TestPackHoldsItsHeadsHistory(t *testing.T) {
 	if got, want := read(""), gitOrder(head); !slices.Equal(got, want) {
 		t.Fatalf("first read: %q, want git's %q", got, want)
 	}
-	packs, _ := filepath.Glob(filepath.Join(cache, "history-*.pack"))
-	if len(packs) != 1 {
-		t.Fatalf("packs %v, want one", packs)
-	}
-	pk, err := readPack(packs[0])
+	packPath := onlyPack(t, cache)
+	pk, err := readPack(packPath)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -763,7 +751,7 @@ func TestPackHoldsItsHeadsHistory(t *testing.T) {
 	for _, c := range pk.commits {
 		c.parents = nil
 	}
-	if err := writePack(packs[0], pk); err != nil {
+	if err := writePack(packPath, pk); err != nil {
 		t.Fatal(err)
 	}
 	if got, want := read(""), gitOrder(head); !slices.Equal(got, want) {
@@ -774,7 +762,7 @@ func TestPackHoldsItsHeadsHistory(t *testing.T) {
 	}
 	// A new commit is read from git, and the pack holds its history first.
 	pk.commits = nil
-	if err := os.Remove(packs[0]); err != nil {
+	if err := os.Remove(packPath); err != nil {
 		t.Fatal(err)
 	}
 	r.commit("main2", "main2.go")
@@ -782,7 +770,7 @@ func TestPackHoldsItsHeadsHistory(t *testing.T) {
 	if got, want := read(""), gitOrder(head); !slices.Equal(got, want) {
 		t.Errorf("after a new commit: %q, want %q", got, want)
 	}
-	if pk, err = readPack(packs[0]); err != nil || pk.head != head || !slices.Equal(hashes(pk.commits[:pk.n]), gitOrder(head)) {
+	if pk, err = readPack(packPath); err != nil || pk.head != head || !slices.Equal(hashes(pk.commits[:pk.n]), gitOrder(head)) {
 		t.Errorf("the pack: head %q, %v; want %q's history first", pk.head, err, head)
 	}
 	if got, want := read(older), gitOrder(older); !slices.Equal(got, want) {
@@ -824,16 +812,13 @@ func TestPackVersion2Upgraded(t *testing.T) {
 	if _, err := Read(ctx, r.dir, "", "", cache); err != nil {
 		t.Fatal(err)
 	}
-	packs, _ := filepath.Glob(filepath.Join(cache, "history-*.pack"))
-	if len(packs) != 1 {
-		t.Fatalf("packs %v, want one", packs)
-	}
-	pk, err := readPack(packs[0])
+	packPath := onlyPack(t, cache)
+	pk, err := readPack(packPath)
 	if err != nil {
 		t.Fatal(err)
 	}
 	v3 := encodePack(pack{commits: pk.commits})
-	if err := os.WriteFile(packs[0], append([]byte{2}, v3[3:]...), 0o600); err != nil {
+	if err := os.WriteFile(packPath, append([]byte{2}, v3[3:]...), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	kept = logMemo{}
@@ -841,7 +826,17 @@ func TestPackVersion2Upgraded(t *testing.T) {
 	if err != nil || len(l.Commits) != 2 {
 		t.Fatalf("beside a pack of version 2: %v, %v; want 2 commits", l, err)
 	}
-	if pk, err = readPack(packs[0]); err != nil || pk.head != head || pk.n != 2 {
+	if pk, err = readPack(packPath); err != nil || pk.head != head || pk.n != 2 {
 		t.Errorf("the pack after: head %q of %d, %v; want %s of 2", pk.head, pk.n, err, head)
 	}
+}
+
+// onlyPack is the one pack in the cache folder, after a read.
+func onlyPack(t *testing.T, cache string) string {
+	t.Helper()
+	packs, _ := filepath.Glob(filepath.Join(cache, "history-*.pack"))
+	if len(packs) != 1 {
+		t.Fatalf("packs %v, want one", packs)
+	}
+	return packs[0]
 }
