@@ -16,7 +16,7 @@ func synthetic(n int) []*Commit {
 			c.parents = []string{fmt.Sprintf("%040x", i+1)}
 		}
 		for k := range 12 {
-			c.Terms = append(c.Terms, fmt.Sprintf("term%d", (i*7+k*131)%5000))
+			c.terms = append(c.terms, fmt.Sprintf("term%d", (i*7+k*131)%5000))
 		}
 		for k := range 3 {
 			c.Files = append(c.Files, fmt.Sprintf("pkg%d/file%d.py", (i+k)%40, (i*3+k)%2000))

@@ -15,6 +15,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"database/sql"
+	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -71,10 +72,44 @@ const schemaVersion = "7"
 type Commit struct {
 	Hash    string
 	Subject string
-	Terms   []string // stems of its message
 	Files   []string // the files it changed, none for a merge
 	parents []string
 	time    int64 // committer time, in seconds since 1970
+	// The stems of its message (eachTerm): as strings, for a commit read
+	// from git; for one read from a pack, their numbers in the pack's
+	// table of strings as the pack writes them (packed, nterms of them),
+	// read as a search asks rather than kept as strings: a history of
+	// 20,000 commits holds some 190,000 of them.
+	terms  []string
+	packed string
+	nterms int
+	table  *[]string
+}
+
+// termCount is how many stems its message has.
+func (c *Commit) termCount() int {
+	if c.table != nil {
+		return c.nterms
+	}
+	return len(c.terms)
+}
+
+// eachTerm calls f with each stem of its message, in order.
+func (c *Commit) eachTerm(f func(string)) {
+	if c.table == nil {
+		for _, t := range c.terms {
+			f(t)
+		}
+		return
+	}
+	table := *c.table
+	b := unsafe.Slice(unsafe.StringData(c.packed), len(c.packed))
+	for len(b) > 0 {
+		// The pack's decoding checked each number.
+		id, n := binary.Uvarint(b)
+		b = b[n:]
+		f(table[id])
+	}
 }
 
 // Log is the history of one revision: its commits, newest first.
@@ -820,7 +855,7 @@ func parseLog(out []byte) []*Commit {
 		subject, _, _ := strings.Cut(string(msg), "\n")
 		subject, _ = redact.String(subject)
 		masked, _ := redact.Mask("", msg)
-		cm := &Commit{Hash: ids[0], time: at, parents: ids[2:], Subject: strings.TrimSpace(subject), Terms: messageTerms(string(masked))}
+		cm := &Commit{Hash: ids[0], time: at, parents: ids[2:], Subject: strings.TrimSpace(subject), terms: messageTerms(string(masked))}
 		sc := bufio.NewScanner(bytes.NewReader(files))
 		for sc.Scan() {
 			if f := strings.TrimSpace(sc.Text()); f != "" {

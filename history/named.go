@@ -171,5 +171,6 @@ func (m *mergeReader) branch(merge *Commit) *Commit {
 	if len(files) == 0 {
 		return nil
 	}
-	return &Commit{Hash: merge.Hash, Subject: merge.Subject, Terms: merge.Terms, Files: files, parents: merge.parents}
+	return &Commit{Hash: merge.Hash, Subject: merge.Subject, Files: files, parents: merge.parents,
+		terms: merge.terms, packed: merge.packed, nterms: merge.nterms, table: merge.table}
 }

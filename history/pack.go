@@ -49,9 +49,7 @@ func encodePack(p pack) []byte {
 		return len(table) - 1
 	}
 	for _, c := range cs {
-		for _, t := range c.Terms {
-			id(t)
-		}
+		c.eachTerm(func(t string) { id(t) })
 		for _, f := range c.Files {
 			id(f)
 		}
@@ -76,10 +74,8 @@ func encodePack(p pack) []byte {
 			str(p)
 		}
 		str(c.Subject)
-		b = binary.AppendUvarint(b, uint64(len(c.Terms)))
-		for _, t := range c.Terms {
-			b = binary.AppendUvarint(b, uint64(ids[t]))
-		}
+		b = binary.AppendUvarint(b, uint64(c.termCount()))
+		c.eachTerm(func(t string) { b = binary.AppendUvarint(b, uint64(ids[t])) })
 		b = binary.AppendUvarint(b, uint64(len(c.Files)))
 		for _, f := range c.Files {
 			b = binary.AppendUvarint(b, uint64(ids[f]))
@@ -190,10 +186,15 @@ func decodeString(s string) (pack, error) {
 		if bad || n > len(s)-pos {
 			return pack{}, errPack
 		}
-		c.Terms = list(n)
-		for i := range c.Terms {
-			c.Terms[i] = ref()
+		// A commit's terms stay numbers in the pack (Commit.eachTerm),
+		// checked here.
+		from := pos
+		for range n {
+			if i := num(); bad || i >= len(table) {
+				return pack{}, errPack
+			}
 		}
+		c.packed, c.nterms, c.table = s[from:pos], n, &table
 		n = num()
 		if bad || n > len(s)-pos {
 			return pack{}, errPack

@@ -79,14 +79,14 @@ func (l *Log) scan(count map[string]int, weigh func(t string, d, n int) float64)
 			continue
 		}
 		n++
-		total += len(c.Terms)
+		total += c.termCount()
 		hit := false
-		for _, t := range c.Terms {
+		c.eachTerm(func(t string) {
 			if count[t] > 0 {
 				df[t]++
 				hit = true
 			}
-		}
+		})
 		if hit {
 			hits = append(hits, c)
 		}
@@ -102,10 +102,8 @@ func (l *Log) scan(count map[string]int, weigh func(t string, d, n int) float64)
 	ms := make([]Match, 0, len(hits))
 	for _, c := range hits {
 		s := 0.0
-		for _, t := range c.Terms {
-			s += q[t]
-		}
-		ms = append(ms, Match{Commit: c, Score: bm25(s, len(c.Terms), avg)})
+		c.eachTerm(func(t string) { s += q[t] })
+		ms = append(ms, Match{Commit: c, Score: bm25(s, c.termCount(), avg)})
 	}
 	return ms
 }
@@ -134,19 +132,19 @@ func newTermIndex(log []*Commit) *termIndex {
 		}
 		k := int32(len(ti.commits))
 		ti.commits = append(ti.commits, c)
-		ids := make([]int32, len(c.Terms))
-		for i, t := range c.Terms {
+		ids := make([]int32, 0, c.termCount())
+		c.eachTerm(func(t string) {
 			id, ok := ti.ids[t]
 			if !ok {
 				id = int32(len(ti.holders))
 				ti.ids[t] = id
 				ti.holders = append(ti.holders, nil)
 			}
-			ids[i] = id
+			ids = append(ids, id)
 			ti.holders[id] = append(ti.holders[id], k)
-		}
+		})
 		ti.terms = append(ti.terms, ids)
-		ti.total += len(c.Terms)
+		ti.total += c.termCount()
 	}
 	return ti
 }
@@ -185,7 +183,7 @@ func (ti *termIndex) similar(count map[string]int, weigh func(t string, d, n int
 			s += q[id]
 		}
 		c := ti.commits[k]
-		ms = append(ms, Match{Commit: c, Score: bm25(s, len(c.Terms), avg)})
+		ms = append(ms, Match{Commit: c, Score: bm25(s, c.termCount(), avg)})
 	}
 	return ms
 }

@@ -19,7 +19,7 @@ func TestSimilarIndexed(t *testing.T) {
 		for range 1 + rng.IntN(8) {
 			msg += words[rng.IntN(len(words))] + " "
 		}
-		c := &Commit{Hash: fmt.Sprint(i), Subject: msg, Terms: messageTerms(msg)}
+		c := &Commit{Hash: fmt.Sprint(i), Subject: msg, terms: messageTerms(msg)}
 		if rng.IntN(5) > 0 { // some commits change no file, and are never matched
 			c.Files = []string{fmt.Sprintf("f%d.go", rng.IntN(40))}
 		}
