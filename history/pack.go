@@ -36,8 +36,8 @@ type pack struct {
 
 var errPack = errors.New("damaged history pack")
 
-func encodePack(p pack) []byte {
-	cs := p.commits
+func encodePack(pk pack) []byte {
+	cs := pk.commits
 	ids := map[string]int{}
 	var table []string
 	id := func(s string) int {
@@ -59,8 +59,8 @@ func encodePack(p pack) []byte {
 		b = binary.AppendUvarint(b, uint64(len(s)))
 		b = append(b, s...)
 	}
-	str(p.head)
-	b = binary.AppendUvarint(b, uint64(p.n))
+	str(pk.head)
+	b = binary.AppendUvarint(b, uint64(pk.n))
 	b = binary.AppendUvarint(b, uint64(len(table)))
 	for _, s := range table {
 		str(s)
