@@ -220,11 +220,11 @@ func cmdIndex(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 	} else {
 		// An update that finds little changed allocates much, briefly,
-		// as a retrieve does: it makes the retrieve's trade (see
-		// tradeForRetrieve), and gives it back when it must read many
+		// as a retrieve does: it makes the server's trade (see
+		// tradeMemoryForTime), and gives it back when it must read many
 		// files, and for the check below, which reads the whole index
 		// after a change and would double the process's memory.
-		undo := tradeForRetrieve()
+		undo := tradeMemoryForTime()
 		ix, st, err = index.OpenUpdate(ctx, root, opts, func(p index.Progress) {
 			if p.Total >= bulkRead {
 				undo()

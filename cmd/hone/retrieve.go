@@ -162,10 +162,10 @@ func cmdRetrieve(ctx context.Context, args []string, stdin io.Reader, stdout, st
 			}
 		}
 		// A retrieve on a warm index trades memory for time: it reads
-		// little and allocates much, briefly (see tradeForRetrieve).
+		// little and allocates much, briefly (see tradeMemoryForTime).
 		// One that first reads many files, a first index, gives it
 		// back, so that its memory stays what an index's is.
-		undo := tradeForRetrieve()
+		undo := tradeMemoryForTime()
 		defer undo()
 		prefault(prefaultBytes)
 		opts.Progress = func(done, total int, bytes int64) {

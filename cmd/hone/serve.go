@@ -310,23 +310,18 @@ const (
 	serveMemoryLimit = 1 << 30
 )
 
-// A hone retrieve or hone index working alone on a warm index reads
-// little and allocates much, briefly: it makes the server's trade too.
-// It had left the collector off until a soft limit of 256 MiB (×0.92–0.95
-// the time of the server's trade, 2026-12-03); a heap that only grows
-// meets each of its pages for the first time, and each first touch is a
-// page fault, costly on a virtual machine. Since the history's read
-// allocates a third less (pack version 3), and with the retrieve's
-// pages mapped ahead (prefault), the server's trade is the faster, on
-// django ×0.86–0.92 the wall time of the collector left off (see
-// prefaultBytes).
-
-// tradeMemoryForTime makes hone serve's trade; tradeForRetrieve a
-// retrieve's or an index's, in this process (see cmdRetrieve). Each
-// returns what undoes it: the settings as they were.
+// tradeMemoryForTime makes the server's trade in this process, and
+// returns what undoes it: the settings as they were. A hone retrieve or
+// hone index working alone on a warm index makes it too (see
+// cmdRetrieve), for it reads little and allocates much, briefly. They had
+// left the collector off until a soft limit of 256 MiB (×0.92–0.95 the
+// time of the server's trade, 2026-12-03); a heap that only grows meets
+// each of its pages for the first time, and each first touch is a page
+// fault, costly on a virtual machine. Since the history's read allocates
+// a third less (pack version 3), and with the retrieve's pages mapped
+// ahead (prefault), the server's trade is the faster, on django
+// ×0.86–0.92 the wall time of the collector left off (see prefaultBytes).
 func tradeMemoryForTime() (undo func()) { return trade(serveGCPercent, serveMemoryLimit) }
-
-func tradeForRetrieve() (undo func()) { return trade(serveGCPercent, serveMemoryLimit) }
 
 // prefaultBytes is what a retrieve working alone has mapped ahead
 // (prefault): about what it allocates on django. Whole processes, 21

@@ -207,7 +207,6 @@ func TestServeTradesMemory(t *testing.T) {
 		memLimit int64
 	}{
 		{"hone serve", tradeMemoryForTime, serveGCPercent, serveMemoryLimit},
-		{"a retrieve alone", tradeForRetrieve, serveGCPercent, serveMemoryLimit},
 	} {
 		for _, tt := range []struct {
 			gogc, limit string
