@@ -37,8 +37,9 @@ func TestPrefault(t *testing.T) {
 		t.Skip("the kernel maps no pages ahead (MADV_POPULATE_WRITE came with Linux 5.14)")
 	}
 	free := func(m runtime.MemStats) int64 { return int64(m.HeapIdle) - int64(m.HeapReleased) }
-	if got := free(after) - free(before); got < n {
-		t.Errorf("the heap kept %d more bytes free and mapped, want %d", got, n)
+	// The runtime's own allocations since may have taken a little of it.
+	if got := free(after) - free(before); got < n*3/4 {
+		t.Errorf("the heap kept %d more bytes free and mapped, want about %d", got, n)
 	}
 	if after.HeapAlloc > before.HeapAlloc+n/4 {
 		t.Errorf("heap in use %d after, %d before: the memory was not freed", after.HeapAlloc, before.HeapAlloc)
