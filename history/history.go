@@ -76,34 +76,40 @@ type Commit struct {
 	parents []string
 	time    int64 // committer time, in seconds since 1970
 	// The stems of its message (eachTerm): as strings, for a commit read
-	// from git; for one read from a pack, their numbers in the pack's
-	// table of strings as the pack writes them (packed, nterms of them),
-	// read as a search asks rather than kept as strings: a history of
-	// 20,000 commits holds some 190,000 of them.
+	// from git; for one read from a pack, packed: read as a search asks
+	// rather than kept as strings, for a history of 20,000 commits holds
+	// some 190,000 of them.
 	terms  []string
-	packed string
-	nterms int
-	table  *[]string
+	packed packedTerms
+}
+
+// packedTerms are a commit's stems as a pack writes them: their numbers
+// in the pack's table of strings, n of them; a nil table for a commit
+// not read from a pack.
+type packedTerms struct {
+	ids   string
+	n     int
+	table *[]string
 }
 
 // termCount is how many stems its message has.
 func (c *Commit) termCount() int {
-	if c.table != nil {
-		return c.nterms
+	if c.packed.table != nil {
+		return c.packed.n
 	}
 	return len(c.terms)
 }
 
 // eachTerm calls f with each stem of its message, in order.
 func (c *Commit) eachTerm(f func(string)) {
-	if c.table == nil {
+	if c.packed.table == nil {
 		for _, t := range c.terms {
 			f(t)
 		}
 		return
 	}
-	table := *c.table
-	b := unsafe.Slice(unsafe.StringData(c.packed), len(c.packed))
+	table := *c.packed.table
+	b := unsafe.Slice(unsafe.StringData(c.packed.ids), len(c.packed.ids))
 	for len(b) > 0 {
 		// The pack's decoding checked each number.
 		id, n := binary.Uvarint(b)

@@ -172,5 +172,5 @@ func (m *mergeReader) branch(merge *Commit) *Commit {
 		return nil
 	}
 	return &Commit{Hash: merge.Hash, Subject: merge.Subject, Files: files, parents: merge.parents,
-		terms: merge.terms, packed: merge.packed, nterms: merge.nterms, table: merge.table}
+		terms: merge.terms, packed: merge.packed}
 }

@@ -194,7 +194,7 @@ func decodeString(s string) (pack, error) {
 				return pack{}, errPack
 			}
 		}
-		c.packed, c.nterms, c.table = s[from:pos], n, &table
+		c.packed = packedTerms{ids: s[from:pos], n: n, table: &table}
 		n = num()
 		if bad || n > len(s)-pos {
 			return pack{}, errPack
