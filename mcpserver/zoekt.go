@@ -91,7 +91,7 @@ func (s *Server) fetchZoekt(ctx context.Context, p string) error {
 		return nil
 	}
 	base := clean[strings.LastIndexByte(clean, '/')+1:]
-	files, err := s.zoekt.Search(ctx, "f:"+zoekt.GlobRegexp(base), 50)
+	files, err := s.zoekt.Search(ctx, "f:"+zoekt.NameRegexp(base), 50)
 	if err != nil {
 		return err
 	}

@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -37,7 +38,17 @@ func fakeZoekt(t *testing.T, repo string) *httptest.Server {
 		w.Header().Set("Content-Type", "application/json")
 		switch r.URL.Path {
 		case "/api/search":
-			json.NewEncoder(w).Encode(map[string]any{"Result": map[string]any{"Files": files, "FileCount": len(files)}})
+			// The query's file filters are kept, as a cluster keeps
+			// them; its other terms are not read.
+			var args struct{ Q string }
+			json.NewDecoder(r.Body).Decode(&args)
+			var hits []fm
+			for _, f := range files {
+				if fileFiltersMatch(args.Q, f.FileName) {
+					hits = append(hits, f)
+				}
+			}
+			json.NewEncoder(w).Encode(map[string]any{"Result": map[string]any{"Files": hits, "FileCount": len(hits)}})
 		case "/api/list":
 			json.NewEncoder(w).Encode(map[string]any{"List": map[string]any{"Repos": []any{map[string]any{
 				"Repository": map[string]any{"Name": repo}, "Stats": map[string]any{"Documents": len(files), "ContentBytes": 30000}}}}})
@@ -47,6 +58,18 @@ func fakeZoekt(t *testing.T, repo string) *httptest.Server {
 	}))
 	t.Cleanup(srv.Close)
 	return srv
+}
+
+// fileFiltersMatch reports whether a file's path meets every f: and -f:
+// of a zoekt query.
+func fileFiltersMatch(q, path string) bool {
+	for _, m := range regexp.MustCompile(`(^|[\s(])(-?)f:(\S+)`).FindAllStringSubmatch(q, -1) {
+		re, err := regexp.Compile(m[3])
+		if err != nil || re.MatchString(path) == (m[2] == "-") {
+			return false
+		}
+	}
+	return true
 }
 
 // connectZoekt starts a server over a fake cluster of one fixture

@@ -1,8 +1,10 @@
 package zoekt
 
 import (
+	"regexp"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/hone-tools/hone"
 	"github.com/hone-tools/hone/internal/lazyre"
@@ -210,13 +212,16 @@ func GlobRegexp(g string) string {
 		g = strings.TrimSuffix(g, "/")
 		return "^" + regexpQuote(g) + "(/|$)"
 	}
-	var b strings.Builder
+	anchor := "^"
 	if !strings.Contains(g, "/") {
-		b.WriteString("(^|/)")
-	} else {
-		b.WriteString("^")
+		anchor = "(^|/)"
 	}
-	depth := 0
+	var b strings.Builder
+	b.WriteString(anchor)
+	// A brace is a group only where it closes: "{a,b" is literal text, as
+	// an unclosed bracket is.
+	closes := braceGroups(g)
+	var open []int // the braces that are groups, innermost last
 	for i := 0; i < len(g); i++ {
 		switch c := g[i]; c {
 		case '*':
@@ -234,42 +239,135 @@ func GlobRegexp(g string) string {
 		case '?':
 			b.WriteString("[^/]")
 		case '{':
-			depth++
-			b.WriteString("(")
+			if _, ok := closes[i]; ok {
+				open = append(open, i)
+				b.WriteString("(")
+			} else {
+				b.WriteString(`\{`)
+			}
 		case '}':
-			if depth > 0 {
-				depth--
+			if n := len(open); n > 0 && closes[open[n-1]] == i {
+				open = open[:n-1]
 				b.WriteString(")")
 			} else {
 				b.WriteString(`\}`)
 			}
 		case ',':
-			if depth > 0 {
+			if len(open) > 0 {
 				b.WriteString("|")
 			} else {
 				b.WriteString(",")
 			}
 		case '[':
-			j := strings.IndexByte(g[i:], ']')
-			if j < 0 {
+			class, n := globClass(g[i:])
+			if n == 0 {
 				b.WriteString(`\[`)
 				continue
 			}
-			class := g[i+1 : i+j]
-			if strings.HasPrefix(class, "!") {
-				class = "^" + class[1:]
-			}
-			b.WriteString("[" + class + "]")
-			i += j
+			b.WriteString(class)
+			i += n - 1
 		case '\\':
 			if i+1 < len(g) {
 				i++
 				b.WriteString(regexpQuote(string(g[i])))
+			} else {
+				b.WriteString(`\\`)
 			}
 		default:
 			b.WriteString(regexpQuote(string(c)))
 		}
 	}
 	b.WriteString("$")
-	return b.String()
+	re := b.String()
+	if _, err := regexp.Compile(re); err != nil {
+		// What is no expression (a range backwards, "[z-a]") is taken as
+		// the text it is.
+		return anchor + regexpQuote(g) + "$"
+	}
+	return re
+}
+
+// NameRegexp is a regular expression over a file's path in its
+// repository that matches the files of that name, the name taken as it
+// is, in any folder.
+func NameRegexp(name string) string {
+	return "(^|/)" + regexpQuote(name) + "$"
+}
+
+// braceGroups maps each brace of g that opens a group to the brace that
+// closes it; braces that do not pair are left out, and are literal.
+// Brackets and escaped characters hold no braces.
+func braceGroups(g string) map[int]int {
+	out := map[int]int{}
+	var stack []int
+	for i := 0; i < len(g); i++ {
+		switch g[i] {
+		case '\\':
+			i++
+		case '[':
+			if _, n := globClass(g[i:]); n > 0 {
+				i += n - 1
+			}
+		case '{':
+			stack = append(stack, i)
+		case '}':
+			if n := len(stack); n > 0 {
+				out[stack[n-1]] = i
+				stack = stack[:n-1]
+			}
+		}
+	}
+	return out
+}
+
+// globClass reads the bracket expression at the start of g ("[abc]",
+// "[!a-z]", "[]x]", "[[:alpha:]_]") as a regular expression's class, and
+// how many bytes of g it spans; 0 where the bracket does not close, and
+// is literal. A ']' first in the class (after any '!') is one of its
+// characters, as in a shell's glob; so is every other character but a
+// range's '-' and a POSIX class's name.
+func globClass(g string) (string, int) {
+	i := 1
+	var b strings.Builder
+	b.WriteString("[")
+	if i < len(g) && (g[i] == '!' || g[i] == '^') {
+		b.WriteString("^")
+		i++
+	}
+	first := true
+	for ; i < len(g); i++ {
+		c := g[i]
+		switch {
+		case c == ']' && !first:
+			b.WriteString("]")
+			return b.String(), i + 1
+		case c == '[' && i+1 < len(g) && g[i+1] == ':':
+			if j := strings.Index(g[i+2:], ":]"); j >= 0 && posixClass[g[i+2:i+2+j]] {
+				b.WriteString(g[i : i+2+j+2])
+				i += 2 + j + 1
+				break
+			}
+			b.WriteString(`\[`)
+		case c == '-' && !first && i+1 < len(g) && g[i+1] != ']':
+			b.WriteString("-")
+		case c == '\\' && i+1 < len(g):
+			i++
+			b.WriteString(`\` + string(g[i]))
+		case strings.IndexByte(`\[]^-`, c) >= 0:
+			b.WriteString(`\` + string(c))
+		default:
+			r, size := utf8.DecodeRuneInString(g[i:])
+			b.WriteRune(r)
+			i += size - 1
+		}
+		first = false
+	}
+	return "", 0
+}
+
+// posixClass holds the names of the POSIX character classes a bracket
+// may hold, as [[:alpha:]].
+var posixClass = map[string]bool{
+	"alnum": true, "alpha": true, "ascii": true, "blank": true, "cntrl": true, "digit": true, "graph": true,
+	"lower": true, "print": true, "punct": true, "space": true, "upper": true, "word": true, "xdigit": true,
 }

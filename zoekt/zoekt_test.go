@@ -14,6 +14,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -290,6 +291,19 @@ func TestGlobRegexp(t *testing.T) {
 		{"*.{ts,tsx}", `(^|/)[^/]*\.(ts|tsx)$`},
 		{"test_?.py", `(^|/)test_[^/]\.py$`},
 		{"[!a]*.c", `(^|/)[^a][^/]*\.c$`},
+		// Braces and brackets that do not close are the text they are.
+		{"{a,b", `(^|/)\{a,b$`},
+		{"a}b*", `(^|/)a\}b[^/]*$`},
+		{"{a,{b,c}", `(^|/)\{a,(b|c)$`},
+		{"x[*", `(^|/)x\[[^/]*$`},
+		// A ']' first in a bracket is one of its characters; POSIX
+		// classes are kept.
+		{"[]x]*", `(^|/)[\]x][^/]*$`},
+		{"[]x*", `(^|/)\[\]x[^/]*$`},
+		{"[[:alpha:]]*", `(^|/)[[:alpha:]][^/]*$`},
+		{"[a-c]?", `(^|/)[a-c][^/]$`},
+		{"[z-a]*", `(^|/)\[z-a\]\*$`},
+		{"[{]*.go", `(^|/)[{][^/]*\.go$`},
 	} {
 		if got := GlobRegexp(tt.glob); got != tt.re {
 			t.Errorf("GlobRegexp(%q) = %q, want %q", tt.glob, got, tt.re)
@@ -302,7 +316,10 @@ func FuzzGlobRegexp(f *testing.F) {
 		f.Add(g)
 	}
 	f.Fuzz(func(t *testing.T, g string) {
-		_ = GlobRegexp(g) // never panics
+		re := GlobRegexp(g)
+		if _, err := regexp.Compile(re); err != nil {
+			t.Fatalf("GlobRegexp(%q) = %q, no expression: %v", g, re, err)
+		}
 	})
 }
 
