@@ -32,10 +32,10 @@ func (f *backendFlags) open() (*zoekt.Client, error) {
 		return nil, nil
 	case "zoekt":
 	default:
-		return nil, usagef("unknown backend %q: use index or zoekt", f.kind)
+		return nil, usagef("unknown backend %q (--backend or HONE_BACKEND): use index or zoekt", f.kind)
 	}
 	if f.url == "" {
-		return nil, usagef("--backend zoekt needs --zoekt-url, such as http://localhost:6070 (a zoekt-webserver started with -rpc)")
+		return nil, usagef("--backend zoekt (or HONE_BACKEND=zoekt) needs --zoekt-url or HONE_ZOEKT_URL, such as http://localhost:6070 (a zoekt-webserver started with -rpc)")
 	}
 	var repos []string
 	if f.repos != "" {

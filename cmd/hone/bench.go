@@ -90,8 +90,14 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	if len(words) > 0 || *data == "" || *repos == "" {
-		return usagef("usage: %s\n   or: %s\n   or: %s\n   or: %s\n   or: %s\n   or: %s\n   or: %s\n   or: %s\n   or: %s\n   or: %s\n   or: %s\n   or: %s", sweUsage, benchUsage, fitUsage, calibrateUsage, reportUsage, compareUsage, packsUsage, hunksUsage, mineUsage, wordsUsage, glossaryUsage, vocabUsage)
+	const subcommands = "index, fit, calibrate, report, compare, mine, words, vocab, hunks, packs or glossary"
+	switch {
+	case len(words) > 0 && len(args) > 0 && args[0] == words[0]:
+		return usagef("unknown bench command %q: use %s, or --data and --repos to run a benchmark (\"hone help bench\" shows each)", redact.Line(words[0]), subcommands)
+	case len(words) > 0:
+		return usagef("hone bench takes no arguments but its flags, not %q (\"hone help bench\" shows them)", redact.Line(words[0]))
+	case *data == "" || *repos == "":
+		return usagef("hone bench needs --data FILE.jsonl and --repos DIR, or a command: %s (\"hone help bench\" shows each)", subcommands)
 	}
 	budgets, err := parseBudgets(*packBudgets)
 	if err != nil {

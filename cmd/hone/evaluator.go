@@ -54,7 +54,7 @@ func (f *evalFlags) open() (*modeleval.Model, error) {
 			return nil, usagef("--evaluator anthropic needs ANTHROPIC_API_KEY in the environment")
 		}
 	default:
-		return nil, usagef("unknown evaluator %q: use none, openai or anthropic", f.kind)
+		return nil, usagef("unknown evaluator %q (--evaluator or HONE_EVALUATOR): use none, openai or anthropic", f.kind)
 	}
 	ep.Model, ep.Timeout = f.model, f.timeout
 	if f.model == "" {
@@ -71,8 +71,13 @@ func (f *evalFlags) open() (*modeleval.Model, error) {
 	if f.timeout <= 0 {
 		return nil, usagef("--model-timeout must be more than 0, not %s", f.timeout)
 	}
-	if f.priceIn < 0 || f.priceOut < 0 {
-		return nil, usagef("--price-in and --price-out are prices, at least 0")
+	for _, p := range []float64{f.priceIn, f.priceOut} {
+		// NaN fails both tests; a price past a million dollars a
+		// million tokens is no price, and would make the account's
+		// sums infinite.
+		if !(p >= 0 && p <= maxPrice) {
+			return nil, usagef("--price-in and --price-out are US dollars per million tokens, from 0 to %g", float64(maxPrice))
+		}
 	}
 	chat, err := modeleval.Dial(f.kind, ep)
 	if err != nil {
@@ -102,6 +107,9 @@ func envOr(name, def string) string {
 	}
 	return def
 }
+
+// maxPrice is the most --price-in and --price-out may be.
+const maxPrice = 1e6
 
 func firstOf(ss ...string) string {
 	for _, s := range ss {

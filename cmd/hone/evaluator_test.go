@@ -55,11 +55,17 @@ func TestEvaluatorFlagErrors(t *testing.T) {
 	}{
 		{nil, []string{"--evaluator", "openai", "--model", "m"}, "needs OPENAI_API_KEY in the environment, or --base-url"},
 		{nil, []string{"--evaluator", "anthropic", "--model", "m"}, "needs ANTHROPIC_API_KEY"},
-		{nil, []string{"--evaluator", "gemini"}, `unknown evaluator "gemini": use none, openai or anthropic`},
+		{nil, []string{"--evaluator", "gemini"}, `unknown evaluator "gemini" (--evaluator or HONE_EVALUATOR): use none, openai or anthropic`},
 		{map[string]string{"OPENAI_API_KEY": fakeKey}, []string{"--evaluator", "openai"}, "needs --model NAME"},
 		{map[string]string{"OPENAI_API_KEY": fakeKey}, []string{"--evaluator", "openai", "--model", "m", "--model-top", "0"}, "--model-top must be at least 1"},
 		{map[string]string{"OPENAI_API_KEY": fakeKey}, []string{"--evaluator", "openai", "--model", "m", "--base-url", "localhost:1234"}, "not an http(s) URL"},
-		{map[string]string{"HONE_EVALUATOR": "bogus"}, nil, `unknown evaluator "bogus"`},
+		{map[string]string{"HONE_EVALUATOR": "bogus"}, nil, `unknown evaluator "bogus" (--evaluator or HONE_EVALUATOR)`},
+		// Prices that are no numbers, or that would make the account's
+		// sums infinite.
+		{map[string]string{"OPENAI_API_KEY": fakeKey}, []string{"--evaluator", "openai", "--model", "m", "--price-in", "NaN"}, "--price-in and --price-out are US dollars per million tokens"},
+		{map[string]string{"OPENAI_API_KEY": fakeKey}, []string{"--evaluator", "openai", "--model", "m", "--price-out", "Inf"}, "from 0 to 1e+06"},
+		{map[string]string{"OPENAI_API_KEY": fakeKey}, []string{"--evaluator", "openai", "--model", "m", "--price-in", "1e308"}, "from 0 to 1e+06"},
+		{map[string]string{"OPENAI_API_KEY": fakeKey}, []string{"--evaluator", "openai", "--model", "m", "--price-in", "-1"}, "from 0 to 1e+06"},
 	} {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
 			for _, k := range []string{"OPENAI_API_KEY", "ANTHROPIC_API_KEY", "OPENAI_BASE_URL", "HONE_EVALUATOR", "HONE_MODEL"} {

@@ -22,6 +22,7 @@ import (
 
 	"github.com/hone-tools/hone"
 	"github.com/hone-tools/hone/index"
+	"github.com/hone-tools/hone/redact"
 )
 
 func main() {
@@ -120,9 +121,19 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if err == nil {
 		return 0
 	}
+	// What goes out has passed the redaction: an error may quote a flag's
+	// value, a URL with a token in it, a path.
 	var ue usageError
 	if errors.As(err, &ue) {
-		fmt.Fprintf(stderr, "hone: %s\n", ue.msg)
+		// A command's usage runs over lines of its own making; any
+		// other message is one line, whatever a value in it holds.
+		msg, _ := redact.String(ue.msg)
+		if strings.HasPrefix(msg, "usage: ") {
+			msg, _ = redact.CleanText(msg)
+		} else {
+			msg = redact.Line(msg)
+		}
+		fmt.Fprintf(stderr, "hone: %s\n", msg)
 		return 2
 	}
 	if errors.Is(err, errHelp) {
@@ -132,7 +143,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		fmt.Fprintln(stderr, "hone: interrupted")
 		return 130
 	}
-	fmt.Fprintf(stderr, "hone: %v\n", err)
+	msg, _ := redact.String(err.Error())
+	fmt.Fprintf(stderr, "hone: %s\n", redact.Line(msg))
 	return 1
 }
 

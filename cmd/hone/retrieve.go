@@ -292,14 +292,14 @@ func repoRoot(flagRepo string) (root string, outside bool, err error) {
 		fi, err := os.Stat(abs)
 		switch {
 		case errors.Is(err, os.ErrNotExist):
-			return "", false, usagef("repository %s does not exist", flagRepo)
+			return "", false, usagef("repository %s does not exist", redact.QuotePath(flagRepo))
 		case err != nil:
-			return "", false, usagef("cannot read repository %s: %v", flagRepo, err)
+			return "", false, usagef("cannot read repository %s: %v", redact.QuotePath(flagRepo), err)
 		case !fi.IsDir():
-			return "", false, usagef("repository %s is not a directory", flagRepo)
+			return "", false, usagef("repository %s is not a directory", redact.QuotePath(flagRepo))
 		}
 		if _, err := os.ReadDir(abs); err != nil {
-			return "", false, usagef("cannot read repository %s: %v", flagRepo, err)
+			return "", false, usagef("cannot read repository %s: %v", redact.QuotePath(flagRepo), err)
 		}
 		return abs, false, nil
 	}
