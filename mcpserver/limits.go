@@ -52,6 +52,15 @@ func checkLen(name, s string, limit int) error {
 	return nil
 }
 
+// notNegative refuses a count below 0, which no default stands for: 0
+// or leaving it out takes the default.
+func notNegative(name string, v int) error {
+	if v < 0 {
+		return fmt.Errorf("%s must be 0 or more (0 or none: the default), not %d", name, v)
+	}
+	return nil
+}
+
 // checkGlobs refuses more globs, or longer ones, than a search needs.
 func checkGlobs(name string, globs []string) error {
 	if len(globs) > maxGlobs {
@@ -60,6 +69,9 @@ func checkGlobs(name string, globs []string) error {
 	for i, g := range globs {
 		if len(g) > maxGlobBytes {
 			return fmt.Errorf("%s glob %d is %d bytes long, over the %d bytes a glob may have: shorten it", name, i+1, len(g), maxGlobBytes)
+		}
+		if !hone.ValidGlob(g) {
+			return fmt.Errorf("bad glob %s in %s: check its brackets and braces", quote(g), name)
 		}
 	}
 	return nil

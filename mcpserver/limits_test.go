@@ -40,6 +40,18 @@ func TestInputLimits(t *testing.T) {
 		{"query with no words", "search_code", map[string]any{"query": strings.Repeat("the ", 1000)}, "has no words to search for"},
 		{"start_line a 2 MB string", "read_span", map[string]any{"path": "a.go", "start_line": mid}, "validating"},
 		{"a 2 MB argument name", "read_span", map[string]any{"path": "a.go", "start_line": 1, mid: 1}, "unexpected additional properties"},
+		// Globs that are none, and counts below any default, are refused
+		// as the command line refuses them, not taken for the default.
+		{"a bracket that does not close", "search_code", map[string]any{"query": "token", "include": []string{"["}}, `bad glob "[" in include: check its brackets and braces`},
+		{"a brace that does not close", "search_code", map[string]any{"query": "token", "exclude": []string{"{a,b"}}, `bad glob "{a,b" in exclude`},
+		{"a bad glob in retrieve_context", "retrieve_context", map[string]any{"task": "token expiry", "include": []string{"src/[a"}}, `bad glob "src/[a" in include`},
+		{"max_files below 0", "retrieve_context", map[string]any{"task": "token expiry", "max_files": -3}, "max_files must be 0 or more"},
+		{"budget_tokens below 0", "retrieve_context", map[string]any{"task": "token expiry", "budget_tokens": -5}, "budget_tokens must be 0 or more"},
+		{"limit below 0", "search_code", map[string]any{"query": "token", "limit": -1}, "limit must be 0 or more"},
+		{"start_line 0", "read_span", map[string]any{"path": "src/auth/tokens.ts", "start_line": 0}, "start_line is 1-based: give 1 or more, not 0"},
+		{"start_line below 0", "read_span", map[string]any{"path": "src/auth/tokens.ts", "start_line": -1}, "start_line is 1-based"},
+		{"start_column below 0", "read_span", map[string]any{"path": "src/auth/tokens.ts", "start_line": 1, "start_column": -4}, "start_column must be 0 or more"},
+		{"end_line below 0", "read_span", map[string]any{"path": "src/auth/tokens.ts", "start_line": 1, "end_line": -2}, "end_line must be 0 or more"},
 	} {
 		start := time.Now()
 		res, text := call(t, cs, tt.tool, tt.args)

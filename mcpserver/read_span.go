@@ -66,7 +66,16 @@ func (s *Server) readSpan(ctx context.Context, req *mcp.CallToolRequest, in Span
 	if err != nil {
 		return nil, SpanResult{}, err
 	}
-	start, end, col := max(in.StartLine, 1), in.EndLine, max(in.StartColumn, 1)
+	if in.StartLine < 1 {
+		return nil, SpanResult{}, fmt.Errorf("start_line is 1-based: give 1 or more, not %d", in.StartLine)
+	}
+	if err := notNegative("end_line", in.EndLine); err != nil {
+		return nil, SpanResult{}, err
+	}
+	if err := notNegative("start_column", in.StartColumn); err != nil {
+		return nil, SpanResult{}, err
+	}
+	start, end, col := in.StartLine, in.EndLine, max(in.StartColumn, 1)
 	if end <= 0 {
 		end = start + 199
 	}

@@ -86,6 +86,14 @@ func (s *Server) retrieveContext(ctx context.Context, req *mcp.CallToolRequest, 
 	if err := checkGlobs("exclude", in.Exclude); err != nil {
 		return nil, RetrieveResult{}, err
 	}
+	for _, c := range []struct {
+		name string
+		v    int
+	}{{"budget_tokens", in.BudgetTokens}, {"max_files", in.MaxFiles}} {
+		if err := notNegative(c.name, c.v); err != nil {
+			return nil, RetrieveResult{}, err
+		}
+	}
 	var note string
 	switch {
 	case in.UseMyModel && clientSamples(req.Session) && roundTrips(req.Session):

@@ -46,6 +46,9 @@ func (s *Server) addSearchCode(srv *mcp.Server) {
 }
 
 func (s *Server) searchCode(ctx context.Context, req *mcp.CallToolRequest, in SearchParams) (*mcp.CallToolResult, SearchResult, error) {
+	if err := notNegative("limit", in.Limit); err != nil {
+		return nil, SearchResult{}, err
+	}
 	limit := in.Limit
 	if limit <= 0 {
 		limit = 10

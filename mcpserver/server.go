@@ -107,6 +107,16 @@ func checkRoot(root string) (string, error) {
 	return abs, nil
 }
 
+// clientHasRoots reports whether the client said, when it started the
+// session, that it can name its workspace (the roots capability).
+func clientHasRoots(ss *mcp.ServerSession) bool {
+	if ss == nil {
+		return false
+	}
+	p := ss.InitializeParams()
+	return p != nil && p.Capabilities != nil && p.Capabilities.RootsV2 != nil
+}
+
 // repo is the repository a call works on: the one named at start, else
 // the client's workspace, its first root that is a local folder, else the
 // fallback.
@@ -114,8 +124,10 @@ func (s *Server) repo(ctx context.Context, ss *mcp.ServerSession) (string, error
 	if s.root != "" {
 		return s.root, nil
 	}
-	if ss != nil {
-		// A client without roots answers that it has no such method.
+	if clientHasRoots(ss) {
+		// A client that said it has roots may still answer that it has
+		// no such method; one that did not say so is not asked, for
+		// it may never answer.
 		//lint:ignore SA1019 roots are deprecated (SEP-2577), but still how clients name their workspace; --repo is the lasting way.
 		if res, err := ss.ListRoots(ctx, nil); err == nil {
 			for _, r := range res.Roots {

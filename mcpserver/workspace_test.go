@@ -102,3 +102,45 @@ func TestWorkspaceFallback(t *testing.T) {
 		}
 	}
 }
+
+// A client that did not say it has roots is never asked for them: one
+// that cannot answer would leave the call waiting for ever. The call says
+// how to name the repository instead.
+func TestWorkspaceClientWithoutRoots(t *testing.T) {
+	srv, err := NewWorkspace("", t.TempDir(), slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	w := serveWire(t, srv.MCP(), NewStdioTransport(io.Discard), 16)
+	defer w.close()
+	w.send(`{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"test","version":"0"}}}`)
+	if r, ok := w.await(`"init"`); !ok || r.Error != nil {
+		t.Fatalf("initialize: %+v", r)
+	}
+	w.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	w.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"index_status","arguments":{}}}`)
+	for {
+		_, line, ok := w.next()
+		if !ok {
+			t.Fatal("no answer to the call")
+		}
+		var m struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+		}
+		if err := json.Unmarshal([]byte(line), &m); err != nil {
+			t.Fatal(err)
+		}
+		if m.Method == "roots/list" {
+			t.Fatalf("asked a client without roots for them: %s", line)
+		}
+		if string(m.ID) != "1" {
+			continue
+		}
+		if !strings.Contains(line, "start it with --repo") {
+			t.Errorf("index_status with no workspace: %s, want an error that says to use --repo", line)
+		}
+		break
+	}
+}
