@@ -373,7 +373,10 @@ func Build(res *hone.Result, root string, opts Options) *Pack {
 	// What did not fit, the most worth first, ready to ask for.
 	sort.SliceStable(omitted, func(i, j int) bool { return omitted[i].worth > omitted[j].worth })
 	for _, u := range omitted {
-		p.Omitted = append(p.Omitted, u.name(redact.QuotePath(files[u.file].Path)))
+		// A unit cut to fit and then left out is left out whole.
+		whole := *u
+		whole.cut = [2]int{}
+		p.Omitted = append(p.Omitted, whole.name(redact.QuotePath(files[u.file].Path)))
 	}
 	if len(p.Omitted) > 0 {
 		text = p.withOmitted(text, count)
@@ -578,8 +581,12 @@ func layout(files []hone.File, texts [][]string, units []*unit) []block {
 			run := us[:k]
 			us = us[k:]
 			from, to, total := run[0].from, run[len(run)-1].to, len(texts[i])
+			cut := false
+			for _, u := range run {
+				cut = cut || u.cut[0] > 0
+			}
 			title := fmt.Sprintf("%s (lines %d-%d of %d)", qpath, from, to, total)
-			if from == 1 && to == total {
+			if from == 1 && to == total && !cut {
 				title = qpath + " (whole file)"
 			} else {
 				var syms []string
@@ -598,11 +605,19 @@ func layout(files []hone.File, texts [][]string, units []*unit) []block {
 					title = fmt.Sprintf("%s: %s (lines %d-%d of %d)", qpath, strings.Join(syms, ", "), from, to, total)
 				}
 			}
-			var body string
-			if len(run) == 1 && run[0].cut[0] > 0 {
-				body = elided(texts[i], run[0])
-			} else {
-				body = strings.Join(texts[i][from-1:to], "\n")
+			// Each unit as it goes in: a cut one with its middle left
+			// out, saying so, wherever it lies in the block.
+			body := strings.Join(texts[i][from-1:to], "\n")
+			if cut {
+				parts := make([]string, len(run))
+				for k, u := range run {
+					if u.cut[0] > 0 {
+						parts[k] = elided(texts[i], u)
+					} else {
+						parts[k] = strings.Join(texts[i][u.from-1:u.to], "\n")
+					}
+				}
+				body = strings.Join(parts, "\n")
 			}
 			out = append(out, block{units: run, text: fmt.Sprintf("### %s\n```%s\n%s\n```\n", title, fence(f.Path), body)})
 		}

@@ -462,6 +462,9 @@ func fileUnits(file int, path string, lines []string, spans []hone.Span, relevan
 		for _, u := range out {
 			all += u.worth
 		}
+		if all == 0 {
+			return // no unit holds a letter or digit: all are worth nothing
+		}
 		for _, u := range out {
 			u.worth = rel * u.worth / all
 		}
@@ -682,7 +685,7 @@ func isPreamble(lang, line string) bool {
 // name is how Included and Omitted list a unit: "path" for a whole file,
 // "path:from-to symbol" for the rest.
 func (u *unit) name(path string) string {
-	if u.whole {
+	if u.whole && u.cut[0] == 0 {
 		return path
 	}
 	s := fmt.Sprintf("%s:%d-%d", path, u.from, u.to)
@@ -698,13 +701,20 @@ func (u *unit) name(path string) string {
 	return s
 }
 
-// elide returns a copy of u, a unit too large for room tokens, that holds
-// its first and last lines, as many of each as fit, and leaves out its
-// middle; nil when not even a few lines fit.
+// elide returns a copy of u, a unit too large for room tokens as its
+// estimate has it, that holds its first and last lines, as many of each
+// as fit, and leaves out its middle, a line at least; nil when not even a
+// few lines fit. Where the unit's own count fits after all, the copy is
+// the whole unit, so counted.
 func elide(u *unit, lines []string, room int, count func(string) int) *unit {
+	if whole := count(strings.Join(lines[u.from-1:u.to], "\n")) + blockTokens; whole <= room {
+		v := *u
+		v.tokens = whole
+		return &v
+	}
 	n := u.to - u.from + 1
 	best := 0
-	for lo, hi := 1, n/2; lo <= hi; {
+	for lo, hi := 1, (n-1)/2; lo <= hi; {
 		k := (lo + hi) / 2
 		v := *u
 		v.cut = [2]int{u.from + k, u.to - k}
