@@ -18,7 +18,8 @@ const Version = "0.1.0"
 //	   language, the repository's main language, which picks the
 //	   ranking model's weight set; timings_ms, where elapsed_ms went:
 //	   update (the index's update before the loop), task, cycles (one
-//	   each) and rank, in milliseconds; cycles[].evaluated[].relevance,
+//	   each), rank, and history (how long of that the run waited for
+//	   the git history), in milliseconds; cycles[].evaluated[].relevance,
 //	   each evaluated file's relevance in the result, on the result's
 //	   scale, beside score, the evaluator's (2026-12-05).
 //	3  (2026-12-01) one relevance: a file's relevance, in files and

@@ -99,6 +99,10 @@ Usage:
   hone bench --data FILE --repos DIR    run a localization benchmark (SWE-bench Lite's format)
   hone bench index --git-dir DIR ...    measure the index on a real repository
   hone bench fit --signals FILE         fit the ranking's weights, with cross-validation
+  hone bench calibrate --signals FILE   fit the calibration that makes scores relevance
+  hone bench packs --dump DIR           replay the context packs of an earlier run (--fit: their weights)
+  hone bench hunks --data FILE          add the gold hunks to benchmark instances, from their commits
+  hone bench words --data FILE          check that tasks in users' words name none of the code
   hone bench report ROWS.jsonl          print the figures of an earlier run
   hone bench compare OLD NEW            set two runs side by side, instance by instance
   hone bench mine --git-dir DIR         make benchmark instances out of a repository's history

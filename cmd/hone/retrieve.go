@@ -54,7 +54,7 @@ func cmdRetrieve(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		budget    = fs.Int("budget", pack.DefaultBudget, "with --format context: the most tokens the pack may hold")
 		maxCycles = fs.Int("max-cycles", hone.DefaultMaxCycles, "cycles of the loop at most (1-10)")
 		threshold = fs.Float64("threshold", hone.DefaultThreshold, "the relevance a file needs to be among the result's files (0-1]: the probability that the task needs it")
-		maxFiles  = fs.Int("max-files", hone.DefaultMaxFiles, "the result's files at most")
+		maxFiles  = fs.Int("max-files", hone.DefaultMaxFiles, "the result's files at the threshold at most (the context files that come with them, two at most, are not counted)")
 		taskFile  = fs.String("task-file", "", "read the task from FILE, or from standard input with -")
 		noHistory = fs.Bool("no-history", false, "leave the repository's git history out of the ranking")
 		noServer  = fs.Bool("no-server", false, "work in this process, even where a hone serve runs for the index folder")
