@@ -50,7 +50,8 @@ func TestOptionsCheck(t *testing.T) {
 		{"threshold NaN", func(o *hone.Options) { o.Threshold = math.NaN() }, "threshold must be in (0, 1], not NaN"},
 		{"threshold over 1", func(o *hone.Options) { o.Threshold = 1.5 }, "threshold"},
 		{"no files", func(o *hone.Options) { o.MaxFiles = 0 }, "max files must be at least 1"},
-		{"no candidates", func(o *hone.Options) { o.Candidates = 0 }, "candidates must be at least 1"},
+		{"no candidates", func(o *hone.Options) { o.Candidates = 0 }, "candidates must be between 1 and 10000, not 0"},
+		{"candidates past any search", func(o *hone.Options) { o.Candidates = 230584300921369396 }, "candidates must be between 1 and 10000"},
 		{"a bad glob", func(o *hone.Options) { o.Include = []string{"src/[a"} }, `bad glob "src/[a"`},
 		{"an unbalanced brace", func(o *hone.Options) { o.Exclude = []string{"{a,b"} }, "bad glob"},
 	} {

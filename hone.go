@@ -18,6 +18,9 @@ const (
 	DefaultMaxCycles  = 3
 	DefaultThreshold  = 0.7
 	DefaultCandidates = 25
+	// MaxCandidates bounds Options.Candidates: a cycle evaluates no more
+	// files than a large repository's search can rank.
+	MaxCandidates = 10000
 	// DefaultMaxFiles bounds the result's files.
 	DefaultMaxFiles = 10
 	// SufficientFiles is how many files at or above the threshold let the
@@ -360,9 +363,9 @@ type Options struct {
 // ErrEmptyTask is returned for a task with no text.
 var ErrEmptyTask = errors.New("the task is empty: say what you need context for")
 
-// ErrNotText is TaskText's error for a task of bytes that are not UTF-8
-// and nothing else.
-var ErrNotText = errors.New("the task is not text: it holds only bytes that are not UTF-8; give the task as UTF-8 text")
+// ErrNotText is TaskText's error for a task of bytes that are not UTF-8,
+// or U+FFFD that stands for them, and nothing else.
+var ErrNotText = errors.New("the task is not text: it holds only bytes that are not UTF-8, or the replacement character (U+FFFD) that stands for them; give the task as UTF-8 text")
 
 // TaskText makes a task valid UTF-8, each run of bytes that are not UTF-8
 // becoming U+FFFD, so that none reaches a terminal or a prompt as it came.
@@ -416,8 +419,8 @@ func (o Options) Check() error {
 	if !(o.Threshold > 0 && o.Threshold <= 1) { // NaN too
 		return optionErr("threshold must be in (0, 1], not %g", o.Threshold)
 	}
-	if o.Candidates < 1 {
-		return optionErr("candidates must be at least 1, not %d", o.Candidates)
+	if o.Candidates < 1 || o.Candidates > MaxCandidates {
+		return optionErr("candidates must be between 1 and %d, not %d", MaxCandidates, o.Candidates)
 	}
 	for _, g := range append(append([]string{}, o.Include...), o.Exclude...) {
 		if !validGlob(g) {

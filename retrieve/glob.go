@@ -27,9 +27,13 @@ type glob struct {
 	plain   bool   // dir itself matches too
 	under   bool   // what lies under dir matches
 	pattern string // a glob, for doublestar
+	all     bool   // ".": the repository's root, so every file
 }
 
 func compileGlob(pat string) glob {
+	if pat == "." || pat == "./" {
+		return glob{all: true}
+	}
 	pat = strings.TrimPrefix(pat, "./")
 	if pat == "" {
 		return glob{}
@@ -49,6 +53,8 @@ func compileGlob(pat string) glob {
 
 func (g glob) match(p string) bool {
 	switch {
+	case g.all:
+		return true
 	case g.pattern != "":
 		ok, err := doublestar.Match(g.pattern, p)
 		return err == nil && ok

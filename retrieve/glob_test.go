@@ -23,6 +23,9 @@ func TestMatchOne(t *testing.T) {
 		{"./src/auth/auth.ts", "src/auth/auth.ts", true},
 		{"src/{auth,lib}/*.ts", "src/lib/jwt-utils.ts", true},
 		{"", "a", false},
+		// The repository's root is every file in it.
+		{".", "src/a/b.ts", true},
+		{"./", "README.md", true},
 	}
 	for _, tt := range tests {
 		if got := matchOne(tt.pat, tt.path); got != tt.want {

@@ -207,6 +207,9 @@ func narrow(q string, include, exclude []string) string {
 // folder, and a plain path a file or everything under a folder. It is a
 // prefilter: hone matches the globs exactly on the files it gets.
 func GlobRegexp(g string) string {
+	if g == "." || g == "./" {
+		return "^" // the repository's root: every file
+	}
 	g = strings.TrimPrefix(g, "./")
 	if !strings.ContainsAny(g, "*?[{") {
 		g = strings.TrimSuffix(g, "/")

@@ -304,6 +304,8 @@ func TestGlobRegexp(t *testing.T) {
 		{"[a-c]?", `(^|/)[a-c][^/]$`},
 		{"[z-a]*", `(^|/)\[z-a\]\*$`},
 		{"[{]*.go", `(^|/)[{][^/]*\.go$`},
+		{".", `^`},
+		{"./", `^`},
 	} {
 		if got := GlobRegexp(tt.glob); got != tt.re {
 			t.Errorf("GlobRegexp(%q) = %q, want %q", tt.glob, got, tt.re)

@@ -106,10 +106,26 @@ func inRepo(root, p string) (file, name string, err error) {
 		file = filepath.Join(root, p)
 	}
 	rel, err := filepath.Rel(root, file)
-	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+	if err != nil || outside(rel) {
 		return "", "", usagef("%s is outside the repository %s: give a path inside it, or leave out --repo", redact.QuotePath(p), redact.QuotePath(root))
 	}
+	// A link in the repository that leads out of it is outside too, as
+	// the index and read_span have it.
+	if real, err := filepath.EvalSymlinks(file); err == nil {
+		realRoot, err := filepath.EvalSymlinks(root)
+		if err != nil {
+			realRoot = root
+		}
+		if r, err := filepath.Rel(realRoot, real); err != nil || outside(r) {
+			return "", "", usagef("%s leads out of the repository %s: give a path inside it, or leave out --repo", redact.QuotePath(p), redact.QuotePath(root))
+		}
+	}
 	return file, rel, nil
+}
+
+// outside reports whether a path relative to a folder leaves it.
+func outside(rel string) bool {
+	return rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
 // readOutlined reads a file to outline: a regular file (not a device, a
@@ -119,6 +135,8 @@ func inRepo(root, p string) (file, name string, err error) {
 func readOutlined(p, name string) ([]byte, error) {
 	fi, err := os.Stat(p)
 	switch {
+	case errors.Is(err, os.ErrNotExist) && name == "":
+		return nil, usagef("an empty path names no file: give a file's path")
 	case errors.Is(err, os.ErrNotExist):
 		return nil, usagef("%s does not exist", redact.QuotePath(name))
 	case err != nil:
