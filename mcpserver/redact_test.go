@@ -1,6 +1,7 @@
 package mcpserver
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -61,5 +62,39 @@ func TestToolsHideSecrets(t *testing.T) {
 	}
 	if !strings.Contains(outs[0], "[redacted: ") {
 		t.Errorf("read_span shows no placeholder:\n%s", outs[0])
+	}
+}
+
+// A protocol error that quotes what the client sent (an unknown method, a
+// tool's name) goes out short and with the secrets in it hidden, as a
+// tool's errors do.
+func TestProtocolErrorsSafe(t *testing.T) {
+	secret := ""
+	for _, p := range redacttest.Formats(9) {
+		if p.Rule == "github-pat" {
+			secret = p.Secret
+		}
+	}
+	if secret == "" {
+		t.Fatal("redacttest makes no GitHub token")
+	}
+	w := serveWire(t, quietServer(t), &Transport{MaxLine: 128 << 10}, 16)
+	defer w.close()
+	w.initialize()
+	long := strings.Repeat("m", 5000)
+	for i, method := range []string{long, "x/" + secret} {
+		id := fmt.Sprintf(`"m%d"`, i)
+		w.send(`{"jsonrpc":"2.0","id":` + id + `,"method":"` + method + `"}`)
+		r, ok := w.await(id)
+		if !ok || r.Error == nil {
+			t.Fatalf("method %.20q: %+v, want an error", method, r)
+		}
+		if len(r.Error.Message) > maxErrorBytes+len("…") || strings.Contains(r.Error.Message, secret[:12]) {
+			t.Errorf("method %.20q: error %.300q", method, r.Error.Message)
+		}
+	}
+	w.send(`{"jsonrpc":"2.0","id":"t","method":"tools/call","params":{"name":"` + secret + `","arguments":{}}}`)
+	if r, ok := w.await(`"t"`); ok && r.Error != nil && strings.Contains(r.Error.Message, secret[:12]) {
+		t.Errorf("tools/call of an unknown tool: error %.300q", r.Error.Message)
 	}
 }

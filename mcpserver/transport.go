@@ -14,6 +14,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"github.com/hone-tools/hone/redact"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -382,6 +383,14 @@ func (c *boundedConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 }
 
 func (c *boundedConn) Write(ctx context.Context, msg jsonrpc.Message) error {
+	if resp, ok := msg.(*jsonrpc.Response); ok && resp.Error != nil {
+		// A protocol error may quote what the client sent (an unknown
+		// method's name, whatever its size): it goes out short and
+		// redacted, as a tool's errors do (cutErrors).
+		r := *resp
+		r.Error = safeError(resp.Error)
+		msg = &r
+	}
 	err := c.inner.Write(ctx, msg)
 	if resp, ok := msg.(*jsonrpc.Response); ok {
 		c.mu.Lock()
@@ -397,6 +406,20 @@ func (c *boundedConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 		}
 	}
 	return err
+}
+
+// safeError is err's message cut to maxErrorBytes and redacted, its code
+// kept.
+func safeError(err error) error {
+	msg, n := redact.String(err.Error())
+	if n == 0 && len(msg) <= maxErrorBytes {
+		return err
+	}
+	msg = cutTo(msg, maxErrorBytes)
+	if we := (*jsonrpc.Error)(nil); errors.As(err, &we) {
+		return &jsonrpc.Error{Code: we.Code, Message: msg, Data: we.Data}
+	}
+	return errors.New(msg)
 }
 
 func (c *boundedConn) Close() error {
