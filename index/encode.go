@@ -655,6 +655,9 @@ func decodeBlock(block, seg int64, b []byte) ([]blockEntry, error) {
 		out[i].surface = d.str()
 		out[i].df = int(d.uint())
 		lens[i] = d.count()
+		if i > 0 && out[i].stem <= out[i-1].stem {
+			return nil, errCorrupt // findEntry searches them in order
+		}
 	}
 	if d.err != nil {
 		return nil, d.err

@@ -3,6 +3,7 @@ package index
 import (
 	"context"
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -93,7 +94,9 @@ func TestPostingsUnderTheirKey(t *testing.T) {
 }
 
 // FuzzDecodeBlock: a block of postings, sealed under its key, decodes or
-// fails; it never panics, and what it decodes can be read.
+// fails; it never panics; what it decodes has its stems in order, as
+// findEntry searches them, finds each of them, and is written again as
+// it was read.
 func FuzzDecodeBlock(f *testing.F) {
 	es := []blockEntry{
 		{stem: "check", surface: "checks", df: 2, data: encodePostings([]posting{{id: 1}, {id: 5}})},
@@ -107,8 +110,31 @@ func FuzzDecodeBlock(f *testing.F) {
 		if err != nil {
 			return
 		}
-		for _, e := range entries {
+		for i, e := range entries {
 			_ = eachPosting(e.data, func(posting) {})
+			if i > 0 && e.stem <= entries[i-1].stem {
+				t.Fatalf("stems out of order: %q after %q", e.stem, entries[i-1].stem)
+			}
+			if got := findEntry(entries, e.stem); got == nil || got.stem != e.stem {
+				t.Fatalf("findEntry(%q) = %v", e.stem, got)
+			}
+		}
+		again, err := decodeBlock(3, 1, encodeBlock(3, 1, entries))
+		if err != nil || !reflect.DeepEqual(normal(again), normal(entries)) {
+			t.Fatalf("written again and read: %v, %+v; want %+v", err, again, entries)
 		}
 	})
+}
+
+// normal makes empty postings nil, so that a block read and one written
+// again compare equal.
+func normal(es []blockEntry) []blockEntry {
+	out := make([]blockEntry, len(es))
+	for i, e := range es {
+		out[i] = e
+		if len(e.data) == 0 {
+			out[i].data = nil
+		}
+	}
+	return out
 }
