@@ -165,8 +165,8 @@ func imports(ix *index.Index, p, target string) bool {
 }
 
 // runnable reports whether a test file of the language lang can be a test
-// to run: code, or a language hone does not know (jq's `.test` files,
-// `.bats`), never markup, text or data (a template or the expected output
+// to run: code, or a language hone does not know (a `.test` file of a
+// language's own tests, `.bats`), never markup, text or data (a template or the expected output
 // the tests read).
 func runnable(lang string) bool { return lang == "" || structure.IsCode(lang) }
 

@@ -58,8 +58,8 @@ type concept struct {
 	count  int      // mentions in the task
 	files  []string // for filePath concepts: the repository files its paths name
 	// For filePath concepts, each path the task writes with these stems,
-	// in the order written: a trace's django/db/models/query.py and
-	// django/db/models/sql/query.py are one concept, "query", and two
+	// in the order written: a trace's app/db/models/query.py and
+	// app/db/models/sql/query.py are one concept, "query", and two
 	// places in the trace.
 	mentions []mention
 }
@@ -178,7 +178,7 @@ var (
 	templatePlaceholder = lazyre.New(`\[e\.g\.[^\]\n]*\]`)
 	// environmentItem is an answer of a template's environment section:
 	// a bullet naming the system, the browser or a version ("- OS: macOS",
-	// "- jq version: jq-1.7rc1", "* Browser: chrome").
+	// "- tool version: 1.7rc1", "* Browser: chrome").
 	environmentItem = lazyre.New(`(?mi)^[ \t]*[-*][ \t]*(?:os|operating system|browser|device|platform|version|[\w.+-]+ version|os and version)[ \t]*(?:\[[^\]\n]*\])?[ \t]*:.*$`)
 )
 
@@ -225,8 +225,8 @@ func analyzeTask(task string, ix *index.Index) []*concept {
 	}
 
 	// File paths the task names, resolved to the repository's files by
-	// their longest matching tail ("/venv/lib/.../django/core/base.py" is
-	// django/core/base.py). Their folders' words are not prose.
+	// their longest matching tail ("/venv/lib/.../app/core/base.py" is
+	// app/core/base.py). Their folders' words are not prose.
 	var entries []*index.Entry
 	for _, m := range pathLike().FindAllString(task, -1) {
 		if entries == nil {

@@ -61,7 +61,7 @@ const (
 type Outline struct {
 	Lang    string
 	Defs    []Def
-	Imports []string // import specifiers as written ("./session-manager", "django.db.models", "fmt")
+	Imports []string // import specifiers as written ("./session-manager", "app.db.models", "fmt")
 	// Calls are the call sites in source order. Tree-sitter's are exact
 	// (no keywords, nothing in strings or comments; `new X()` calls X);
 	// the fallback fills them with the Calls scanner for code languages.

@@ -50,8 +50,8 @@ const MaxLen = 64
 // An identifier is a maximal run of letters, digits, '_' and '$', with '-'
 // allowed between two letters or digits (so "session-manager" is one
 // identifier but "a - b" and "--flag" are not). Dots, slashes, colons and
-// all other punctuation separate identifiers, so "django.db.models" gives
-// django, db, models. An identifier is split into parts on '_', '$' and '-'
+// all other punctuation separate identifiers, so "app.db.models" gives
+// app, db, models. An identifier is split into parts on '_', '$' and '-'
 // and on case changes:
 //
 //   - lower or digit followed by upper: "getUser" -> get, user

@@ -121,7 +121,7 @@ var dirKinds = map[string]Kind{
 	"site-packages":    Vendor,
 	"godeps":           Vendor, // Godeps/_workspace, vendoring before Go modules
 
-	// A package's distribution, built from its sources (dist/axios.js,
+	// A package's distribution, built from its sources (dist/lib.js,
 	// dist/esm/index.js): GitHub's linguist counts dist/ as vendored.
 	"dist": Generated,
 

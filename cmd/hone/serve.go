@@ -319,13 +319,13 @@ const (
 // each of its pages for the first time, and each first touch is a page
 // fault, costly on a virtual machine. Since the history's read allocates
 // a third less (pack version 3), and with the retrieve's pages mapped
-// ahead (prefault), the server's trade is the faster, on django
+// ahead (prefault), the server's trade is the faster, on a repository of 5,000 files
 // ×0.86–0.92 the wall time of the collector left off (see prefaultBytes).
 func tradeMemoryForTime() (undo func()) { return trade(serveGCPercent, serveMemoryLimit) }
 
 // prefaultBytes is what a retrieve working alone has mapped ahead
-// (prefault): about what it allocates on django. Whole processes, 21
-// runs each, interleaved, django's index warm (2026-12-05): three tasks
+// (prefault): about what it allocates on a repository of 5,000 files.
+// Whole processes, 21 runs each, interleaved, its index warm (2026-12-05): three tasks
 // ×0.86, ×0.87 and ×0.92 (a context pack) the wall time of the collector
 // left off with no pages mapped ahead; the server's trade alone ×0.93,
 // ×0.96, ×0.98; pages mapped ahead alone ×0.93, ×0.93, ×0.97. On this
