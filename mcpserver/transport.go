@@ -12,6 +12,7 @@ import (
 	"os"
 	"strconv"
 	"sync"
+	"time"
 	"unicode/utf8"
 
 	"github.com/hone-tools/hone/redact"
@@ -344,6 +345,12 @@ type boundedConn struct {
 func (c *boundedConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	for {
 		msg, err := c.inner.Read(ctx)
+		if errors.Is(err, io.EOF) {
+			// The client closed its end: the requests in progress are
+			// answered before the session ends, so that a script that
+			// writes its requests and closes gets every reply.
+			c.drain(ctx, drainLimit)
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -420,6 +427,38 @@ func safeError(err error) error {
 		return &jsonrpc.Error{Code: we.Code, Message: msg, Data: we.Data}
 	}
 	return errors.New(msg)
+}
+
+// drainLimit bounds how long the end of the client's input waits for the
+// requests in progress: long enough for a first index of a large
+// repository, short enough that a request left waiting on the client
+// that closed (its model's answer, through sampling) does not keep the
+// server long.
+const drainLimit = 2 * time.Minute
+
+// drain waits until no request is in progress, the connection closes, ctx
+// ends, or limit passes.
+func (c *boundedConn) drain(ctx context.Context, limit time.Duration) {
+	deadline := time.After(limit)
+	tick := time.NewTicker(10 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		c.mu.Lock()
+		n := len(c.pending)
+		c.mu.Unlock()
+		if n == 0 {
+			return
+		}
+		select {
+		case <-tick.C:
+		case <-deadline:
+			return
+		case <-ctx.Done():
+			return
+		case <-c.done:
+			return
+		}
+	}
 }
 
 func (c *boundedConn) Close() error {

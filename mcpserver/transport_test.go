@@ -467,3 +467,34 @@ func FuzzServerInput(f *testing.F) {
 		}
 	})
 }
+
+// A client that writes its requests and closes its end gets every reply:
+// the session ends once the requests in progress are answered.
+func TestRepliesBeforeTheInputsEnd(t *testing.T) {
+	w := serveWire(t, quietServer(t), &Transport{}, 16)
+	w.initialize()
+	w.send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"retrieve_context","arguments":{"task":"token expiry","budget_tokens":300}}}`)
+	w.send(`{"jsonrpc":"2.0","id":3,"method":"ping"}`)
+	w.in.Close()
+	got := map[string]bool{}
+	for {
+		r, line, ok := w.next()
+		if !ok {
+			break
+		}
+		if r.Error != nil {
+			t.Errorf("an error: %.300s", line)
+		}
+		got[string(r.ID)] = true
+	}
+	if !got["2"] || !got["3"] {
+		t.Errorf("replies to %v, want 2 and 3", got)
+	}
+	done := make(chan struct{})
+	go func() { w.session.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Error("the session did not end when its input did")
+	}
+}
