@@ -24,22 +24,30 @@ func connectWorkspace(t *testing.T, fallback string) *mcp.ClientSession {
 	return connectServer(t, srv)
 }
 
-// Without --repo, the server works on the client's workspace: it asks
-// the client for its roots (MCP's roots/list) and takes the first that is
-// a folder.
-func TestWorkspaceRoots(t *testing.T) {
+// workspaceWire starts a server with no repository of its own, and a
+// session over the wire with a client of these capabilities.
+func workspaceWire(t *testing.T, capabilities string) *wire {
+	t.Helper()
 	srv, err := NewWorkspace("", t.TempDir(), slog.New(slog.NewTextHandler(io.Discard, nil)))
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { srv.Close() })
 	w := serveWire(t, srv.MCP(), NewStdioTransport(io.Discard), 16)
-	defer w.close()
-	w.send(`{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{"roots":{"listChanged":true}},"clientInfo":{"name":"test","version":"0"}}}`)
+	w.send(`{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":` + capabilities + `,"clientInfo":{"name":"test","version":"0"}}}`)
 	if r, ok := w.await(`"init"`); !ok || r.Error != nil {
 		t.Fatalf("initialize: %+v", r)
 	}
 	w.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	return w
+}
+
+// Without --repo, the server works on the client's workspace: it asks
+// the client for its roots (MCP's roots/list) and takes the first that is
+// a folder.
+func TestWorkspaceRoots(t *testing.T) {
+	w := workspaceWire(t, `{"roots":{"listChanged":true}}`)
+	defer w.close()
 	abs, err := filepath.Abs(fixture)
 	if err != nil {
 		t.Fatal(err)
@@ -107,18 +115,8 @@ func TestWorkspaceFallback(t *testing.T) {
 // that cannot answer would leave the call waiting for ever. The call says
 // how to name the repository instead.
 func TestWorkspaceClientWithoutRoots(t *testing.T) {
-	srv, err := NewWorkspace("", t.TempDir(), slog.New(slog.NewTextHandler(io.Discard, nil)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Close() })
-	w := serveWire(t, srv.MCP(), NewStdioTransport(io.Discard), 16)
+	w := workspaceWire(t, `{}`)
 	defer w.close()
-	w.send(`{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"test","version":"0"}}}`)
-	if r, ok := w.await(`"init"`); !ok || r.Error != nil {
-		t.Fatalf("initialize: %+v", r)
-	}
-	w.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
 	w.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"index_status","arguments":{}}}`)
 	for {
 		_, line, ok := w.next()
