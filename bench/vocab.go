@@ -98,17 +98,49 @@ func ReadExcluded(path string) (map[string]bool, error) {
 }
 
 // excludedRepo reports whether repo is one of the excluded, in any of the
-// forms a mirror may give it ("owner/name", "swe-bench/owner__name").
+// forms a mirror may give it ("owner/name", "swe-bench/owner__name"), or
+// of the same project: a repository of an excluded one's organisation
+// where the organisation is named for the project, the excluded one's
+// (tokio-rs/tokio leaves out tokio-rs/bytes, prometheus/prometheus its
+// client libraries) or this one's (vuejs/core leaves out vuejs/vue).
 func excludedRepo(repo string, excluded map[string]bool) bool {
 	r := strings.ToLower(repo)
 	if excluded[r] {
 		return true
 	}
-	_, name, _ := strings.Cut(r, "/")
-	if owner, n, ok := strings.Cut(name, "__"); ok && excluded[owner+"/"+n] {
-		return true
+	owner, name, _ := strings.Cut(r, "/")
+	if o, n, ok := strings.Cut(name, "__"); ok {
+		if excluded[o+"/"+n] {
+			return true
+		}
+		owner, name = o, n
+	}
+	for e := range excluded {
+		eo, en, ok := strings.Cut(e, "/")
+		if !ok || eo != owner {
+			continue
+		}
+		if namedFor(owner, en, 2) || namedFor(owner, name, 3) {
+			return true
+		}
 	}
 	return false
+}
+
+// namedFor reports whether an organisation's name holds a project's: the
+// project's whole name, of min letters or more, its punctuation aside
+// (textualize holds textual, jqlang jq, tokio-rs tokio).
+func namedFor(owner, project string, min int) bool {
+	squash := func(s string) string {
+		return strings.Map(func(r rune) rune {
+			if r == '-' || r == '_' || r == '.' {
+				return -1
+			}
+			return r
+		}, s)
+	}
+	p := squash(project)
+	return len(p) >= min && strings.Contains(squash(owner), p)
 }
 
 // The scoring methods.

@@ -401,6 +401,34 @@ func TestEvalVocab(t *testing.T) {
 	}
 }
 
+// A repository is excluded by its name, in a mirror's forms, or as one of
+// an excluded project's organisation.
+func TestExcludedRepo(t *testing.T) {
+	excluded := map[string]bool{"tokio-rs/tokio": true, "vuejs/core": true, "textualize/textual": true, "jqlang/jq": true,
+		"google/gson": true, "pallets/flask": true, "django/django": true}
+	for _, tt := range []struct {
+		repo string
+		want bool
+	}{
+		{"tokio-rs/tokio", true},
+		{"Tokio-RS/Tokio", true},
+		{"swe-bench/django__django", true},
+		{"tokio-rs/bytes", true},       // the organisation is named for tokio
+		{"Textualize/rich", true},      // for textual
+		{"jqlang/jq-website", true},    // for jq
+		{"vuejs/vue", true},            // named for this one, vue
+		{"vuejs/router", false},        // neither: vuejs names vue, not router
+		{"google/guice", false},        // google names neither gson nor guice
+		{"pallets/jinja", false},       // pallets names neither
+		{"psf/black", false},           // no excluded one of psf
+		{"django-extensions/x", false}, // another organisation
+	} {
+		if got := excludedRepo(tt.repo, excluded); got != tt.want {
+			t.Errorf("excludedRepo(%q) = %v, want %v", tt.repo, got, tt.want)
+		}
+	}
+}
+
 // The corpus list that built lexicon/vocab_data.txt holds no benchmark
 // repository.
 func TestVocabListExcludesBenchmarks(t *testing.T) {
