@@ -28,6 +28,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 	"unsafe"
 
 	"github.com/hone-tools/hone/index"
@@ -67,7 +68,12 @@ CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHO
 //	6  paths past ASCII as they are, not quoted (core.quotePath=false).
 //	7  each commit's committer time (pack version 2), so that a window
 //	   is git's own order whatever the cache holds (cache.walk).
-const schemaVersion = "7"
+//	8  paths git quotes (a quote, a backslash, a control character) read
+//	   back, not kept quoted; names that begin or end with a space kept
+//	   whole; subjects cut at maxSubject bytes; a shallow clone's last
+//	   commits have no files; messages read as UTF-8 whatever
+//	   i18n.logOutputEncoding says.
+const schemaVersion = "8"
 
 // Commit is one commit of the history, as a search reads it.
 type Commit struct {
@@ -198,19 +204,30 @@ func readLocking(ctx context.Context, root, gitDir, rev, cacheDir string, m mode
 	if rev == "" {
 		rev = "HEAD"
 	}
-	args := []string{"rev-parse", "--absolute-git-dir", "--show-prefix", rev + "^{commit}"}
+	args := []string{"rev-parse", "--absolute-git-dir", "--show-prefix", "--git-path", "shallow", rev + "^{commit}"}
 	out, err := git(ctx, root, gitDir, nil, args...)
 	if err != nil {
 		return nil, 0, ErrNoGit
 	}
 	lines := strings.Split(strings.TrimRight(string(out), "\n"), "\n")
-	if len(lines) != 3 {
+	if len(lines) != 4 {
 		return nil, 0, ErrNoGit
 	}
 	// In a folder of a larger repository, files are named from the
 	// folder, as the index names them.
-	absGitDir, prefix, head := lines[0], lines[1], lines[2]
-	dbPath := cacheFile(cacheDir, absGitDir+"\x00"+prefix)
+	absGitDir, prefix, shallowPath, head := lines[0], lines[1], lines[2], lines[3]
+	key := absGitDir + "\x00" + prefix
+	// A shallow clone's history ends at commits whose parents it lacks:
+	// its cache is its own, for a fetch that deepens it makes another
+	// history of the same head.
+	if !filepath.IsAbs(shallowPath) {
+		shallowPath = filepath.Join(root, shallowPath)
+	}
+	bounds, boundsID := shallowBounds(shallowPath)
+	if boundsID != "" {
+		key += "\x00shallow " + boundsID
+	}
+	dbPath := cacheFile(cacheDir, key)
 	// A process that read this head's history before, from the pack as
 	// it is now, has it still (a long-running one: hone serve, hone mcp).
 	packID := statPack(dbPath)
@@ -236,7 +253,7 @@ func readLocking(ctx context.Context, root, gitDir, rev, cacheDir string, m mode
 			return nil, 0, fmt.Errorf("read history: %w", err)
 		}
 	}
-	c := &cache{db: db, pack: packFile(dbPath), commits: map[string]*Commit{}, heads: map[string]int{}}
+	c := &cache{db: db, pack: packFile(dbPath), commits: map[string]*Commit{}, heads: map[string]int{}, bounds: bounds}
 	if most >= 0 {
 		if err := c.loadHeads(ctx); err != nil {
 			return nil, 0, err
@@ -372,6 +389,28 @@ func (r *Reading) Stop() {
 	<-r.done
 }
 
+// repoVars are git's environment variables that say which repository,
+// work tree or objects git works on (git rev-parse --local-env-vars).
+var repoVars = map[string]bool{
+	"GIT_ALTERNATE_OBJECT_DIRECTORIES": true, "GIT_CONFIG": true, "GIT_CONFIG_PARAMETERS": true,
+	"GIT_CONFIG_COUNT": true, "GIT_OBJECT_DIRECTORY": true, "GIT_DIR": true, "GIT_WORK_TREE": true,
+	"GIT_IMPLICIT_WORK_TREE": true, "GIT_GRAFT_FILE": true, "GIT_INDEX_FILE": true,
+	"GIT_NO_REPLACE_OBJECTS": true, "GIT_REPLACE_REF_BASE": true, "GIT_PREFIX": true,
+	"GIT_SHALLOW_FILE": true, "GIT_COMMON_DIR": true, "GIT_INTERNAL_SUPER_PREFIX": true,
+}
+
+// gitFreeEnv is the environment without repoVars.
+func gitFreeEnv() []string {
+	var out []string
+	for _, kv := range os.Environ() {
+		k, _, _ := strings.Cut(kv, "=")
+		if !repoVars[k] && !strings.HasPrefix(k, "GIT_CONFIG_KEY_") && !strings.HasPrefix(k, "GIT_CONFIG_VALUE_") {
+			out = append(out, kv)
+		}
+	}
+	return out
+}
+
 func git(ctx context.Context, root, gitDir string, stdin []byte, args ...string) ([]byte, error) {
 	return gitEnv(ctx, root, gitDir, nil, stdin, args...)
 }
@@ -379,8 +418,8 @@ func git(ctx context.Context, root, gitDir string, stdin []byte, args ...string)
 // gitEnv runs git as git does, with env added to the environment. Paths
 // come as they are, not quoted for their bytes past ASCII: a file named
 // in Chinese is its own name in the history (core.quotePath). A path with
-// a control character, a quote or a backslash is still quoted, and left
-// out where paths are read.
+// a control character, a quote or a backslash is still quoted, and read
+// back where paths are read (gitPath).
 func gitEnv(ctx context.Context, root, gitDir string, env []string, stdin []byte, args ...string) ([]byte, error) {
 	if gitDir != "" {
 		args = append([]string{"--git-dir", gitDir}, args...)
@@ -388,9 +427,10 @@ func gitEnv(ctx context.Context, root, gitDir string, env []string, stdin []byte
 	args = append([]string{"-c", "core.quotePath=false"}, args...)
 	cmd := exec.CommandContext(ctx, "git", args...)
 	cmd.Dir = root
-	if env != nil {
-		cmd.Env = append(os.Environ(), env...)
-	}
+	// git's variables that name a repository (GIT_DIR, GIT_WORK_TREE,
+	// ...) are the caller's shell's, not the repository's hone reads: a
+	// GIT_DIR set for another would read that one's history.
+	cmd.Env = append(gitFreeEnv(), env...)
 	if stdin != nil {
 		cmd.Stdin = bytes.NewReader(stdin)
 	}
@@ -499,6 +539,25 @@ type cache struct {
 	// order when a walk or a fetch first needs them (known).
 	loaded pack
 	known  bool
+	// bounds are a shallow clone's last commits, whose parents it lacks:
+	// git lists every file of theirs as changed, so none is taken.
+	bounds map[string]bool
+}
+
+// shallowBounds reads a shallow clone's file of its last commits: the
+// commits, and an id of the file's content; none where it is no shallow
+// clone.
+func shallowBounds(p string) (map[string]bool, string) {
+	data, err := os.ReadFile(p)
+	if err != nil || len(bytes.TrimSpace(data)) == 0 {
+		return nil, ""
+	}
+	out := map[string]bool{}
+	for _, h := range strings.Fields(string(data)) {
+		out[h] = true
+	}
+	sum := sha256.Sum256(data)
+	return out, hex.EncodeToString(sum[:8])
 }
 
 // readPack reads the pack in the file p; no file is no commits.
@@ -754,7 +813,7 @@ func (c *cache) fetch(ctx context.Context, root, gitDir, prefix, head string, ti
 			stdin.WriteString("^" + h + "\n")
 		}
 	}
-	args := []string{"log", "--stdin", "--format=%x00%H %ct %P%x01%s%n%n%b%x02", "--name-only", "--no-renames", "-n", fmt.Sprint(limit)}
+	args := []string{"log", "--stdin", "--encoding=UTF-8", "--format=%x00%H %ct %P%x01%s%n%n%b%x02", "--name-only", "--no-renames", "-n", fmt.Sprint(limit)}
 	if prefix != "" {
 		args = append(args, "--relative")
 	}
@@ -762,7 +821,13 @@ func (c *cache) fetch(ctx context.Context, root, gitDir, prefix, head string, ti
 	if err != nil {
 		return fmt.Errorf("read the git history: %w", err)
 	}
-	return c.save(ctx, head, parseLog(out))
+	fresh := parseLog(out)
+	for _, cm := range fresh {
+		if c.bounds[cm.Hash] {
+			cm.Files = nil
+		}
+	}
+	return c.save(ctx, head, fresh)
 }
 
 // save adds the commits fresh to the cache, and writes its pack, head's
@@ -861,17 +926,53 @@ func parseLog(out []byte) []*Commit {
 		// for it, and its tokens never reach the cache's terms.
 		subject, _, _ := strings.Cut(string(msg), "\n")
 		subject, _ = redact.String(subject)
+		subject = cutSubject(strings.TrimSpace(subject))
 		masked, _ := redact.Mask("", msg)
 		cm := &Commit{Hash: ids[0], time: at, parents: ids[2:], Subject: strings.TrimSpace(subject), terms: messageTerms(string(masked))}
 		sc := bufio.NewScanner(bytes.NewReader(files))
 		for sc.Scan() {
-			if f := strings.TrimSpace(sc.Text()); f != "" {
+			if f := gitPath(sc.Text()); f != "" {
 				cm.Files = append(cm.Files, f)
 			}
 		}
 		cs = append(cs, cm)
 	}
 	return cs
+}
+
+// gitPath is a path as git log writes it on a line of its own: as it is,
+// or, where it holds a quote, a backslash or a control character, in
+// git's quoted form, which is Go's but for its octal escapes of bytes
+// past ASCII (core.quotePath is off, so there are none); "" for a blank
+// line or a quoted form that does not read.
+func gitPath(line string) string {
+	if strings.TrimSpace(line) == "" {
+		return ""
+	}
+	if len(line) >= 2 && line[0] == '"' && line[len(line)-1] == '"' {
+		p, err := strconv.Unquote(line)
+		if err != nil {
+			return ""
+		}
+		return p
+	}
+	return line
+}
+
+// maxSubject bounds a commit's subject as it is kept and shown, in bytes.
+const maxSubject = 300
+
+// cutSubject cuts a subject past maxSubject at a rune's start, marking the
+// cut.
+func cutSubject(s string) string {
+	if len(s) <= maxSubject {
+		return s
+	}
+	i := maxSubject
+	for i > 0 && !utf8.RuneStart(s[i]) {
+		i--
+	}
+	return s[:i] + "…"
 }
 
 // messageTerms are the stems of a message's words and identifiers' parts,

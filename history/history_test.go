@@ -847,3 +847,89 @@ func termsOf(c *Commit) []string {
 	c.eachTerm(func(t string) { out = append(out, t) })
 	return out
 }
+
+// A shallow clone's history ends at commits whose parents it lacks: none
+// of them is taken to have changed every file, and a fetch that deepens
+// the clone gives the whole history, not the cached shallow one.
+func TestShallowClone(t *testing.T) {
+	src := newRepo(t)
+	for _, f := range []string{"a.go", "b.go", "c.go", "d.go", "e.go"} {
+		src.commit("Change "+f, f)
+	}
+	dst := &repo{t: t, dir: t.TempDir()}
+	dst.git("clone", "-q", "--depth", "2", "file://"+src.dir, ".")
+	cache := t.TempDir()
+	l, err := Read(t.Context(), dst.dir, "", "", cache)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(l.Commits) != 2 {
+		t.Fatalf("shallow: %q, want the two commits it has", subjectsOf(l))
+	}
+	for _, c := range l.Commits {
+		if c.Subject == "Change d.go" && len(c.Files) != 0 {
+			t.Errorf("the clone's last commit is given files: %v", c.Files)
+		}
+		if c.Subject == "Change e.go" && !slices.Equal(c.Files, []string{"e.go"}) {
+			t.Errorf("the newest commit's files: %v", c.Files)
+		}
+	}
+	dst.git("fetch", "-q", "--unshallow")
+	l, err = Read(t.Context(), dst.dir, "", "", cache)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(l.Commits) != 5 {
+		t.Errorf("deepened: %q, want all five", subjectsOf(l))
+	}
+	for _, c := range l.Commits {
+		if c.Subject == "Change d.go" && !slices.Equal(c.Files, []string{"d.go"}) {
+			t.Errorf("deepened, the commit's files: %v", c.Files)
+		}
+	}
+}
+
+// git's variables that name a repository, set in the environment for
+// another, do not make hone read that one's history.
+func TestGitEnvironmentIgnored(t *testing.T) {
+	a, b := newRepo(t), newRepo(t)
+	a.commit("Parse the config file", "config.go")
+	b.commit("Shard the database pool", "pool.go")
+	t.Setenv("GIT_DIR", filepath.Join(b.dir, ".git"))
+	t.Setenv("GIT_WORK_TREE", b.dir)
+	l, err := Read(t.Context(), a.dir, "", "", t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := subjectsOf(l); !slices.Equal(got, []string{"Parse the config file"}) {
+		t.Errorf("history %q, want the repository's own", got)
+	}
+}
+
+// Files whose names git quotes (a quote, a backslash, a line end) or that
+// begin or end with a space are read as they are named; a subject past
+// maxSubject bytes is cut.
+func TestPathsAsNamed(t *testing.T) {
+	r := newRepo(t)
+	names := []string{`quo"te.go`, `back\slash.go`, "new\nline.go", " lead.go", "trail.go ", "plain.go"}
+	r.commit("Add the odd files", names...)
+	long := strings.Repeat("word ", 1000)
+	r.commit(long, "plain.go")
+	l, err := Read(t.Context(), r.dir, "", "", t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range l.Commits {
+		switch {
+		case c.Subject == "Add the odd files":
+			got, want := slices.Clone(c.Files), slices.Clone(names)
+			slices.Sort(got)
+			slices.Sort(want)
+			if !slices.Equal(got, want) {
+				t.Errorf("files %q, want %q", got, want)
+			}
+		case len(c.Subject) > maxSubject+len("…"):
+			t.Errorf("a subject of %d bytes", len(c.Subject))
+		}
+	}
+}

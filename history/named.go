@@ -152,21 +152,25 @@ func (m *mergeReader) branch(merge *Commit) *Commit {
 	}
 	var files []string
 	have := map[string]bool{}
-	c := m.byHash[merge.parents[1]]
-	for n := 0; c != nil && !line[c.Hash]; n++ {
-		if n == branchCommits {
-			return nil
-		}
-		for _, f := range c.Files {
-			if !have[f] {
-				have[f] = true
-				files = append(files, f)
+	// Each branch merged: one, or several in an octopus merge.
+	n := 0
+	for _, p := range merge.parents[1:] {
+		c := m.byHash[p]
+		for ; c != nil && !line[c.Hash]; n++ {
+			if n == branchCommits {
+				return nil
 			}
+			for _, f := range c.Files {
+				if !have[f] {
+					have[f] = true
+					files = append(files, f)
+				}
+			}
+			if len(c.parents) == 0 {
+				break
+			}
+			c = m.byHash[c.parents[0]]
 		}
-		if len(c.parents) == 0 {
-			break
-		}
-		c = m.byHash[c.parents[0]]
 	}
 	if len(files) == 0 {
 		return nil

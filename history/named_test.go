@@ -103,3 +103,28 @@ func TestNamedMerge(t *testing.T) {
 		}
 	}
 }
+
+// An octopus merge names what each of its branches changed.
+func TestNamedOctopusMerge(t *testing.T) {
+	r := newRepo(t)
+	r.commit("Start", "README.md")
+	for _, b := range []string{"a", "b", "c"} {
+		r.git("checkout", "-q", "-b", b, "main")
+		r.commit("Work on "+b, b+".txt")
+	}
+	r.git("checkout", "-q", "main")
+	r.git("merge", "-q", "--no-ff", "-m", "Merge the octopus #201", "a", "b", "c")
+	l, err := Read(t.Context(), r.dir, "", "", t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ms := l.Named("broken since #201")
+	if len(ms) != 1 {
+		t.Fatalf("named %d commits, want the merge", len(ms))
+	}
+	got := slices.Clone(ms[0].Commit.Files)
+	slices.Sort(got)
+	if want := []string{"a.txt", "b.txt", "c.txt"}; !slices.Equal(got, want) {
+		t.Errorf("the octopus merge's files: %v, want %v", got, want)
+	}
+}
