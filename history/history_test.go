@@ -915,7 +915,12 @@ func TestPathsAsNamed(t *testing.T) {
 	r.commit("Add the odd files", names...)
 	long := strings.Repeat("word ", 1000)
 	r.commit(long, "plain.go")
-	l, err := Read(t.Context(), r.dir, "", "", t.TempDir())
+	cache := t.TempDir()
+	if _, err := Read(t.Context(), r.dir, "", "", cache); err != nil {
+		t.Fatal(err)
+	}
+	kept = logMemo{} // as a new process finds it
+	l, err := Read(t.Context(), r.dir, "", "", cache) // from the cache's pack
 	if err != nil {
 		t.Fatal(err)
 	}
