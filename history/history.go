@@ -140,6 +140,10 @@ type Log struct {
 // binary, or a directory outside any git repository.
 var ErrNoGit = errors.New("no git history")
 
+// ErrGitMissing is returned for a git repository when no git binary is
+// on the PATH to read its history with.
+var ErrGitMissing = errors.New("git is not on the PATH: install git, or put it on the PATH, for the history's evidence")
+
 // ErrBusy is returned when another process is reading from git the
 // history asked for: the cache has it once that read ends.
 var ErrBusy = errors.New("another hone process is reading the git history; it is used once read")
@@ -192,6 +196,10 @@ func read(ctx context.Context, root, gitDir, rev, cacheDir string, m mode) (*Log
 func readLocking(ctx context.Context, root, gitDir, rev, cacheDir string, m mode, most int,
 	lock func(p string, wait bool) (unlock func(), waited bool, err error)) (*Log, int, error) {
 	if _, err := exec.LookPath("git"); err != nil {
+		if _, serr := os.Stat(filepath.Join(root, ".git")); serr == nil {
+			// A repository, and no git to read its history with.
+			return nil, 0, ErrGitMissing
+		}
 		return nil, 0, ErrNoGit
 	}
 	if cacheDir == "" {

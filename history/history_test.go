@@ -180,6 +180,21 @@ func TestNoGit(t *testing.T) {
 	}
 }
 
+// A repository with no git on the PATH says so: the history is left out
+// for a reason the user can mend. A folder that is no repository says
+// nothing.
+func TestGitMissing(t *testing.T) {
+	r := newRepo(t)
+	r.commit("Parse the config file", "config.go")
+	t.Setenv("PATH", t.TempDir())
+	if _, err := Read(t.Context(), r.dir, "", "", t.TempDir()); !errors.Is(err, ErrGitMissing) {
+		t.Errorf("a repository without git: %v, want ErrGitMissing", err)
+	}
+	if _, err := Read(t.Context(), t.TempDir(), "", "", t.TempDir()); !errors.Is(err, ErrNoGit) {
+		t.Errorf("a folder without git: %v, want ErrNoGit", err)
+	}
+}
+
 func TestParseLog(t *testing.T) {
 	out := []byte("\x00aaa 1700000000 bbb ccc\x01Fix the parser\n\nIt dropped `foo_bar`.\n\x02\nsrc/a.py\nsrc/b.py\n" +
 		"\x00bbb -5\x01Merge branch 'x'\n\n\x02\n\x00bad record\n\x00ccc yesterday ddd\x01A time that is none\n\x02\n")
