@@ -934,7 +934,7 @@ func TestPathsAsNamed(t *testing.T) {
 	if _, err := Read(t.Context(), r.dir, "", "", cache); err != nil {
 		t.Fatal(err)
 	}
-	kept = logMemo{} // as a new process finds it
+	kept = logMemo{}                                  // as a new process finds it
 	l, err := Read(t.Context(), r.dir, "", "", cache) // from the cache's pack
 	if err != nil {
 		t.Fatal(err)
