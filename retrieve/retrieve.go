@@ -327,7 +327,7 @@ func run(ctx context.Context, ix *index.Index, raw string, opts hone.Options, pc
 			}
 		}
 		evaluated, used, err := jd.judge(ctx, hone.EvaluateRequest{
-			Task: tp.clean, Cycle: n, Query: q.trace(), Candidates: requestCandidates(cands),
+			Task: tp.shown, Cycle: n, Query: q.trace(), Candidates: requestCandidates(cands),
 			Relevant: evaluations(relevant), Gaps: rf.found(),
 		}, n)
 		if err != nil {
@@ -376,7 +376,7 @@ func run(ctx context.Context, ix *index.Index, raw string, opts hone.Options, pc
 		wide = append(wide, candidate{doc: d})
 	}
 	widenedVerdicts, _, err := jd.judge(ctx, hone.EvaluateRequest{
-		Task: tp.clean, Cycle: 0, Query: q.trace(), Candidates: requestCandidates(wide),
+		Task: tp.shown, Cycle: 0, Query: q.trace(), Candidates: requestCandidates(wide),
 		Relevant: evaluations(rec.relevant(opts.Threshold)), Gaps: rf.found(),
 	}, len(res.Cycles))
 	if err != nil {

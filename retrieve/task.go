@@ -13,6 +13,7 @@ import (
 	"github.com/hone-tools/hone/index"
 	"github.com/hone-tools/hone/internal/lazyre"
 	"github.com/hone-tools/hone/lexicon"
+	"github.com/hone-tools/hone/redact"
 	"github.com/hone-tools/hone/tokenize"
 	"github.com/hone-tools/hone/walk"
 )
@@ -819,8 +820,10 @@ func readEvidence(task string, concepts []*concept, ix *index.Index) taskEvidenc
 // It is made once, before the first cycle, and never changed.
 type taskParse struct {
 	// clean is the task less what its author did not write about it: an
-	// issue template's hidden instructions, environment reports.
-	clean string
+	// issue template's hidden instructions, environment reports; and
+	// less its secrets, blanked. shown is the same with a placeholder for
+	// each secret, what an evaluator reads.
+	clean, shown string
 	// concepts are what the task is about, weighted against the index,
 	// most important first.
 	concepts []*concept
@@ -834,7 +837,15 @@ type taskParse struct {
 // parseTask reads a task against the repository's index.
 func parseTask(task string, ix *index.Index) *taskParse {
 	clean := cleanTask(task)
-	tp := &taskParse{clean: clean}
+	// A secret pasted into a task is no word to search for: its bytes
+	// become spaces before any stem is made of them, so that no term,
+	// keyword or concept holds it in any form. An evaluator is shown the
+	// task with a placeholder where it was.
+	shown, _ := redact.String(clean)
+	if masked, n := redact.Mask("", []byte(clean)); n > 0 {
+		clean = string(masked)
+	}
+	tp := &taskParse{clean: clean, shown: shown}
 	tp.concepts = analyzeTask(clean, ix)
 	tp.evidence = readEvidence(clean, tp.concepts, ix)
 	tp.aboutTests = mentionsTests(clean)
