@@ -18,6 +18,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"sync"
 	"time"
 
@@ -224,13 +225,20 @@ func (w *Watcher) note(ev fsnotify.Event) {
 	}
 	w.changed = true
 	// A folder moved or gone is watched again, under its new name, when
-	// a walk finds it.
-	gone := (ev.Has(fsnotify.Remove) || ev.Has(fsnotify.Rename)) && w.watched[ev.Name]
-	if gone {
-		delete(w.watched, ev.Name)
+	// a walk finds it; so are the folders under it, whose watches went
+	// with it: a folder made again at one of their paths is a new one.
+	var gone []string
+	if (ev.Has(fsnotify.Remove) || ev.Has(fsnotify.Rename)) && w.watched[ev.Name] {
+		under := ev.Name + string(filepath.Separator)
+		for p := range w.watched {
+			if p == ev.Name || strings.HasPrefix(p, under) {
+				gone = append(gone, p)
+				delete(w.watched, p)
+			}
+		}
 	}
 	w.mu.Unlock()
-	if gone {
-		w.fw.Remove(ev.Name) // the kernel may have dropped it already
+	for _, p := range gone {
+		w.fw.Remove(p) // the kernel may have dropped it already
 	}
 }

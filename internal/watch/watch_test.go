@@ -140,6 +140,33 @@ func TestFolderRenamed(t *testing.T) {
 	}
 }
 
+// A folder moved away takes the watches of the folders under it: one made
+// again at one of their paths is watched anew, and its changes are seen.
+func TestFolderMadeAgainWhereOneMovedAway(t *testing.T) {
+	ctx := context.Background()
+	root := t.TempDir()
+	mkdirs(t, root, "pkg/a/sub")
+	w := newWatcher(t, root, ".", "pkg", "pkg/a", "pkg/a/sub")
+	w.Begin()
+	if err := os.Rename(filepath.Join(root, "pkg", "a"), filepath.Join(root, "pkg", "b")); err != nil {
+		t.Fatal(err)
+	}
+	mkdirs(t, root, "pkg/a/sub")
+	if w.Unchanged(ctx) {
+		t.Fatal("unchanged after a move")
+	}
+	// The walk after the move finds both folders, and watches them.
+	w.Begin()
+	if err := w.Watch([]string{".", "pkg", "pkg/a", "pkg/a/sub", "pkg/b", "pkg/b/sub"}); err != nil {
+		t.Fatal(err)
+	}
+	w.Begin()
+	write(t, root, "pkg/a/sub/a.go", "package sub\n")
+	if w.Unchanged(ctx) {
+		t.Error("a file written in the folder made again went unseen")
+	}
+}
+
 func TestCloseRemovesCookies(t *testing.T) {
 	root := t.TempDir()
 	w := newWatcher(t, root, ".")
