@@ -9,6 +9,8 @@ import (
 	"errors"
 	"log/slog"
 	"os"
+	"path/filepath"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -258,7 +260,13 @@ func (p *Pool) watch(root string, e *entry) {
 		}
 		e.watcher = w
 	}
-	if err := e.watcher.Watch(e.ix.Walked()); err != nil {
+	dirs := e.ix.Walked()
+	// The walk reads the repository's .git/info/exclude, whose folder it
+	// does not walk: an edit of it changes which files are in.
+	if fi, err := os.Stat(filepath.Join(root, ".git", "info")); err == nil && fi.IsDir() {
+		dirs = append(slices.Clip(dirs), ".git/info")
+	}
+	if err := e.watcher.Watch(dirs); err != nil {
 		p.log.Warn("every call walks the repository: cannot watch all its folders (on Linux, raise fs.inotify.max_user_watches)", "repo", root, "err", err)
 		e.watcher.Close()
 		e.watcher, e.noWatch = nil, true

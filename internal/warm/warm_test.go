@@ -63,6 +63,48 @@ func TestWalksOnlyOnChange(t *testing.T) {
 	}
 }
 
+// An edit of the repository's .git/info/exclude, which the walk reads but
+// does not walk, is seen by the next call: the file it excludes leaves.
+func TestExcludeFileWatched(t *testing.T) {
+	if !watch.Supported {
+		t.Skip("watching needs Linux")
+	}
+	repo := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(repo, ".git", "info"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"a.go", "b.go"} {
+		if err := os.WriteFile(filepath.Join(repo, f), []byte("package a\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p := New(t.TempDir(), quiet())
+	t.Cleanup(func() { p.Close() })
+	files := func() int {
+		t.Helper()
+		ix, release, err := p.Index(context.Background(), repo, nil, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer release()
+		st, err := ix.Status(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return st.Files
+	}
+	files()
+	if n := files(); n != 2 {
+		t.Fatalf("%d files, want 2", n)
+	}
+	if err := os.WriteFile(filepath.Join(repo, ".git", "info", "exclude"), []byte("b.go\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if n := files(); n != 1 {
+		t.Errorf("after b.go was excluded: %d files, want 1", n)
+	}
+}
+
 // An index another process replaced (a damaged one is built anew) is
 // opened again: the pool does not answer from the file it had.
 func TestIndexReplaced(t *testing.T) {
