@@ -259,7 +259,7 @@ func callServer(ctx context.Context, dir, command string, params any, stdout, st
 		notifier(stderr)(fmt.Sprintf("working without hone serve, which failed: %v (its standard error may say why; --no-server works alone without asking it)", err))
 		return false, nil
 	case rep.Refused != "":
-		notifier(stderr)(fmt.Sprintf("working without hone serve: %s (restart it with this build)", rep.Refused))
+		notifier(stderr)(fmt.Sprintf("working without hone serve: %s", rep.Refused))
 		return false, nil
 	}
 	// The server's output passed its redaction; this build's, as the
@@ -398,10 +398,27 @@ func startServer(dir string, stderr io.Writer) {
 		notifier(stderr)(fmt.Sprintf("could not start hone serve (HONE_SERVE=auto): %v", err))
 		return
 	}
+	// A server that does not stay (another serves the folder already, one
+	// another command started at the same moment; or it cannot listen)
+	// goes at once: only one that stays is said to have started.
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	select {
+	case err := <-exited:
+		// Where another serves the folder, nothing is to be said.
+		if served, _ := serveStatus(context.Background(), dir); err != nil && !served {
+			notifier(stderr)(fmt.Sprintf("hone serve (HONE_SERVE=auto) did not start: %v; its log says why: %s", err, logPath))
+		}
+		return
+	case <-time.After(autoSettle):
+	}
 	notifier(stderr)(fmt.Sprintf("started hone serve (pid %d) for the commands after this one (HONE_SERVE=auto); it stops after %.0f minutes without a call; its log: %s",
 		cmd.Process.Pid, autoIdle.Minutes(), logPath))
-	cmd.Process.Release()
 }
+
+// autoSettle is how long a command waits to see that the server it
+// started stays.
+const autoSettle = 300 * time.Millisecond
 
 // serveStatus says whether a hone serve of this build answers for the
 // index folder dir (empty: the default), and a line that says what

@@ -230,8 +230,7 @@ func (s *Server) Serve(ctx context.Context, l net.Listener) error {
 		busy.begin()
 		go func() {
 			defer wg.Done()
-			defer busy.end()
-			s.answer(ctx, c)
+			busy.end(s.answer(ctx, c))
 		}()
 	}
 }
@@ -249,10 +248,14 @@ func (k *idleClock) begin() {
 	k.mu.Unlock()
 }
 
-func (k *idleClock) end() {
+// end ends a call; one that was a call of this build (served) starts the
+// idle period again.
+func (k *idleClock) end(served bool) {
 	k.mu.Lock()
 	k.calls--
-	k.last = time.Now()
+	if served {
+		k.last = time.Now()
+	}
 	k.mu.Unlock()
 }
 
@@ -280,15 +283,17 @@ func (k *idleClock) stopIdle(ctx context.Context, idle time.Duration, stop func(
 	}
 }
 
-// answer says hello on c, reads one request and writes its reply.
-func (s *Server) answer(ctx context.Context, c net.Conn) {
+// answer says hello on c, reads one request and writes its reply. It
+// reports whether it was a call of this build: a probe, a refusal or a
+// call cut short does not keep an idle server alive.
+func (s *Server) answer(ctx context.Context, c net.Conn) bool {
 	defer c.Close()
 	if err := peerAllowed(c); err != nil {
 		s.Log.Warn("refused a call", "err", err)
-		return
+		return false
 	}
 	if !s.write(c, hello{Version: s.Version, PID: os.Getpid()}) {
-		return
+		return false
 	}
 	// A client sends its request at once: one that does not is let go.
 	c.SetReadDeadline(time.Now().Add(requestTimeout))
@@ -301,16 +306,16 @@ func (s *Server) answer(ctx context.Context, c net.Conn) {
 			// build, or a new server's check for a live one.
 			s.Log.Warn("a call's request was cut or too long", "err", err)
 		}
-		return
+		return false
 	}
 	var req Request
 	if err := json.Unmarshal(line, &req); err != nil {
 		s.reply(c, Reply{Refused: "the request is not hone serve's JSON"})
-		return
+		return false
 	}
 	if req.Version != s.Version {
 		s.reply(c, Reply{Refused: otherBuild(s.Version, req.Version)})
-		return
+		return false
 	}
 	// The call ends when its client goes: a client sends nothing after
 	// its request, so a read that returns means it closed.
@@ -339,6 +344,7 @@ func (s *Server) answer(ctx context.Context, c net.Conn) {
 	}
 	s.Log.Info("answered", "command", req.Command, "ms", time.Since(start).Milliseconds(), "err", rep.Error, "refused", rep.Refused)
 	s.reply(c, rep)
+	return true
 }
 
 func (s *Server) reply(c net.Conn, rep Reply) {
@@ -384,7 +390,7 @@ func (s *Server) send(c net.Conn, b net.Buffers) bool {
 
 // otherBuild is why a server refuses a client of another build.
 func otherBuild(server, client string) string {
-	return fmt.Sprintf("hone serve is build %s, the command build %s", server, client)
+	return fmt.Sprintf("hone serve is build %s, the command build %s: restart it with this build", server, client)
 }
 
 // refusal is a Handler's way to decline a call that the client can run

@@ -66,7 +66,7 @@ func TestCall(t *testing.T) {
 		{"v1", "fail", `[]`, Reply{Version: "v1", Stdout: "partial", Error: "it broke"}},
 		{"v1", "what", `[]`, Reply{Version: "v1", Refused: "no such command"}},
 		{"v1", "echo", `{}`, Reply{Version: "v1", Refused: "not words"}},
-		{"v2", "echo", `["a"]`, Reply{Version: "v1", Refused: "hone serve is build v1, the command build v2"}},
+		{"v2", "echo", `["a"]`, Reply{Version: "v1", Refused: "hone serve is build v1, the command build v2: restart it with this build"}},
 		{"v1", "stop", `[]`, Reply{Version: "v1", Refused: "stopping"}},
 	} {
 		rep, err := Call(context.Background(), dir, Request{Version: tt.version, Command: tt.cmd, Params: json.RawMessage(tt.params)})
@@ -287,6 +287,43 @@ func TestIdle(t *testing.T) {
 	}
 	if _, err := os.Stat(Path(dir)); err == nil {
 		t.Error("the idle server left its socket")
+	}
+}
+
+// Calls the server refuses (another build's) do not keep it up: after an
+// upgrade, an idle server of the old build goes.
+func TestIdleRefusalsDoNotCount(t *testing.T) {
+	dir := t.TempDir()
+	l, err := Listen(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const idle = 300 * time.Millisecond
+	s := &Server{Version: "v1", Idle: idle, Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Handle: func(ctx context.Context, cmd string, p json.RawMessage, stdout, stderr io.Writer) error {
+		return nil
+	}}
+	done := make(chan error, 1)
+	start := time.Now()
+	go func() { done <- s.Serve(context.Background(), l) }()
+	for {
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Error(err)
+			}
+			if d := time.Since(start); d > 8*idle {
+				t.Errorf("stopped after %s: refusals kept it up", d)
+			}
+			return
+		case <-time.After(idle / 3):
+			rep, err := Call(context.Background(), dir, Request{Version: "v2", Command: "x", Params: json.RawMessage(`[]`)})
+			if err == nil && rep.Refused == "" {
+				t.Fatalf("a call of another build was answered: %+v", rep)
+			}
+		}
+		if time.Since(start) > 30*idle {
+			t.Fatal("the idle server did not stop")
+		}
 	}
 }
 
