@@ -104,7 +104,7 @@ func newRule(line string, domain []string) *rule {
 		r.name = newNameMatcher(p)
 	case strings.Contains(p, "**"):
 		r.kind = ruleGeneric
-		r.generic = gitignore.ParsePattern(line, domain)
+		r.generic = gitignore.ParsePattern(goClass(line), domain)
 		if strings.HasSuffix(p, "/**") {
 			r.generic = contentsPattern{r.generic}
 		}
@@ -296,7 +296,28 @@ func newNameMatcher(p string) nameMatcher {
 		}
 		return nameMatcher{op: opPrefixSuffix, s: pre, t: suf}
 	}
-	return nameMatcher{op: opGlob, glob: p}
+	return nameMatcher{op: opGlob, glob: goClass(p)}
+}
+
+// goClass writes a gitignore pattern's negated bracket expressions, "[!a]",
+// as Go's path.Match reads them, "[^a]": Go takes "!" for a character of
+// the class, which turned the rule's meaning round.
+func goClass(p string) string {
+	if !strings.Contains(p, "[!") {
+		return p
+	}
+	b := []byte(p)
+	for i := 0; i < len(b); i++ {
+		switch b[i] {
+		case '\\':
+			i++
+		case '[':
+			if i+1 < len(b) && b[i+1] == '!' {
+				b[i+1] = '^'
+			}
+		}
+	}
+	return string(b)
 }
 
 // match reports whether name, a path element, matches.

@@ -21,6 +21,21 @@ type ignoreCase struct {
 
 var ignoreCases = []ignoreCase{
 	{
+		// "[!...]" is a negated class in git, as "[^...]" is.
+		name: "negated bracket expressions",
+		files: map[string]string{
+			".gitignore":     "tmp/[!.]*\n[!m]*.c\nbuild/**/[!k]*.o\n",
+			"tmp/scratch.py": "",
+			"tmp/.keep.py":   "",
+			"main.c":         "",
+			"util.c":         "",
+			"build/x/a.o":    "",
+			"build/x/keep.o": "",
+		},
+		want:    []string{".gitignore", "build/x/keep.o", "main.c", "tmp/.keep.py"},
+		gitOnly: true,
+	},
+	{
 		name: "no ignore files",
 		files: map[string]string{
 			"a.go":     "",
