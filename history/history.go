@@ -471,7 +471,28 @@ func openCache(p string) (*sql.DB, error) {
 	if err := index.PrivateDB(p); err != nil {
 		return nil, fmt.Errorf("make the history's cache: %w", err)
 	}
-	return openCacheFile(p)
+	db, err := openCacheFile(p)
+	if err != nil && damagedDB(err) {
+		// It is a cache: one that is no database, or a damaged one, is
+		// made anew, its history read from git again.
+		for _, f := range []string{p, p + "-wal", p + "-shm", packFile(p)} {
+			if rerr := os.Remove(f); rerr != nil && !errors.Is(rerr, fs.ErrNotExist) {
+				return nil, err
+			}
+		}
+		if err := index.PrivateDB(p); err != nil {
+			return nil, fmt.Errorf("make the history's cache: %w", err)
+		}
+		return openCacheFile(p)
+	}
+	return db, err
+}
+
+// damagedDB reports SQLite's errors for a file that is no database, or a
+// damaged one.
+func damagedDB(err error) bool {
+	msg := err.Error()
+	return strings.Contains(msg, "file is not a database") || strings.Contains(msg, "database disk image is malformed")
 }
 
 // cacheFile is the database of the cache of a git directory, seen from a

@@ -309,6 +309,18 @@ func TestDamagedCache(t *testing.T) {
 	if l, err = Read(context.Background(), r.dir, "", "", cache); err != nil || len(l.Commits) != 2 {
 		t.Errorf("after the pack was lost: %v, %v; want 2 commits", l, err)
 	}
+	// A database that is no database is a cache made anew.
+	dbs, _ := filepath.Glob(filepath.Join(cache, "history-*.db"))
+	if len(dbs) != 1 {
+		t.Fatalf("databases %v, want one", dbs)
+	}
+	if err := os.WriteFile(dbs[0], []byte(strings.Repeat("not a database ", 512)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	kept = logMemo{} // as a new process finds it
+	if l, err = Read(context.Background(), r.dir, "", "", cache); err != nil || len(l.Commits) != 2 {
+		t.Errorf("after the database was overwritten: %v, %v; want 2 commits", l, err)
+	}
 }
 
 // Opening a cache: a new file is made one, one of another version is
