@@ -104,6 +104,9 @@ func checkRoot(root string) (string, error) {
 	if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
 		return "", fmt.Errorf("repository %s is not a directory", root)
 	}
+	if walk.IsGitDir(abs) {
+		return "", fmt.Errorf("%s is a git directory (a bare repository, or a .git folder), not a work tree: give a checkout of it", root)
+	}
 	return abs, nil
 }
 

@@ -341,6 +341,18 @@ func (m *nameMatcher) match(name string) bool {
 	return ok && err == nil
 }
 
+// IsGitDir reports whether dir is a git directory itself, a bare
+// repository or a work tree's .git: its files are git's, not a project's.
+func IsGitDir(dir string) bool {
+	for _, p := range []string{"HEAD", "objects", "refs"} {
+		if _, err := os.Stat(filepath.Join(dir, p)); err != nil {
+			return false
+		}
+	}
+	fi, err := os.Stat(filepath.Join(dir, "HEAD"))
+	return err == nil && fi.Mode().IsRegular()
+}
+
 // gitDir returns the git directory of the repository at root, or "" if root
 // has none. It follows a .git file ("gitdir: ...") as used by submodules and
 // linked worktrees, and a linked worktree's commondir, where info/ lives.

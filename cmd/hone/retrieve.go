@@ -19,6 +19,7 @@ import (
 	"github.com/hone-tools/hone/history"
 	"github.com/hone-tools/hone/pack"
 	"github.com/hone-tools/hone/redact"
+	"github.com/hone-tools/hone/walk"
 )
 
 var errHelp = errors.New("help shown")
@@ -297,6 +298,8 @@ func repoRoot(flagRepo string) (root string, outside bool, err error) {
 			return "", false, usagef("cannot read repository %s: %v", redact.QuotePath(flagRepo), err)
 		case !fi.IsDir():
 			return "", false, usagef("repository %s is not a directory", redact.QuotePath(flagRepo))
+		case walk.IsGitDir(abs):
+			return "", false, usagef("%s is a git directory (a bare repository, or a .git folder), not a work tree: give a checkout of it (git worktree add, or git clone)", redact.QuotePath(flagRepo))
 		}
 		if _, err := os.ReadDir(abs); err != nil {
 			return "", false, usagef("cannot read repository %s: %v", redact.QuotePath(flagRepo), err)
