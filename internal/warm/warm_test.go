@@ -17,6 +17,22 @@ import (
 
 func quiet() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
 
+// filesOf is how many files the pool's index of repo holds, after the
+// call's update.
+func filesOf(t *testing.T, p *Pool, repo string) int {
+	t.Helper()
+	ix, release, err := p.Index(context.Background(), repo, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer release()
+	st, err := ix.Status(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st.Files
+}
+
 // A pool walks a repository on its first call and, where it can watch,
 // not again until a file changes; a change is seen by the next call.
 func TestWalksOnlyOnChange(t *testing.T) {
@@ -32,19 +48,7 @@ func TestWalksOnlyOnChange(t *testing.T) {
 	t.Cleanup(func() { p.Close() })
 	walks := 0
 	p.OnWalk(func(string) { walks++ })
-	files := func() int {
-		t.Helper()
-		ix, release, err := p.Index(context.Background(), repo, nil, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer release()
-		st, err := ix.Status(context.Background())
-		if err != nil {
-			t.Fatal(err)
-		}
-		return st.Files
-	}
+	files := func() int { t.Helper(); return filesOf(t, p, repo) }
 	if n := files(); n != 1 {
 		t.Fatalf("%d files, want 1", n)
 	}
@@ -80,19 +84,7 @@ func TestExcludeFileWatched(t *testing.T) {
 	}
 	p := New(t.TempDir(), quiet())
 	t.Cleanup(func() { p.Close() })
-	files := func() int {
-		t.Helper()
-		ix, release, err := p.Index(context.Background(), repo, nil, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer release()
-		st, err := ix.Status(context.Background())
-		if err != nil {
-			t.Fatal(err)
-		}
-		return st.Files
-	}
+	files := func() int { t.Helper(); return filesOf(t, p, repo) }
 	files()
 	if n := files(); n != 2 {
 		t.Fatalf("%d files, want 2", n)
