@@ -208,6 +208,10 @@ type change struct {
 	noop bool
 }
 
+// testHookNoUpdateLock, when set, has Update take no lock: a test that
+// plays another process writing during an update does so from within it.
+var testHookNoUpdateLock bool
+
 // Update brings the index up to date with the files on disk: a stat pass,
 // then files whose size or time changed are read, and indexed again when
 // their content did change. Deleted files are dropped. progress, if set, is
@@ -219,6 +223,23 @@ func (ix *Index) Update(ctx context.Context, progress func(Progress)) (Stats, er
 	if ix.readOnly != nil {
 		return Stats{Files: ix.N()}, fmt.Errorf("%w: the index of %s was opened read-only (%v) and answers as it was; free some space in %s",
 			ErrFull, ix.Root, ix.readOnly, filepath.Dir(filepath.Dir(ix.Path)))
+	}
+	// One update of an index at a time: a second process waits, then
+	// finds what the first wrote, rather than redo it beside it.
+	unlock, waited, err := func() (func(), bool, error) {
+		if testHookNoUpdateLock {
+			return func() {}, false, nil
+		}
+		return lockUpdate(ix.Path + ".lock")
+	}()
+	if err != nil {
+		return Stats{}, err
+	}
+	defer unlock()
+	if waited {
+		if err := ix.Snapshot(ctx); err != nil && !isCorrupt(err) {
+			return Stats{}, err
+		}
 	}
 	ix.endRead()
 	st, err := ix.update(ctx, progress)
