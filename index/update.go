@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/hone-tools/hone/internal/atomicfile"
+	"github.com/hone-tools/hone/internal/filelock"
 	"github.com/hone-tools/hone/walk"
 )
 
@@ -230,10 +231,10 @@ func (ix *Index) Update(ctx context.Context, progress func(Progress)) (Stats, er
 		if testHookNoUpdateLock {
 			return func() {}, false, nil
 		}
-		return lockUpdate(ix.Path + ".lock")
+		return filelock.Lock(ix.Path+".lock", true)
 	}()
 	if err != nil {
-		return Stats{}, err
+		return Stats{}, fmt.Errorf("lock the updates of index %s: %w", ix.Path, err)
 	}
 	defer unlock()
 	if waited {
