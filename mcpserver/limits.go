@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/hone-tools/hone"
+	"github.com/hone-tools/hone/redact"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -83,17 +84,13 @@ func checkGlobs(name string, globs []string) error {
 const maxErrorBytes = 260
 
 // cutErrors keeps every error a client gets short, whoever wrote it: a
-// tool's error result, or a JSON-RPC error, with its code kept.
+// tool's error result, or a JSON-RPC error, with its code kept (and
+// redacted: safeError).
 func cutErrors(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		res, err := next(ctx, method, req)
-		if err != nil && len(err.Error()) > maxErrorBytes {
-			msg := cutTo(err.Error(), maxErrorBytes)
-			if we := (*jsonrpc.Error)(nil); errors.As(err, &we) {
-				err = &jsonrpc.Error{Code: we.Code, Message: msg}
-			} else {
-				err = errors.New(msg)
-			}
+		if err != nil {
+			err = safeError(err)
 		}
 		if r, ok := res.(*mcp.CallToolResult); ok && r != nil && r.IsError {
 			for _, c := range r.Content {
@@ -104,4 +101,18 @@ func cutErrors(next mcp.MethodHandler) mcp.MethodHandler {
 		}
 		return res, err
 	}
+}
+
+// safeError is err's message cut to maxErrorBytes and redacted, its code
+// kept.
+func safeError(err error) error {
+	msg, n := redact.String(err.Error())
+	if n == 0 && len(msg) <= maxErrorBytes {
+		return err
+	}
+	msg = cutTo(msg, maxErrorBytes)
+	if we := (*jsonrpc.Error)(nil); errors.As(err, &we) {
+		return &jsonrpc.Error{Code: we.Code, Message: msg, Data: we.Data}
+	}
+	return errors.New(msg)
 }

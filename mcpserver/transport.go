@@ -15,7 +15,6 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/hone-tools/hone/redact"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -413,20 +412,6 @@ func (c *boundedConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 		}
 	}
 	return err
-}
-
-// safeError is err's message cut to maxErrorBytes and redacted, its code
-// kept.
-func safeError(err error) error {
-	msg, n := redact.String(err.Error())
-	if n == 0 && len(msg) <= maxErrorBytes {
-		return err
-	}
-	msg = cutTo(msg, maxErrorBytes)
-	if we := (*jsonrpc.Error)(nil); errors.As(err, &we) {
-		return &jsonrpc.Error{Code: we.Code, Message: msg, Data: we.Data}
-	}
-	return errors.New(msg)
 }
 
 // drainLimit bounds how long the end of the client's input waits for the
