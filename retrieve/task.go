@@ -841,8 +841,9 @@ func parseTask(task string, ix *index.Index) *taskParse {
 	// become spaces before any stem is made of them, so that no term,
 	// keyword or concept holds it in any form. An evaluator is shown the
 	// task with a placeholder where it was.
-	shown, _ := redact.String(clean)
-	if masked, n := redact.Mask("", []byte(clean)); n > 0 {
+	shown, n := redact.String(clean)
+	if n > 0 {
+		masked, _ := redact.Mask("", []byte(clean))
 		clean = string(masked)
 	}
 	tp := &taskParse{clean: clean, shown: shown}
