@@ -63,7 +63,7 @@ CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHO
 //	   read before is known without reading the pack.
 //	5  the pack in a file of its own beside the database (packFile),
 //	   read in one go: through SQLite, reading it took four copies of
-//	   it, half of what a retrieve on a repository of 5,000 files
+//	   it, half of what a retrieve on a 5,000-file repository
 //	   allocated.
 //	6  paths past ASCII as they are, not quoted (core.quotePath=false).
 //	7  each commit's committer time (pack version 2), so that a window

@@ -52,7 +52,7 @@ var testHookCheck func()
 // each of its writes follows the last, no other process's write between
 // (writer.touchVersion), and Close leaves the stamp. Reading back pages
 // just written reads the memory they were written from, not the disk;
-// and a first index of a repository of 5,000 files, then each update that changed a file,
+// and a first index of a 5,000-file repository, then each update that changed a file,
 // then the next process's check, read the whole index twice (0.2 s of
 // that first index; 0.3 s of each change at 100,000 files).
 func (ix *Index) CheckChanged(ctx context.Context) error {
@@ -213,7 +213,7 @@ func (ix *Index) check(ctx context.Context) error {
 	// Two halves side by side, each on a connection of its own (within a
 	// write, both on its transaction): SQLite's check of the pages with
 	// the blobs' checksums, and the thesaurus's and the definers' rows. A
-	// first index of a repository of 5,000 files waited for the whole, 0.2 s of CPU, after its
+	// first index of a 5,000-file repository waited for the whole, 0.2 s of CPU, after its
 	// last write.
 	// The database as it is now, not as a read transaction pinned it.
 	q, other := ix.reader(), ix.reader()

@@ -25,7 +25,7 @@ import (
 
 // rowMask keeps a row's checksum to 23 bits, which SQLite stores in three
 // bytes: of the rows damage changes, one in eight million would pass. At
-// 31 bits, the index of a repository of 5,000 files took 0.8 MB more, at 15, 0.7 MB less.
+// 31 bits, the index of a 5,000-file repository took 0.8 MB more, at 15, 0.7 MB less.
 const rowMask = 1<<23 - 1
 
 // corruptRow is the error of a row of table that damage changed. It is

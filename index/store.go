@@ -176,7 +176,7 @@ const segBias = 128
 
 // pageSize is the database's page size, set when its file is made: a
 // cold index writes a quarter of the pages, and a doc seldom spills onto
-// pages of its own. a repository of 5,000 files' cold index took x0.90 the time, a generated
+// pages of its own. The cold index of a 5,000-file repository took x0.90 the time, a generated
 // repository of 100,000 small files x0.54; retrieves took the same. Pages
 // of 64 KiB were faster still (x0.86), but a block of 4 KiB overwritten
 // in the middle of one, its header spared, could leave a posting's row
@@ -490,7 +490,7 @@ func (ix *Index) open(ctx context.Context) error {
 	//
 	// SQLite reads the file's pages through a mapping of it, up to 1 GiB
 	// (mmap_size), rather than copy each into its page cache: a warm
-	// retrieve on a repository of 5,000 files made 456 reads of 16 KiB pages, 15 with the
+	// retrieve on a 5,000-file repository made 456 reads of 16 KiB pages, 15 with the
 	// mapping, and took ×0.94 and ×0.96 the time (21 interleaved runs,
 	// two tasks); hone index with nothing changed the same. Writes go
 	// through the file as before. A file cut short under a running

@@ -944,7 +944,7 @@ func readTermPairs(ctx context.Context, read *sql.Stmt, a string, list []Neighbo
 // (readPairs), and the parts after it the rest, in order of term, each
 // small enough to lie in its page (partBytes): a blob past SQLite's limit
 // for a row in its page spills onto overflow pages of its own, which on
-// a repository of 5,000 files left 3.4 MB of 16 KiB pages empty, a third of the table's size.
+// a 5,000-file repository left 3.4 MB of 16 KiB pages empty, a third of the table's size.
 
 // partBytes is what a part's pairs take at most, past which the next part
 // starts: a row of the table lies in its page up to about 4,080 bytes at

@@ -263,7 +263,7 @@ func (ix *Index) Update(ctx context.Context, progress func(Progress)) (Stats, er
 // reclaim gives the file system back the pages an update freed, when they
 // are a quarter of the index or more: an update that rewrites much of it
 // (a checkout of another branch, segments merged) frees as many pages as
-// it writes, which SQLite keeps for later writes. On a repository of 5,000 files, checkouts of
+// it writes, which SQLite keeps for later writes. On a 5,000-file repository, checkouts of
 // 2,300–3,100 changed files left 40% of its file free. The pages are moved
 // into the gaps and the file cut (incremental vacuum, which every index
 // of format 20 is made for: see walMode).

@@ -11,7 +11,7 @@ import (
 // with one collection for what the process allocates next. A retrieve
 // allocates some 35 MB in a fraction of a second; a page met for the
 // first time is a page fault, each costing microseconds on a virtual
-// machine: on a repository of 5,000 files, 12,000 of them were a fifth of a retrieve's CPU.
+// machine: on a 5,000-file repository, 12,000 of them were a fifth of a retrieve's CPU.
 // Mapped ahead in one call they cost a fraction of that. On a kernel
 // without the call, the pages come as they are touched, as ever.
 func prefault(n int) {

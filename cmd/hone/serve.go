@@ -302,7 +302,7 @@ func serveBuild() string {
 // A long-running server spends memory to spare the collector: its heap
 // grows to five times what it keeps live (GOGC 400) rather than twice,
 // within a soft limit of 1 GiB, past which the collector works as hard as
-// it must. On a repository of 5,000 files, answers took ×0.89 and ×0.87
+// it must. On a 5,000-file repository, answers took ×0.89 and ×0.87
 // the time (paired), at 204 MB resident instead of 108 MB. GOGC and
 // GOMEMLIMIT, when set, have their say instead.
 const (
@@ -319,12 +319,12 @@ const (
 // each of its pages for the first time, and each first touch is a page
 // fault, costly on a virtual machine. Since the history's read allocates
 // a third less (pack version 3), and with the retrieve's pages mapped
-// ahead (prefault), the server's trade is the faster, on a repository of 5,000 files
+// ahead (prefault), the server's trade is the faster, on a 5,000-file repository
 // ×0.86–0.92 the wall time of the collector left off (see prefaultBytes).
 func tradeMemoryForTime() (undo func()) { return trade(serveGCPercent, serveMemoryLimit) }
 
 // prefaultBytes is what a retrieve working alone has mapped ahead
-// (prefault): about what it allocates on a repository of 5,000 files.
+// (prefault): about what it allocates on a 5,000-file repository.
 // Whole processes, 21 runs each, interleaved, its index warm (2026-12-05): three tasks
 // ×0.86, ×0.87 and ×0.92 (a context pack) the wall time of the collector
 // left off with no pages mapped ahead; the server's trade alone ×0.93,
