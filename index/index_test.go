@@ -133,7 +133,11 @@ func TestStructure(t *testing.T) {
 		"pkg/models/__init__.py":         "from .fields import Field\n",
 		"pkg/models/fields.py":           "class Field:\n    pass\n",
 		"pkg/store/store.go":             "package store\n\nfunc Open() {}\n",
+		"pkg/store/cache.go":             "package store\n\nfunc Evict() {}\n",
+		"pkg/store/disk.go":              "package store\n\nfunc Flush() {}\n",
 		"cmd/main.go":                    "package main\n\nimport \"example.com/m/pkg/store\"\n\nfunc main() { store.Open() }\n",
+		"cmd/types.go":                   "package main\n\nimport \"example.com/m/pkg/store\"\n\nvar s store.Store\n",
+		"cmd/both.go":                    "package main\n\nimport \"example.com/m/pkg/store\"\n\nfunc both() { store.Flush(); store.Open() }\n",
 	})
 	if got := ix.Imports(ix.Doc("src/auth/auth.ts")); !slices.Equal(got, []string{"src/session/session-manager.ts"}) {
 		t.Errorf("imports of auth.ts: %v", got)
@@ -141,8 +145,19 @@ func TestStructure(t *testing.T) {
 	if got := ix.Imports(ix.Doc("pkg/models/__init__.py")); !slices.Equal(got, []string{"pkg/models/fields.py"}) {
 		t.Errorf("imports of __init__.py: %v", got)
 	}
-	if got := ix.Imports(ix.Doc("cmd/main.go")); !slices.Equal(got, []string{"pkg/store/store.go"}) {
-		t.Errorf("imports of main.go: %v", got)
+	// A Go import names a package folder: the files of it that define
+	// what the importer calls, or all of them when it calls none.
+	for _, c := range []struct {
+		path string
+		want []string
+	}{
+		{"cmd/main.go", []string{"pkg/store/store.go"}},
+		{"cmd/both.go", []string{"pkg/store/disk.go", "pkg/store/store.go"}},
+		{"cmd/types.go", []string{"pkg/store/cache.go", "pkg/store/disk.go", "pkg/store/store.go"}},
+	} {
+		if got := ix.Imports(ix.Doc(c.path)); !slices.Equal(got, c.want) {
+			t.Errorf("imports of %s: %v, want %v", c.path, got, c.want)
+		}
 	}
 	defs := ix.Definers("refreshSession")
 	if len(defs) != 1 || defs[0].Path != "src/session/session-manager.ts" {

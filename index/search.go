@@ -516,19 +516,34 @@ func (ix *Index) inDir(dir string) []*Entry {
 	return ix.dirs[dir]
 }
 
-// Imports resolves the imports of d to indexed files.
+// Imports resolves the imports of d to indexed files. An import of a
+// package folder (Go's) resolves to the package's files that define what
+// d calls, or to all of its files when d calls nothing of them (it uses
+// its types alone, say): a file of a 40-file package needs the one or two
+// files holding what it uses, not the first of the 40 by name.
 func (ix *Index) Imports(d *Doc) []string {
 	var out []string
 	seen := map[string]bool{}
+	var definers map[string][]*Entry // read once, at the first package folder
 	for _, spec := range d.Imports {
 		for _, p := range structure.Resolve(d.Lang, d.Path, spec, ix.Exists) {
 			if strings.HasSuffix(p, "/") {
-				// a package directory: every file of the language inside it.
 				ix.mu.Lock()
 				in := ix.inDir(p)
 				ix.mu.Unlock()
+				if definers == nil {
+					definers = ix.DefinersOf(d.CallsOut())
+				}
+				used := map[string]bool{}
+				for _, es := range definers {
+					for _, e := range es {
+						if strings.HasPrefix(e.Path, p) && !strings.Contains(e.Path[len(p):], "/") {
+							used[e.Path] = true
+						}
+					}
+				}
 				for _, o := range in {
-					if o.Lang == d.Lang && !seen[o.Path] && o.Path != d.Path {
+					if o.Lang == d.Lang && !seen[o.Path] && o.Path != d.Path && (len(used) == 0 || used[o.Path]) {
 						seen[o.Path] = true
 						out = append(out, o.Path)
 					}
