@@ -3,11 +3,10 @@ package walk
 import (
 	"bytes"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
-
-	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
 )
 
 // ignoreFiles are the per-directory ignore files, in increasing priority.
@@ -51,22 +50,26 @@ const (
 	// ruleSegs is a pattern with a slash but without "**", matched element
 	// by element against the path below its domain.
 	ruleSegs
-	// ruleGeneric is any other pattern, matched by go-git.
+	// ruleGeneric is a pattern with "**", matched element by element
+	// against the path below its domain, "**" standing for any number of
+	// elements.
 	ruleGeneric
 )
 
 // A rule is one pattern of an ignore file. Rules are immutable once made,
 // so the walker's goroutines share them.
 //
-// Rules follow go-git's gitignore matching, as gitignore.ParsePattern and
-// gitignore.NewMatcher do, with two of go-git's rules adjusted to git's:
-//
-//   - A pattern without a slash (other than a trailing one) is matched
-//     against the final path element only. go-git matches it against every
-//     element below the domain, so that "!*/" would re-include every file
-//     under a directory instead of just the directory.
-//   - A pattern ending in "/**" matches what is inside a directory but not the
-//     directory itself, so that "dir/**" followed by "!dir/keep" works.
+// Rules match as git's do: a pattern decides an entry by the entry's own
+// path below the pattern's domain, never by a folder above it. A folder
+// a pattern matches is not walked, so nothing below it is listed, unless
+// a later pattern takes the folder back ("a/*" then "!a/b/"): then the
+// files in it are judged by their own paths, and "a/*" decides none of
+// them. A pattern without a slash (other than a trailing one) matches the
+// final path element at any depth; one with a slash matches the whole path
+// below its domain, "**" standing for any number of elements, or, at the
+// end ("dir/**"), for one or more: what is inside a folder, not the folder.
+// (go-git's matcher, which hone once followed, lets a pattern that matches
+// a folder match everything below it, taken back or not.)
 //
 // Matching is compiled per directory (see compile) so that a walk matches
 // each entry against the few rules that can decide it, mostly without
@@ -77,13 +80,13 @@ type rule struct {
 	dirOnly bool // the pattern ends in a slash
 	depth   int  // the length of the domain
 
-	name    nameMatcher       // ruleBase: the pattern
-	segs    []nameMatcher     // ruleSegs: the pattern's non-empty elements
-	generic gitignore.Pattern // ruleGeneric: the pattern as go-git parses it
+	name nameMatcher   // ruleBase: the pattern
+	segs []nameMatcher // ruleSegs: the pattern's non-empty elements
+	glob []string      // ruleGeneric: the pattern's non-empty elements, "**" among them
 }
 
 // newRule parses one gitignore pattern found in the directory whose path
-// elements are domain. It reads the pattern as gitignore.ParsePattern does.
+// elements are domain.
 func newRule(line string, domain []string) *rule {
 	r := &rule{exclude: true, depth: len(domain)}
 	p := line
@@ -102,15 +105,19 @@ func newRule(line string, domain []string) *rule {
 	case !strings.Contains(p, "/"):
 		r.kind = ruleBase
 		r.name = newNameMatcher(p)
+	case strings.Contains("/"+strings.TrimPrefix(p, "/")+"/", "//"):
+		// git matches "a//b" and "a//" as written: no path has an empty
+		// element, so they match nothing (a rule of no elements).
+		r.kind = ruleSegs
 	case strings.Contains(p, "**"):
 		r.kind = ruleGeneric
-		r.generic = gitignore.ParsePattern(goClass(line), domain)
-		if strings.HasSuffix(p, "/**") {
-			r.generic = contentsPattern{r.generic}
+		for _, s := range strings.Split(p, "/") {
+			if s != "" {
+				r.glob = append(r.glob, goClass(s))
+			}
 		}
 	default:
-		// go-git skips empty elements, as in "/a" or "a//b", without
-		// consuming a path element.
+		// The leading slash anchors the pattern and consumes no element.
 		r.kind = ruleSegs
 		for _, s := range strings.Split(p, "/") {
 			if s != "" {
@@ -121,18 +128,30 @@ func newRule(line string, domain []string) *rule {
 	return r
 }
 
-// contentsPattern matches a pattern ending in "/**" only strictly inside the
-// directory it names.
-type contentsPattern struct {
-	inner gitignore.Pattern
-}
-
-func (c contentsPattern) Match(path []string, isDir bool) gitignore.MatchResult {
-	r := c.inner.Match(path, isDir)
-	if r == gitignore.NoMatch || c.inner.Match(path[:len(path)-1], true) == gitignore.NoMatch {
-		return gitignore.NoMatch
+// matchGlob reports whether the path elements match the pattern's
+// elements, "**" standing for any number of them; a last "**" for one or
+// more. An element is matched as path.Match does (a bad pattern matches
+// nothing, as in git).
+func matchGlob(pat, elems []string) bool {
+	if len(pat) == 0 {
+		return len(elems) == 0
 	}
-	return r
+	if pat[0] == "**" {
+		if len(pat) == 1 {
+			return len(elems) > 0
+		}
+		for i := range len(elems) + 1 {
+			if matchGlob(pat[1:], elems[i:]) {
+				return true
+			}
+		}
+		return false
+	}
+	if len(elems) == 0 {
+		return false
+	}
+	ok, err := path.Match(pat[0], elems[0])
+	return err == nil && ok && matchGlob(pat[1:], elems[1:])
 }
 
 // A ruleSet holds the rules in force in one directory, compiled for the
@@ -157,9 +176,9 @@ type ruleSet struct {
 
 // check is one step of matching a directory entry.
 type check struct {
-	name    *nameMatcher      // the entry's name must match this,
-	generic gitignore.Pattern // or, if not nil, its path this pattern
-	exclude bool              // the entry is ignored if it matches
+	name    *nameMatcher // the entry's name must match this,
+	generic *rule        // or, if not nil, its path this ruleGeneric's glob
+	exclude bool         // the entry is ignored if it matches
 }
 
 // compile returns the rule set of the directory whose path elements are
@@ -185,13 +204,15 @@ Rules:
 		case ruleBase:
 			add(check{name: &r.name, exclude: r.exclude}, r.dirOnly)
 		case ruleGeneric:
-			add(check{generic: r.generic, exclude: r.exclude}, false)
+			add(check{generic: r, exclude: r.exclude}, r.dirOnly)
 			rs.generic = true
 		case ruleSegs:
 			// An entry's path below the domain has m+1 elements. A
-			// pattern of k elements matches it if its first k
-			// elements match, except that a directory pattern does not
-			// match a file. Past the k-th element everything matches.
+			// pattern of k elements matches it if m+1 == k and every
+			// element matches, except that a directory pattern does not
+			// match a file. An entry deeper than that lies in a folder
+			// the pattern matched: the walk is in it because a later
+			// pattern took it back, and the pattern decides nothing here.
 			m, k := len(elems)-r.depth, len(r.segs)
 			if k == 0 {
 				continue // matches nothing
@@ -204,10 +225,7 @@ Rules:
 			rs.uniform = false
 			switch {
 			case m >= k:
-				// It matches everything here: lower rules never decide.
-				kept = append(kept, r)
-				rs.dflt = r.exclude
-				break Rules
+				continue Rules // matches nothing in this subtree
 			case m == k-1:
 				add(check{name: &r.segs[k-1], exclude: r.exclude}, r.dirOnly)
 			}
@@ -235,10 +253,10 @@ func (rs *ruleSet) ignored(name string, isDir bool, elems []string, scratch *[]s
 			}
 			continue
 		}
-		path := append(append((*scratch)[:0], elems...), name)
-		*scratch = path
-		if r := c.generic.Match(path, isDir); r != gitignore.NoMatch {
-			return r == gitignore.Exclude
+		p := append(append((*scratch)[:0], elems...), name)
+		*scratch = p
+		if matchGlob(c.generic.glob, p[c.generic.depth:]) {
+			return c.exclude
 		}
 	}
 	return rs.dflt

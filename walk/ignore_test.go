@@ -21,6 +21,44 @@ type ignoreCase struct {
 
 var ignoreCases = []ignoreCase{
 	{
+		// A folder taken back is walked, and its files are judged by
+		// their own paths: "/*" matched the folder, not them.
+		name: "a folder taken back keeps lower rules",
+		files: map[string]string{
+			".gitignore": "*.log\n/*\n!/.gitignore\n!/src/\n",
+			"src/a.go":   "",
+			"src/a.log":  "",
+			"docs/b.md":  "",
+			"top.go":     "",
+		},
+		want:    []string{".gitignore", "src/a.go"},
+		gitOnly: true,
+	},
+	{
+		// "dir/**" then "!dir/**/" takes the folders back, not the files.
+		name: "folders taken back under dir/**",
+		files: map[string]string{
+			".gitignore":      "assets/**\n!assets/**/\n!assets/**/*.png\n",
+			"assets/a/x.png":  "",
+			"assets/a/x.txt":  "",
+			"assets/b/c/y.js": "",
+			"main.go":         "",
+		},
+		want:    []string{".gitignore", "assets/a/x.png", "main.go"},
+		gitOnly: true,
+	},
+	{
+		// git matches a pattern as written: no path has an empty element.
+		name: "empty elements match nothing",
+		files: map[string]string{
+			".gitignore": "a//b\nc//\n",
+			"a/b":        "",
+			"c/d.go":     "",
+		},
+		want:    []string{".gitignore", "a/b", "c/d.go"},
+		gitOnly: true,
+	},
+	{
 		// "[!...]" is a negated class in git, as "[^...]" is.
 		name: "negated bracket expressions",
 		files: map[string]string{
