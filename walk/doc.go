@@ -25,7 +25,9 @@
 //
 // Limitations: ignore files above root and the user's global excludes file
 // (core.excludesFile) are not read, .git/info/exclude is read only for the
-// repository at root (not for nested repositories), and ignore matching uses
-// go-git's gitignore implementation, which supports "**" only as a whole path
-// segment.
+// repository at root (not for nested repositories), and a pattern matches as
+// git's do (TestWalkAgreesWithGitRandom holds the walk to git itself) but
+// for two shapes no ignore file writes: a bracket expression holding a
+// slash, which git reads as one class and the walk as two elements, and
+// "**" glued to other characters ("a**/b"), which the walk reads as "*".
 package walk
