@@ -6,7 +6,9 @@
 //   - paths ignored by .gitignore, .ignore or .honeignore files at any
 //     directory level (gitignore syntax, with later and deeper files taking
 //     precedence, and .honeignore overriding .ignore overriding .gitignore
-//     within a directory), and by the repository's .git/info/exclude;
+//     within a directory), by those of the folders above the root up to
+//     the top of the git work tree that holds it (when the root is a
+//     folder inside one), and by the repository's .git/info/exclude;
 //   - version-control metadata (.git, .hg, .svn, .bzr, _darcs, .jj);
 //   - symbolic links, devices, sockets and pipes;
 //   - files larger than [Options.MaxFileSize];
@@ -23,9 +25,12 @@
 // secret-bearing files, and whether a copyright notice heads the file. Secret files are listed rather than skipped so that an
 // indexer can record their names without reading their contents.
 //
-// Limitations: ignore files above root and the user's global excludes file
-// (core.excludesFile) are not read, .git/info/exclude is read only for the
-// repository at root (not for nested repositories), and a pattern matches as
+// A root that git ignores, or that lies in a folder git ignores, is walked
+// all the same: it is what the caller asked for.
+//
+// Limitations: the user's global excludes file (core.excludesFile) is not
+// read, .git/info/exclude is read only for the repository that holds the
+// root (not for nested repositories), and a pattern matches as
 // git's do (TestWalkAgreesWithGitRandom holds the walk to git itself) but
 // for two shapes no ignore file writes: a bracket expression holding a
 // slash, which git reads as one class and the walk as two elements, and

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -24,7 +25,7 @@ func TestWalkAgreesWithGitRandom(t *testing.T) {
 	}
 	rounds := 150
 	if testing.Short() {
-		rounds = 40
+		rounds = 25
 	}
 	dirNames := []string{"a", "b", "ab", "tmp"}
 	fileNames := []string{"x.go", "a.go", "b.py"}
@@ -87,23 +88,67 @@ func TestWalkAgreesWithGitRandom(t *testing.T) {
 		if out, err := cmd.CombinedOutput(); err != nil {
 			t.Fatalf("git init: %v\n%s", err, out)
 		}
-		cmd = exec.Command(git, "ls-files", "-z", "--others", "--exclude-standard")
-		cmd.Dir, cmd.Env = root, append(os.Environ(), "HOME="+root, "XDG_CONFIG_HOME="+root,
-			"GIT_CONFIG_GLOBAL="+os.DevNull, "GIT_CONFIG_NOSYSTEM=1")
-		out, err := cmd.Output()
-		if err != nil {
-			t.Fatalf("git ls-files: %v", err)
-		}
-		var want []string
-		for p := range bytes.SplitSeq(bytes.TrimSuffix(out, []byte{0}), []byte{0}) {
-			if len(p) > 0 {
-				want = append(want, string(p))
+		// The walk of the repository, and of a folder in it, whose
+		// entries the ignore files above it decide too; git lists a
+		// folder's own when run in it.
+		sub := dirs[1+rng.IntN(len(dirs)-1)]
+		for _, at := range []string{"", sub} {
+			if at != "" && ignoredFolder(t, git, root, at) {
+				continue // git lists nothing in it; hone walks what it was asked to
+			}
+			dir := filepath.Join(root, filepath.FromSlash(at))
+			cmd = exec.Command(git, "ls-files", "-z", "--others", "--exclude-standard")
+			cmd.Dir, cmd.Env = dir, append(os.Environ(), "HOME="+root, "XDG_CONFIG_HOME="+root,
+				"GIT_CONFIG_GLOBAL="+os.DevNull, "GIT_CONFIG_NOSYSTEM=1")
+			out, err := cmd.Output()
+			if err != nil {
+				t.Fatalf("git ls-files in %q: %v", at, err)
+			}
+			var want []string
+			for p := range bytes.SplitSeq(bytes.TrimSuffix(out, []byte{0}), []byte{0}) {
+				if len(p) > 0 {
+					want = append(want, string(p))
+				}
+			}
+			slices.Sort(want)
+			var got []string
+			if _, err := os.Stat(dir); err == nil {
+				got = walkPaths(t, dir, Options{})
+			}
+			slices.Sort(got)
+			if !slices.Equal(got, want) {
+				reportMismatch(t, round, at, files, got, want)
 			}
 		}
-		slices.Sort(want)
-		got := walkPaths(t, root, Options{})
-		slices.Sort(got)
-		if !slices.Equal(got, want) {
+	}
+}
+
+// ignoredFolder reports whether git ignores the folder at, or a folder
+// above it.
+func ignoredFolder(t *testing.T, git, root, at string) bool {
+	t.Helper()
+	elems := strings.Split(at, "/")
+	for i := range elems {
+		cmd := exec.Command(git, "check-ignore", "-q", strings.Join(elems[:i+1], "/"))
+		cmd.Dir, cmd.Env = root, append(os.Environ(), "HOME="+root, "XDG_CONFIG_HOME="+root,
+			"GIT_CONFIG_GLOBAL="+os.DevNull, "GIT_CONFIG_NOSYSTEM=1")
+		err := cmd.Run()
+		if err == nil {
+			return true
+		}
+		if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 {
+			t.Fatalf("git check-ignore %s: %v", at, err)
+		}
+	}
+	return false
+}
+
+// reportMismatch fails the test with the round's ignore files and the
+// paths the walk of the folder at and git disagree on.
+func reportMismatch(t *testing.T, round int, at string, files map[string]string, got, want []string) {
+	t.Helper()
+	{
+		{
 			var ig []string
 			for p, c := range files {
 				if strings.HasSuffix(p, ".gitignore") {
@@ -122,7 +167,7 @@ func TestWalkAgreesWithGitRandom(t *testing.T) {
 					missing = append(missing, p)
 				}
 			}
-			t.Fatalf("round %d, ignore files %s\nthe walk keeps what git ignores: %q\nthe walk drops what git keeps: %q", round, strings.Join(ig, "; "), extra, missing)
+			t.Fatalf("round %d, walking %q, ignore files %s\nthe walk keeps what git ignores: %q\nthe walk drops what git keeps: %q", round, at, strings.Join(ig, "; "), extra, missing)
 		}
 	}
 }

@@ -83,6 +83,36 @@ type rule struct {
 	name nameMatcher   // ruleBase: the pattern
 	segs []nameMatcher // ruleSegs: the pattern's non-empty elements
 	glob []string      // ruleGeneric: the pattern's non-empty elements, "**" among them
+	// above are the path elements from a folder above the walk's root,
+	// whose ignore file holds a ruleGeneric, down to the root: they lead
+	// every path the rule matches.
+	above []string
+}
+
+// below returns the rule, found in an ignore file of a folder above the
+// walk's root, as it matches below the root, path the elements from that
+// folder down to the root; nil when it can match nothing there. A pattern
+// without a slash matches at any depth as it is. One with a slash must
+// match path's elements first: it matches nothing below the root when it
+// does not, nor when it has no elements left, for it then names the root
+// or a folder above it (which the walk was asked to read all the same).
+func (r *rule) below(path []string) *rule {
+	c := *r
+	switch r.kind {
+	case ruleSegs:
+		if len(r.segs) <= len(path) {
+			return nil
+		}
+		for i, e := range path {
+			if !r.segs[i].match(e) {
+				return nil
+			}
+		}
+		c.segs = r.segs[len(path):]
+	case ruleGeneric:
+		c.above = slices.Concat(path, r.above)
+	}
+	return &c
 }
 
 // newRule parses one gitignore pattern found in the directory whose path
@@ -255,7 +285,11 @@ func (rs *ruleSet) ignored(name string, isDir bool, elems []string, scratch *[]s
 		}
 		p := append(append((*scratch)[:0], elems...), name)
 		*scratch = p
-		if matchGlob(c.generic.glob, p[c.generic.depth:]) {
+		q := p[c.generic.depth:]
+		if len(c.generic.above) > 0 {
+			q = slices.Concat(c.generic.above, q)
+		}
+		if matchGlob(c.generic.glob, q) {
 			return c.exclude
 		}
 	}

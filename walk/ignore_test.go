@@ -403,3 +403,32 @@ func TestParseIgnore(t *testing.T) {
 		})
 	}
 }
+
+// TestWalkReadsIgnoreFilesAbove walks a folder inside a repository's work
+// tree: the ignore files of the folders above it, up to the work tree's
+// top, and the repository's .git/info/exclude decide its entries as they
+// do for git.
+func TestWalkReadsIgnoreFilesAbove(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{
+		".git/HEAD":                      "ref: refs/heads/main\n",
+		".git/info/exclude":              "*.local\n",
+		".gitignore":                     "node_modules/\n*.log\n/packages/web/tmp/\n/packages/web/src/gen.js\nweb/keep.js\n**/cache/**\n",
+		"packages/.gitignore":            "dist/\n!debug.log\n",
+		"packages/web/src/a.js":          "",
+		"packages/web/src/gen.js":        "",
+		"packages/web/node_modules/x.js": "",
+		"packages/web/dist/bundle.js":    "",
+		"packages/web/tmp/t.js":          "",
+		"packages/web/error.log":         "",
+		"packages/web/debug.log":         "",
+		"packages/web/notes.local":       "",
+		"packages/web/keep.js":           "",
+		"packages/web/cache/c.js":        "",
+	})
+	got := walkPaths(t, filepath.Join(root, "packages", "web"), Options{})
+	want := []string{"debug.log", "keep.js", "src/a.js"}
+	if !slices.Equal(got, want) {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+}

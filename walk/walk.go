@@ -291,20 +291,59 @@ func (w *walker) report(rel string, err error) error {
 	return w.opts.OnError(rel, err)
 }
 
-// loadExclude loads the patterns of the repository's .git/info/exclude.
+// loadExclude loads the patterns in force at the root before its own
+// ignore files: its repository's .git/info/exclude, and, when the root is
+// a folder inside a repository's work tree rather than its top, the ignore
+// files of the folders from the top down to the root's parent, as git
+// reads them for the root's entries (a monorepo's node_modules/, written
+// once at its top, holds in packages/web too).
 func (w *walker) loadExclude() ([]*rule, error) {
-	dir := gitDir(w.root)
-	if dir == "" {
+	top, below := workTreeTop(w.root)
+	if top == "" {
 		return nil, nil
 	}
-	data, err := os.ReadFile(filepath.Join(dir, "info", "exclude"))
-	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, nil
+	var rules []*rule
+	data, err := os.ReadFile(filepath.Join(gitDir(top), "info", "exclude"))
+	switch {
+	case err == nil:
+		rules = append(rules, parseIgnore(data, nil)...)
+	case !errors.Is(err, fs.ErrNotExist):
+		if err := w.report(".git/info/exclude", err); err != nil {
+			return nil, err
 		}
-		return nil, w.report(".git/info/exclude", err)
 	}
-	return parseIgnore(data, nil), nil
+	for i := range below { // the top, then each folder down to the root's parent
+		dir := filepath.Join(append([]string{top}, below[:i]...)...)
+		for _, name := range ignoreFiles {
+			data, err := os.ReadFile(filepath.Join(dir, name))
+			if err != nil {
+				continue // none, or unreadable: an ignore file above the root is git's concern
+			}
+			for _, r := range parseIgnore(data, nil) {
+				if r := r.below(below[i:]); r != nil {
+					rules = append(rules, r)
+				}
+			}
+		}
+	}
+	return rules, nil
+}
+
+// workTreeTop returns the top of the git work tree that holds root, and
+// the path elements from it down to root; "" when root is in none. A
+// root that is the top has no elements below it.
+func workTreeTop(root string) (top string, below []string) {
+	for dir := root; ; {
+		if gitDir(dir) != "" {
+			return dir, below
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", nil
+		}
+		below = append([]string{filepath.Base(dir)}, below...)
+		dir = parent
+	}
 }
 
 // openListedAt is how many entries a listed folder has, more than which
