@@ -1,7 +1,6 @@
 package walk
 
 import (
-	"bytes"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -81,11 +80,7 @@ func TestWalkAgreesWithGitRandom(t *testing.T) {
 		}
 		root := t.TempDir()
 		writeTree(t, root, files)
-		cmd := exec.Command(git, "init", "-q")
-		cmd.Dir = root
-		cmd.Env = append(os.Environ(), "HOME="+root, "XDG_CONFIG_HOME="+root,
-			"GIT_CONFIG_GLOBAL="+os.DevNull, "GIT_CONFIG_NOSYSTEM=1")
-		if out, err := cmd.CombinedOutput(); err != nil {
+		if out, err := gitAt(git, root, root, "init", "-q").CombinedOutput(); err != nil {
 			t.Fatalf("git init: %v\n%s", err, out)
 		}
 		// The walk of the repository, and of a folder in it, whose
@@ -97,20 +92,7 @@ func TestWalkAgreesWithGitRandom(t *testing.T) {
 				continue // git lists nothing in it; hone walks what it was asked to
 			}
 			dir := filepath.Join(root, filepath.FromSlash(at))
-			cmd = exec.Command(git, "ls-files", "-z", "--others", "--exclude-standard")
-			cmd.Dir, cmd.Env = dir, append(os.Environ(), "HOME="+root, "XDG_CONFIG_HOME="+root,
-				"GIT_CONFIG_GLOBAL="+os.DevNull, "GIT_CONFIG_NOSYSTEM=1")
-			out, err := cmd.Output()
-			if err != nil {
-				t.Fatalf("git ls-files in %q: %v", at, err)
-			}
-			var want []string
-			for p := range bytes.SplitSeq(bytes.TrimSuffix(out, []byte{0}), []byte{0}) {
-				if len(p) > 0 {
-					want = append(want, string(p))
-				}
-			}
-			slices.Sort(want)
+			want := gitListed(t, git, root, dir)
 			var got []string
 			if _, err := os.Stat(dir); err == nil {
 				got = walkPaths(t, dir, Options{})
@@ -129,10 +111,7 @@ func ignoredFolder(t *testing.T, git, root, at string) bool {
 	t.Helper()
 	elems := strings.Split(at, "/")
 	for i := range elems {
-		cmd := exec.Command(git, "check-ignore", "-q", strings.Join(elems[:i+1], "/"))
-		cmd.Dir, cmd.Env = root, append(os.Environ(), "HOME="+root, "XDG_CONFIG_HOME="+root,
-			"GIT_CONFIG_GLOBAL="+os.DevNull, "GIT_CONFIG_NOSYSTEM=1")
-		err := cmd.Run()
+		err := gitAt(git, root, root, "check-ignore", "-q", strings.Join(elems[:i+1], "/")).Run()
 		if err == nil {
 			return true
 		}

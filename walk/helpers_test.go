@@ -1,9 +1,12 @@
 package walk
 
 import (
+	"bytes"
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -50,4 +53,32 @@ func symlink(t testing.TB, target, link string) {
 	if err := os.Symlink(target, link); err != nil {
 		t.Skipf("cannot create symlinks: %v", err)
 	}
+}
+
+// gitAt is a git command run in dir, with the user's configuration and
+// global excludes kept out: HOME and XDG_CONFIG_HOME are home.
+func gitAt(git, home, dir string, args ...string) *exec.Cmd {
+	cmd := exec.Command(git, args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "HOME="+home, "XDG_CONFIG_HOME="+home,
+		"GIT_CONFIG_GLOBAL="+os.DevNull, "GIT_CONFIG_NOSYSTEM=1")
+	return cmd
+}
+
+// gitListed lists, sorted, the untracked files git does not ignore, as it
+// lists them run in dir: their paths below dir.
+func gitListed(t testing.TB, git, home, dir string) []string {
+	t.Helper()
+	out, err := gitAt(git, home, dir, "ls-files", "-z", "--others", "--exclude-standard").Output()
+	if err != nil {
+		t.Fatalf("git ls-files in %s: %v", dir, err)
+	}
+	var paths []string
+	for p := range bytes.SplitSeq(bytes.TrimSuffix(out, []byte{0}), []byte{0}) {
+		if len(p) > 0 {
+			paths = append(paths, string(p))
+		}
+	}
+	slices.Sort(paths)
+	return paths
 }

@@ -1,12 +1,9 @@
 package walk
 
 import (
-	"bytes"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
 )
 
@@ -329,27 +326,10 @@ func TestIgnoreAgreesWithGit(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			root := t.TempDir()
 			writeTree(t, root, tc.files)
-			run := func(args ...string) []byte {
-				cmd := exec.Command(git, args...)
-				cmd.Dir = root
-				// Keep the user's configuration and global excludes out.
-				cmd.Env = append(os.Environ(), "HOME="+root, "XDG_CONFIG_HOME="+root,
-					"GIT_CONFIG_GLOBAL="+os.DevNull, "GIT_CONFIG_NOSYSTEM=1")
-				out, err := cmd.CombinedOutput()
-				if err != nil {
-					t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
-				}
-				return out
+			if out, err := gitAt(git, root, root, "init", "-q").CombinedOutput(); err != nil {
+				t.Fatalf("git init: %v\n%s", err, out)
 			}
-			run("init", "-q")
-			out := run("ls-files", "-z", "--others", "--exclude-standard")
-			var fromGit []string
-			for p := range bytes.SplitSeq(bytes.TrimSuffix(out, []byte{0}), []byte{0}) {
-				if len(p) > 0 {
-					fromGit = append(fromGit, string(p))
-				}
-			}
-			slices.Sort(fromGit)
+			fromGit := gitListed(t, git, root, root)
 			if !slices.Equal(fromGit, tc.want) {
 				t.Errorf("git lists %q\ntest wants %q", fromGit, tc.want)
 			}
