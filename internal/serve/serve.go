@@ -471,6 +471,11 @@ func Call(ctx context.Context, dir string, req Request) (*Reply, error) {
 	if err != nil {
 		return nil, err
 	}
+	if len(b) >= maxRequest {
+		// The server would stop reading it: the client's write would
+		// fail with a broken pipe, which says nothing of why.
+		return &Reply{Version: hi.Version, Refused: fmt.Sprintf("the call is %.1f MiB, more than the %d MiB a server takes", float64(len(b)+1)/(1<<20), maxRequest>>20)}, nil
+	}
 	if _, err := c.Write(append(b, '\n')); err != nil {
 		return nil, fmt.Errorf("send the call to hone serve: %w", err)
 	}

@@ -80,6 +80,27 @@ func TestCall(t *testing.T) {
 	}
 }
 
+// A call larger than a server reads is refused by the client with the
+// reason, not sent to fail with a broken pipe; the server stays up.
+func TestCallTooLarge(t *testing.T) {
+	dir := start(t, func(ctx context.Context, cmd string, p json.RawMessage, stdout, stderr io.Writer) error {
+		fmt.Fprint(stdout, "ran")
+		return nil
+	})
+	big, _ := json.Marshal(strings.Repeat("x", maxRequest))
+	rep, err := Call(context.Background(), dir, Request{Version: "v1", Command: "echo", Params: big})
+	if err != nil {
+		t.Fatalf("a call too large: %v, want a refusal that says why", err)
+	}
+	if !strings.Contains(rep.Refused, "more than the 8 MiB a server takes") || rep.Stdout != "" {
+		t.Errorf("a call too large: %+v", *rep)
+	}
+	rep, err = Call(context.Background(), dir, Request{Version: "v1", Command: "echo", Params: json.RawMessage(`[]`)})
+	if err != nil || rep.Stdout != "ran" {
+		t.Errorf("the next call: %+v, %v", rep, err)
+	}
+}
+
 // Without a server, Call says so with ErrNoServer: no socket, or one
 // that nothing answers.
 func TestNoServer(t *testing.T) {
