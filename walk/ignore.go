@@ -194,9 +194,8 @@ type ruleSet struct {
 	rules []*rule
 	// files and dirs are the checks that can decide the directory's file
 	// and subdirectory entries, highest priority first; when none matches,
-	// the entry is ignored if dflt is set.
+	// the entry is not ignored.
 	files, dirs []check
-	dflt        bool
 	// uniform reports whether the rule set is the same in the directory's
 	// subdirectories, as long as they have no ignore files of their own.
 	uniform bool
@@ -252,11 +251,11 @@ Rules:
 					continue Rules // matches nothing in this subtree
 				}
 			}
-			rs.uniform = false
-			switch {
-			case m >= k:
+			if m >= k {
 				continue Rules // matches nothing in this subtree
-			case m == k-1:
+			}
+			rs.uniform = false
+			if m == k-1 {
 				add(check{name: &r.segs[k-1], exclude: r.exclude}, r.dirOnly)
 			}
 		}
@@ -293,7 +292,7 @@ func (rs *ruleSet) ignored(name string, isDir bool, elems []string, scratch *[]s
 			return c.exclude
 		}
 	}
-	return rs.dflt
+	return false
 }
 
 // matchOp is how a nameMatcher matches.
