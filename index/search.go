@@ -524,26 +524,29 @@ func (ix *Index) inDir(dir string) []*Entry {
 func (ix *Index) Imports(d *Doc) []string {
 	var out []string
 	seen := map[string]bool{}
-	var definers map[string][]*Entry // read once, at the first package folder
+	// The files defining what d calls, by folder ("a/b/"): made once, at
+	// the first package folder.
+	var used map[string]map[string]bool
 	for _, spec := range d.Imports {
 		for _, p := range structure.Resolve(d.Lang, d.Path, spec, ix.Exists) {
 			if strings.HasSuffix(p, "/") {
 				ix.mu.Lock()
 				in := ix.inDir(p)
 				ix.mu.Unlock()
-				if definers == nil {
-					definers = ix.DefinersOf(d.CallsOut())
-				}
-				used := map[string]bool{}
-				for _, es := range definers {
-					for _, e := range es {
-						if strings.HasPrefix(e.Path, p) && !strings.Contains(e.Path[len(p):], "/") {
-							used[e.Path] = true
+				if used == nil {
+					used = map[string]map[string]bool{}
+					for _, es := range ix.DefinersOf(d.CallsOut()) {
+						for _, e := range es {
+							dir := e.Path[:strings.LastIndexByte(e.Path, '/')+1]
+							if used[dir] == nil {
+								used[dir] = map[string]bool{}
+							}
+							used[dir][e.Path] = true
 						}
 					}
 				}
 				for _, o := range in {
-					if o.Lang == d.Lang && !seen[o.Path] && o.Path != d.Path && (len(used) == 0 || used[o.Path]) {
+					if o.Lang == d.Lang && !seen[o.Path] && o.Path != d.Path && (len(used[p]) == 0 || used[p][o.Path]) {
 						seen[o.Path] = true
 						out = append(out, o.Path)
 					}
