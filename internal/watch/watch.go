@@ -18,6 +18,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -29,6 +30,10 @@ import (
 // inotify queues the notifications of one watcher in the order of the
 // changes, which the cookie relies on.
 const Supported = runtime.GOOS == "linux"
+
+// cookiePrefix begins the name of a watcher's cookie folder, in the
+// temporary folder: hone-watch-PID-, then what makes it unique.
+const cookiePrefix = "hone-watch-"
 
 // syncTimeout bounds the wait for a cookie's notification; past it, the
 // files may have changed.
@@ -59,7 +64,8 @@ func New(root string) (*Watcher, error) {
 	if err != nil {
 		return nil, fmt.Errorf("watch %s: %w", root, err)
 	}
-	cookies, err := os.MkdirTemp("", "hone-watch-")
+	sweepStale(os.TempDir())
+	cookies, err := os.MkdirTemp("", cookiePrefix+strconv.Itoa(os.Getpid())+"-")
 	if err != nil {
 		fw.Close()
 		return nil, fmt.Errorf("watch %s: %w", root, err)

@@ -2,8 +2,11 @@ package watch
 
 import (
 	"context"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -181,5 +184,40 @@ func TestCloseRemovesCookies(t *testing.T) {
 	}
 	if w.Unchanged(context.Background()) {
 		t.Error("a closed watcher says unchanged")
+	}
+}
+
+// A cookie folder a killed watcher left is removed by the next watcher;
+// one of a running process, or of a name it did not make, stays.
+func TestStaleCookiesSwept(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	gone := exec.Command("true")
+	if err := gone.Run(); err != nil {
+		t.Skip("no true command:", err)
+	}
+	stale := filepath.Join(tmp, fmt.Sprintf("%s%d-123", cookiePrefix, gone.Process.Pid))
+	live := filepath.Join(tmp, fmt.Sprintf("%s%d-456", cookiePrefix, os.Getppid()))
+	other := filepath.Join(tmp, cookiePrefix+"789")
+	for _, d := range []string{stale, live, other} {
+		if err := os.MkdirAll(d, 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(stale, "cookie-1"), nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	w := newWatcher(t, t.TempDir(), ".")
+	defer w.Close()
+	if _, err := os.Stat(stale); !os.IsNotExist(err) {
+		t.Errorf("the killed watcher's cookie folder is left: %v", err)
+	}
+	for _, d := range []string{live, other} {
+		if _, err := os.Stat(d); err != nil {
+			t.Errorf("%s was removed: %v", d, err)
+		}
+	}
+	if !strings.HasPrefix(filepath.Base(w.cookies), fmt.Sprintf("%s%d-", cookiePrefix, os.Getpid())) {
+		t.Errorf("the cookie folder %s does not name its process", w.cookies)
 	}
 }
