@@ -13,6 +13,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -284,7 +285,7 @@ func callServer(ctx context.Context, dir, command string, params any, stdout, st
 // the next.
 func serveBuild() string {
 	rev := buildRevision()
-	b := hone.Version + " " + rev + " " + structure.Parser()
+	b := strings.Join(slices.DeleteFunc([]string{hone.Version, rev, structure.Parser()}, func(s string) bool { return s == "" }), " ")
 	if rev != "" && !strings.HasSuffix(rev, "+dirty") {
 		return b
 	}

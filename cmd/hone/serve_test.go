@@ -339,3 +339,12 @@ func TestBackgroundEnv(t *testing.T) {
 		t.Errorf("HONE_INDEX_DIR not passed on: %q", env)
 	}
 }
+
+// The build's name has its parts one space apart, whether or not the
+// build knows its commit (a test binary does not).
+func TestServeBuildSpacing(t *testing.T) {
+	b := serveBuild()
+	if strings.Contains(b, "  ") || strings.TrimSpace(b) != b || !strings.HasPrefix(b, hone.Version+" ") {
+		t.Errorf("serveBuild() = %q", b)
+	}
+}
