@@ -161,27 +161,39 @@ func newRule(line string, domain []string) *rule {
 // matchGlob reports whether the path elements match the pattern's
 // elements, "**" standing for any number of them; a last "**" for one or
 // more. An element is matched as path.Match does (a bad pattern matches
-// nothing, as in git).
+// nothing, as in git). It fills a table of which pattern suffix matches
+// which path suffix, in steps of the pattern's length times the path's:
+// trying each split of the path for each "**" in turn would take steps
+// exponential in their number, which an ignore file chooses.
 func matchGlob(pat, elems []string) bool {
-	if len(pat) == 0 {
-		return len(elems) == 0
+	m := len(elems)
+	var buf [2][32]bool
+	next, cur := buf[0][:0], buf[1][:0]
+	if m+1 > len(buf[0]) {
+		next, cur = make([]bool, 0, m+1), make([]bool, 0, m+1)
 	}
-	if pat[0] == "**" {
-		if len(pat) == 1 {
-			return len(elems) > 0
-		}
-		for i := range len(elems) + 1 {
-			if matchGlob(pat[1:], elems[i:]) {
-				return true
+	// next[j]: the pattern's elements after the i-th match elems[j:].
+	next, cur = next[:m+1], cur[:m+1]
+	clear(next)
+	next[m] = true
+	for i := len(pat) - 1; i >= 0; i-- {
+		p, last := pat[i], i == len(pat)-1
+		for j := m; j >= 0; j-- {
+			switch {
+			case p == "**" && last:
+				cur[j] = j < m
+			case p == "**":
+				cur[j] = next[j] || j < m && cur[j+1]
+			case j == m:
+				cur[j] = false
+			default:
+				ok, err := path.Match(p, elems[j])
+				cur[j] = err == nil && ok && next[j+1]
 			}
 		}
-		return false
+		next, cur = cur, next
 	}
-	if len(elems) == 0 {
-		return false
-	}
-	ok, err := path.Match(pat[0], elems[0])
-	return err == nil && ok && matchGlob(pat[1:], elems[1:])
+	return next[0]
 }
 
 // A ruleSet holds the rules in force in one directory, compiled for the
