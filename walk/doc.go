@@ -8,7 +8,9 @@
 //     precedence, and .honeignore overriding .ignore overriding .gitignore
 //     within a directory), by those of the folders above the root up to
 //     the top of the git work tree that holds it (when the root is a
-//     folder inside one), and by the repository's .git/info/exclude;
+//     folder inside one), by the repository's .git/info/exclude, and by
+//     the user's excludes file (core.excludesFile, else
+//     ~/.config/git/ignore), found as git finds it;
 //   - version-control metadata (.git, .hg, .svn, .bzr, _darcs, .jj);
 //   - symbolic links, devices, sockets and pipes;
 //   - files larger than [Options.MaxFileSize];
@@ -28,9 +30,10 @@
 // A root that git ignores, or that lies in a folder git ignores, is walked
 // all the same: it is what the caller asked for.
 //
-// Limitations: the user's global excludes file (core.excludesFile) is not
-// read, .git/info/exclude is read only for the repository that holds the
-// root (not for nested repositories), and a pattern matches as
+// Limitations: .git/info/exclude and the excludes file are read only for
+// the repository that holds the root (not for nested repositories), git
+// configuration's includes are not followed in looking for
+// core.excludesFile, and a pattern matches as
 // git's do (TestWalkAgreesWithGitRandom holds the walk to git itself) but
 // for two shapes no ignore file writes: a bracket expression holding a
 // slash, which git reads as one class and the walk as two elements, and

@@ -73,12 +73,18 @@ func gitListed(t testing.TB, git, home, dir string) []string {
 	if err != nil {
 		t.Fatalf("git ls-files in %s: %v", dir, err)
 	}
+	paths := splitNUL(out)
+	slices.Sort(paths)
+	return paths
+}
+
+// splitNUL splits git's -z output into its paths.
+func splitNUL(out []byte) []string {
 	var paths []string
 	for p := range bytes.SplitSeq(bytes.TrimSuffix(out, []byte{0}), []byte{0}) {
 		if len(p) > 0 {
 			paths = append(paths, string(p))
 		}
 	}
-	slices.Sort(paths)
 	return paths
 }

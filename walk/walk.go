@@ -303,13 +303,29 @@ func (w *walker) loadExclude() ([]*rule, error) {
 		return nil, nil
 	}
 	var rules []*rule
-	data, err := os.ReadFile(filepath.Join(gitDir(top), "info", "exclude"))
-	switch {
-	case err == nil:
-		rules = append(rules, parseIgnore(data, nil)...)
-	case !errors.Is(err, fs.ErrNotExist):
-		if err := w.report(".git/info/exclude", err); err != nil {
-			return nil, err
+	// The user's excludes file, then the repository's info/exclude: both
+	// hold patterns relative to the work tree's top, below which the
+	// folder's own ignore files override them.
+	gd := gitDir(top)
+	for _, f := range []struct{ path, rel string }{
+		{excludesFile(gd), "the global excludes file (core.excludesFile)"},
+		{filepath.Join(gd, "info", "exclude"), ".git/info/exclude"},
+	} {
+		if f.path == "" {
+			continue
+		}
+		data, err := os.ReadFile(f.path)
+		switch {
+		case err == nil:
+			for _, r := range parseIgnore(data, nil) {
+				if r := r.below(below); r != nil {
+					rules = append(rules, r)
+				}
+			}
+		case !errors.Is(err, fs.ErrNotExist):
+			if err := w.report(f.rel, err); err != nil {
+				return nil, err
+			}
 		}
 	}
 	for i := range below { // the top, then each folder down to the root's parent
