@@ -392,7 +392,7 @@ func TestWalkReadsIgnoreFilesAbove(t *testing.T) {
 	root := t.TempDir()
 	writeTree(t, root, map[string]string{
 		".git/HEAD":                      "ref: refs/heads/main\n",
-		".git/info/exclude":              "*.local\n",
+		".git/info/exclude":              "*.local\n/packages/web/gen/\n",
 		".gitignore":                     "node_modules/\n*.log\n/packages/web/tmp/\n/packages/web/src/gen.js\nweb/keep.js\n**/cache/**\n",
 		"packages/.gitignore":            "dist/\n!debug.log\n",
 		"packages/web/src/a.js":          "",
@@ -405,6 +405,7 @@ func TestWalkReadsIgnoreFilesAbove(t *testing.T) {
 		"packages/web/notes.local":       "",
 		"packages/web/keep.js":           "",
 		"packages/web/cache/c.js":        "",
+		"packages/web/gen/g.js":          "",
 	})
 	got := walkPaths(t, filepath.Join(root, "packages", "web"), Options{})
 	want := []string{"debug.log", "keep.js", "src/a.js"}
