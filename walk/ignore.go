@@ -90,14 +90,16 @@ type rule struct {
 }
 
 // below returns the rule, found in an ignore file of a folder above the
-// walk's root, as it matches below the root, path the elements from that
-// folder down to the root; nil when it can match nothing there. A pattern
-// without a slash matches at any depth as it is. One with a slash must
-// match path's elements first: it matches nothing below the root when it
-// does not, nor when it has no elements left, for it then names the root
-// or a folder above it (which the walk was asked to read all the same).
+// walk's root (or relative to the work tree's top), as it matches below
+// the root, path the elements from the rule's folder down to the root;
+// nil when it can match nothing there. A pattern without a slash matches
+// at any depth as it is. One with a slash must match path's elements
+// first: it matches nothing below the root when it does not, nor when it
+// has no elements left, for it then names the root or a folder above it,
+// which the walk reads all the same.
 func (r *rule) below(path []string) *rule {
 	c := *r
+	c.depth = 0
 	switch r.kind {
 	case ruleSegs:
 		if len(r.segs) <= len(path) {

@@ -413,3 +413,30 @@ func TestWalkReadsIgnoreFilesAbove(t *testing.T) {
 		t.Errorf("got  %q\nwant %q", got, want)
 	}
 }
+
+// TestWalkAboveIgnoredOrCeiling: a root that git would ignore, or that
+// lies in a folder git would ignore, is walked with no rules from above
+// (a dotfiles repository at the home folder that ignores "*" leaves the
+// projects below it alone); and above GIT_CEILING_DIRECTORIES no
+// repository is looked for, as git looks for none.
+func TestWalkAboveIgnoredOrCeiling(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{
+		".git/HEAD":            "ref: refs/heads/main\n",
+		".gitignore":           "*\n!.gitignore\n",
+		"src/proj/a.go":        "",
+		"src/proj/notes.log":   "",
+		"other/.gitignore":     "*.log\n",
+		"other/proj/b.go":      "",
+		"other/proj/debug.log": "",
+	})
+	got := walkPaths(t, filepath.Join(root, "src", "proj"), Options{})
+	if want := []string{"a.go", "notes.log"}; !slices.Equal(got, want) {
+		t.Errorf("a root below an ignored folder: got %q, want %q", got, want)
+	}
+	t.Setenv("GIT_CEILING_DIRECTORIES", root+string(filepath.ListSeparator)+"/nowhere")
+	got = walkPaths(t, filepath.Join(root, "other", "proj"), Options{})
+	if want := []string{"b.go", "debug.log"}; !slices.Equal(got, want) {
+		t.Errorf("a root below the ceiling: got %q, want %q", got, want)
+	}
+}

@@ -292,20 +292,22 @@ func (w *walker) report(rel string, err error) error {
 }
 
 // loadExclude loads the patterns in force at the root before its own
-// ignore files: its repository's .git/info/exclude, and, when the root is
-// a folder inside a repository's work tree rather than its top, the ignore
-// files of the folders from the top down to the root's parent, as git
-// reads them for the root's entries (a monorepo's node_modules/, written
-// once at its top, holds in packages/web too).
+// ignore files: the user's excludes file and the repository's
+// .git/info/exclude, and, when the root is a folder inside a repository's
+// work tree rather than its top, the ignore files of the folders from the
+// top down to the root's parent, as git reads them for the root's entries
+// (a monorepo's node_modules/, written once at its top, holds in
+// packages/web too). The folders are gone down as a walk from the top
+// would: where git would ignore one of them, or the root itself, the root
+// is what the caller asked for all the same, and is walked with no rules
+// from above (a dotfiles repository at the home folder whose .gitignore
+// says "*" leaves the projects below it alone).
 func (w *walker) loadExclude() ([]*rule, error) {
 	top, below := workTreeTop(w.root)
 	if top == "" {
 		return nil, nil
 	}
 	var rules []*rule
-	// The user's excludes file, then the repository's info/exclude: both
-	// hold patterns relative to the work tree's top, below which the
-	// folder's own ignore files override them.
 	gd := gitDir(top)
 	for _, f := range []struct{ path, rel string }{
 		{excludesFile(gd), "the global excludes file (core.excludesFile)"},
@@ -317,17 +319,14 @@ func (w *walker) loadExclude() ([]*rule, error) {
 		data, err := os.ReadFile(f.path)
 		switch {
 		case err == nil:
-			for _, r := range parseIgnore(data, nil) {
-				if r := r.below(below); r != nil {
-					rules = append(rules, r)
-				}
-			}
+			rules = append(rules, parseIgnore(data, nil)...)
 		case !errors.Is(err, fs.ErrNotExist):
 			if err := w.report(f.rel, err); err != nil {
 				return nil, err
 			}
 		}
 	}
+	var scratch []string
 	for i := range below { // the top, then each folder down to the root's parent
 		dir := filepath.Join(append([]string{top}, below[:i]...)...)
 		for _, name := range ignoreFiles {
@@ -335,26 +334,42 @@ func (w *walker) loadExclude() ([]*rule, error) {
 			if err != nil {
 				continue // none, or unreadable: an ignore file above the root is git's concern
 			}
-			for _, r := range parseIgnore(data, nil) {
-				if r := r.below(below[i:]); r != nil {
-					rules = append(rules, r)
-				}
-			}
+			rules = append(rules, parseIgnore(data, below[:i:i])...)
+		}
+		rs := compile(rules, below[:i:i])
+		if rs.ignored(below[i], true, below[:i:i], &scratch) {
+			return nil, nil
+		}
+		rules = rs.rules
+	}
+	// The rules as they match below the root.
+	out := make([]*rule, 0, len(rules))
+	for _, r := range rules {
+		if r := r.below(below[r.depth:]); r != nil {
+			out = append(out, r)
 		}
 	}
-	return rules, nil
+	return out, nil
 }
 
 // workTreeTop returns the top of the git work tree that holds root, and
-// the path elements from it down to root; "" when root is in none. A
-// root that is the top has no elements below it.
+// the path elements from it down to root; "" when root is in none, as
+// git finds it (GIT_CEILING_DIRECTORIES included). A root that is the top
+// has no elements below it.
 func workTreeTop(root string) (top string, below []string) {
+	var ceilings []string
+	for _, c := range filepath.SplitList(os.Getenv("GIT_CEILING_DIRECTORIES")) {
+		if c != "" {
+			ceilings = append(ceilings, filepath.Clean(c))
+		}
+	}
 	for dir := root; ; {
 		if gitDir(dir) != "" {
 			return dir, below
 		}
 		parent := filepath.Dir(dir)
-		if parent == dir {
+		// git looks no higher than GIT_CEILING_DIRECTORIES.
+		if parent == dir || slices.Contains(ceilings, parent) {
 			return "", nil
 		}
 		below = append([]string{filepath.Base(dir)}, below...)
