@@ -96,11 +96,7 @@ func (r refLine) match(p []string, isDir bool) bool {
 		if r.base == "" {
 			return false
 		}
-		base := r.base
-		if strings.HasPrefix(base, "[!") {
-			base = "[^" + base[2:]
-		}
-		ok, err := path.Match(strings.ReplaceAll(base, "[!", "[^"), rel[len(rel)-1])
+		ok, err := path.Match(strings.ReplaceAll(r.base, "[!", "[^"), rel[len(rel)-1])
 		return ok && err == nil
 	}
 	return r.re.MatchString(strings.Join(rel, "/"))

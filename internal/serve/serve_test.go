@@ -276,22 +276,30 @@ func TestServerStops(t *testing.T) {
 	l2.Close()
 }
 
-// A server with Idle stops once no call has come for that long, and not
-// while one runs.
-func TestIdle(t *testing.T) {
-	dir := t.TempDir()
+// serveIdle serves handle in a new folder with Idle set to idle; done
+// gets what Serve returns.
+func serveIdle(t *testing.T, idle time.Duration, handle Handler) (dir string, done chan error) {
+	t.Helper()
+	dir = t.TempDir()
 	l, err := Listen(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
+	s := &Server{Version: "v1", Idle: idle, Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Handle: handle}
+	done = make(chan error, 1)
+	go func() { done <- s.Serve(context.Background(), l) }()
+	return dir, done
+}
+
+// A server with Idle stops once no call has come for that long, and not
+// while one runs.
+func TestIdle(t *testing.T) {
 	const idle = 300 * time.Millisecond
-	s := &Server{Version: "v1", Idle: idle, Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Handle: func(ctx context.Context, cmd string, p json.RawMessage, stdout, stderr io.Writer) error {
+	start := time.Now()
+	dir, done := serveIdle(t, idle, func(ctx context.Context, cmd string, p json.RawMessage, stdout, stderr io.Writer) error {
 		time.Sleep(2 * idle) // a long call keeps it up
 		return nil
-	}}
-	done := make(chan error, 1)
-	start := time.Now()
-	go func() { done <- s.Serve(context.Background(), l) }()
+	})
 	if rep, err := Call(context.Background(), dir, Request{Version: "v1", Command: "slow", Params: json.RawMessage(`[]`)}); err != nil || rep.Refused != "" {
 		t.Fatalf("the long call: %+v, %v", rep, err)
 	}
@@ -314,18 +322,11 @@ func TestIdle(t *testing.T) {
 // Calls the server refuses (another build's) do not keep it up: after an
 // upgrade, an idle server of the old build goes.
 func TestIdleRefusalsDoNotCount(t *testing.T) {
-	dir := t.TempDir()
-	l, err := Listen(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
 	const idle = 300 * time.Millisecond
-	s := &Server{Version: "v1", Idle: idle, Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Handle: func(ctx context.Context, cmd string, p json.RawMessage, stdout, stderr io.Writer) error {
-		return nil
-	}}
-	done := make(chan error, 1)
 	start := time.Now()
-	go func() { done <- s.Serve(context.Background(), l) }()
+	dir, done := serveIdle(t, idle, func(ctx context.Context, cmd string, p json.RawMessage, stdout, stderr io.Writer) error {
+		return nil
+	})
 	for {
 		select {
 		case err := <-done:
