@@ -303,12 +303,11 @@ func (w *walker) report(rel string, err error) error {
 // from above (a dotfiles repository at the home folder whose .gitignore
 // says "*" leaves the projects below it alone).
 func (w *walker) loadExclude() ([]*rule, error) {
-	top, below := workTreeTop(w.root)
+	top, gd, below := workTreeTop(w.root)
 	if top == "" {
 		return nil, nil
 	}
 	var rules []*rule
-	gd := gitDir(top)
 	for _, f := range []struct{ path, rel string }{
 		{excludesFile(gd), "the global excludes file (core.excludesFile)"},
 		{filepath.Join(gd, "info", "exclude"), ".git/info/exclude"},
@@ -352,11 +351,12 @@ func (w *walker) loadExclude() ([]*rule, error) {
 	return out, nil
 }
 
-// workTreeTop returns the top of the git work tree that holds root, and
-// the path elements from it down to root; "" when root is in none, as
+// workTreeTop returns the top of the git work tree that holds root, its
+// git directory, and the path elements from the top down to root; "" when
+// root is in none, as
 // git finds it (GIT_CEILING_DIRECTORIES included). A root that is the top
 // has no elements below it.
-func workTreeTop(root string) (top string, below []string) {
+func workTreeTop(root string) (top, gd string, below []string) {
 	var ceilings []string
 	for _, c := range filepath.SplitList(os.Getenv("GIT_CEILING_DIRECTORIES")) {
 		if c != "" {
@@ -364,13 +364,13 @@ func workTreeTop(root string) (top string, below []string) {
 		}
 	}
 	for dir := root; ; {
-		if gitDir(dir) != "" {
-			return dir, below
+		if gd := gitDir(dir); gd != "" {
+			return dir, gd, below
 		}
 		parent := filepath.Dir(dir)
 		// git looks no higher than GIT_CEILING_DIRECTORIES.
 		if parent == dir || slices.Contains(ceilings, parent) {
-			return "", nil
+			return "", "", nil
 		}
 		below = append([]string{filepath.Base(dir)}, below...)
 		dir = parent
