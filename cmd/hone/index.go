@@ -322,11 +322,17 @@ func cmdStatus(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
-		return enc.Encode(map[string]any{
-			"repo": st.Root, "index": st.Path, "indexed": true, "files": st.Files, "index_bytes": st.Bytes,
-			"source_bytes": st.Source, "segments": st.Segments, "delta": st.Delta, "updated": st.Updated,
+		// An index never written (its first update stopped before any
+		// write) holds nothing yet: not indexed, and no time of update.
+		out := map[string]any{
+			"repo": st.Root, "index": st.Path, "indexed": !st.Updated.IsZero(), "files": st.Files, "index_bytes": st.Bytes,
+			"source_bytes": st.Source, "segments": st.Segments, "delta": st.Delta,
 			"complete": st.Complete, "skipped": st.Skipped, "parser": structure.Parser(), "served": served,
-		})
+		}
+		if !st.Updated.IsZero() {
+			out["updated"] = st.Updated
+		}
+		return enc.Encode(out)
 	}
 	fmt.Fprintf(stdout, "repo:     %s\n", redact.QuotePath(st.Root))
 	fmt.Fprintf(stdout, "index:    %s\n", redact.QuotePath(st.Path))
