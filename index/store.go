@@ -154,7 +154,9 @@ import (
 //	      (macro_rules!, kind "macro", numbered in defKinds) and unions.
 //	37    type tests (foo.test-d.ts) and googletest's foo_unittest.cc are
 //	      tests (walk.Classify).
-const schemaVersion = "37"
+//	38    a Rust use tree's imports are each path it names, not the path
+//	      before its braces (structure.RustUsePaths).
+const schemaVersion = "38"
 
 // hashSize is the length of a file's content hash, SHA-256 cut short: it
 // tells a file's content from its last (a chance of 2^-128 to take one

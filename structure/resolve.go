@@ -98,10 +98,104 @@ func Resolve(lang, from, spec string, exists func(string) bool) []string {
 		base := path.Clean(path.Join(dir, spec))
 		return first(base+".rb", base, path.Join("lib", spec)+".rb")
 	case "rust":
-		name := strings.TrimPrefix(strings.TrimPrefix(spec, "crate::"), "self::")
-		name = strings.TrimPrefix(name, "super::")
-		seg := strings.Split(name, "::")[0]
-		return first(path.Join(dir, seg+".rs"), path.Join(dir, seg, "mod.rs"), path.Join("src", seg+".rs"), path.Join("src", seg, "mod.rs"))
+		return resolveRust(from, spec, exists)
 	}
 	return nil
+}
+
+// resolveRust places a use path (crate::a::b::C, super::x, self::y, or
+// bare: a child module, or a module at the crate's root as the 2015
+// edition reads it) or a "mod x;" in the crate's module tree: the file of
+// the longest leading module path that is a file, a.rs or a/mod.rs under
+// the crate's root (rustCrateRoot). A path that names the crate's root
+// alone (crate::Error) places nothing: the root file is a hub that every
+// module reaches.
+func resolveRust(from, spec string, exists func(string) bool) []string {
+	segs := strings.Split(spec, "::")
+	if len(segs) == 0 || segs[0] == "" {
+		return nil
+	}
+	root, isRoot := rustCrateRoot(from, exists)
+	var cur []string // the module path of from
+	if !isRoot {
+		cur = rustModule(root, from)
+	}
+	var tries [][]string // module paths, each with the length it must pass
+	var floors []int
+	switch segs[0] {
+	case "crate":
+		tries, floors = [][]string{segs[1:]}, []int{0}
+	case "self":
+		tries, floors = [][]string{concat(cur, segs[1:])}, []int{len(cur)}
+	case "super":
+		m := cur
+		for len(segs) > 0 && segs[0] == "super" {
+			if len(m) == 0 {
+				return nil
+			}
+			m, segs = m[:len(m)-1], segs[1:]
+		}
+		tries, floors = [][]string{concat(m, segs)}, []int{len(m) - 1}
+	default:
+		tries, floors = [][]string{concat(cur, segs), segs}, []int{len(cur), 0}
+	}
+	for i, t := range tries {
+		for n := len(t); n > floors[i] && n > 0; n-- {
+			p := rustJoin(root, t[:n])
+			if exists(p + ".rs") {
+				return []string{p + ".rs"}
+			}
+			if exists(p + "/mod.rs") {
+				return []string{p + "/mod.rs"}
+			}
+		}
+	}
+	return nil
+}
+
+func concat(a, b []string) []string {
+	return append(append(make([]string, 0, len(a)+len(b)), a...), b...)
+}
+
+func rustJoin(root string, mod []string) string {
+	if root == "." {
+		return strings.Join(mod, "/")
+	}
+	return root + "/" + strings.Join(mod, "/")
+}
+
+// rustCrateRoot is the folder of the crate root file that from belongs
+// to, "." for the repository's root folder: from itself where it is a
+// root (lib.rs, main.rs, a binary in a bin folder, or a file with no root
+// above it, as an integration test, an example or build.rs are), else the
+// nearest lib.rs or main.rs above it.
+func rustCrateRoot(from string, exists func(string) bool) (root string, isRoot bool) {
+	dir := path.Dir(from)
+	if base := path.Base(from); base == "lib.rs" || base == "main.rs" || path.Base(dir) == "bin" {
+		return dir, true
+	}
+	for d := dir; ; d = path.Dir(d) {
+		for _, f := range []string{"lib.rs", "main.rs"} {
+			if exists(path.Join(d, f)) {
+				return d, false
+			}
+		}
+		if d == "." || d == "/" {
+			return dir, true
+		}
+	}
+}
+
+// rustModule is the module path of file from, not a crate's root, in the
+// crate rooted at root: root/a/b.rs and root/a/b/mod.rs are a::b.
+func rustModule(root, from string) []string {
+	rel := strings.TrimSuffix(from, ".rs")
+	if root != "." {
+		rel = strings.TrimPrefix(rel, root+"/")
+	}
+	parts := strings.Split(rel, "/")
+	if parts[len(parts)-1] == "mod" {
+		return parts[:len(parts)-1]
+	}
+	return parts
 }

@@ -952,7 +952,7 @@ var (
 	goImportIn  = lazyre.New(`^\s*(?:\w+\s+|\.\s+|_\s+)?"([^"]+)"`)
 	cInclude    = lazyre.New(`^\s*#\s*include\s+"([^"]+)"`)
 	javaImport  = lazyre.New(`^\s*import\s+(?:static\s+)?([\w.]+)(?:\.\*)?\s*;?`)
-	rustUse     = lazyre.New(`^\s*(?:pub\s+)?(?:use|mod)\s+([\w:]+)`)
+	rustUse     = lazyre.New(`^\s*(?:pub(?:\([^)]*\))?\s+)?(use|mod)\s+([^;]+)`)
 	rubyReq     = lazyre.New(`^\s*require(?:_relative)?\s+['"]([^'"]+)['"]`)
 )
 
@@ -1024,8 +1024,11 @@ func extractImports(lang string, lines []string) []string {
 				add(m[1])
 			}
 		case "rust":
-			if m := rustUse().FindStringSubmatch(line); m != nil {
-				add(m[1])
+			// A module with its body here ("mod tests {") is no file.
+			if m := rustUse().FindStringSubmatch(line); m != nil && (m[1] == "use" || !strings.Contains(m[2], "{")) {
+				for _, p := range RustUsePaths(m[2]) {
+					add(p)
+				}
 			}
 		case "ruby":
 			if m := rubyReq().FindStringSubmatch(line); m != nil {

@@ -210,6 +210,7 @@ func TestExtractImports(t *testing.T) {
 		{"a.c", "#include <stdio.h>\n#include \"util/buf.h\"\n", []string{"util/buf.h"}},
 		{"A.java", "import java.util.List;\nimport com.acme.auth.Token;\n", []string{"java.util.List", "com.acme.auth.Token"}},
 		{"a.rb", "require 'json'\nrequire_relative 'lib/auth'\n", []string{"json", "lib/auth"}},
+		{"a.rs", "use std::fmt;\npub(crate) use crate::a::{b, c::D as E};\nmod util;\nmod tests {\n}\n", []string{"std::fmt", "crate::a::b", "crate::a::c::D", "util"}},
 	}
 	for _, tt := range tests {
 		o := Extract(tt.path, []byte(tt.src))
@@ -245,6 +246,58 @@ func TestResolve(t *testing.T) {
 		got := Resolve(tt.lang, tt.from, tt.spec, exists)
 		if !reflect.DeepEqual(got, tt.want) {
 			t.Errorf("Resolve(%s, %s, %s) = %q, want %q", tt.lang, tt.from, tt.spec, got, tt.want)
+		}
+	}
+}
+
+// TestResolveRust places use paths and mod declarations in a workspace's
+// crates, each file's crate root found above it.
+func TestResolveRust(t *testing.T) {
+	files := map[string]bool{}
+	for _, p := range []string{
+		// a library crate in a workspace
+		"tok/src/lib.rs", "tok/src/runtime/mod.rs", "tok/src/runtime/task/mod.rs", "tok/src/runtime/task/harness.rs",
+		"tok/src/runtime/task/state.rs", "tok/src/runtime/scheduler.rs", "tok/src/runtime/scheduler/worker.rs",
+		"tok/src/io.rs", "tok/src/bin/cli.rs", "tok/tests/net.rs", "tok/tests/support/mod.rs", "tok/build.rs",
+		// a binary crate without a src folder
+		"crates/core/main.rs", "crates/core/flags/mod.rs", "crates/core/flags/defs.rs", "crates/core/search.rs",
+	} {
+		files[p] = true
+	}
+	exists := func(p string) bool { return files[p] }
+	tests := []struct {
+		from, spec string
+		want       string
+	}{
+		{"tok/src/runtime/scheduler/worker.rs", "crate::runtime::task::harness::Harness", "tok/src/runtime/task/harness.rs"},
+		{"tok/src/runtime/scheduler/worker.rs", "crate::runtime::task::Notified", "tok/src/runtime/task/mod.rs"},
+		{"tok/src/runtime/scheduler/worker.rs", "crate::io", "tok/src/io.rs"},
+		{"tok/src/runtime/scheduler/worker.rs", "crate::Error", ""}, // the root file alone: a hub
+		{"tok/src/runtime/scheduler/worker.rs", "super::Handle", "tok/src/runtime/scheduler.rs"},
+		{"tok/src/runtime/scheduler/worker.rs", "super::super::task::state", "tok/src/runtime/task/state.rs"},
+		{"tok/src/runtime/task/harness.rs", "super::state::State", "tok/src/runtime/task/state.rs"},
+		{"tok/src/runtime/task/mod.rs", "self::state", "tok/src/runtime/task/state.rs"},
+		{"tok/src/runtime/task/mod.rs", "self::Task", ""},                                 // an item of the file itself
+		{"tok/src/runtime/task/mod.rs", "harness", "tok/src/runtime/task/harness.rs"},     // mod harness;
+		{"tok/src/runtime/scheduler.rs", "worker", "tok/src/runtime/scheduler/worker.rs"}, // a child of a non-mod.rs file
+		{"tok/src/lib.rs", "runtime", "tok/src/runtime/mod.rs"},                           // mod runtime;
+		{"tok/src/runtime/mod.rs", "io::Read", "tok/src/io.rs"},                           // 2015: from the root
+		{"tok/src/runtime/mod.rs", "std::io::Read", ""},                                   // another crate
+		{"tok/src/lib.rs", "super::x", ""},                                                // above the root
+		{"tok/tests/net.rs", "support", "tok/tests/support/mod.rs"},                       // a test is its own root
+		{"tok/src/bin/cli.rs", "crate::runtime", ""},                                      // so is a binary
+		{"crates/core/flags/defs.rs", "crate::search::SearchWorker", "crates/core/search.rs"},
+		{"crates/core/flags/defs.rs", "super::parse", "crates/core/flags/mod.rs"}, // an item of the parent
+		{"crates/core/main.rs", "flags", "crates/core/flags/mod.rs"},
+		{"crates/core/flags/mod.rs", "defs", "crates/core/flags/defs.rs"},
+	}
+	for _, tt := range tests {
+		var want []string
+		if tt.want != "" {
+			want = []string{tt.want}
+		}
+		if got := Resolve("rust", tt.from, tt.spec, exists); !reflect.DeepEqual(got, want) {
+			t.Errorf("Resolve(rust, %s, %s) = %q, want %q", tt.from, tt.spec, got, want)
 		}
 	}
 }

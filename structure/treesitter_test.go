@@ -79,7 +79,7 @@ var treeSitterCases = []struct {
 			"State enum  27-27", "MAX constant  29-29", "pool macro  31-33", "main function  35-38"},
 		[]string{"new:13", "dial:19", "new:36", "println:37"},
 		[]string{"Conn/implementation:17", "Dial/type:18"},
-		[]string{"std::collections::HashMap", "crate::conn", "super::pool", "util"}},
+		[]string{"std::collections::HashMap", "crate::conn::Conn", "crate::conn::Dial", "super::pool", "util"}},
 	{"sample.c",
 		[]string{"MAX_BUF constant  4-4", "MIN macro  5-5", "buf type  7-10", "buf_t type  12-12", "color enum  14-14",
 			"buf_len function  16-16", "buf_data function  18-21", "main function  23-28"},

@@ -102,21 +102,12 @@ func compact(s string) string {
 	return b.String()
 }
 
-// importRust reads the argument of a use declaration, or the name of a
-// "mod x;": the path before any braces, wildcard or alias.
+// importRust reads the argument of a use declaration, expanded into the
+// paths it imports (RustUsePaths), or the name of a "mod x;".
 func importRust(n *sitter.Node, src []byte, add func(string)) {
-	s := compact(nodeText(n, src))
-	if i := strings.Index(s, "{"); i >= 0 {
-		s = s[:i]
+	for _, p := range RustUsePaths(nodeText(n, src)) {
+		add(p)
 	}
-	// compact removed the spaces around "as": find the alias by node.
-	if n.Kind() == "use_as_clause" {
-		if p := n.ChildByFieldName("path"); p != nil {
-			s = compact(nodeText(p, src))
-		}
-	}
-	s = strings.TrimSuffix(strings.TrimSuffix(s, "*"), "::")
-	add(s)
 }
 
 // importStatement reads a whole import statement of C#, Scala or Kotlin:
