@@ -156,7 +156,8 @@ import (
 //	      tests (walk.Classify).
 //	38    a Rust use tree's imports are each path it names, not the path
 //	      before its braces (structure.RustUsePaths).
-const schemaVersion = "38"
+//	39    C's and C++'s angled includes (#include <a/b.h>) are imports.
+const schemaVersion = "39"
 
 // hashSize is the length of a file's content hash, SHA-256 cut short: it
 // tells a file's content from its last (a chance of 2^-128 to take one

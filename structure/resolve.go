@@ -84,6 +84,15 @@ func Resolve(lang, from, spec string, exists func(string) bool) []string {
 		}
 		return nil
 	case "c", "cpp":
+		// #include <a/b.h> is looked for on the include path, not beside
+		// the file: the repository's root, include/ and src/.
+		if strings.HasPrefix(spec, "<") && strings.HasSuffix(spec, ">") {
+			s := path.Clean(spec[1 : len(spec)-1])
+			if s == "." || strings.HasPrefix(s, "../") || strings.HasPrefix(s, "/") {
+				return nil
+			}
+			return first(s, path.Join("include", s), path.Join("src", s))
+		}
 		return first(path.Clean(path.Join(dir, spec)), path.Clean(spec), path.Join("include", spec), path.Join("src", spec))
 	case "java", "kotlin", "scala":
 		rel := strings.ReplaceAll(spec, ".", "/")

@@ -950,7 +950,7 @@ var (
 	pyImport    = lazyre.New(`^\s*import\s+([\w.]+(?:\s*,\s*[\w.]+)*)`)
 	goImportOne = lazyre.New(`^import\s+(?:\w+\s+|\.\s+|_\s+)?"([^"]+)"`)
 	goImportIn  = lazyre.New(`^\s*(?:\w+\s+|\.\s+|_\s+)?"([^"]+)"`)
-	cInclude    = lazyre.New(`^\s*#\s*include\s+"([^"]+)"`)
+	cInclude    = lazyre.New(`^\s*#\s*include\s+(?:"([^"]+)"|(<[^>]+>))`)
 	javaImport  = lazyre.New(`^\s*import\s+(?:static\s+)?([\w.]+)(?:\.\*)?\s*;?`)
 	rustUse     = lazyre.New(`^\s*(?:pub(?:\([^)]*\))?\s+)?(use|mod)\s+([^;]+)`)
 	rubyReq     = lazyre.New(`^\s*require(?:_relative)?\s+['"]([^'"]+)['"]`)
@@ -1017,7 +1017,7 @@ func extractImports(lang string, lines []string) []string {
 			}
 		case "c", "cpp":
 			if m := cInclude().FindStringSubmatch(line); m != nil {
-				add(m[1])
+				add(m[1] + m[2]) // an angled one keeps its brackets: Resolve reads it apart
 			}
 		case "java", "kotlin", "scala", "csharp":
 			if m := javaImport().FindStringSubmatch(line); m != nil {

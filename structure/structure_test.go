@@ -207,7 +207,7 @@ func TestExtractImports(t *testing.T) {
 		{"a.py", "import os, sys\nfrom . import views\nfrom ..db.models import Model, Field as F\nfrom django.conf import settings\n",
 			[]string{"os", "sys", ".", ".views", "..db.models", "..db.models.Model", "..db.models.Field", "django.conf", "django.conf.settings"}},
 		{"a.go", "package a\n\nimport \"fmt\"\n\nimport (\n\t\"os\"\n\tix \"example.com/m/index\"\n)\n", []string{"fmt", "os", "example.com/m/index"}},
-		{"a.c", "#include <stdio.h>\n#include \"util/buf.h\"\n", []string{"util/buf.h"}},
+		{"a.c", "#include <stdio.h>\n#include \"util/buf.h\"\n#  include <lib/json.hpp>\n", []string{"<stdio.h>", "util/buf.h", "<lib/json.hpp>"}},
 		{"A.java", "import java.util.List;\nimport com.acme.auth.Token;\n", []string{"java.util.List", "com.acme.auth.Token"}},
 		{"a.rb", "require 'json'\nrequire_relative 'lib/auth'\n", []string{"json", "lib/auth"}},
 		{"a.rs", "use std::fmt;\npub(crate) use crate::a::{b, c::D as E};\nmod util;\nmod tests {\n}\n", []string{"std::fmt", "crate::a::b", "crate::a::c::D", "util"}},
@@ -241,6 +241,10 @@ func TestResolve(t *testing.T) {
 		{"python", "x.py", "os.path", nil},
 		{"go", "cmd/main.go", "github.com/x/y/index", []string{"index/"}},
 		{"c", "src/main.c", "util/buf.h", []string{"src/util/buf.h"}},
+		{"cpp", "src/util/buf.cc", "<util/buf.h>", []string{"include/util/buf.h"}}, // on the include path, not beside
+		{"cpp", "src/main.cc", "<vector>", nil},
+		{"cpp", "src/main.cc", "<../src/util/buf.h>", nil},
+		{"c", "src/util/x.c", "buf.h", []string{"src/util/buf.h"}},
 	}
 	for _, tt := range tests {
 		got := Resolve(tt.lang, tt.from, tt.spec, exists)

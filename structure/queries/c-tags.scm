@@ -1,7 +1,7 @@
 ; Adapted from tree-sitter-c v0.23.4 queries/tags.scm (MIT, see NOTICE.md).
 ; Changes: a function definition spans its body (upstream tags only the
 ; declarator); structs and unions are types and enums enums; macros are
-; definitions; calls and type identifiers are references; quoted includes
+; definitions; calls and type identifiers are references; includes
 ; are captured for structure's import list.
 
 (struct_specifier name: (type_identifier) @name body:(_)) @definition.type
@@ -39,3 +39,4 @@
 (type_identifier) @name @reference.type
 
 (preproc_include path: (string_literal) @import)
+(preproc_include path: (system_lib_string) @import)

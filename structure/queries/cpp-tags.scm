@@ -2,7 +2,7 @@
 ; Changes: a function definition spans its body (upstream tags only the
 ; declarator); a method defined out of its class has the class as its
 ; @container; namespaces, enums and macros are definitions; calls and type
-; identifiers are references; quoted includes are captured for structure's
+; identifiers are references; includes are captured for structure's
 ; import list.
 
 (struct_specifier name: (type_identifier) @name body:(_)) @definition.class
@@ -59,3 +59,4 @@
 (type_identifier) @name @reference.type
 
 (preproc_include path: (string_literal) @import)
+(preproc_include path: (system_lib_string) @import)
