@@ -14,8 +14,9 @@ import (
 // in git's system, global and repository configuration, the last that
 // sets it winning, else $XDG_CONFIG_HOME/git/ignore (~/.config/git/ignore
 // when XDG_CONFIG_HOME is not set). GIT_CONFIG_NOSYSTEM, GIT_CONFIG_SYSTEM
-// and GIT_CONFIG_GLOBAL have their say as in git. A configuration's
-// includes are not followed. "" when there is none to read.
+// and GIT_CONFIG_GLOBAL have their say as in git, and so do a
+// configuration's includes ([include], and [includeIf] on gitdir:).
+// "" when there is none to read.
 func excludesFile(gitDir string) string {
 	home := os.Getenv("HOME")
 	xdg := os.Getenv("XDG_CONFIG_HOME")
@@ -44,11 +45,7 @@ func excludesFile(gitDir string) string {
 		if c == "" || c == os.DevNull {
 			continue
 		}
-		data, err := os.ReadFile(c)
-		if err != nil {
-			continue
-		}
-		if v, ok := configValue(data, "core", "excludesfile"); ok {
+		if v, ok := configFileValue(c, configScope{home: home, gitDir: gitDir}, "core", "excludesfile"); ok {
 			file, set = v, true
 		}
 	}
@@ -76,34 +73,170 @@ func gitBool(s string) bool {
 	return false
 }
 
+// maxIncludeDepth is how deep includes of configuration files go, as in
+// git, which refuses deeper ones (a file that includes itself).
+const maxIncludeDepth = 10
+
+// configScope is what following a configuration file's includes needs:
+// the file, for relative paths; the home folder, for ~/; the repository's
+// git directory, for includeIf's gitdir: conditions; how deep the include is.
+type configScope struct {
+	file, home, gitDir string
+	depth              int
+}
+
+// configFileValue is configValue of the configuration file at file, ""
+// and false when it cannot be read.
+func configFileValue(file string, sc configScope, section, key string) (string, bool) {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return "", false
+	}
+	sc.file = file
+	return configValue(data, sc, section, key)
+}
+
 // configValue returns the last value of key (lower case) in the section
-// (lower case, no subsection) of a git configuration file, unquoted.
-func configValue(data []byte, section, key string) (string, bool) {
+// (lower case, no subsection) of a git configuration file, unquoted. An
+// include's file counts where the include stands, as git reads it: an
+// [include] path, or an [includeIf "gitdir:..."] path whose condition
+// holds for sc.gitDir (no other condition is read, and holds). Includes
+// are followed only with sc.file set.
+func configValue(data []byte, sc configScope, section, key string) (string, bool) {
 	var value string
-	found, in := false, false
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 0, 4096), 1<<20)
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
+	found, in, include := false, false, false
+	lines := bufio.NewScanner(bytes.NewReader(data))
+	lines.Buffer(make([]byte, 0, 4096), 1<<20)
+	for lines.Scan() {
+		line := strings.TrimSpace(lines.Text())
 		if strings.HasPrefix(line, "[") {
 			end := strings.IndexByte(line, ']')
 			if end < 0 {
-				in = false
+				in, include = false, false
 				continue
 			}
-			in = strings.EqualFold(strings.TrimSpace(line[1:end]), section)
+			name, sub, hasSub := configSection(line[1:end])
+			in = !hasSub && name == section
+			include = sc.file != "" && (name == "include" && !hasSub || name == "includeif" && hasSub && sc.includeIf(sub))
 			line = strings.TrimSpace(line[end+1:]) // a variable may follow on the line
 		}
-		if !in || line == "" || line[0] == '#' || line[0] == ';' {
+		if !in && !include || line == "" || line[0] == '#' || line[0] == ';' {
 			continue
 		}
 		name, v, ok := strings.Cut(line, "=")
-		if !ok || !strings.EqualFold(strings.TrimSpace(name), key) {
+		if !ok {
 			continue
 		}
-		value, found = configString(strings.TrimSpace(v)), true
+		switch name = strings.TrimSpace(name); {
+		case in && strings.EqualFold(name, key):
+			value, found = configString(strings.TrimSpace(v)), true
+		case include && strings.EqualFold(name, "path") && sc.depth < maxIncludeDepth:
+			p := sc.path(configString(strings.TrimSpace(v)))
+			if p == "" {
+				continue
+			}
+			next := sc
+			next.depth++
+			if v, ok := configFileValue(p, next, section, key); ok {
+				value, found = v, true
+			}
+		}
 	}
 	return value, found
+}
+
+// configSection splits a section header's inside (core, includeIf
+// "gitdir:~/w/") into its name, lower case, and its subsection.
+func configSection(h string) (name, sub string, hasSub bool) {
+	h = strings.TrimSpace(h)
+	name, rest, hasSub := strings.Cut(h, " ")
+	if !hasSub {
+		if n, s, ok := strings.Cut(h, "."); ok { // the old [section.sub] form
+			return strings.ToLower(n), s, true
+		}
+		return strings.ToLower(h), "", false
+	}
+	rest = strings.TrimSpace(rest)
+	if len(rest) >= 2 && rest[0] == '"' && rest[len(rest)-1] == '"' {
+		rest = rest[1 : len(rest)-1]
+	}
+	return strings.ToLower(name), strings.ReplaceAll(strings.ReplaceAll(rest, `\"`, `"`), `\\`, `\`), true
+}
+
+// path places an include's path: ~/ in the home folder, a relative one
+// beside the file that includes it.
+func (sc configScope) path(p string) string {
+	if rest, ok := strings.CutPrefix(p, "~/"); ok {
+		if sc.home == "" {
+			return ""
+		}
+		return filepath.Join(sc.home, rest)
+	}
+	if p == "" || filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Join(filepath.Dir(sc.file), p)
+}
+
+// includeIf reports whether an includeIf's condition holds: gitdir: (and
+// gitdir/i:, ignoring case) matches the repository's git directory as git
+// matches it, a pattern not starting with /, ~/ or ./ preceded by **/, one
+// ending in / followed by **. Other conditions (onbranch:, hasconfig:)
+// are not read, and do not hold.
+func (sc configScope) includeIf(cond string) bool {
+	pat, fold := "", false
+	if p, ok := strings.CutPrefix(cond, "gitdir:"); ok {
+		pat = p
+	} else if p, ok := strings.CutPrefix(cond, "gitdir/i:"); ok {
+		pat, fold = p, true
+	} else {
+		return false
+	}
+	if sc.gitDir == "" || pat == "" {
+		return false
+	}
+	switch {
+	case strings.HasPrefix(pat, "~/"):
+		if sc.home == "" {
+			return false
+		}
+		pat = filepath.ToSlash(sc.home) + pat[1:]
+	case strings.HasPrefix(pat, "./"):
+		pat = filepath.ToSlash(filepath.Dir(sc.file)) + pat[1:]
+	case !strings.HasPrefix(pat, "/"):
+		pat = "**/" + pat
+	}
+	if strings.HasSuffix(pat, "/") {
+		pat += "**"
+	}
+	dir := filepath.ToSlash(sc.gitDir)
+	if abs, err := filepath.Abs(sc.gitDir); err == nil {
+		dir = filepath.ToSlash(abs)
+	}
+	if fold {
+		pat, dir = strings.ToLower(pat), strings.ToLower(dir)
+	}
+	elems := func(s string) []string {
+		var out []string
+		for _, e := range strings.Split(s, "/") {
+			if e != "" {
+				out = append(out, e)
+			}
+		}
+		return out
+	}
+	if matchGlob(elems(pat), elems(dir)) {
+		return true
+	}
+	// git matches the real path as well: a temporary folder behind a link.
+	if real, err := filepath.EvalSymlinks(sc.gitDir); err == nil {
+		real = filepath.ToSlash(real)
+		if fold {
+			real = strings.ToLower(real)
+		}
+		return matchGlob(elems(pat), elems(real))
+	}
+	return false
 }
 
 // configString reads a git configuration value: quotes joined away,

@@ -5,6 +5,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -22,10 +23,21 @@ func TestConfigValue(t *testing.T) {
 		{"; [core]\n[core]\n# excludesfile = /no\n", "", false},
 		{"[core]\nexcludesfile = /a\\\\b\n", "/a\\b", true},
 	} {
-		got, ok := configValue([]byte(tt.config), "core", "excludesfile")
+		got, ok := configValue([]byte(tt.config), configScope{}, "core", "excludesfile")
 		if got != tt.want || ok != tt.ok {
 			t.Errorf("configValue(%q) = %q, %v; want %q, %v", tt.config, got, ok, tt.want, tt.ok)
 		}
+	}
+}
+
+// A configuration that includes itself is read to git's depth, and no
+// further (git refuses it; the walk reads what it can).
+func TestConfigIncludeBounded(t *testing.T) {
+	home := t.TempDir()
+	writeTree(t, home, map[string]string{".gitconfig": "[core]\n\texcludesFile = ~/x\n[include]\n\tpath = ~/.gitconfig\n"})
+	got, ok := configFileValue(filepath.Join(home, ".gitconfig"), configScope{home: home}, "core", "excludesfile")
+	if want := filepath.Join(home, "x"); !ok || filepath.Join(home, strings.TrimPrefix(got, "~/")) != want {
+		t.Errorf("got %q, %v; want ~/x", got, ok)
 	}
 }
 
@@ -47,13 +59,44 @@ func TestWalkGlobalExcludes(t *testing.T) {
 			"my-ignore":          "*.tmp\nscratch/\n",
 			".config/git/ignore": "*.go\n", // not read: the configured file replaces it
 		}},
+		{"an included configuration", map[string]string{
+			".gitconfig":         "[core]\n\texcludesFile = ~/not-read\n[include]\n\tpath = conf/more.inc\n",
+			"conf/more.inc":      "[include]\n\tpath = ../deeper.inc\n", // relative to the file including it
+			"deeper.inc":         "[core]\n\texcludesFile = ~/my-ignore\n",
+			"not-read":           "*.go\n",
+			"my-ignore":          "*.tmp\nscratch/\n",
+			".config/git/ignore": "*.go\n",
+		}},
+		{"an include that comes before", map[string]string{
+			".gitconfig": "[include]\n\tpath = ~/first.inc\n[core]\n\texcludesFile = ~/my-ignore\n",
+			"first.inc":  "[core]\n\texcludesFile = ~/not-read\n",
+			"not-read":   "*.go\n",
+			"my-ignore":  "*.tmp\nscratch/\n",
+		}},
+		{"includeIf on this repository", map[string]string{
+			".gitconfig": "[includeIf \"gitdir:ROOT/\"]\n\tpath = ~/work.inc\n[includeIf \"gitdir:/elsewhere/\"]\n\tpath = ~/other.inc\n",
+			"work.inc":   "[core]\n\texcludesFile = ~/my-ignore\n",
+			"other.inc":  "[core]\n\texcludesFile = ~/not-read\n",
+			"not-read":   "*.go\n",
+			"my-ignore":  "*.tmp\nscratch/\n",
+		}},
+		{"includeIf on another repository", map[string]string{
+			".gitconfig":         "[includeIf \"gitdir/i:**/elsewhere/\"]\n\tpath = ~/other.inc\n[includeIf \"onbranch:main\"]\n\tpath = ~/other.inc\n",
+			"other.inc":          "[core]\n\texcludesFile = ~/not-read\n",
+			"not-read":           "*.go\n",
+			".config/git/ignore": "*.tmp\nscratch/\n",
+		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			home := t.TempDir()
-			writeTree(t, home, tc.config)
+			root := t.TempDir()
+			config := map[string]string{}
+			for name, text := range tc.config {
+				config[name] = strings.ReplaceAll(text, "ROOT", filepath.ToSlash(root))
+			}
+			writeTree(t, home, config)
 			t.Setenv("HOME", home)
 			t.Setenv("XDG_CONFIG_HOME", "")
-			root := t.TempDir()
 			writeTree(t, root, map[string]string{
 				".gitignore":    "!keep.tmp\n",
 				"a.go":          "",
