@@ -134,3 +134,25 @@ func TestWalkGlobalExcludes(t *testing.T) {
 		})
 	}
 }
+
+// FuzzConfigValue: any configuration text reads without a panic, and a
+// value comes out only with a line setting it.
+func FuzzConfigValue(f *testing.F) {
+	for _, s := range []string{
+		"[core]\n\texcludesFile = ~/x\n",
+		"[core \"sub\"] excludesfile = \"a\\\"b\" ; c\n",
+		"[includeIf \"gitdir/i:~/w/\"]\npath = ./x.inc\n[core.sub]\n",
+		"[\n]]]\n=\n",
+	} {
+		f.Add(s, "/tmp/r/.git")
+	}
+	f.Fuzz(func(t *testing.T, config, gitDir string) {
+		sc := configScope{home: "/nonexistent-home", gitDir: gitDir}
+		v, ok := configValue([]byte(config), sc, "core", "excludesfile")
+		if ok && !strings.Contains(strings.ToLower(config), "excludesfile") {
+			t.Fatalf("value %q from a configuration with no excludesfile", v)
+		}
+		sc.includeIf("gitdir:" + gitDir)
+		configSection(config)
+	})
+}
