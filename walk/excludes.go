@@ -18,6 +18,14 @@ import (
 // configuration's includes ([include], and [includeIf] on gitdir:).
 // "" when there is none to read.
 func excludesFile(gitDir string) string {
+	file, _ := excludesFileRead(gitDir)
+	return file
+}
+
+// excludesFileRead is excludesFile, and the configuration files read to
+// find it, those that do not exist included: an edit of any of them may
+// change it.
+func excludesFileRead(gitDir string) (string, []string) {
 	home := os.Getenv("HOME")
 	xdg := os.Getenv("XDG_CONFIG_HOME")
 	if xdg == "" && home != "" {
@@ -40,28 +48,29 @@ func excludesFile(gitDir string) string {
 	if gitDir != "" {
 		configs = append(configs, filepath.Join(gitDir, "config"))
 	}
+	var read []string
 	file, set := "", false
 	for _, c := range configs {
 		if c == "" || c == os.DevNull {
 			continue
 		}
-		if v, ok := configFileValue(c, configScope{home: home, gitDir: gitDir}, "core", "excludesfile"); ok {
+		if v, ok := configFileValue(c, configScope{home: home, gitDir: gitDir, read: &read}, "core", "excludesfile"); ok {
 			file, set = v, true
 		}
 	}
 	if !set {
 		if xdg == "" {
-			return ""
+			return "", read
 		}
-		return filepath.Join(xdg, "git", "ignore")
+		return filepath.Join(xdg, "git", "ignore"), read
 	}
 	if rest, ok := strings.CutPrefix(file, "~/"); ok && home != "" {
 		file = filepath.Join(home, rest)
 	}
 	if file == "" || !filepath.IsAbs(file) {
-		return "" // git reads a relative one from wherever it runs: no one place
+		return "", read // git reads a relative one from wherever it runs: no one place
 	}
-	return file
+	return file, read
 }
 
 // gitBool reports whether s is one of git's spellings of true.
@@ -80,14 +89,19 @@ const maxIncludeDepth = 10
 // configScope is what following a configuration file's includes needs:
 // the file, for relative paths; the home folder, for ~/; the repository's
 // git directory, for includeIf's gitdir: conditions; how deep the include is.
+// read, if not nil, gathers the files it reads or tries to.
 type configScope struct {
 	file, home, gitDir string
 	depth              int
+	read               *[]string
 }
 
 // configFileValue is configValue of the configuration file at file, ""
 // and false when it cannot be read.
 func configFileValue(file string, sc configScope, section, key string) (string, bool) {
+	if sc.read != nil {
+		*sc.read = append(*sc.read, file)
+	}
 	data, err := os.ReadFile(file)
 	if err != nil {
 		return "", false

@@ -156,3 +156,38 @@ func FuzzConfigValue(f *testing.F) {
 		configSection(config)
 	})
 }
+
+// RuleFiles lists what a walk of a folder inside a work tree reads from
+// outside it: the ignore files above, info/exclude, the excludes file and
+// the configuration read to find it, includes too; nothing of the folder.
+func TestRuleFiles(t *testing.T) {
+	home := t.TempDir()
+	writeTree(t, home, map[string]string{
+		".gitconfig": "[include]\n\tpath = ~/more.inc\n",
+		"more.inc":   "[core]\n\texcludesFile = ~/my-ignore\n",
+	})
+	t.Setenv("HOME", home)
+	t.Setenv("XDG_CONFIG_HOME", "")
+	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+	top := t.TempDir()
+	writeTree(t, top, map[string]string{".git/HEAD": "ref: refs/heads/main\n", "a/b/c.go": ""})
+	got := RuleFiles(filepath.Join(top, "a", "b"))
+	for _, want := range []string{
+		filepath.Join(top, ".gitignore"), filepath.Join(top, ".honeignore"), filepath.Join(top, "a", ".gitignore"),
+		filepath.Join(top, ".git", "info", "exclude"), filepath.Join(top, ".git", "config"),
+		filepath.Join(home, ".gitconfig"), filepath.Join(home, "more.inc"), filepath.Join(home, "my-ignore"),
+		filepath.Join(home, ".config", "git", "config"),
+	} {
+		if !slices.Contains(got, want) {
+			t.Errorf("RuleFiles lacks %s:\n%s", want, strings.Join(got, "\n"))
+		}
+	}
+	for _, p := range got {
+		if strings.HasPrefix(p, filepath.Join(top, "a", "b")+string(filepath.Separator)) || p == "/etc/gitconfig" {
+			t.Errorf("RuleFiles holds %s", p)
+		}
+	}
+	if got := RuleFiles(t.TempDir()); got != nil {
+		t.Errorf("RuleFiles outside a work tree: %q", got)
+	}
+}

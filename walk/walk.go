@@ -351,6 +351,35 @@ func (w *walker) loadExclude() ([]*rule, error) {
 	return out, nil
 }
 
+// RuleFiles returns the files outside a walk of root whose content
+// decides what it ignores: the ignore files of the folders above root in
+// its git work tree, the repository's info/exclude, the user's excludes
+// file and the git configuration files read to find it. Some may not
+// exist: made, they would count. Nil where root is in no work tree. A
+// process that watches root for changes watches these too.
+func RuleFiles(root string) []string {
+	if abs, err := filepath.Abs(root); err == nil {
+		root = abs
+	}
+	top, gd, below := workTreeTop(root)
+	if top == "" {
+		return nil
+	}
+	file, configs := excludesFileRead(gd)
+	out := append(configs, filepath.Join(gd, "info", "exclude"))
+	if file != "" {
+		out = append(out, file)
+	}
+	for i := range below {
+		dir := filepath.Join(append([]string{top}, below[:i]...)...)
+		for _, name := range ignoreFiles {
+			out = append(out, filepath.Join(dir, name))
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
 // workTreeTop returns the top of the git work tree that holds root, its
 // git directory, and the path elements from the top down to root; "" when
 // root is in none, as

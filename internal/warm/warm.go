@@ -9,14 +9,13 @@ import (
 	"errors"
 	"log/slog"
 	"os"
-	"path/filepath"
-	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/hone-tools/hone/index"
 	"github.com/hone-tools/hone/internal/watch"
+	"github.com/hone-tools/hone/walk"
 )
 
 // MaxOpen bounds the indexes a pool keeps open, for clients that move
@@ -260,13 +259,15 @@ func (p *Pool) watch(root string, e *entry) {
 		}
 		e.watcher = w
 	}
-	dirs := e.ix.Walked()
-	// The walk reads the repository's .git/info/exclude, whose folder it
-	// does not walk: an edit of it changes which files are in.
-	if fi, err := os.Stat(filepath.Join(root, ".git", "info")); err == nil && fi.IsDir() {
-		dirs = append(slices.Clip(dirs), ".git/info")
+	err := e.watcher.Watch(e.ix.Walked())
+	if err == nil {
+		// The walk reads files it does not walk: the repository's
+		// info/exclude, the ignore files above a root inside a work tree,
+		// the user's excludes file and the configuration naming it. An
+		// edit of one changes which files are in.
+		err = e.watcher.WatchFiles(walk.RuleFiles(root))
 	}
-	if err := e.watcher.Watch(dirs); err != nil {
+	if err != nil {
 		p.log.Warn("every call walks the repository: cannot watch all its folders (on Linux, raise fs.inotify.max_user_watches)", "repo", root, "err", err)
 		e.watcher.Close()
 		e.watcher, e.noWatch = nil, true

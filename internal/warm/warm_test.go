@@ -97,6 +97,59 @@ func TestExcludeFileWatched(t *testing.T) {
 	}
 }
 
+// The files a walk reads from outside the repository are watched too: an
+// edit of an ignore file above a repository that is a folder inside a
+// work tree, or of the user's excludes file, is seen by the next call; a
+// change of another file beside them (a shell's history in the home
+// folder) makes no walk.
+func TestRuleFilesWatched(t *testing.T) {
+	if !watch.Supported {
+		t.Skip("watching needs Linux")
+	}
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("XDG_CONFIG_HOME", "")
+	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+	top := t.TempDir()
+	repo := filepath.Join(top, "packages", "web")
+	for _, d := range []string{filepath.Join(top, ".git", "info"), repo, filepath.Join(home, ".config", "git")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write := func(p, text string) {
+		t.Helper()
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, f := range []string{"a.go", "b.log", "c.tmp"} {
+		write(filepath.Join(repo, f), "package a\n")
+	}
+	p := New(t.TempDir(), quiet())
+	t.Cleanup(func() { p.Close() })
+	walks := 0
+	p.OnWalk(func(string) { walks++ })
+	files := func() int { t.Helper(); return filesOf(t, p, repo) }
+	files()
+	if n := files(); n != 3 {
+		t.Fatalf("%d files, want 3", n)
+	}
+	settled := walks
+	write(filepath.Join(home, ".bash_history"), "ls\n")
+	if n := files(); n != 3 || walks != settled {
+		t.Errorf("after another file in the home folder: %d files, %d walks; want 3 and none", n, walks-settled)
+	}
+	write(filepath.Join(top, ".gitignore"), "*.log\n")
+	if n := files(); n != 2 {
+		t.Errorf("after *.log was ignored above the repository: %d files, want 2", n)
+	}
+	write(filepath.Join(home, ".config", "git", "ignore"), "*.tmp\n")
+	if n := files(); n != 1 {
+		t.Errorf("after *.tmp was ignored by the user's excludes file: %d files, want 1", n)
+	}
+}
+
 // An index another process replaced (a damaged one is built anew) is
 // opened again: the pool does not answer from the file it had.
 func TestIndexReplaced(t *testing.T) {

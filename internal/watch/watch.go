@@ -49,6 +49,10 @@ type Watcher struct {
 	changed bool  // a folder changed since Begin, or may have
 	broken  error // the watcher lost events for good
 	watched map[string]bool
+	// outside: folders watched for some files alone (files), not walked:
+	// an ignore file above the repository, the user's excludes file.
+	outside map[string]bool
+	files   map[string]bool
 	waiting map[string]chan struct{} // cookie path -> closed when seen
 	seq     int
 	done    chan struct{}
@@ -75,7 +79,7 @@ func New(root string) (*Watcher, error) {
 		os.RemoveAll(cookies)
 		return nil, fmt.Errorf("watch %s: %w", root, err)
 	}
-	w := &Watcher{root: root, fw: fw, cookies: cookies, changed: true, watched: map[string]bool{}, waiting: map[string]chan struct{}{}, done: make(chan struct{})}
+	w := &Watcher{root: root, fw: fw, cookies: cookies, changed: true, watched: map[string]bool{}, outside: map[string]bool{}, files: map[string]bool{}, waiting: map[string]chan struct{}{}, done: make(chan struct{})}
 	go w.loop()
 	return w, nil
 }
@@ -108,6 +112,50 @@ func (w *Watcher) Watch(dirs []string) error {
 		w.watched[abs] = true
 		w.mu.Unlock()
 		added = true
+	}
+	if added {
+		w.mu.Lock()
+		w.changed = true
+		w.mu.Unlock()
+	}
+	return nil
+}
+
+// WatchFiles watches the files, absolute paths outside the repository's
+// walked folders, that it does not watch yet: their folders are watched
+// for them alone, so that a change of another file there (a shell's
+// history in the home folder) counts for nothing. A file that does not
+// exist is watched for its making, where its folder exists; a folder made
+// later is not seen. A file it starts to watch may have changed before:
+// the files may have changed. An error means the watcher cannot be relied
+// on, as for Watch.
+func (w *Watcher) WatchFiles(paths []string) error {
+	added := false
+	for _, p := range paths {
+		p = filepath.Clean(p)
+		dir := filepath.Dir(p)
+		w.mu.Lock()
+		had, watching := w.files[p], w.watched[dir] || w.outside[dir]
+		w.files[p] = true
+		w.mu.Unlock()
+		if had {
+			continue
+		}
+		added = true
+		if watching {
+			continue
+		}
+		if err := w.fw.Add(dir); err != nil {
+			if errors.Is(err, os.ErrNotExist) || errors.Is(err, os.ErrPermission) {
+				continue // nothing to watch there yet, or nothing this user may read
+			}
+			err = fmt.Errorf("watch %s: %w", dir, err)
+			w.fail(err)
+			return err
+		}
+		w.mu.Lock()
+		w.outside[dir] = true
+		w.mu.Unlock()
 	}
 	if added {
 		w.mu.Lock()
@@ -228,6 +276,10 @@ func (w *Watcher) note(ev fsnotify.Event) {
 		}
 		w.mu.Unlock()
 		return
+	}
+	if dir := filepath.Dir(ev.Name); w.outside[dir] && !w.watched[dir] && !w.files[ev.Name] {
+		w.mu.Unlock()
+		return // another file beside a watched one outside the repository
 	}
 	w.changed = true
 	// A folder moved or gone is watched again, under its new name, when

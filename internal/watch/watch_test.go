@@ -221,3 +221,63 @@ func TestStaleCookiesSwept(t *testing.T) {
 		t.Errorf("the cookie folder %s does not name its process", w.cookies)
 	}
 }
+
+// Files outside the repository are watched for themselves alone: a
+// change of another file in their folder is no change.
+func TestWatchFiles(t *testing.T) {
+	ctx := context.Background()
+	for _, c := range []struct {
+		name   string
+		change func(t *testing.T, out string)
+		want   bool // unchanged
+	}{
+		{"nothing", func(t *testing.T, out string) {}, true},
+		{"another file beside it", func(t *testing.T, out string) { write(t, out, ".bash_history", "ls\n") }, true},
+		{"the file written", func(t *testing.T, out string) { write(t, out, ".gitignore", "*.log\n") }, false},
+		{"a file not there made", func(t *testing.T, out string) { write(t, out, "ignore", "*.tmp\n") }, false},
+		{"the file replaced by a rename", func(t *testing.T, out string) {
+			write(t, out, ".gitignore.new", "*.o\n")
+			os.Rename(filepath.Join(out, ".gitignore.new"), filepath.Join(out, ".gitignore"))
+		}, false},
+		{"the file removed", func(t *testing.T, out string) { os.Remove(filepath.Join(out, ".gitignore")) }, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			root, out := t.TempDir(), t.TempDir()
+			write(t, out, ".gitignore", "*.tmp\n")
+			w := newWatcher(t, root, ".")
+			if err := w.WatchFiles([]string{filepath.Join(out, ".gitignore"), filepath.Join(out, "ignore"), filepath.Join(out, "gone", "x")}); err != nil {
+				t.Fatal(err)
+			}
+			w.Begin()
+			if !w.Unchanged(ctx) {
+				t.Fatal("changed before any change")
+			}
+			c.change(t, out)
+			if got := w.Unchanged(ctx); got != c.want {
+				t.Errorf("unchanged %v, want %v", got, c.want)
+			}
+		})
+	}
+}
+
+// A file starting to be watched may have changed before; one watched
+// already changes nothing when asked for again.
+func TestWatchFilesNew(t *testing.T) {
+	ctx := context.Background()
+	root, out := t.TempDir(), t.TempDir()
+	w := newWatcher(t, root, ".")
+	w.Begin()
+	if err := w.WatchFiles([]string{filepath.Join(out, "a")}); err != nil {
+		t.Fatal(err)
+	}
+	if w.Unchanged(ctx) {
+		t.Error("unchanged after a file started to be watched")
+	}
+	w.Begin()
+	if err := w.WatchFiles([]string{filepath.Join(out, "a")}); err != nil {
+		t.Fatal(err)
+	}
+	if !w.Unchanged(ctx) {
+		t.Error("changed after a file watched already was asked for again")
+	}
+}
