@@ -3,6 +3,7 @@ package pack
 import (
 	"context"
 	"fmt"
+	"github.com/hone-tools/hone/internal/testenv"
 	"os"
 	"path/filepath"
 	"slices"
@@ -18,9 +19,7 @@ import (
 // stops looking for a repository at testdata/repos, so that they have no
 // history, whatever commit of hone is checked out.
 func TestMain(m *testing.M) {
-	if repos, err := filepath.Abs(filepath.Join("..", "testdata", "repos")); err == nil {
-		os.Setenv("GIT_CEILING_DIRECTORIES", repos)
-	}
+	testenv.Setup(filepath.Join("..", "testdata", "repos"))
 	os.Exit(m.Run())
 }
 

@@ -3,6 +3,7 @@ package retrieve_test
 import (
 	"context"
 	"fmt"
+	"github.com/hone-tools/hone/internal/testenv"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -28,9 +29,7 @@ func TestMain(m *testing.M) {
 		panic(err)
 	}
 	os.Setenv("HONE_INDEX_DIR", dir)
-	if repos, err := filepath.Abs(filepath.Join("..", "testdata", "repos")); err == nil {
-		os.Setenv("GIT_CEILING_DIRECTORIES", repos)
-	}
+	testenv.Setup(filepath.Join("..", "testdata", "repos"))
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"github.com/hone-tools/hone/internal/testenv"
 	"os"
 	"path/filepath"
 	"testing"
@@ -13,9 +14,7 @@ func TestMain(m *testing.M) {
 	// The fixtures are folders of this project's repository: git stops
 	// looking for a repository at testdata/repos, so that they have no
 	// history, whatever commit of hone is checked out.
-	if repos, err := filepath.Abs(filepath.Join("..", "..", "testdata", "repos")); err == nil {
-		os.Setenv("GIT_CEILING_DIRECTORIES", repos)
-	}
+	testenv.Setup(filepath.Join("..", "..", "testdata", "repos"))
 	testscript.Main(m, map[string]func(){
 		"hone": func() {
 			os.Exit(runProfiled(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr))

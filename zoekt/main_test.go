@@ -1,0 +1,17 @@
+package zoekt
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/hone-tools/hone/internal/testenv"
+)
+
+// TestMain keeps the developer's git configuration out of the tests (an
+// excludes file would decide which files a walk finds), and cuts the
+// fixtures off from the repository holding them.
+func TestMain(m *testing.M) {
+	testenv.Setup(filepath.Join("..", "testdata", "repos"))
+	os.Exit(m.Run())
+}
