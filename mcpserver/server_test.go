@@ -20,8 +20,7 @@ import (
 // stops looking for a repository at testdata/repos, so that they have no
 // history, whatever commit of hone is checked out.
 func TestMain(m *testing.M) {
-	testenv.Setup(filepath.Join("..", "testdata", "repos"))
-	os.Exit(m.Run())
+	testenv.Main(m, filepath.Join("..", "testdata", "repos"))
 }
 
 var fixture = filepath.Join("..", "testdata", "repos", "auth-expiry")

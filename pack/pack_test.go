@@ -19,8 +19,7 @@ import (
 // stops looking for a repository at testdata/repos, so that they have no
 // history, whatever commit of hone is checked out.
 func TestMain(m *testing.M) {
-	testenv.Setup(filepath.Join("..", "testdata", "repos"))
-	os.Exit(m.Run())
+	testenv.Main(m, filepath.Join("..", "testdata", "repos"))
 }
 
 func run(t *testing.T, repo, task string) *hone.Result {

@@ -1,7 +1,6 @@
 package zoekt
 
 import (
-	"os"
 	"path/filepath"
 	"testing"
 
@@ -12,6 +11,5 @@ import (
 // excludes file would decide which files a walk finds), and cuts the
 // fixtures off from the repository holding them.
 func TestMain(m *testing.M) {
-	testenv.Setup(filepath.Join("..", "testdata", "repos"))
-	os.Exit(m.Run())
+	testenv.Main(m, filepath.Join("..", "testdata", "repos"))
 }

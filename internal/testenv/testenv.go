@@ -6,6 +6,7 @@ package testenv
 import (
 	"os"
 	"path/filepath"
+	"testing"
 )
 
 // Setup sets the environment of the test process. repos, when not "", is
@@ -26,4 +27,11 @@ func Setup(repos string) {
 	os.Setenv("GIT_CONFIG_GLOBAL", os.DevNull)
 	// A folder that cannot exist: a path through the null device.
 	os.Setenv("XDG_CONFIG_HOME", filepath.Join(os.DevNull, "no-config"))
+}
+
+// Main is a package's TestMain: Setup, then the tests, exiting with their
+// status.
+func Main(m *testing.M, repos string) {
+	Setup(repos)
+	os.Exit(m.Run())
 }

@@ -1,7 +1,6 @@
 package warm
 
 import (
-	"os"
 	"testing"
 
 	"github.com/hone-tools/hone/internal/testenv"
@@ -10,6 +9,5 @@ import (
 // TestMain keeps the developer's git configuration out of the tests (an
 // excludes file would decide which files a walk finds).
 func TestMain(m *testing.M) {
-	testenv.Setup("")
-	os.Exit(m.Run())
+	testenv.Main(m, "")
 }
