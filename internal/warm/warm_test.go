@@ -84,10 +84,17 @@ func TestExcludeFileWatched(t *testing.T) {
 	}
 	p := New(t.TempDir(), quiet())
 	t.Cleanup(func() { p.Close() })
+	walks := 0
+	p.OnWalk(func(string) { walks++ })
 	files := func() int { t.Helper(); return filesOf(t, p, repo) }
 	files()
 	if n := files(); n != 2 {
 		t.Fatalf("%d files, want 2", n)
+	}
+	// Watched, a call with nothing changed does not walk.
+	settled := walks
+	if files(); walks != settled {
+		t.Fatalf("a call walked with nothing changed: the repository is not watched")
 	}
 	if err := os.WriteFile(filepath.Join(repo, ".git", "info", "exclude"), []byte("b.go\n"), 0o644); err != nil {
 		t.Fatal(err)

@@ -18,9 +18,11 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/fsnotify/fsnotify"
@@ -126,11 +128,18 @@ func (w *Watcher) Watch(dirs []string) error {
 // for them alone, so that a change of another file there (a shell's
 // history in the home folder) counts for nothing. A file that does not
 // exist is watched for its making, where its folder exists; a folder made
-// later is not seen. A file it starts to watch may have changed before:
+// later is not seen. A link is watched at its target as well. A file it starts to watch may have changed before:
 // the files may have changed. An error means the watcher cannot be relied
 // on, as for Watch.
 func (w *Watcher) WatchFiles(paths []string) error {
 	added := false
+	// A file that is a link (a dotfile manager's ~/.gitconfig) is edited
+	// at its target: the target is watched too.
+	for _, p := range paths {
+		if t, err := filepath.EvalSymlinks(p); err == nil && t != filepath.Clean(p) {
+			paths = append(slices.Clip(paths), t)
+		}
+	}
 	for _, p := range paths {
 		p = filepath.Clean(p)
 		dir := filepath.Dir(p)
@@ -146,8 +155,11 @@ func (w *Watcher) WatchFiles(paths []string) error {
 			continue
 		}
 		if err := w.fw.Add(dir); err != nil {
-			if errors.Is(err, os.ErrNotExist) || errors.Is(err, os.ErrPermission) {
-				continue // nothing to watch there yet, or nothing this user may read
+			// Only the kernel's limits make the watcher unreliable; a folder
+			// that is not there, not a folder, or not this user's to read
+			// has nothing to watch yet.
+			if !errors.Is(err, syscall.ENOSPC) && !errors.Is(err, syscall.EMFILE) && !errors.Is(err, syscall.ENFILE) && !errors.Is(err, syscall.ENOMEM) {
+				continue
 			}
 			err = fmt.Errorf("watch %s: %w", dir, err)
 			w.fail(err)
@@ -277,9 +289,12 @@ func (w *Watcher) note(ev fsnotify.Event) {
 		w.mu.Unlock()
 		return
 	}
-	if dir := filepath.Dir(ev.Name); w.outside[dir] && !w.watched[dir] && !w.files[ev.Name] {
+	// In a folder watched for some files alone, another file is no change;
+	// a watched folder of the repository (its root, below a home folder)
+	// moved or gone is one.
+	if dir := filepath.Dir(ev.Name); w.outside[dir] && !w.watched[dir] && !w.files[ev.Name] && !w.watched[ev.Name] {
 		w.mu.Unlock()
-		return // another file beside a watched one outside the repository
+		return
 	}
 	w.changed = true
 	// A folder moved or gone is watched again, under its new name, when

@@ -281,3 +281,75 @@ func TestWatchFilesNew(t *testing.T) {
 		t.Error("changed after a file watched already was asked for again")
 	}
 }
+
+// The repository's root moved away, in a folder watched for some files
+// alone (a repository in the home folder, beside ~/.gitconfig), is a
+// change: a new tree at its path is another repository.
+func TestRootMovedBesideWatchedFile(t *testing.T) {
+	ctx := context.Background()
+	home := t.TempDir()
+	root := filepath.Join(home, "proj")
+	mkdirs(t, home, "proj")
+	write(t, root, "a.go", "package a\n")
+	w := newWatcher(t, root, ".")
+	if err := w.WatchFiles([]string{filepath.Join(home, ".gitconfig")}); err != nil {
+		t.Fatal(err)
+	}
+	w.Begin()
+	if err := os.Rename(root, filepath.Join(home, "proj.bak")); err != nil {
+		t.Fatal(err)
+	}
+	mkdirs(t, home, "proj")
+	write(t, root, "b.go", "package b\n")
+	if w.Unchanged(ctx) {
+		t.Error("unchanged after the root was moved away and made again")
+	}
+}
+
+// A path that cannot be watched (under a file: not a folder) is passed
+// over; the watcher stays reliable.
+func TestWatchFilesUnwatchable(t *testing.T) {
+	ctx := context.Background()
+	root, out := t.TempDir(), t.TempDir()
+	write(t, out, "plain", "x")
+	w := newWatcher(t, root, ".")
+	if err := w.WatchFiles([]string{filepath.Join(out, "plain", "git", "ignore")}); err != nil {
+		t.Fatalf("WatchFiles of a path under a file: %v", err)
+	}
+	if err := w.Err(); err != nil {
+		t.Fatalf("the watcher failed: %v", err)
+	}
+	w.Begin()
+	if !w.Unchanged(ctx) {
+		t.Error("changed with no change")
+	}
+}
+
+// A watched file that is a link (a dotfile manager's) is watched at its
+// target: an edit there is a change.
+func TestWatchFilesLink(t *testing.T) {
+	ctx := context.Background()
+	root, home, dots := t.TempDir(), t.TempDir(), t.TempDir()
+	write(t, dots, "gitconfig", "[core]\n")
+	if err := os.Symlink(filepath.Join(dots, "gitconfig"), filepath.Join(home, ".gitconfig")); err != nil {
+		t.Skip(err)
+	}
+	w := newWatcher(t, root, ".")
+	if err := w.WatchFiles([]string{filepath.Join(home, ".gitconfig")}); err != nil {
+		t.Fatal(err)
+	}
+	w.Begin()
+	write(t, dots, "other", "x") // beside the target: no change
+	if !w.Unchanged(ctx) {
+		t.Error("changed by another file beside the link's target")
+	}
+	f, err := os.OpenFile(filepath.Join(home, ".gitconfig"), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString("\texcludesFile = ~/x\n")
+	f.Close()
+	if w.Unchanged(ctx) {
+		t.Error("unchanged after an edit of the linked file")
+	}
+}
