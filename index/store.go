@@ -157,7 +157,10 @@ import (
 //	38    a Rust use tree's imports are each path it names, not the path
 //	      before its braces (structure.RustUsePaths).
 //	39    C's and C++'s angled includes (#include <a/b.h>) are imports.
-const schemaVersion = "39"
+//	40    a Rust path inside a module written in its file (mod tests {
+//	      use super::*; }) climbs out of it first; the line patterns read
+//	      a use tree over several lines.
+const schemaVersion = "40"
 
 // hashSize is the length of a file's content hash, SHA-256 cut short: it
 // tells a file's content from its last (a chance of 2^-128 to take one

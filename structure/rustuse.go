@@ -166,3 +166,32 @@ func useTokens(s string) []string {
 	}
 	return toks
 }
+
+// rustOuterPath reads a use path written inside inline modules nested
+// that deep in a file as the file's module would: their leading supers
+// climb out of them first. A path that stays inside them (self::x,
+// super::x one module deep in two) imports nothing of another file.
+func rustOuterPath(p string, inline int) (string, bool) {
+	if inline == 0 {
+		return p, true
+	}
+	segs := strings.Split(p, "::")
+	if segs[0] == "self" {
+		return "", false
+	}
+	n := 0
+	for n < len(segs) && segs[n] == "super" {
+		n++
+	}
+	switch {
+	case n == 0:
+		return p, true // crate::, or a bare path
+	case n < inline:
+		return "", false
+	case n == inline && n == len(segs):
+		return "", false // use super::*: the file's own module
+	case n == inline:
+		return "self::" + strings.Join(segs[n:], "::"), true
+	}
+	return strings.Join(segs[inline:], "::"), true
+}

@@ -33,6 +33,34 @@ func TestRustUsePaths(t *testing.T) {
 	}
 }
 
+// A path written inside modules in the file climbs out of them first.
+func TestRustOuterPath(t *testing.T) {
+	tests := []struct {
+		path   string
+		inline int
+		want   string // "" for no import
+	}{
+		{"super::x", 0, "super::x"},
+		{"super", 1, ""},           // use super::*; in mod tests
+		{"super::f", 1, "self::f"}, // the file's own module
+		{"super::super::y", 1, "super::y"},
+		{"super::x", 2, ""}, // the outer of two inline modules
+		{"super::super::x", 2, "self::x"},
+		{"self::a", 1, ""},
+		{"crate::z", 3, "crate::z"},
+		{"std::fmt", 1, "std::fmt"},
+	}
+	for _, tt := range tests {
+		got, ok := rustOuterPath(tt.path, tt.inline)
+		if !ok {
+			got = ""
+		}
+		if got != tt.want {
+			t.Errorf("rustOuterPath(%q, %d) = %q, want %q", tt.path, tt.inline, got, tt.want)
+		}
+	}
+}
+
 func TestRustUsePathsBounded(t *testing.T) {
 	deep := strings.Repeat("a::{", 1000) + "b" + strings.Repeat("}", 1000)
 	if got := RustUsePaths(deep); len(got) > maxUsePaths {

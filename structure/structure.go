@@ -956,6 +956,10 @@ var (
 	rubyReq     = lazyre.New(`^\s*require(?:_relative)?\s+['"]([^'"]+)['"]`)
 )
 
+// maxUseLines bounds the lines a Rust use tree is read over by the line
+// patterns.
+const maxUseLines = 64
+
 func extractImports(lang string, lines []string) []string {
 	var out []string
 	seen := map[string]bool{}
@@ -966,7 +970,8 @@ func extractImports(lang string, lines []string) []string {
 		}
 	}
 	inGoBlock := false
-	for _, line := range lines {
+	for i := 0; i < len(lines); i++ {
+		line := lines[i]
 		if len(line) > 400 {
 			continue
 		}
@@ -1024,9 +1029,26 @@ func extractImports(lang string, lines []string) []string {
 				add(m[1])
 			}
 		case "rust":
-			// A module with its body here ("mod tests {") is no file.
-			if m := rustUse().FindStringSubmatch(line); m != nil && (m[1] == "use" || !strings.Contains(m[2], "{")) {
-				for _, p := range RustUsePaths(m[2]) {
+			// A module with its body here ("mod tests {") is no file; an
+			// indented super or self path is most often inside such a
+			// module, where it means another module than the file's.
+			if m := rustUse().FindStringSubmatch(line); m != nil && (m[1] == "use" || !strings.Contains(m[2], "{")) &&
+				!(line != strings.TrimLeft(line, " \t") && (strings.HasPrefix(m[2], "super") || strings.HasPrefix(m[2], "self"))) {
+				tree := m[2]
+				// A tree over several lines, as rustfmt writes a long one:
+				// the lines up to its ";", a few dozen at the most.
+				// Without its ";" so near, the first line alone.
+				if m[1] == "use" && !strings.Contains(line, ";") {
+					more := tree
+					for j := i + 1; j < len(lines) && j <= i+maxUseLines; j++ {
+						if end := strings.IndexByte(lines[j], ';'); end >= 0 {
+							tree, i = more+"\n"+lines[j][:end], j
+							break
+						}
+						more += "\n" + lines[j]
+					}
+				}
+				for _, p := range RustUsePaths(tree) {
 					add(p)
 				}
 			}

@@ -211,11 +211,19 @@ func TestExtractImports(t *testing.T) {
 		{"A.java", "import java.util.List;\nimport com.acme.auth.Token;\n", []string{"java.util.List", "com.acme.auth.Token"}},
 		{"a.rb", "require 'json'\nrequire_relative 'lib/auth'\n", []string{"json", "lib/auth"}},
 		{"a.rs", "use std::fmt;\npub(crate) use crate::a::{b, c::D as E};\nmod util;\nmod tests {\n}\n", []string{"std::fmt", "crate::a::b", "crate::a::c::D", "util"}},
+		{"b.rs", "use crate::foo::{\n    Bar,\n    baz::{Qux, Quux},\n};\nuse super::x;\n\n#[cfg(test)]\nmod tests {\n    use super::*;\n    use crate::z;\n}\n",
+			[]string{"crate::foo::Bar", "crate::foo::baz::Qux", "crate::foo::baz::Quux", "super::x", "crate::z"}},
 	}
 	for _, tt := range tests {
 		o := Extract(tt.path, []byte(tt.src))
 		if !reflect.DeepEqual(o.Imports, tt.want) {
 			t.Errorf("%s imports:\n got  %q\n want %q", tt.path, o.Imports, tt.want)
+		}
+		// Rust's line patterns read the same, trees over lines included.
+		if strings.HasSuffix(tt.path, ".rs") {
+			if o := ExtractFallback(tt.path, []byte(tt.src)); !reflect.DeepEqual(o.Imports, tt.want) {
+				t.Errorf("%s imports by the line patterns:\n got  %q\n want %q", tt.path, o.Imports, tt.want)
+			}
 		}
 	}
 }

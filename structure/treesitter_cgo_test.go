@@ -122,3 +122,14 @@ func TestTreeSitterConcurrent(t *testing.T) {
 		}
 	}
 }
+
+// Inside modules written in a Rust file, super and self are theirs: a
+// path climbs out of them before it is read from the file's module.
+func TestRustImportsInInlineModules(t *testing.T) {
+	src := "use super::top;\n\nmod a {\n    use super::*;\n    use super::f;\n    use self::g;\n    mod b {\n        use super::super::x;\n        use super::super::super::up;\n    }\n    mod c;\n}\n"
+	got := Extract("src/m.rs", []byte(src)).Imports
+	want := []string{"super::top", "self::f", "self::x", "super::up"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("imports:\n got  %q\n want %q", got, want)
+	}
+}

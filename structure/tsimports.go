@@ -103,10 +103,24 @@ func compact(s string) string {
 }
 
 // importRust reads the argument of a use declaration, expanded into the
-// paths it imports (RustUsePaths), or the name of a "mod x;".
+// paths it imports (RustUsePaths), or the name of a "mod x;". Inside a
+// module written in the file (mod tests { use super::*; }), super and
+// self are that module's: a path that stays in the file is no import, and
+// one that leaves it through more supers is read from the file's module.
 func importRust(n *sitter.Node, src []byte, add func(string)) {
+	inline := 0
+	for p := n.Parent(); p != nil; p = p.Parent() {
+		if p.Kind() == "mod_item" && p.ChildByFieldName("body") != nil {
+			inline++
+		}
+	}
+	if inline > 0 && n.Kind() == "identifier" {
+		return // mod x; inside a module in the file: rare, and placed otherwise
+	}
 	for _, p := range RustUsePaths(nodeText(n, src)) {
-		add(p)
+		if p, ok := rustOuterPath(p, inline); ok {
+			add(p)
+		}
 	}
 }
 
