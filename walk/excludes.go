@@ -17,15 +17,19 @@ import (
 // and GIT_CONFIG_GLOBAL have their say as in git, and so do a
 // configuration's includes ([include], and [includeIf] on gitdir:).
 // "" when there is none to read.
-func excludesFile(gitDir string) string {
-	file, _ := excludesFileRead(gitDir)
+//
+// ownGitDir is the work tree's own git directory, which includeIf's
+// gitdir: matches (a linked worktree's .git/worktrees/NAME); gitDir is
+// the common one, whose config is read.
+func excludesFile(gitDir, ownGitDir string) string {
+	file, _ := excludesFileRead(gitDir, ownGitDir)
 	return file
 }
 
 // excludesFileRead is excludesFile, and the configuration files read to
 // find it, those that do not exist included: an edit of any of them may
 // change it.
-func excludesFileRead(gitDir string) (string, []string) {
+func excludesFileRead(gitDir, ownGitDir string) (string, []string) {
 	home := os.Getenv("HOME")
 	xdg := os.Getenv("XDG_CONFIG_HOME")
 	if xdg == "" && home != "" {
@@ -54,7 +58,7 @@ func excludesFileRead(gitDir string) (string, []string) {
 		if c == "" || c == os.DevNull {
 			continue
 		}
-		if v, ok := configFileValue(c, configScope{home: home, gitDir: gitDir, read: &read}, "core", "excludesfile"); ok {
+		if v, ok := configFileValue(c, configScope{home: home, gitDir: cmp.Or(ownGitDir, gitDir), read: &read}, "core", "excludesfile"); ok {
 			file, set = v, true
 		}
 	}
@@ -189,7 +193,9 @@ func (sc configScope) path(p string) string {
 	if p == "" || filepath.IsAbs(p) {
 		return p
 	}
-	return filepath.Join(filepath.Dir(sc.file), p)
+	// Joined as text, not cleaned: the system resolves a ".." after the
+	// links before it, as for git.
+	return filepath.Dir(sc.file) + string(filepath.Separator) + p
 }
 
 // includeIf reports whether an includeIf's condition holds: gitdir: (and
@@ -216,7 +222,11 @@ func (sc configScope) includeIf(cond string) bool {
 		}
 		pat = filepath.ToSlash(sc.home) + pat[1:]
 	case strings.HasPrefix(pat, "./"):
-		pat = filepath.ToSlash(filepath.Dir(sc.file)) + pat[1:]
+		file := sc.file
+		if real, err := filepath.EvalSymlinks(file); err == nil {
+			file = real // git takes the including file's real path
+		}
+		pat = filepath.ToSlash(filepath.Dir(file)) + pat[1:]
 	case !strings.HasPrefix(pat, "/"):
 		pat = "**/" + pat
 	}

@@ -191,3 +191,85 @@ func TestRuleFiles(t *testing.T) {
 		t.Errorf("RuleFiles outside a work tree: %q", got)
 	}
 }
+
+// The excludes file is the one git names (git config --path --get
+// core.excludesFile), in a main work tree and in a linked worktree, with
+// includes through links and includeIf on either's git directory.
+func TestExcludesFileAsGit(t *testing.T) {
+	git, err := exec.LookPath("git")
+	if err != nil {
+		t.Skip("git not found")
+	}
+	for _, tc := range []struct {
+		name   string
+		config map[string]string // files under HOME; MAIN is the main work tree
+		links  map[string]string // links under HOME to folders under HOME
+	}{
+		{"includeIf on the main git directory", map[string]string{
+			".gitconfig": "[includeIf \"gitdir:MAIN/.git\"]\n\tpath = ~/hit.inc\n",
+			"hit.inc":    "[core]\n\texcludesFile = ~/hit\n",
+		}, nil},
+		{"includeIf on the worktrees' folder", map[string]string{
+			".gitconfig": "[includeIf \"gitdir:MAIN/.git/worktrees/\"]\n\tpath = ~/hit.inc\n",
+			"hit.inc":    "[core]\n\texcludesFile = ~/hit\n",
+		}, nil},
+		{"includeIf on the main git directory's folder", map[string]string{
+			".gitconfig": "[includeIf \"gitdir:MAIN/.git/\"]\n\tpath = ~/hit.inc\n",
+			"hit.inc":    "[core]\n\texcludesFile = ~/hit\n",
+		}, nil},
+		{"a relative include through a link", map[string]string{
+			".gitconfig":      "[include]\n\tpath = ~/conf/a.inc\n",
+			"dots/conf/a.inc": "[include]\n\tpath = ../x.inc\n",
+			"dots/x.inc":      "[core]\n\texcludesFile = ~/through-the-link\n",
+			"x.inc":           "[core]\n\texcludesFile = ~/by-the-text\n",
+		}, map[string]string{"conf": "dots/conf"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			home := t.TempDir()
+			t.Setenv("HOME", home)
+			t.Setenv("XDG_CONFIG_HOME", "")
+			t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+			base := t.TempDir()
+			main := filepath.Join(base, "main")
+			wt := filepath.Join(base, "wt")
+			for name, target := range tc.links {
+				if err := os.MkdirAll(filepath.Join(home, target), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.Symlink(filepath.Join(home, target), filepath.Join(home, name)); err != nil {
+					t.Skip(err)
+				}
+			}
+			config := map[string]string{}
+			for name, text := range tc.config {
+				config[name] = strings.ReplaceAll(text, "MAIN", filepath.ToSlash(main))
+			}
+			writeTree(t, home, config)
+			writeTree(t, main, map[string]string{"a.go": ""})
+			for _, args := range [][]string{
+				{"init", "-q"}, {"add", "a.go"},
+				{"-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-m", "a"},
+				{"worktree", "add", "-q", wt},
+			} {
+				cmd := exec.Command(git, args...)
+				cmd.Dir = main
+				if out, err := cmd.CombinedOutput(); err != nil {
+					t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+				}
+			}
+			for _, dir := range []string{main, wt} {
+				cmd := exec.Command(git, "config", "--path", "--get", "core.excludesFile")
+				cmd.Dir = dir
+				out, _ := cmd.Output() // unset: exit 1, nothing printed
+				want := strings.TrimSpace(string(out))
+				if want == "" {
+					want = filepath.Join(home, ".config", "git", "ignore")
+				}
+				top, gd, _ := workTreeTop(dir)
+				if got := excludesFile(gd, ownGitDir(top)); got != want {
+					t.Errorf("in %s: the excludes file is %q, git's %q", filepath.Base(dir), got, want)
+				}
+			}
+		})
+	}
+}

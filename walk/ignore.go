@@ -422,30 +422,40 @@ func IsGitDir(dir string) bool {
 // has none. It follows a .git file ("gitdir: ...") as used by submodules and
 // linked worktrees, and a linked worktree's commondir, where info/ lives.
 func gitDir(root string) string {
+	_, common := gitDirs(root)
+	return common
+}
+
+// gitDirs returns the git directories of the repository at root: its own
+// (a linked worktree's .git/worktrees/NAME, which includeIf's gitdir:
+// matches) and the common one (where its config and info/ live); the
+// same one twice for a main work tree, "" where root has none.
+func gitDirs(root string) (own, common string) {
 	dotGit := filepath.Join(root, ".git")
 	fi, err := os.Lstat(dotGit)
 	switch {
 	case err != nil:
-		return ""
+		return "", ""
 	case fi.IsDir():
-		return dotGit
+		return dotGit, dotGit
 	case !fi.Mode().IsRegular():
-		return ""
+		return "", ""
 	}
 	data, err := os.ReadFile(dotGit)
 	if err != nil {
-		return ""
+		return "", ""
 	}
 	line, _, _ := strings.Cut(string(data), "\n")
 	dir, ok := strings.CutPrefix(strings.TrimSpace(line), "gitdir:")
 	if !ok {
-		return ""
+		return "", ""
 	}
-	dir = resolve(root, strings.TrimSpace(dir))
-	if common, err := os.ReadFile(filepath.Join(dir, "commondir")); err == nil {
-		dir = resolve(dir, strings.TrimSpace(string(common)))
+	own = resolve(root, strings.TrimSpace(dir))
+	common = own
+	if c, err := os.ReadFile(filepath.Join(own, "commondir")); err == nil {
+		common = resolve(own, strings.TrimSpace(string(c)))
 	}
-	return dir
+	return own, common
 }
 
 // resolve interprets p relative to dir unless it is absolute.

@@ -309,7 +309,7 @@ func (w *walker) loadExclude() ([]*rule, error) {
 	}
 	var rules []*rule
 	for _, f := range []struct{ path, rel string }{
-		{excludesFile(gd), "the global excludes file (core.excludesFile)"},
+		{excludesFile(gd, ownGitDir(top)), "the global excludes file (core.excludesFile)"},
 		{filepath.Join(gd, "info", "exclude"), ".git/info/exclude"},
 	} {
 		if f.path == "" {
@@ -365,7 +365,7 @@ func RuleFiles(root string) []string {
 	if top == "" {
 		return nil
 	}
-	file, configs := excludesFileRead(gd)
+	file, configs := excludesFileRead(gd, ownGitDir(top))
 	out := append(configs, filepath.Join(gd, "info", "exclude"))
 	if file != "" {
 		out = append(out, file)
@@ -378,6 +378,13 @@ func RuleFiles(root string) []string {
 	}
 	slices.Sort(out)
 	return slices.Compact(out)
+}
+
+// ownGitDir is the git directory of the work tree at top itself: for a
+// linked worktree, its .git/worktrees/NAME, not the common one.
+func ownGitDir(top string) string {
+	own, _ := gitDirs(top)
+	return own
 }
 
 // workTreeTop returns the top of the git work tree that holds root, its
