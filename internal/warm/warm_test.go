@@ -33,6 +33,18 @@ func filesOf(t *testing.T, p *Pool, repo string) int {
 	return st.Files
 }
 
+// countingPool is a new pool and two counts: the files its index of repo
+// holds after a call's update (the call made by asking), and its walks so
+// far.
+func countingPool(t *testing.T, repo string) (files func() int, walks func() int) {
+	t.Helper()
+	p := New(t.TempDir(), quiet())
+	t.Cleanup(func() { p.Close() })
+	n := 0
+	p.OnWalk(func(string) { n++ })
+	return func() int { t.Helper(); return filesOf(t, p, repo) }, func() int { return n }
+}
+
 // A pool walks a repository on its first call and, where it can watch,
 // not again until a file changes; a change is seen by the next call.
 func TestWalksOnlyOnChange(t *testing.T) {
@@ -44,22 +56,18 @@ func TestWalksOnlyOnChange(t *testing.T) {
 		}
 	}
 	write("a.go", "package a\n\nfunc Alpha() {}\n")
-	p := New(t.TempDir(), quiet())
-	t.Cleanup(func() { p.Close() })
-	walks := 0
-	p.OnWalk(func(string) { walks++ })
-	files := func() int { t.Helper(); return filesOf(t, p, repo) }
+	files, walked := countingPool(t, repo)
 	if n := files(); n != 1 {
 		t.Fatalf("%d files, want 1", n)
 	}
 	files() // the folders may have changed before their watches: one more walk
-	settled := walks
+	settled := walked()
 	files()
 	switch {
-	case watch.Supported && walks != settled:
-		t.Errorf("a call walked though no file changed (%d walks, then %d)", settled, walks)
-	case !watch.Supported && walks != settled+1:
-		t.Errorf("without watching, every call must walk (%d walks, then %d)", settled, walks)
+	case watch.Supported && walked() != settled:
+		t.Errorf("a call walked though no file changed (%d walks, then %d)", settled, walked())
+	case !watch.Supported && walked() != settled+1:
+		t.Errorf("without watching, every call must walk (%d walks, then %d)", settled, walked())
 	}
 	write("b.go", "package a\n\nfunc Bravo() {}\n")
 	if n := files(); n != 2 {
@@ -82,18 +90,14 @@ func TestExcludeFileWatched(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	p := New(t.TempDir(), quiet())
-	t.Cleanup(func() { p.Close() })
-	walks := 0
-	p.OnWalk(func(string) { walks++ })
-	files := func() int { t.Helper(); return filesOf(t, p, repo) }
+	files, walked := countingPool(t, repo)
 	files()
 	if n := files(); n != 2 {
 		t.Fatalf("%d files, want 2", n)
 	}
 	// Watched, a call with nothing changed does not walk.
-	settled := walks
-	if files(); walks != settled {
+	settled := walked()
+	if files(); walked() != settled {
 		t.Fatalf("a call walked with nothing changed: the repository is not watched")
 	}
 	if err := os.WriteFile(filepath.Join(repo, ".git", "info", "exclude"), []byte("b.go\n"), 0o644); err != nil {
@@ -133,19 +137,15 @@ func TestRuleFilesWatched(t *testing.T) {
 	for _, f := range []string{"a.go", "b.log", "c.tmp"} {
 		write(filepath.Join(repo, f), "package a\n")
 	}
-	p := New(t.TempDir(), quiet())
-	t.Cleanup(func() { p.Close() })
-	walks := 0
-	p.OnWalk(func(string) { walks++ })
-	files := func() int { t.Helper(); return filesOf(t, p, repo) }
+	files, walked := countingPool(t, repo)
 	files()
 	if n := files(); n != 3 {
 		t.Fatalf("%d files, want 3", n)
 	}
-	settled := walks
+	settled := walked()
 	write(filepath.Join(home, ".bash_history"), "ls\n")
-	if n := files(); n != 3 || walks != settled {
-		t.Errorf("after another file in the home folder: %d files, %d walks; want 3 and none", n, walks-settled)
+	if n := files(); n != 3 || walked() != settled {
+		t.Errorf("after another file in the home folder: %d files, %d walks; want 3 and none", n, walked()-settled)
 	}
 	write(filepath.Join(top, ".gitignore"), "*.log\n")
 	if n := files(); n != 2 {
