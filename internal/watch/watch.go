@@ -128,9 +128,10 @@ func (w *Watcher) Watch(dirs []string) error {
 // for them alone, so that a change of another file there (a shell's
 // history in the home folder) counts for nothing. A file that does not
 // exist is watched for its making, where its folder exists; a folder made
-// later is not seen. A link is watched at its target as well. A file it starts to watch may have changed before:
+// later, or one that cannot be watched, is not seen. A link is watched at
+// its target as well. A file it starts to watch may have changed before:
 // the files may have changed. An error means the watcher cannot be relied
-// on, as for Watch.
+// on (the kernel's limits), as for Watch.
 func (w *Watcher) WatchFiles(paths []string) error {
 	added := false
 	// A file that is a link (a dotfile manager's ~/.gitconfig) is edited
