@@ -55,6 +55,7 @@ type Watcher struct {
 	// an ignore file above the repository, the user's excludes file.
 	outside map[string]bool
 	files   map[string]bool
+	pending map[string]bool          // files whose folder is not watched yet
 	waiting map[string]chan struct{} // cookie path -> closed when seen
 	seq     int
 	done    chan struct{}
@@ -81,7 +82,7 @@ func New(root string) (*Watcher, error) {
 		os.RemoveAll(cookies)
 		return nil, fmt.Errorf("watch %s: %w", root, err)
 	}
-	w := &Watcher{root: root, fw: fw, cookies: cookies, changed: true, watched: map[string]bool{}, outside: map[string]bool{}, files: map[string]bool{}, waiting: map[string]chan struct{}{}, done: make(chan struct{})}
+	w := &Watcher{root: root, fw: fw, cookies: cookies, changed: true, watched: map[string]bool{}, outside: map[string]bool{}, files: map[string]bool{}, pending: map[string]bool{}, waiting: map[string]chan struct{}{}, done: make(chan struct{})}
 	go w.loop()
 	return w, nil
 }
@@ -127,8 +128,11 @@ func (w *Watcher) Watch(dirs []string) error {
 // walked folders, that it does not watch yet: their folders are watched
 // for them alone, so that a change of another file there (a shell's
 // history in the home folder) counts for nothing. A file that does not
-// exist is watched for its making, where its folder exists; a folder made
-// later, or one that cannot be watched, is not seen. A link is watched at
+// exist is watched for its making; where its folder does not exist
+// either, the nearest folder above it that does is watched for the next
+// folder down to be made, and the file's own folder is watched from the
+// first call after. A file whose folder cannot be watched otherwise (not
+// a folder, not this user's to read) is passed over. A link is watched at
 // its target as well. A file it starts to watch may have changed before:
 // the files may have changed. An error means the watcher cannot be relied
 // on (the kernel's limits), as for Watch.
@@ -145,35 +149,77 @@ func (w *Watcher) WatchFiles(paths []string) error {
 		p = filepath.Clean(p)
 		dir := filepath.Dir(p)
 		w.mu.Lock()
-		had, watching := w.files[p], w.watched[dir] || w.outside[dir]
+		had, pending, watching := w.files[p], w.pending[p], w.watched[dir] || w.outside[dir]
 		w.files[p] = true
-		w.mu.Unlock()
-		if had {
-			continue
-		}
-		added = true
 		if watching {
+			delete(w.pending, p)
+		}
+		w.mu.Unlock()
+		if had && !pending {
 			continue
 		}
-		if err := w.fw.Add(dir); err != nil {
-			// Only the kernel's limits make the watcher unreliable; a folder
-			// that is not there, not a folder, or not this user's to read
-			// has nothing to watch yet.
-			if !errors.Is(err, syscall.ENOSPC) && !errors.Is(err, syscall.EMFILE) && !errors.Is(err, syscall.ENFILE) && !errors.Is(err, syscall.ENOMEM) {
-				continue
-			}
+		if watching {
+			added = true
+			continue
+		}
+		err := w.fw.Add(dir)
+		switch {
+		case err == nil:
+			w.mu.Lock()
+			w.outside[dir] = true
+			delete(w.pending, p)
+			w.mu.Unlock()
+			added = true
+		case errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EMFILE) || errors.Is(err, syscall.ENFILE) || errors.Is(err, syscall.ENOMEM):
+			// Only the kernel's limits make the watcher unreliable.
 			err = fmt.Errorf("watch %s: %w", dir, err)
 			w.fail(err)
 			return err
+		case errors.Is(err, os.ErrNotExist):
+			if err := w.watchAbove(dir); err != nil {
+				return err
+			}
+			w.mu.Lock()
+			w.pending[p] = true
+			w.mu.Unlock()
+			added = added || !had
+		default:
+			added = added || !had // not a folder, or not this user's: passed over
 		}
-		w.mu.Lock()
-		w.outside[dir] = true
-		w.mu.Unlock()
 	}
 	if added {
 		w.mu.Lock()
 		w.changed = true
 		w.mu.Unlock()
+	}
+	return nil
+}
+
+// watchAbove watches the nearest folder above dir that exists, for the
+// making of the next folder down towards dir.
+func (w *Watcher) watchAbove(dir string) error {
+	for child, up := dir, filepath.Dir(dir); up != child; child, up = up, filepath.Dir(up) {
+		w.mu.Lock()
+		watching := w.watched[up] || w.outside[up]
+		w.mu.Unlock()
+		if !watching {
+			err := w.fw.Add(up)
+			switch {
+			case errors.Is(err, os.ErrNotExist):
+				continue
+			case errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EMFILE) || errors.Is(err, syscall.ENFILE) || errors.Is(err, syscall.ENOMEM):
+				err = fmt.Errorf("watch %s: %w", up, err)
+				w.fail(err)
+				return err
+			case err != nil:
+				return nil // passed over
+			}
+		}
+		w.mu.Lock()
+		w.outside[up] = true
+		w.files[child] = true
+		w.mu.Unlock()
+		return nil
 	}
 	return nil
 }
@@ -291,13 +337,23 @@ func (w *Watcher) note(ev fsnotify.Event) {
 		return
 	}
 	// In a folder watched for some files alone, another file is no change;
-	// a watched folder of the repository (its root, below a home folder)
-	// moved or gone is one.
-	if dir := filepath.Dir(ev.Name); w.outside[dir] && !w.watched[dir] && !w.files[ev.Name] && !w.watched[ev.Name] {
+	// a watched folder (the repository's root below a home folder, or
+	// another folder watched for some files) moved or gone is one.
+	if dir := filepath.Dir(ev.Name); w.outside[dir] && !w.watched[dir] && !w.files[ev.Name] && !w.watched[ev.Name] && !w.outside[ev.Name] {
 		w.mu.Unlock()
 		return
 	}
 	w.changed = true
+	// A folder watched for some files, moved or gone: its files are
+	// watched again, where they are then, from the next WatchFiles.
+	if (ev.Has(fsnotify.Remove) || ev.Has(fsnotify.Rename)) && w.outside[ev.Name] && !w.watched[ev.Name] {
+		delete(w.outside, ev.Name)
+		for p := range w.files {
+			if filepath.Dir(p) == ev.Name {
+				w.pending[p] = true
+			}
+		}
+	}
 	// A folder moved or gone is watched again, under its new name, when
 	// a walk finds it; so are the folders under it, whose watches went
 	// with it: a folder made again at one of their paths is a new one.

@@ -353,3 +353,75 @@ func TestWatchFilesLink(t *testing.T) {
 		t.Error("unchanged after an edit of the linked file")
 	}
 }
+
+// A file whose folder does not exist yet is watched through the nearest
+// folder above that does: the folder's making is a change, and the file
+// is watched in it from the next WatchFiles, as after the walk it makes.
+func TestWatchFilesFolderMadeLater(t *testing.T) {
+	ctx := context.Background()
+	root, home := t.TempDir(), t.TempDir()
+	ignore := filepath.Join(home, ".config", "git", "ignore")
+	w := newWatcher(t, root, ".")
+	watchFiles := func() {
+		t.Helper()
+		if err := w.WatchFiles([]string{ignore}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	watchFiles()
+	w.Begin()
+	write(t, home, ".bash_history", "ls\n")
+	watchFiles() // asked again, nothing made: no change
+	if !w.Unchanged(ctx) {
+		t.Fatal("changed before the folder was made")
+	}
+	mkdirs(t, home, ".config")
+	if w.Unchanged(ctx) {
+		t.Fatal("unchanged after the first missing folder was made")
+	}
+	watchFiles()
+	w.Begin()
+	mkdirs(t, home, ".config/git")
+	if w.Unchanged(ctx) {
+		t.Fatal("unchanged after the file's folder was made")
+	}
+	watchFiles()
+	w.Begin()
+	write(t, home, ".config/git/other", "x")
+	if !w.Unchanged(ctx) {
+		t.Fatal("changed by another file in the file's folder")
+	}
+	write(t, home, ".config/git/ignore", "*.tmp\n")
+	if w.Unchanged(ctx) {
+		t.Error("unchanged after the file was made in the folder made later")
+	}
+}
+
+// A folder watched for a file, removed and made again, is watched again
+// from the next WatchFiles.
+func TestWatchFilesFolderRemoved(t *testing.T) {
+	ctx := context.Background()
+	root, home := t.TempDir(), t.TempDir()
+	mkdirs(t, home, "conf")
+	file := filepath.Join(home, "conf", "ignore")
+	w := newWatcher(t, root, ".")
+	if err := w.WatchFiles([]string{file, filepath.Join(home, ".gitconfig")}); err != nil {
+		t.Fatal(err)
+	}
+	w.Begin()
+	if err := os.RemoveAll(filepath.Join(home, "conf")); err != nil {
+		t.Fatal(err)
+	}
+	if w.Unchanged(ctx) {
+		t.Fatal("unchanged after the watched folder was removed")
+	}
+	mkdirs(t, home, "conf")
+	if err := w.WatchFiles([]string{file}); err != nil {
+		t.Fatal(err)
+	}
+	w.Begin()
+	write(t, home, "conf/ignore", "*.log\n")
+	if w.Unchanged(ctx) {
+		t.Error("unchanged after the file was written in the folder made again")
+	}
+}
