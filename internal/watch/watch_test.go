@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 func newWatcher(t *testing.T, root string, dirs ...string) *Watcher {
@@ -198,9 +199,17 @@ func TestStaleCookiesSwept(t *testing.T) {
 	}
 	stale := filepath.Join(tmp, fmt.Sprintf("%s%d-123", cookiePrefix, gone.Process.Pid))
 	live := filepath.Join(tmp, fmt.Sprintf("%s%d-456", cookiePrefix, os.Getppid()))
-	other := filepath.Join(tmp, cookiePrefix+"789")
-	for _, d := range []string{stale, live, other} {
+	other := filepath.Join(tmp, cookiePrefix+"789")          // an older build's, touched lately
+	oldStale := filepath.Join(tmp, cookiePrefix+"123456789") // an older build's, untouched for two days
+	foreign := filepath.Join(tmp, cookiePrefix+"notes")      // no build's
+	for _, d := range []string{stale, live, other, oldStale, foreign} {
 		if err := os.MkdirAll(d, 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	twoDays := time.Now().Add(-48 * time.Hour)
+	for _, d := range []string{oldStale, foreign} {
+		if err := os.Chtimes(d, twoDays, twoDays); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -209,10 +218,12 @@ func TestStaleCookiesSwept(t *testing.T) {
 	}
 	w := newWatcher(t, t.TempDir(), ".")
 	defer w.Close()
-	if _, err := os.Stat(stale); !os.IsNotExist(err) {
-		t.Errorf("the killed watcher's cookie folder is left: %v", err)
+	for _, d := range []string{stale, oldStale} {
+		if _, err := os.Stat(d); !os.IsNotExist(err) {
+			t.Errorf("the stale cookie folder %s is left: %v", filepath.Base(d), err)
+		}
 	}
-	for _, d := range []string{live, other} {
+	for _, d := range []string{live, other, foreign} {
 		if _, err := os.Stat(d); err != nil {
 			t.Errorf("%s was removed: %v", d, err)
 		}
