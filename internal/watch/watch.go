@@ -170,7 +170,7 @@ func (w *Watcher) WatchFiles(paths []string) error {
 			delete(w.pending, p)
 			w.mu.Unlock()
 			added = true
-		case errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EMFILE) || errors.Is(err, syscall.ENFILE) || errors.Is(err, syscall.ENOMEM):
+		case atLimit(err):
 			// Only the kernel's limits make the watcher unreliable.
 			err = fmt.Errorf("watch %s: %w", dir, err)
 			w.fail(err)
@@ -195,6 +195,12 @@ func (w *Watcher) WatchFiles(paths []string) error {
 	return nil
 }
 
+// atLimit reports whether err is one of the kernel's limits (on watches,
+// open files, memory): the only errors that make a watcher unreliable.
+func atLimit(err error) bool {
+	return errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EMFILE) || errors.Is(err, syscall.ENFILE) || errors.Is(err, syscall.ENOMEM)
+}
+
 // watchAbove watches the nearest folder above dir that exists, for the
 // making of the next folder down towards dir.
 func (w *Watcher) watchAbove(dir string) error {
@@ -207,7 +213,7 @@ func (w *Watcher) watchAbove(dir string) error {
 			switch {
 			case errors.Is(err, os.ErrNotExist):
 				continue
-			case errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EMFILE) || errors.Is(err, syscall.ENFILE) || errors.Is(err, syscall.ENOMEM):
+			case atLimit(err):
 				err = fmt.Errorf("watch %s: %w", up, err)
 				w.fail(err)
 				return err
