@@ -9,26 +9,17 @@ import (
 	"strings"
 )
 
-// excludesFile returns the path of the user's excludes file as git finds
-// it for the repository whose git directory is gitDir: core.excludesFile
+// excludesFileRead returns the path of the user's excludes file as git
+// finds it for the repository whose git directory is gitDir: core.excludesFile
 // in git's system, global and repository configuration, the last that
 // sets it winning, else $XDG_CONFIG_HOME/git/ignore (~/.config/git/ignore
-// when XDG_CONFIG_HOME is not set). GIT_CONFIG_NOSYSTEM, GIT_CONFIG_SYSTEM
-// and GIT_CONFIG_GLOBAL have their say as in git, and so do a
-// configuration's includes ([include], and [includeIf] on gitdir:).
-// "" when there is none to read.
-//
-// ownGitDir is the work tree's own git directory, which includeIf's
-// gitdir: matches (a linked worktree's .git/worktrees/NAME); gitDir is
-// the common one, whose config is read.
-func excludesFile(gitDir, ownGitDir string) string {
-	file, _ := excludesFileRead(gitDir, ownGitDir)
-	return file
-}
-
-// excludesFileRead is excludesFile, and the configuration files read to
-// find it, those that do not exist included: an edit of any of them may
-// change it.
+// when XDG_CONFIG_HOME is not set); "" when there is none to read.
+// GIT_CONFIG_NOSYSTEM, GIT_CONFIG_SYSTEM and GIT_CONFIG_GLOBAL have their
+// say as in git, and so do a configuration's includes ([include], and
+// [includeIf] on gitdir:, which matches ownGitDir, the work tree's own git
+// directory: a linked worktree's .git/worktrees/NAME). It returns too the
+// configuration files read to find it, those that do not exist included:
+// an edit of any of them may change it.
 func excludesFileRead(gitDir, ownGitDir string) (string, []string) {
 	home := os.Getenv("HOME")
 	xdg := os.Getenv("XDG_CONFIG_HOME")
@@ -68,11 +59,10 @@ func excludesFileRead(gitDir, ownGitDir string) (string, []string) {
 		}
 		return filepath.Join(xdg, "git", "ignore"), read
 	}
-	if rest, ok := strings.CutPrefix(file, "~/"); ok && home != "" {
-		file = filepath.Join(home, rest)
-	}
-	if file == "" || !filepath.IsAbs(file) {
-		return "", read // git reads a relative one from wherever it runs: no one place
+	// ~/ is the home folder; git reads a relative path from wherever it
+	// runs: no one place.
+	if file = (configScope{home: home}).path(file); !filepath.IsAbs(file) {
+		return "", read
 	}
 	return file, read
 }

@@ -265,8 +265,8 @@ func TestExcludesFileAsGit(t *testing.T) {
 				if want == "" {
 					want = filepath.Join(home, ".config", "git", "ignore")
 				}
-				top, gd, _ := workTreeTop(dir)
-				if got := excludesFile(gd, ownGitDir(top)); got != want {
+				wt, _ := findWorkTree(dir)
+				if got, _ := excludesFileRead(wt.gitDir, wt.ownGitDir); got != want {
 					t.Errorf("in %s: the excludes file is %q, git's %q", filepath.Base(dir), got, want)
 				}
 			}

@@ -418,18 +418,12 @@ func IsGitDir(dir string) bool {
 	return err == nil && fi.Mode().IsRegular()
 }
 
-// gitDir returns the git directory of the repository at root, or "" if root
-// has none. It follows a .git file ("gitdir: ...") as used by submodules and
-// linked worktrees, and a linked worktree's commondir, where info/ lives.
-func gitDir(root string) string {
-	_, common := gitDirs(root)
-	return common
-}
-
 // gitDirs returns the git directories of the repository at root: its own
 // (a linked worktree's .git/worktrees/NAME, which includeIf's gitdir:
 // matches) and the common one (where its config and info/ live); the
-// same one twice for a main work tree, "" where root has none.
+// same one twice for a main work tree, "" where root has none. It follows
+// a .git file ("gitdir: ...") as submodules and linked worktrees use, and
+// a linked worktree's commondir.
 func gitDirs(root string) (own, common string) {
 	dotGit := filepath.Join(root, ".git")
 	fi, err := os.Lstat(dotGit)

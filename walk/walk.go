@@ -303,14 +303,16 @@ func (w *walker) report(rel string, err error) error {
 // from above (a dotfiles repository at the home folder whose .gitignore
 // says "*" leaves the projects below it alone).
 func (w *walker) loadExclude() ([]*rule, error) {
-	top, gd, below := workTreeTop(w.root)
-	if top == "" {
+	wt, ok := findWorkTree(w.root)
+	if !ok {
 		return nil, nil
 	}
+	below := wt.below
+	excludes, _ := excludesFileRead(wt.gitDir, wt.ownGitDir)
 	var rules []*rule
 	for _, f := range []struct{ path, rel string }{
-		{excludesFile(gd, ownGitDir(top)), "the global excludes file (core.excludesFile)"},
-		{filepath.Join(gd, "info", "exclude"), ".git/info/exclude"},
+		{excludes, "the global excludes file (core.excludesFile)"},
+		{wt.infoExclude(), ".git/info/exclude"},
 	} {
 		if f.path == "" {
 			continue
@@ -326,8 +328,7 @@ func (w *walker) loadExclude() ([]*rule, error) {
 		}
 	}
 	var scratch []string
-	for i := range below { // the top, then each folder down to the root's parent
-		dir := filepath.Join(append([]string{top}, below[:i]...)...)
+	for i, dir := range wt.above() {
 		for _, name := range ignoreFiles {
 			data, err := os.ReadFile(filepath.Join(dir, name))
 			if err != nil {
@@ -361,17 +362,16 @@ func RuleFiles(root string) []string {
 	if abs, err := filepath.Abs(root); err == nil {
 		root = abs
 	}
-	top, gd, below := workTreeTop(root)
-	if top == "" {
+	wt, ok := findWorkTree(root)
+	if !ok {
 		return nil
 	}
-	file, configs := excludesFileRead(gd, ownGitDir(top))
-	out := append(configs, filepath.Join(gd, "info", "exclude"))
+	file, configs := excludesFileRead(wt.gitDir, wt.ownGitDir)
+	out := append(configs, wt.infoExclude())
 	if file != "" {
 		out = append(out, file)
 	}
-	for i := range below {
-		dir := filepath.Join(append([]string{top}, below[:i]...)...)
+	for _, dir := range wt.above() {
 		for _, name := range ignoreFiles {
 			out = append(out, filepath.Join(dir, name))
 		}
@@ -380,33 +380,47 @@ func RuleFiles(root string) []string {
 	return slices.Compact(out)
 }
 
-// ownGitDir is the git directory of the work tree at top itself: for a
-// linked worktree, its .git/worktrees/NAME, not the common one.
-func ownGitDir(top string) string {
-	own, _ := gitDirs(top)
-	return own
+// workTree is the git work tree that holds a walk's root.
+type workTree struct {
+	top       string   // its top folder
+	gitDir    string   // the common git directory: its config, info/
+	ownGitDir string   // the work tree's own (a linked worktree's .git/worktrees/NAME), which includeIf's gitdir: matches
+	below     []string // the path elements from the top down to the root; none when the root is the top
 }
 
-// workTreeTop returns the top of the git work tree that holds root, its
-// git directory, and the path elements from the top down to root; "" when
-// root is in none, as
-// git finds it (GIT_CEILING_DIRECTORIES included). A root that is the top
-// has no elements below it.
-func workTreeTop(root string) (top, gd string, below []string) {
+// infoExclude is the repository's info/exclude file.
+func (wt workTree) infoExclude() string { return filepath.Join(wt.gitDir, "info", "exclude") }
+
+// above returns the folders from the top down to the root's parent, each
+// the folder whose ignore files rule below[i].
+func (wt workTree) above() []string {
+	dirs := make([]string, len(wt.below))
+	dir := wt.top
+	for i, e := range wt.below {
+		dirs[i] = dir
+		dir = filepath.Join(dir, e)
+	}
+	return dirs
+}
+
+// findWorkTree finds the git work tree that holds root, as git finds it
+// (GIT_CEILING_DIRECTORIES included); false when root is in none.
+func findWorkTree(root string) (workTree, bool) {
 	var ceilings []string
 	for _, c := range filepath.SplitList(os.Getenv("GIT_CEILING_DIRECTORIES")) {
 		if c != "" {
 			ceilings = append(ceilings, filepath.Clean(c))
 		}
 	}
+	var below []string
 	for dir := root; ; {
-		if gd := gitDir(dir); gd != "" {
-			return dir, gd, below
+		if own, common := gitDirs(dir); common != "" {
+			return workTree{top: dir, gitDir: common, ownGitDir: own, below: below}, true
 		}
 		parent := filepath.Dir(dir)
 		// git looks no higher than GIT_CEILING_DIRECTORIES.
 		if parent == dir || slices.Contains(ceilings, parent) {
-			return "", "", nil
+			return workTree{}, false
 		}
 		below = append([]string{filepath.Base(dir)}, below...)
 		dir = parent
