@@ -2,6 +2,7 @@ package structure
 
 import (
 	"path"
+	"slices"
 	"strings"
 )
 
@@ -129,13 +130,18 @@ func resolveRust(from, spec string, exists func(string) bool) []string {
 	if !isRoot {
 		cur = rustModule(root, from)
 	}
-	var tries [][]string // module paths, each with the length it must pass
-	var floors []int
+	// The module paths to place, each with the length its placed prefix
+	// must pass.
+	type try struct {
+		mod   []string
+		floor int
+	}
+	var tries []try
 	switch segs[0] {
 	case "crate":
-		tries, floors = [][]string{segs[1:]}, []int{0}
+		tries = []try{{segs[1:], 0}}
 	case "self":
-		tries, floors = [][]string{concat(cur, segs[1:])}, []int{len(cur)}
+		tries = []try{{slices.Concat(cur, segs[1:]), len(cur)}}
 	case "super":
 		m := cur
 		for len(segs) > 0 && segs[0] == "super" {
@@ -144,13 +150,13 @@ func resolveRust(from, spec string, exists func(string) bool) []string {
 			}
 			m, segs = m[:len(m)-1], segs[1:]
 		}
-		tries, floors = [][]string{concat(m, segs)}, []int{len(m) - 1}
+		tries = []try{{slices.Concat(m, segs), len(m) - 1}}
 	default:
-		tries, floors = [][]string{concat(cur, segs), segs}, []int{len(cur), 0}
+		tries = []try{{slices.Concat(cur, segs), len(cur)}, {segs, 0}}
 	}
-	for i, t := range tries {
-		for n := len(t); n > floors[i] && n > 0; n-- {
-			p := rustJoin(root, t[:n])
+	for _, t := range tries {
+		for n := len(t.mod); n > t.floor && n > 0; n-- {
+			p := rustJoin(root, t.mod[:n])
 			if exists(p + ".rs") {
 				return []string{p + ".rs"}
 			}
@@ -160,10 +166,6 @@ func resolveRust(from, spec string, exists func(string) bool) []string {
 		}
 	}
 	return nil
-}
-
-func concat(a, b []string) []string {
-	return append(append(make([]string, 0, len(a)+len(b)), a...), b...)
 }
 
 func rustJoin(root string, mod []string) string {

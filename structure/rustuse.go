@@ -116,12 +116,11 @@ func (p *useParser) alias() {
 }
 
 func isUseIdent(t string) bool {
-	if t == "" || t == "as" {
-		return false
-	}
-	c := t[0]
-	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80
+	return t != "" && t != "as" && (isIdentStart(t[0]) || t[0] >= 0x80)
 }
+
+// isUseIdentPart: Rust names may hold any letter, not only ASCII's.
+func isUseIdentPart(c byte) bool { return isIdentPart(c) || c >= 0x80 }
 
 // useTokens splits a use tree into identifiers (a raw r#name without its
 // prefix), "::", "{", "}", ",", "*" and any other character alone,
@@ -148,9 +147,9 @@ func useTokens(s string) []string {
 		case strings.HasPrefix(s[i:], "::"):
 			toks = append(toks, "::")
 			i += 2
-		case c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c >= 0x80:
+		case isUseIdentPart(c):
 			j := i
-			for j < len(s) && (s[j] == '_' || s[j] >= 'a' && s[j] <= 'z' || s[j] >= 'A' && s[j] <= 'Z' || s[j] >= '0' && s[j] <= '9' || s[j] >= 0x80) {
+			for j < len(s) && isUseIdentPart(s[j]) {
 				j++
 			}
 			if j < len(s) && s[j] == '#' && s[i:j] == "r" {
