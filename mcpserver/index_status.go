@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/hone-tools/hone/index"
+	"github.com/hone-tools/hone/internal/warm"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -54,7 +55,7 @@ func (s *Server) indexStatus(ctx context.Context, req *mcp.CallToolRequest, _ St
 	if s.zoekt != nil {
 		return nil, StatusResult{}, errZoekt
 	}
-	ix, release, err := s.index(ctx, req.Session)
+	ix, release, err := s.index(ctx, req.Session, warm.Call{Progress: progressOf(ctx, req)})
 	if err != nil {
 		return nil, StatusResult{}, err
 	}
@@ -74,15 +75,16 @@ func (s *Server) reindex(ctx context.Context, req *mcp.CallToolRequest, in Reind
 		return nil, ReindexResult{}, errZoekt
 	}
 	var st index.Stats
-	_, release, err := s.indexUpdated(ctx, req.Session, func(ix *index.Index) (index.Stats, error) {
+	progress := progressOf(ctx, req)
+	_, release, err := s.index(ctx, req.Session, warm.Call{Update: func(ix *index.Index) (index.Stats, error) {
 		var err error
 		if in.Rebuild {
-			st, err = ix.Rebuild(ctx, nil)
+			st, err = ix.Rebuild(ctx, progress)
 		} else {
-			st, err = ix.Update(ctx, nil)
+			st, err = ix.Update(ctx, progress)
 		}
 		return st, err
-	})
+	}})
 	if err != nil {
 		return nil, ReindexResult{}, err
 	}

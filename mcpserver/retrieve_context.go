@@ -10,6 +10,7 @@ import (
 	"github.com/hone-tools/hone"
 	"github.com/hone-tools/hone/history"
 	"github.com/hone-tools/hone/index"
+	"github.com/hone-tools/hone/internal/warm"
 	"github.com/hone-tools/hone/modeleval"
 	"github.com/hone-tools/hone/pack"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -94,16 +95,20 @@ func (s *Server) retrieveContext(ctx context.Context, req *mcp.CallToolRequest, 
 			return nil, RetrieveResult{}, err
 		}
 	}
+	// The progress of the index's update is the call's: a run that goes
+	// on between round trips sends none once the call that started it
+	// has its answer.
+	progress := progressOf(ctx, req)
 	var note string
 	switch {
 	case in.UseMyModel && clientSamples(req.Session) && roundTrips(req.Session):
 		// The client's model answers through the call's round trips: the
 		// run goes on in the background between them.
 		return s.startRun(ctx, req.Session, func(rctx context.Context, chat *roundTripChat) (*mcp.CallToolResult, RetrieveResult, error) {
-			return s.answer(rctx, req.Session, task, in, modeleval.New(chat, s.samplingConfig()), "")
+			return s.answer(rctx, req.Session, progress, task, in, modeleval.New(chat, s.samplingConfig()), "")
 		})
 	case in.UseMyModel && clientSamples(req.Session):
-		return s.answer(ctx, req.Session, task, in, modeleval.New(newSamplingChat(req.Session), s.samplingConfig()), "")
+		return s.answer(ctx, req.Session, progress, task, in, modeleval.New(newSamplingChat(req.Session), s.samplingConfig()), "")
 	case in.UseMyModel:
 		note = "your client does not support MCP sampling: the files were judged without your model"
 	}
@@ -111,7 +116,7 @@ func (s *Server) retrieveContext(ctx context.Context, req *mcp.CallToolRequest, 
 	if s.model != nil {
 		ev = s.model.ForRun()
 	}
-	return s.answer(ctx, req.Session, task, in, ev, note)
+	return s.answer(ctx, req.Session, progress, task, in, ev, note)
 }
 
 // samplingConfig bounds the client's model's calls as the server's model,
@@ -127,8 +132,9 @@ func (s *Server) samplingConfig() modeleval.Config {
 }
 
 // answer runs the loop, ev joining the lexical evaluator when set, and
-// builds the answer; note is said in its notice.
-func (s *Server) answer(ctx context.Context, ss *mcp.ServerSession, task string, in RetrieveParams, ev hone.Evaluator, note string) (*mcp.CallToolResult, RetrieveResult, error) {
+// builds the answer; note is said in its notice, progress (if set) hears
+// how the index's update goes.
+func (s *Server) answer(ctx context.Context, ss *mcp.ServerSession, progress func(index.Progress), task string, in RetrieveParams, ev hone.Evaluator, note string) (*mcp.CallToolResult, RetrieveResult, error) {
 	budget := in.BudgetTokens
 	if budget <= 0 {
 		budget = defaultBudget
@@ -138,7 +144,7 @@ func (s *Server) answer(ctx context.Context, ss *mcp.ServerSession, task string,
 	if s.zoekt != nil {
 		return s.retrieveZoekt(ctx, task, opts, noted, budget)
 	}
-	ix, release, err := s.index(ctx, ss)
+	ix, release, err := s.index(ctx, ss, warm.Call{Progress: progress})
 	if err != nil {
 		return nil, RetrieveResult{}, err
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/hone-tools/hone/retrieve"
 
 	"github.com/hone-tools/hone/index"
+	"github.com/hone-tools/hone/internal/warm"
 	"github.com/hone-tools/hone/pack"
 	"github.com/hone-tools/hone/redact"
 	"github.com/hone-tools/hone/tokenize"
@@ -70,7 +71,7 @@ func (s *Server) searchCode(ctx context.Context, req *mcp.CallToolRequest, in Se
 	if s.zoekt != nil {
 		return s.searchZoekt(ctx, in, terms, limit)
 	}
-	ix, release, err := s.index(ctx, req.Session)
+	ix, release, err := s.index(ctx, req.Session, warm.Call{Progress: progressOf(ctx, req)})
 	if err != nil {
 		return nil, SearchResult{}, err
 	}

@@ -196,19 +196,14 @@ func (s *Server) Close() error {
 
 // index returns the repository's index, up to date, and the function
 // that hands it back, which the call defers: every call sees the files as
-// they are.
-func (s *Server) index(ctx context.Context, ss *mcp.ServerSession) (*index.Index, func(), error) {
-	return s.indexUpdated(ctx, ss, nil)
-}
-
-// indexUpdated is index; update, when set, brings the index up to date in
-// its stead, whatever the watcher says (reindex, a rebuild).
-func (s *Server) indexUpdated(ctx context.Context, ss *mcp.ServerSession, update func(*index.Index) (index.Stats, error)) (*index.Index, func(), error) {
+// they are. c says what else the call asks: its own update (reindex, a
+// rebuild), and who hears the update's progress.
+func (s *Server) index(ctx context.Context, ss *mcp.ServerSession, c warm.Call) (*index.Index, func(), error) {
 	root, err := s.repo(ctx, ss)
 	if err != nil {
 		return nil, nil, err
 	}
-	return s.pool.Index(ctx, root, update, nil)
+	return s.pool.Index(ctx, root, c)
 }
 
 // resolve checks a path a model gave: relative to the repository, inside

@@ -152,7 +152,7 @@ func (h *serveHandler) index(ctx context.Context, params json.RawMessage, stdout
 		return serve.Refuse("the call's parameters are not an index's: " + err.Error())
 	}
 	notice := notifier(stderr)
-	ix, st, release, err := h.pool.Update(ctx, c.Root, notice)
+	ix, st, release, err := h.pool.Update(ctx, c.Root, warm.Call{Notice: notice})
 	if err != nil {
 		return err
 	}
@@ -163,10 +163,10 @@ func (h *serveHandler) index(ctx context.Context, params json.RawMessage, stdout
 		if !index.IsDamaged(err) {
 			return err
 		}
-		ix, release, err = h.pool.Index(ctx, c.Root, func(ix *index.Index) (index.Stats, error) {
+		ix, release, err = h.pool.Index(ctx, c.Root, warm.Call{Update: func(ix *index.Index) (index.Stats, error) {
 			st, err = ix.Rebuild(ctx, nil)
 			return st, err
-		}, notice)
+		}, Notice: notice})
 		if err != nil {
 			return err
 		}
@@ -216,7 +216,7 @@ func (h *serveHandler) retrieve(ctx context.Context, params json.RawMessage, std
 	if err := opts.Check(); err != nil {
 		return usagef("%v", err)
 	}
-	ix, release, err := h.pool.Index(ctx, c.Root, nil, opts.Notice)
+	ix, release, err := h.pool.Index(ctx, c.Root, warm.Call{Notice: opts.Notice})
 	if err != nil {
 		return err
 	}

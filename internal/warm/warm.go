@@ -128,17 +128,28 @@ func (p *Pool) entry(root string) *entry {
 	return e
 }
 
+// Call is what a call asks of the pool beside its repository; the zero
+// Call asks for the index up to date, by the watcher's word or a walk.
+type Call struct {
+	// Update, when set, brings the index up to date in the stead of the
+	// watcher's word and the incremental update (a rebuild, or an update
+	// asked for).
+	Update func(*index.Index) (index.Stats, error)
+	// Notice, if set, hears what the index says during the call (an
+	// index rebuilt because it was damaged, a disk full), as well as the
+	// pool's log.
+	Notice func(string)
+	// Progress, if set, hears how the pool's own update of the index goes,
+	// file by file: a first index, or one after many files changed. An
+	// Update of the caller's reports its own.
+	Progress func(index.Progress)
+}
+
 // Index returns the index of the repository at root (an absolute path),
 // up to date, and the function that hands it back, which the caller
-// defers: every call sees the files as they are. update, when set,
-// brings the index up to date in the stead of the watcher's word and
-// the incremental update (a rebuild, or an update asked for).
-//
-// notice, if set, hears what the index says during the call (an index
-// rebuilt because it was damaged, a disk full), as well as the pool's
-// log.
-func (p *Pool) Index(ctx context.Context, root string, update func(*index.Index) (index.Stats, error), notice func(string)) (*index.Index, func(), error) {
-	ix, _, release, err := p.index(ctx, root, update, notice, false)
+// defers: every call sees the files as they are.
+func (p *Pool) Index(ctx context.Context, root string, c Call) (*index.Index, func(), error) {
+	ix, _, release, err := p.index(ctx, root, c, false)
 	return ix, release, err
 }
 
@@ -146,13 +157,13 @@ func (p *Pool) Index(ctx context.Context, root string, update func(*index.Index)
 // watcher says no file changed, nothing was added, changed or deleted,
 // and the index's files are counted as they are. A disk that filled
 // during the update is its error (index.ErrFull), as hone index has it.
-func (p *Pool) Update(ctx context.Context, root string, notice func(string)) (*index.Index, index.Stats, func(), error) {
-	return p.index(ctx, root, nil, notice, true)
+func (p *Pool) Update(ctx context.Context, root string, c Call) (*index.Index, index.Stats, func(), error) {
+	return p.index(ctx, root, c, true)
 }
 
 // index is Index; with stats, the stats of an index no file of which
 // changed count its files.
-func (p *Pool) index(ctx context.Context, root string, update func(*index.Index) (index.Stats, error), notice func(string), stats bool) (*index.Index, index.Stats, func(), error) {
+func (p *Pool) index(ctx context.Context, root string, c Call, stats bool) (*index.Index, index.Stats, func(), error) {
 	begin := time.Now()
 	e := p.entry(root)
 	e.mu.Lock()
@@ -162,6 +173,7 @@ func (p *Pool) index(ctx context.Context, root string, update func(*index.Index)
 		e = p.entry(root)
 		e.mu.Lock()
 	}
+	update, notice := c.Update, c.Notice
 	if notice != nil {
 		e.notice.Store(&notice)
 	}
@@ -215,7 +227,7 @@ func (p *Pool) index(ctx context.Context, root string, update func(*index.Index)
 	}
 	asked := update != nil
 	if !asked {
-		update = func(ix *index.Index) (index.Stats, error) { return ix.Update(ctx, nil) }
+		update = func(ix *index.Index) (index.Stats, error) { return ix.Update(ctx, c.Progress) }
 	}
 	if p.walked != nil {
 		p.walked(root)

@@ -21,7 +21,7 @@ func quiet() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)
 // call's update.
 func filesOf(t *testing.T, p *Pool, repo string) int {
 	t.Helper()
-	ix, release, err := p.Index(context.Background(), repo, nil, nil)
+	ix, release, err := p.Index(context.Background(), repo, Call{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -167,7 +167,7 @@ func TestIndexReplaced(t *testing.T) {
 	p := New(dir, quiet())
 	t.Cleanup(func() { p.Close() })
 	ctx := context.Background()
-	ix, release, err := p.Index(ctx, repo, nil, nil)
+	ix, release, err := p.Index(ctx, repo, Call{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -180,7 +180,7 @@ func TestIndexReplaced(t *testing.T) {
 	for _, ext := range []string{"-wal", "-shm"} {
 		os.Rename(path+ext, path+".old"+ext)
 	}
-	ix, release, err = p.Index(ctx, repo, nil, nil)
+	ix, release, err = p.Index(ctx, repo, Call{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -252,7 +252,7 @@ func TestCallHearsNotices(t *testing.T) {
 	p := New(dir, quiet())
 	t.Cleanup(func() { p.Close() })
 	var heard []string
-	ix, release, err := p.Index(context.Background(), repo, nil, func(n string) { heard = append(heard, n) })
+	ix, release, err := p.Index(context.Background(), repo, Call{Notice: func(n string) { heard = append(heard, n) }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -267,12 +267,44 @@ func TestCallHearsNotices(t *testing.T) {
 	// The next call, with no sink, hears nothing, and the first's sink
 	// is let go.
 	heard = nil
-	_, release, err = p.Index(context.Background(), repo, nil, nil)
+	_, release, err = p.Index(context.Background(), repo, Call{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	release()
 	if len(heard) != 0 {
 		t.Errorf("a later call's notices reached the first call: %q", heard)
+	}
+}
+
+// A call's Progress hears the pool's update of the index, file by file,
+// to the last.
+func TestIndexProgress(t *testing.T) {
+	repo := t.TempDir()
+	for i := range 12 {
+		name := filepath.Join(repo, fmt.Sprintf("f%02d.go", i))
+		if err := os.WriteFile(name, []byte(fmt.Sprintf("package f\n\nfunc F%d() {}\n", i)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p := New(t.TempDir(), quiet())
+	t.Cleanup(func() { p.Close() })
+	var heard []index.Progress
+	call := Call{Progress: func(pr index.Progress) { heard = append(heard, pr) }}
+	_, release, err := p.Index(context.Background(), repo, call)
+	if err != nil {
+		t.Fatal(err)
+	}
+	release()
+	if len(heard) != 12 {
+		t.Fatalf("heard %d reports of the first index, want one a file: %+v", len(heard), heard)
+	}
+	for i, pr := range heard {
+		if pr.Done != i+1 || pr.Total != 12 {
+			t.Errorf("report %d is %d of %d, want %d of 12", i, pr.Done, pr.Total, i+1)
+		}
+	}
+	if last := heard[len(heard)-1]; last.Bytes <= 0 {
+		t.Errorf("the last report counts %d bytes read", last.Bytes)
 	}
 }
