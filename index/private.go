@@ -21,7 +21,7 @@ import (
 func PrivateDB(path string) error {
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return fmt.Errorf("create index directory: %w", err)
+		return errIndexDir(err)
 	}
 	f, err := os.OpenFile(path, os.O_RDONLY|os.O_CREATE, 0o600)
 	if err != nil {
@@ -39,9 +39,15 @@ func PrivateDB(path string) error {
 // privateDir makes a folder of hone's own, such as an index's, 0700.
 func privateDir(dir string) error {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return fmt.Errorf("create index directory: %w", err)
+		return errIndexDir(err)
 	}
 	return private(dir, 0o700)
+}
+
+// errIndexDir says that the folder of an index could not be made, and
+// what to do.
+func errIndexDir(err error) error {
+	return fmt.Errorf("create index directory: %w (indexes go in --index-dir, else $HONE_INDEX_DIR, else the user's cache folder: give one that is a folder you can write)", err)
 }
 
 // private takes away the group's and others' permissions on p, if it

@@ -47,6 +47,7 @@ func TestInputLimits(t *testing.T) {
 		{"a bad glob in retrieve_context", "retrieve_context", map[string]any{"task": "token expiry", "include": []string{"src/[a"}}, `bad glob "src/[a" in include`},
 		{"max_files below 0", "retrieve_context", map[string]any{"task": "token expiry", "max_files": -3}, "max_files must be 0 or more"},
 		{"budget_tokens below 0", "retrieve_context", map[string]any{"task": "token expiry", "budget_tokens": -5}, "budget_tokens must be 0 or more"},
+		{"budget_tokens too small for a pack", "retrieve_context", map[string]any{"task": "token expiry", "budget_tokens": 5}, "budget_tokens must be at least 32, not 5"},
 		{"limit below 0", "search_code", map[string]any{"query": "token", "limit": -1}, "limit must be 0 or more"},
 		{"start_line 0", "read_span", map[string]any{"path": "src/auth/tokens.ts", "start_line": 0}, "start_line is 1-based: give 1 or more, not 0"},
 		{"start_line below 0", "read_span", map[string]any{"path": "src/auth/tokens.ts", "start_line": -1}, "start_line is 1-based"},

@@ -104,8 +104,8 @@ func checkRoot(root string) (string, error) {
 	if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
 		return "", fmt.Errorf("repository %s is not a directory", root)
 	}
-	if walk.IsGitDir(abs) {
-		return "", fmt.Errorf("%s is a git directory (a bare repository, or a .git folder), not a work tree: give a checkout of it", root)
+	if walk.InGitDir(abs) {
+		return "", fmt.Errorf("%s is a git directory (a bare repository, a .git folder, or a folder inside one), not a work tree: give a checkout of it", root)
 	}
 	return abs, nil
 }
@@ -157,7 +157,7 @@ func rootDir(uri string) (string, bool) {
 		return "", false
 	}
 	dir := filepath.FromSlash(u.Path)
-	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() || walk.InGitDir(dir) {
 		return "", false
 	}
 	return dir, true
@@ -232,7 +232,7 @@ func (s *Server) resolve(ctx context.Context, ss *mcp.ServerSession, p string) (
 	if err != nil {
 		return "", "", err
 	}
-	if inGitDir(slash) {
+	if walk.HasGitElement(slash) {
 		return "", "", fmt.Errorf("path %s is under .git: git's own files are not the repository's code", quote(p))
 	}
 	abs := filepath.Join(repo, clean)
@@ -249,7 +249,7 @@ func (s *Server) resolve(ctx context.Context, ss *mcp.ServerSession, p string) (
 		return "", "", fmt.Errorf("path %s is a link that leaves the repository: only files inside it can be read", quote(p))
 	}
 	realSlash := filepath.ToSlash(rel)
-	if inGitDir(realSlash) {
+	if walk.HasGitElement(realSlash) {
 		return "", "", fmt.Errorf("path %s is a link into .git: git's own files are not the repository's code", quote(p))
 	}
 	if walk.Classify(slash, nil).Has(walk.Secret) {
@@ -271,17 +271,6 @@ func (s *Server) resolve(ctx context.Context, ss *mcp.ServerSession, p string) (
 		return "", "", fmt.Errorf("path %s is a secret-bearing file: hone never reads its contents", quote(p))
 	}
 	return slash, real, nil
-}
-
-// inGitDir reports whether a slash path has a .git element: git's own
-// files (its config, logs, commit messages) are not the repository's code.
-func inGitDir(slash string) bool {
-	for elem := range strings.SplitSeq(slash, "/") {
-		if strings.EqualFold(elem, ".git") {
-			return true
-		}
-	}
-	return false
 }
 
 // readHead reads a file's first walk.HeadSize bytes.

@@ -28,6 +28,11 @@ import (
 // DefaultBudget is the budget when none is given, in tokens.
 const DefaultBudget = 8000
 
+// MinBudget is the least budget whose pack says something: below it not
+// even the line saying the budget is too small fits, and the pack is
+// empty. The command and the MCP tool refuse a budget under it.
+const MinBudget = 32
+
 // smallFile: a file this short goes in whole.
 const smallFile = 80 // lines
 
@@ -676,6 +681,27 @@ func (p *Pack) withOmitted(text string, count func(string) int) string {
 
 // header is the pack's header at a terseness, 0 the fullest: each level
 // past it says less of what the result's JSON holds whole (see terse).
+// writeTask writes the task: a line of it after "Task:", more lines as a
+// block quote, so that the task's own headings and code fences, a fence
+// the cut left open among them, stay inside it and leave the pack's
+// sections as they are.
+func writeTask(b *strings.Builder, task string) {
+	if !strings.Contains(task, "\n") {
+		fmt.Fprintf(b, "Task: %s\n\n", task)
+		return
+	}
+	b.WriteString("Task:\n\n")
+	for line := range strings.SplitSeq(task, "\n") {
+		line = strings.TrimRight(line, " \t\r")
+		if line == "" {
+			b.WriteString(">\n")
+			continue
+		}
+		b.WriteString("> " + line + "\n")
+	}
+	b.WriteString("\n")
+}
+
 func header(res *hone.Result, extra []hone.File, level int) string {
 	t := terse[min(level, len(terse)-1)]
 	var b strings.Builder
@@ -684,7 +710,7 @@ func header(res *hone.Result, extra []hone.File, level int) string {
 	if len(task) > t.task {
 		task = strings.ToValidUTF8(task[:t.task], "") + " …"
 	}
-	fmt.Fprintf(&b, "Task: %s\n\n", task)
+	writeTask(&b, task)
 	if len(res.Files) == 0 {
 		b.WriteString("hone found no file for this task.")
 		if res.Notice != "" {

@@ -569,3 +569,50 @@ func TestOverBudgetDropsLeastWorth(t *testing.T) {
 		}
 	}
 }
+
+// A task of many lines is quoted: its headings and code fences, one the
+// cut leaves open among them, stay in the quote, and the pack's own
+// sections and fences read as they should.
+func TestTaskInAQuote(t *testing.T) {
+	task := "### Bug\nIsExpired is true after login.\n\n```go\n" +
+		strings.Repeat("fmt.Println(auth.IsExpired(issued)) // prints true, expected false\n", 20) +
+		"```\n\n### Expected\nfalse\n"
+	res := run(t, fixture, task)
+	p := Build(res, fixture, Options{Budget: 4000})
+	lines := strings.Split(p.Text, "\n")
+	start := slices.Index(lines, "Task:")
+	if start < 0 {
+		t.Fatalf("no line \"Task:\" in\n%s", p.Text)
+	}
+	end := start + 1
+	for end < len(lines) && !strings.HasPrefix(lines[end], "Files (") {
+		end++
+	}
+	if end == len(lines) {
+		t.Fatalf("no list of files after the task in\n%s", p.Text)
+	}
+	for _, l := range lines[start+1 : end] {
+		if l != "" && !strings.HasPrefix(l, ">") {
+			t.Errorf("a line of the task is not quoted: %q", l)
+		}
+	}
+	if !strings.Contains(p.Text, "> ### Bug\n") || !strings.Contains(p.Text, " …\n") {
+		t.Errorf("the task is not quoted and cut:\n%s", strings.Join(lines[start:end], "\n"))
+	}
+	// Outside the quote, every fence opened is closed: the pack's code
+	// blocks are code.
+	fences := 0
+	for _, l := range lines[end:] {
+		if strings.HasPrefix(l, "```") {
+			fences++
+		}
+	}
+	if fences == 0 || fences%2 != 0 {
+		t.Errorf("%d fences outside the task", fences)
+	}
+	// A task of one line stays on the line.
+	one := Build(run(t, fixture, "fix the auth token expiry bug"), fixture, Options{Budget: 4000})
+	if !strings.Contains(one.Text, "\nTask: fix the auth token expiry bug\n\n") {
+		t.Errorf("a one-line task is not on its line:\n%s", one.Text[:min(len(one.Text), 300)])
+	}
+}

@@ -131,6 +131,29 @@ func Searchable(include, exclude []string, e *index.Entry) bool {
 	return len(include) == 0 || matchAny(include, e.Path)
 }
 
+// anySearchable reports whether any file of the index passes the
+// include and exclude patterns.
+func anySearchable(ix *index.Index, include, exclude []string) bool {
+	for _, e := range ix.Entries() {
+		if Searchable(include, exclude, e) {
+			return true
+		}
+	}
+	return false
+}
+
+// patternsText names the include and exclude patterns for a person.
+func patternsText(include, exclude []string) string {
+	var parts []string
+	if len(include) > 0 {
+		parts = append(parts, "the include patterns "+strings.Join(include, ", "))
+	}
+	if len(exclude) > 0 {
+		parts = append(parts, "the exclude patterns "+strings.Join(exclude, ", "))
+	}
+	return strings.Join(parts, " and ")
+}
+
 // keywordTerms are the search terms of every concept and learned term.
 func (q *query) keywordTerms() []index.QueryTerm {
 	ts := q.taskTerms()

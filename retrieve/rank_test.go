@@ -308,3 +308,13 @@ func TestIsAux(t *testing.T) {
 		}
 	}
 }
+
+// A test among the result's files is not listed as its own test.
+func TestRelatedTestsNotTheirOwn(t *testing.T) {
+	res := retrieveFixture(t, "auth-expiry", "src/auth/auth.test.ts fails")
+	for _, rt := range res.RelatedTests {
+		if slices.Contains(rt.For, rt.Path) {
+			t.Errorf("%s is listed as a test of itself: %+v", rt.Path, rt)
+		}
+	}
+}

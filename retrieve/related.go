@@ -27,6 +27,9 @@ func (rk *ranker) relatedTests(files []hone.File) []hone.RelatedTest {
 	}
 	found := map[string]*cand{}
 	add := func(p, f string, score float64, reason string) {
+		if p == f {
+			return // a test among the files is not its own test
+		}
 		c := found[p]
 		if c == nil {
 			c = &cand{reason: reason}

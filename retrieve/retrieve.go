@@ -397,6 +397,9 @@ func run(ctx context.Context, ix *index.Index, raw string, opts hone.Options, pc
 	res.PastCommits = shownCommitsOf(past.commits, res.Ranking)
 	if len(res.Ranking) == 0 {
 		res.Notice = "nothing found: no file matched the task's terms"
+		if filtered := len(opts.Include) > 0 || len(opts.Exclude) > 0; filtered && !anySearchable(ix, opts.Include, opts.Exclude) {
+			res.Notice = "nothing found: no file of the repository passes " + patternsText(opts.Include, opts.Exclude)
+		}
 	}
 	if gone := unreadable(ix.Root, res.Files); len(gone) > 0 {
 		note := fmt.Sprintf("%s could not be read since it was indexed (moved, deleted or its permissions changed): run hone index", strings.Join(gone, ", "))

@@ -745,3 +745,28 @@ func pathsOf(evs []hone.Evaluation) []string {
 	}
 	return out
 }
+
+// Patterns that leave no file to search are named as the reason, not the
+// task's words.
+func TestNothingPassesThePatterns(t *testing.T) {
+	repo := filepath.Join("..", "testdata", "repos", "auth-expiry")
+	for _, tc := range []struct {
+		task             string
+		include, exclude []string
+		notice           string
+	}{
+		{"token expiry", []string{"*.rs"}, nil, "no file of the repository passes the include patterns *.rs"},
+		{"token expiry", nil, []string{"*"}, "no file of the repository passes the exclude patterns *"},
+		{"token expiry", []string{"*.rs", "*.zig"}, []string{"vendor/"}, "passes the include patterns *.rs, *.zig and the exclude patterns vendor/"},
+		// Files pass, none matches: the task's terms are the reason.
+		{"quaternion spectrogram", []string{"*.ts"}, nil, "no file matched the task's terms"},
+	} {
+		res, err := retrieve.Retrieve(context.Background(), repo, tc.task, hone.Options{Include: tc.include, Exclude: tc.exclude})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(res.Notice, tc.notice) {
+			t.Errorf("include %q, exclude %q: notice %q, want it to say %q", tc.include, tc.exclude, res.Notice, tc.notice)
+		}
+	}
+}

@@ -418,6 +418,38 @@ func IsGitDir(dir string) bool {
 	return err == nil && fi.Mode().IsRegular()
 }
 
+// HasGitElement reports whether a slash path has a .git element, in any
+// case: git's own files (its config, logs, commit messages) are not the
+// repository's code, and hone reads none of them.
+func HasGitElement(slash string) bool {
+	for elem := range strings.SplitSeq(slash, "/") {
+		if strings.EqualFold(elem, ".git") {
+			return true
+		}
+	}
+	return false
+}
+
+// InGitDir reports whether dir is a git directory or a folder inside one
+// (a .git's logs/, a bare repository's objects/), with no work tree
+// nearer: a linked worktree kept inside a bare repository's folder is a
+// work tree.
+func InGitDir(dir string) bool {
+	for {
+		if IsGitDir(dir) {
+			return true
+		}
+		if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
+			return false
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return false
+		}
+		dir = parent
+	}
+}
+
 // gitDirs returns the git directories of the repository at root: its own
 // (a linked worktree's .git/worktrees/NAME, which includeIf's gitdir:
 // matches) and the common one (where its config and info/ live); the

@@ -440,3 +440,55 @@ func TestWalkAboveIgnoredOrCeiling(t *testing.T) {
 		t.Errorf("a root below the ceiling: got %q, want %q", got, want)
 	}
 }
+
+// Git's own folders, and the folders in them, are git directories; a work
+// tree, a linked worktree kept in a bare repository's folder among them,
+// is not.
+func TestInGitDir(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	dir := t.TempDir()
+	git := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", args...)
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	git("init", "-q", "work")
+	git("-C", "work", "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "--allow-empty", "-m", "first")
+	git("clone", "-q", "--bare", "work", "bare.git")
+	git("-C", "bare.git", "worktree", "add", "-q", filepath.Join(dir, "bare.git", "main"))
+	for _, tc := range []struct {
+		dir  string
+		want bool
+	}{
+		{"work", false},
+		{"work/.git", true},
+		{"work/.git/refs/heads", true},
+		{"bare.git", true},
+		{"bare.git/objects", true},
+		{"bare.git/main", false},
+		{".", false},
+	} {
+		if got := InGitDir(filepath.Join(dir, tc.dir)); got != tc.want {
+			t.Errorf("InGitDir(%s) = %v, want %v", tc.dir, got, tc.want)
+		}
+	}
+	for _, tc := range []struct {
+		path string
+		want bool
+	}{
+		{".git/config", true},
+		{"a/.GIT/hooks/x.py", true},
+		{"a/.github/x.yml", false},
+		{"x.git/config", false},
+		{".gitignore", false},
+	} {
+		if got := HasGitElement(tc.path); got != tc.want {
+			t.Errorf("HasGitElement(%s) = %v, want %v", tc.path, got, tc.want)
+		}
+	}
+}

@@ -82,6 +82,10 @@ func parseFlags(fs *flag.FlagSet, args []string, stdout io.Writer, usage string)
 		return nil, usagef("--%s needs a value: give one, or leave the flag out for its default (run \"hone %s -h\" for the flags)", empty, fs.Name())
 	}
 	if err != nil {
+		if word, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: "); ok && strings.Contains(usage, "WORDS") {
+			// A task's first word may start with a dash: "-verbose is ignored".
+			return nil, usagef("%v (run \"hone %s -h\" for the flags; a task that starts with a dash goes after --: hone %s -- %s ...)", err, fs.Name(), fs.Name(), word)
+		}
 		return nil, usagef("%v (run \"hone %s -h\" for the flags)", err, fs.Name())
 	}
 	return words, nil

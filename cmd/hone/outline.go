@@ -149,6 +149,9 @@ func readOutlined(p, name string) ([]byte, error) {
 		names = append(names, filepath.ToSlash(real))
 	}
 	for _, n := range names {
+		if walk.HasGitElement(n) {
+			return nil, usagef("%s is under .git: git's own files are not the repository's code, and hone does not read them", redact.QuotePath(name))
+		}
 		if walk.Classify(n, nil).Has(walk.Secret) {
 			return nil, usagef("%s is a secret-bearing file: hone does not read it", redact.QuotePath(name))
 		}

@@ -84,8 +84,8 @@ func cmdRetrieve(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		}
 		*format = "json"
 	}
-	if *budget < 1 {
-		return usagef("the budget must be at least 1 token, not %d", *budget)
+	if *budget < pack.MinBudget {
+		return usagef("the budget must be at least %d tokens, not %d: a pack's header alone takes some", pack.MinBudget, *budget)
 	}
 	// What hone serve is asked to run, where one answers; the task and
 	// the repository join it below.
@@ -298,8 +298,8 @@ func repoRoot(flagRepo string) (root string, outside bool, err error) {
 			return "", false, usagef("cannot read repository %s: %v", redact.QuotePath(flagRepo), err)
 		case !fi.IsDir():
 			return "", false, usagef("repository %s is not a directory", redact.QuotePath(flagRepo))
-		case walk.IsGitDir(abs):
-			return "", false, usagef("%s is a git directory (a bare repository, or a .git folder), not a work tree: give a checkout of it (git worktree add, or git clone)", redact.QuotePath(flagRepo))
+		case walk.InGitDir(abs):
+			return "", false, errGitDir(flagRepo)
 		}
 		if _, err := os.ReadDir(abs); err != nil {
 			return "", false, usagef("cannot read repository %s: %v", redact.QuotePath(flagRepo), err)
@@ -313,10 +313,18 @@ func repoRoot(flagRepo string) (root string, outside bool, err error) {
 	if root, inGit := gitRoot(wd); inGit {
 		return root, false, nil
 	}
+	if walk.InGitDir(wd) {
+		return "", false, errGitDir(wd)
+	}
 	if tooBroad(wd) {
 		return "", false, usagef("%s is not in a git repository, and hone does not index a whole home folder or file system unasked: run hone in a repository, or name the folder with --repo", redact.QuotePath(wd))
 	}
 	return wd, true, nil
+}
+
+// errGitDir refuses a folder of git's own files as the repository.
+func errGitDir(dir string) error {
+	return usagef("%s is a git directory (a bare repository, a .git folder, or a folder inside one), not a work tree: give a checkout of it (git worktree add, or git clone)", redact.QuotePath(dir))
 }
 
 // sayOutside says that hone works on a folder outside any git work tree,

@@ -183,8 +183,8 @@ func writeText(w io.Writer, res *hone.Result) error {
 	if u := res.Evaluator; u != nil {
 		fmt.Fprintf(b, "\nModel: %s\n", usageLine(*u))
 	}
-	fmt.Fprintf(b, "\nStopped: %s. %d cycle%s, %d files evaluated, %d ms.\n",
-		stopText(res), len(res.Cycles), plural(len(res.Cycles)), len(res.Ranking), res.ElapsedMS)
+	fmt.Fprintf(b, "\nStopped: %s. %d cycle%s, %d file%s evaluated, %d ms.\n",
+		stopText(res), len(res.Cycles), plural(len(res.Cycles)), len(res.Ranking), plural(len(res.Ranking)), res.ElapsedMS)
 	fmt.Fprintf(b, "Time: %s.\n", timingsText(res.Timings))
 	return b.Flush()
 }
