@@ -98,3 +98,38 @@ func TestOpenExisting(t *testing.T) {
 		t.Errorf("Open did not start the index of another format over: version %q, %v", v, err)
 	}
 }
+
+// A repository reached through a symbolic link has the index of the
+// folder the link leads to: one index, whichever way it is named.
+func TestPathOfLinkedRoot(t *testing.T) {
+	ctx := context.Background()
+	repo, dir := t.TempDir(), t.TempDir()
+	writeTree(t, repo, map[string]string{pathN(1): bodyN(1, "token expiry")})
+	link := filepath.Join(t.TempDir(), "linked")
+	if err := os.Symlink(repo, link); err != nil {
+		t.Skip("no symbolic links here:", err)
+	}
+	opts := Options{Dir: dir}
+	real, err := PathOf(repo, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	viaLink, err := PathOf(link, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if real != viaLink {
+		t.Errorf("the index of %s is %s, of the link to it %s", repo, real, viaLink)
+	}
+	ix, err := buildAt(ctx, link, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	if ix.Path != real {
+		t.Errorf("the index built through the link is at %s, want %s", ix.Path, real)
+	}
+	if st, err := ix.Status(ctx); err != nil || st.Files != 1 {
+		t.Errorf("the index through the link: %+v, %v", st, err)
+	}
+}

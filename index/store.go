@@ -405,11 +405,17 @@ func OpenExisting(ctx context.Context, root string, opts Options) (*Index, error
 	return openIndex(ctx, root, opts, false, false)
 }
 
-// PathOf is where the index of the repository at root lives, or will.
+// PathOf is where the index of the repository at root lives, or will:
+// one index a folder, by its path once symbolic links are followed, so
+// that a repository reached through a link (a checkout under ~/src linked
+// from elsewhere) is not indexed twice.
 func PathOf(root string, opts Options) (string, error) {
 	abs, err := filepath.Abs(root)
 	if err != nil {
 		return "", fmt.Errorf("find the index of %s: %w", root, err)
+	}
+	if real, err := filepath.EvalSymlinks(abs); err == nil {
+		abs = real
 	}
 	dir := opts.Dir
 	if dir == "" {
