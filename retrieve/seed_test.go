@@ -746,6 +746,31 @@ func pathsOf(evs []hone.Evaluation) []string {
 	return out
 }
 
+// The ranking is best first by the relevance it shows, as the result's
+// files are: a file's relevance never exceeds that of a file ranked
+// above it.
+func TestRankingBestFirst(t *testing.T) {
+	for _, c := range []struct{ repo, task string }{
+		{"throttle-api", "config loading"},
+		{"throttle-api", "add rate limiting to the API endpoints"},
+		{"auth-expiry", "src/auth/auth.test.ts fails"},
+		{"auth-expiry", "fix the auth token expiry bug"},
+		{"login-throttle", "throttle failed login attempts per user"},
+	} {
+		res := run(t, c.repo, c.task)
+		for i := 1; i < len(res.Ranking); i++ {
+			if a, b := res.Ranking[i-1], res.Ranking[i]; b.Relevance > a.Relevance {
+				t.Errorf("%s, %q: %s at %.2f ranked under %s at %.2f", c.repo, c.task, b.Path, b.Relevance, a.Path, a.Relevance)
+			}
+		}
+		for i := 1; i < len(res.Files); i++ {
+			if a, b := res.Files[i-1], res.Files[i]; b.Relevance > a.Relevance {
+				t.Errorf("%s, %q: file %s at %.2f listed under %s at %.2f", c.repo, c.task, b.Path, b.Relevance, a.Path, a.Relevance)
+			}
+		}
+	}
+}
+
 // Patterns that leave no file to search are named as the reason, not the
 // task's words.
 func TestNothingPassesThePatterns(t *testing.T) {

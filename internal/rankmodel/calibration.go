@@ -1,6 +1,9 @@
 package rankmodel
 
-import "math"
+import (
+	"math"
+	"sort"
+)
 
 // The relevance of a file is the probability that the task needs it, to
 // change or to read, judged for each file on its own: several files can
@@ -73,13 +76,51 @@ func Logistic(z float64) float64 {
 
 // Calibrated is each file's relevance, given its run's scores, its
 // signals, the temperature and the calibration's weights in the order of
-// Features.
+// Features. It never grows as the score falls, so that a ranking by score
+// is a ranking by relevance: where the signals would put a file above
+// one its score ranks over, the files between share their mean (Monotone).
 func Calibrated(scores []float64, x [][]float64, temp float64, w []float64) []float64 {
 	out := make([]float64, len(scores))
 	for i, f := range Features(scores, temp, x) {
 		out[i] = Logistic(Score(w, f))
 	}
+	order := make([]int, len(scores))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return scores[order[a]] > scores[order[b]] })
+	Monotone(out, order)
 	return out
+}
+
+// Monotone makes p non-increasing along order (indexes into p, best
+// first), with the least change in the squared sense: each run of values
+// that rises is replaced by its mean, until none rises (isotonic
+// regression by pooling adjacent violators). The mean of p is kept, and
+// with it the calibration on average; on the development sets the files'
+// log loss is level or lower with it, each set.
+func Monotone(p []float64, order []int) {
+	type block struct {
+		sum float64
+		n   int
+	}
+	blocks := make([]block, 0, len(order))
+	for _, i := range order {
+		blocks = append(blocks, block{p[i], 1})
+		for k := len(blocks) - 1; k > 0 && blocks[k-1].sum*float64(blocks[k].n) < blocks[k].sum*float64(blocks[k-1].n); k-- {
+			blocks[k-1].sum += blocks[k].sum
+			blocks[k-1].n += blocks[k].n
+			blocks = blocks[:k]
+		}
+	}
+	at := 0
+	for _, b := range blocks {
+		mean := b.sum / float64(b.n)
+		for _, i := range order[at : at+b.n] {
+			p[i] = mean
+		}
+		at += b.n
+	}
 }
 
 // Prefix is the first n files.

@@ -89,3 +89,48 @@ func TestCalibrated(t *testing.T) {
 		t.Error("no calibration: no error")
 	}
 }
+
+func TestMonotone(t *testing.T) {
+	tests := []struct {
+		p     []float64
+		order []int
+		want  []float64
+	}{
+		{[]float64{0.9, 0.5, 0.1}, []int{0, 1, 2}, []float64{0.9, 0.5, 0.1}},
+		{[]float64{0.2, 0.6, 0.1}, []int{0, 1, 2}, []float64{0.4, 0.4, 0.1}},
+		// A rise at the end pools back as far as it must.
+		{[]float64{0.3, 0.2, 0.1, 0.9}, []int{0, 1, 2, 3}, []float64{0.375, 0.375, 0.375, 0.375}},
+		{[]float64{0.5, 0.3, 0.2, 0.9}, []int{0, 1, 2, 3}, []float64{0.5, 1.4 / 3, 1.4 / 3, 1.4 / 3}},
+		{[]float64{0.8, 0.3, 0.2, 0.4}, []int{0, 1, 2, 3}, []float64{0.8, 0.3, 0.3, 0.3}},
+		// The order is the ranking's, not the slice's.
+		{[]float64{0.1, 0.6, 0.2}, []int{1, 0, 2}, []float64{0.15, 0.6, 0.15}},
+		{nil, nil, nil},
+	}
+	for _, tt := range tests {
+		p := append([]float64(nil), tt.p...)
+		Monotone(p, tt.order)
+		for i := range p {
+			if math.Abs(p[i]-tt.want[i]) > 1e-12 {
+				t.Errorf("Monotone(%v, %v) = %v, want %v", tt.p, tt.order, p, tt.want)
+				break
+			}
+		}
+	}
+}
+
+// A file whose signals would put it above a file its score ranks over
+// shares that file's relevance: the ranking by score is best first.
+func TestCalibratedFollowsTheScore(t *testing.T) {
+	w := make([]float64, len(CalibrationNames([]string{"s"})))
+	w[len(w)-1] = 1 // the signal alone
+	p := Calibrated([]float64{1, 3, 2}, [][]float64{{4}, {0}, {2}}, 1, w)
+	if !(p[1] >= p[2] && p[2] >= p[0]) {
+		t.Errorf("relevance %v does not fall with the scores 1, 3, 2", p)
+	}
+	mean := (Logistic(0) + Logistic(2) + Logistic(4)) / 3
+	for i, v := range p {
+		if math.Abs(v-mean) > 1e-12 {
+			t.Errorf("file %d: %v, want the three's mean %v", i, v, mean)
+		}
+	}
+}
