@@ -14,7 +14,8 @@ import (
 
 // TestWalkAgreesWithGitRandom walks random trees under random .gitignore
 // files and checks that the walk keeps the files git itself lists as
-// untracked and not ignored (git ls-files --others --exclude-standard):
+// tracked, or untracked and not ignored (git ls-files --cached --others
+// --exclude-standard):
 // git is the reference for what a rule means, folder by folder, with no
 // re-inclusion below a folder it ignores.
 func TestWalkAgreesWithGitRandom(t *testing.T) {
@@ -80,8 +81,45 @@ func TestWalkAgreesWithGitRandom(t *testing.T) {
 		}
 		root := t.TempDir()
 		writeTree(t, root, files)
-		if out, err := gitAt(git, root, root, "init", "-q").CombinedOutput(); err != nil {
+		initArgs := []string{"init", "-q"}
+		if round%4 == 3 {
+			initArgs = append(initArgs, "--object-format=sha256")
+		}
+		if out, err := gitAt(git, root, root, initArgs...).CombinedOutput(); err != nil {
 			t.Fatalf("git init: %v\n%s", err, out)
+		}
+		// In half the rounds git tracks some files, ignored ones among
+		// them (git add -f): git ignores no file it tracks, and neither
+		// does the walk. Index versions 2, 3 (an intent-to-add entry's
+		// extended flags) and 4 (paths prefix-compressed).
+		if round%2 == 1 {
+			var add []string
+			for p := range files {
+				if rng.IntN(5) == 0 {
+					add = append(add, p)
+				}
+			}
+			slices.Sort(add)
+			if len(add) > 0 {
+				if out, err := gitAt(git, root, root, append([]string{"add", "-f", "--"}, add...)...).CombinedOutput(); err != nil {
+					t.Fatalf("git add: %v\n%s", err, out)
+				}
+			}
+			switch round % 8 {
+			case 1:
+				if out, err := gitAt(git, root, root, "update-index", "--index-version", "4").CombinedOutput(); err != nil {
+					t.Fatalf("git update-index: %v\n%s", err, out)
+				}
+			case 5:
+				for p := range files {
+					if !slices.Contains(add, p) && rng.IntN(10) == 0 {
+						if out, err := gitAt(git, root, root, "add", "-f", "-N", "--", p).CombinedOutput(); err != nil {
+							t.Fatalf("git add -N: %v\n%s", err, out)
+						}
+						break
+					}
+				}
+			}
 		}
 		// The walk of the repository, and of a folder in it, whose
 		// entries the ignore files above it decide too; git lists a
@@ -111,7 +149,7 @@ func ignoredFolder(t *testing.T, git, root, at string) bool {
 	t.Helper()
 	elems := strings.Split(at, "/")
 	for i := range elems {
-		err := gitAt(git, root, root, "check-ignore", "-q", strings.Join(elems[:i+1], "/")).Run()
+		err := gitAt(git, root, root, "check-ignore", "--no-index", "-q", strings.Join(elems[:i+1], "/")).Run()
 		if err == nil {
 			return true
 		}

@@ -65,17 +65,17 @@ func gitAt(git, home, dir string, args ...string) *exec.Cmd {
 	return cmd
 }
 
-// gitListed lists, sorted, the untracked files git does not ignore, as it
-// lists them run in dir: their paths below dir.
+// gitListed lists, sorted, the files git tracks and the untracked files
+// it does not ignore, as it lists them run in dir: their paths below dir.
 func gitListed(t testing.TB, git, home, dir string) []string {
 	t.Helper()
-	out, err := gitAt(git, home, dir, "ls-files", "-z", "--others", "--exclude-standard").Output()
+	out, err := gitAt(git, home, dir, "ls-files", "-z", "--cached", "--others", "--exclude-standard").Output()
 	if err != nil {
 		t.Fatalf("git ls-files in %s: %v", dir, err)
 	}
 	paths := splitNUL(out)
 	slices.Sort(paths)
-	return paths
+	return slices.Compact(paths)
 }
 
 // splitNUL splits git's -z output into its paths.

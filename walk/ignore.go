@@ -27,6 +27,11 @@ var vcsDirs = map[string]bool{
 // parseIgnore parses the contents of a gitignore-syntax file found in the
 // directory whose path elements, relative to the root, are domain.
 func parseIgnore(data []byte, domain []string) []*rule {
+	return parseIgnoreOf(data, domain, false)
+}
+
+// parseIgnoreOf is parseIgnore; own marks the rules as hone's own.
+func parseIgnoreOf(data []byte, domain []string, own bool) []*rule {
 	data = bytes.TrimPrefix(data, []byte("\ufeff"))
 	var rs []*rule
 	for line := range bytes.Lines(data) {
@@ -35,7 +40,9 @@ func parseIgnore(data []byte, domain []string) []*rule {
 		if len(line) == 0 || line[0] == '#' || len(bytes.TrimSpace(line)) == 0 {
 			continue
 		}
-		rs = append(rs, newRule(string(line), domain))
+		r := newRule(string(line), domain)
+		r.own = own
+		rs = append(rs, r)
 	}
 	return rs
 }
@@ -77,6 +84,9 @@ const (
 type rule struct {
 	kind    ruleKind
 	exclude bool // false for a negated ("!") pattern
+	// own: the rule is hone's own (.ignore, .honeignore), not git's: a
+	// file it ignores is ignored though git tracks it.
+	own     bool
 	dirOnly bool // the pattern ends in a slash
 	depth   int  // the length of the domain
 
@@ -222,6 +232,7 @@ type check struct {
 	name    *nameMatcher // the entry's name must match this,
 	generic *rule        // or, if not nil, its path this ruleGeneric's glob
 	exclude bool         // the entry is ignored if it matches
+	own     bool         // the rule is hone's own, not git's
 }
 
 // compile returns the rule set of the directory whose path elements are
@@ -245,9 +256,9 @@ Rules:
 		r := rules[i]
 		switch r.kind {
 		case ruleBase:
-			add(check{name: &r.name, exclude: r.exclude}, r.dirOnly)
+			add(check{name: &r.name, exclude: r.exclude, own: r.own}, r.dirOnly)
 		case ruleGeneric:
-			add(check{generic: r, exclude: r.exclude}, r.dirOnly)
+			add(check{generic: r, exclude: r.exclude, own: r.own}, r.dirOnly)
 			rs.generic = true
 		case ruleSegs:
 			// An entry's path below the domain has m+1 elements. A
@@ -270,7 +281,7 @@ Rules:
 			}
 			rs.uniform = false
 			if m == k-1 {
-				add(check{name: &r.segs[k-1], exclude: r.exclude}, r.dirOnly)
+				add(check{name: &r.segs[k-1], exclude: r.exclude, own: r.own}, r.dirOnly)
 			}
 		}
 		kept = append(kept, r)
@@ -284,6 +295,13 @@ Rules:
 // elements are elems is ignored. elems are needed only if rs.generic is
 // set. scratch is reused to build the entry's path for generic checks.
 func (rs *ruleSet) ignored(name string, isDir bool, elems []string, scratch *[]string) bool {
+	ignored, _ := rs.decide(name, isDir, elems, scratch)
+	return ignored
+}
+
+// decide is ignored, and whether the rule that decided is hone's own
+// (.ignore, .honeignore) rather than git's.
+func (rs *ruleSet) decide(name string, isDir bool, elems []string, scratch *[]string) (ignored, own bool) {
 	checks := rs.files
 	if isDir {
 		checks = rs.dirs
@@ -292,7 +310,7 @@ func (rs *ruleSet) ignored(name string, isDir bool, elems []string, scratch *[]s
 		c := &checks[i]
 		if c.generic == nil {
 			if c.name.match(name) {
-				return c.exclude
+				return c.exclude, c.own
 			}
 			continue
 		}
@@ -303,10 +321,10 @@ func (rs *ruleSet) ignored(name string, isDir bool, elems []string, scratch *[]s
 			q = slices.Concat(c.generic.above, q)
 		}
 		if matchGlob(c.generic.glob, q) {
-			return c.exclude
+			return c.exclude, c.own
 		}
 	}
-	return false
+	return false, false
 }
 
 // matchOp is how a nameMatcher matches.

@@ -169,6 +169,13 @@ type walker struct {
 	// folders' times as listings need (KeepsListings); nil elsewhere.
 	listings *Listings
 
+	// wt is the git work tree the root is in, if inWT; its index's
+	// tracked paths are read once, when an ignored entry asks.
+	wt          workTree
+	inWT        bool
+	trackedOnce sync.Once
+	tracked     *trackedPaths
+
 	mu       sync.Mutex
 	cond     sync.Cond // signals a push, a release or a stop, with mu
 	stack    []*dirJob // directories to read, the most urgent last
@@ -194,8 +201,11 @@ type dirJob struct {
 	rel   string   // the slash path relative to the root, "" for the root
 	elems []string // the path elements of rel, made on demand by pathElems
 	rules *ruleSet // the rule set of the parent directory
-	state atomic.Uint32
-	done  sync.WaitGroup // done when read
+	// ignored: git's rules ignore the directory, which is walked for the
+	// files in it that git tracks, and only for them.
+	ignored bool
+	state   atomic.Uint32
+	done    sync.WaitGroup // done when read
 
 	readErr    error       // from reading the directory
 	ignoreErrs []pathError // from reading its ignore files
@@ -307,6 +317,7 @@ func (w *walker) loadExclude() ([]*rule, error) {
 	if !ok {
 		return nil, nil
 	}
+	w.wt, w.inWT = wt, true
 	below := wt.below
 	excludes, _ := excludesFileRead(wt.gitDir, wt.ownGitDir)
 	var rules []*rule
@@ -334,7 +345,7 @@ func (w *walker) loadExclude() ([]*rule, error) {
 			if err != nil {
 				continue // none, or unreadable: an ignore file above the root is git's concern
 			}
-			rules = append(rules, parseIgnore(data, below[:i:i])...)
+			rules = append(rules, parseIgnoreOf(data, below[:i:i], name != ".gitignore")...)
 		}
 		rs := compile(rules, below[:i:i])
 		if rs.ignored(below[i], true, below[:i:i], &scratch) {
@@ -355,7 +366,8 @@ func (w *walker) loadExclude() ([]*rule, error) {
 // RuleFiles returns the files outside a walk of root whose content
 // decides what it ignores: the ignore files of the folders above root in
 // its git work tree, the repository's info/exclude, the user's excludes
-// file and the git configuration files read to find it. Some may not
+// file and the git configuration files read to find it, and the index
+// of the files git tracks (which no rule of git's ignores). Some may not
 // exist: made, they would count. Nil where root is in no work tree. A
 // process that watches root for changes watches these too.
 func RuleFiles(root string) []string {
@@ -367,7 +379,8 @@ func RuleFiles(root string) []string {
 		return nil
 	}
 	file, configs := excludesFileRead(wt.gitDir, wt.ownGitDir)
-	out := append(configs, wt.infoExclude())
+	// The index too: a file git's rules ignore is kept while git tracks it.
+	out := append(configs, wt.infoExclude(), filepath.Join(wt.ownGitDir, "index"))
 	if file != "" {
 		out = append(out, file)
 	}
@@ -674,12 +687,19 @@ func (w *walker) read(j *dirJob, s *scratch) {
 		if !typ.IsDir() && !typ.IsRegular() {
 			continue // symbolic link, device, pipe, socket, ...
 		}
-		if rules.ignored(name, typ.IsDir(), elems, &s.path) {
-			continue
+		ignored, own := rules.decide(name, typ.IsDir(), elems, &s.path)
+		if ignored && own {
+			continue // hone's own rules hold for tracked files too
 		}
 		rel := joinRel(j.rel, name)
+		ignored = ignored || j.ignored
+		if ignored && !w.keepTracked(rel, typ.IsDir()) {
+			continue
+		}
 		if typ.IsDir() {
-			j.entries = append(j.entries, entry{rel: rel, sub: newDirJob(join(j.abs, name), rel, rules)})
+			sub := newDirJob(join(j.abs, name), rel, rules)
+			sub.ignored = ignored
+			j.entries = append(j.entries, entry{rel: rel, sub: sub})
 			nsub++
 			continue
 		}
@@ -715,6 +735,24 @@ func (w *walker) read(j *dirJob, s *scratch) {
 	w.mu.Unlock()
 }
 
+// keepTracked reports whether an entry git's rules ignore is kept all
+// the same: a file git tracks, or a folder holding one.
+func (w *walker) keepTracked(rel string, isDir bool) bool {
+	w.trackedOnce.Do(func() {
+		if w.inWT {
+			w.tracked = readTracked(w.wt)
+		}
+	})
+	switch {
+	case w.tracked == nil:
+		return false
+	case isDir:
+		return w.tracked.hasUnder(rel)
+	default:
+		return w.tracked.has(rel)
+	}
+}
+
 // loadIgnores reads the ignore files among the entries of the directory of
 // j and returns the rule set of the directory. It records the errors
 // reading them in j and returns the ignore files it could not read, which
@@ -730,7 +768,7 @@ func (w *walker) loadIgnores(j *dirJob, entries []dirent) (*ruleSet, ignoreSet) 
 			}
 		}
 	}
-	var own []*rule
+	var here []*rule
 	var unreadable ignoreSet
 	for i, name := range ignoreFiles {
 		if !present[i] {
@@ -742,12 +780,12 @@ func (w *walker) loadIgnores(j *dirJob, entries []dirent) (*ruleSet, ignoreSet) 
 			unreadable |= 1 << i
 			continue
 		}
-		own = append(own, parseIgnore(data, j.pathElems())...)
+		here = append(here, parseIgnoreOf(data, j.pathElems(), name != ".gitignore")...)
 	}
-	if len(own) == 0 && j.rules.uniform { // never so for the root
+	if len(here) == 0 && j.rules.uniform { // never so for the root
 		return j.rules, unreadable
 	}
-	return compile(append(j.rules.rules, own...), j.pathElems()), unreadable
+	return compile(append(j.rules.rules, here...), j.pathElems()), unreadable
 }
 
 // ignoreSet is a set of ignoreFiles, by index.

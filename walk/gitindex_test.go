@@ -1,0 +1,170 @@
+package walk
+
+import (
+	"encoding/binary"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"testing"
+)
+
+// The paths read from the index are git ls-files', for each index
+// version and object format, with a conflict's stages once.
+func TestParseGitIndexAsGit(t *testing.T) {
+	git, err := exec.LookPath("git")
+	if err != nil {
+		t.Skip("git not found")
+	}
+	for _, tc := range []struct {
+		name    string
+		format  string
+		version string
+	}{
+		{"sha1 v2", "sha1", "2"},
+		{"sha1 v3", "sha1", "3"},
+		{"sha1 v4", "sha1", "4"},
+		{"sha256 v2", "sha256", "2"},
+		{"sha256 v4", "sha256", "4"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			root := t.TempDir()
+			files := map[string]string{
+				"a.go": "a\n", "b/c.go": "c\n", "b/c/d.go": "d\n", "b/cd.go": "e\n",
+				"long/name-x/y/z/deep/file_with_a_long_name.py": "f\n",
+				"été/ünï.txt": "g\n", "b-c/x": "h\n",
+			}
+			writeTree(t, root, files)
+			run := func(args ...string) []byte {
+				t.Helper()
+				out, err := gitAt(git, root, root, args...).CombinedOutput()
+				if err != nil {
+					t.Fatalf("git %v: %v\n%s", args, err, out)
+				}
+				return out
+			}
+			run("init", "-q", "--object-format="+tc.format)
+			run("add", "-A")
+			run("add", "-N", "--", "b/c.go") // already added: no change
+			if tc.version == "3" {
+				// An intent-to-add entry sets the extended flags.
+				writeTree(t, root, map[string]string{"new.go": "n\n"})
+				run("add", "-N", "new.go")
+			}
+			run("update-index", "--index-version", tc.version)
+			data, err := os.ReadFile(filepath.Join(root, ".git", "index"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := parseGitIndex(data)
+			if err != nil {
+				t.Fatalf("parseGitIndex: %v", err)
+			}
+			want := splitNUL(run("-c", "core.quotePath=false", "ls-files", "-z", "--cached"))
+			slices.Sort(want)
+			if !slices.Equal(got, want) {
+				t.Errorf("paths %q, git ls-files %q", got, want)
+			}
+		})
+	}
+}
+
+func TestTrackedPaths(t *testing.T) {
+	tp := &trackedPaths{paths: []string{"a/b.go", "a/bc/d.go", "build/x.h", "sparse/", "z"}}
+	for _, tc := range []struct {
+		rel        string
+		has, under bool
+	}{
+		{"a/b.go", true, false},
+		{"a", false, true},
+		{"a/bc", false, true},
+		{"a/b", false, false},
+		{"build", false, true},
+		{"build/y.h", false, false},
+		{"sparse/deep/file.go", true, true},
+		{"sparse", false, true},
+		{"z", true, false},
+		{"zz", false, false},
+	} {
+		if got := tp.has(tc.rel); got != tc.has {
+			t.Errorf("has(%q) = %v, want %v", tc.rel, got, tc.has)
+		}
+		if got := tp.hasUnder(tc.rel); got != tc.under {
+			t.Errorf("hasUnder(%q) = %v, want %v", tc.rel, got, tc.under)
+		}
+	}
+}
+
+func FuzzParseGitIndex(f *testing.F) {
+	f.Add([]byte("DIRC\x00\x00\x00\x02\x00\x00\x00\x00" + string(make([]byte, 20))))
+	f.Add([]byte("DIRC\x00\x00\x00\x04\x00\x00\x00\x01"))
+	if git, err := exec.LookPath("git"); err == nil {
+		root := f.TempDir()
+		writeTree(f, root, map[string]string{"a.go": "a\n", "b/c.go": "c\n"})
+		for _, args := range [][]string{{"init", "-q"}, {"add", "-A"}, {"update-index", "--index-version", "4"}} {
+			if err := gitAt(git, root, root, args...).Run(); err != nil {
+				f.Fatal(err)
+			}
+		}
+		if data, err := os.ReadFile(filepath.Join(root, ".git", "index")); err == nil {
+			f.Add(data)
+		}
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		paths, err := parseGitIndex(data)
+		if err != nil {
+			return
+		}
+		if !slices.IsSorted(paths) {
+			t.Errorf("paths not sorted: %q", paths)
+		}
+		for i, p := range paths {
+			if p == "" || i > 0 && paths[i-1] == p {
+				t.Errorf("path %d is %q", i, p)
+			}
+		}
+	})
+}
+
+// syntheticIndex is a version 2 index of n paths, as git writes one.
+func syntheticIndex(n int) []byte {
+	paths := make([]string, n)
+	for i := range paths {
+		paths[i] = fmt.Sprintf("pkg%03d/sub%02d/file_%06d.go", i/1000, i/100%10, i)
+	}
+	slices.Sort(paths)
+	var b []byte
+	b = append(b, "DIRC"...)
+	b = binary.BigEndian.AppendUint32(b, 2)
+	b = binary.BigEndian.AppendUint32(b, uint32(n))
+	for _, p := range paths {
+		start := len(b)
+		b = append(b, make([]byte, 40+20)...)
+		b = binary.BigEndian.AppendUint16(b, uint16(len(p)))
+		b = append(b, p...)
+		pad := (len(b)-start+8)&^7 - (len(b) - start)
+		b = append(b, make([]byte, pad)...)
+	}
+	return append(b, make([]byte, 20)...)
+}
+
+func TestSyntheticIndex(t *testing.T) {
+	paths, err := parseGitIndex(syntheticIndex(1000))
+	if err != nil || len(paths) != 1000 {
+		t.Fatalf("%d paths, %v", len(paths), err)
+	}
+}
+
+// BenchmarkParseGitIndex reads the index of a repository of 100,000
+// files: what a walk that meets an ignored entry pays once, where the
+// index changed since the process last read it.
+func BenchmarkParseGitIndex(b *testing.B) {
+	data := syntheticIndex(100_000)
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		if _, err := parseGitIndex(data); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
