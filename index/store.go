@@ -160,7 +160,9 @@ import (
 //	40    a Rust path inside a module written in its file (mod tests {
 //	      use super::*; }) climbs out of it first; the line patterns read
 //	      a use tree over several lines.
-const schemaVersion = "40"
+//	41    in Ruby, Elixir, Lua and Julia read by line patterns, a
+//	      definition ends at its own "end", not its module's.
+const schemaVersion = "41"
 
 // hashSize is the length of a file's content hash, SHA-256 cut short: it
 // tells a file's content from its last (a chance of 2^-128 to take one

@@ -768,6 +768,24 @@ func extractDefs(lang string, rules []rule, lines []string) []Def {
 				end--
 			}
 		}
+		if endClosed[lang] {
+			// A block closed by "end" ends at its own "end", written at
+			// its indentation; a line less indented (the "end" of its
+			// module, after a one-line def) is not its.
+			for k := defs[i].Line; k < end; k++ {
+				l := lines[k]
+				t := strings.TrimSpace(l)
+				if t == "" || indentOf(l) > ind {
+					continue
+				}
+				if indentOf(l) == ind && isEndLine(t) {
+					end = k + 1
+				} else {
+					end = k
+				}
+				break
+			}
+		}
 		if (lang == "c" || lang == "cpp") && (defs[i].Kind == "function" || defs[i].Kind == "method") {
 			// A body ends at its closing brace, not at the next
 			// definition: the comment and the statics between are
@@ -782,6 +800,16 @@ func extractDefs(lang string, rules []rule, lines []string) []Def {
 		defs[i].EndLine = end
 	}
 	return defs
+}
+
+// endClosed are the languages whose blocks close with a line "end".
+var endClosed = map[string]bool{"ruby": true, "elixir": true, "lua": true, "julia": true}
+
+// isEndLine reports whether a trimmed line closes a block: "end", or
+// "end" and what may follow it on its line ("end)", "end # module").
+func isEndLine(t string) bool {
+	rest, ok := strings.CutPrefix(t, "end")
+	return ok && (rest == "" || !isIdentPart(rest[0]))
 }
 
 // pythonStatements lists the lines, 1-based, that start a statement in

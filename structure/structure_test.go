@@ -1249,3 +1249,31 @@ func containedDefs(defs []Def, keep func(kind string) bool) []string {
 	}
 	return out
 }
+
+// In the languages whose blocks close with "end", a definition ends at
+// its own "end", not at its module's or class's: the last method of a
+// module, a one-line def, a nested block's "end" inside a body.
+func TestFallbackEndClosedSpans(t *testing.T) {
+	tests := []struct {
+		path, src string
+		want      []string // name:line-end
+	}{
+		{"two.ex", "defmodule Two do\n  def a do\n    1\n  end\n\n  def b do\n    2\n  end\nend\n",
+			[]string{"Two:1-9", "a:2-4", "b:6-8"}},
+		{"one.ex", "defmodule M do\n  def a, do: 1\nend\n", []string{"M:1-3", "a:2-2"}},
+		{"m.lua", "local M = {}\n\nfunction M.a()\n  return 1\nend\n\nfunction M.b()\n  if x then\n    return 2\n  end\nend\n\nreturn M\n",
+			[]string{"a:3-5", "b:7-11"}},
+		{"two.rb", "class Two\n  def a\n    1\n  end\n\n  def b\n    [1].each do |x|\n      x\n    end\n  end\nend\n",
+			[]string{"Two:1-11", "a:2-4", "b:6-10"}},
+		{"t.jl", "function f(x)\n    if x\n        1\n    end\nend\n\nconst g = 1\n", []string{"f:1-5"}},
+	}
+	for _, tt := range tests {
+		var got []string
+		for _, d := range ExtractFallback(tt.path, []byte(tt.src)).Defs {
+			got = append(got, fmt.Sprintf("%s:%d-%d", d.Name, d.Line, d.EndLine))
+		}
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("%s: spans %q, want %q", tt.path, got, tt.want)
+		}
+	}
+}
