@@ -3,8 +3,10 @@
 // It runs the iterative retrieval loop: dispatch a broad search, evaluate
 // each candidate file's relevance to the task, refine the query with the
 // codebase's own vocabulary and the gaps the relevant files leave, and loop
-// until enough highly relevant files are in hand. Retrieve is the entry
-// point; the result carries a trace of every cycle.
+// until enough highly relevant files are in hand. This package holds the
+// API's types alone (Options, Result, Evaluator, ...); the loop runs in
+// package retrieve, whose Retrieve is the entry point. The result carries
+// a trace of every cycle.
 package hone
 
 import (

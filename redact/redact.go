@@ -793,11 +793,25 @@ func shannon(s string) float64 {
 // not UTF-8, or starts with a double quote is written in Go's quoted form
 // ("a\nb.go", "\xff.go"), as git's core.quotePath does; others as they are.
 // Unquote reverses it.
+//
+// A name already in that form because it is not UTF-8 (Value writes such
+// names so, for JSON cannot carry their bytes) is written as it is, not
+// quoted twice.
 func QuotePath(p string) string {
-	if !needsQuote(p) {
+	if !needsQuote(p) || quotedNonUTF8(p) {
 		return p
 	}
 	return strconv.Quote(p)
+}
+
+// quotedNonUTF8 reports whether p is the quoted form of a name that is not
+// UTF-8.
+func quotedNonUTF8(p string) bool {
+	if len(p) < 2 || p[0] != '"' || p[len(p)-1] != '"' {
+		return false
+	}
+	u, err := strconv.Unquote(p)
+	return err == nil && !utf8.ValidString(u)
 }
 
 func needsQuote(p string) bool {

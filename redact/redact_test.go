@@ -226,3 +226,27 @@ func TestDecodeAsGitleaks(t *testing.T) {
 		t.Error("the configuration decodes otherwise than gitleaks reads it")
 	}
 }
+
+// A name is quoted once: one already in the quoted form because it is not
+// UTF-8 (as Value writes it) is written as it is.
+func TestQuotePath(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"src/a.go", "src/a.go"},
+		{"a\nb.go", `"a\nb.go"`},
+		{"caf\xe9.py", `"caf\xe9.py"`},
+		{`"caf\xe9.py"`, `"caf\xe9.py"`},       // the quoted form of a name not UTF-8
+		{`"a\nb.go"`, `"\"a\\nb.go\""`},        // a name with quotes and a backslash
+		{`"quoted".go`, `"\"quoted\".go"`},     // starts with a quote
+		{"\x1b[31mred.go", `"\x1b[31mred.go"`}, // a terminal escape
+	} {
+		if got := redact.QuotePath(tc.in); got != tc.want {
+			t.Errorf("QuotePath(%q) = %s, want %s", tc.in, got, tc.want)
+		}
+	}
+	var v struct{ Path string }
+	v.Path = "caf\xe9.py"
+	redact.Value(&v)
+	if got := redact.QuotePath(v.Path); got != `"caf\xe9.py"` {
+		t.Errorf("a name not UTF-8, through Value and QuotePath: %s", got)
+	}
+}

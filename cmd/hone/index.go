@@ -305,7 +305,7 @@ func cmdStatus(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	opts := index.Options{Dir: f.dir, Notice: notifier(stderr)}
 	ix, err := index.OpenExisting(ctx, root, opts)
 	if errors.Is(err, index.ErrNoIndex) {
-		return noIndexStatus(stdout, root, opts, f, *asJSON)
+		return noIndexStatus(ctx, stdout, root, opts, f, *asJSON)
 	}
 	if err != nil {
 		return err
@@ -359,15 +359,18 @@ func cmdStatus(ctx context.Context, args []string, stdout, stderr io.Writer) err
 }
 
 // noIndexStatus is the status of a repository with no index yet.
-func noIndexStatus(stdout io.Writer, root string, opts index.Options, f indexFlags, asJSON bool) error {
+func noIndexStatus(ctx context.Context, stdout io.Writer, root string, opts index.Options, f indexFlags, asJSON bool) error {
 	path, err := index.PathOf(root, opts)
 	if err != nil {
 		return err
 	}
+	// A server answers for the folder whether or not this repository has
+	// an index yet.
+	served, serveLine := serveStatus(ctx, f.dir)
 	if asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
-		return enc.Encode(map[string]any{"repo": root, "index": path, "indexed": false, "parser": structure.Parser()})
+		return enc.Encode(map[string]any{"repo": root, "index": path, "indexed": false, "parser": structure.Parser(), "served": served})
 	}
 	fmt.Fprintf(stdout, "repo:     %s\n", redact.QuotePath(root))
 	cmd := "hone index"
@@ -379,6 +382,7 @@ func noIndexStatus(stdout io.Writer, root string, opts index.Options, f indexFla
 	}
 	fmt.Fprintf(stdout, "index:    none yet: run \"%s\" to make one\n", cmd)
 	fmt.Fprintf(stdout, "outlines: %s\n", parserText())
+	fmt.Fprintf(stdout, "serve:    %s\n", serveLine)
 	return nil
 }
 

@@ -302,6 +302,15 @@ func TestStatusSaysServe(t *testing.T) {
 	if out, _, _ := runOut(t, "status", "--json", "--repo", repo, "--index-dir", dir); !strings.Contains(out, `"served": true`) {
 		t.Errorf("a server, in JSON: %s", out)
 	}
+	// So for a repository with no index yet: the server answers for the
+	// folder.
+	fresh := t.TempDir()
+	if out, _, _ := runOut(t, "status", "--repo", fresh, "--index-dir", dir); !strings.Contains(out, "index:    none yet") || !strings.Contains(out, "serve:    hone serve (pid") {
+		t.Errorf("a server, no index yet: %s", out)
+	}
+	if out, _, _ := runOut(t, "status", "--json", "--repo", fresh, "--index-dir", dir); !strings.Contains(out, `"served": true`) || !strings.Contains(out, `"indexed": false`) {
+		t.Errorf("a server, no index yet, in JSON: %s", out)
+	}
 }
 
 // The long-running processes' log passes the redaction: its messages,
