@@ -120,13 +120,15 @@ type serveHandler struct {
 	background sync.WaitGroup
 }
 
-func (h *serveHandler) handle(ctx context.Context, command string, params json.RawMessage, stdout, stderr io.Writer) error {
+func (h *serveHandler) handle(ctx context.Context, command string, params json.RawMessage, stdout, stderr io.Writer, progress func(serve.Progress)) error {
 	var err error
+	// The client draws the index's update, as the command alone does.
+	updating := func(p index.Progress) { progress(serve.Progress{Done: p.Done, Total: p.Total, Bytes: p.Bytes}) }
 	switch command {
 	case "retrieve":
-		err = h.retrieve(ctx, params, stdout, stderr)
+		err = h.retrieve(ctx, params, stdout, stderr, updating)
 	case "index":
-		err = h.index(ctx, params, stdout, stderr)
+		err = h.index(ctx, params, stdout, stderr, updating)
 	default:
 		return serve.Refuse(fmt.Sprintf("hone serve does not run %q", command))
 	}
@@ -146,13 +148,13 @@ type indexCall struct {
 	NoHistory bool   `json:"no_history,omitempty"`
 }
 
-func (h *serveHandler) index(ctx context.Context, params json.RawMessage, stdout, stderr io.Writer) error {
+func (h *serveHandler) index(ctx context.Context, params json.RawMessage, stdout, stderr io.Writer, progress func(index.Progress)) error {
 	var c indexCall
 	if err := json.Unmarshal(params, &c); err != nil {
 		return serve.Refuse("the call's parameters are not an index's: " + err.Error())
 	}
 	notice := notifier(stderr)
-	ix, st, release, err := h.pool.Update(ctx, c.Root, warm.Call{Notice: notice})
+	ix, st, release, err := h.pool.Update(ctx, c.Root, warm.Call{Notice: notice, Progress: progress})
 	if err != nil {
 		return err
 	}
@@ -164,7 +166,7 @@ func (h *serveHandler) index(ctx context.Context, params json.RawMessage, stdout
 			return err
 		}
 		ix, release, err = h.pool.Index(ctx, c.Root, warm.Call{Update: func(ix *index.Index) (index.Stats, error) {
-			st, err = ix.Rebuild(ctx, nil)
+			st, err = ix.Rebuild(ctx, progress)
 			return st, err
 		}, Notice: notice})
 		if err != nil {
@@ -207,7 +209,7 @@ func (h *serveHandler) readHistory(ctx context.Context, root string, stdout, std
 	fmt.Fprintf(stdout, "reading the git history in the background, in hone serve: answers leave it out until it is read (hone index --history-only waits for it)\n")
 }
 
-func (h *serveHandler) retrieve(ctx context.Context, params json.RawMessage, stdout, stderr io.Writer) error {
+func (h *serveHandler) retrieve(ctx context.Context, params json.RawMessage, stdout, stderr io.Writer, progress func(index.Progress)) error {
 	var c retrieveCall
 	if err := json.Unmarshal(params, &c); err != nil {
 		return serve.Refuse("the call's parameters are not a retrieve's: " + err.Error())
@@ -216,7 +218,7 @@ func (h *serveHandler) retrieve(ctx context.Context, params json.RawMessage, std
 	if err := opts.Check(); err != nil {
 		return usagef("%v", err)
 	}
-	ix, release, err := h.pool.Index(ctx, c.Root, warm.Call{Notice: opts.Notice})
+	ix, release, err := h.pool.Index(ctx, c.Root, warm.Call{Notice: opts.Notice, Progress: progress})
 	if err != nil {
 		return err
 	}
@@ -247,7 +249,12 @@ func callServer(ctx context.Context, dir, command string, params any, stdout, st
 	if err != nil {
 		return true, err
 	}
-	rep, err := serve.Call(ctx, dir, serve.Request{Version: serveBuild(), Command: command, Params: raw})
+	// A long update in the server draws its bar here, as alone.
+	bar := newProgressBar(stderr)
+	rep, err := serve.CallProgress(ctx, dir, serve.Request{Version: serveBuild(), Command: command, Params: raw}, func(p serve.Progress) {
+		bar.update(index.Progress{Done: p.Done, Total: p.Total, Bytes: p.Bytes})
+	})
+	bar.done()
 	switch {
 	case errors.Is(err, serve.ErrNoServer):
 		if auto {

@@ -38,9 +38,9 @@ func startServe(t testing.TB, dir, version string) *atomic.Int32 {
 	ctx, cancel := context.WithCancel(context.Background())
 	h := &serveHandler{ctx: ctx, dir: dir, pool: pool, log: log}
 	var calls atomic.Int32
-	s := &serve.Server{Version: version, Log: log, Handle: func(ctx context.Context, cmd string, p json.RawMessage, stdout, stderr io.Writer) error {
+	s := &serve.Server{Version: version, Log: log, Handle: func(ctx context.Context, cmd string, p json.RawMessage, stdout, stderr io.Writer, progress func(serve.Progress)) error {
 		calls.Add(1)
-		return h.handle(ctx, cmd, p, stdout, stderr)
+		return h.handle(ctx, cmd, p, stdout, stderr, progress)
 	}}
 	done := make(chan error, 1)
 	go func() { done <- s.Serve(ctx, l) }()
@@ -355,5 +355,41 @@ func TestServeBuildSpacing(t *testing.T) {
 	b := serveBuild()
 	if strings.Contains(b, "  ") || strings.TrimSpace(b) != b || !strings.HasPrefix(b, hone.Version+" ") {
 		t.Errorf("serveBuild() = %q", b)
+	}
+}
+
+// A served update tells the client how it goes, file by file, for its
+// bar: a first index's, served, ends at its last file.
+func TestServedProgress(t *testing.T) {
+	repo := t.TempDir()
+	for i := range 30 {
+		if err := os.WriteFile(filepath.Join(repo, fmt.Sprintf("f%02d.go", i)), []byte(fmt.Sprintf("package f\n\nfunc F%d() {}\n", i)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	dir := t.TempDir()
+	startServe(t, dir, serveBuild())
+	for _, command := range []string{"index", "retrieve"} {
+		var params any = indexCall{Root: repo, NoHistory: true}
+		if command == "retrieve" {
+			params = retrieveCall{Root: repo, Task: "F12 function", Format: "text", Budget: 8000, MaxCycles: 3, Threshold: 0.7, MaxFiles: 10, NoHistory: true}
+			// A fresh index, for the retrieve's own update to be long.
+			dir = t.TempDir()
+			startServe(t, dir, serveBuild())
+		}
+		raw, err := json.Marshal(params)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var heard []serve.Progress
+		rep, err := serve.CallProgress(context.Background(), dir, serve.Request{Version: serveBuild(), Command: command, Params: raw}, func(p serve.Progress) {
+			heard = append(heard, p)
+		})
+		if err != nil || rep.Error != "" || rep.Refused != "" {
+			t.Fatalf("%s: %+v, %v", command, rep, err)
+		}
+		if len(heard) == 0 || heard[len(heard)-1].Done != 30 || heard[len(heard)-1].Total != 30 {
+			t.Errorf("%s: progress heard %+v, want it to end at 30 of 30 files", command, heard)
+		}
 	}
 }

@@ -109,8 +109,25 @@ func (e UsageError) Error() string { return e.Msg }
 
 // Handler runs a command with its parameters, printing what the command
 // prints to stdout and stderr. ctx ends when the client goes, or the
-// server stops.
-type Handler func(ctx context.Context, command string, params json.RawMessage, stdout, stderr io.Writer) error
+// server stops. progress tells the client how a long update goes, while
+// the command runs (the client draws it on a terminal); it may be called
+// often: what reaches the client is spaced.
+type Handler func(ctx context.Context, command string, params json.RawMessage, stdout, stderr io.Writer, progress func(Progress)) error
+
+// Progress is how an update under way goes, file by file.
+type Progress struct {
+	Done  int   `json:"done"`
+	Total int   `json:"total"`
+	Bytes int64 `json:"bytes"`
+}
+
+// progressLine is a line the server may send before its reply.
+type progressLine struct {
+	Progress *Progress `json:"progress"`
+}
+
+// progressEvery spaces the progress lines of a call.
+const progressEvery = 100 * time.Millisecond
 
 // ErrNoServer is Call's error when no server answers at the socket.
 var ErrNoServer = errors.New("no hone serve answers")
@@ -328,7 +345,24 @@ func (s *Server) answer(ctx context.Context, c net.Conn) bool {
 	}()
 	var stdout, stderr strings.Builder
 	start := time.Now()
-	err = s.Handle(cctx, req.Command, req.Params, &stdout, &stderr)
+	// Progress lines go before the reply, spaced, the last file's always;
+	// none once the command has returned.
+	var pmu sync.Mutex
+	var sent time.Time
+	ended := false
+	progress := func(p Progress) {
+		pmu.Lock()
+		defer pmu.Unlock()
+		if ended || p.Done < p.Total && time.Since(sent) < progressEvery {
+			return
+		}
+		sent = time.Now()
+		s.write(c, progressLine{Progress: &p})
+	}
+	err = s.Handle(cctx, req.Command, req.Params, &stdout, &stderr, progress)
+	pmu.Lock()
+	ended = true
+	pmu.Unlock()
 	rep := Reply{Stdout: stdout.String(), Stderr: stderr.String()}
 	var re refusal
 	var ue UsageError
@@ -457,6 +491,12 @@ func dial(ctx context.Context, dir string) (net.Conn, *json.Decoder, hello, erro
 // with Refused set, as does a server of another build, which is sent
 // nothing.
 func Call(ctx context.Context, dir string, req Request) (*Reply, error) {
+	return CallProgress(ctx, dir, req, nil)
+}
+
+// CallProgress is Call; progress, if set, hears the progress lines the
+// server sends while the command runs.
+func CallProgress(ctx context.Context, dir string, req Request, progress func(Progress)) (*Reply, error) {
 	c, dec, hi, err := dial(ctx, dir)
 	if err != nil {
 		return nil, err
@@ -479,7 +519,7 @@ func Call(ctx context.Context, dir string, req Request) (*Reply, error) {
 	if _, err := c.Write(append(b, '\n')); err != nil {
 		return nil, fmt.Errorf("send the call to hone serve: %w", err)
 	}
-	rep, err := readReply(dec, c)
+	rep, err := readReply(dec, c, progress)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
@@ -490,11 +530,24 @@ func Call(ctx context.Context, dir string, req Request) (*Reply, error) {
 }
 
 // readReply reads a reply's line from dec, then what the command printed
-// from what dec holds and r.
-func readReply(dec *json.Decoder, r io.Reader) (*Reply, error) {
-	var line replyLine
-	if err := dec.Decode(&line); err != nil {
-		return nil, err
+// from what dec holds and r; the progress lines before the reply's go to
+// progress, if set.
+func readReply(dec *json.Decoder, r io.Reader, progress func(Progress)) (*Reply, error) {
+	var line struct {
+		replyLine
+		progressLine
+	}
+	for {
+		line.progressLine = progressLine{}
+		if err := dec.Decode(&line); err != nil {
+			return nil, err
+		}
+		if line.Progress == nil {
+			break
+		}
+		if progress != nil {
+			progress(*line.Progress)
+		}
 	}
 	rep := line.Reply
 	if line.StdoutBytes < 0 || line.StderrBytes < 0 || line.StdoutBytes > maxOutput || line.StderrBytes > maxOutput {

@@ -37,7 +37,7 @@ func start(t testing.TB, handle Handler) string {
 }
 
 func TestCall(t *testing.T) {
-	dir := start(t, func(ctx context.Context, cmd string, p json.RawMessage, stdout, stderr io.Writer) error {
+	dir := start(t, func(ctx context.Context, cmd string, p json.RawMessage, stdout, stderr io.Writer, _ func(Progress)) error {
 		var words []string
 		if err := json.Unmarshal(p, &words); err != nil {
 			return Refuse("not words")
@@ -83,7 +83,7 @@ func TestCall(t *testing.T) {
 // A call larger than a server reads is refused by the client with the
 // reason, not sent to fail with a broken pipe; the server stays up.
 func TestCallTooLarge(t *testing.T) {
-	dir := start(t, func(ctx context.Context, cmd string, p json.RawMessage, stdout, stderr io.Writer) error {
+	dir := start(t, func(ctx context.Context, cmd string, p json.RawMessage, stdout, stderr io.Writer, _ func(Progress)) error {
 		fmt.Fprint(stdout, "ran")
 		return nil
 	})
@@ -123,7 +123,7 @@ func TestNoServer(t *testing.T) {
 // is too long, gets no run.
 func TestClientGoes(t *testing.T) {
 	began, ended := make(chan struct{}), make(chan error, 1)
-	dir := start(t, func(ctx context.Context, cmd string, p json.RawMessage, stdout, stderr io.Writer) error {
+	dir := start(t, func(ctx context.Context, cmd string, p json.RawMessage, stdout, stderr io.Writer, _ func(Progress)) error {
 		close(began)
 		<-ctx.Done()
 		ended <- ctx.Err()
@@ -165,7 +165,7 @@ func TestClientGoes(t *testing.T) {
 
 // A second server for the same folder is refused while the first runs.
 func TestListenTwice(t *testing.T) {
-	dir := start(t, func(context.Context, string, json.RawMessage, io.Writer, io.Writer) error { return nil })
+	dir := start(t, func(context.Context, string, json.RawMessage, io.Writer, io.Writer, func(Progress)) error { return nil })
 	if l, err := Listen(dir); err == nil || !strings.Contains(err.Error(), "already serves") {
 		if l != nil {
 			l.Close()
@@ -185,7 +185,7 @@ func FuzzRequest(f *testing.F) {
 	f.Add([]byte(`{"version":"v1","command":"echo","params":null}`))
 	f.Add([]byte(`{"version":1}`))
 	f.Add([]byte("\x00\xff{"))
-	dir := start(f, func(ctx context.Context, cmd string, p json.RawMessage, stdout, stderr io.Writer) error {
+	dir := start(f, func(ctx context.Context, cmd string, p json.RawMessage, stdout, stderr io.Writer, _ func(Progress)) error {
 		var words []string
 		if err := json.Unmarshal(p, &words); err != nil {
 			return Refuse("not words")
@@ -246,7 +246,7 @@ func TestServerStops(t *testing.T) {
 		t.Fatal(err)
 	}
 	began := make(chan struct{})
-	s := &Server{Version: "v1", Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Handle: func(ctx context.Context, cmd string, p json.RawMessage, stdout, stderr io.Writer) error {
+	s := &Server{Version: "v1", Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Handle: func(ctx context.Context, cmd string, p json.RawMessage, stdout, stderr io.Writer, _ func(Progress)) error {
 		close(began)
 		<-ctx.Done()
 		return ctx.Err()
@@ -296,7 +296,7 @@ func serveIdle(t *testing.T, idle time.Duration, handle Handler) (dir string, do
 func TestIdle(t *testing.T) {
 	const idle = 300 * time.Millisecond
 	start := time.Now()
-	dir, done := serveIdle(t, idle, func(ctx context.Context, cmd string, p json.RawMessage, stdout, stderr io.Writer) error {
+	dir, done := serveIdle(t, idle, func(ctx context.Context, cmd string, p json.RawMessage, stdout, stderr io.Writer, _ func(Progress)) error {
 		time.Sleep(2 * idle) // a long call keeps it up
 		return nil
 	})
@@ -324,7 +324,7 @@ func TestIdle(t *testing.T) {
 func TestIdleRefusalsDoNotCount(t *testing.T) {
 	const idle = 300 * time.Millisecond
 	start := time.Now()
-	dir, done := serveIdle(t, idle, func(ctx context.Context, cmd string, p json.RawMessage, stdout, stderr io.Writer) error {
+	dir, done := serveIdle(t, idle, func(ctx context.Context, cmd string, p json.RawMessage, stdout, stderr io.Writer, _ func(Progress)) error {
 		return nil
 	})
 	for {
@@ -359,7 +359,7 @@ func TestReplyBytes(t *testing.T) {
 		"large":  strings.Repeat("\"quoted\"\n\xe9", 300_000),
 		"empty":  "",
 	}
-	dir := start(t, func(ctx context.Context, cmd string, p json.RawMessage, stdout, stderr io.Writer) error {
+	dir := start(t, func(ctx context.Context, cmd string, p json.RawMessage, stdout, stderr io.Writer, _ func(Progress)) error {
 		io.WriteString(stdout, outputs[cmd])
 		io.WriteString(stderr, outputs[cmd]+"!")
 		return nil
@@ -386,7 +386,7 @@ func FuzzReply(f *testing.F) {
 	f.Add([]byte(`{"version":"v1"} `), "", "")
 	f.Fuzz(func(t *testing.T, data []byte, stdout, stderr string) {
 		r := bytes.NewReader(data)
-		if rep, err := readReply(json.NewDecoder(r), r); err == nil && len(rep.Stdout)+len(rep.Stderr) > len(data) {
+		if rep, err := readReply(json.NewDecoder(r), r, nil); err == nil && len(rep.Stdout)+len(rep.Stderr) > len(data) {
 			t.Fatalf("%q: a reply of %d bytes from %d", data, len(rep.Stdout)+len(rep.Stderr), len(data))
 		}
 		want := Reply{Version: "v1", Stdout: stdout, Stderr: stderr, Error: "e"}
@@ -397,9 +397,44 @@ func FuzzReply(f *testing.F) {
 		var wire bytes.Buffer
 		b.WriteTo(&wire)
 		r = bytes.NewReader(wire.Bytes())
-		got, err := readReply(json.NewDecoder(r), r)
+		got, err := readReply(json.NewDecoder(r), r, nil)
 		if err != nil || *got != want {
 			t.Fatalf("%+v came back as %+v, %v", want, got, err)
 		}
 	})
+}
+
+// A command's progress reaches the client before its reply: the first
+// file's and the last's at least, spaced in between, growing; a client
+// that asks for none gets the reply all the same.
+func TestCallProgress(t *testing.T) {
+	dir := start(t, func(ctx context.Context, cmd string, p json.RawMessage, stdout, stderr io.Writer, progress func(Progress)) error {
+		for i := 1; i <= 1000; i++ {
+			progress(Progress{Done: i, Total: 1000, Bytes: int64(i) * 10})
+		}
+		fmt.Fprint(stdout, "indexed")
+		return nil
+	})
+	var heard []Progress
+	rep, err := CallProgress(context.Background(), dir, Request{Version: "v1", Command: "index", Params: json.RawMessage(`[]`)}, func(p Progress) {
+		heard = append(heard, p)
+	})
+	if err != nil || rep.Stdout != "indexed" || rep.Error != "" {
+		t.Fatalf("reply %+v, %v", rep, err)
+	}
+	if len(heard) < 2 || len(heard) > 100 {
+		t.Fatalf("heard %d progress lines, want the first, the last, and few between", len(heard))
+	}
+	if heard[0].Done != 1 || heard[len(heard)-1] != (Progress{Done: 1000, Total: 1000, Bytes: 10000}) {
+		t.Errorf("first %+v, last %+v", heard[0], heard[len(heard)-1])
+	}
+	for i := 1; i < len(heard); i++ {
+		if heard[i].Done <= heard[i-1].Done {
+			t.Errorf("progress %d after %d", heard[i].Done, heard[i-1].Done)
+		}
+	}
+	rep, err = Call(context.Background(), dir, Request{Version: "v1", Command: "index", Params: json.RawMessage(`[]`)})
+	if err != nil || rep.Stdout != "indexed" {
+		t.Errorf("without a progress sink: %+v, %v", rep, err)
+	}
 }
