@@ -19,6 +19,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/hone-tools/hone"
 	"github.com/hone-tools/hone/index"
@@ -120,6 +121,10 @@ func clientHasRoots(ss *mcp.ServerSession) bool {
 	return p != nil && p.Capabilities != nil && p.Capabilities.RootsV2 != nil
 }
 
+// rootsTimeout bounds the wait for the client's roots: a client that
+// does not answer leaves the call to the fallback, not waiting for good.
+var rootsTimeout = 10 * time.Second
+
 // repo is the repository a call works on: the one named at start, else
 // the client's workspace, its first root that is a local folder, else the
 // fallback.
@@ -131,8 +136,11 @@ func (s *Server) repo(ctx context.Context, ss *mcp.ServerSession) (string, error
 		// A client that said it has roots may still answer that it has
 		// no such method; one that did not say so is not asked, for
 		// it may never answer.
+		rctx, cancel := context.WithTimeout(ctx, rootsTimeout)
 		//lint:ignore SA1019 roots are deprecated (SEP-2577), but still how clients name their workspace; --repo is the lasting way.
-		if res, err := ss.ListRoots(ctx, nil); err == nil {
+		res, err := ss.ListRoots(rctx, nil)
+		cancel()
+		if err == nil {
 			for _, r := range res.Roots {
 				if dir, ok := rootDir(r.URI); ok {
 					return dir, nil

@@ -22,7 +22,9 @@ import (
 // Limits of the transport.
 const (
 	// DefaultMaxInFlight bounds the requests in progress at once: past it,
-	// the server reads no more input until a reply has been written.
+	// requests wait, as many again, for a reply to free a slot, and any
+	// more are refused as busy; the replies to the server's own requests
+	// and the notifications are read all the while.
 	DefaultMaxInFlight = 32
 	// DefaultMaxLine bounds one message: a task of hone.MaxTaskBytes fits
 	// in it, even with JSON's escapes.
@@ -40,7 +42,8 @@ const (
 //     bad id or version) gets an error reply, -32700 (parse error) or -32600
 //     (invalid request), and the server reads on;
 //   - a line over MaxLine bytes is skipped, with an error reply;
-//   - at most MaxInFlight requests are in progress, and no line is read
+//   - at most MaxInFlight requests are in progress, as many more wait, and
+//     any past them are answered that the server is busy; no line is read
 //     while a reply is being written: a client that stops reading stops the
 //     server reading, so its memory stays bounded.
 type Transport struct {
@@ -328,8 +331,13 @@ func idFromPrefix(prefix []byte) json.RawMessage {
 }
 
 // boundedConn is the SDK's connection with at most cap(slots) requests in
-// progress: reading the next request waits for a free slot, which the
-// request's reply frees once it is written.
+// progress: a request read past them waits, in a queue as long again, for
+// a reply to free a slot. With the queue full, the connection reads no
+// more, and a client that writes faster than the server answers waits,
+// unless the server waits on the client: while a request of the server's
+// own (roots, sampling) has no reply, reading goes on, for a request in
+// progress may need that reply, and a request past the queue is answered
+// at once that the server is busy.
 type boundedConn struct {
 	inner mcp.Connection
 	slots chan struct{}
@@ -339,52 +347,152 @@ type boundedConn struct {
 	mu      sync.Mutex
 	pending map[jsonrpc.ID]bool
 	hook    func(int)
+
+	// asked are the server's own requests to the client that have no
+	// reply yet, by id; under mu. wake tells a Read that stopped reading
+	// that the server now waits on the client.
+	asked map[jsonrpc.ID]bool
+	wake  chan struct{}
+
+	// The messages as read, in order, by one goroutine started on the
+	// first Read; the calls waiting for a slot (Read's alone); and the
+	// input's end once read (Read's alone).
+	start  sync.Once
+	msgs   chan readResult
+	queue  []*jsonrpc.Request
+	ending error
+}
+
+// awaiting reports whether the server waits on a reply from the client.
+func (c *boundedConn) awaiting() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.asked) > 0
+}
+
+type readResult struct {
+	msg jsonrpc.Message
+	err error
+}
+
+// reader reads the client's messages until the input ends or fails.
+func (c *boundedConn) reader() {
+	for {
+		msg, err := c.inner.Read(context.Background())
+		select {
+		case c.msgs <- readResult{msg, err}:
+		case <-c.done:
+			return
+		}
+		if err != nil {
+			return
+		}
+	}
 }
 
 func (c *boundedConn) Read(ctx context.Context) (jsonrpc.Message, error) {
+	c.start.Do(func() {
+		c.msgs = make(chan readResult)
+		go c.reader()
+	})
 	for {
-		msg, err := c.inner.Read(ctx)
-		if errors.Is(err, io.EOF) {
+		var free chan struct{} // a slot, when a call waits for one
+		if len(c.queue) > 0 {
+			free = c.slots
+		} else if c.ending != nil {
 			// The client closed its end: the requests in progress are
 			// answered before the session ends, so that a script that
 			// writes its requests and closes gets every reply.
-			c.drain(ctx, drainLimit)
-		}
-		if err != nil {
-			return nil, err
-		}
-		req, ok := msg.(*jsonrpc.Request)
-		if !ok || !req.IsCall() {
-			return msg, nil
-		}
-		c.mu.Lock()
-		dup := c.pending[req.ID]
-		c.mu.Unlock()
-		if dup {
-			// The SDK would answer it with a null id; answer it here, so
-			// that the reply names the request and frees no slot.
-			resp := &jsonrpc.Response{ID: req.ID, Error: &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest,
-				Message: "invalid request: a request with this id is still in progress: give each request its own id"}}
-			if err := c.inner.Write(ctx, resp); err != nil {
-				return nil, err
+			if errors.Is(c.ending, io.EOF) {
+				c.drain(ctx, drainLimit)
 			}
-			continue
+			return nil, c.ending
+		}
+		msgs := c.msgs
+		if c.ending != nil || len(c.queue) >= cap(c.slots) && !c.awaiting() {
+			msgs = nil
 		}
 		select {
-		case c.slots <- struct{}{}:
+		case free <- struct{}{}:
+			req := c.queue[0]
+			c.queue = c.queue[1:]
+			c.admit(req)
+			return req, nil
+		case r := <-msgs:
+			if r.err != nil {
+				c.ending = r.err
+				continue
+			}
+			if resp, ok := r.msg.(*jsonrpc.Response); ok {
+				c.mu.Lock()
+				delete(c.asked, resp.ID)
+				c.mu.Unlock()
+			}
+			req, ok := r.msg.(*jsonrpc.Request)
+			if !ok || !req.IsCall() {
+				return r.msg, nil
+			}
+			if err := c.take(ctx, req); err != nil {
+				return nil, err
+			}
+		case <-c.wakeup():
+			// The server asked the client something: read on.
 		case <-ctx.Done():
 			return nil, ctx.Err()
 		case <-c.done:
 			return nil, io.EOF
 		}
-		c.mu.Lock()
-		c.pending[req.ID] = true
-		n := len(c.pending)
-		c.mu.Unlock()
-		if c.hook != nil {
-			c.hook(n)
-		}
-		return msg, nil
+	}
+}
+
+// wakeup is the channel that says the server asked the client something.
+func (c *boundedConn) wakeup() chan struct{} {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.wake == nil {
+		c.wake = make(chan struct{}, 1)
+	}
+	return c.wake
+}
+
+// take queues a call read, or answers it at once: a duplicate of a
+// request in progress or waiting, or one past the queue.
+func (c *boundedConn) take(ctx context.Context, req *jsonrpc.Request) error {
+	c.mu.Lock()
+	dup := c.pending[req.ID]
+	c.mu.Unlock()
+	for _, q := range c.queue {
+		dup = dup || q.ID == req.ID
+	}
+	var refuse *jsonrpc.Error
+	switch {
+	case dup:
+		// The SDK would answer it with a null id; answer it here, so
+		// that the reply names the request and frees no slot.
+		refuse = &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest,
+			Message: "invalid request: a request with this id is still in progress: give each request its own id"}
+	case len(c.queue) >= cap(c.slots):
+		refuse = &jsonrpc.Error{Code: codeBusy,
+			Message: fmt.Sprintf("the server is busy: %d requests are in progress and %d wait; send this one again once some are answered", cap(c.slots), len(c.queue))}
+	default:
+		c.queue = append(c.queue, req)
+		return nil
+	}
+	return c.inner.Write(ctx, &jsonrpc.Response{ID: req.ID, Error: refuse})
+}
+
+// codeBusy is the error code of a request refused for the requests
+// already in progress and waiting (JSON-RPC's range for a server's own).
+const codeBusy = -32000
+
+// admit counts a call in progress, its slot taken.
+func (c *boundedConn) admit(req *jsonrpc.Request) {
+	c.mu.Lock()
+	c.pending[req.ID] = true
+	n := len(c.pending)
+	c.mu.Unlock()
+	if c.hook != nil {
+		c.hook(n)
 	}
 }
 
@@ -396,6 +504,18 @@ func (c *boundedConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 		r := *resp
 		r.Error = safeError(resp.Error)
 		msg = &r
+	}
+	if req, ok := msg.(*jsonrpc.Request); ok && req.IsCall() {
+		c.mu.Lock()
+		if c.asked == nil {
+			c.asked = map[jsonrpc.ID]bool{}
+		}
+		c.asked[req.ID] = true
+		c.mu.Unlock()
+		select {
+		case c.wakeup() <- struct{}{}:
+		default:
+		}
 	}
 	err := c.inner.Write(ctx, msg)
 	if resp, ok := msg.(*jsonrpc.Response); ok {

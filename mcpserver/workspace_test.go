@@ -2,12 +2,15 @@ package mcpserver
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/url"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -140,5 +143,117 @@ func TestWorkspaceClientWithoutRoots(t *testing.T) {
 			t.Errorf("index_status with no workspace: %s, want an error that says to use --repo", line)
 		}
 		break
+	}
+}
+
+// More calls at once than the server runs, each asking the client for its
+// roots: the client's answers are read while calls wait, and every call is
+// answered, those past the bound and its queue that the server is busy.
+func TestManyCallsThatAskTheClient(t *testing.T) {
+	w := workspaceWire(t, `{"roots":{"listChanged":true}}`)
+	defer w.close()
+	abs, err := filepath.Abs(fixture)
+	if err != nil {
+		t.Fatal(err)
+	}
+	roots, _ := json.Marshal([]map[string]string{{"uri": (&url.URL{Scheme: "file", Path: filepath.ToSlash(abs)}).String()}})
+	const calls = 2*DefaultMaxInFlight + 6
+	sent := make(chan struct{})
+	var sendMu sync.Mutex
+	send := func(line string) {
+		sendMu.Lock()
+		defer sendMu.Unlock()
+		w.send(line)
+	}
+	go func() {
+		defer close(sent)
+		for i := range calls {
+			send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"read_span","arguments":{"path":"src/auth/auth.ts","start_line":1,"end_line":2}}}`, i))
+		}
+	}()
+	// The client answers no roots/list until every call is sent: the
+	// calls in progress wait on it meanwhile, as they would on a slow
+	// client.
+	answered, busy := map[string]bool{}, 0
+	var held []json.RawMessage
+	allSent := false
+	sentNow := sent
+	for len(answered) < calls {
+		var line string
+		select {
+		case <-sentNow:
+			allSent, sentNow = true, nil
+			for _, id := range held {
+				go send(`{"jsonrpc":"2.0","id":` + string(id) + `,"result":{"roots":` + string(roots) + `}}`)
+			}
+			held = nil
+			continue
+		case l, ok := <-w.lines:
+			if !ok {
+				t.Fatalf("%d of %d calls answered (%d busy), then the session ended", len(answered), calls, busy)
+			}
+			line = l
+		case <-time.After(10 * time.Second):
+			t.Fatalf("%d of %d calls answered (%d busy, all sent: %v), then nothing for 10s", len(answered), calls, busy, allSent)
+		}
+		var m struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+			Result *struct {
+				IsError bool `json:"isError"`
+			} `json:"result"`
+			Error *struct {
+				Code    int    `json:"code"`
+				Message string `json:"message"`
+			} `json:"error"`
+		}
+		if err := json.Unmarshal([]byte(line), &m); err != nil {
+			t.Fatal(err)
+		}
+		if m.Method == "roots/list" {
+			if !allSent {
+				held = append(held, m.ID)
+				continue
+			}
+			go send(`{"jsonrpc":"2.0","id":` + string(m.ID) + `,"result":{"roots":` + string(roots) + `}}`)
+			continue
+		}
+		switch {
+		case m.Error != nil && m.Error.Code == codeBusy:
+			busy++
+		case m.Error != nil || m.Result == nil || m.Result.IsError:
+			t.Errorf("call %s: %.300s", m.ID, line)
+		}
+		answered[string(m.ID)] = true
+	}
+	<-sent
+	if busy > calls-2*DefaultMaxInFlight {
+		t.Errorf("%d of %d calls refused as busy; want %d at most", busy, calls, calls-2*DefaultMaxInFlight)
+	}
+}
+
+// A client that says it has roots but never answers for them leaves the
+// call to the server's fallback repository, after rootsTimeout, not
+// waiting for good.
+func TestRootsNeverAnswered(t *testing.T) {
+	old := rootsTimeout
+	rootsTimeout = 200 * time.Millisecond
+	t.Cleanup(func() { rootsTimeout = old })
+	srv, err := NewWorkspace(fixture, t.TempDir(), slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	w := serveWire(t, srv.MCP(), NewStdioTransport(io.Discard), 16)
+	defer w.close()
+	w.send(`{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{"roots":{}},"clientInfo":{"name":"test","version":"0"}}}`)
+	if r, ok := w.await(`"init"`); !ok || r.Error != nil {
+		t.Fatalf("initialize: %+v", r)
+	}
+	w.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	w.send(`{"jsonrpc":"2.0","id":"call","method":"tools/call","params":{"name":"read_span","arguments":{"path":"src/auth/auth.ts","start_line":1,"end_line":2}}}`)
+	r, ok := w.await(`"call"`)
+	if !ok || r.Error != nil || !strings.Contains(string(r.Result), "import") {
+		t.Errorf("a call whose roots were never answered: %+v", r)
 	}
 }
