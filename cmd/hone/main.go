@@ -78,6 +78,44 @@ func backgroundEnv() []string {
 	return env
 }
 
+// readingEnv is the part of the environment that decides what a command
+// reads, "KEY=value" sorted: where the user's and git's configuration and
+// ignore files are (HOME, XDG_CONFIG_HOME, GIT_CONFIG_*), and the git
+// variables that name a repository's parts or bound the search for it
+// (GIT_DIR, GIT_INDEX_FILE, GIT_CEILING_DIRECTORIES, ...), set by git for
+// its hooks. A hone serve answers only commands of the same.
+func readingEnv() []string {
+	var out []string
+	for _, kv := range os.Environ() {
+		k, _, _ := strings.Cut(kv, "=")
+		if readingVars[k] || strings.HasPrefix(k, "GIT_CONFIG") {
+			out = append(out, kv)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+var readingVars = map[string]bool{
+	"HOME": true, "XDG_CONFIG_HOME": true,
+	"GIT_DIR": true, "GIT_WORK_TREE": true, "GIT_INDEX_FILE": true, "GIT_COMMON_DIR": true,
+	"GIT_OBJECT_DIRECTORY": true, "GIT_ALTERNATE_OBJECT_DIRECTORIES": true, "GIT_NAMESPACE": true,
+	"GIT_CEILING_DIRECTORIES": true, "GIT_DISCOVERY_ACROSS_FILESYSTEM": true,
+	"GIT_REPLACE_REF_BASE": true, "GIT_NO_REPLACE_OBJECTS": true, "GIT_GRAFT_FILE": true, "GIT_SHALLOW_FILE": true,
+}
+
+// inGitHook reports whether the command runs where git set a repository's
+// parts for it (a hook, git rebase --exec): a server started there would
+// keep them, for commands that have them no more.
+func inGitHook() bool {
+	for _, k := range []string{"GIT_DIR", "GIT_INDEX_FILE", "GIT_WORK_TREE"} {
+		if os.Getenv(k) != "" {
+			return true
+		}
+	}
+	return false
+}
+
 // usageError is bad input from the user: exit status 2, one line.
 type usageError struct{ msg string }
 

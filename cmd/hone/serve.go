@@ -69,7 +69,7 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	defer pool.Close()
 	redact.Warm()
 	h := &serveHandler{ctx: ctx, dir: *dir, pool: pool, log: log}
-	s := &serve.Server{Version: serveBuild(), Handle: h.handle, Log: log, Idle: *idle}
+	s := &serve.Server{Version: serveBuild(), Handle: h.handle, Log: log, Idle: *idle, Env: readingEnv()}
 	fmt.Fprintf(stderr, "hone serve: answering for the indexes in %s (socket %s); stop it with Ctrl-C\n", *dir, serve.Path(*dir))
 	err = s.Serve(ctx, l)
 	stop() // the background reads stop too
@@ -251,13 +251,13 @@ func callServer(ctx context.Context, dir, command string, params any, stdout, st
 	}
 	// A long update in the server draws its bar here, as alone.
 	bar := newProgressBar(stderr)
-	rep, err := serve.CallProgress(ctx, dir, serve.Request{Version: serveBuild(), Command: command, Params: raw}, func(p serve.Progress) {
+	rep, err := serve.CallProgress(ctx, dir, serve.Request{Version: serveBuild(), Command: command, Params: raw, Env: readingEnv()}, func(p serve.Progress) {
 		bar.update(index.Progress{Done: p.Done, Total: p.Total, Bytes: p.Bytes})
 	})
 	bar.done()
 	switch {
 	case errors.Is(err, serve.ErrNoServer):
-		if auto {
+		if auto && !inGitHook() {
 			startServer(dir, stderr)
 		}
 		return false, nil
@@ -391,6 +391,9 @@ func startServer(dir string, stderr io.Writer) {
 	if err != nil || attr == nil {
 		return
 	}
+	if abs, err := filepath.Abs(dir); err == nil {
+		dir = abs // the server runs in it
+	}
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return
 	}
@@ -400,8 +403,9 @@ func startServer(dir string, stderr io.Writer) {
 		return
 	}
 	defer log.Close() // the process has its own copy
+	// In the index folder: the server keeps no folder of the user's busy.
 	cmd := &exec.Cmd{Path: exe, Args: []string{exe, "serve", "--index-dir", dir, "--idle", autoIdle.String(), "--quiet"},
-		Env: backgroundEnv(), Stdout: log, Stderr: log, SysProcAttr: attr}
+		Env: backgroundEnv(), Dir: dir, Stdout: log, Stderr: log, SysProcAttr: attr}
 	if err := cmd.Start(); err != nil {
 		notifier(stderr)(fmt.Sprintf("could not start hone serve (HONE_SERVE=auto): %v", err))
 		return

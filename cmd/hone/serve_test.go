@@ -10,6 +10,7 @@ import (
 	"math"
 	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"runtime/debug"
@@ -38,7 +39,7 @@ func startServe(t testing.TB, dir, version string) *atomic.Int32 {
 	ctx, cancel := context.WithCancel(context.Background())
 	h := &serveHandler{ctx: ctx, dir: dir, pool: pool, log: log}
 	var calls atomic.Int32
-	s := &serve.Server{Version: version, Log: log, Handle: func(ctx context.Context, cmd string, p json.RawMessage, stdout, stderr io.Writer, progress func(serve.Progress)) error {
+	s := &serve.Server{Version: version, Log: log, Env: readingEnv(), Handle: func(ctx context.Context, cmd string, p json.RawMessage, stdout, stderr io.Writer, progress func(serve.Progress)) error {
 		calls.Add(1)
 		return h.handle(ctx, cmd, p, stdout, stderr, progress)
 	}}
@@ -382,7 +383,7 @@ func TestServedProgress(t *testing.T) {
 			t.Fatal(err)
 		}
 		var heard []serve.Progress
-		rep, err := serve.CallProgress(context.Background(), dir, serve.Request{Version: serveBuild(), Command: command, Params: raw}, func(p serve.Progress) {
+		rep, err := serve.CallProgress(context.Background(), dir, serve.Request{Version: serveBuild(), Command: command, Params: raw, Env: readingEnv()}, func(p serve.Progress) {
 			heard = append(heard, p)
 		})
 		if err != nil || rep.Error != "" || rep.Refused != "" {
@@ -391,5 +392,50 @@ func TestServedProgress(t *testing.T) {
 		if len(heard) == 0 || heard[len(heard)-1].Done != 30 || heard[len(heard)-1].Total != 30 {
 			t.Errorf("%s: progress heard %+v, want it to end at 30 of 30 files", command, heard)
 		}
+	}
+}
+
+// A command whose environment names other configuration than the
+// server's (another GIT_CONFIG_GLOBAL, whose excludes file leaves a file
+// out; a git hook's GIT_INDEX_FILE) is not served: it works alone, says
+// why, and prints what it prints alone.
+func TestServedOnlyTheSameEnvironment(t *testing.T) {
+	repo := t.TempDir()
+	for name, text := range map[string]string{
+		"ocelot.py": "def ocelot_prism_lantern():\n    return 1\n",
+		"other.py":  "def other_thing():\n    return 2\n",
+	} {
+		if err := os.WriteFile(filepath.Join(repo, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if out, err := exec.Command("git", "-C", repo, "init", "-q").CombinedOutput(); err != nil {
+		t.Skipf("git init: %v %s", err, out)
+	}
+	dir := t.TempDir()
+	calls := startServe(t, dir, serveBuild())
+	excludes := filepath.Join(t.TempDir(), "excludes")
+	config := filepath.Join(t.TempDir(), "gitconfig")
+	if err := os.WriteFile(excludes, []byte("ocelot.py\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(config, []byte("[core]\n\texcludesFile = "+excludes+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("GIT_CONFIG_GLOBAL", config)
+	args := []string{"retrieve", "--repo", repo, "--index-dir", dir, "--no-history", "--format", "json", "ocelot prism lantern"}
+	served, servedErr, code := runOut(t, args...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, servedErr)
+	}
+	if calls.Load() != 0 || !strings.Contains(servedErr, "working without hone serve: the command's environment differs from the server's in GIT_CONFIG_GLOBAL") {
+		t.Errorf("%d calls; stderr %q; want the call refused for GIT_CONFIG_GLOBAL", calls.Load(), servedErr)
+	}
+	alone, _, _ := runOut(t, append([]string{"retrieve", "--no-server"}, args[1:]...)...)
+	if served != alone {
+		t.Errorf("refused and alone differ:\n--- refused\n%s\n--- alone\n%s", served, alone)
+	}
+	if strings.Contains(served, `"path": "ocelot.py"`) {
+		t.Errorf("the command's excludes file was not read: %s", served)
 	}
 }

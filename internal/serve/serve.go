@@ -22,6 +22,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -68,6 +69,10 @@ type Request struct {
 	Version string          `json:"version"`
 	Command string          `json:"command"`
 	Params  json.RawMessage `json:"params"`
+	// Env is the part of the client's environment that decides what a
+	// command reads ("KEY=value", sorted); a server whose own differs
+	// refuses the call, which the client then runs alone.
+	Env []string `json:"env,omitempty"`
 }
 
 // hello is what the server says first: its build, and its process.
@@ -194,6 +199,9 @@ type Server struct {
 	// Idle, if set, stops the server once it has answered no call for
 	// that long.
 	Idle time.Duration
+	// Env is the part of the server's environment that decides what a
+	// command reads, as Request.Env: it serves clients of the same alone.
+	Env []string
 }
 
 // Serve answers calls until ctx ends, then closes the listener and waits
@@ -334,6 +342,10 @@ func (s *Server) answer(ctx context.Context, c net.Conn) bool {
 		s.reply(c, Reply{Refused: otherBuild(s.Version, req.Version)})
 		return false
 	}
+	if differ := envDiffers(s.Env, req.Env); len(differ) > 0 {
+		s.reply(c, Reply{Refused: fmt.Sprintf("the command's environment differs from the server's in %s, which decide what it reads", strings.Join(differ, ", "))})
+		return false
+	}
 	// The call ends when its client goes: a client sends nothing after
 	// its request, so a read that returns means it closed.
 	cctx, cancel := context.WithCancel(ctx)
@@ -420,6 +432,33 @@ func (s *Server) send(c net.Conn, b net.Buffers) bool {
 		return false
 	}
 	return true
+}
+
+// envDiffers names the keys whose values differ between two sorted
+// environments of "KEY=value" entries, a key set in one alone among them.
+func envDiffers(a, b []string) []string {
+	values := func(env []string) map[string]string {
+		m := make(map[string]string, len(env))
+		for _, kv := range env {
+			k, v, _ := strings.Cut(kv, "=")
+			m[k] = v
+		}
+		return m
+	}
+	ma, mb := values(a), values(b)
+	var out []string
+	for k, v := range ma {
+		if w, ok := mb[k]; !ok || w != v {
+			out = append(out, k)
+		}
+	}
+	for k := range mb {
+		if _, ok := ma[k]; !ok {
+			out = append(out, k)
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 // otherBuild is why a server refuses a client of another build.

@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -436,5 +437,23 @@ func TestCallProgress(t *testing.T) {
 	rep, err = Call(context.Background(), dir, Request{Version: "v1", Command: "index", Params: json.RawMessage(`[]`)})
 	if err != nil || rep.Stdout != "indexed" {
 		t.Errorf("without a progress sink: %+v, %v", rep, err)
+	}
+}
+
+func TestEnvDiffers(t *testing.T) {
+	for _, tc := range []struct {
+		a, b []string
+		want []string
+	}{
+		{nil, nil, nil},
+		{[]string{"HOME=/h"}, []string{"HOME=/h"}, nil},
+		{[]string{"HOME=/h"}, []string{"HOME=/g"}, []string{"HOME"}},
+		{[]string{"HOME=/h"}, []string{"GIT_INDEX_FILE=/r/.git/index.lock", "HOME=/h"}, []string{"GIT_INDEX_FILE"}},
+		{[]string{"A=", "HOME=/h"}, []string{"HOME=/h"}, []string{"A"}},
+		{[]string{"A=x=y"}, []string{"A=x=y"}, nil},
+	} {
+		if got := envDiffers(tc.a, tc.b); !slices.Equal(got, tc.want) {
+			t.Errorf("envDiffers(%q, %q) = %q, want %q", tc.a, tc.b, got, tc.want)
+		}
 	}
 }
