@@ -47,6 +47,44 @@ type entry struct {
 	// notice is the notices' sink of the call that holds the entry, if
 	// it has one: what the index says goes to that call's user too.
 	notice atomic.Pointer[func(string)]
+
+	// listeners hear the progress of the update under way: the call's
+	// that makes it, and those of the calls waiting for the entry, which
+	// wait on the same update. By a number each; under lmu.
+	lmu       sync.Mutex
+	listeners map[int]func(index.Progress)
+	nextID    int
+}
+
+// listen has f hear the progress of the entry's updates until the
+// returned function is called.
+func (e *entry) listen(f func(index.Progress)) (stop func()) {
+	e.lmu.Lock()
+	defer e.lmu.Unlock()
+	if e.listeners == nil {
+		e.listeners = map[int]func(index.Progress){}
+	}
+	id := e.nextID
+	e.nextID++
+	e.listeners[id] = f
+	return func() {
+		e.lmu.Lock()
+		delete(e.listeners, id)
+		e.lmu.Unlock()
+	}
+}
+
+// progress tells every listener how the update goes.
+func (e *entry) progress(p index.Progress) {
+	e.lmu.Lock()
+	fs := make([]func(index.Progress), 0, len(e.listeners))
+	for _, f := range e.listeners {
+		fs = append(fs, f)
+	}
+	e.lmu.Unlock()
+	for _, f := range fs {
+		f(p)
+	}
 }
 
 // New makes a pool of the indexes in dir (empty: index.DefaultDir); log
@@ -140,8 +178,9 @@ type Call struct {
 	// pool's log.
 	Notice func(string)
 	// Progress, if set, hears how the pool's own update of the index goes,
-	// file by file: a first index, or one after many files changed. An
-	// Update of the caller's reports its own.
+	// file by file: a first index, or one after many files changed; and,
+	// while the call waits for another call's update of the same index,
+	// that one's. An Update of the caller's reports its own.
 	Progress func(index.Progress)
 }
 
@@ -166,13 +205,24 @@ func (p *Pool) Update(ctx context.Context, root string, c Call) (*index.Index, i
 func (p *Pool) index(ctx context.Context, root string, c Call, stats bool) (*index.Index, index.Stats, func(), error) {
 	begin := time.Now()
 	e := p.entry(root)
+	// A call waiting for the entry hears the update it waits on.
+	unlisten := func() {}
+	if c.Progress != nil {
+		unlisten = e.listen(c.Progress)
+	}
 	e.mu.Lock()
 	for e.evicted {
 		// Closed while this call waited for it.
 		e.mu.Unlock()
+		unlisten()
 		e = p.entry(root)
+		if c.Progress != nil {
+			unlisten = e.listen(c.Progress)
+		}
 		e.mu.Lock()
 	}
+	// What comes after the call's own update is not its to hear.
+	defer unlisten()
 	update, notice := c.Update, c.Notice
 	if notice != nil {
 		e.notice.Store(&notice)
@@ -227,7 +277,7 @@ func (p *Pool) index(ctx context.Context, root string, c Call, stats bool) (*ind
 	}
 	asked := update != nil
 	if !asked {
-		update = func(ix *index.Index) (index.Stats, error) { return ix.Update(ctx, c.Progress) }
+		update = func(ix *index.Index) (index.Stats, error) { return ix.Update(ctx, e.progress) }
 	}
 	if p.walked != nil {
 		p.walked(root)

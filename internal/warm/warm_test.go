@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/hone-tools/hone/index"
@@ -306,5 +308,69 @@ func TestIndexProgress(t *testing.T) {
 	}
 	if last := heard[len(heard)-1]; last.Bytes <= 0 {
 		t.Errorf("the last report counts %d bytes read", last.Bytes)
+	}
+}
+
+// A call that waits for another call's update of the same index hears
+// that update's progress too, to its last file.
+func TestWaitingCallHearsProgress(t *testing.T) {
+	repo := t.TempDir()
+	for i := range 40 {
+		name := filepath.Join(repo, fmt.Sprintf("f%02d.go", i))
+		if err := os.WriteFile(name, []byte(fmt.Sprintf("package f\n\nfunc F%d() {}\n", i)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p := New(t.TempDir(), quiet())
+	t.Cleanup(func() { p.Close() })
+	started, proceed := make(chan struct{}), make(chan struct{})
+	var once sync.Once
+	first := Call{Progress: func(index.Progress) {
+		once.Do(func() { close(started); <-proceed })
+	}}
+	// What the second call hears while the first's update runs.
+	var heard []index.Progress
+	var mu sync.Mutex
+	var firstDone atomic.Bool
+	second := Call{Progress: func(pr index.Progress) {
+		mu.Lock()
+		if !firstDone.Load() {
+			heard = append(heard, pr)
+		}
+		mu.Unlock()
+	}}
+	done := make(chan error, 2)
+	run := func(c Call, after func()) {
+		_, release, err := p.Index(context.Background(), repo, c)
+		if err == nil {
+			release()
+		}
+		after()
+		done <- err
+	}
+	go run(first, func() { firstDone.Store(true) })
+	<-started
+	go run(second, func() {})
+	// The second call is waiting once it listens.
+	e := p.entry(repo)
+	for {
+		e.lmu.Lock()
+		n := len(e.listeners)
+		e.lmu.Unlock()
+		if n == 2 {
+			break
+		}
+		runtime.Gosched()
+	}
+	close(proceed)
+	for range 2 {
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(heard) == 0 || heard[len(heard)-1].Done != 40 || heard[len(heard)-1].Total != 40 {
+		t.Errorf("while the first call's update ran, the waiting call heard %+v, want it to its 40th file", heard)
 	}
 }
