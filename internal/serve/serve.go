@@ -126,13 +126,24 @@ type Progress struct {
 	Bytes int64 `json:"bytes"`
 }
 
-// progressLine is a line the server may send before its reply.
+// progressLine is a line the server may send before its reply: how an
+// update goes, or, every heartbeatEvery, that the server is still at the
+// call.
 type progressLine struct {
-	Progress *Progress `json:"progress"`
+	Progress *Progress `json:"progress,omitempty"`
+	Alive    bool      `json:"alive,omitempty"`
 }
 
 // progressEvery spaces the progress lines of a call.
 const progressEvery = 100 * time.Millisecond
+
+// heartbeatEvery is how often a server at a call says so; a client that
+// hears nothing for silenceLimit takes the server for stopped (kill
+// -STOP, a hung machine) and runs the command alone.
+var (
+	heartbeatEvery = time.Second
+	silenceLimit   = 10 * time.Second
+)
 
 // ErrNoServer is Call's error when no server answers at the socket.
 var ErrNoServer = errors.New("no hone serve answers")
@@ -371,7 +382,25 @@ func (s *Server) answer(ctx context.Context, c net.Conn) bool {
 		sent = time.Now()
 		s.write(c, progressLine{Progress: &p})
 	}
+	beats := time.NewTicker(heartbeatEvery)
+	stopBeats := make(chan struct{})
+	go func() {
+		for {
+			select {
+			case <-beats.C:
+				pmu.Lock()
+				if !ended {
+					s.write(c, progressLine{Alive: true})
+				}
+				pmu.Unlock()
+			case <-stopBeats:
+				return
+			}
+		}
+	}()
 	err = s.Handle(cctx, req.Command, req.Params, &stdout, &stderr, progress)
+	beats.Stop()
+	close(stopBeats)
 	pmu.Lock()
 	ended = true
 	pmu.Unlock()
@@ -558,7 +587,13 @@ func CallProgress(ctx context.Context, dir string, req Request, progress func(Pr
 	if _, err := c.Write(append(b, '\n')); err != nil {
 		return nil, fmt.Errorf("send the call to hone serve: %w", err)
 	}
-	rep, err := readReply(dec, c, progress)
+	// A server that says nothing for silenceLimit, not even that it is
+	// at the call, is stopped.
+	rep, err := readReply(dec, c, progress, func() { c.SetReadDeadline(time.Now().Add(silenceLimit)) })
+	var ne net.Error
+	if errors.As(err, &ne) && ne.Timeout() && ctx.Err() == nil {
+		return nil, fmt.Errorf("hone serve said nothing for %s during the call (stopped?)", silenceLimit)
+	}
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
@@ -570,16 +605,23 @@ func CallProgress(ctx context.Context, dir string, req Request, progress func(Pr
 
 // readReply reads a reply's line from dec, then what the command printed
 // from what dec holds and r; the progress lines before the reply's go to
-// progress, if set.
-func readReply(dec *json.Decoder, r io.Reader, progress func(Progress)) (*Reply, error) {
+// progress, if set, and the heartbeats are passed over. wait, if set, is
+// called before each line, to bound the wait for it.
+func readReply(dec *json.Decoder, r io.Reader, progress func(Progress), wait func()) (*Reply, error) {
 	var line struct {
 		replyLine
 		progressLine
 	}
 	for {
 		line.progressLine = progressLine{}
+		if wait != nil {
+			wait()
+		}
 		if err := dec.Decode(&line); err != nil {
 			return nil, err
+		}
+		if line.Alive {
+			continue
 		}
 		if line.Progress == nil {
 			break
@@ -587,6 +629,9 @@ func readReply(dec *json.Decoder, r io.Reader, progress func(Progress)) (*Reply,
 		if progress != nil {
 			progress(*line.Progress)
 		}
+	}
+	if wait != nil {
+		wait() // for what the command printed, which follows at once
 	}
 	rep := line.Reply
 	if line.StdoutBytes < 0 || line.StderrBytes < 0 || line.StdoutBytes > maxOutput || line.StderrBytes > maxOutput {

@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -387,7 +388,7 @@ func FuzzReply(f *testing.F) {
 	f.Add([]byte(`{"version":"v1"} `), "", "")
 	f.Fuzz(func(t *testing.T, data []byte, stdout, stderr string) {
 		r := bytes.NewReader(data)
-		if rep, err := readReply(json.NewDecoder(r), r, nil); err == nil && len(rep.Stdout)+len(rep.Stderr) > len(data) {
+		if rep, err := readReply(json.NewDecoder(r), r, nil, nil); err == nil && len(rep.Stdout)+len(rep.Stderr) > len(data) {
 			t.Fatalf("%q: a reply of %d bytes from %d", data, len(rep.Stdout)+len(rep.Stderr), len(data))
 		}
 		want := Reply{Version: "v1", Stdout: stdout, Stderr: stderr, Error: "e"}
@@ -398,7 +399,7 @@ func FuzzReply(f *testing.F) {
 		var wire bytes.Buffer
 		b.WriteTo(&wire)
 		r = bytes.NewReader(wire.Bytes())
-		got, err := readReply(json.NewDecoder(r), r, nil)
+		got, err := readReply(json.NewDecoder(r), r, nil, nil)
 		if err != nil || *got != want {
 			t.Fatalf("%+v came back as %+v, %v", want, got, err)
 		}
@@ -455,5 +456,49 @@ func TestEnvDiffers(t *testing.T) {
 		if got := envDiffers(tc.a, tc.b); !slices.Equal(got, tc.want) {
 			t.Errorf("envDiffers(%q, %q) = %q, want %q", tc.a, tc.b, got, tc.want)
 		}
+	}
+}
+
+// A server at a long call says so, and its client waits for it; one that
+// said hello and then nothing (stopped with kill -STOP) is given up after
+// silenceLimit, and the client runs the command alone.
+func TestSilentDuringTheCall(t *testing.T) {
+	oldBeat, oldLimit := heartbeatEvery, silenceLimit
+	heartbeatEvery, silenceLimit = 50*time.Millisecond, 300*time.Millisecond
+	t.Cleanup(func() { heartbeatEvery, silenceLimit = oldBeat, oldLimit })
+
+	slow := start(t, func(ctx context.Context, cmd string, p json.RawMessage, stdout, stderr io.Writer, _ func(Progress)) error {
+		time.Sleep(4 * silenceLimit)
+		fmt.Fprint(stdout, "done")
+		return nil
+	})
+	rep, err := Call(context.Background(), slow, Request{Version: "v1", Command: "slow", Params: json.RawMessage(`[]`)})
+	if err != nil || rep.Stdout != "done" {
+		t.Errorf("a slow call that says it is alive: %+v, %v", rep, err)
+	}
+
+	dir := t.TempDir()
+	l, err := Listen(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	go func() {
+		c, err := l.Accept()
+		if err != nil {
+			return
+		}
+		defer c.Close()
+		fmt.Fprintf(c, `{"version":"v1"}`+"\n")
+		bufio.NewReader(c).ReadString('\n')
+		time.Sleep(10 * silenceLimit) // stopped
+	}()
+	begin := time.Now()
+	_, err = Call(context.Background(), dir, Request{Version: "v1", Command: "x", Params: json.RawMessage(`[]`)})
+	if err == nil || !strings.Contains(err.Error(), "said nothing") {
+		t.Errorf("a server silent after hello: %v", err)
+	}
+	if took := time.Since(begin); took > 5*silenceLimit {
+		t.Errorf("the client waited %s for a silent server", took)
 	}
 }
