@@ -201,7 +201,7 @@ func cmdIndex(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		// A hone serve that watches this repository knows whether a file
 		// changed, and walks only then.
 		c := indexCall{Root: root, NoHistory: *noHistory}
-		if done, err := callServer(ctx, f.dir, "index", c, stdout, stderr); done {
+		if done, err := callServer(ctx, f.dir, "index", c, stdout, stderr, nil); done {
 			return err
 		}
 	}

@@ -157,7 +157,7 @@ func cmdRetrieve(ctx context.Context, args []string, stdin io.Reader, stdout, st
 			// A hone serve that keeps this index warm answers in this
 			// process's stead, printing what it would.
 			call.Root, call.Task = root, task
-			if done, err := callServer(ctx, idx.dir, "retrieve", call, stdout, stderr); done {
+			if done, err := callServer(ctx, idx.dir, "retrieve", call, stdout, stderr, bar); done {
 				bar.done()
 				return err
 			}

@@ -234,8 +234,9 @@ func (h *serveHandler) retrieve(ctx context.Context, params json.RawMessage, std
 // default) run a command, printing what it printed. done is false where
 // no server ran it: none answers, it is another build, or it failed
 // before answering; the command then runs in this process, and the last
-// two are said.
-func callServer(ctx context.Context, dir, command string, params any, stdout, stderr io.Writer) (done bool, err error) {
+// two are said. bar, if set, draws the server's update (nil: a bar of its
+// own).
+func callServer(ctx context.Context, dir, command string, params any, stdout, stderr io.Writer, bar *progressBar) (done bool, err error) {
 	if dir == "" {
 		if dir, err = index.DefaultDir(); err != nil {
 			return false, nil
@@ -250,7 +251,9 @@ func callServer(ctx context.Context, dir, command string, params any, stdout, st
 		return true, err
 	}
 	// A long update in the server draws its bar here, as alone.
-	bar := newProgressBar(stderr)
+	if bar == nil {
+		bar = newProgressBar(stderr)
+	}
 	rep, err := serve.CallProgress(ctx, dir, serve.Request{Version: serveBuild(), Command: command, Params: raw, Env: readingEnv()}, func(p serve.Progress) {
 		bar.update(index.Progress{Done: p.Done, Total: p.Total, Bytes: p.Bytes})
 	})

@@ -265,7 +265,7 @@ func BenchmarkRetrieveServed(b *testing.B) {
 	call := func(task string) {
 		c := retrieveCall{Root: repo, Task: task, Format: "json", Budget: 4000, MaxCycles: hone.DefaultMaxCycles,
 			Threshold: hone.DefaultThreshold, MaxFiles: hone.DefaultMaxFiles}
-		done, err := callServer(context.Background(), dir, "retrieve", c, io.Discard, io.Discard)
+		done, err := callServer(context.Background(), dir, "retrieve", c, io.Discard, io.Discard, nil)
 		if !done || err != nil {
 			b.Fatalf("not served: %v", err)
 		}
@@ -437,5 +437,26 @@ func TestServedOnlyTheSameEnvironment(t *testing.T) {
 	}
 	if strings.Contains(served, `"path": "ocelot.py"`) {
 		t.Errorf("the command's excludes file was not read: %s", served)
+	}
+}
+
+// Outside git, a served retrieve says how many files of the folder it
+// indexes, as one alone does.
+func TestServedOutsideGit(t *testing.T) {
+	root := t.TempDir()
+	for i := range 3 {
+		if err := os.WriteFile(filepath.Join(root, fmt.Sprintf("m%d.py", i)), []byte(fmt.Sprintf("def token_expiry_%d():\n    return %d\n", i, i)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	dir := t.TempDir()
+	calls := startServe(t, dir, serveBuild())
+	t.Chdir(root)
+	_, stderr, code := runOut(t, "retrieve", "--index-dir", dir, "--no-history", "token expiry")
+	if code != 0 || calls.Load() != 1 {
+		t.Fatalf("exit %d, %d calls: %s", code, calls.Load(), stderr)
+	}
+	if !strings.Contains(stderr, "is not in a git repository") || !strings.Contains(stderr, "indexing 3 files of") {
+		t.Errorf("served, outside git: %q", stderr)
 	}
 }
