@@ -260,7 +260,8 @@ func callServer(ctx context.Context, dir, command string, params any, stdout, st
 	bar.done()
 	switch {
 	case errors.Is(err, serve.ErrNoServer):
-		if auto && !inGitHook() {
+		// A silent server holds the folder still: one started would go.
+		if auto && !inGitHook() && !errors.Is(err, serve.ErrSilent) {
 			startServer(dir, stderr)
 		}
 		return false, nil

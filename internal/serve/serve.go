@@ -148,6 +148,12 @@ var (
 // ErrNoServer is Call's error when no server answers at the socket.
 var ErrNoServer = errors.New("no hone serve answers")
 
+// ErrSilent is Call's error when a server accepted the call but said
+// nothing (stopped with Ctrl-Z or kill -STOP, or stuck): it wraps
+// ErrNoServer, and another server started for the folder would find it
+// served.
+var ErrSilent = fmt.Errorf("%w: one is there but silent", ErrNoServer)
+
 // Listener is a server's socket, and the lock that makes it the folder's
 // one server.
 type Listener struct {
@@ -547,7 +553,7 @@ func dial(ctx context.Context, dir string) (net.Conn, *json.Decoder, hello, erro
 		if ctx.Err() != nil {
 			return nil, nil, hello{}, ctx.Err()
 		}
-		return nil, nil, hello{}, fmt.Errorf("%w at %s: it said nothing within %s (stopped, or stuck): %v", ErrNoServer, path, helloTimeout, err)
+		return nil, nil, hello{}, fmt.Errorf("%w at %s: it said nothing within %s (stopped, or stuck): %v", ErrSilent, path, helloTimeout, err)
 	}
 	c.SetReadDeadline(time.Time{})
 	return c, dec, hi, nil

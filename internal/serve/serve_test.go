@@ -231,8 +231,11 @@ func TestSilentServer(t *testing.T) {
 	}()
 	start := time.Now()
 	_, err = Call(context.Background(), dir, Request{Version: "v1"})
-	if !errors.Is(err, ErrNoServer) {
-		t.Errorf("a silent server: %v, want ErrNoServer", err)
+	if !errors.Is(err, ErrNoServer) || !errors.Is(err, ErrSilent) {
+		t.Errorf("a silent server: %v, want ErrNoServer and ErrSilent", err)
+	}
+	if _, err := Call(context.Background(), t.TempDir(), Request{Version: "v1"}); !errors.Is(err, ErrNoServer) || errors.Is(err, ErrSilent) {
+		t.Errorf("no server: %v, want ErrNoServer, not ErrSilent", err)
 	}
 	if d := time.Since(start); d > 5*helloTimeout {
 		t.Errorf("waited %s for a silent server", d)
