@@ -162,7 +162,9 @@ import (
 //	      a use tree over several lines.
 //	41    in Ruby, Elixir, Lua and Julia read by line patterns, a
 //	      definition ends at its own "end", not its module's.
-const schemaVersion = "41"
+//	42    Go's line patterns name a const or var group's entries alone,
+//	      not a function body's assignments (key = f(key)).
+const schemaVersion = "42"
 
 // hashSize is the length of a file's content hash, SHA-256 cut short: it
 // tells a file's content from its last (a chance of 2^-128 to take one

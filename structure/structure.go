@@ -133,6 +133,10 @@ type rule struct {
 	// needs, when set, are strings one of which a line must hold for the
 	// pattern to be tried: a test far cheaper than the pattern's.
 	needs []string
+	// grouped: the rule holds only inside a Go "const (" or "var (" group,
+	// whose entries it names; a function body's assignments, indented
+	// alike, define nothing.
+	grouped bool
 }
 
 // needing is the rule that is tried only on lines holding one of needs.
@@ -190,7 +194,7 @@ var (
 		r(`^type\s+(\w+)(?:\[[^\]]*\])?\s+interface\b`, "interface", 1),
 		r(`^type\s+(\w+)`, "type", 1),
 		r(`^(?:const|var)\s+(\w+)`, "constant", 1),
-		r(`^\t(\w+)(?:\s+\w[\w.]*)?\s*=`, "constant", 1),
+		{re: lazyre.New(`^\t(\w+)(?:\s+\w[\w.]*)?\s*=`), kind: "constant", name: 1, grouped: true},
 	}
 	pyRules = []rule{
 		r(`^(\s*)(?:async\s+)?def\s+(\w+)`, "function", 2),
@@ -564,6 +568,7 @@ func extractDefs(lang string, rules []rule, lines []string) []Def {
 	indentScoped := lang == "python" || lang == "ruby" || lang == "elixir"
 	style := commentStyleOf(lang)
 	inBlockComment := false
+	inGroup := false // in a Go "const (" or "var (" group
 	// Python: the lines that start statements, the only ones that can
 	// define, or end a block; not a string's lines, nor a call's.
 	var statements []int
@@ -606,6 +611,17 @@ func extractDefs(lang string, rules []rule, lines []string) []Def {
 		} else if lang != "markdown" && strings.HasPrefix(trim, "#") {
 			continue
 		}
+		if lang == "go" && ind0(line) {
+			// A group of constants or variables opens and closes at the
+			// margin.
+			switch {
+			case trim == ")":
+				inGroup = false
+			case strings.HasPrefix(trim, "const") || strings.HasPrefix(trim, "var"):
+				f := strings.Fields(trim)
+				inGroup = len(f) == 2 && f[1] == "(" || len(f) == 1 && strings.HasSuffix(f[0], "(")
+			}
+		}
 		may := mayDefine(lang, line, trim)
 		ind := indentOf(line)
 		for len(stack) > 0 && ind <= stack[len(stack)-1].indent && indentScoped {
@@ -630,7 +646,7 @@ func extractDefs(lang string, rules []rule, lines []string) []Def {
 			if !may {
 				break
 			}
-			if !ru.mayMatch(line) {
+			if !ru.mayMatch(line) || ru.grouped && !inGroup {
 				continue
 			}
 			m := ru.re().FindStringSubmatch(line)
@@ -810,6 +826,11 @@ var endClosed = map[string]bool{"ruby": true, "elixir": true, "lua": true, "juli
 func isEndLine(t string) bool {
 	rest, ok := strings.CutPrefix(t, "end")
 	return ok && (rest == "" || !isIdentPart(rest[0]))
+}
+
+// ind0 reports whether a line starts at the margin.
+func ind0(line string) bool {
+	return line != "" && line[0] != ' ' && line[0] != '\t'
 }
 
 // pythonStatements lists the lines, 1-based, that start a statement in

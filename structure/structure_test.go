@@ -1277,3 +1277,17 @@ func TestFallbackEndClosedSpans(t *testing.T) {
 		}
 	}
 }
+
+// Go's line patterns name a const or var group's entries, and nothing of
+// a function body's assignments, indented alike.
+func TestFallbackGoGroups(t *testing.T) {
+	src := "package ratelimit\n\nimport \"strings\"\n\nconst (\n\tMax     = 10\n\tMin int = 1\n)\n\nvar (\n\tdefaultKey = \"k\"\n)\n\nvar x = 1\n\nfunc helper1(key string) string {\n\tkey = strings.TrimSpace(key)\n\terr = nil\n\treturn key\n}\n\nfunc helper2() {}\n"
+	var got []string
+	for _, d := range ExtractFallback("g.go", []byte(src)).Defs {
+		got = append(got, fmt.Sprintf("%s:%d", d.Name, d.Line))
+	}
+	want := []string{"Max:6", "Min:7", "defaultKey:11", "x:14", "helper1:16", "helper2:22"}
+	if !slices.Equal(got, want) {
+		t.Errorf("defs %q, want %q", got, want)
+	}
+}
