@@ -698,10 +698,17 @@ func File(path, text string) (string, int) { return Default().File(path, text) }
 // QuotePath does: encoding would turn its bytes into U+FFFD, a name that
 // does not exist.
 func Value(v any) int {
-	return Default().value(reflect.ValueOf(v), 0)
+	return Default().value(reflect.ValueOf(v), 0, true)
 }
 
-func (r *Redactor) value(v reflect.Value, depth int) int {
+// TextValue is Value for a result printed as text, whose printer quotes
+// the names that need it (QuotePath): a string that is not UTF-8 is left
+// as it is.
+func TextValue(v any) int {
+	return Default().value(reflect.ValueOf(v), 0, false)
+}
+
+func (r *Redactor) value(v reflect.Value, depth int, quote bool) int {
 	if depth > 32 || !v.IsValid() {
 		return 0
 	}
@@ -714,7 +721,7 @@ func (r *Redactor) value(v reflect.Value, depth int) int {
 		if v.Kind() == reflect.Interface && v.Elem().Kind() == reflect.String {
 			old := v.Elem().String()
 			s, _ := r.String(old)
-			if !utf8.ValidString(s) {
+			if quote && !utf8.ValidString(s) {
 				s = strconv.Quote(s)
 			}
 			if s != old && v.CanSet() {
@@ -722,13 +729,13 @@ func (r *Redactor) value(v reflect.Value, depth int) int {
 			}
 			return strings.Count(s, placeholderPrefix)
 		}
-		return r.value(v.Elem(), depth+1)
+		return r.value(v.Elem(), depth+1, quote)
 	case reflect.String:
 		if !v.CanSet() {
 			return 0
 		}
 		s, _ := r.String(v.String())
-		if !utf8.ValidString(s) {
+		if quote && !utf8.ValidString(s) {
 			s = strconv.Quote(s) // JSON would turn its bytes into U+FFFD
 		}
 		if s != v.String() {
@@ -738,7 +745,7 @@ func (r *Redactor) value(v reflect.Value, depth int) int {
 	case reflect.Struct:
 		for i := 0; i < v.NumField(); i++ {
 			if v.Type().Field(i).IsExported() {
-				n += r.value(v.Field(i), depth+1)
+				n += r.value(v.Field(i), depth+1, quote)
 			}
 		}
 	case reflect.Slice, reflect.Array:
@@ -746,7 +753,7 @@ func (r *Redactor) value(v reflect.Value, depth int) int {
 			return 0 // raw bytes are not text
 		}
 		for i := 0; i < v.Len(); i++ {
-			n += r.value(v.Index(i), depth+1)
+			n += r.value(v.Index(i), depth+1, quote)
 		}
 	case reflect.Map:
 		iter := v.MapRange()
@@ -756,7 +763,7 @@ func (r *Redactor) value(v reflect.Value, depth int) int {
 			val := iter.Value()
 			cp := reflect.New(val.Type()).Elem()
 			cp.Set(val)
-			if k := r.value(cp, depth+1); k > 0 {
+			if k := r.value(cp, depth+1, quote); k > 0 {
 				n += k
 				updates = append(updates, kv{iter.Key(), cp})
 			}
@@ -792,26 +799,13 @@ func shannon(s string) float64 {
 // terminal as a control sequence: a name that holds control characters, is
 // not UTF-8, or starts with a double quote is written in Go's quoted form
 // ("a\nb.go", "\xff.go"), as git's core.quotePath does; others as they are.
-// Unquote reverses it.
-//
-// A name already in that form because it is not UTF-8 (Value writes such
-// names so, for JSON cannot carry their bytes) is written as it is, not
-// quoted twice.
+// Unquote reverses it. A result printed as text is redacted with
+// TextValue, not Value, so that its names are quoted here once.
 func QuotePath(p string) string {
-	if !needsQuote(p) || quotedNonUTF8(p) {
+	if !needsQuote(p) {
 		return p
 	}
 	return strconv.Quote(p)
-}
-
-// quotedNonUTF8 reports whether p is the quoted form of a name that is not
-// UTF-8.
-func quotedNonUTF8(p string) bool {
-	if len(p) < 2 || p[0] != '"' || p[len(p)-1] != '"' {
-		return false
-	}
-	u, err := strconv.Unquote(p)
-	return err == nil && !utf8.ValidString(u)
 }
 
 func needsQuote(p string) bool {

@@ -234,7 +234,7 @@ func TestQuotePath(t *testing.T) {
 		{"src/a.go", "src/a.go"},
 		{"a\nb.go", `"a\nb.go"`},
 		{"caf\xe9.py", `"caf\xe9.py"`},
-		{`"caf\xe9.py"`, `"caf\xe9.py"`},       // the quoted form of a name not UTF-8
+		{`"caf\xe9.py"`, `"\"caf\\xe9.py\""`},  // a name that looks quoted is quoted: two names never print alike
 		{`"a\nb.go"`, `"\"a\\nb.go\""`},        // a name with quotes and a backslash
 		{`"quoted".go`, `"\"quoted\".go"`},     // starts with a quote
 		{"\x1b[31mred.go", `"\x1b[31mred.go"`}, // a terminal escape
@@ -245,8 +245,12 @@ func TestQuotePath(t *testing.T) {
 	}
 	var v struct{ Path string }
 	v.Path = "caf\xe9.py"
-	redact.Value(&v)
+	redact.TextValue(&v)
 	if got := redact.QuotePath(v.Path); got != `"caf\xe9.py"` {
-		t.Errorf("a name not UTF-8, through Value and QuotePath: %s", got)
+		t.Errorf("a name not UTF-8, through TextValue and QuotePath: %s", got)
+	}
+	redact.Value(&v)
+	if v.Path != `"caf\xe9.py"` {
+		t.Errorf("a name not UTF-8, through Value for JSON: %s", v.Path)
 	}
 }

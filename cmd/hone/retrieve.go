@@ -205,8 +205,14 @@ func retrieveError(err error) error {
 // printRetrieve prints a result in the format asked for; with context,
 // a pack of at most budget tokens of the files under root.
 func printRetrieve(res *hone.Result, root, format string, budget int, stdout, stderr io.Writer) error {
-	// Whatever hone prints has passed the redaction.
-	res.Redacted += redact.Value(res)
+	// Whatever hone prints has passed the redaction. JSON cannot carry a
+	// name that is not UTF-8: Value quotes it; the text and the pack quote
+	// the names themselves, once.
+	if format == "json" {
+		res.Redacted += redact.Value(res)
+	} else {
+		res.Redacted += redact.TextValue(res)
+	}
 	switch format {
 	case "json":
 		enc := json.NewEncoder(stdout)
