@@ -25,14 +25,12 @@ type trackedPaths struct {
 	paths []string
 }
 
-// has reports whether the file at the slash path rel is tracked.
+// has reports whether the path rel is tracked: a file, or a submodule.
+// A file on disk under a sparse directory entry ("dir/") is not: the
+// entries below one are those not checked out.
 func (t *trackedPaths) has(rel string) bool {
 	i := sort.SearchStrings(t.paths, rel)
-	if i < len(t.paths) && t.paths[i] == rel {
-		return true
-	}
-	// Under a sparse directory entry ("dir/"): tracked, but not checked out.
-	return i > 0 && strings.HasSuffix(t.paths[i-1], "/") && strings.HasPrefix(rel, t.paths[i-1])
+	return i < len(t.paths) && t.paths[i] == rel
 }
 
 // hasUnder reports whether a tracked path lies in the folder at the slash
@@ -65,13 +63,17 @@ const maxTrackedCache = 8
 // readTracked returns the tracked paths below the walk's root, of the
 // index of the work tree wt; nil where there is none, or it cannot be
 // read as an index this code knows (a split index among them): the walk
-// then ignores what the rules say, tracked or not.
-func readTracked(wt workTree) *trackedPaths {
+// then ignores what the rules say, tracked or not. nested marks a
+// repository inside the walk's own (a submodule), which GIT_INDEX_FILE
+// does not name.
+func readTracked(wt workTree, nested bool) *trackedPaths {
 	file := filepath.Join(wt.ownGitDir, "index")
-	if env := os.Getenv("GIT_INDEX_FILE"); env != "" {
+	if env := os.Getenv("GIT_INDEX_FILE"); env != "" && !nested {
+		// The index git is told to use, for the work tree it runs in (a
+		// hook's); relative, from the work tree's top.
 		file = env
 		if !filepath.IsAbs(file) {
-			return nil // relative to where git was run: not ours to guess
+			file = filepath.Join(wt.top, file)
 		}
 	}
 	fi, err := os.Stat(file)

@@ -82,7 +82,7 @@ func TestTrackedPaths(t *testing.T) {
 		{"a/b", false, false},
 		{"build", false, true},
 		{"build/y.h", false, false},
-		{"sparse/deep/file.go", true, true},
+		{"sparse/deep/file.go", false, true}, // not checked out: a file there is not the tracked one
 		{"sparse", false, true},
 		{"z", true, false},
 		{"zz", false, false},
@@ -166,5 +166,91 @@ func BenchmarkParseGitIndex(b *testing.B) {
 		if _, err := parseGitIndex(data); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// The tracked files git's rules ignore are kept as git keeps them: a
+// hook's relative GIT_INDEX_FILE, a submodule's own index (and a
+// submodule in an ignored folder), a root reached through a link, and a
+// sparse index, under whose directory entries a file on disk is not the
+// tracked one.
+func TestTrackedAsGit(t *testing.T) {
+	git, err := exec.LookPath("git")
+	if err != nil {
+		t.Skip("git not found")
+	}
+	home := t.TempDir()
+	run := func(dir string, args ...string) []byte {
+		t.Helper()
+		out, err := gitAt(git, home, dir, append([]string{"-c", "user.name=t", "-c", "user.email=t@t", "-c", "protocol.file.allow=always"}, args...)...).CombinedOutput()
+		if err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+		return out
+	}
+	listed := func(dir string) []string {
+		t.Helper()
+		out := run(dir, "ls-files", "-z", "--cached", "--others", "--exclude-standard")
+		paths := splitNUL(out)
+		slices.Sort(paths)
+		return slices.Compact(paths)
+	}
+
+	// A submodule with a tracked file its .gitignore ignores, beside one
+	// in a folder the superproject ignores.
+	sub := filepath.Join(t.TempDir(), "sub")
+	writeTree(t, sub, map[string]string{".gitignore": "build/\n", "lib.go": "package lib\n", "build/keep.go": "package build\n", "build/drop.go": "package build\n"})
+	run(sub, "init", "-q")
+	run(sub, "add", "-f", ".gitignore", "lib.go", "build/keep.go")
+	run(sub, "commit", "-qm", "sub")
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{".gitignore": "vendor/\ngen/\n", "main.go": "package main\n", "gen/t.go": "package gen\n"})
+	run(root, "init", "-q")
+	run(root, "add", "-f", ".gitignore", "main.go", "gen/t.go")
+	run(root, "submodule", "add", "-q", sub, "sub2")
+	run(root, "submodule", "add", "-q", "-f", sub, "vendor/lib")
+	run(root, "commit", "-qm", "root")
+
+	want := listed(root)
+	for _, s := range []string{"sub2", "vendor/lib"} {
+		for _, p := range listed(filepath.Join(root, filepath.FromSlash(s))) {
+			want = append(want, s+"/"+p)
+		}
+		want = slices.DeleteFunc(want, func(p string) bool { return p == s }) // the gitlink itself
+	}
+	slices.Sort(want)
+	got := walkPaths(t, root, Options{})
+	slices.Sort(got)
+	if !slices.Equal(got, want) {
+		t.Errorf("with submodules: walk %q, git %q", got, want)
+	}
+
+	// Reached through a link, the root is the work tree it leads to.
+	link := filepath.Join(t.TempDir(), "alias")
+	if err := os.Symlink(root, link); err == nil {
+		if got := walkPaths(t, link, Options{}); !slices.Contains(got, "gen/t.go") {
+			t.Errorf("through a link, the tracked gen/t.go is not walked: %q", got)
+		}
+	}
+
+	// A hook's index, named from the work tree's top.
+	t.Setenv("GIT_INDEX_FILE", ".git/index")
+	if got := walkPaths(t, root, Options{}); !slices.Contains(got, "gen/t.go") || !slices.Contains(got, "sub2/build/keep.go") {
+		t.Errorf("with GIT_INDEX_FILE=.git/index: %q", got)
+	}
+	os.Unsetenv("GIT_INDEX_FILE") // t.Setenv puts it back as it was
+
+	// A sparse index: a file made under a directory not checked out, in a
+	// folder the rules ignore, is not tracked.
+	sp := t.TempDir()
+	writeTree(t, sp, map[string]string{".gitignore": "gen/\n", "x/a.go": "package x\n", "z/a.go": "package z\n"})
+	run(sp, "init", "-q")
+	run(sp, "add", ".")
+	run(sp, "commit", "-qm", "sparse")
+	run(sp, "config", "index.sparse", "true")
+	run(sp, "sparse-checkout", "set", "--cone", "x")
+	writeTree(t, sp, map[string]string{"z/gen/out.go": "package gen\n"})
+	if got := walkPaths(t, sp, Options{}); slices.Contains(got, "z/gen/out.go") {
+		t.Errorf("a sparse index: the ignored, untracked z/gen/out.go is walked: %q", got)
 	}
 }

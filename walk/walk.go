@@ -169,12 +169,9 @@ type walker struct {
 	// folders' times as listings need (KeepsListings); nil elsewhere.
 	listings *Listings
 
-	// wt is the git work tree the root is in, if inWT; its index's
-	// tracked paths are read once, when an ignored entry asks.
-	wt          workTree
-	inWT        bool
-	trackedOnce sync.Once
-	tracked     *trackedPaths
+	// tree is the git work tree the root is in, nil where none is: its
+	// index's tracked paths are read once, when an ignored entry asks.
+	tree *workIndex
 
 	mu       sync.Mutex
 	cond     sync.Cond // signals a push, a release or a stop, with mu
@@ -204,8 +201,11 @@ type dirJob struct {
 	// ignored: git's rules ignore the directory, which is walked for the
 	// files in it that git tracks, and only for them.
 	ignored bool
-	state   atomic.Uint32
-	done    sync.WaitGroup // done when read
+	// tree is the work tree whose index says what is tracked in the
+	// directory: the root's, or a nested repository's (a submodule).
+	tree  *workIndex
+	state atomic.Uint32
+	done  sync.WaitGroup // done when read
 
 	readErr    error       // from reading the directory
 	ignoreErrs []pathError // from reading its ignore files
@@ -288,6 +288,7 @@ func (w *walker) walk() error {
 		return skipToNil(err)
 	}
 	top := newDirJob(w.root, "", &ruleSet{rules: rules[:len(rules):len(rules)]})
+	top.tree = w.tree
 	err = w.walkDir(top)
 	w.stop()
 	return skipToNil(err)
@@ -317,7 +318,7 @@ func (w *walker) loadExclude() ([]*rule, error) {
 	if !ok {
 		return nil, nil
 	}
-	w.wt, w.inWT = wt, true
+	w.tree = &workIndex{wt: wt}
 	below := wt.below
 	excludes, _ := excludesFileRead(wt.gitDir, wt.ownGitDir)
 	var rules []*rule
@@ -419,6 +420,11 @@ func (wt workTree) above() []string {
 // findWorkTree finds the git work tree that holds root, as git finds it
 // (GIT_CEILING_DIRECTORIES included); false when root is in none.
 func findWorkTree(root string) (workTree, bool) {
+	// From the folder a link leads to, as git finds it from its working
+	// directory, which the kernel gives with links resolved.
+	if real, err := filepath.EvalSymlinks(root); err == nil {
+		root = real
+	}
 	var ceilings []string
 	for _, c := range filepath.SplitList(os.Getenv("GIT_CEILING_DIRECTORIES")) {
 		if c != "" {
@@ -678,6 +684,17 @@ func (w *walker) read(j *dirJob, s *scratch) {
 	}
 	j.entries = make([]entry, 0, len(entries))
 	nsub := 0
+	if j.rel != "" {
+		// A nested repository (a submodule) says what it tracks itself.
+		for _, e := range entries {
+			if e.name == ".git" {
+				if own, common := gitDirs(j.abs); common != "" {
+					j.tree = &workIndex{wt: workTree{top: j.abs, gitDir: common, ownGitDir: own}, prefix: j.rel + "/"}
+				}
+				break
+			}
+		}
+	}
 	for _, e := range entries {
 		name := e.name
 		if vcsDirs[name] || unreadable != 0 && unreadable.has(name) {
@@ -693,12 +710,12 @@ func (w *walker) read(j *dirJob, s *scratch) {
 		}
 		rel := joinRel(j.rel, name)
 		ignored = ignored || j.ignored
-		if ignored && !w.keepTracked(rel, typ.IsDir()) {
+		if ignored && !j.tree.keeps(rel, typ.IsDir()) {
 			continue
 		}
 		if typ.IsDir() {
 			sub := newDirJob(join(j.abs, name), rel, rules)
-			sub.ignored = ignored
+			sub.ignored, sub.tree = ignored, j.tree
 			j.entries = append(j.entries, entry{rel: rel, sub: sub})
 			nsub++
 			continue
@@ -735,22 +752,33 @@ func (w *walker) read(j *dirJob, s *scratch) {
 	w.mu.Unlock()
 }
 
-// keepTracked reports whether an entry git's rules ignore is kept all
-// the same: a file git tracks, or a folder holding one.
-func (w *walker) keepTracked(rel string, isDir bool) bool {
-	w.trackedOnce.Do(func() {
-		if w.inWT {
-			w.tracked = readTracked(w.wt)
-		}
-	})
-	switch {
-	case w.tracked == nil:
+// workIndex is a work tree's index, read for the paths it tracks when an
+// ignored entry first asks; prefix is the work tree's top below the walk's
+// root ("" for the root's own work tree).
+type workIndex struct {
+	wt     workTree
+	prefix string
+	once   sync.Once
+	paths  *trackedPaths
+}
+
+// keeps reports whether an entry git's rules ignore, at the slash path rel
+// below the walk's root, is kept all the same: a file git tracks, a
+// folder holding one, or a submodule. Nothing is kept outside a work tree.
+func (wi *workIndex) keeps(rel string, isDir bool) bool {
+	if wi == nil {
 		return false
-	case isDir:
-		return w.tracked.hasUnder(rel)
-	default:
-		return w.tracked.has(rel)
 	}
+	wi.once.Do(func() { wi.paths = readTracked(wi.wt, wi.prefix != "") })
+	t := wi.paths
+	if t == nil {
+		return false
+	}
+	rel = strings.TrimPrefix(rel, wi.prefix)
+	if isDir {
+		return t.hasUnder(rel) || t.has(rel) // a submodule is a path of its index
+	}
+	return t.has(rel)
 }
 
 // loadIgnores reads the ignore files among the entries of the directory of
