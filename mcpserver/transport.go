@@ -10,6 +10,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -429,6 +430,11 @@ func (c *boundedConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 				c.mu.Unlock()
 			}
 			req, ok := r.msg.(*jsonrpc.Request)
+			if ok && req.Method == "notifications/cancelled" {
+				// A request still waiting for a slot is dropped: the SDK,
+				// which has not seen it, would let it run.
+				c.dropQueued(req)
+			}
 			if !ok || !req.IsCall() {
 				return r.msg, nil
 			}
@@ -481,6 +487,26 @@ func (c *boundedConn) take(ctx context.Context, req *jsonrpc.Request) error {
 	return c.inner.Write(ctx, &jsonrpc.Response{ID: req.ID, Error: refuse})
 }
 
+// dropQueued removes from the queue the request a cancellation names;
+// MCP has no reply sent for a cancelled request.
+func (c *boundedConn) dropQueued(cancel *jsonrpc.Request) {
+	var p struct {
+		RequestID json.RawMessage `json:"requestId"`
+	}
+	if json.Unmarshal(cancel.Params, &p) != nil || len(p.RequestID) == 0 {
+		return
+	}
+	var raw any
+	if json.Unmarshal(p.RequestID, &raw) != nil {
+		return
+	}
+	id, err := jsonrpc.MakeID(raw)
+	if err != nil {
+		return
+	}
+	c.queue = slices.DeleteFunc(c.queue, func(q *jsonrpc.Request) bool { return q.ID == id })
+}
+
 // codeBusy is the error code of a request refused for the requests
 // already in progress and waiting (JSON-RPC's range for a server's own).
 const codeBusy = -32000
@@ -517,8 +543,9 @@ func (c *boundedConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 		default:
 		}
 	}
-	err := c.inner.Write(ctx, msg)
 	if resp, ok := msg.(*jsonrpc.Response); ok {
+		// The request is over before its reply goes: a client may send
+		// the next under the same id as soon as it reads the reply.
 		c.mu.Lock()
 		had := c.pending[resp.ID]
 		delete(c.pending, resp.ID)
@@ -531,7 +558,7 @@ func (c *boundedConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 			}
 		}
 	}
-	return err
+	return c.inner.Write(ctx, msg)
 }
 
 // drainLimit bounds how long the end of the client's input waits for the

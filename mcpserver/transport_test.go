@@ -498,3 +498,22 @@ func TestRepliesBeforeTheInputsEnd(t *testing.T) {
 		t.Error("the session did not end when its input did")
 	}
 }
+
+// A request's id is free again once its reply is read: a client that
+// sends each ping under the same id, after the last one's reply, is never
+// told that one is still in progress.
+func TestIDReusedAfterItsReply(t *testing.T) {
+	w := serveWire(t, quietServer(t), &Transport{}, 16)
+	defer w.close()
+	w.initialize()
+	for i := range 300 {
+		w.send(`{"jsonrpc":"2.0","id":1,"method":"ping"}`)
+		r, ok := w.await("1")
+		if !ok {
+			t.Fatalf("ping %d: no reply", i)
+		}
+		if r.Error != nil {
+			t.Fatalf("ping %d: %s", i, r.Error.Message)
+		}
+	}
+}

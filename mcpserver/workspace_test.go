@@ -257,3 +257,65 @@ func TestRootsNeverAnswered(t *testing.T) {
 		t.Errorf("a call whose roots were never answered: %+v", r)
 	}
 }
+
+// A request cancelled while it waits for a slot does not run: with one
+// slot taken by a call waiting on the client's roots, a second call
+// queued and then cancelled asks nothing of the client and gets no reply.
+func TestCancelledWhileQueued(t *testing.T) {
+	srv, err := NewWorkspace("", t.TempDir(), slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	w := serveWire(t, srv.MCP(), &Transport{MaxInFlight: 1}, 16)
+	defer w.close()
+	w.send(`{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{"roots":{}},"clientInfo":{"name":"test","version":"0"}}}`)
+	if r, ok := w.await(`"init"`); !ok || r.Error != nil {
+		t.Fatalf("initialize: %+v", r)
+	}
+	w.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	abs, err := filepath.Abs(fixture)
+	if err != nil {
+		t.Fatal(err)
+	}
+	roots, _ := json.Marshal([]map[string]string{{"uri": (&url.URL{Scheme: "file", Path: filepath.ToSlash(abs)}).String()}})
+	call := func(id string) string {
+		return `{"jsonrpc":"2.0","id":"` + id + `","method":"tools/call","params":{"name":"read_span","arguments":{"path":"src/auth/auth.ts","start_line":1,"end_line":2}}}`
+	}
+	w.send(call("a"))
+	// The first call asks for the roots; the second waits for its slot.
+	var asked json.RawMessage
+	for asked == nil {
+		_, line, ok := w.next()
+		if !ok {
+			t.Fatal("no roots/list for the first call")
+		}
+		var m struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+		}
+		json.Unmarshal([]byte(line), &m)
+		if m.Method == "roots/list" {
+			asked = m.ID
+		}
+	}
+	w.send(call("b"))
+	w.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"b","reason":"the user moved on"}}`)
+	w.send(`{"jsonrpc":"2.0","id":` + string(asked) + `,"result":{"roots":` + string(roots) + `}}`)
+	if r, ok := w.await(`"a"`); !ok || r.Error != nil {
+		t.Fatalf("the first call: %+v", r)
+	}
+	w.send(`{"jsonrpc":"2.0","id":"after","method":"ping"}`)
+	for {
+		r, line, ok := w.next()
+		if !ok {
+			t.Fatal("no reply to the ping after")
+		}
+		if strings.Contains(line, `"roots/list"`) || string(r.ID) == `"b"` {
+			t.Fatalf("the cancelled call ran: %s", line)
+		}
+		if string(r.ID) == `"after"` {
+			break
+		}
+	}
+}
