@@ -180,9 +180,28 @@ func (s *Server) answer(ctx context.Context, ss *mcp.ServerSession, progress fun
 	if err != nil {
 		s.log.Warn("read the past commits' lines for the pack", "err", err)
 	}
-	p := pack.Build(res, ix.Root, pack.Options{Budget: budget, BudgetName: "budget_tokens", PastLines: past})
+	p := packWithin(res, ix.Root, pack.Options{Budget: budget, BudgetName: "budget_tokens", PastLines: past}, "")
 	call, out := answerOf(res, p, "")
 	return call, out, nil
+}
+
+// packCutNote ends an answer whose pack was cut to its budget.
+const packCutNote = "\n(The pack was cut to its budget: raise budget_tokens, or read what was left out with read_span.)\n"
+
+// packWithin builds the pack so that the answer, head and the note of a
+// cut pack with it, stays within the budget: a pack that is cut is built
+// again in what the two leave.
+func packWithin(res *hone.Result, root string, opts pack.Options, head string) *pack.Pack {
+	p := pack.Build(res, root, opts)
+	extra := pack.CountTokens(head)
+	if len(p.Omitted) > 0 {
+		extra += pack.CountTokens(packCutNote)
+	}
+	if extra == 0 || opts.Budget-extra < pack.MinBudget {
+		return p
+	}
+	opts.Budget -= extra
+	return pack.Build(res, root, opts)
 }
 
 // runOptions are the loop's options for a call, and what adds to a
@@ -220,7 +239,7 @@ func answerOf(res *hone.Result, p *pack.Pack, head string) (*mcp.CallToolResult,
 	}
 	text := head + p.Text
 	if len(p.Omitted) > 0 {
-		text += "\n(The pack was cut to its budget: raise budget_tokens, or read what was left out with read_span.)\n"
+		text += packCutNote
 	}
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}, out
 }

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/hone-tools/hone"
+	"github.com/hone-tools/hone/pack"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -210,5 +211,17 @@ func TestErrorsAndCancellation(t *testing.T) {
 	// The session still serves after a cancelled call.
 	if _, text := call(t, cs, "index_status", map[string]any{}); !strings.Contains(text, "files ") {
 		t.Errorf("after cancellation: %q", text)
+	}
+}
+
+// retrieve_context's answer stays within budget_tokens, the note of a
+// cut pack with it.
+func TestRetrieveContextWithinBudget(t *testing.T) {
+	cs := connect(t, fixture)
+	for _, budget := range []int{120, 300, 500, 900, 1500} {
+		_, text := call(t, cs, "retrieve_context", map[string]any{"task": "fix the auth token expiry bug", "budget_tokens": budget})
+		if n := pack.CountTokens(text); n > budget {
+			t.Errorf("budget %d: the answer holds %d tokens", budget, n)
+		}
 	}
 }

@@ -50,13 +50,14 @@ func (s *Server) retrieveZoekt(ctx context.Context, task string, opts hone.Optio
 		return nil, RetrieveResult{}, err
 	}
 	noted(res)
-	p := pack.Build(res, tree, pack.Options{Budget: budget, BudgetName: "budget_tokens"})
+	head := "Searched: " + res.Repo + "\n\n"
+	p := packWithin(res, tree, pack.Options{Budget: budget, BudgetName: "budget_tokens"}, head)
 	// The result's files, and the rest of what was fetched, stay for
 	// read_span.
 	if err := keepFiles(tree, s.root); err != nil {
 		s.log.Warn("keep the fetched files", "err", err)
 	}
-	call, out := answerOf(res, p, "Searched: "+res.Repo+"\n\n")
+	call, out := answerOf(res, p, head)
 	return call, out, nil
 }
 

@@ -25,6 +25,9 @@ func TestImportLines(t *testing.T) {
 		{"javascript, CommonJS", "'use strict'\n\nconst util = require('util')\nconst { a, b } = require('./ab')\nvar x = require('x')(1)\n\nconst COOKIES = Symbol('c')\nfunction f() {}\n", 3, 5},
 		{"typescript, re-exports", "export * from './a';\nexport { b, c } from './bc';\nexport type { D } from './d';\n\nexport const e = 1;\n", 1, 3},
 		{"rust, modules and re-exports", "extern crate alloc;\n\nmod parser;\npub mod lexer;\npub(crate) use crate::lexer::Token;\n\npub fn run() {}\n", 1, 5},
+		{"go, a bracket in a comment", "package store\n\nimport (\n\t\"context\"\n\t\"encoding/json\" // decoding rows (JSON columns)\n\t\"errors\"\n)\n\nfunc F() {}\n", 1, 7},
+		{"python, a bracket in a comment", "from typing import (\n    Iterable,  # rows (any iterable)\n    Optional,\n)\n\nX = 1\n", 1, 4},
+		{"typescript, a URL in a string", "import {\n  serve, // the http server (deno)\n} from \"https://deno.land/std/http/server.ts\";\n\nserve();\n", 1, 3},
 		{"an unclosed block is left out", "package a\n\nimport (\n\t\"fmt\"\n", 1, 1},
 		{"none", "x = 1\ny = 2\n", 0, 0},
 	}

@@ -624,7 +624,8 @@ func layout(files []hone.File, texts [][]string, units []*unit) []block {
 				}
 				body = strings.Join(parts, "\n")
 			}
-			out = append(out, block{units: run, text: fmt.Sprintf("### %s\n```%s\n%s\n```\n", title, fence(f.Path), body)})
+			ticks := backticksFor(body)
+			out = append(out, block{units: run, text: fmt.Sprintf("### %s\n%s%s\n%s\n%s\n", title, ticks, fence(f.Path), body, ticks)})
 		}
 	}
 	return out
@@ -879,10 +880,12 @@ func importLines(lines []string) (from, to int) {
 		t := strings.TrimSpace(lines[i])
 		if importLine().MatchString(t) {
 			end := i
-			if closer := opensBlock(t); closer != 0 {
+			if closer := opensBlock(codeOf(t)); closer != 0 {
 				end = -1
 				for j := i + 1; j < len(lines) && j <= i+maxImportBlock; j++ {
-					if strings.IndexByte(lines[j], closer) >= 0 {
+					// A bracket in a comment ("encoding/json" // rows (JSON))
+					// closes nothing.
+					if strings.IndexByte(codeOf(lines[j]), closer) >= 0 {
 						end = j
 						break
 					}
@@ -917,6 +920,41 @@ func opensBlock(t string) byte {
 		}
 	}
 	return 0
+}
+
+// backticksFor is the fence for a code block of body: longer than any run
+// of backticks that starts one of its lines (a docstring's own markdown
+// fence), so that none closes the block; three at least.
+func backticksFor(body string) string {
+	n := 3
+	for line := range strings.SplitSeq(body, "\n") {
+		t := strings.TrimLeft(line, " \t")
+		run := len(t) - len(strings.TrimLeft(t, "`"))
+		n = max(n, run+1)
+	}
+	return strings.Repeat("`", n)
+}
+
+// codeOf is a line less its trailing comment ("//" or "#" outside a
+// string): enough to find an import block's closing bracket.
+func codeOf(line string) string {
+	var quote byte
+	for i := 0; i < len(line); i++ {
+		c := line[i]
+		switch {
+		case quote != 0:
+			if c == '\\' {
+				i++
+			} else if c == quote {
+				quote = 0
+			}
+		case c == '"' || c == '\'' || c == '`':
+			quote = c
+		case c == '#' || c == '/' && i+1 < len(line) && line[i+1] == '/':
+			return line[:i]
+		}
+	}
+	return line
 }
 
 // isComment reports whether a trimmed line is a comment line.

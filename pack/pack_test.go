@@ -616,3 +616,40 @@ func TestTaskInAQuote(t *testing.T) {
 		t.Errorf("a one-line task is not on its line:\n%s", one.Text[:min(len(one.Text), 300)])
 	}
 }
+
+// A file whose text holds a markdown fence of its own (a docstring's)
+// gets a longer fence, so that its code stays one block.
+func TestFenceLongerThanTheCode(t *testing.T) {
+	for _, tc := range []struct {
+		body, want string
+	}{
+		{"x = 1", "```"},
+		{"\"\"\"Example:\n```\nx\n```\n\"\"\"", "````"},
+		{"    ````go\n", "`````"},
+		{"s = '```'  # not at a line's start", "```"},
+	} {
+		if got := backticksFor(tc.body); got != tc.want {
+			t.Errorf("backticksFor(%q) = %s, want %s", tc.body, got, tc.want)
+		}
+	}
+	repo := t.TempDir()
+	src := "def invoice_to_markdown(invoice):\n    \"\"\"Render the invoice total.\n\n```\n| item | total |\n```\n    \"\"\"\n    return f\"| {invoice.item} | {invoice.total} |\"\n"
+	if err := os.WriteFile(filepath.Join(repo, "export.py"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p := Build(run(t, repo, "the markdown export of an invoice shows the wrong total"), repo, Options{Budget: 2000})
+	if !strings.Contains(p.Text, "````py\n") {
+		t.Fatalf("no longer fence in the pack:\n%s", p.Text)
+	}
+	open := false
+	for _, l := range strings.Split(p.Text, "\n") {
+		switch {
+		case strings.HasPrefix(l, "````") && !open:
+			open = true
+		case l == "````":
+			open = false
+		case !open && strings.HasPrefix(l, "| item"):
+			t.Errorf("the docstring's table is outside the code block:\n%s", p.Text)
+		}
+	}
+}
