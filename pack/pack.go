@@ -369,6 +369,32 @@ func Build(res *hone.Result, root string, opts Options) *Pack {
 		blocks = layout(files, texts, units)
 		text = p.assemble(head, files, blocks)
 	}
+	// A pack that lost all its code to the count (its one unit fit by the
+	// estimate, not by the count) gets the best unit's head and tail in
+	// the room the count leaves.
+	if !slices.ContainsFunc(units, func(u *unit) bool { return u.chosen && u.worth > 0 }) {
+		var best *unit
+		for _, u := range units {
+			if u.worth > 0 && (best == nil || u.worth > best.worth) {
+				best = u
+			}
+		}
+		for room := opts.Budget - count(text); best != nil && room > minUnitTokens; room = room * 3 / 4 {
+			v := elide(best, texts[best.file], room, count)
+			if v == nil {
+				break
+			}
+			v.chosen = true
+			k := slices.Index(units, best)
+			units[k] = v
+			nb := layout(files, texts, units)
+			if nt := p.assemble(head, files, nb); count(nt) <= opts.Budget {
+				blocks, text = nb, nt
+				break
+			}
+			units[k] = best
+		}
+	}
 	var omitted []*unit
 	for _, u := range units {
 		if !u.chosen {
@@ -680,8 +706,6 @@ func (p *Pack) withOmitted(text string, count func(string) int) string {
 	return text
 }
 
-// header is the pack's header at a terseness, 0 the fullest: each level
-// past it says less of what the result's JSON holds whole (see terse).
 // writeTask writes the task: a line of it after "Task:", more lines as a
 // block quote, so that the task's own headings and code fences, a fence
 // the cut left open among them, stay inside it and leave the pack's
@@ -703,6 +727,8 @@ func writeTask(b *strings.Builder, task string) {
 	b.WriteString("\n")
 }
 
+// header is the pack's header at a terseness, 0 the fullest: each level
+// past it says less of what the result's JSON holds whole (see terse).
 func header(res *hone.Result, extra []hone.File, level int) string {
 	t := terse[min(level, len(terse)-1)]
 	var b strings.Builder

@@ -653,3 +653,32 @@ func TestFenceLongerThanTheCode(t *testing.T) {
 		}
 	}
 }
+
+// A definition near the budget's size, which the estimate fits and the
+// count does not, still leaves code in the pack: its head and tail.
+func TestOneLargeDefinitionNearTheBudget(t *testing.T) {
+	repo := t.TempDir()
+	var b strings.Builder
+	b.WriteString("import json\nimport os\n\n")
+	for i := range 12 {
+		fmt.Fprintf(&b, "def helper_%d(x):\n    \"\"\"%s\"\"\"\n    return x\n\n", i, strings.Repeat("Help text ", 30))
+	}
+	b.WriteString("def lookup_shipping_rate(country, weight):\n    \"\"\"Shipping rate for a parcel by country.\"\"\"\n")
+	for i := range 40 {
+		fmt.Fprintf(&b, "    # %s\n", strings.Repeat(fmt.Sprintf("rate table note %d ", i), 40))
+	}
+	b.WriteString("    rates = json.load(open(os.path.join('rates', country)))\n    return rates.get(country, 0) * weight\n")
+	if err := os.WriteFile(filepath.Join(repo, "shipping.py"), []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res := run(t, repo, "shipping rate lookup returns zero for some countries")
+	for budget := 5000; budget <= 12000; budget += 250 {
+		p := Build(res, repo, Options{Budget: budget})
+		if n := CountTokens(p.Text); n > budget {
+			t.Errorf("budget %d: %d tokens", budget, n)
+		}
+		if !strings.Contains(p.Text, "```py") {
+			t.Errorf("budget %d: no code in the pack (%d tokens)", budget, p.Tokens)
+		}
+	}
+}
