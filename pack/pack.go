@@ -404,6 +404,9 @@ func Build(res *hone.Result, root string, opts Options) *Pack {
 	// What did not fit, the most worth first, ready to ask for.
 	sort.SliceStable(omitted, func(i, j int) bool { return omitted[i].worth > omitted[j].worth })
 	for _, u := range omitted {
+		if u.worth == 0 {
+			continue // blank lines and lone braces: nothing to ask for
+		}
 		// A unit cut to fit and then left out is left out whole.
 		whole := *u
 		whole.cut = [2]int{}

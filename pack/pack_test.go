@@ -682,3 +682,29 @@ func TestOneLargeDefinitionNearTheBudget(t *testing.T) {
 		}
 	}
 }
+
+// The list of what was left out names code to ask for, not blank lines.
+func TestOmittedHoldsCode(t *testing.T) {
+	res := run(t, fixture, "fix the auth token expiry bug")
+	for _, budget := range []int{200, 400, 800} {
+		p := Build(res, fixture, Options{Budget: budget})
+		for _, name := range p.Omitted {
+			path, span, ok := strings.Cut(name, ":")
+			if !ok {
+				continue // a whole file
+			}
+			var from, to int
+			if _, err := fmt.Sscanf(span, "%d-%d", &from, &to); err != nil {
+				t.Fatalf("omitted %q: %v", name, err)
+			}
+			data, err := os.ReadFile(filepath.Join(fixture, path))
+			if err != nil {
+				t.Fatal(err)
+			}
+			lines := strings.Split(string(data), "\n")
+			if strings.TrimSpace(strings.Join(lines[from-1:to], "")) == "" {
+				t.Errorf("budget %d: %q, blank lines, is listed as left out", budget, name)
+			}
+		}
+	}
+}
