@@ -37,12 +37,18 @@ func workspaceWire(t *testing.T, capabilities string) *wire {
 	}
 	t.Cleanup(func() { srv.Close() })
 	w := serveWire(t, srv.MCP(), NewStdioTransport(io.Discard), 16)
+	w.initializeAs(capabilities)
+	return w
+}
+
+// initializeAs starts the session as a client of these capabilities.
+func (w *wire) initializeAs(capabilities string) {
+	w.t.Helper()
 	w.send(`{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":` + capabilities + `,"clientInfo":{"name":"test","version":"0"}}}`)
 	if r, ok := w.await(`"init"`); !ok || r.Error != nil {
-		t.Fatalf("initialize: %+v", r)
+		w.t.Fatalf("initialize: %+v", r)
 	}
 	w.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
-	return w
 }
 
 // Without --repo, the server works on the client's workspace: it asks
@@ -246,11 +252,7 @@ func TestRootsNeverAnswered(t *testing.T) {
 	t.Cleanup(func() { srv.Close() })
 	w := serveWire(t, srv.MCP(), NewStdioTransport(io.Discard), 16)
 	defer w.close()
-	w.send(`{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{"roots":{}},"clientInfo":{"name":"test","version":"0"}}}`)
-	if r, ok := w.await(`"init"`); !ok || r.Error != nil {
-		t.Fatalf("initialize: %+v", r)
-	}
-	w.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	w.initializeAs(`{"roots":{}}`)
 	w.send(`{"jsonrpc":"2.0","id":"call","method":"tools/call","params":{"name":"read_span","arguments":{"path":"src/auth/auth.ts","start_line":1,"end_line":2}}}`)
 	r, ok := w.await(`"call"`)
 	if !ok || r.Error != nil || !strings.Contains(string(r.Result), "import") {
@@ -269,11 +271,7 @@ func TestCancelledWhileQueued(t *testing.T) {
 	t.Cleanup(func() { srv.Close() })
 	w := serveWire(t, srv.MCP(), &Transport{MaxInFlight: 1}, 16)
 	defer w.close()
-	w.send(`{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{"roots":{}},"clientInfo":{"name":"test","version":"0"}}}`)
-	if r, ok := w.await(`"init"`); !ok || r.Error != nil {
-		t.Fatalf("initialize: %+v", r)
-	}
-	w.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	w.initializeAs(`{"roots":{}}`)
 	abs, err := filepath.Abs(fixture)
 	if err != nil {
 		t.Fatal(err)

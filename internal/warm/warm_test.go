@@ -279,16 +279,23 @@ func TestCallHearsNotices(t *testing.T) {
 	}
 }
 
-// A call's Progress hears the pool's update of the index, file by file,
-// to the last.
-func TestIndexProgress(t *testing.T) {
+// goFiles is a new repository of n Go files.
+func goFiles(t *testing.T, n int) string {
+	t.Helper()
 	repo := t.TempDir()
-	for i := range 12 {
+	for i := range n {
 		name := filepath.Join(repo, fmt.Sprintf("f%02d.go", i))
 		if err := os.WriteFile(name, []byte(fmt.Sprintf("package f\n\nfunc F%d() {}\n", i)), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
+	return repo
+}
+
+// A call's Progress hears the pool's update of the index, file by file,
+// to the last.
+func TestIndexProgress(t *testing.T) {
+	repo := goFiles(t, 12)
 	p := New(t.TempDir(), quiet())
 	t.Cleanup(func() { p.Close() })
 	var heard []index.Progress
@@ -314,13 +321,7 @@ func TestIndexProgress(t *testing.T) {
 // A call that waits for another call's update of the same index hears
 // that update's progress too, to its last file.
 func TestWaitingCallHearsProgress(t *testing.T) {
-	repo := t.TempDir()
-	for i := range 40 {
-		name := filepath.Join(repo, fmt.Sprintf("f%02d.go", i))
-		if err := os.WriteFile(name, []byte(fmt.Sprintf("package f\n\nfunc F%d() {}\n", i)), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	repo := goFiles(t, 40)
 	p := New(t.TempDir(), quiet())
 	t.Cleanup(func() { p.Close() })
 	started, proceed := make(chan struct{}), make(chan struct{})
