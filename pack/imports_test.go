@@ -28,6 +28,8 @@ func TestImportLines(t *testing.T) {
 		{"go, a bracket in a comment", "package store\n\nimport (\n\t\"context\"\n\t\"encoding/json\" // decoding rows (JSON columns)\n\t\"errors\"\n)\n\nfunc F() {}\n", 1, 7},
 		{"python, a bracket in a comment", "from typing import (\n    Iterable,  # rows (any iterable)\n    Optional,\n)\n\nX = 1\n", 1, 4},
 		{"typescript, a URL in a string", "import {\n  serve, // the http server (deno)\n} from \"https://deno.land/std/http/server.ts\";\n\nserve();\n", 1, 3},
+		{"javascript, a require destructured over lines", "const {\n  readFileSync,\n  writeFileSync, // (sync)\n} = require('fs');\nconst path = require('path');\n\nfunction save() {}\n", 1, 5},
+		{"javascript, an object literal is no import", "const {\n  a,\n} = options;\n\nfunction f() {}\n", 0, 0},
 		{"an unclosed block is left out", "package a\n\nimport (\n\t\"fmt\"\n", 1, 1},
 		{"none", "x = 1\ny = 2\n", 0, 0},
 	}

@@ -907,6 +907,15 @@ func underGit(slash string) bool {
 func importLines(lines []string) (from, to int) {
 	for i := 0; i < len(lines) && i <= 200; i++ {
 		t := strings.TrimSpace(lines[i])
+		if end := requireBlock(lines, i); end > i {
+			// const {\n  a,\n} = require('x'): one import over its lines.
+			if from == 0 {
+				from = i + 1
+			}
+			to = end + 1
+			i = end
+			continue
+		}
 		if importLine().MatchString(t) {
 			end := i
 			if closer := opensBlock(codeOf(t)); closer != 0 {
@@ -936,6 +945,30 @@ func importLines(lines []string) (from, to int) {
 	}
 	return from, to
 }
+
+// requireBlock returns the last line of a CommonJS require whose
+// destructuring opens on line i and closes on a later line ("} =
+// require('fs');"), or i where there is none.
+func requireBlock(lines []string, i int) int {
+	if !requireOpen().MatchString(strings.TrimSpace(lines[i])) {
+		return i
+	}
+	for j := i + 1; j < len(lines) && j <= i+maxImportBlock; j++ {
+		t := strings.TrimSpace(codeOf(lines[j]))
+		if strings.HasPrefix(t, "}") {
+			if requireClose().MatchString(t) {
+				return j
+			}
+			return i
+		}
+	}
+	return i
+}
+
+var (
+	requireOpen  = lazyre.New(`^(const|let|var)\s*\{[^}]*$`)
+	requireClose = lazyre.New(`^\}\s*=\s*require\s*\(`)
+)
 
 // maxImportBlock: an import block longer than this is taken for no block.
 const maxImportBlock = 400
