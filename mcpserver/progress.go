@@ -33,22 +33,21 @@ func progressOf(ctx context.Context, req *mcp.CallToolRequest) func(index.Progre
 	}
 	ss := req.Session
 	var (
-		mu        sync.Mutex
-		base      int // files reported by the updates before this one
-		last      index.Progress
-		sent      float64 // the progress last sent
-		sentAt    time.Time
-		hadUpdate bool
+		mu     sync.Mutex
+		base   int            // files reported by the updates before this one
+		last   index.Progress // the last report (Done 0 before the first)
+		sent   float64        // the progress last sent
+		sentAt time.Time
 	)
 	return func(p index.Progress) {
 		mu.Lock()
 		defer mu.Unlock()
-		if hadUpdate && p.Done < last.Done {
+		if p.Done < last.Done {
 			// A new update (a rebuild after a damaged index): its files
 			// count on from the last one's.
 			base += last.Total
 		}
-		hadUpdate, last = true, p
+		last = p
 		done := float64(base + p.Done)
 		if done <= sent || ctx.Err() != nil {
 			return
@@ -70,7 +69,8 @@ func progressOf(ctx context.Context, req *mcp.CallToolRequest) func(index.Progre
 	}
 }
 
-// megabytes writes a count of bytes for a person: 3.2 MB.
+// megabytes writes a count of bytes for a person, in the units the
+// command's progress bar uses: 3.2 MB of 2^20 bytes.
 func megabytes(n int64) string {
-	return fmt.Sprintf("%.1f MB", float64(n)/1e6)
+	return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
 }
