@@ -113,13 +113,13 @@ func roundTrips(ss *mcp.ServerSession) bool {
 // runTimeout bounds the time a run waits on the client's round trips: past
 // it, the run's model calls fail, and the run ends on the lexical
 // evaluator. runsMax bounds the runs a session keeps; runGrace is how long
-// an ended run's answer waits for its client's call before it is dropped.
+// an ended run's answer waits for its client's call before it is dropped,
+// each server's own (Server.runGrace), which a test shortens.
 const (
 	runTimeout = 10 * time.Minute
 	runsMax    = 4
+	runGrace   = time.Minute
 )
-
-var runGrace = time.Minute // a variable for the tests
 
 // A pausedRun is a retrieve_context call whose loop runs on between the
 // call's round trips: it asks the client's model through them, and ends
@@ -188,7 +188,7 @@ func (s *Server) startRun(ctx context.Context, ss *mcp.ServerSession, run func(c
 		res, out, err := run(rctx, &roundTripChat{run: pr, client: newSamplingChat(ss).client})
 		pr.done <- runOutcome{res, out, err}
 		// An answer no call comes for is dropped after a while.
-		time.AfterFunc(runGrace, func() { s.forget(pr) })
+		time.AfterFunc(s.runGrace, func() { s.forget(pr) })
 	}()
 	return s.await(ctx, pr)
 }

@@ -194,13 +194,11 @@ func TestWaitingCallBlocksNoOther(t *testing.T) {
 // A run whose client never makes the call again is dropped, its answer
 // with it, once it ended and waited a while.
 func TestAbandonedRunIsDropped(t *testing.T) {
-	old := runGrace
-	runGrace = 50 * time.Millisecond
-	defer func() { runGrace = old }()
 	srv, err := New("../testdata/repos/auth-expiry", t.TempDir(), slog.New(slog.NewTextHandler(io.Discard, nil)))
 	if err != nil {
 		t.Fatal(err)
 	}
+	srv.runGrace = 50 * time.Millisecond
 	defer srv.Close()
 	ctx := context.Background()
 	st, ct := mcp.NewInMemoryTransports()

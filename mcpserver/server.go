@@ -56,6 +56,9 @@ type Server struct {
 	// round trips, by their request state; under mu.
 	runs map[string]*pausedRun
 	mu   sync.Mutex
+	// runGrace is how long an ended run's answer waits for its client's
+	// call before it is dropped.
+	runGrace time.Duration
 
 	// pool keeps the repositories' indexes open and watched.
 	pool *warm.Pool
@@ -88,7 +91,7 @@ func newServer(root, fallback, indexDir string, log *slog.Logger) *Server {
 	if log == nil {
 		log = slog.New(slog.NewTextHandler(os.Stderr, nil))
 	}
-	return &Server{root: root, fallback: fallback, indexDir: indexDir, log: log, pool: warm.New(indexDir, log)}
+	return &Server{root: root, fallback: fallback, indexDir: indexDir, log: log, pool: warm.New(indexDir, log), runGrace: runGrace}
 }
 
 // SetModel has a model judge every retrieve_context call's best

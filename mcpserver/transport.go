@@ -348,6 +348,9 @@ type boundedConn struct {
 	mu      sync.Mutex
 	pending map[jsonrpc.ID]bool
 	hook    func(int)
+	// cancelled are the requests in progress that the client cancelled,
+	// whose replies are not sent; under mu.
+	cancelled map[jsonrpc.ID]bool
 
 	// asked are the server's own requests to the client that have no
 	// reply yet, by id; under mu. wake tells a Read that stopped reading
@@ -432,8 +435,9 @@ func (c *boundedConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 			req, ok := r.msg.(*jsonrpc.Request)
 			if ok && req.Method == "notifications/cancelled" {
 				// A request still waiting for a slot is dropped: the SDK,
-				// which has not seen it, would let it run.
-				c.dropQueued(req)
+				// which has not seen it, would let it run. One in progress
+				// is stopped by the SDK, which would still answer it.
+				c.cancel(req)
 			}
 			if !ok || !req.IsCall() {
 				return r.msg, nil
@@ -487,13 +491,16 @@ func (c *boundedConn) take(ctx context.Context, req *jsonrpc.Request) error {
 	return c.inner.Write(ctx, &jsonrpc.Response{ID: req.ID, Error: refuse})
 }
 
-// dropQueued removes from the queue the request a cancellation names;
-// MCP has no reply sent for a cancelled request.
-func (c *boundedConn) dropQueued(cancel *jsonrpc.Request) {
+// cancel acts on a client's cancellation: a request it names that waits
+// for a slot is dropped from the queue, and one in progress is marked, so
+// that its reply is not sent. MCP has no reply sent for a cancelled
+// request; the SDK stops the request's handler, and would answer it with
+// the error that the stop made.
+func (c *boundedConn) cancel(note *jsonrpc.Request) {
 	var p struct {
 		RequestID json.RawMessage `json:"requestId"`
 	}
-	if json.Unmarshal(cancel.Params, &p) != nil || len(p.RequestID) == 0 {
+	if json.Unmarshal(note.Params, &p) != nil || len(p.RequestID) == 0 {
 		return
 	}
 	var raw any
@@ -505,6 +512,14 @@ func (c *boundedConn) dropQueued(cancel *jsonrpc.Request) {
 		return
 	}
 	c.queue = slices.DeleteFunc(c.queue, func(q *jsonrpc.Request) bool { return q.ID == id })
+	c.mu.Lock()
+	if c.pending[id] {
+		if c.cancelled == nil {
+			c.cancelled = map[jsonrpc.ID]bool{}
+		}
+		c.cancelled[id] = true
+	}
+	c.mu.Unlock()
 }
 
 // codeBusy is the error code of a request refused for the requests
@@ -549,6 +564,8 @@ func (c *boundedConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 		c.mu.Lock()
 		had := c.pending[resp.ID]
 		delete(c.pending, resp.ID)
+		dropped := c.cancelled[resp.ID]
+		delete(c.cancelled, resp.ID)
 		n := len(c.pending)
 		c.mu.Unlock()
 		if had {
@@ -556,6 +573,9 @@ func (c *boundedConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 			if c.hook != nil {
 				c.hook(n)
 			}
+		}
+		if dropped {
+			return nil // the client cancelled the request: no reply
 		}
 	}
 	return c.inner.Write(ctx, msg)

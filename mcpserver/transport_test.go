@@ -517,3 +517,57 @@ func TestIDReusedAfterItsReply(t *testing.T) {
 		}
 	}
 }
+
+// TestCancelledGetsNoReply: a request the client cancels while it is in
+// progress gets no reply (MCP sends none), yet frees its slot; its id is
+// then free for a new request, which is answered.
+func TestCancelledGetsNoReply(t *testing.T) {
+	fake := &fakeConn{msgs: make(chan jsonrpc.Message, 8)}
+	c := &boundedConn{inner: fake, slots: make(chan struct{}, 1), pending: map[jsonrpc.ID]bool{}, done: make(chan struct{})}
+	ctx := context.Background()
+	id, err := jsonrpc.MakeID(float64(7))
+	if err != nil {
+		t.Fatal(err)
+	}
+	call := &jsonrpc.Request{ID: id, Method: "tools/call"}
+	cancel := &jsonrpc.Request{Method: "notifications/cancelled", Params: json.RawMessage(`{"requestId":7,"reason":"the user stopped"}`)}
+	fake.msgs <- call
+	fake.msgs <- cancel
+	fake.msgs <- call
+	for _, want := range []string{"tools/call", "notifications/cancelled"} {
+		m, err := c.Read(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r := m.(*jsonrpc.Request); r.Method != want {
+			t.Fatalf("read %s, want %s", r.Method, want)
+		}
+	}
+	// The SDK answers the cancelled call with its handler's error.
+	if err := c.Write(ctx, &jsonrpc.Response{ID: id, Error: &jsonrpc.Error{Code: 0, Message: "context canceled"}}); err != nil {
+		t.Fatal(err)
+	}
+	if len(fake.writes) != 0 {
+		t.Fatalf("a cancelled request was answered: %+v", fake.writes[0])
+	}
+	// Its slot is free (the bound is one), and its id with it.
+	got := make(chan jsonrpc.Message, 1)
+	go func() {
+		m, _ := c.Read(ctx)
+		got <- m
+	}()
+	select {
+	case m := <-got:
+		if r := m.(*jsonrpc.Request); r.ID != id || r.Method != "tools/call" {
+			t.Fatalf("read %+v, want the call again", r)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the cancelled request's slot was not freed")
+	}
+	if err := c.Write(ctx, &jsonrpc.Response{ID: id, Result: json.RawMessage(`{}`)}); err != nil {
+		t.Fatal(err)
+	}
+	if len(fake.writes) != 1 {
+		t.Fatalf("%d replies to the call made again, want 1", len(fake.writes))
+	}
+}
