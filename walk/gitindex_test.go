@@ -21,12 +21,16 @@ func TestParseGitIndexAsGit(t *testing.T) {
 		name    string
 		format  string
 		version string
+		split   bool
 	}{
-		{"sha1 v2", "sha1", "2"},
-		{"sha1 v3", "sha1", "3"},
-		{"sha1 v4", "sha1", "4"},
-		{"sha256 v2", "sha256", "2"},
-		{"sha256 v4", "sha256", "4"},
+		{"sha1 v2", "sha1", "2", false},
+		{"sha1 v3", "sha1", "3", false},
+		{"sha1 v4", "sha1", "4", false},
+		{"sha256 v2", "sha256", "2", false},
+		{"sha256 v4", "sha256", "4", false},
+		{"split sha1 v2", "sha1", "2", true},
+		{"split sha1 v4", "sha1", "4", true},
+		{"split sha256 v3", "sha256", "3", true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			root := t.TempDir()
@@ -53,13 +57,26 @@ func TestParseGitIndexAsGit(t *testing.T) {
 				run("add", "-N", "new.go")
 			}
 			run("update-index", "--index-version", tc.version)
+			if tc.split {
+				// A split index over the shared one: entries added (one
+				// sorting first, one last), removed, and changed (which
+				// the split index replaces), none of it folded into the
+				// shared index.
+				run("-c", "splitIndex.maxPercentChange=100", "update-index", "--split-index")
+				writeTree(t, root, map[string]string{"0first.go": "0\n", "zz/last.go": "z\n", "b/c.go": "changed\n"})
+				run("-c", "splitIndex.maxPercentChange=100", "add", "0first.go", "zz/last.go", "b/c.go")
+				run("-c", "splitIndex.maxPercentChange=100", "rm", "-q", "--cached", "b/cd.go", "b-c/x")
+			}
 			data, err := os.ReadFile(filepath.Join(root, ".git", "index"))
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, err := parseGitIndex(data)
+			got, err := parseGitIndexFrom(data, sharedIndexReader(filepath.Join(root, ".git"), filepath.Join(root, ".git", "index")))
 			if err != nil {
 				t.Fatalf("parseGitIndex: %v", err)
+			}
+			if _, err := parseGitIndex(data); tc.split && err == nil {
+				t.Error("a split index read without its shared index")
 			}
 			want := splitNUL(run("-c", "core.quotePath=false", "ls-files", "-z", "--cached"))
 			slices.Sort(want)
@@ -99,6 +116,8 @@ func TestTrackedPaths(t *testing.T) {
 func FuzzParseGitIndex(f *testing.F) {
 	f.Add([]byte("DIRC\x00\x00\x00\x02\x00\x00\x00\x00" + string(make([]byte, 20))))
 	f.Add([]byte("DIRC\x00\x00\x00\x04\x00\x00\x00\x01"))
+	// A split index's shared index, which every input's link reads.
+	shared := syntheticIndex(200)
 	if git, err := exec.LookPath("git"); err == nil {
 		root := f.TempDir()
 		writeTree(f, root, map[string]string{"a.go": "a\n", "b/c.go": "c\n"})
@@ -110,19 +129,37 @@ func FuzzParseGitIndex(f *testing.F) {
 		if data, err := os.ReadFile(filepath.Join(root, ".git", "index")); err == nil {
 			f.Add(data)
 		}
+		writeTree(f, root, map[string]string{"a.go": "changed\n", "d.go": "d\n"})
+		for _, args := range [][]string{{"update-index", "--split-index"}, {"add", "-A"}, {"rm", "-q", "--cached", "b/c.go"}} {
+			if err := gitAt(git, root, root, append([]string{"-c", "splitIndex.maxPercentChange=100"}, args...)...).Run(); err != nil {
+				f.Fatal(err)
+			}
+		}
+		if data, err := os.ReadFile(filepath.Join(root, ".git", "index")); err == nil {
+			f.Add(data)
+		}
+		if matches, _ := filepath.Glob(filepath.Join(root, ".git", "sharedindex.*")); len(matches) == 1 {
+			if data, err := os.ReadFile(matches[0]); err == nil {
+				shared = data
+			}
+		}
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		paths, err := parseGitIndex(data)
-		if err != nil {
-			return
-		}
-		if !slices.IsSorted(paths) {
-			t.Errorf("paths not sorted: %q", paths)
-		}
-		for i, p := range paths {
-			if p == "" || i > 0 && paths[i-1] == p {
-				t.Errorf("path %d is %q", i, p)
+		check := func(paths []string) {
+			if !slices.IsSorted(paths) {
+				t.Errorf("paths not sorted: %q", paths)
 			}
+			for i, p := range paths {
+				if p == "" || i > 0 && paths[i-1] == p {
+					t.Errorf("path %d is %q", i, p)
+				}
+			}
+		}
+		if paths, err := parseGitIndex(data); err == nil {
+			check(paths)
+		}
+		if paths, err := parseGitIndexFrom(data, func(string) ([]byte, error) { return shared, nil }); err == nil {
+			check(paths)
 		}
 	})
 }
@@ -253,4 +290,29 @@ func TestTrackedAsGit(t *testing.T) {
 	if got := walkPaths(t, sp, Options{}); slices.Contains(got, "z/gen/out.go") {
 		t.Errorf("a sparse index: the ignored, untracked z/gen/out.go is walked: %q", got)
 	}
+
+	// A split index (core.splitIndex): the tracked files the rules ignore,
+	// in the shared index and in the split one, are walked as git lists
+	// them.
+	si := t.TempDir()
+	writeTree(t, si, map[string]string{".gitignore": "gen/\n", "a.go": "package a\n", "gen/old.go": "package gen\n"})
+	run(si, "init", "-q")
+	run(si, "config", "core.splitIndex", "true")
+	run(si, "config", "splitIndex.maxPercentChange", "100")
+	run(si, "add", "-f", ".gitignore", "a.go", "gen/old.go")
+	run(si, "commit", "-qm", "split")
+	writeTree(t, si, map[string]string{"gen/new.go": "package gen\n", "gen/loose.go": "package gen\n"})
+	run(si, "add", "-f", "gen/new.go")
+	if matches, _ := filepath.Glob(filepath.Join(si, ".git", "sharedindex.*")); len(matches) == 0 {
+		t.Fatal("git made no shared index")
+	}
+	if got, want := walkPaths(t, si, Options{}), listed(si); !slices.Equal(sorted(got), want) {
+		t.Errorf("a split index: walk %q, git %q", got, want)
+	}
+}
+
+func sorted(s []string) []string {
+	s = slices.Clone(s)
+	slices.Sort(s)
+	return s
 }
