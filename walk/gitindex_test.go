@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -315,4 +316,56 @@ func sorted(s []string) []string {
 	s = slices.Clone(s)
 	slices.Sort(s)
 	return s
+}
+
+// Inside a submodule, git's rules are the submodule's own: a pattern of
+// the superproject's .gitignore does not reach into it, the submodule's
+// info/exclude does; hone's own .ignore holds on both sides.
+func TestSubmoduleOwnRules(t *testing.T) {
+	git, err := exec.LookPath("git")
+	if err != nil {
+		t.Skip("git not found")
+	}
+	home := t.TempDir()
+	run := func(dir string, args ...string) []byte {
+		t.Helper()
+		out, err := gitAt(git, home, dir, append([]string{"-c", "user.name=t", "-c", "user.email=t@t", "-c", "protocol.file.allow=always"}, args...)...).CombinedOutput()
+		if err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+		return out
+	}
+	listed := func(dir string) []string {
+		out := run(dir, "ls-files", "-z", "--cached", "--others", "--exclude-standard")
+		return sorted(splitNUL(out))
+	}
+	sub := filepath.Join(t.TempDir(), "sub")
+	writeTree(t, sub, map[string]string{".gitignore": "*.o\n", "lib.go": "package lib\n"})
+	run(sub, "init", "-q")
+	run(sub, "add", ".")
+	run(sub, "commit", "-qm", "sub")
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{".gitignore": "*.gen.go\n", ".ignore": "*.tmp\n", "main.go": "package main\n", "main.gen.go": "package main\n"})
+	run(root, "init", "-q")
+	run(root, "add", ".gitignore", ".ignore", "main.go")
+	run(root, "submodule", "add", "-q", sub, "third/sub")
+	run(root, "commit", "-qm", "root")
+	sm := filepath.Join(root, "third", "sub")
+	writeTree(t, sm, map[string]string{"api.gen.go": "package lib\n", "x.o": "o\n", "notes.txt": "n\n", "scratch.tmp": "t\n"})
+	infoDir := filepath.Join(root, ".git", "modules", "third", "sub", "info")
+	if err := os.MkdirAll(infoDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(infoDir, "exclude"), []byte("notes.txt\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	want := slices.DeleteFunc(listed(root), func(p string) bool { return p == "third/sub" })
+	for _, p := range listed(sm) {
+		want = append(want, "third/sub/"+p)
+	}
+	// hone's own .ignore, not git's, leaves out *.tmp on both sides.
+	want = sorted(slices.DeleteFunc(want, func(p string) bool { return strings.HasSuffix(p, ".tmp") }))
+	if got := sorted(walkPaths(t, root, Options{})); !slices.Equal(got, want) {
+		t.Errorf("walk %q, want %q", got, want)
+	}
 }

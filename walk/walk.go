@@ -670,6 +670,21 @@ func (w *walker) read(j *dirJob, s *scratch) {
 	if err != nil && j.rel == "" {
 		return // fatal
 	}
+	if j.rel != "" {
+		// A nested repository (a submodule) says what it tracks itself,
+		// and what it ignores: git's rules from the folders above stop at
+		// its top, as git reads them; hone's own hold on.
+		for _, e := range entries {
+			if e.name == ".git" {
+				if own, common := gitDirs(j.abs); common != "" {
+					wt := workTree{top: j.abs, gitDir: common, ownGitDir: own}
+					j.tree = &workIndex{wt: wt, prefix: j.rel + "/"}
+					j.rules = w.nestedRules(j, wt)
+				}
+				break
+			}
+		}
+	}
 	rules, unreadable := w.loadIgnores(j, entries)
 
 	var elems []string
@@ -684,17 +699,6 @@ func (w *walker) read(j *dirJob, s *scratch) {
 	}
 	j.entries = make([]entry, 0, len(entries))
 	nsub := 0
-	if j.rel != "" {
-		// A nested repository (a submodule) says what it tracks itself.
-		for _, e := range entries {
-			if e.name == ".git" {
-				if own, common := gitDirs(j.abs); common != "" {
-					j.tree = &workIndex{wt: workTree{top: j.abs, gitDir: common, ownGitDir: own}, prefix: j.rel + "/"}
-				}
-				break
-			}
-		}
-	}
 	for _, e := range entries {
 		name := e.name
 		if vcsDirs[name] || unreadable != 0 && unreadable.has(name) {
@@ -814,6 +818,36 @@ func (w *walker) loadIgnores(j *dirJob, entries []dirent) (*ruleSet, ignoreSet) 
 		return j.rules, unreadable
 	}
 	return compile(append(j.rules.rules, here...), j.pathElems()), unreadable
+}
+
+// nestedRules are the rules in force at the top of a nested repository
+// (a submodule) at j, before its own ignore files: hone's own rules from
+// above, then the repository's excludes file and info/exclude, as git
+// reads them there.
+func (w *walker) nestedRules(j *dirJob, wt workTree) *ruleSet {
+	var rules []*rule
+	for _, r := range j.rules.rules {
+		if r.own {
+			rules = append(rules, r)
+		}
+	}
+	excludes, _ := excludesFileRead(wt.gitDir, wt.ownGitDir)
+	for _, f := range []struct{ path, rel string }{
+		{excludes, "the global excludes file (core.excludesFile)"},
+		{wt.infoExclude(), joinRel(j.rel, ".git/info/exclude")},
+	} {
+		if f.path == "" {
+			continue
+		}
+		data, err := os.ReadFile(f.path)
+		switch {
+		case err == nil:
+			rules = append(rules, parseIgnore(data, j.pathElems())...)
+		case !errors.Is(err, fs.ErrNotExist):
+			j.ignoreErrs = append(j.ignoreErrs, pathError{f.rel, err})
+		}
+	}
+	return compile(rules, j.pathElems())
 }
 
 // ignoreSet is a set of ignoreFiles, by index.
