@@ -14,6 +14,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 // Git never ignores a file it tracks: a .gitignore that says build/ leaves
@@ -71,15 +72,8 @@ const maxTrackedCache = 8
 // repository inside the walk's own (a submodule), which GIT_INDEX_FILE
 // does not name.
 func readTracked(wt workTree, nested bool) *trackedPaths {
-	file := filepath.Join(wt.ownGitDir, "index")
-	if env := os.Getenv("GIT_INDEX_FILE"); env != "" && !nested {
-		// The index git is told to use, for the work tree it runs in (a
-		// hook's); relative, from the work tree's top.
-		file = env
-		if !filepath.IsAbs(file) {
-			file = filepath.Join(wt.top, file)
-		}
-	}
+	trackedReads.Add(1)
+	file := indexFileOf(wt, nested)
 	fi, err := os.Stat(file)
 	if err != nil {
 		return nil
@@ -109,6 +103,24 @@ func readTracked(wt workTree, nested bool) *trackedPaths {
 		out = append(out, p[len(prefix):])
 	}
 	return &trackedPaths{paths: out}
+}
+
+// trackedReads counts the indexes read for their tracked paths (for the
+// tests).
+var trackedReads atomic.Int64
+
+// indexFileOf is the index file of the work tree wt.
+func indexFileOf(wt workTree, nested bool) string {
+	file := filepath.Join(wt.ownGitDir, "index")
+	if env := os.Getenv("GIT_INDEX_FILE"); env != "" && !nested {
+		// The index git is told to use, for the work tree it runs in (a
+		// hook's); relative, from the work tree's top.
+		file = env
+		if !filepath.IsAbs(file) {
+			file = filepath.Join(wt.top, file)
+		}
+	}
+	return file
 }
 
 // sharedIndexReader reads the shared index a split index names

@@ -369,3 +369,65 @@ func TestSubmoduleOwnRules(t *testing.T) {
 		t.Errorf("walk %q, want %q", got, want)
 	}
 }
+
+// A walk that meets the ignored entries the last one met, with the git
+// index unchanged, answers them from its listings, as decoded by the next
+// process, and reads no index; once git's index changes, it reads it.
+func TestTrackedAnswersKept(t *testing.T) {
+	git, err := exec.LookPath("git")
+	if err != nil {
+		t.Skip("git not found")
+	}
+	root := t.TempDir()
+	if !KeepsListings(root) {
+		t.Skipf("no listings kept on the file system of %s", root)
+	}
+	home := t.TempDir()
+	run := func(args ...string) {
+		t.Helper()
+		if out, err := gitAt(git, home, root, args...).CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	writeTree(t, root, map[string]string{".gitignore": "*.rc\nbuild/\n", "a.go": "package a\n", "tests/.coveragerc": "x\n", "build/keep.h": "h\n", "build/drop.h": "h\n", "cache/x.rc": "y\n"})
+	run("init", "-q")
+	run("add", "-f", ".gitignore", "a.go", "tests/.coveragerc", "build/keep.h")
+	settle(t)
+	want := []string{".gitignore", "a.go", "build/keep.h", "tests/.coveragerc"}
+	ls := NewListings()
+	// walk is a process's: listings decoded from the last one's.
+	walk := func(step string) int64 {
+		t.Helper()
+		data, err := ls.MarshalBinary()
+		if err != nil {
+			t.Fatal(err)
+		}
+		ls = NewListings()
+		if err := ls.UnmarshalBinary(data); err != nil {
+			t.Fatal(err)
+		}
+		trackedCache.mu.Lock()
+		trackedCache.byKey = nil // a new process has none read
+		trackedCache.mu.Unlock()
+		before := trackedReads.Load()
+		if got := sorted(walkPaths(t, root, Options{Listings: ls})); !slices.Equal(got, want) {
+			t.Errorf("%s: walk %q, want %q", step, got, want)
+		}
+		return trackedReads.Load() - before
+	}
+	if n := walk("first walk"); n != 1 {
+		t.Errorf("the first walk read the index %d times, want 1", n)
+	}
+	if n := walk("nothing changed"); n != 0 {
+		t.Errorf("a walk with nothing changed read the index %d times, want 0", n)
+	}
+	run("rm", "-q", "--cached", "build/keep.h")
+	settle(t)
+	want = []string{".gitignore", "a.go", "tests/.coveragerc"}
+	if n := walk("build/keep.h untracked"); n != 1 {
+		t.Errorf("a walk after the index changed read it %d times, want 1", n)
+	}
+	if n := walk("nothing changed again"); n != 0 {
+		t.Errorf("a walk with nothing changed read the index %d times, want 0", n)
+	}
+}

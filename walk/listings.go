@@ -5,6 +5,7 @@ import (
 	"errors"
 	"hash/crc32"
 	"io/fs"
+	"maps"
 	"slices"
 	"sync"
 	"time"
@@ -40,6 +41,66 @@ type Listings struct {
 	reused  int                // listings it took from old
 	racyAt  int64              // folders changed at or after this (ns) are racy
 	started bool
+
+	// oldTracked and nowTracked are what git's indexes answered the walks,
+	// by the index file: the last walks' and this one's. learned: this
+	// walk asked what they did not hold.
+	oldTracked, nowTracked map[string]*trackedMemo
+	learned                bool
+}
+
+// trackedMemo is what a git index answered, under the status its file
+// had: whether it keeps each path asked ("f" and a file's path, "d" and a
+// folder's), which the walk asks of an entry git's rules ignore. git
+// writes an index anew and renames it: its inode, times and size move
+// with any change.
+type trackedMemo struct {
+	stamp   dirStamp
+	answers map[string]bool
+}
+
+// trackedAnswer returns what the index file said of key under stamp, as
+// a walk before this one asked it.
+func (l *Listings) trackedAnswer(file string, stamp dirStamp, key string) (kept, ok bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	m := l.nowTracked[file]
+	if m != nil && m.stamp == stamp {
+		if kept, ok = m.answers[key]; ok {
+			return kept, true
+		}
+	}
+	if o := l.oldTracked[file]; o != nil && o.stamp == stamp {
+		if kept, ok = o.answers[key]; ok {
+			l.keepTracked(file, stamp, key, kept)
+			return kept, true
+		}
+	}
+	return false, false
+}
+
+// rememberTracked keeps what the index file said of key under stamp,
+// unless stamp is racy.
+func (l *Listings) rememberTracked(file string, stamp dirStamp, key string, kept bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if max(stamp.mtime, stamp.ctime) >= l.racyAt {
+		return
+	}
+	l.keepTracked(file, stamp, key, kept)
+	l.learned = true
+}
+
+func (l *Listings) keepTracked(file string, stamp dirStamp, key string, kept bool) {
+	if l.nowTracked == nil {
+		l.nowTracked = map[string]*trackedMemo{}
+	}
+	m := l.nowTracked[file]
+	if m == nil || m.stamp != stamp {
+		m = &trackedMemo{stamp: stamp, answers: map[string]bool{}}
+		l.nowTracked[file] = m
+	}
+	m.answers[key] = kept
 }
 
 // listingSlack is how recent a folder's times may be, at a walk's start,
@@ -121,7 +182,9 @@ func (l *Listings) begin(start time.Time) {
 	defer l.mu.Unlock()
 	if l.started {
 		l.old = l.now
+		l.oldTracked = l.nowTracked
 	}
+	l.nowTracked, l.learned = nil, false
 	l.started = true
 	// Made at about its final size: a walk meets the folders it met last.
 	l.now = make(map[string]listing, len(l.old))
@@ -164,7 +227,7 @@ func (l *Listings) record(rel string, stamp dirStamp, entries []dirent) {
 func (l *Listings) Changed() bool {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return l.fresh > 0 || l.reused != len(l.old)
+	return l.fresh > 0 || l.reused != len(l.old) || l.learned
 }
 
 // Len is how many folders are listed.
@@ -177,8 +240,12 @@ func (l *Listings) Len() int {
 	return len(l.old)
 }
 
-// listingsMagic starts the encoding; its last byte is the version.
-const listingsMagic = "hone listings\x02"
+// listingsMagic starts the encoding; its last byte is the version: 3
+// adds the indexes' answers after the folders, which 2 has not.
+const (
+	listingsMagic   = "hone listings\x03"
+	listingsMagicV2 = "hone listings\x02"
+)
 
 // errListings is the error of listings that cannot be decoded.
 var errListings = errors.New("walk: damaged folder listings")
@@ -196,9 +263,9 @@ const (
 func (l *Listings) MarshalBinary() ([]byte, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	m := l.old
+	m, tracked := l.old, l.oldTracked
 	if l.started {
-		m = l.now
+		m, tracked = l.now, l.nowTracked
 	}
 	rels := make([]string, 0, len(m))
 	for rel := range m {
@@ -239,13 +306,38 @@ func (l *Listings) MarshalBinary() ([]byte, error) {
 			}
 		}
 	}
+	files := slices.Sorted(maps.Keys(tracked))
+	b = binary.AppendUvarint(b, uint64(len(files)))
+	for _, f := range files {
+		t := tracked[f]
+		str(f)
+		b = binary.AppendVarint(b, t.stamp.mtime)
+		b = binary.AppendVarint(b, t.stamp.ctime)
+		b = binary.AppendUvarint(b, t.stamp.ino)
+		b = binary.AppendVarint(b, t.stamp.size)
+		b = binary.AppendUvarint(b, t.stamp.nlink)
+		keys := slices.Sorted(maps.Keys(t.answers))
+		b = binary.AppendUvarint(b, uint64(len(keys)))
+		for _, k := range keys {
+			str(k)
+			if t.answers[k] {
+				b = append(b, 1)
+			} else {
+				b = append(b, 0)
+			}
+		}
+	}
 	return binary.LittleEndian.AppendUint32(b, crc32.ChecksumIEEE(b)), nil
 }
 
 // UnmarshalBinary replaces the listings by those of data. Damaged data is
 // an error, and leaves the listings as they were.
 func (l *Listings) UnmarshalBinary(data []byte) error {
-	if len(data) < len(listingsMagic)+4 || string(data[:len(listingsMagic)]) != listingsMagic {
+	if len(data) < len(listingsMagic)+4 {
+		return errListings
+	}
+	v2 := string(data[:len(listingsMagic)]) == listingsMagicV2
+	if !v2 && string(data[:len(listingsMagic)]) != listingsMagic {
 		return errListings
 	}
 	body := data[:len(data)-4]
@@ -313,11 +405,38 @@ func (l *Listings) UnmarshalBinary(data []byte) error {
 		}
 		m[rel] = ls
 	}
+	var tracked map[string]*trackedMemo
+	if !v2 {
+		files := num()
+		if bad || files > uint64(len(b)) {
+			return errListings
+		}
+		tracked = make(map[string]*trackedMemo, files)
+		for range files {
+			f := str()
+			t := &trackedMemo{stamp: dirStamp{mtime: snum(), ctime: snum(), ino: num(), size: snum(), nlink: num()}}
+			n := num()
+			if bad || n > uint64(len(b)) {
+				return errListings
+			}
+			t.answers = make(map[string]bool, n)
+			for range n {
+				k := str()
+				if bad || len(b) == 0 || b[0] > 1 {
+					return errListings
+				}
+				t.answers[k] = b[0] == 1
+				b = b[1:]
+			}
+			tracked[f] = t
+		}
+	}
 	if len(b) != 0 {
 		return errListings
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	l.oldTracked, l.nowTracked, l.learned = tracked, nil, false
 	l.old, l.now, l.started = m, nil, false
 	l.fresh, l.reused = 0, 0
 	return nil

@@ -1,7 +1,10 @@
 package walk
 
 import (
+	"encoding/binary"
 	"fmt"
+	"hash/crc32"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -212,9 +215,16 @@ func TestListingsEncoding(t *testing.T) {
 }
 
 func FuzzListings(f *testing.F) {
-	ls := &Listings{old: map[string]listing{"a": {stamp: dirStamp{mtime: 1, ctime: 2, ino: 3, size: 4, nlink: 2}, entries: []dirent{{name: "x.go"}, {name: "b", typ: os.ModeDir}}}}}
+	ls := &Listings{old: map[string]listing{"a": {stamp: dirStamp{mtime: 1, ctime: 2, ino: 3, size: 4, nlink: 2}, entries: []dirent{{name: "x.go"}, {name: "b", typ: os.ModeDir}}}},
+		oldTracked: map[string]*trackedMemo{"/r/.git/index": {stamp: dirStamp{mtime: 5, ino: 6, size: 7}, answers: map[string]bool{"ftests/.coveragerc": true, "dbuild": false}}}}
 	data, _ := ls.MarshalBinary()
 	f.Add(data)
+	// Version 2, before the indexes' answers: the folders alone.
+	v2 := []byte(listingsMagicV2)
+	v2 = append(v2, 1, 1, 'a', 2, 4, 3, 8, 2, 1, 4)
+	v2 = append(v2, "x.go"...)
+	v2 = append(v2, encRegular)
+	f.Add(binary.LittleEndian.AppendUint32(v2, crc32.ChecksumIEEE(v2)))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		var l Listings
 		if l.UnmarshalBinary(data) != nil {
@@ -234,6 +244,14 @@ func FuzzListings(f *testing.F) {
 		var m Listings
 		if err := m.UnmarshalBinary(again); err != nil {
 			t.Fatalf("re-encoded listings do not decode: %v", err)
+		}
+		if len(m.old) != len(l.old) || len(m.oldTracked) != len(l.oldTracked) {
+			t.Fatalf("re-encoded: %d folders and %d indexes, from %d and %d", len(m.old), len(m.oldTracked), len(l.old), len(l.oldTracked))
+		}
+		for f, tm := range l.oldTracked {
+			if n := m.oldTracked[f]; n == nil || n.stamp != tm.stamp || !maps.Equal(n.answers, tm.answers) {
+				t.Fatalf("re-encoded: the answers of %q differ", f)
+			}
 		}
 	})
 }
@@ -260,5 +278,18 @@ func BenchmarkListingsDecode(b *testing.B) {
 		if err := NewListings().UnmarshalBinary(data); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// Listings written before the indexes' answers were kept (version 2)
+// still decode: an upgrade reads no folder again.
+func TestListingsVersion2(t *testing.T) {
+	v2 := []byte(listingsMagicV2)
+	v2 = append(v2, 1, 1, 'a', 2, 4, 3, 8, 2, 1, 4)
+	v2 = append(v2, "x.go"...)
+	v2 = append(v2, encRegular)
+	var l Listings
+	if err := l.UnmarshalBinary(binary.LittleEndian.AppendUint32(v2, crc32.ChecksumIEEE(v2))); err != nil || len(l.old) != 1 || l.oldTracked != nil {
+		t.Fatalf("version 2: %v, %d folders, answers %v", err, len(l.old), l.oldTracked)
 	}
 }

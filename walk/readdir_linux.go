@@ -83,6 +83,18 @@ func statDir(dir string) (dirStamp, bool) {
 	return stampOf(&st)
 }
 
+// statFileStamp returns the status of the regular file at path as a
+// stamp: its times, inode, size and links; false when it cannot be taken.
+// A file git replaces (its index, written anew and renamed) has another
+// inode.
+func statFileStamp(path string) (dirStamp, bool) {
+	var st unix.Stat_t
+	if err := ignoringEINTR(func() error { return unix.Stat(path, &st) }); err != nil || st.Mode&unix.S_IFMT != unix.S_IFREG {
+		return dirStamp{}, false
+	}
+	return dirStamp{mtime: st.Mtim.Nano(), ctime: st.Ctim.Nano(), ino: st.Ino, size: st.Size, nlink: uint64(st.Nlink)}, true
+}
+
 // stamp is statDir for the open directory.
 func (d dirHandle) stamp() (dirStamp, bool) {
 	var st unix.Stat_t

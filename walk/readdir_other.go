@@ -23,6 +23,10 @@ func statDir(dir string) (dirStamp, bool) { return dirStamp{}, false }
 
 func (d dirHandle) stamp() (dirStamp, bool) { return dirStamp{}, false }
 
+// statFileStamp: elsewhere than on Linux, nothing is kept by a file's
+// status.
+func statFileStamp(path string) (dirStamp, bool) { return dirStamp{}, false }
+
 // KeepsListings reports whether a walk of root keeps folders' listings:
 // only on Linux.
 func KeepsListings(root string) bool { return false }
