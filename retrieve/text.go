@@ -16,9 +16,10 @@ type fileText struct {
 	content string
 	lines   []string
 
-	mu    sync.Mutex
-	stems [][]string // each line's distinct stems once tokenized, whole identifiers left out
-	done  []bool
+	mu      sync.Mutex
+	stems   [][]string // each line's distinct stems once tokenized, whole identifiers left out
+	done    []bool
+	scratch []string
 }
 
 // lineStems tokenizes line i, once.
@@ -31,11 +32,17 @@ func (ft *fileText) lineStems(i int) []string {
 	}
 	if !ft.done[i] && len(ft.lines[i]) <= 400 {
 		ft.done[i] = true
-		tokenize.Each(ft.lines[i], func(t tokenize.Token) {
-			if !t.Whole && !slices.Contains(ft.stems[i], t.Stem) {
-				ft.stems[i] = append(ft.stems[i], t.Stem)
+		// Gathered in a scratch slice, kept in one of their size: a
+		// line's slice grown stem by stem cost a third of the tokenizing.
+		ft.scratch = ft.scratch[:0]
+		tokenize.EachShort(ft.lines[i], func(t tokenize.Token) {
+			if !t.Whole && !slices.Contains(ft.scratch, t.Stem) {
+				ft.scratch = append(ft.scratch, t.Stem)
 			}
 		})
+		if len(ft.scratch) > 0 {
+			ft.stems[i] = slices.Clone(ft.scratch)
+		}
 	}
 	return ft.stems[i]
 }

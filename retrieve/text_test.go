@@ -1,6 +1,7 @@
 package retrieve
 
 import (
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -37,5 +38,24 @@ func TestTextCache(t *testing.T) {
 	}
 	if c.size > c.max {
 		t.Errorf("size %d over %d", c.size, c.max)
+	}
+}
+
+// BenchmarkLineStems tokenizes every line of a file of this repository,
+// as refine and the ranking do for each candidate they read.
+func BenchmarkLineStems(b *testing.B) {
+	data, err := os.ReadFile("rank.go")
+	if err != nil {
+		b.Fatal(err)
+	}
+	content := string(data)
+	lines := strings.Split(content, "\n")
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		ft := &fileText{content: content, lines: lines}
+		for i := range lines {
+			ft.lineStems(i)
+		}
 	}
 }

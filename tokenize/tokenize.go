@@ -76,6 +76,12 @@ const MaxLen = 64
 // strings are safe to keep.
 func Each(text string, fn func(Token)) { each(text, fn, len(text) >= nearFrom) }
 
+// EachShort is Each for one of many short texts tokenized in a row (a
+// file's lines, one by one), whose words repeat from one to the next: it
+// looks them up through a near cache whatever the text's length, which
+// Each keeps for long texts. The tokens are Each's.
+func EachShort(text string, fn func(Token)) { each(text, fn, true) }
+
 // each is Each, through a near cache where withNear says so.
 func each(text string, fn func(Token), withNear bool) {
 	var lb lowbuf

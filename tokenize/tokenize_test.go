@@ -515,3 +515,15 @@ func FuzzNearCache(f *testing.F) {
 		}
 	})
 }
+
+// EachShort gives Each's tokens, line after line of a file.
+func TestEachShortIsEach(t *testing.T) {
+	for _, line := range strings.Split(benchCorpus()[:50_000], "\n") {
+		var short, each []Token
+		EachShort(line, func(tk Token) { short = append(short, tk) })
+		Each(line, func(tk Token) { each = append(each, tk) })
+		if !slices.Equal(short, each) {
+			t.Fatalf("%q: EachShort %v, Each %v", line, short, each)
+		}
+	}
+}
