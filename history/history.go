@@ -212,18 +212,25 @@ func readLocking(ctx context.Context, root, gitDir, rev, cacheDir string, m mode
 	if rev == "" {
 		rev = "HEAD"
 	}
-	args := []string{"rev-parse", "--absolute-git-dir", "--show-prefix", "--git-path", "shallow", rev + "^{commit}"}
-	out, err := git(ctx, root, gitDir, nil, args...)
-	if err != nil {
-		return nil, 0, ErrNoGit
+	q, ok := headQuery{}, false
+	if gitDir == "" && rev == "HEAD" {
+		q, ok = fastHead(root)
 	}
-	lines := strings.Split(strings.TrimRight(string(out), "\n"), "\n")
-	if len(lines) != 4 {
-		return nil, 0, ErrNoGit
+	if !ok {
+		args := []string{"rev-parse", "--absolute-git-dir", "--show-prefix", "--git-path", "shallow", rev + "^{commit}"}
+		out, err := git(ctx, root, gitDir, nil, args...)
+		if err != nil {
+			return nil, 0, ErrNoGit
+		}
+		lines := strings.Split(strings.TrimRight(string(out), "\n"), "\n")
+		if len(lines) != 4 {
+			return nil, 0, ErrNoGit
+		}
+		q = headQuery{gitDir: lines[0], prefix: lines[1], shallow: lines[2], head: lines[3]}
 	}
 	// In a folder of a larger repository, files are named from the
 	// folder, as the index names them.
-	absGitDir, prefix, shallowPath, head := lines[0], lines[1], lines[2], lines[3]
+	absGitDir, prefix, shallowPath, head := q.gitDir, q.prefix, q.shallow, q.head
 	key := absGitDir + "\x00" + prefix
 	// A shallow clone's history ends at commits whose parents it lacks:
 	// its cache is its own, for a fetch that deepens it makes another

@@ -510,3 +510,23 @@ func resolve(dir, p string) string {
 	}
 	return filepath.Join(dir, p)
 }
+
+// Repository is the git work tree a folder lies in, as git finds it from
+// the folder: its top, its git directory (a linked worktree's own), the
+// git directory that holds its shared refs, objects and configuration,
+// and the folder's path below the top, slash-separated, "" at the top.
+// Links in the folder's path are resolved, as git resolves its working
+// directory's.
+type Repository struct {
+	Top, GitDir, CommonDir, Below string
+}
+
+// FindRepository finds the git work tree dir lies in, looking no higher
+// than GIT_CEILING_DIRECTORIES; false where it lies in none.
+func FindRepository(dir string) (Repository, bool) {
+	wt, ok := findWorkTree(dir)
+	if !ok {
+		return Repository{}, false
+	}
+	return Repository{Top: wt.top, GitDir: wt.ownGitDir, CommonDir: wt.gitDir, Below: strings.Join(wt.below, "/")}, true
+}
