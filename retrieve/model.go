@@ -207,6 +207,8 @@ type excerpter struct {
 	tp    *taskParse
 	src   *sources
 	stems map[string]bool // the task's, read once
+	// secret: whether a file holds a secret, by path, searched once.
+	secret map[string]bool
 }
 
 func (x *excerpter) Excerpt(path string, maxTokens int) (hone.Excerpt, error) {
@@ -225,9 +227,22 @@ func (x *excerpter) Excerpt(path string, maxTokens int) (hone.Excerpt, error) {
 	if x.stems == nil {
 		x.stems = x.taskStems()
 	}
+	// The whole file is searched first, with the rules for its path: an
+	// excerpt cut inside a secret (a private key's head, without its
+	// end) no longer matches the rule that finds it, and the rules of a
+	// kind of file (a Kubernetes secret's YAML) need its path.
+	if x.secret == nil {
+		x.secret = map[string]bool{}
+	}
+	holds, seen := x.secret[path]
+	if !seen {
+		_, n := redact.File(path, fc.text.content)
+		holds = n > 0
+		x.secret[path] = holds
+	}
 	text := excerptText(fc.text.lines, fc.defs, x.stems, maxTokens)
 	text, n := redact.String(text)
-	if n > 0 {
+	if holds || n > 0 {
 		out.Withheld = "holds secrets"
 		return out, nil
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/hone-tools/hone"
+	"github.com/hone-tools/hone/index"
 	"github.com/hone-tools/hone/structure"
 )
 
@@ -85,4 +86,39 @@ func TestExcerpter(t *testing.T) {
 		t.Error("an excerpt of a file not in the index")
 	}
 	var _ hone.Excerpter = x
+}
+
+// A file that holds a secret is withheld from a model whatever its
+// excerpt keeps: a private key the excerpt cuts before its end line, and
+// a secret that only its kind of file's rule finds (a Kubernetes secret).
+func TestExcerptWithholdsCutSecrets(t *testing.T) {
+	var key strings.Builder
+	key.WriteString("export function signToken(t: string) {\n  return sign(t, signingKey)\n}\n\nconst signingKey = `-----BEGIN RSA PRIVATE KEY-----\n")
+	for i := range 50 {
+		fmt.Fprintf(&key, "MIIEowIBAAKCAQEA%02dx7mVq0bZ3JrQkH1yT8wPq2LmN4vB6cXe9dR5sK3jU7hG1fA0zY\n", i)
+	}
+	key.WriteString("-----END RSA PRIVATE KEY-----`\n")
+	root := writeFiles(t, map[string]string{
+		"src/auth/signing.ts":   key.String(),
+		"deploy/db-secret.yaml": "apiVersion: v1\nkind: Secret\nmetadata:\n  name: jwt\ntype: Opaque\ndata:\n  jwt-signing: c3VwZXJzZWNyZXRzaWduaW5na2V5dmFsdWUxMjM0NTY=\n",
+		"src/auth/expiry.ts":    "export function tokenExpired(t: Token) {\n  return t.expiresAt < Date.now()\n}\n",
+	})
+	ix, err := buildIndex(root, index.Options{Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	x := &excerpter{ix: ix, tp: parseTask("token signing key expiry", ix), src: newSources(ix)}
+	for _, p := range []string{"src/auth/signing.ts", "deploy/db-secret.yaml"} {
+		ex, err := x.Excerpt(p, 120)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ex.Withheld == "" || strings.Contains(ex.Text, "MIIE") || strings.Contains(ex.Text, "c3Vw") {
+			t.Errorf("%s: sent %q (withheld %q)", p, ex.Text, ex.Withheld)
+		}
+	}
+	if ex, err := x.Excerpt("src/auth/expiry.ts", 120); err != nil || ex.Withheld != "" {
+		t.Errorf("expiry.ts, which holds no secret: %+v, %v", ex, err)
+	}
 }
