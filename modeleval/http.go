@@ -9,6 +9,7 @@ import (
 	"io"
 	"math/rand/v2"
 	"net/http"
+	neturl "net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -89,7 +90,10 @@ func (ep *Endpoint) post(ctx context.Context, name, path string, header http.Hea
 	if maxWait <= 0 {
 		maxWait = 30 * time.Second
 	}
-	url := strings.TrimRight(ep.BaseURL, "/") + path
+	url, err := endpointURL(ep.BaseURL, path)
+	if err != nil {
+		return 0, err
+	}
 	for attempt := 0; ; attempt++ {
 		err := ep.once(ctx, client, url, header, b, timeout, out, errMsg)
 		if err == nil {
@@ -166,6 +170,12 @@ func (ep *Endpoint) once(ctx context.Context, client *http.Client, url string, h
 	if len(data) > maxBody {
 		return fmt.Errorf("the answer is over %d MiB", maxBody>>20)
 	}
+	// An answer that repeats the key (an error that quotes the header it
+	// refused) has it taken out before anything is cut from it: a message
+	// cut inside the key would keep its head, which no longer matches.
+	if ep.Key != "" {
+		data = bytes.ReplaceAll(data, []byte(ep.Key), []byte("[redacted: api key]"))
+	}
 	if resp.StatusCode >= 300 && resp.StatusCode < 400 {
 		return fmt.Errorf("the endpoint redirects (HTTP %d) to %q: give --base-url that address; hone follows no redirect with a key", resp.StatusCode, resp.Header.Get("Location"))
 	}
@@ -176,6 +186,18 @@ func (ep *Endpoint) once(ctx context.Context, client *http.Client, url string, h
 		return fmt.Errorf("the answer is not the API's JSON (is --base-url the API's root?): %s", snippet(string(data)))
 	}
 	return nil
+}
+
+// endpointURL is the API's path under a base URL, before its query: an
+// Azure endpoint's ?api-version=... stays last.
+func endpointURL(base, path string) (string, error) {
+	u, err := neturl.Parse(base)
+	if err != nil {
+		return "", fmt.Errorf("bad base URL %q: %v", base, err)
+	}
+	u.Path = strings.TrimRight(u.Path, "/") + path
+	u.RawPath = ""
+	return u.String(), nil
 }
 
 // fail makes an endpoint's error one line that names the endpoint, with

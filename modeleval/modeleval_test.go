@@ -257,6 +257,7 @@ func TestFailures(t *testing.T) {
 		{"anthropic refusal", "anthropic", 200, nil, `{"id":"msg_1","type":"message","role":"assistant","model":"claude-test","content":[],"stop_reason":"refusal","usage":{"input_tokens":5,"output_tokens":0}}`, "refused", ErrRefused},
 		{"anthropic truncated", "anthropic", 200, nil, anthropicBody(`{}`, "max_tokens"), "cut short", ErrTruncated},
 		{"bad key", "openai", 401, nil, `{"error":{"message":"Incorrect API key provided: ` + testKey + `. You can find your API key at https://platform.openai.com/account/api-keys.","type":"invalid_request_error","param":null,"code":"invalid_api_key"}}`, "HTTP 401: Incorrect API key provided: [redacted", nil},
+		{"key quoted where the message is cut", "openai", 401, nil, `{"error":{"message":"` + strings.Repeat("refused ", 22) + "now " + testKey + ` is not a key of this project"}}`, "HTTP 401: refused refused", nil},
 		{"anthropic bad request", "anthropic", 400, nil, `{"type":"error","error":{"type":"invalid_request_error","message":"model: field required"}}`, "HTTP 400: invalid_request_error: model: field required", nil},
 		{"not the API", "openai", 200, nil, `<html>hello</html>`, "not the API's JSON", nil},
 	} {
@@ -276,7 +277,7 @@ func TestFailures(t *testing.T) {
 			if tt.is != nil && !errors.Is(err, tt.is) {
 				t.Errorf("error %v is not %v", err, tt.is)
 			}
-			if strings.Contains(err.Error(), testKey) || strings.Contains(err.Error(), "\n") {
+			if strings.Contains(err.Error(), testKey[:12]) || strings.Contains(err.Error(), "\n") {
 				t.Errorf("error %q leaks the key or is not one line", err)
 			}
 		})
@@ -524,6 +525,21 @@ func FuzzParseAnswer(f *testing.F) {
 
 // A redirect is not followed: Anthropic's key, in a header of its own,
 // would go with it to the other host.
+// The API's path goes under the base URL's path, before its query (an
+// Azure endpoint's api-version).
+func TestEndpointURL(t *testing.T) {
+	for _, tt := range []struct{ base, want string }{
+		{"https://api.openai.com/v1", "https://api.openai.com/v1/chat/completions"},
+		{"https://api.openai.com/v1/", "https://api.openai.com/v1/chat/completions"},
+		{"https://x.openai.azure.com/openai/deployments/d?api-version=2024-10-21", "https://x.openai.azure.com/openai/deployments/d/chat/completions?api-version=2024-10-21"},
+		{"http://localhost:11434/v1", "http://localhost:11434/v1/chat/completions"},
+	} {
+		if got, err := endpointURL(tt.base, "/chat/completions"); err != nil || got != tt.want {
+			t.Errorf("endpointURL(%q) = %q, %v; want %q", tt.base, got, err, tt.want)
+		}
+	}
+}
+
 func TestNoRedirect(t *testing.T) {
 	var leaked atomic.Bool
 	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

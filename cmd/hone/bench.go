@@ -134,7 +134,7 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		Options: hone.Options{MaxCycles: *maxCycles}, Baseline: *baseline}
 	cfg.PackBudgets = budgets
 	cfg.PackDump = *packDump
-	model, err := ef.open()
+	model, err := ef.open(notifier(stderr))
 	if err != nil {
 		return err
 	}

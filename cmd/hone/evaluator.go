@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
+	"unicode"
 
 	"github.com/hone-tools/hone/modeleval"
 )
@@ -37,7 +39,9 @@ func (f *evalFlags) register(fs *flag.FlagSet) {
 }
 
 // open sets up the model the flags name; nil for none.
-func (f *evalFlags) open() (*modeleval.Model, error) {
+// open dials the evaluator the flags ask for, nil for none; what it has
+// to say of a default it could not use goes to notice.
+func (f *evalFlags) open(notice func(string)) (*modeleval.Model, error) {
 	if f.kind == "" || f.kind == "none" {
 		return nil, nil
 	}
@@ -55,6 +59,13 @@ func (f *evalFlags) open() (*modeleval.Model, error) {
 		}
 	default:
 		return nil, usagef("unknown evaluator %q (--evaluator or HONE_EVALUATOR): use none, openai or anthropic", f.kind)
+	}
+	// A key read from a file keeps its line's end: it is taken off, and a
+	// control character left inside is the user's to fix, not a failed
+	// connection (which is what the HTTP client makes of it).
+	ep.Key = strings.TrimSpace(ep.Key)
+	if strings.ContainsFunc(ep.Key, unicode.IsControl) {
+		return nil, usagef("%s_API_KEY holds a control character: set it to the key alone", strings.ToUpper(f.kind))
 	}
 	ep.Model, ep.Timeout = f.model, f.timeout
 	if f.model == "" {
@@ -95,7 +106,13 @@ func (f *evalFlags) open() (*modeleval.Model, error) {
 			dir = filepath.Join(base, "hone", "verdicts")
 		}
 		if cfg.Cache, err = modeleval.OpenCache(dir); err != nil {
-			return nil, fmt.Errorf("open the model's cache: %w; give --model-cache DIR, or off", err)
+			if f.cache != "" {
+				return nil, usagef("open the model's cache: %v: give --model-cache a folder you can write, or off", err)
+			}
+			// The default folder: the run goes on, asking the model
+			// again for what a cache would have kept.
+			cfg.Cache = nil
+			notice(fmt.Sprintf("the model's verdicts are not cached: %v (give --model-cache DIR, or off)", err))
 		}
 	}
 	return &modeleval.Model{Chat: chat, Config: cfg}, nil

@@ -60,6 +60,10 @@ func TestEvaluatorFlagErrors(t *testing.T) {
 		{map[string]string{"OPENAI_API_KEY": fakeKey}, []string{"--evaluator", "openai", "--model", "m", "--model-top", "0"}, "--model-top must be at least 1"},
 		{map[string]string{"OPENAI_API_KEY": fakeKey}, []string{"--evaluator", "openai", "--model", "m", "--base-url", "localhost:1234"}, "not an http(s) URL"},
 		{map[string]string{"HONE_EVALUATOR": "bogus"}, nil, `unknown evaluator "bogus" (--evaluator or HONE_EVALUATOR)`},
+		// A key with a control character inside: the user's to fix, not
+		// a connection that failed.
+		{map[string]string{"OPENAI_API_KEY": "sk-abc\x1bdef"}, []string{"--evaluator", "openai", "--model", "m"}, "OPENAI_API_KEY holds a control character: set it to the key alone"},
+		{map[string]string{"OPENAI_API_KEY": fakeKey}, []string{"--evaluator", "openai", "--model", "m", "--model-cache", "/proc/no-such-folder"}, "open the model's cache"},
 		// Prices that are no numbers, or that would make the account's
 		// sums infinite.
 		{map[string]string{"OPENAI_API_KEY": fakeKey}, []string{"--evaluator", "openai", "--model", "m", "--price-in", "NaN"}, "--price-in and --price-out are US dollars per million tokens"},
@@ -127,6 +131,23 @@ func TestRetrieveWithModel(t *testing.T) {
 	}
 	if strings.Contains(stdout+stderr, fakeKey) {
 		t.Error("the key is in the output")
+	}
+}
+
+// A key read with its line's end works; a default cache folder that cannot
+// be made leaves the run uncached, saying so, not failed.
+func TestModelKeyAndCacheFallback(t *testing.T) {
+	t.Setenv("HONE_INDEX_DIR", t.TempDir())
+	t.Setenv("OPENAI_API_KEY", fakeKey+"\n")
+	t.Setenv("XDG_CACHE_HOME", "/proc/no-such-folder")
+	t.Setenv("HOME", "/proc/no-such-folder")
+	srv := fakeModel(t, false)
+	code, stdout, stderr := runInProcess(t, "retrieve", "--repo", "../../testdata/repos/auth-expiry", "--no-server", "--evaluator", "openai", "--model", "planted", "--base-url", srv.URL+"/v1", "Expired JWT tokens are still accepted by the auth middleware")
+	if code != 0 || !strings.Contains(stdout, "(model 0.97)") {
+		t.Fatalf("exit %d, stderr %q, stdout:\n%s", code, stderr, stdout)
+	}
+	if !strings.Contains(stderr, "the model's verdicts are not cached") {
+		t.Errorf("stderr %q says nothing of the cache", stderr)
 	}
 }
 

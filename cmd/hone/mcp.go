@@ -30,7 +30,7 @@ func cmdMCP(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err := noArgs("mcp", "to serve", words); err != nil {
 		return err
 	}
-	model, err := ef.open()
+	model, err := ef.open(notifier(stderr))
 	if err != nil {
 		return err
 	}

@@ -100,7 +100,7 @@ func cmdRetrieve(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	if err := opts.Check(); err != nil {
 		return usagef("%v", err)
 	}
-	model, err := ef.open()
+	model, err := ef.open(notifier(stderr))
 	if err != nil {
 		return err
 	}
