@@ -22,6 +22,7 @@ import (
 	"github.com/hone-tools/hone"
 	"github.com/hone-tools/hone/internal/lazyre"
 	"github.com/hone-tools/hone/redact"
+	"github.com/hone-tools/hone/structure"
 	"github.com/hone-tools/hone/walk"
 )
 
@@ -126,7 +127,11 @@ func Build(res *hone.Result, root string, opts Options) *Pack {
 		// is counted, and held to the budget, at the end.
 		rate := tokenRate(lines, count)
 		c.past = pastSet(opts.PastLines[f.Path])
-		for _, u := range fileUnits(i, f.Path, lines, f.Spans, f.Relevance, c, weights) {
+		fu := fileUnits(i, f.Path, lines, f.Spans, f.Relevance, c, weights)
+		if _, ok := structure.ChangelogOwner(f.Path); ok {
+			newestFirst(fu, f.Relevance)
+		}
+		for _, u := range fu {
 			size := 0
 			for _, l := range lines[u.from-1 : u.to] {
 				size += len(l) + 1

@@ -285,6 +285,35 @@ func TestBudgetByRelevance(t *testing.T) {
 	}
 }
 
+// A changelog gives its head, where the change's entry goes, not the old
+// release whose entry holds the task's words; and its list of what was
+// left out names no old release.
+func TestChangelogHead(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	b.WriteString("# Changelog\n\n## Unreleased\n\n- Fixed a crash when reading an empty config.\n\n")
+	for v := 40; v > 0; v-- {
+		fmt.Fprintf(&b, "## 1.%d.0\n\n- Improved logging of the parser.\n- Sped up the walker.\n\n", v)
+		if v == 7 {
+			b.WriteString("- Fixed the token expiry check, which accepted expired tokens.\n\n")
+		}
+	}
+	os.WriteFile(filepath.Join(dir, "CHANGELOG.md"), []byte(b.String()), 0o644)
+	os.WriteFile(filepath.Join(dir, "auth.py"), []byte("def check_expiry(token):\n    return token.expiry < now()\n"), 0o644)
+	res := &hone.Result{Task: "token expiry", Concepts: []hone.Concept{{Kind: "word", Weight: 1, Terms: []string{"expiri"}}, {Kind: "word", Weight: 1, Terms: []string{"token"}}},
+		Files: []hone.File{{Path: "auth.py", Relevance: 0.9, Role: hone.RoleTarget}, {Path: "CHANGELOG.md", Relevance: 0.5, Role: hone.RoleTarget}}}
+	p := Build(res, dir, Options{Budget: 600})
+	if !strings.Contains(p.Text, "## Unreleased") || strings.Contains(p.Text, "accepted expired tokens") {
+		t.Errorf("want the changelog's head, not the old entry:\n%s", p.Text)
+	}
+	for _, o := range p.Omitted {
+		var from int
+		if _, err := fmt.Sscanf(o, "CHANGELOG.md:%d", &from); err == nil && from > changelogHead {
+			t.Errorf("an old release listed as left out: %s", o)
+		}
+	}
+}
+
 // Blank lines between two chosen definitions join them in one block; a
 // blank line alone never goes in.
 func TestBlankLinesBridge(t *testing.T) {

@@ -682,6 +682,34 @@ func isPreamble(lang, line string) bool {
 	return false
 }
 
+// changelogHead: a changelog's new entry goes at its head, under its
+// newest release or the one to come, in the format of the entries there;
+// what the task's words match further down is an old release's entry.
+// The units that start in its first changelogHead lines (a gap unit's
+// length, maxGap) carry the file's worth, the rest none: the pack gives
+// the head, and its list of what was left out names no old release.
+const changelogHead = maxGap
+
+// newestFirst gives a changelog's worth to the units at its head (see
+// changelogHead), in the shares they had among themselves.
+func newestFirst(units []*unit, relevance float64) {
+	rel := max(relevance, worthFloor)
+	head := 0.0
+	for _, u := range units {
+		if u.from <= changelogHead {
+			head += u.worth
+		}
+	}
+	for _, u := range units {
+		switch {
+		case u.from > changelogHead:
+			u.worth = 0
+		case head > 0:
+			u.worth = rel * u.worth / head
+		}
+	}
+}
+
 // name is how Included and Omitted list a unit: "path" for a whole file,
 // "path:from-to symbol" for the rest.
 func (u *unit) name(path string) string {

@@ -1,16 +1,12 @@
 package retrieve
 
 import (
-	"cmp"
 	"math"
-	"path"
 	"strings"
-	"unicode"
 
 	"github.com/hone-tools/hone"
 	"github.com/hone-tools/hone/history"
 	"github.com/hone-tools/hone/index"
-	"github.com/hone-tools/hone/internal/lazyre"
 	"github.com/hone-tools/hone/structure"
 )
 
@@ -20,44 +16,11 @@ import (
 // changes to the code under a changelog's folder changed it too is the
 // chance that this change does: its relevance, on the ranking's scale.
 
-// changelogName is a changelog's file name.
-var changelogName = lazyre.New(`(?i)^(changelog|changes|history|news|release[-_ ]?notes)(\.(md|rst|txt|markdown|adoc))?$`)
-
-// notesFolder is the name of a folder of release notes, one file a
-// release line or a kind of note: release-notes/VERSION-3.x beside
-// release-notes/CONTRIBUTORS-3.x.
-var notesFolder = lazyre.New(`(?i)^(changelogs?|changes|release[-_ ]?notes)$`)
-
-// changelogOwner is the folder whose code a changelog's entries are
-// about, and whether the file is a changelog at all: one named as one
-// (changelogName) at the root or one folder down, that folder; or a
-// file of release notes other than code or a README in a notes folder
-// (notesFolder) at the root or one folder down, the folder that holds
-// the notes folder. A note's name begins with a letter: a towncrier
-// fragment, changelog/1234.bugfix.rst, is one change's entry, added with
-// it and never written again.
-func changelogOwner(p string) (owner string, ok bool) {
-	dir, name := path.Split(p)
-	dir = strings.TrimSuffix(dir, "/")
-	switch depth := strings.Count(p, "/"); {
-	case depth <= 1 && changelogName().MatchString(name):
-		if dir != "" && notesFolder().MatchString(dir) {
-			return ".", true // changelog/CHANGELOG.md: the root's
-		}
-		return cmp.Or(dir, "."), true
-	case depth >= 1 && depth <= 2 && notesFolder().MatchString(path.Base(dir)) && name != "" &&
-		unicode.IsLetter(rune(name[0])) && !strings.HasPrefix(strings.ToLower(name), "readme") &&
-		!structure.IsCode(structure.Language(p)):
-		return path.Dir(dir), true
-	}
-	return "", false
-}
-
 // changelogCommits: the newest commits of the history a changelog's share
 // is counted over, those that changed code under its folder.
 const changelogCommits = 300
 
-// changelogShares are the repository's changelogs (changelogOwner) with
+// changelogShares are the repository's changelogs (structure.ChangelogOwner) with
 // the share of the newest changelogCommits commits that changed code
 // under the changelog's folder and changed it too.
 func changelogShares(ix *index.Index, log *history.Log) map[string]float64 {
@@ -66,7 +29,7 @@ func changelogShares(ix *index.Index, log *history.Log) map[string]float64 {
 	}
 	owners := map[string]string{} // each changelog's folder
 	for _, e := range ix.Entries() {
-		if dir, ok := changelogOwner(e.Path); ok {
+		if dir, ok := structure.ChangelogOwner(e.Path); ok {
 			owners[e.Path] = dir
 		}
 	}
@@ -116,7 +79,7 @@ func withChangelog(ranking []hone.Ranked, shares map[string]float64) []hone.Rank
 	best := ranking[0].Path
 	log, depth := "", -1
 	for l, sh := range shares {
-		dir, _ := changelogOwner(l)
+		dir, _ := structure.ChangelogOwner(l)
 		d := strings.Count(dir, "/") + 1
 		if dir == "." {
 			d = 0

@@ -137,7 +137,7 @@ func documentsOptions(e *index.Entry) bool {
 	if structure.IsCode(e.Lang) && e.Lang != "shell" {
 		return false
 	}
-	_, changelog := changelogOwner(e.Path)
+	_, changelog := structure.ChangelogOwner(e.Path)
 	return !changelog
 }
 
