@@ -369,6 +369,9 @@ var ErrEmptyTask = errors.New("the task is empty: say what you need context for"
 // or U+FFFD that stands for them, and nothing else.
 var ErrNotText = errors.New("the task is not text: it holds only bytes that are not UTF-8, or the replacement character (U+FFFD) that stands for them; give the task as UTF-8 text")
 
+// ErrTaskTooLong is returned for a task over MaxTaskBytes.
+var ErrTaskTooLong = fmt.Errorf("the task is over %d bytes: shorten it to the issue text and the stack trace", MaxTaskBytes)
+
 // TaskText makes a task valid UTF-8, each run of bytes that are not UTF-8
 // becoming U+FFFD, so that none reaches a terminal or a prompt as it came.
 // A task with nothing else, spaces and U+FFFD aside, is ErrNotText; an

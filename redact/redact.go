@@ -543,8 +543,14 @@ func (r *Redactor) FindIn(path, text string) []Finding {
 	// are everywhere, and short inputs let the regexp package use its
 	// faster matcher.
 	windows := map[int][][2]int{}
+	last := [2]int{-1, -1} // the line of the keyword before: a long line holds many
 	r.keywords.scan(text, func(k, pos int) {
-		line := lineOf(text, pos, pos+r.keywords.lens[k])
+		end := pos + r.keywords.lens[k]
+		line := last
+		if pos < last[0] || end > last[1] {
+			line = lineOf(text, pos, end)
+			last = line
+		}
 		for _, ri := range r.byPattern[k] {
 			ws := windows[ri]
 			if n := len(ws); n > 0 && ws[n-1] == line {

@@ -66,7 +66,7 @@ func (j *judges) judge(ctx context.Context, req hone.EvaluateRequest, cycle int)
 		req.Lexical[i] = v.Evaluation
 	}
 	req.Excerpts = j.excerpts
-	evs, err := j.model.Evaluate(ctx, req)
+	evs, err := evaluateSafely(ctx, j.model, req)
 	use := j.spent()
 	if err != nil {
 		if ctx.Err() != nil {
@@ -403,4 +403,15 @@ func excerptText(lines []string, defs []structure.Def, stems map[string]bool, ma
 		b.WriteString("…\n")
 	}
 	return b.String()
+}
+
+// evaluateSafely asks ev, and makes a panic of its an error: a retrieve
+// never fails because a model, or an evaluator a caller wrote, did.
+func evaluateSafely(ctx context.Context, ev hone.Evaluator, req hone.EvaluateRequest) (evs []hone.Evaluation, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			evs, err = nil, fmt.Errorf("the evaluator panicked: %v", r)
+		}
+	}()
+	return ev.Evaluate(ctx, req)
 }

@@ -80,6 +80,9 @@ const historyBeside = 200
 // RetrieveIndex runs the loop over an index the caller keeps up to date,
 // so that several tasks can share one.
 func RetrieveIndex(ctx context.Context, ix *index.Index, task string, opts hone.Options) (*hone.Result, error) {
+	if ix == nil {
+		return nil, errors.New("retrieve: no index: open one with index.Open or index.OpenUpdate")
+	}
 	start := time.Now()
 	task, opts, err := prepare(task, opts)
 	if err != nil {
@@ -88,12 +91,22 @@ func RetrieveIndex(ctx context.Context, ix *index.Index, task string, opts hone.
 	return runRepaired(ctx, ix, task, opts, readHistory(ctx, ix.Root, opts), start)
 }
 
+// prepare checks a task as every caller's is: within MaxTaskBytes, text
+// (bytes that are not UTF-8 become U+FFFD, and a task of nothing else is
+// ErrNotText), not empty.
 func prepare(task string, opts hone.Options) (string, hone.Options, error) {
+	if len(task) > hone.MaxTaskBytes {
+		return "", opts, hone.ErrTaskTooLong
+	}
+	task, err := hone.TaskText(task)
+	if err != nil {
+		return "", opts, err
+	}
 	task = strings.TrimSpace(task)
 	if task == "" {
 		return "", opts, hone.ErrEmptyTask
 	}
-	opts, err := opts.WithDefaults()
+	opts, err = opts.WithDefaults()
 	return task, opts, err
 }
 
@@ -475,7 +488,9 @@ func (r redacting) Evaluate(ctx context.Context, req hone.EvaluateRequest) ([]ho
 	// give.
 	ex := req.Excerpts
 	req.Excerpts = nil
-	redact.Value(&req)
+	// The strings as they are, not quoted as JSON's output quotes a name
+	// that is not UTF-8: the evaluator asks the excerpts by these paths.
+	redact.TextValue(&req)
 	req.Excerpts = ex
 	return r.Evaluator.Evaluate(ctx, req)
 }

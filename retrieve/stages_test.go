@@ -832,3 +832,49 @@ func TestOwnDefinitionsAreNoCalls(t *testing.T) {
 		t.Errorf("neighbours of app/frame.go %v lack the two files defining the Draw it calls", hop)
 	}
 }
+
+// A library caller's task is checked as the CLI's is, and a caller's
+// evaluator that panics leaves the run to the lexical evaluator, saying
+// so; it gets the candidates' paths as they are, a name that is not
+// UTF-8 too, to ask their excerpts by.
+func TestLibraryCallersGuarded(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := Retrieve(context.Background(), "../testdata/repos/auth-expiry", strings.Repeat("token expiry ", hone.MaxTaskBytes/12+1), hone.Options{IndexDir: dir}); !errors.Is(err, hone.ErrTaskTooLong) {
+		t.Errorf("a task over MaxTaskBytes: %v", err)
+	}
+	if _, err := Retrieve(context.Background(), "../testdata/repos/auth-expiry", "\xff\xfe\xfd", hone.Options{IndexDir: dir}); !errors.Is(err, hone.ErrNotText) {
+		t.Errorf("a task of bytes that are not UTF-8: %v", err)
+	}
+	if _, err := RetrieveIndex(context.Background(), nil, "token expiry", hone.Options{}); err == nil {
+		t.Error("RetrieveIndex with no index: no error")
+	}
+	var notices []string
+	panics := evaluatorFunc(func(context.Context, hone.EvaluateRequest) ([]hone.Evaluation, error) { panic("a bug of the caller's") })
+	res, err := Retrieve(context.Background(), "../testdata/repos/auth-expiry", expiryTask, hone.Options{IndexDir: dir, Evaluator: panics, NoHistory: true,
+		Notice: func(n string) { notices = append(notices, n) }})
+	if err != nil || len(res.Files) == 0 {
+		t.Fatalf("with an evaluator that panics: %v, %+v", err, res)
+	}
+	if !slices.ContainsFunc(notices, func(n string) bool { return strings.Contains(n, "panicked") }) {
+		t.Errorf("notices %q say nothing of the panic", notices)
+	}
+
+	repo := writeFiles(t, map[string]string{"auth/tok\xffen.go": "package auth\n\n// TokenExpired reports whether the token's expiry passed.\nfunc TokenExpired(expiry int64) bool { return expiry < now() }\n"})
+	var asked []string
+	var excerptErr error
+	names := evaluatorFunc(func(_ context.Context, req hone.EvaluateRequest) ([]hone.Evaluation, error) {
+		for _, c := range req.Candidates {
+			asked = append(asked, c.Path)
+			if _, err := req.Excerpts.Excerpt(c.Path, 200); err != nil {
+				excerptErr = err
+			}
+		}
+		return nil, nil
+	})
+	if _, err := Retrieve(context.Background(), repo, "token expiry", hone.Options{IndexDir: t.TempDir(), Evaluator: names, NoHistory: true}); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(asked, "auth/tok\xffen.go") || excerptErr != nil {
+		t.Errorf("the evaluator was asked %q (excerpt: %v), want the name as it is", asked, excerptErr)
+	}
+}

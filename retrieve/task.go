@@ -779,8 +779,10 @@ func readEvidence(task string, concepts []*concept, ix *index.Index) taskEvidenc
 	ev.titleWords, ev.titleIdents = map[string]bool{}, map[string]bool{}
 	for _, line := range strings.Split(task, "\n") {
 		if line = strings.TrimSpace(line); line != "" {
+			seen := map[string]bool{} // a title of one long line has many
 			for _, s := range stemsOf(line) {
-				if !genericWords[s] && !slices.Contains(ev.title, s) {
+				if !genericWords[s] && !seen[s] {
+					seen[s] = true
 					ev.title = append(ev.title, s)
 				}
 			}
