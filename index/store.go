@@ -251,8 +251,13 @@ type Options struct {
 	NoThesaurus bool
 }
 
-// Index is the index of one repository. Its methods are safe for
-// concurrent use; several processes may share one index.
+// Index is the index of one repository; several processes may share one
+// index. Its read methods, and retrieve.RetrieveIndex, are safe for
+// concurrent use with each other. Update, Rebuild, Snapshot, EndRead and
+// Close change what the reads read (the read transaction they pin), and
+// must not run beside them: a program that updates an index it answers
+// from holds a sync.RWMutex, its write side around those (hone's server
+// does so, in internal/warm).
 type Index struct {
 	Root string
 	// Path is the database file.
