@@ -3,11 +3,15 @@ package history
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
+	"sync"
 	"testing"
 	"time"
+
+	"github.com/hone-tools/hone/internal/filelock"
 )
 
 // TestWarmUpTo checks that a read of more commits than allowed is not
@@ -73,7 +77,7 @@ func TestBusy(t *testing.T) {
 		t.Fatalf("cache files %v, want one database", dbs)
 	}
 	// Another process's lock: a lock of its own file, as flock has it.
-	unlock, _, err := lockFile(dbs[0]+".lock", false)
+	unlock, _, err := filelock.Lock(dbs[0]+".lock", false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,7 +116,40 @@ func TestBusy(t *testing.T) {
 // warmLocked reads the history into the cache as the process holding the
 // lock does.
 func warmLocked(ctx context.Context, root, cache string) (int, error) {
-	held := func(string, bool) (func(), bool, error) { return func() {}, false, nil }
+	held := func(context.Context, string, bool) (func(), bool, error) { return func() {}, false, nil }
 	_, n, err := readLocking(ctx, root, "", "", cache, warm, -1, held)
 	return n, err
+}
+
+// Reads of one history by goroutines of one process wait for one another,
+// and each gets the whole history: none is told another process reads it.
+func TestReadsInOneProcess(t *testing.T) {
+	r := newRepo(t)
+	for i := range 30 {
+		r.commit(fmt.Sprintf("Fix the parser, step %d", i), "a.go")
+	}
+	cache := t.TempDir()
+	for round := range 2 {
+		var wg sync.WaitGroup
+		errs := make([]error, 6)
+		counts := make([]int, 6)
+		for g := range 6 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				l, err := Read(context.Background(), r.dir, "", "", cache)
+				errs[g] = err
+				if l != nil {
+					counts[g] = len(l.Commits)
+				}
+			}()
+		}
+		wg.Wait()
+		for g := range 6 {
+			if errs[g] != nil || counts[g] != 30+round {
+				t.Errorf("round %d, read %d: %d commits, %v; want %d", round, g, counts[g], errs[g], 30+round)
+			}
+		}
+		r.commit("Fix the printer", "b.go")
+	}
 }

@@ -194,7 +194,7 @@ func read(ctx context.Context, root, gitDir, rev, cacheDir string, m mode) (*Log
 // readLocking is read, reading at most most commits from git unless most
 // is negative, with lock taking the lock of a read from git.
 func readLocking(ctx context.Context, root, gitDir, rev, cacheDir string, m mode, most int,
-	lock func(p string, wait bool) (unlock func(), waited bool, err error)) (*Log, int, error) {
+	lock func(ctx context.Context, p string, wait bool) (unlock func(), waited bool, err error)) (*Log, int, error) {
 	if _, err := exec.LookPath("git"); err != nil {
 		if _, serr := os.Stat(filepath.Join(root, ".git")); serr == nil {
 			// A repository, and no git to read its history with.
@@ -321,7 +321,7 @@ func readLocking(ctx context.Context, root, gitDir, rev, cacheDir string, m mode
 	if len(missing) > 0 {
 		// One process reads from git at a time; a Warm waits for it, and
 		// then finds what it read.
-		unlock, waited, err := lock(dbPath+".lock", m == warm)
+		unlock, waited, err := lock(ctx, dbPath+".lock", m == warm)
 		if err != nil {
 			return nil, 0, err
 		}
