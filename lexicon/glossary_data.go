@@ -831,37 +831,6 @@ const glossaryData = `
 标识 = identifier, id
 标识符 = identifier
 编号 = id, number
-# everyday programming words (2026-12-06: found missing by segmenting the
-# words of tasks a review wrote on gin, express, flask, gson, jansson,
-# ripgrep and libuv, none of them a benchmark's)
-开启 = enable, open
-静态 = static
-绑定 = bind, binding
-嵌套 = nested, nest
-信息 = info, message
-文件系统 = filesystem, fs
-扩容 = resize, grow, expand
-智能 = smart
-生效 = apply, effect
-反射 = reflection, reflect
-单例 = singleton
-拦截器 = interceptor
-拦截 = intercept
-增量 = incremental, delta
-快照 = snapshot
-宏 = macro
-头文件 = header
-别名 = alias
-排除 = exclude
-切片 = slice
-构造 = construct, constructor
-构造函数 = constructor
-抽象 = abstract
-重载 = overload
-自动补全 = completion, complete
-修饰 = modifier, decorate
-不一致 = inconsistent, mismatch
-
 # blockers: common words that would otherwise be mis-segmented
 表示 =
 表明 =

