@@ -6,7 +6,6 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -73,11 +72,7 @@ func (c *samplingChat) Complete(ctx context.Context, p modeleval.Prompt) (modele
 // samplingParams is a prompt as a sampling request. Sampling carries no
 // schema: the prompt gives it.
 func samplingParams(p modeleval.Prompt) (*mcp.CreateMessageParams, error) {
-	schema, err := json.Marshal(p.Schema)
-	if err != nil {
-		return nil, err
-	}
-	user := p.User + "\nAnswer with one JSON object, and nothing else, that follows this JSON schema:\n" + string(schema) + "\n"
+	user := p.WithSchemaText().User
 	return &mcp.CreateMessageParams{
 		SystemPrompt: p.System,
 		Messages:     []*mcp.SamplingMessage{{Role: "user", Content: &mcp.TextContent{Text: user}}},

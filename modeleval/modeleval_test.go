@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -475,6 +476,10 @@ func TestNoSchema(t *testing.T) {
 		if req.ResponseFormat["type"] == "json_schema" {
 			return 400, nil, `{"error":{"message":"response_format json_schema is not supported by this model","type":"invalid_request_error"}}`
 		}
+		// In plain JSON mode, the prompt gives the answer's shape.
+		if !strings.Contains(req.Messages[1].Content, `"missing_context"`) {
+			t.Errorf("a JSON object asked for without its schema:\n%s", req.Messages[1].Content)
+		}
 		return 200, nil, openAIBody("```json\n"+verdicts(req.Messages[1].Content, func(string) float64 { return 0.4 })+"\n```", "stop")
 	})
 	chat := openAIChat(t, srv.URL, Endpoint{})
@@ -505,6 +510,37 @@ func TestEndpointChecks(t *testing.T) {
 	}
 }
 
+// An answer is read wherever it stands in the text, as local models write
+// them: prose with braces before it, a thinking block, a bare array, a
+// "./" before a path, a relevance in a string.
+func TestParseAnswerLenient(t *testing.T) {
+	b := []item{{path: "a.go"}, {path: "b.go"}}
+	for _, tt := range []struct {
+		name, text string
+		want       map[string]float64
+	}{
+		{"as asked", `{"files":[{"path":"a.go","relevance":0.9}]}`, map[string]float64{"a.go": 0.9}},
+		{"prose with a brace, then a fence", "Here is {my} answer:\n```json\n{\"files\":[{\"path\":\"a.go\",\"relevance\":0.7}]}\n```\nDone.", map[string]float64{"a.go": 0.7}},
+		{"a thinking block with code", "<think>if (x) { return y; }</think>\n{\"files\":[{\"path\":\"b.go\",\"relevance\":0.2}]}", map[string]float64{"b.go": 0.2}},
+		{"a bare array", `[{"path":"a.go","relevance":0.5},{"path":"b.go","relevance":0.1}]`, map[string]float64{"a.go": 0.5, "b.go": 0.1}},
+		{"./ before a path", `{"files":[{"path":"./a.go","relevance":0.6}]}`, map[string]float64{"a.go": 0.6}},
+		{"a relevance in a string", `{"files":[{"path":"a.go","relevance":"0.8"}]}`, map[string]float64{"a.go": 0.8}},
+		{"the files under another key", `{"verdicts":[{"path":"a.go","relevance":0.3}]}`, map[string]float64{"a.go": 0.3}},
+	} {
+		evs, err := parseAnswer(tt.text, b)
+		got := map[string]float64{}
+		for _, e := range evs {
+			got[e.Path] = e.Score
+		}
+		if err != nil || !maps.Equal(got, tt.want) {
+			t.Errorf("%s: %v, %v; want %v", tt.name, got, err, tt.want)
+		}
+	}
+	if _, err := parseAnswer(`{"result":"a.go looks right, b.go does not"}`, b); !errors.Is(err, ErrMalformed) {
+		t.Errorf("an answer with no verdict: %v, want ErrMalformed", err)
+	}
+}
+
 func FuzzParseAnswer(f *testing.F) {
 	f.Add(`{"files":[{"path":"a.go","relevance":0.9,"reason":"r","missing_context":["X"],"terms":["t"]}]}`)
 	f.Add("```json\n{\"files\":[]}\n```")
@@ -523,8 +559,6 @@ func FuzzParseAnswer(f *testing.F) {
 	})
 }
 
-// A redirect is not followed: Anthropic's key, in a header of its own,
-// would go with it to the other host.
 // The API's path goes under the base URL's path, before its query (an
 // Azure endpoint's api-version).
 func TestEndpointURL(t *testing.T) {
@@ -540,6 +574,8 @@ func TestEndpointURL(t *testing.T) {
 	}
 }
 
+// A redirect is not followed: Anthropic's key, in a header of its own,
+// would go with it to the other host.
 func TestNoRedirect(t *testing.T) {
 	var leaked atomic.Bool
 	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

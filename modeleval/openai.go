@@ -72,6 +72,8 @@ func (o *OpenAI) Complete(ctx context.Context, p Prompt) (Reply, error) {
 		Model:    o.ep.Model,
 		Messages: []openAIMessage{{Role: "system", Content: p.System}, {Role: "user", Content: p.User}},
 	}
+	// In plain JSON mode the schema is not sent apart: the prompt gives it.
+	withText := p.WithSchemaText().User
 	// OpenAI's own API bounds the answer by max_completion_tokens, and its
 	// reasoning models refuse max_tokens; the other servers know max_tokens.
 	if isOpenAI(o.ep.BaseURL) {
@@ -88,6 +90,7 @@ func (o *OpenAI) Complete(ctx context.Context, p Prompt) (Reply, error) {
 	for {
 		if o.noSchema.Load() {
 			req.ResponseFormat = map[string]any{"type": "json_object"}
+			req.Messages[1].Content = withText
 		} else {
 			req.ResponseFormat = map[string]any{"type": "json_schema", "json_schema": map[string]any{"name": "verdicts", "strict": true, "schema": p.Schema}}
 		}

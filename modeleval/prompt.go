@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 
 	"github.com/hone-tools/hone"
@@ -90,26 +91,79 @@ func buildPrompt(req hone.EvaluateRequest, b []item, answerTokens, callTokens in
 
 // answer is a model's answer, as the schema says.
 type answer struct {
-	Files []struct {
-		Path           string   `json:"path"`
-		Relevance      *float64 `json:"relevance"`
-		Reason         string   `json:"reason"`
-		MissingContext []string `json:"missing_context"`
-		Terms          []string `json:"terms"`
-	} `json:"files"`
+	Files []verdictJSON `json:"files"`
+}
+
+type verdictJSON struct {
+	Path           string   `json:"path"`
+	Relevance      *score   `json:"relevance"`
+	Reason         string   `json:"reason"`
+	MissingContext []string `json:"missing_context"`
+	Terms          []string `json:"terms"`
+}
+
+// score is a relevance as a model writes it: a number, or a number in a
+// string ("0.9"), as small local models do.
+type score float64
+
+func (s *score) UnmarshalJSON(b []byte) error {
+	var f float64
+	if err := json.Unmarshal(b, &f); err == nil {
+		*s = score(f)
+		return nil
+	}
+	var str string
+	if err := json.Unmarshal(b, &str); err != nil {
+		return err
+	}
+	f, err := strconv.ParseFloat(strings.TrimSpace(str), 64)
+	if err != nil {
+		return err
+	}
+	*s = score(f)
+	return nil
+}
+
+// maxAnswerStarts bounds the places an answer is looked for in a text.
+const maxAnswerStarts = 64
+
+// findAnswer finds the answer in a model's text: the first JSON value,
+// from each "{" or "[" in turn, that is an answer (an object with its
+// files) or a bare array of verdicts. Prose, a fence, a <think> block
+// with code's braces in it, before or after, is passed over.
+func findAnswer(text string) (answer, bool) {
+	starts := 0
+	for i := 0; i < len(text) && starts < maxAnswerStarts; i++ {
+		c := text[i]
+		if c != '{' && c != '[' {
+			continue
+		}
+		starts++
+		var raw json.RawMessage
+		if json.NewDecoder(strings.NewReader(text[i:])).Decode(&raw) != nil {
+			continue
+		}
+		var a answer
+		if c == '{' {
+			if json.Unmarshal(raw, &a) == nil && a.Files != nil {
+				return a, true
+			}
+			continue
+		}
+		if json.Unmarshal(raw, &a.Files) == nil && len(a.Files) > 0 && a.Files[0].Path != "" {
+			return a, true
+		}
+	}
+	return answer{}, false
 }
 
 // parseAnswer reads a model's answer for a batch: a verdict for each file
-// of the batch the answer names, by its path. A fence around the JSON is
-// taken off; an answer with no verdict on any file of the batch is
-// malformed.
+// of the batch the answer names, by its path (a "./" before it is taken
+// off). Text around the JSON is passed over (see findAnswer); an answer
+// with no verdict on any file of the batch is malformed.
 func parseAnswer(text string, b []item) ([]hone.Evaluation, error) {
-	t := strings.TrimSpace(text)
-	if i, j := strings.IndexByte(t, '{'), strings.LastIndexByte(t, '}'); i >= 0 && j > i {
-		t = t[i : j+1]
-	}
-	var a answer
-	if err := json.Unmarshal([]byte(t), &a); err != nil {
+	a, ok := findAnswer(text)
+	if !ok {
 		return nil, fmt.Errorf("%w: %s", ErrMalformed, snippet(text))
 	}
 	asked := map[string]bool{}
@@ -118,13 +172,17 @@ func parseAnswer(text string, b []item) ([]hone.Evaluation, error) {
 	}
 	var out []hone.Evaluation
 	for _, f := range a.Files {
-		p := strings.TrimSpace(f.Path)
-		if !asked[p] || f.Relevance == nil || math.IsNaN(*f.Relevance) || math.IsInf(*f.Relevance, 0) {
+		p := strings.TrimPrefix(strings.TrimSpace(f.Path), "./")
+		if f.Relevance == nil {
+			continue
+		}
+		r := float64(*f.Relevance)
+		if !asked[p] || math.IsNaN(r) || math.IsInf(r, 0) {
 			continue
 		}
 		asked[p] = false // one verdict a file
 		out = append(out, hone.Evaluation{
-			Path: p, Score: math.Max(0, math.Min(1, *f.Relevance)), Reason: oneLine(f.Reason, 300),
+			Path: p, Score: math.Max(0, math.Min(1, r)), Reason: oneLine(f.Reason, 300),
 			MissingContext: clip(f.MissingContext, 4), Terms: clip(f.Terms, 4),
 		})
 	}
@@ -132,6 +190,18 @@ func parseAnswer(text string, b []item) ([]hone.Evaluation, error) {
 		return nil, fmt.Errorf("%w: no verdict on any file it was shown: %s", ErrMalformed, snippet(text))
 	}
 	return out, nil
+}
+
+// WithSchemaText is the prompt with its schema written into the user's
+// message, for a model that is given none apart: a server's plain JSON
+// mode, or MCP sampling.
+func (p Prompt) WithSchemaText() Prompt {
+	schema, err := json.Marshal(p.Schema)
+	if err != nil {
+		return p
+	}
+	p.User += "\nAnswer with one JSON object, and nothing else, that follows this JSON schema:\n" + string(schema) + "\n"
+	return p
 }
 
 // snippet is the head of a bad answer, on one line, for the notice.
