@@ -111,7 +111,15 @@ func (ep *Endpoint) post(ctx context.Context, name, path string, header http.Hea
 			}
 		case errors.As(err, &se):
 			return attempt, ep.fail(name, err, "")
-		case errors.Is(err, errTimeout), errors.Is(err, errConnection):
+		case errors.Is(err, errTimeout):
+			// A model that did not answer in the whole timeout is tried
+			// once more (a local server loading its model answers the
+			// second call), not three times: an endpoint that never
+			// answers held a retrieve four minutes.
+			if attempt >= 1 {
+				return attempt, ep.fail(name, err, fmt.Sprintf(" (after %d attempts)", attempt+1))
+			}
+		case errors.Is(err, errConnection):
 		default:
 			return attempt, ep.fail(name, err, "")
 		}

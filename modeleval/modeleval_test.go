@@ -358,7 +358,8 @@ func TestTimeout(t *testing.T) {
 	})
 	t.Cleanup(func() { close(release) }) // before the server closes
 	start := time.Now()
-	_, err := New(openAIChat(t, srv.URL, Endpoint{Timeout: 100 * time.Millisecond, Retries: 1, MaxWait: time.Millisecond}), Config{}).Evaluate(context.Background(), request("a.go"))
+	// Retries as the default, three: a timeout is tried again once.
+	_, err := New(openAIChat(t, srv.URL, Endpoint{Timeout: 100 * time.Millisecond, Retries: 3, MaxWait: time.Millisecond}), Config{}).Evaluate(context.Background(), request("a.go"))
 	if err == nil || !strings.Contains(err.Error(), "no answer in time after 100ms (after 2 attempts)") {
 		t.Fatalf("error %v", err)
 	}
