@@ -59,7 +59,8 @@ func (c *samplingChat) Complete(ctx context.Context, p modeleval.Prompt) (modele
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 			return modeleval.Reply{}, fmt.Errorf("%s: no answer to sampling in %s", c.Name(), samplingTimeout)
 		}
-		return modeleval.Reply{}, fmt.Errorf("%s: sampling failed: %v", c.Name(), err)
+		// The client's error, on one line: it goes into a notice.
+		return modeleval.Reply{}, fmt.Errorf("%s: sampling failed: %s", c.Name(), strings.Join(strings.Fields(err.Error()), " "))
 	}
 	t, _ := res.Content.(*mcp.TextContent)
 	text := ""

@@ -65,6 +65,17 @@ func (e *statusError) Error() string {
 	return fmt.Sprintf("HTTP %d: %s", e.status, e.msg)
 }
 
+// hint says what to do about a status that is the user's to mend.
+func (e *statusError) hint() string {
+	switch e.status {
+	case http.StatusUnauthorized, http.StatusForbidden:
+		return " (check the API key, and that it may use this model)"
+	case http.StatusNotFound:
+		return " (check --model, and that --base-url is the API's root, such as https://api.openai.com/v1)"
+	}
+	return ""
+}
+
 func (e *statusError) retryable() bool {
 	return e.status == http.StatusTooManyRequests || e.status == http.StatusRequestTimeout || e.status >= 500
 }
@@ -110,7 +121,7 @@ func (ep *Endpoint) post(ctx context.Context, name, path string, header http.Hea
 				wait = se.retryAfter
 			}
 		case errors.As(err, &se):
-			return attempt, ep.fail(name, err, "")
+			return attempt, ep.fail(name, err, se.hint())
 		case errors.Is(err, errTimeout):
 			// A model that did not answer in the whole timeout is tried
 			// once more (a local server loading its model answers the
