@@ -10,6 +10,7 @@
 package retrieve
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -285,7 +286,7 @@ func run(ctx context.Context, ix *index.Index, raw string, opts hone.Options, pc
 	found := make(chan past, 1)
 	go func() {
 		var notes []string
-		p := readPast(ix, pc, tp.clean, func(n string) { notes = append(notes, n) })
+		p := readPast(ix, pc, tp.clean, opts, func(n string) { notes = append(notes, n) })
 		p.notes = notes
 		found <- p
 	}()
@@ -562,11 +563,18 @@ type past struct {
 // readPast waits for the history and reads it for the task. A repository
 // without git history has none; a history that cannot be read is noticed
 // and left out.
-func readPast(ix *index.Index, pc *history.Reading, task string, notice func(string)) past {
+func readPast(ix *index.Index, pc *history.Reading, task string, opts hone.Options, notice func(string)) past {
 	log, _, err := pc.Wait()
 	if err != nil {
-		if !errors.Is(err, history.ErrNoGit) && notice != nil {
+		switch {
+		case notice == nil:
+		case !errors.Is(err, history.ErrNoGit):
 			notice(fmt.Sprintf("git history left out: %v", err))
+		case opts.GitDir != "" || opts.Rev != "":
+			// Not asked for, a repository without git goes without its
+			// history silently; asked for, one that cannot be read is
+			// said.
+			notice(fmt.Sprintf("git history left out: no commit %q in the git repository %q: check the git directory and the revision asked for", cmp.Or(opts.Rev, "HEAD"), cmp.Or(opts.GitDir, ix.Root)))
 		}
 		return past{}
 	}

@@ -859,6 +859,16 @@ func TestLibraryCallersGuarded(t *testing.T) {
 		t.Errorf("notices %q say nothing of the panic", notices)
 	}
 
+	// A revision asked for that git has not: said, not passed over.
+	notices = nil
+	if _, err := Retrieve(context.Background(), "../testdata/repos/auth-expiry", expiryTask, hone.Options{IndexDir: dir, Rev: "no-such-revision",
+		Notice: func(n string) { notices = append(notices, n) }}); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.ContainsFunc(notices, func(n string) bool { return strings.Contains(n, `no commit "no-such-revision"`) }) {
+		t.Errorf("a revision git has not: notices %q", notices)
+	}
+
 	repo := writeFiles(t, map[string]string{"auth/tok\xffen.go": "package auth\n\n// TokenExpired reports whether the token's expiry passed.\nfunc TokenExpired(expiry int64) bool { return expiry < now() }\n"})
 	var asked []string
 	var excerptErr error
