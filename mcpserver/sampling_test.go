@@ -247,3 +247,42 @@ func TestAbandonedRunIsDropped(t *testing.T) {
 	}
 	t.Errorf("%d runs still held after the grace", n)
 }
+
+// A client that walked away from its runs (it lost their request state)
+// is not refused its model: the oldest run no call awaits gives way.
+func TestAbandonedRunsGiveWay(t *testing.T) {
+	srv, err := New("../testdata/repos/auth-expiry", t.TempDir(), slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	ctx := context.Background()
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := srv.MCP().Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := &mcp.ClientOptions{
+		CreateMessageHandler: func(context.Context, *mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
+			return nil, nil
+		},
+		MultiRoundTrip: &mcp.MultiRoundTripOptions{Disabled: true},
+	}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "forgetful", Version: "v0"}, opts).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { cs.Close(); ss.Wait() }()
+	for i := range runsMax + 2 {
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "retrieve_context", Arguments: map[string]any{"task": "token expiry", "use_my_model": true}})
+		if err != nil || !res.NeedsInput() {
+			t.Fatalf("call %d: %v, %+v: want a call that asks for input", i+1, err, res)
+		}
+	}
+	srv.mu.Lock()
+	n := len(srv.runs)
+	srv.mu.Unlock()
+	if n > runsMax {
+		t.Errorf("%d runs held, over %d", n, runsMax)
+	}
+}
