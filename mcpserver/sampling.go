@@ -128,7 +128,6 @@ type pausedRun struct {
 	cancel  context.CancelFunc
 
 	deadline time.Time // past it, no model call waits
-	started  time.Time
 
 	mu      sync.Mutex
 	pending *samplingAsk // the ask the client is answering
@@ -161,36 +160,21 @@ func (s *Server) startRun(ctx context.Context, ss *mcp.ServerSession, run func(c
 	// model calls fail and the loop goes on without them: a retrieve never
 	// fails because a model was slow.
 	rctx, cancel := context.WithCancel(context.Background())
-	pr := &pausedRun{id: hex.EncodeToString(b[:]), session: ss, asks: make(chan *samplingAsk), done: make(chan runOutcome, 1), cancel: cancel, deadline: time.Now().Add(runTimeout), started: time.Now()}
+	pr := &pausedRun{id: hex.EncodeToString(b[:]), session: ss, asks: make(chan *samplingAsk), done: make(chan runOutcome, 1), cancel: cancel, deadline: time.Now().Add(runTimeout)}
 	s.mu.Lock()
 	if s.runs == nil {
 		s.runs = map[string]*pausedRun{}
 	}
 	mine := 0
-	var oldest *pausedRun // of the session's runs no call awaits
 	for _, r := range s.runs {
-		if r.session != ss {
-			continue
-		}
-		mine++
-		r.mu.Lock()
-		idle := !r.busy
-		r.mu.Unlock()
-		if idle && (oldest == nil || r.started.Before(oldest.started)) {
-			oldest = r
+		if r.session == ss {
+			mine++
 		}
 	}
 	if mine >= runsMax {
-		if oldest == nil {
-			s.mu.Unlock()
-			cancel()
-			return nil, RetrieveResult{}, fmt.Errorf("%d of your calls already wait on your model: answer them, or call again without use_my_model", runsMax)
-		}
-		// A client that walked away from a run (it cancelled the call,
-		// or lost its request state) cannot answer it: the oldest run
-		// that no call awaits gives way to the new one.
-		delete(s.runs, oldest.id)
-		oldest.cancel()
+		s.mu.Unlock()
+		cancel()
+		return nil, RetrieveResult{}, fmt.Errorf("%d of your calls already wait on your model: answer them, or call again without use_my_model", runsMax)
 	}
 	s.runs[pr.id] = pr
 	pr.busy = true
