@@ -189,10 +189,12 @@ func (ep *Endpoint) once(ctx context.Context, client *http.Client, url string, h
 	if len(data) > maxBody {
 		return fmt.Errorf("the answer is over %d MiB", maxBody>>20)
 	}
-	// An answer that repeats the key (an error that quotes the header it
+	// An error that repeats the key (one that quotes the header it
 	// refused) has it taken out before anything is cut from it: a message
-	// cut inside the key would keep its head, which no longer matches.
-	if ep.Key != "" {
+	// cut inside the key would keep its head, which no longer matches. An
+	// answer is left as it is, and so is a key too short to be one (a
+	// local server's "1" or "x"), which would turn up in any text.
+	if resp.StatusCode != http.StatusOK && keyLike(ep.Key) {
 		data = bytes.ReplaceAll(data, []byte(ep.Key), []byte("[redacted: api key]"))
 	}
 	if resp.StatusCode >= 300 && resp.StatusCode < 400 {
@@ -206,6 +208,11 @@ func (ep *Endpoint) once(ctx context.Context, client *http.Client, url string, h
 	}
 	return nil
 }
+
+// keyLike reports whether a key is long enough to be a secret, and to be
+// taken out of a text without taking out anything else: a local server's
+// placeholder key ("1", "x", "ollama") is neither.
+func keyLike(key string) bool { return len(key) >= 8 }
 
 // endpointURL is the API's path under a base URL, before its query: an
 // Azure endpoint's ?api-version=... stays last.
@@ -223,7 +230,7 @@ func endpointURL(base, path string) (string, error) {
 // the key and any secret taken out.
 func (ep *Endpoint) fail(name string, err error, suffix string) error {
 	msg := err.Error()
-	if ep.Key != "" {
+	if keyLike(ep.Key) {
 		msg = strings.ReplaceAll(msg, ep.Key, "[redacted: api key]")
 	}
 	msg, _ = redact.String(msg)

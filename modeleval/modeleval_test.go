@@ -516,6 +516,24 @@ func TestEndpointChecks(t *testing.T) {
 // An answer is read wherever it stands in the text, as local models write
 // them: prose with braces before it, a thinking block, a bare array, a
 // "./" before a path, a relevance in a string.
+// A local server's placeholder key ("1") is no secret to take out of its
+// answers: 0.91 stays 0.91.
+func TestShortKeyLeavesTheAnswer(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, openAIBody(`{"files":[{"path":"a.go","relevance":0.91,"reason":"r1","missing_context":[],"terms":[]}]}`, "stop"))
+	}))
+	t.Cleanup(srv.Close)
+	c, err := NewOpenAI(Endpoint{BaseURL: srv.URL + "/v1", Model: "m", Key: "1", Timeout: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	evs, err := New(c, Config{}).Evaluate(context.Background(), request("a.go"))
+	if err != nil || len(evs) != 1 || evs[0].Score != 0.91 {
+		t.Fatalf("%+v, %v", evs, err)
+	}
+}
+
 func TestParseAnswerLenient(t *testing.T) {
 	b := []item{{path: "a.go"}, {path: "b.go"}}
 	for _, tt := range []struct {

@@ -356,7 +356,9 @@ func TestSubmoduleOwnRules(t *testing.T) {
 	if err := os.MkdirAll(infoDir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(infoDir, "exclude"), []byte("notes.txt\n"), 0o644); err != nil {
+	// A negation of git's in the submodule does not undo hone's own rule.
+	writeTree(t, sm, map[string]string{"keep.tmp": "k\n"})
+	if err := os.WriteFile(filepath.Join(infoDir, "exclude"), []byte("notes.txt\n!keep.tmp\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	want := slices.DeleteFunc(listed(root), func(p string) bool { return p == "third/sub" })

@@ -856,20 +856,15 @@ func (w *walker) loadIgnores(j *dirJob, entries []dirent) (*ruleSet, ignoreSet) 
 }
 
 // nestedRules are the rules in force at the top of a nested repository
-// (a submodule) at j, before its own ignore files: hone's own rules from
-// above, then the repository's excludes file and info/exclude, as git
-// reads them there.
+// (a submodule) at j, before its own ignore files: the repository's
+// excludes file and info/exclude, as git reads them there, then hone's
+// own rules from above.
 func (w *walker) nestedRules(j *dirJob, wt workTree) *ruleSet {
 	var rules []*rule
-	for _, r := range j.rules.rules {
-		if r.own {
-			rules = append(rules, r)
-		}
-	}
 	excludes, _ := excludesFileRead(wt.gitDir, wt.ownGitDir)
 	for _, f := range []struct{ path, rel string }{
 		{excludes, "the global excludes file (core.excludesFile)"},
-		{wt.infoExclude(), joinRel(j.rel, ".git/info/exclude")},
+		{wt.infoExclude(), wt.infoExclude()},
 	} {
 		if f.path == "" {
 			continue
@@ -880,6 +875,13 @@ func (w *walker) nestedRules(j *dirJob, wt workTree) *ruleSet {
 			rules = append(rules, parseIgnore(data, j.pathElems())...)
 		case !errors.Is(err, fs.ErrNotExist):
 			j.ignoreErrs = append(j.ignoreErrs, pathError{f.rel, err})
+		}
+	}
+	// hone's own rules come after git's, as at the root: they hold
+	// whatever git's say.
+	for _, r := range j.rules.rules {
+		if r.own {
+			rules = append(rules, r)
 		}
 	}
 	return compile(rules, j.pathElems())

@@ -45,27 +45,38 @@ func (f *evalFlags) open(notice func(string)) (*modeleval.Model, error) {
 	if f.kind == "" || f.kind == "none" {
 		return nil, nil
 	}
+	// A key read from a file keeps its line's end: it is taken off, and a
+	// control character left inside is the user's to fix, not a failed
+	// connection (which is what the HTTP client makes of it).
+	keyOf := func(name string) (string, error) {
+		key := strings.TrimSpace(os.Getenv(name))
+		if strings.ContainsFunc(key, unicode.IsControl) {
+			return "", usagef("%s holds a control character: set it to the key alone", name)
+		}
+		return key, nil
+	}
 	var ep modeleval.Endpoint
 	switch f.kind {
 	case "openai":
-		ep = modeleval.Endpoint{BaseURL: firstOf(f.baseURL, os.Getenv("OPENAI_BASE_URL")), Key: os.Getenv("OPENAI_API_KEY")}
+		key, err := keyOf("OPENAI_API_KEY")
+		if err != nil {
+			return nil, err
+		}
+		ep = modeleval.Endpoint{BaseURL: firstOf(f.baseURL, os.Getenv("OPENAI_BASE_URL")), Key: key}
 		if ep.Key == "" && (ep.BaseURL == "" || ep.BaseURL == modeleval.DefaultOpenAIURL) {
 			return nil, usagef("--evaluator openai needs OPENAI_API_KEY in the environment, or --base-url of a local server that needs no key")
 		}
 	case "anthropic":
-		ep = modeleval.Endpoint{BaseURL: firstOf(f.baseURL, os.Getenv("ANTHROPIC_BASE_URL")), Key: os.Getenv("ANTHROPIC_API_KEY")}
+		key, err := keyOf("ANTHROPIC_API_KEY")
+		if err != nil {
+			return nil, err
+		}
+		ep = modeleval.Endpoint{BaseURL: firstOf(f.baseURL, os.Getenv("ANTHROPIC_BASE_URL")), Key: key}
 		if ep.Key == "" {
 			return nil, usagef("--evaluator anthropic needs ANTHROPIC_API_KEY in the environment")
 		}
 	default:
 		return nil, usagef("unknown evaluator %q (--evaluator or HONE_EVALUATOR): use none, openai or anthropic", f.kind)
-	}
-	// A key read from a file keeps its line's end: it is taken off, and a
-	// control character left inside is the user's to fix, not a failed
-	// connection (which is what the HTTP client makes of it).
-	ep.Key = strings.TrimSpace(ep.Key)
-	if strings.ContainsFunc(ep.Key, unicode.IsControl) {
-		return nil, usagef("%s_API_KEY holds a control character: set it to the key alone", strings.ToUpper(f.kind))
 	}
 	ep.Model, ep.Timeout = f.model, f.timeout
 	if f.model == "" {

@@ -62,6 +62,7 @@ func TestEvaluatorFlagErrors(t *testing.T) {
 		{map[string]string{"HONE_EVALUATOR": "bogus"}, nil, `unknown evaluator "bogus" (--evaluator or HONE_EVALUATOR)`},
 		// A key with a control character inside: the user's to fix, not
 		// a connection that failed.
+		{map[string]string{"ANTHROPIC_API_KEY": " "}, []string{"--evaluator", "anthropic", "--model", "m"}, "needs ANTHROPIC_API_KEY"},
 		{map[string]string{"OPENAI_API_KEY": "sk-abc\x1bdef"}, []string{"--evaluator", "openai", "--model", "m"}, "OPENAI_API_KEY holds a control character: set it to the key alone"},
 		{map[string]string{"OPENAI_API_KEY": fakeKey}, []string{"--evaluator", "openai", "--model", "m", "--model-cache", "/proc/no-such-folder"}, "open the model's cache"},
 		// Prices that are no numbers, or that would make the account's
