@@ -33,10 +33,16 @@ func lockFile(ctx context.Context, p string, wait bool) (unlock func(), waited b
 }
 
 // inProcess are the reads from git under way in this process, by their
-// cache: a slot each, which a goroutine takes for its read.
+// cache: a slot each, which a goroutine takes for its read, kept while a
+// goroutine holds or waits for it.
 var inProcess struct {
 	mu    sync.Mutex
-	slots map[string]chan struct{}
+	slots map[string]*slot
+}
+
+type slot struct {
+	ch    chan struct{}
+	users int // holding or waiting, under inProcess.mu
 }
 
 // lockInProcess takes this process's slot for the cache at p, waiting
@@ -44,24 +50,36 @@ var inProcess struct {
 func lockInProcess(ctx context.Context, p string) (release func(), waited bool, err error) {
 	inProcess.mu.Lock()
 	if inProcess.slots == nil {
-		inProcess.slots = map[string]chan struct{}{}
+		inProcess.slots = map[string]*slot{}
 	}
-	slot := inProcess.slots[p]
-	if slot == nil {
-		slot = make(chan struct{}, 1)
-		inProcess.slots[p] = slot
+	s := inProcess.slots[p]
+	if s == nil {
+		s = &slot{ch: make(chan struct{}, 1)}
+		inProcess.slots[p] = s
 	}
+	s.users++
 	inProcess.mu.Unlock()
-	release = func() { <-slot }
+	leave := func() {
+		inProcess.mu.Lock()
+		if s.users--; s.users == 0 {
+			delete(inProcess.slots, p)
+		}
+		inProcess.mu.Unlock()
+	}
+	release = func() {
+		<-s.ch
+		leave()
+	}
 	select {
-	case slot <- struct{}{}:
+	case s.ch <- struct{}{}:
 		return release, false, nil
 	default:
 	}
 	select {
-	case slot <- struct{}{}:
+	case s.ch <- struct{}{}:
 		return release, true, nil
 	case <-ctx.Done():
+		leave()
 		return nil, false, ctx.Err()
 	}
 }
