@@ -217,15 +217,7 @@ func TestTrackedAsGit(t *testing.T) {
 	if err != nil {
 		t.Skip("git not found")
 	}
-	home := t.TempDir()
-	run := func(dir string, args ...string) []byte {
-		t.Helper()
-		out, err := gitAt(git, home, dir, append([]string{"-c", "user.name=t", "-c", "user.email=t@t", "-c", "protocol.file.allow=always"}, args...)...).CombinedOutput()
-		if err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-		return out
-	}
+	run := gitRunner(t, git)
 	listed := func(dir string) []string {
 		t.Helper()
 		out := run(dir, "ls-files", "-z", "--cached", "--others", "--exclude-standard")
@@ -326,15 +318,7 @@ func TestSubmoduleOwnRules(t *testing.T) {
 	if err != nil {
 		t.Skip("git not found")
 	}
-	home := t.TempDir()
-	run := func(dir string, args ...string) []byte {
-		t.Helper()
-		out, err := gitAt(git, home, dir, append([]string{"-c", "user.name=t", "-c", "user.email=t@t", "-c", "protocol.file.allow=always"}, args...)...).CombinedOutput()
-		if err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-		return out
-	}
+	run := gitRunner(t, git)
 	listed := func(dir string) []string {
 		out := run(dir, "ls-files", "-z", "--cached", "--others", "--exclude-standard")
 		return sorted(splitNUL(out))
@@ -431,5 +415,19 @@ func TestTrackedAnswersKept(t *testing.T) {
 	}
 	if n := walk("nothing changed again"); n != 0 {
 		t.Errorf("a walk with nothing changed read the index %d times, want 0", n)
+	}
+}
+
+// gitRunner runs git in a folder with a home of its own, failing the test
+// on an error, and returns its output.
+func gitRunner(t *testing.T, git string) func(dir string, args ...string) []byte {
+	home := t.TempDir()
+	return func(dir string, args ...string) []byte {
+		t.Helper()
+		out, err := gitAt(git, home, dir, append([]string{"-c", "user.name=t", "-c", "user.email=t@t", "-c", "protocol.file.allow=always"}, args...)...).CombinedOutput()
+		if err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+		return out
 	}
 }

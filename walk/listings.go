@@ -281,11 +281,7 @@ func (l *Listings) MarshalBinary() ([]byte, error) {
 	for _, rel := range rels {
 		ls := m[rel]
 		str(rel)
-		b = binary.AppendVarint(b, ls.stamp.mtime)
-		b = binary.AppendVarint(b, ls.stamp.ctime)
-		b = binary.AppendUvarint(b, ls.stamp.ino)
-		b = binary.AppendVarint(b, ls.stamp.size)
-		b = binary.AppendUvarint(b, ls.stamp.nlink)
+		b = appendStamp(b, ls.stamp)
 		if ls.entries == nil {
 			b = binary.AppendUvarint(b, uint64(ls.n))
 			b = append(b, ls.data[ls.at:ls.end]...)
@@ -311,11 +307,7 @@ func (l *Listings) MarshalBinary() ([]byte, error) {
 	for _, f := range files {
 		t := tracked[f]
 		str(f)
-		b = binary.AppendVarint(b, t.stamp.mtime)
-		b = binary.AppendVarint(b, t.stamp.ctime)
-		b = binary.AppendUvarint(b, t.stamp.ino)
-		b = binary.AppendVarint(b, t.stamp.size)
-		b = binary.AppendUvarint(b, t.stamp.nlink)
+		b = appendStamp(b, t.stamp)
 		keys := slices.Sorted(maps.Keys(t.answers))
 		b = binary.AppendUvarint(b, uint64(len(keys)))
 		for _, k := range keys {
@@ -328,6 +320,15 @@ func (l *Listings) MarshalBinary() ([]byte, error) {
 		}
 	}
 	return binary.LittleEndian.AppendUint32(b, crc32.ChecksumIEEE(b)), nil
+}
+
+// appendStamp encodes a status, as UnmarshalBinary's stamp reads it.
+func appendStamp(b []byte, st dirStamp) []byte {
+	b = binary.AppendVarint(b, st.mtime)
+	b = binary.AppendVarint(b, st.ctime)
+	b = binary.AppendUvarint(b, st.ino)
+	b = binary.AppendVarint(b, st.size)
+	return binary.AppendUvarint(b, st.nlink)
 }
 
 // UnmarshalBinary replaces the listings by those of data. Damaged data is
@@ -364,6 +365,9 @@ func (l *Listings) UnmarshalBinary(data []byte) error {
 		b = b[n:]
 		return v
 	}
+	stamp := func() dirStamp {
+		return dirStamp{mtime: snum(), ctime: snum(), ino: num(), size: snum(), nlink: num()}
+	}
 	// The names share one copy of the data, rather than one allocation a
 	// name (BenchmarkListingsDecode).
 	whole := string(body)
@@ -385,7 +389,7 @@ func (l *Listings) UnmarshalBinary(data []byte) error {
 	m := make(map[string]listing, count)
 	for range count {
 		rel := str()
-		ls := listing{stamp: dirStamp{mtime: snum(), ctime: snum(), ino: num(), size: snum(), nlink: num()}}
+		ls := listing{stamp: stamp()}
 		n := num()
 		if bad || n > uint64(len(b)) {
 			return errListings
@@ -414,7 +418,7 @@ func (l *Listings) UnmarshalBinary(data []byte) error {
 		tracked = make(map[string]*trackedMemo, files)
 		for range files {
 			f := str()
-			t := &trackedMemo{stamp: dirStamp{mtime: snum(), ctime: snum(), ino: num(), size: snum(), nlink: num()}}
+			t := &trackedMemo{stamp: stamp()}
 			n := num()
 			if bad || n > uint64(len(b)) {
 				return errListings
