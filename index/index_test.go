@@ -580,7 +580,7 @@ func TestListingsKept(t *testing.T) {
 // name, its checksum made anew.
 func dropEntry(t *testing.T, data []byte, name string) []byte {
 	t.Helper()
-	const magic = "hone listings\x02"
+	const magic = "hone listings\x03"
 	if !bytes.HasPrefix(data, []byte(magic)) {
 		t.Fatalf("listings of another version: %q", data[:min(len(data), len(magic))])
 	}
@@ -615,8 +615,9 @@ func dropEntry(t *testing.T, data []byte, name string) []byte {
 		}
 		out = append(binary.AppendUvarint(out, uint64(k)), kept...)
 	}
-	if dropped != 1 || len(b) != 0 {
-		t.Fatalf("dropped %d entries called %s, %d bytes left", dropped, name, len(b))
+	if dropped != 1 {
+		t.Fatalf("dropped %d entries called %s", dropped, name)
 	}
+	out = append(out, b...) // the git indexes' answers, as they were
 	return binary.LittleEndian.AppendUint32(out, crc32.ChecksumIEEE(out))
 }
