@@ -349,6 +349,13 @@ func TestSubmoduleOwnRules(t *testing.T) {
 	for _, p := range listed(sm) {
 		want = append(want, "third/sub/"+p)
 	}
+	// The files that decide what the submodule ignores are watched.
+	rules := RuleFiles(root)
+	for _, f := range []string{filepath.Join(infoDir, "exclude"), filepath.Join(filepath.Dir(infoDir), "index")} {
+		if !slices.Contains(rules, f) {
+			t.Errorf("RuleFiles lacks %s: %q", f, rules)
+		}
+	}
 	// hone's own .ignore, not git's, leaves out *.tmp on both sides.
 	want = sorted(slices.DeleteFunc(want, func(p string) bool { return strings.HasSuffix(p, ".tmp") }))
 	if got := sorted(walkPaths(t, root, Options{})); !slices.Equal(got, want) {

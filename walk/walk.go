@@ -390,8 +390,52 @@ func RuleFiles(root string) []string {
 			out = append(out, filepath.Join(dir, name))
 		}
 	}
+	out = append(out, submoduleRuleFiles(wt.top, root, 0)...)
 	slices.Sort(out)
 	return slices.Compact(out)
+}
+
+// maxSubmoduleDepth bounds the submodules within submodules whose rule
+// files are listed.
+const maxSubmoduleDepth = 4
+
+// submoduleRuleFiles are the files outside the walk that decide what the
+// submodules of the work tree at top, below root, ignore (see nestedRules):
+// each one's excludes file and the configuration naming it, its
+// info/exclude and its index, which live in the superproject's git
+// directory (.git/modules/NAME); and those of the submodules within.
+// The submodules are those .gitmodules lists, checked out.
+func submoduleRuleFiles(top, root string, depth int) []string {
+	if depth >= maxSubmoduleDepth {
+		return nil
+	}
+	data, err := os.ReadFile(filepath.Join(top, ".gitmodules"))
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for line := range strings.Lines(string(data)) {
+		k, v, ok := strings.Cut(strings.TrimSpace(line), "=")
+		if !ok || strings.TrimSpace(k) != "path" {
+			continue
+		}
+		dir := filepath.Join(top, filepath.FromSlash(strings.Trim(strings.TrimSpace(v), `"`)))
+		if rel, err := filepath.Rel(root, dir); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			continue // outside the walk
+		}
+		own, common := gitDirs(dir)
+		if common == "" {
+			continue // not checked out
+		}
+		file, configs := excludesFileRead(common, own)
+		out = append(out, configs...)
+		out = append(out, filepath.Join(common, "info", "exclude"), filepath.Join(own, "index"))
+		if file != "" {
+			out = append(out, file)
+		}
+		out = append(out, submoduleRuleFiles(dir, dir, depth+1)...)
+	}
+	return out
 }
 
 // workTree is the git work tree that holds a walk's root.
