@@ -174,6 +174,11 @@ func cmdIndex(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if *historyOnly && (*noHistory || *rebuild) {
 		return usagef("--history-only reads the history alone: leave out --no-history and --rebuild")
 	}
+	// A HONE_SERVE of a typo is said whether or not this call asks a
+	// server: one that does not (--rebuild) would pass it over silently.
+	if _, err := autoServe(); err != nil {
+		return err
+	}
 	root, outside, err := repoRoot(f.repo)
 	if err != nil {
 		return err

@@ -87,6 +87,12 @@ func cmdRetrieve(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	if *budget < pack.MinBudget {
 		return usagef("the budget must be at least %d tokens, not %d: a pack's header alone takes some", pack.MinBudget, *budget)
 	}
+	// A HONE_SERVE of a typo is said whether or not this call asks a
+	// server: one that does not (a model evaluator, --no-server) would
+	// pass it over silently.
+	if _, err := autoServe(); err != nil {
+		return err
+	}
 	// What hone serve is asked to run, where one answers; the task and
 	// the repository join it below.
 	call := retrieveCall{Format: *format, Budget: *budget, MaxCycles: *maxCycles, Threshold: *threshold,
