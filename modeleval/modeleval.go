@@ -252,7 +252,11 @@ func (e *Evaluator) finish(p Prompt, b []item, reply Reply, err error) ([]hone.E
 	e.used.Calls++
 	e.used.Retries += reply.Retries
 	in, out := reply.InputTokens, reply.OutputTokens
-	if in == 0 {
+	// A call that came to no answer (no connection, a refusal of the
+	// request, a timeout) is counted, and failed, but spent nothing the
+	// endpoint says; its prompt's tokens are not estimated for it.
+	answered := err == nil || reply.Text != "" || in > 0
+	if in == 0 && answered {
 		in = pack.CountTokens(p.User)
 		if p.System == systemPrompt {
 			in += systemTokens()
@@ -275,6 +279,9 @@ func (e *Evaluator) finish(p Prompt, b []item, reply Reply, err error) ([]hone.E
 	}
 	evs, err := parseAnswer(reply.Text, b)
 	if err != nil {
+		e.mu.Lock()
+		e.used.Failed++ // an answer that holds no verdict is a failed call too
+		e.mu.Unlock()
 		return nil, err
 	}
 	for i, ev := range evs {

@@ -666,3 +666,28 @@ func TestModelSharesItsLimit(t *testing.T) {
 		t.Errorf("%d calls in flight, over the limit of 2", most)
 	}
 }
+
+// A call that came to no answer costs nothing; one whose answer holds no
+// verdict is counted as failed.
+func TestUsageOfFailedCalls(t *testing.T) {
+	for _, tt := range []struct {
+		name      string
+		status    int
+		body      string
+		wantIn    bool
+		wantFails int
+	}{
+		{"refused", 400, `{"error":{"message":"bad request"}}`, false, 1},
+		{"no verdict", 200, openAIBody("I cannot judge these files.", "stop"), true, 1},
+	} {
+		srv, _ := openAIServer(t, func(int, openAIReq) (int, http.Header, string) { return tt.status, nil, tt.body })
+		ev := New(openAIChat(t, srv.URL, Endpoint{}), Config{PriceIn: 3, PriceOut: 15})
+		if _, err := ev.Evaluate(context.Background(), request("a.go")); err == nil {
+			t.Fatalf("%s: no error", tt.name)
+		}
+		u := ev.Usage()
+		if u.Calls != 1 || u.Failed != tt.wantFails || (u.InputTokens > 0) != tt.wantIn || (u.CostUSD > 0) != tt.wantIn {
+			t.Errorf("%s: usage %+v", tt.name, u)
+		}
+	}
+}
