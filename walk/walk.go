@@ -320,24 +320,9 @@ func (w *walker) loadExclude() ([]*rule, error) {
 	}
 	w.tree = &workIndex{wt: wt, memo: w.listings}
 	below := wt.below
-	excludes, _ := excludesFileRead(wt.gitDir, wt.ownGitDir)
-	var rules []*rule
-	for _, f := range []struct{ path, rel string }{
-		{excludes, "the global excludes file (core.excludesFile)"},
-		{wt.infoExclude(), ".git/info/exclude"},
-	} {
-		if f.path == "" {
-			continue
-		}
-		data, err := os.ReadFile(f.path)
-		switch {
-		case err == nil:
-			rules = append(rules, parseIgnore(data, nil)...)
-		case !errors.Is(err, fs.ErrNotExist):
-			if err := w.report(f.rel, err); err != nil {
-				return nil, err
-			}
-		}
+	rules, err := excludeRules(wt, nil, ".git/info/exclude", w.report)
+	if err != nil {
+		return nil, err
 	}
 	var scratch []string
 	for i, dir := range wt.above() {
@@ -379,12 +364,7 @@ func RuleFiles(root string) []string {
 	if !ok {
 		return nil
 	}
-	file, configs := excludesFileRead(wt.gitDir, wt.ownGitDir)
-	// The index too: a file git's rules ignore is kept while git tracks it.
-	out := append(configs, wt.infoExclude(), filepath.Join(wt.ownGitDir, "index"))
-	if file != "" {
-		out = append(out, file)
-	}
+	out := wt.gitRuleFiles()
 	for _, dir := range wt.above() {
 		for _, name := range ignoreFiles {
 			out = append(out, filepath.Join(dir, name))
@@ -393,6 +373,19 @@ func RuleFiles(root string) []string {
 	out = append(out, submoduleRuleFiles(wt.top, root, 0)...)
 	slices.Sort(out)
 	return slices.Compact(out)
+}
+
+// gitRuleFiles are the files of git's own that decide what the work tree
+// ignores: the user's excludes file and the configuration naming it,
+// info/exclude, and the index (a file git's rules ignore is kept while git
+// tracks it).
+func (wt workTree) gitRuleFiles() []string {
+	file, configs := excludesFileRead(wt.gitDir, wt.ownGitDir)
+	out := append(configs, wt.infoExclude(), filepath.Join(wt.ownGitDir, "index"))
+	if file != "" {
+		out = append(out, file)
+	}
+	return out
 }
 
 // maxSubmoduleDepth bounds the submodules within submodules whose rule
@@ -427,12 +420,7 @@ func submoduleRuleFiles(top, root string, depth int) []string {
 		if common == "" {
 			continue // not checked out
 		}
-		file, configs := excludesFileRead(common, own)
-		out = append(out, configs...)
-		out = append(out, filepath.Join(common, "info", "exclude"), filepath.Join(own, "index"))
-		if file != "" {
-			out = append(out, file)
-		}
+		out = append(out, workTree{top: dir, gitDir: common, ownGitDir: own}.gitRuleFiles()...)
 		out = append(out, submoduleRuleFiles(dir, dir, depth+1)...)
 	}
 	return out
@@ -899,16 +887,17 @@ func (w *walker) loadIgnores(j *dirJob, entries []dirent) (*ruleSet, ignoreSet) 
 	return compile(append(j.rules.rules, here...), j.pathElems()), unreadable
 }
 
-// nestedRules are the rules in force at the top of a nested repository
-// (a submodule) at j, before its own ignore files: the repository's
-// excludes file and info/exclude, as git reads them there, then hone's
-// own rules from above.
-func (w *walker) nestedRules(j *dirJob, wt workTree) *ruleSet {
-	var rules []*rule
+// excludeRules reads the rules git takes in the work tree wt before any
+// ignore file: the user's excludes file, then info/exclude, matching from
+// the folder whose path elements are domain. A file that cannot be read
+// goes to failed, by a name the user knows (infoName for info/exclude);
+// an error of failed's ends the read.
+func excludeRules(wt workTree, domain []string, infoName string, failed func(rel string, err error) error) ([]*rule, error) {
 	excludes, _ := excludesFileRead(wt.gitDir, wt.ownGitDir)
+	var rules []*rule
 	for _, f := range []struct{ path, rel string }{
 		{excludes, "the global excludes file (core.excludesFile)"},
-		{wt.infoExclude(), wt.infoExclude()},
+		{wt.infoExclude(), infoName},
 	} {
 		if f.path == "" {
 			continue
@@ -916,11 +905,25 @@ func (w *walker) nestedRules(j *dirJob, wt workTree) *ruleSet {
 		data, err := os.ReadFile(f.path)
 		switch {
 		case err == nil:
-			rules = append(rules, parseIgnore(data, j.pathElems())...)
+			rules = append(rules, parseIgnore(data, domain)...)
 		case !errors.Is(err, fs.ErrNotExist):
-			j.ignoreErrs = append(j.ignoreErrs, pathError{f.rel, err})
+			if err := failed(f.rel, err); err != nil {
+				return nil, err
+			}
 		}
 	}
+	return rules, nil
+}
+
+// nestedRules are the rules in force at the top of a nested repository
+// (a submodule) at j, before its own ignore files: the repository's
+// excludes file and info/exclude, as git reads them there, then hone's
+// own rules from above.
+func (w *walker) nestedRules(j *dirJob, wt workTree) *ruleSet {
+	rules, _ := excludeRules(wt, j.pathElems(), wt.infoExclude(), func(rel string, err error) error {
+		j.ignoreErrs = append(j.ignoreErrs, pathError{rel, err})
+		return nil
+	})
 	// hone's own rules come after git's, as at the root: they hold
 	// whatever git's say.
 	for _, r := range j.rules.rules {

@@ -124,7 +124,7 @@ func cmdRetrieve(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		}
 	}
 	if len(task) > maxTaskBytes {
-		return usagef("the task is over %d bytes: shorten it to the issue text and the stack trace", maxTaskBytes)
+		return usagef("%v", hone.ErrTaskTooLong)
 	}
 	// Bytes that are not UTF-8 go no further, to the trace or a pack.
 	if task, err = hone.TaskText(task); err != nil {
@@ -286,7 +286,7 @@ func readTask(name string, stdin io.Reader) (string, error) {
 		return "", usagef("cannot read the task: %v", err)
 	}
 	if len(b) > maxTaskBytes {
-		return "", usagef("the task is over %d bytes: shorten it to the issue text and the stack trace", maxTaskBytes)
+		return "", usagef("%v", hone.ErrTaskTooLong)
 	}
 	return string(b), nil
 }
