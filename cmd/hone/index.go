@@ -234,6 +234,7 @@ func cmdIndex(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		// files, and for the check below, which reads the whole index
 		// after a change and would double the process's memory.
 		undo := tradeMemoryForTime()
+		prefault(indexHugeBytes, 0)
 		ix, st, err = index.OpenUpdate(ctx, root, opts, func(p index.Progress) {
 			if p.Total >= bulkRead {
 				undo()

@@ -1,47 +1,104 @@
 package main
 
 import (
+	"bufio"
 	"os"
 	"os/exec"
 	"runtime"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"testing"
 )
 
-// The memory prefault maps stays with the heap, free, for what the
-// process allocates next. It is measured in a process of its own, whose
-// heap is as fresh as a command's: in this one, the tests before have
-// left memory free that prefault's allocation takes first.
+// The memory prefault readies stays with the heap, free, for what the
+// process allocates next; advised for huge pages, the heap's mappings say
+// so. It is measured in a process of its own, whose heap is as fresh as a
+// command's: in this one, the tests before have left memory free that
+// prefault's allocation takes first.
 func TestPrefault(t *testing.T) {
-	if os.Getenv("HONE_TEST_PREFAULT") == "" {
-		cmd := exec.Command(os.Args[0], "-test.run=^TestPrefault$", "-test.v")
-		cmd.Env = append(os.Environ(), "HONE_TEST_PREFAULT=1")
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("%v: %s", err, out)
+	for _, way := range []string{"huge", "populated"} {
+		t.Run(way, func(t *testing.T) {
+			if os.Getenv("HONE_TEST_PREFAULT") == "" {
+				cmd := exec.Command(os.Args[0], "-test.run=^TestPrefault$/^"+way+"$", "-test.v")
+				cmd.Env = append(os.Environ(), "HONE_TEST_PREFAULT=1")
+				out, err := cmd.CombinedOutput()
+				if err != nil {
+					t.Fatalf("%v: %s", err, out)
+				}
+				if strings.Contains(string(out), "--- SKIP") {
+					t.Skipf("%s", out)
+				}
+				return
+			}
+			debug.SetGCPercent(-1)
+			runtime.GC()
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			// The runtime advises some of its own metadata so.
+			advisedBefore := hugeAdvised(t)
+			const n = 16 << 20
+			var got string
+			if way == "huge" {
+				got = prefault(n, 0)
+			} else {
+				got = prefault(0, n)
+			}
+			runtime.ReadMemStats(&after)
+			switch {
+			case got == "" && way == "huge":
+				t.Skip("the kernel gives no huge pages on request")
+			case got == "":
+				t.Skip("the kernel maps no pages ahead (MADV_POPULATE_WRITE came with Linux 5.14)")
+			case got != way:
+				t.Fatalf("prefault readied the memory %q, want %q", got, way)
+			case after.NumGC == before.NumGC:
+				t.Fatalf("prefault readied the memory %q and did not free it", got)
+			}
+			free := func(m runtime.MemStats) int64 { return int64(m.HeapIdle) - int64(m.HeapReleased) }
+			// The runtime's own allocations since may have taken a little of it.
+			if got := free(after) - free(before); got < n*3/4 {
+				t.Errorf("the heap kept %d more bytes free and mapped, want about %d", got, n)
+			}
+			if after.HeapAlloc > before.HeapAlloc+n/4 {
+				t.Errorf("heap in use %d after, %d before: the memory was not freed", after.HeapAlloc, before.HeapAlloc)
+			}
+			if way == "huge" {
+				// All but the two partial huge pages at its ends.
+				if advised := hugeAdvised(t) - advisedBefore; advised < n-2*hugePageSize {
+					t.Errorf("mappings advised to take huge pages: %d more bytes, want at least %d", advised, n-2*hugePageSize)
+				}
+			}
+		})
+	}
+}
+
+// hugeAdvised is how many bytes of the process's mappings are advised to
+// take huge pages ("hg" among their VmFlags in /proc/self/smaps).
+func hugeAdvised(t *testing.T) int64 {
+	f, err := os.Open("/proc/self/smaps")
+	if err != nil {
+		t.Skipf("no mappings to read: %v", err)
+	}
+	defer f.Close()
+	var total, size int64
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		fields := strings.Fields(sc.Text())
+		switch {
+		case len(fields) == 3 && fields[0] == "Size:":
+			kb, _ := strconv.ParseInt(fields[1], 10, 64)
+			size = kb << 10
+		case len(fields) > 0 && fields[0] == "VmFlags:":
+			for _, fl := range fields[1:] {
+				if fl == "hg" {
+					total += size
+				}
+			}
 		}
-		if strings.Contains(string(out), "--- SKIP") {
-			t.Skipf("%s", out)
-		}
-		return
 	}
-	debug.SetGCPercent(-1)
-	runtime.GC()
-	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
-	const n = 16 << 20
-	prefault(n)
-	runtime.ReadMemStats(&after)
-	if after.NumGC == before.NumGC {
-		t.Skip("the kernel maps no pages ahead (MADV_POPULATE_WRITE came with Linux 5.14)")
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
 	}
-	free := func(m runtime.MemStats) int64 { return int64(m.HeapIdle) - int64(m.HeapReleased) }
-	// The runtime's own allocations since may have taken a little of it.
-	if got := free(after) - free(before); got < n*3/4 {
-		t.Errorf("the heap kept %d more bytes free and mapped, want about %d", got, n)
-	}
-	if after.HeapAlloc > before.HeapAlloc+n/4 {
-		t.Errorf("heap in use %d after, %d before: the memory was not freed", after.HeapAlloc, before.HeapAlloc)
-	}
+	return total
 }

@@ -174,7 +174,7 @@ func cmdRetrieve(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		// back, so that its memory stays what an index's is.
 		undo := tradeMemoryForTime()
 		defer undo()
-		prefault(prefaultBytes)
+		prefault(retrieveHugeBytes, prefaultBytes)
 		opts.Progress = func(done, total int, bytes int64) {
 			if total >= bulkRead {
 				undo()
