@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"runtime"
+	"strings"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
@@ -47,8 +48,12 @@ const hugePageSize = 2 << 20
 
 // hugePagesOnRequest reports whether the kernel gives transparent huge
 // pages to memory advised to take them: "always" or "madvise", not
-// "never" (or no such setting, a kernel built without them).
+// "never" (or no such setting, a kernel built without them). A
+// GODEBUG=disablethp=1, which keeps Go's heap off them, is heeded.
 func hugePagesOnRequest() bool {
+	if strings.Contains(","+os.Getenv("GODEBUG")+",", ",disablethp=1,") {
+		return false
+	}
 	b, err := os.ReadFile("/sys/kernel/mm/transparent_hugepage/enabled")
 	return err == nil && !bytes.Contains(b, []byte("[never]"))
 }
