@@ -60,6 +60,10 @@ func TestOpenExisting(t *testing.T) {
 	if fi, err := os.Stat(path + "-wal"); err != nil || fi.Size() == 0 {
 		t.Errorf("no WAL after the update (%v): the test of the size tests nothing", err)
 	}
+	// What an update prints is Status's own.
+	if source, size, err := ix.Footprint(ctx); err != nil || source != built.Source || size != built.Bytes || source == 0 {
+		t.Errorf("Footprint: %d source bytes, %d bytes, %v; Status: %d, %d", source, size, err, built.Source, built.Bytes)
+	}
 	ix.Close()
 	ix, err = OpenExisting(ctx, repo, opts)
 	if err != nil {

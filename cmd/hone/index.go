@@ -277,13 +277,13 @@ func cmdIndex(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 
 // printIndexed says what an update of the index did.
 func printIndexed(ctx context.Context, ix *index.Index, st index.Stats, stdout io.Writer) error {
-	status, err := ix.Status(ctx)
+	source, size, err := ix.Footprint(ctx)
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "indexed %d files (%s) in %s: %d added, %d changed, %d deleted; index %s at %s\n",
-		st.Files, bytesText(status.Source), st.Elapsed.Round(time.Millisecond), st.Added, st.Changed, st.Deleted,
-		bytesText(status.Bytes), status.Path)
+		st.Files, bytesText(source), st.Elapsed.Round(time.Millisecond), st.Added, st.Changed, st.Deleted,
+		bytesText(size), ix.Path)
 	if st.Skipped.Any() {
 		fmt.Fprintf(stdout, "skipped: %s\n", st.Skipped)
 	}
