@@ -15,7 +15,7 @@ func peakRSS(ps *os.ProcessState) int64 {
 		return 0
 	}
 	if runtime.GOOS == "darwin" {
-		return ru.Maxrss // bytes on macOS
+		return int64(ru.Maxrss) // bytes on macOS (int32 on 32-bit systems)
 	}
-	return ru.Maxrss * 1024 // kilobytes elsewhere
+	return int64(ru.Maxrss) * 1024 // kilobytes elsewhere
 }

@@ -13,15 +13,21 @@ import (
 
 // The memory prefault readies stays with the heap, free, for what the
 // process allocates next; advised for huge pages, the heap's mappings say
-// so. It is measured in a process of its own, whose heap is as fresh as a
-// command's: in this one, the tests before have left memory free that
-// prefault's allocation takes first.
+// so; the collector's setting is as it was. It is measured in a process
+// of its own, whose heap is as fresh as a command's (in this one, the
+// tests before have left memory free that prefault's allocation takes
+// first), and whose collector has no GOGC or GOMEMLIMIT of the caller's.
 func TestPrefault(t *testing.T) {
 	for _, way := range []string{"huge", "populated"} {
 		t.Run(way, func(t *testing.T) {
 			if os.Getenv("HONE_TEST_PREFAULT") == "" {
 				cmd := exec.Command(os.Args[0], "-test.run=^TestPrefault$/^"+way+"$", "-test.v")
-				cmd.Env = append(os.Environ(), "HONE_TEST_PREFAULT=1")
+				for _, kv := range os.Environ() {
+					if !strings.HasPrefix(kv, "GOGC=") && !strings.HasPrefix(kv, "GOMEMLIMIT=") {
+						cmd.Env = append(cmd.Env, kv)
+					}
+				}
+				cmd.Env = append(cmd.Env, "HONE_TEST_PREFAULT=1")
 				out, err := cmd.CombinedOutput()
 				if err != nil {
 					t.Fatalf("%v: %s", err, out)
@@ -33,10 +39,14 @@ func TestPrefault(t *testing.T) {
 			}
 			debug.SetGCPercent(-1)
 			runtime.GC()
+			debug.SetGCPercent(1000)
 			var before, after runtime.MemStats
+			var advisedBefore int64
+			if way == "huge" {
+				// The runtime advises some of its own metadata so.
+				advisedBefore = hugeAdvised(t)
+			}
 			runtime.ReadMemStats(&before)
-			// The runtime advises some of its own metadata so.
-			advisedBefore := hugeAdvised(t)
 			const n = 16 << 20
 			var got string
 			if way == "huge" {
@@ -45,9 +55,12 @@ func TestPrefault(t *testing.T) {
 				got = prefault(0, n)
 			}
 			runtime.ReadMemStats(&after)
+			if gc := debug.SetGCPercent(1000); gc != 1000 {
+				t.Errorf("the collector's percentage is %d after prefault, want 1000 as before", gc)
+			}
 			switch {
 			case got == "" && way == "huge":
-				t.Skip("the kernel gives no huge pages on request")
+				t.Skip("the kernel gives this process no huge pages on request")
 			case got == "":
 				t.Skip("the kernel maps no pages ahead (MADV_POPULATE_WRITE came with Linux 5.14)")
 			case got != way:
@@ -65,8 +78,9 @@ func TestPrefault(t *testing.T) {
 			}
 			if way == "huge" {
 				// All but the two partial huge pages at its ends.
-				if advised := hugeAdvised(t) - advisedBefore; advised < n-2*hugePageSize {
-					t.Errorf("mappings advised to take huge pages: %d more bytes, want at least %d", advised, n-2*hugePageSize)
+				size := int64(hugePageSize())
+				if advised := hugeAdvised(t) - advisedBefore; advised < n-2*size {
+					t.Errorf("mappings advised to take huge pages: %d more bytes, want at least %d", advised, n-2*size)
 				}
 			}
 		})
@@ -74,7 +88,8 @@ func TestPrefault(t *testing.T) {
 }
 
 // hugeAdvised is how many bytes of the process's mappings are advised to
-// take huge pages ("hg" among their VmFlags in /proc/self/smaps).
+// take huge pages ("hg" among their VmFlags in /proc/self/smaps). The test
+// is skipped where the mappings cannot be read, or do not say.
 func hugeAdvised(t *testing.T) int64 {
 	f, err := os.Open("/proc/self/smaps")
 	if err != nil {
@@ -82,6 +97,7 @@ func hugeAdvised(t *testing.T) int64 {
 	}
 	defer f.Close()
 	var total, size int64
+	flagged := false
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
 		fields := strings.Fields(sc.Text())
@@ -90,6 +106,7 @@ func hugeAdvised(t *testing.T) int64 {
 			kb, _ := strconv.ParseInt(fields[1], 10, 64)
 			size = kb << 10
 		case len(fields) > 0 && fields[0] == "VmFlags:":
+			flagged = true
 			for _, fl := range fields[1:] {
 				if fl == "hg" {
 					total += size
@@ -100,5 +117,37 @@ func hugeAdvised(t *testing.T) int64 {
 	if err := sc.Err(); err != nil {
 		t.Fatal(err)
 	}
+	if !flagged {
+		t.Skip("the mappings say nothing of their flags (/proc/self/smaps has no VmFlags)")
+	}
 	return total
+}
+
+// godebug reads GODEBUG's settings as the runtime does: the last value
+// of a key counts.
+func TestGodebug(t *testing.T) {
+	for _, c := range []struct{ env, want string }{
+		{"", ""},
+		{"disablethp=1", "1"},
+		{"gctrace=1,disablethp=1", "1"},
+		{"disablethp=1,disablethp=0", "0"},
+		{"madvdontneed=1", ""},
+		{"xdisablethp=1", ""},
+	} {
+		t.Setenv("GODEBUG", c.env)
+		if got := godebug("disablethp"); got != c.want {
+			t.Errorf("GODEBUG=%q: disablethp %q, want %q", c.env, got, c.want)
+		}
+	}
+}
+
+// Under a memory limit too low to hold it, nothing is readied: the
+// collector would hand the memory back at once.
+func TestPrefaultUnderLowLimit(t *testing.T) {
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(8 << 20))
+	for _, c := range [][2]int{{16 << 20, 0}, {0, 16 << 20}, {64 << 20, 32 << 20}} {
+		if got := prefault(c[0], c[1]); got != "" {
+			t.Errorf("prefault(%d, %d) under an 8 MiB limit: %q, want nothing done", c[0], c[1], got)
+		}
+	}
 }

@@ -349,7 +349,7 @@ const prefaultBytes = 32 << 20
 // retrieveHugeBytes and indexHugeBytes are what a retrieve and a hone
 // index working alone advise to take huge pages (prefault), where the
 // kernel gives them on request. A retrieve allocates some 35 MB on a
-// 5,000-file repository and more on a larger one; a page never touched
+// 5,000-file repository and more on a larger one; a huge page never touched
 // costs nothing, so its share is twice that. A hone index with nothing
 // changed allocates a third as much: 4 KiB pages mapped ahead made it
 // ×1.11 (32 MB), huge pages faster (see the README's "Huge pages").
