@@ -59,6 +59,17 @@ func (ix *Index) CheckChanged(ctx context.Context) error {
 	if ix.db == nil {
 		return fmt.Errorf("check index of %s: the index is closed", ix.Root)
 	}
+	// A database whose status is still the one its stamp records holds
+	// the stamp's version: where that is the version vouched for, no
+	// query is needed, which, the reader's connection pinned, would open
+	// a connection of its own (1.5 ms of a no-change hone index on
+	// django).
+	ix.mu.Lock()
+	vouched := ix.vouched
+	ix.mu.Unlock()
+	if vouched.ok && ix.stampHolds(vouched.version) {
+		return nil
+	}
 	v, verr := ix.latestVersion(ctx)
 	if verr == nil {
 		if ix.vouchedAt(v) {

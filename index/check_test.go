@@ -233,3 +233,59 @@ func damageDoc(t *testing.T, path string) {
 		t.Fatal(err)
 	}
 }
+
+// A no-change update that found the stamp holding leaves CheckChanged
+// nothing to ask the database: the stamp's status still holds, so the
+// version vouched for is the database's, and no connection is opened
+// for a query (the reader's being pinned).
+func TestCheckChangedAfterUpdateAsksNothing(t *testing.T) {
+	old := racySlack
+	racySlack = int64(10 * time.Millisecond)
+	t.Cleanup(func() { racySlack = old })
+	ctx := context.Background()
+	repo := damageRepo(t, 40)
+	dir := t.TempDir()
+	ix, err := buildAt(ctx, repo, Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix.Close()
+	time.Sleep(20 * time.Millisecond)
+	// A first process checks the index and leaves its stamp.
+	ix, err = Open(ctx, repo, Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ix.CheckChanged(ctx); err != nil {
+		t.Fatal(err)
+	}
+	ix.Close()
+	ix, st, err := OpenUpdate(ctx, repo, Options{Dir: dir}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	if st.Added+st.Changed+st.Deleted != 0 {
+		t.Fatalf("an update of an unchanged repository changed %+v", st)
+	}
+	before := ix.db.Stats().OpenConnections
+	if err := ix.CheckChanged(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if after := ix.db.Stats().OpenConnections; after != before {
+		t.Errorf("CheckChanged opened %d connections after a no-change update, want none", after-before)
+	}
+	// Another program's write moves the status: the index is read, and
+	// its damage found.
+	ix.Close()
+	damageDoc(t, ix.Path)
+	time.Sleep(20 * time.Millisecond)
+	ix, err = Open(ctx, repo, Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	if err := ix.CheckChanged(ctx); !IsDamaged(err) {
+		t.Fatalf("check of a database changed since its stamp: %v, want it found damaged", err)
+	}
+}
