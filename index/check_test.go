@@ -14,18 +14,8 @@ import (
 // unchanged since is not read again; one changed since, as damage would
 // change it, is checked again and its damage found.
 func TestCheckChanged(t *testing.T) {
-	old := racySlack
-	racySlack = int64(10 * time.Millisecond)
-	t.Cleanup(func() { racySlack = old })
 	ctx := context.Background()
-	repo := damageRepo(t, 40)
-	dir := t.TempDir()
-	ix, err := buildAt(ctx, repo, Options{Dir: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ix.Close()
-	time.Sleep(20 * time.Millisecond)
+	repo, dir, ix := builtPastRacy(t)
 	check := func() error {
 		ix, err := Open(ctx, repo, Options{Dir: dir})
 		if err != nil {
@@ -239,21 +229,11 @@ func damageDoc(t *testing.T, path string) {
 // version vouched for is the database's, and no connection is opened
 // for a query (the reader's being pinned).
 func TestCheckChangedAfterUpdateAsksNothing(t *testing.T) {
-	old := racySlack
-	racySlack = int64(10 * time.Millisecond)
-	t.Cleanup(func() { racySlack = old })
 	ctx := context.Background()
-	repo := damageRepo(t, 40)
-	dir := t.TempDir()
-	ix, err := buildAt(ctx, repo, Options{Dir: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ix.Close()
-	time.Sleep(20 * time.Millisecond)
+	repo, dir, _ := builtPastRacy(t)
 	// A first process reads again the files that were racy when the
 	// build took their statuses, and leaves its stamp.
-	ix, _, err = OpenUpdate(ctx, repo, Options{Dir: dir}, nil)
+	ix, _, err := OpenUpdate(ctx, repo, Options{Dir: dir}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -289,4 +269,23 @@ func TestCheckChangedAfterUpdateAsksNothing(t *testing.T) {
 	if err := ix.CheckChanged(ctx); !IsDamaged(err) {
 		t.Fatalf("check of a database changed since its stamp: %v, want it found damaged", err)
 	}
+}
+
+// builtPastRacy builds the index of a repository of 40 files into an
+// index folder of its own, closes it and waits until its files are no
+// longer racy (racySlack cut to 10 ms for the test). It returns the
+// repository, the folder and the closed index.
+func builtPastRacy(t *testing.T) (repo, dir string, ix *Index) {
+	t.Helper()
+	old := racySlack
+	racySlack = int64(10 * time.Millisecond)
+	t.Cleanup(func() { racySlack = old })
+	repo, dir = damageRepo(t, 40), t.TempDir()
+	ix, err := buildAt(context.Background(), repo, Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix.Close()
+	time.Sleep(20 * time.Millisecond)
+	return repo, dir, ix
 }
