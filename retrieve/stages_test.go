@@ -848,9 +848,19 @@ func TestLibraryCallersGuarded(t *testing.T) {
 	if _, err := RetrieveIndex(context.Background(), nil, "token expiry", hone.Options{}); err == nil {
 		t.Error("RetrieveIndex with no index: no error")
 	}
+	// An index opened and never updated is empty, and said so.
+	empty, err := index.Open(context.Background(), "../testdata/repos/auth-expiry", index.Options{Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := RetrieveIndex(context.Background(), empty, expiryTask, hone.Options{NoHistory: true})
+	empty.Close()
+	if err != nil || len(res.Files) != 0 || !strings.Contains(res.Notice, "never updated") {
+		t.Errorf("RetrieveIndex on an index never updated: %v, notice %q, want one saying it is empty", err, res.Notice)
+	}
 	var notices []string
 	panics := evaluatorFunc(func(context.Context, hone.EvaluateRequest) ([]hone.Evaluation, error) { panic("a bug of the caller's") })
-	res, err := Retrieve(context.Background(), "../testdata/repos/auth-expiry", expiryTask, hone.Options{IndexDir: dir, Evaluator: panics, NoHistory: true,
+	res, err = Retrieve(context.Background(), "../testdata/repos/auth-expiry", expiryTask, hone.Options{IndexDir: dir, Evaluator: panics, NoHistory: true,
 		Notice: func(n string) { notices = append(notices, n) }})
 	if err != nil || len(res.Files) == 0 {
 		t.Fatalf("with an evaluator that panics: %v, %+v", err, res)
