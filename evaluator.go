@@ -18,7 +18,9 @@ type Evaluator interface {
 	// task is about. A candidate left out keeps its lexical verdict
 	// alone. An error other than the context's leaves the rest of the run
 	// to the lexical evaluator, with a notice: a retrieve never fails
-	// because a model did.
+	// because a model did. Evaluations returned beside such an error still
+	// count, for this request: a model that judged some of the files
+	// before a call failed keeps those verdicts.
 	Evaluate(ctx context.Context, req EvaluateRequest) ([]Evaluation, error)
 }
 

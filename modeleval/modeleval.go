@@ -237,13 +237,18 @@ func (e *Evaluator) Evaluate(ctx context.Context, req hone.EvaluateRequest) ([]h
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	// A call that failed fails the request, but the verdicts of the
+	// others, and those given again or cached, go with the error: the
+	// loop keeps them for this cycle (they are kept for the run and
+	// cached, and were paid for).
+	var failed error
 	for i, r := range results {
-		if errs[i] != nil {
-			return nil, errs[i]
+		if errs[i] != nil && failed == nil {
+			failed = errs[i]
 		}
 		out = append(out, r...)
 	}
-	return out, nil
+	return out, failed
 }
 
 // finish counts one call's answer, and reads its verdicts on the batch.

@@ -473,6 +473,29 @@ func TestBatchesAndLimits(t *testing.T) {
 	}
 }
 
+// A call that fails fails the request, but the verdicts of the calls
+// that answered go with the error, for the loop to keep.
+func TestFailedBatchKeepsTheOthers(t *testing.T) {
+	srv, calls := openAIServer(t, func(n int, req openAIReq) (int, http.Header, string) {
+		if n == 2 {
+			return 400, nil, `{"error":{"message":"bad request"}}`
+		}
+		return 200, nil, openAIBody(verdicts(req.Messages[1].Content, func(string) float64 { return 0.8 }), "stop")
+	})
+	ev := New(openAIChat(t, srv.URL, Endpoint{}), Config{Top: 4, Batch: 2, Concurrency: 1})
+	evs, err := ev.Evaluate(context.Background(), request("a.go", "b.go", "c.go", "d.go"))
+	if err == nil {
+		t.Fatal("a failed call: no error")
+	}
+	var got []string
+	for _, e := range evs {
+		got = append(got, fmt.Sprintf("%s %.1f", e.Path, e.Score))
+	}
+	if g := strings.Join(got, ", "); calls.Load() != 2 || g != "a.go 0.8, b.go 0.8" && g != "c.go 0.8, d.go 0.8" {
+		t.Errorf("%d calls, verdicts %s: want one batch's two, from the call that answered", calls.Load(), g)
+	}
+}
+
 // A server that takes no JSON schema is asked for a JSON object instead.
 func TestNoSchema(t *testing.T) {
 	srv, calls := openAIServer(t, func(_ int, req openAIReq) (int, http.Header, string) {

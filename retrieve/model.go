@@ -82,7 +82,7 @@ func (j *judges) judge(ctx context.Context, req hone.EvaluateRequest, cycle int)
 		if j.notice != nil {
 			j.notice(fmt.Sprintf("the model evaluator failed (%s): the rest of this run is judged by the lexical evaluator alone", msg))
 		}
-		return vs, use, nil
+		// What it judged before it failed is joined all the same.
 	}
 	byPath := make(map[string]int, len(vs))
 	for i, v := range vs {

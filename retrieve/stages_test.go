@@ -521,6 +521,42 @@ func TestEvaluatorError(t *testing.T) {
 	}
 }
 
+// A model that judged some files before it failed keeps those verdicts
+// for that cycle: they are joined with the lexical ones, and the rest of
+// the run is the lexical evaluator's, as after any failure.
+func TestEvaluatorPartialVerdicts(t *testing.T) {
+	var judged string
+	calls := 0
+	ev := evaluatorFunc(func(_ context.Context, req hone.EvaluateRequest) ([]hone.Evaluation, error) {
+		calls++
+		judged = req.Candidates[0].Path
+		return []hone.Evaluation{{Path: judged, Score: 0.95, Reason: "the first batch's verdict"}}, errors.New("the second batch failed")
+	})
+	var notices []string
+	res, err := Retrieve(context.Background(), "../testdata/repos/auth-expiry", expiryTask, hone.Options{IndexDir: t.TempDir(), Evaluator: ev, NoHistory: true,
+		Notice: func(n string) { notices = append(notices, n) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if calls != 1 || len(notices) != 1 || !strings.Contains(notices[0], "the second batch failed") {
+		t.Errorf("%d calls, notices %q: want one call and one notice of the failure", calls, notices)
+	}
+	found := false
+	for _, e := range res.Cycles[0].Evaluated {
+		if e.Path == judged {
+			found = true
+			if e.ModelScore == nil || *e.ModelScore != 0.95 {
+				t.Errorf("%s in cycle 1: model score %v, want the 0.95 judged before the failure", e.Path, e.ModelScore)
+			}
+		} else if e.ModelScore != nil {
+			t.Errorf("%s in cycle 1: model score %v, which no call gave", e.Path, *e.ModelScore)
+		}
+	}
+	if !found {
+		t.Errorf("%s, the file judged, is not among cycle 1's evaluations", judged)
+	}
+}
+
 func filePaths(res *hone.Result) []string {
 	var out []string
 	for _, f := range res.Files {
