@@ -1336,18 +1336,23 @@ func (ix *Index) Footprint(ctx context.Context) (source, bytes int64, err error)
 	ix.mu.Lock()
 	source = ix.source
 	ix.mu.Unlock()
-	// The size is the database's pages, whether in its file or still in
-	// its WAL, counted once: what the file holds once checkpointed. The
-	// files' sizes would not do: an update's WAL, as large as the pages it
-	// rewrote, is there until the last connection closes, and gone after.
+	bytes, err = ix.dbBytes(ctx)
+	return source, bytes, err
+}
+
+// dbBytes is the database's size: its pages, whether in its file or still
+// in its WAL, counted once, what the file holds once checkpointed. The
+// files' sizes would not do: an update's WAL, as large as the pages it
+// rewrote, is there until the last connection closes, and gone after.
+func (ix *Index) dbBytes(ctx context.Context) (int64, error) {
 	var pages, pageSize int64
 	if err := ix.reader().QueryRowContext(ctx, `PRAGMA page_count`).Scan(&pages); err != nil {
-		return source, 0, fmt.Errorf("read index %s: %w", ix.Path, err)
+		return 0, fmt.Errorf("read index %s: %w", ix.Path, err)
 	}
 	if err := ix.reader().QueryRowContext(ctx, `PRAGMA page_size`).Scan(&pageSize); err != nil {
-		return source, 0, fmt.Errorf("read index %s: %w", ix.Path, err)
+		return 0, fmt.Errorf("read index %s: %w", ix.Path, err)
 	}
-	return source, pages * pageSize, nil
+	return pages * pageSize, nil
 }
 
 // Status reports on the index.
@@ -1356,10 +1361,10 @@ func (ix *Index) Status(ctx context.Context) (Status, error) {
 	ix.mu.Lock()
 	st.Files = ix.files()
 	st.Complete = ix.loaded != "" && ix.snapshotOK
-	st.Delta = ix.inDelta
+	st.Source, st.Delta = ix.source, ix.inDelta
 	ix.mu.Unlock()
 	var err error
-	if st.Source, st.Bytes, err = ix.Footprint(ctx); err != nil {
+	if st.Bytes, err = ix.dbBytes(ctx); err != nil {
 		return st, err
 	}
 	if err := ix.reader().QueryRowContext(ctx, `SELECT COUNT(DISTINCT seg) FROM postings`).Scan(&st.Segments); err != nil {

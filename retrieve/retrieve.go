@@ -411,13 +411,13 @@ func run(ctx context.Context, ix *index.Index, raw string, opts hone.Options, pc
 	res.PastCommits = shownCommitsOf(past.commits, res.Ranking)
 	if len(res.Ranking) == 0 {
 		res.Notice = "nothing found: no file matched the task's terms"
-		if ix.N() == 0 {
-			// A library caller's index opened and never updated, or a
-			// repository of nothing hone indexes.
-			res.Notice = "nothing found: the index holds no files (an index opened and never updated is empty: update it; or the repository has no files hone indexes)"
-		}
 		if filtered := len(opts.Include) > 0 || len(opts.Exclude) > 0; filtered && !anySearchable(ix, opts.Include, opts.Exclude) {
 			res.Notice = "nothing found: no file of the repository passes " + patternsText(opts.Include, opts.Exclude)
+		}
+		if ix.N() == 0 {
+			// A library caller's index created and never updated, or a
+			// repository of nothing hone indexes.
+			res.Notice = "nothing found: the index holds no files (an index created and never updated is empty: update it; or the repository has no files hone indexes)"
 		}
 	}
 	if gone := unreadable(ix.Root, res.Files); len(gone) > 0 {

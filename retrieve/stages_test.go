@@ -891,7 +891,7 @@ func TestLibraryCallersGuarded(t *testing.T) {
 	}
 	res, err := RetrieveIndex(context.Background(), empty, expiryTask, hone.Options{NoHistory: true})
 	empty.Close()
-	if err != nil || len(res.Files) != 0 || !strings.Contains(res.Notice, "never updated") {
+	if err != nil || len(res.Files) != 0 || !strings.Contains(res.Notice, "holds no files") {
 		t.Errorf("RetrieveIndex on an index never updated: %v, notice %q, want one saying it is empty", err, res.Notice)
 	}
 	var notices []string
