@@ -25,6 +25,8 @@ import (
 	"github.com/hone-tools/hone/index"
 	"github.com/hone-tools/hone/internal/warm"
 	"github.com/hone-tools/hone/modeleval"
+	"github.com/hone-tools/hone/pack"
+	"github.com/hone-tools/hone/redact"
 	"github.com/hone-tools/hone/walk"
 	"github.com/hone-tools/hone/zoekt"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -192,6 +194,10 @@ func (s *Server) MCP() *mcp.Server {
 // Run serves over a transport until the client goes, then closes the
 // indexes it kept open.
 func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
+	// What every answer is redacted with, and what a context pack counts
+	// tokens with, are made while the client starts up.
+	redact.Warm()
+	pack.Warm()
 	err := s.MCP().Run(ctx, t)
 	if cerr := s.Close(); err == nil {
 		err = cerr

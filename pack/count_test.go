@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"unicode/utf8"
 	"unsafe"
@@ -135,4 +136,28 @@ func TestPiecesOwnTheirBytes(t *testing.T) {
 	if kept == 0 {
 		t.Error("no piece kept")
 	}
+}
+
+// Warm loads the tokenizer beside counts already under way: each count is
+// the tokenizer's own, whichever goroutine loaded it.
+func TestWarmBesideCounts(t *testing.T) {
+	texts := []string{"func (s *Server) Run(ctx context.Context) error {", "héllo wörld 123456", "  \n\t// a comment\n"}
+	var wg sync.WaitGroup
+	Warm()
+	for _, text := range texts {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			Warm()
+			enc, err := o200k()
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			if got, want := CountTokens(text), tokenizerCount(enc, text); got != want {
+				t.Errorf("%q: %d tokens, the tokenizer's %d", text, got, want)
+			}
+		}()
+	}
+	wg.Wait()
 }

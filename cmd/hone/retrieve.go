@@ -145,6 +145,9 @@ func cmdRetrieve(ctx context.Context, args []string, stdin io.Reader, stdout, st
 			return usagef("--backend zoekt searches the cluster, not --repo: give --zoekt-repos to narrow it")
 		}
 		redact.Warm()
+		if *format == "context" {
+			pack.Warm()
+		}
 		var done func()
 		res, root, done, err = retrieveZoekt(ctx, zc, task, opts)
 		if done != nil {
@@ -182,6 +185,9 @@ func cmdRetrieve(ctx context.Context, args []string, stdin io.Reader, stdout, st
 			bar.progress(done, total, bytes)
 		}
 		redact.Warm()
+		if *format == "context" {
+			pack.Warm()
+		}
 		res, err = retrieve.Retrieve(ctx, root, task, opts)
 	}
 	bar.done()

@@ -24,6 +24,7 @@ import (
 	"github.com/hone-tools/hone/index"
 	"github.com/hone-tools/hone/internal/serve"
 	"github.com/hone-tools/hone/internal/warm"
+	"github.com/hone-tools/hone/pack"
 	"github.com/hone-tools/hone/redact"
 	"github.com/hone-tools/hone/retrieve"
 	"github.com/hone-tools/hone/structure"
@@ -68,6 +69,7 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	pool := warm.New(*dir, log)
 	defer pool.Close()
 	redact.Warm()
+	pack.Warm()
 	h := &serveHandler{ctx: ctx, dir: *dir, pool: pool, log: log}
 	s := &serve.Server{Version: serveBuild(), Handle: h.handle, Log: log, Idle: *idle, Env: readingEnv()}
 	fmt.Fprintf(stderr, "hone serve: answering for the indexes in %s (socket %s); stop it with Ctrl-C\n", *dir, serve.Path(*dir))
