@@ -38,7 +38,6 @@ func (f *evalFlags) register(fs *flag.FlagSet) {
 	fs.Float64Var(&f.priceOut, "price-out", 0, "the model's price in US dollars per million output tokens, for the cost account")
 }
 
-// open sets up the model the flags name; nil for none.
 // open dials the evaluator the flags ask for, nil for none; what it has
 // to say of a default it could not use goes to notice.
 func (f *evalFlags) open(notice func(string)) (*modeleval.Model, error) {

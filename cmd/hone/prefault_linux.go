@@ -55,7 +55,7 @@ func prefault(huge, populate int) string {
 // heap not kept off them (GODEBUG=disablethp). 2 MiB on x86-64; on arm64
 // with 64 KiB pages, 512 MiB, more than a command allocates.
 func hugePageSize() int {
-	if godebug("disablethp") != "" && godebug("disablethp") != "0" {
+	if v := godebug("disablethp"); v != "" && v != "0" {
 		return 0
 	}
 	b, err := os.ReadFile("/sys/kernel/mm/transparent_hugepage/enabled")

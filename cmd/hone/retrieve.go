@@ -144,10 +144,7 @@ func cmdRetrieve(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		if idx.repo != "" {
 			return usagef("--backend zoekt searches the cluster, not --repo: give --zoekt-repos to narrow it")
 		}
-		redact.Warm()
-		if *format == "context" {
-			pack.Warm()
-		}
+		warmPrinting(*format)
 		var done func()
 		res, root, done, err = retrieveZoekt(ctx, zc, task, opts)
 		if done != nil {
@@ -184,10 +181,7 @@ func cmdRetrieve(ctx context.Context, args []string, stdin io.Reader, stdout, st
 			}
 			bar.progress(done, total, bytes)
 		}
-		redact.Warm()
-		if *format == "context" {
-			pack.Warm()
-		}
+		warmPrinting(*format)
 		res, err = retrieve.Retrieve(ctx, root, task, opts)
 	}
 	bar.done()
@@ -195,6 +189,16 @@ func cmdRetrieve(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		return retrieveError(err)
 	}
 	return printRetrieve(res, root, *format, *budget, stdout, stderr)
+}
+
+// warmPrinting builds in the background, while the retrieve runs, what
+// printing its answer in format needs: the redactor, and for a context
+// pack the tokenizer.
+func warmPrinting(format string) {
+	redact.Warm()
+	if format == "context" {
+		pack.Warm()
+	}
 }
 
 // bulkRead: an update that reads this many files or more, before a
