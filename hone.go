@@ -210,7 +210,9 @@ type Cycle struct {
 	LearnedRelated  []Related `json:"learned_related"`
 	LearnedPatterns []string  `json:"learned_patterns"`
 	Excluded        []string  `json:"excluded"`
-	// ModelUsage is what a model evaluator spent in the cycle.
+	// ModelUsage is what a model evaluator spent in the cycle. What it
+	// spent on the files the ranking weighs after the last cycle is in
+	// no cycle's: Result.Evaluator counts it with the rest.
 	ModelUsage *Usage `json:"model_usage,omitempty"`
 	// Gaps are the missing context refine found, aimed at by the next cycle.
 	Gaps []Gap `json:"gaps"`
@@ -297,7 +299,8 @@ type Result struct {
 	// Timings says where ElapsedMS went.
 	Timings Timings `json:"timings_ms"`
 	// Evaluator is what a model evaluator spent in the run, when one
-	// joined the lexical one; nil without one.
+	// joined the lexical one; nil without one. It is the cycles'
+	// ModelUsage and what the ranking's last search spent, after them.
 	Evaluator *Usage `json:"evaluator,omitempty"`
 	// Redacted counts the secrets hidden in this result and its outputs,
 	// each replaced by a placeholder that names its kind, such as

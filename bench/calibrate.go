@@ -101,9 +101,21 @@ func crossCalibrate(rows []SignalRow, m Ranker, l2 float64, rule SetRule) []Row 
 // chosen over.
 func SetRules(threshold float64, maxFiles int) []SetRule {
 	return []SetRule{
-		{"hone's: the threshold, else the set of the best expected F0.5", func(p []float64) []int {
+		{"hone's: the threshold, else the set of the best expected F1", func(p []float64) []int {
 			ks, _ := rankmodel.Choose(p, threshold, maxFiles)
 			return ks
+		}},
+		{"the threshold, else the set of the best expected F0.5", func(p []float64) []int {
+			if ks := rankmodel.AtLeast(p, threshold, maxFiles); len(ks) > 0 {
+				return ks
+			}
+			return rankmodel.Prefix(rankmodel.BestF(p, 0.5, maxFiles))
+		}},
+		{"the threshold, else the set of the best expected F2", func(p []float64) []int {
+			if ks := rankmodel.AtLeast(p, threshold, maxFiles); len(ks) > 0 {
+				return ks
+			}
+			return rankmodel.Prefix(rankmodel.BestF(p, 2, maxFiles))
 		}},
 		{"the threshold, else the best file", func(p []float64) []int {
 			if ks := rankmodel.AtLeast(p, threshold, maxFiles); len(ks) > 0 {
@@ -121,7 +133,7 @@ func SetRules(threshold float64, maxFiles int) []SetRule {
 			return rankmodel.Prefix(min(1, len(p)))
 		}},
 		{"the set of the best expected F0.5", func(p []float64) []int {
-			return rankmodel.Prefix(rankmodel.BestF05(p, maxFiles))
+			return rankmodel.Prefix(rankmodel.BestF(p, 0.5, maxFiles))
 		}},
 	}
 }

@@ -101,10 +101,14 @@ func TestBudgetRespected(t *testing.T) {
 func TestHeader(t *testing.T) {
 	res := run(t, fixture, "fix the auth token expiry bug")
 	p := Build(res, fixture, Options{})
-	for _, want := range []string{"Task: fix the auth token expiry bug", "stopped: max_cycles", "src/auth/auth.ts (context, 0.", "refreshSession", "Tests to run after a change:\n- src/auth/auth.test.ts"} {
+	for _, want := range []string{"Task: fix the auth token expiry bug", "stopped: max_cycles", "src/auth/auth.ts (target, 0.", "refreshSession", "Tests to run after a change:\n- src/auth/auth.test.ts"} {
 		if !strings.Contains(p.Text, want) {
 			t.Errorf("the pack lacks %q", want)
 		}
+	}
+	// A context file is listed with its role as well.
+	if p := Build(run(t, fixture, "token expiry"), fixture, Options{}); !strings.Contains(p.Text, "src/auth/auth.ts (context, 0.") {
+		t.Errorf("the pack should list the context file with its role:\n%s", p.Text)
 	}
 	none := run(t, fixture, "quaternion spectrogram")
 	if p := Build(none, fixture, Options{}); !strings.Contains(p.Text, "hone found no file for this task") {

@@ -26,7 +26,7 @@ func ExampleRetrieve() {
 	fmt.Println("stopped:", res.StopReason)
 	// Output:
 	// src/auth/tokens.ts: target, found in cycle 1
-	// src/auth/auth.ts: context, found in cycle 1
+	// src/auth/auth.ts: target, found in cycle 1
 	// stopped: max_cycles
 }
 

@@ -607,7 +607,7 @@ func (rk *ranker) missing(p string, inHand map[string]bool) []string {
 // rank orders every evaluated file by its ranking score, gives each its
 // calibrated relevance, and picks the result's files with their roles:
 // those at or above the threshold, Options.MaxFiles at most (when none
-// is, the best few, as many as make the best expected F0.5, and fallback
+// is, the best few, as many as make the best expected F1, and fallback
 // says so); tests among them are tests, the rest targets; then the
 // context the targets need, as the loop found it.
 func (rk *ranker) rank() (ranking []hone.Ranked, files map[string]chosen, fallback bool) {

@@ -35,7 +35,8 @@ func TestChoose(t *testing.T) {
 	}{
 		{[]float64{0.9, 0.8, 0.75, 0.3}, 10, []int{0, 1, 2}, false}, // every file at the threshold
 		{[]float64{0.9, 0.8, 0.75, 0.3}, 2, []int{0, 1}, false},     // max at most
-		{[]float64{0.65, 0.6, 0.1, 0.05}, 10, []int{0, 1}, true},    // the set of the best expected F0.5
+		{[]float64{0.65, 0.6, 0.1, 0.05}, 10, []int{0, 1}, true},    // the set of the best expected F1
+		{[]float64{0.55, 0.4, 0.1}, 10, []int{0, 1}, true},          // F0.5's set would be the first alone
 		{[]float64{0.5, 0.1, 0.05}, 10, []int{0}, true},
 		{[]float64{0.1, 0.05}, 10, []int{0}, true},       // one file at least
 		{[]float64{0.6, 0.6, 0.6}, 2, []int{0, 1}, true}, // the fallback keeps to max
@@ -49,19 +50,25 @@ func TestChoose(t *testing.T) {
 	}
 }
 
-func TestBestF05(t *testing.T) {
+func TestBestF(t *testing.T) {
 	tests := []struct {
 		p    []float64
+		beta float64
 		want int
 	}{
-		{[]float64{0.9, 0.9, 0.9, 0.01}, 3},
-		{[]float64{0.9, 0.05, 0.05}, 1},
-		{[]float64{0.3, 0.3, 0.3, 0.3}, 4}, // as likely each: all of them expect the most
-		{nil, 0},
+		{[]float64{0.9, 0.9, 0.9, 0.01}, 0.5, 3},
+		{[]float64{0.9, 0.05, 0.05}, 0.5, 1},
+		{[]float64{0.3, 0.3, 0.3, 0.3}, 0.5, 4}, // as likely each: all of them expect the most
+		{[]float64{0.55, 0.4, 0.1}, 0.5, 1},     // precision first: the second is likelier not needed
+		{[]float64{0.55, 0.4, 0.1}, 1, 2},       // as much recall: the second is worth its doubt
+		{[]float64{0.55, 0.4, 0.2}, 1, 2},
+		{[]float64{0.55, 0.4, 0.2}, 2, 3}, // recall first: the third too
+		{[]float64{0.9, 0.05, 0.05}, 2, 1},
+		{nil, 1, 0},
 	}
 	for _, tt := range tests {
-		if got := BestF05(tt.p, 10); got != tt.want {
-			t.Errorf("BestF05(%v) = %d, want %d", tt.p, got, tt.want)
+		if got := BestF(tt.p, tt.beta, 10); got != tt.want {
+			t.Errorf("BestF(%v, %v) = %d, want %d", tt.p, tt.beta, got, tt.want)
 		}
 	}
 }
