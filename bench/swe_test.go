@@ -5,13 +5,14 @@ import (
 	"context"
 	"encoding/json"
 	"flag"
-	"github.com/hone-tools/hone"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/hone-tools/hone"
 	"github.com/hone-tools/hone/pack"
 )
 
@@ -261,5 +262,32 @@ func TestCalibrateVerdicts(t *testing.T) {
 	}
 	if CalibrateVerdicts([]Row{{}}) != nil {
 		t.Error("rows without verdicts give tables")
+	}
+}
+
+// TestSetFit holds the set measures of a row's files: precision and
+// recall against the gold files, F0.5, and, without context, the context
+// files left out.
+func TestSetFit(t *testing.T) {
+	tests := []struct {
+		name    string
+		row     Row
+		context bool
+		p, r, f float64
+	}{
+		{"the gold file alone", Row{Gold: []string{"a"}, Files: []string{"a"}}, true, 1, 1, 1},
+		{"one of two gold", Row{Gold: []string{"a", "b"}, Files: []string{"a"}}, true, 1, 0.5, 1.25 * 0.5 / 0.75},
+		{"a file not gold", Row{Gold: []string{"a"}, Files: []string{"a", "x"}}, true, 0.5, 1, 1.25 * 0.5 / 1.125},
+		{"no gold file", Row{Gold: []string{"a"}, Files: []string{"x"}}, true, 0, 0, 0},
+		{"a gold file twice counts once", Row{Gold: []string{"a", "b"}, Files: []string{"a", "a"}}, true, 0.5, 0.5, 0.5},
+		{"context counted", Row{Gold: []string{"a"}, Files: []string{"a", "c"}, Roles: []string{hone.RoleTarget, hone.RoleContext}}, true, 0.5, 1, 1.25 * 0.5 / 1.125},
+		{"context left out", Row{Gold: []string{"a"}, Files: []string{"a", "c"}, Roles: []string{hone.RoleTarget, hone.RoleContext}}, false, 1, 1, 1},
+		{"a gold context file left out", Row{Gold: []string{"a", "c"}, Files: []string{"a", "c"}, Roles: []string{hone.RoleTarget, hone.RoleContext}}, false, 1, 0.5, 1.25 * 0.5 / 0.75},
+	}
+	for _, tt := range tests {
+		p, r, f := setFit(tt.row, tt.context)
+		if math.Abs(p-tt.p) > 1e-9 || math.Abs(r-tt.r) > 1e-9 || math.Abs(f-tt.f) > 1e-9 {
+			t.Errorf("%s: setFit = %.3f, %.3f, %.3f; want %.3f, %.3f, %.3f", tt.name, p, r, f, tt.p, tt.r, tt.f)
+		}
 	}
 }

@@ -71,6 +71,12 @@ func TestBestF(t *testing.T) {
 			t.Errorf("BestF(%v, %v) = %d, want %d", tt.p, tt.beta, got, tt.want)
 		}
 	}
+	if got := BestF([]float64{0.9, 0.9, 0.9, 0.01}, 1, 2); got != 2 {
+		t.Errorf("BestF with max 2 = %d, want 2", got)
+	}
+	if got := BestF([]float64{0, 0, 0}, 1, 10); got != 1 {
+		t.Errorf("BestF of no likely file = %d, want the first alone", got)
+	}
 }
 
 func TestCalibrated(t *testing.T) {
