@@ -583,11 +583,11 @@ func (rk *ranker) result(res *hone.Result) {
 				best++
 			}
 		}
-		n := "the best file is"
+		n := fmt.Sprintf("the best file is returned, at %.2f", res.Files[0].Relevance)
 		if best > 1 {
-			n = fmt.Sprintf("the best %d files are", best)
+			n = fmt.Sprintf("the best %d files are returned, at %.2f to %.2f", best, res.Files[0].Relevance, res.Files[best-1].Relevance)
 		}
-		res.Notice = fmt.Sprintf("no file reached relevance %.2f: %s returned, at %.2f, as the evidence supports no more; check before relying on them", rk.opts.Threshold, n, res.Files[0].Relevance)
+		res.Notice = fmt.Sprintf("no file reached relevance %.2f: %s, as the evidence supports no more; check before relying on them", rk.opts.Threshold, n)
 	}
 	res.RelatedTests = rk.relatedTests(res.Files)
 }
