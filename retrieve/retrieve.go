@@ -410,14 +410,16 @@ func run(ctx context.Context, ix *index.Index, raw string, opts hone.Options, pc
 	res.Evaluator = jd.usage()
 	res.PastCommits = shownCommitsOf(past.commits, res.Ranking)
 	if len(res.Ranking) == 0 {
-		res.Notice = "nothing found: no file matched the task's terms"
-		if filtered := len(opts.Include) > 0 || len(opts.Exclude) > 0; filtered && !anySearchable(ix, opts.Include, opts.Exclude) {
-			res.Notice = "nothing found: no file of the repository passes " + patternsText(opts.Include, opts.Exclude)
-		}
-		if ix.N() == 0 {
+		filtered := len(opts.Include) > 0 || len(opts.Exclude) > 0
+		switch {
+		case ix.N() == 0:
 			// A library caller's index created and never updated, or a
 			// repository of nothing hone indexes.
 			res.Notice = "nothing found: the index holds no files (an index created and never updated is empty: update it; or the repository has no files hone indexes)"
+		case filtered && !anySearchable(ix, opts.Include, opts.Exclude):
+			res.Notice = "nothing found: no file of the repository passes " + patternsText(opts.Include, opts.Exclude)
+		default:
+			res.Notice = "nothing found: no file matched the task's terms"
 		}
 	}
 	if gone := unreadable(ix.Root, res.Files); len(gone) > 0 {
