@@ -28,6 +28,11 @@ const (
 	// SufficientFiles is how many files at or above the threshold let the
 	// loop stop early, when no critical gap is left.
 	SufficientFiles = 3
+	// SettledFiles is how many of the ranking's best files a cycle must
+	// leave as the cycle before left them, in the same order, for the
+	// loop to stop as making no progress: as many as the result holds at
+	// most (DefaultMaxFiles).
+	SettledFiles = 10
 	// ExcludeBelow: files the evaluator scores under it are excluded for
 	// the rest of the run.
 	ExcludeBelow = 0.2
@@ -247,8 +252,10 @@ type Gap struct {
 	From string `json:"from,omitempty"`
 	// Where is the file expected to hold it, when known.
 	Where string `json:"where,omitempty"`
-	// Critical gaps keep the loop going: the relevant code calls into them,
-	// or the task names them and nothing covers them.
+	// Critical gaps keep the loop from stopping as sufficient: the
+	// relevant code calls into them, or the task names them and nothing
+	// covers them. A cycle that leaves the ranking's best files as they
+	// were still ends it (StopNoProgress).
 	Critical bool `json:"critical"`
 }
 
@@ -258,7 +265,7 @@ type StopReason string
 // The reasons the loop stops.
 const (
 	StopSufficient StopReason = "sufficient"  // enough relevant files, no critical gap
-	StopNoProgress StopReason = "no_progress" // a cycle found nothing new
+	StopNoProgress StopReason = "no_progress" // a cycle found nothing new, or left the ranking's best files as they were
 	StopMaxCycles  StopReason = "max_cycles"  // the cycle budget ran out
 )
 

@@ -317,6 +317,7 @@ func run(ctx context.Context, ix *index.Index, raw string, opts hone.Options, pc
 		return e != nil && e.Kind.Has(walk.Test)
 	}
 	q := firstQuery(tp, opts)
+	var bestBefore []string // the ranking's best files after the cycle before (cycleEnd)
 	for n := 1; n <= opts.MaxCycles; n++ {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -359,26 +360,29 @@ func run(ctx context.Context, ix *index.Index, raw string, opts hone.Options, pc
 		}
 		res.Cycles = append(res.Cycles, cyc)
 
-		// Enough files at the threshold on the result's own scale, their
-		// calibrated relevance as the ranking stands after this cycle, and
-		// nothing critical left to look for.
-		if !rf.criticalOpen() {
+		// The ranking as it stands after this cycle, on the result's own
+		// scale, says whether the loop may stop (see cycleEnd). After the
+		// last cycle only sufficiency can change why it stopped.
+		end := cycleEnd{
+			last:     n == opts.MaxCycles,
+			critical: rf.criticalOpen(),
+			progress: newFiles > 0 || crossed > 0 || closed > 0,
+			before:   bestBefore,
+		}
+		if !end.last || !end.critical {
 			rk := &ranker{
 				ix: ix, tp: tp, q: q, src: src, rec: rec, hits: dp.hits, near: near, gaps: rf.found(),
 				tested: tests.pointers(q), history: pastOf().scores, commits: pastOf().commits, opts: opts, w: w,
 			}
-			if countRelevant(rk.ranking(), opts.Threshold, isTest) >= hone.SufficientFiles {
-				res.StopReason = hone.StopSufficient
-				break
-			}
+			ranked := rk.ranking()
+			end.relevant = countRelevant(ranked, opts.Threshold, isTest)
+			end.best = bestPaths(ranked, hone.SettledFiles)
 		}
-		if newFiles == 0 && crossed == 0 && closed == 0 {
-			res.StopReason = hone.StopNoProgress
+		if why := end.stop(); why != "" {
+			res.StopReason = why
 			break
 		}
-		if n == opts.MaxCycles {
-			res.StopReason = hone.StopMaxCycles
-		}
+		bestBefore = end.best
 	}
 
 	res.Timings.Cycles = append(res.Timings.Cycles, lap()) // the last cycle's
@@ -522,6 +526,49 @@ func evaluations(vs []verdict) []hone.Evaluation {
 // countRelevant counts the ranked files at the threshold or above, tests
 // aside: tests tell where to look, but the files a task is after are the
 // code they test.
+// bestPaths is the paths of a ranking's first n files.
+func bestPaths(ranking []hone.Ranked, n int) []string {
+	out := make([]string, 0, min(n, len(ranking)))
+	for _, r := range ranking[:min(n, len(ranking))] {
+		out = append(out, r.Path)
+	}
+	return out
+}
+
+// cycleEnd is what the loop knows at the end of a cycle, for its stop
+// rule.
+type cycleEnd struct {
+	last     bool // the cycle was the last the budget allows
+	critical bool // a critical gap is open
+	progress bool // the cycle evaluated a new file, took one over the threshold, or closed a gap
+	relevant int  // the ranking's files at the threshold, tests aside
+	// best and before are the paths of the ranking's best files
+	// (hone.SettledFiles) after this cycle and after the cycle before;
+	// before is nil after the first cycle.
+	best, before []string
+}
+
+// stop says why the loop stops after the cycle, or "" for it to go on.
+// Enough relevant files, with no critical gap open, are sufficient. A
+// cycle that found nothing new made no progress; so did one that left the
+// ranking's best files as the cycle before left them, in the same order,
+// critical gaps or not: the next cycle would search around the same files,
+// and on the benchmarks it seldom moves a file the fix changed. After
+// the last cycle the budget has run out.
+func (e cycleEnd) stop() hone.StopReason {
+	switch {
+	case !e.critical && e.relevant >= hone.SufficientFiles:
+		return hone.StopSufficient
+	case !e.progress:
+		return hone.StopNoProgress
+	case !e.last && e.before != nil && len(e.best) > 0 && slices.Equal(e.before, e.best):
+		return hone.StopNoProgress
+	case e.last:
+		return hone.StopMaxCycles
+	}
+	return ""
+}
+
 func countRelevant(ranking []hone.Ranked, threshold float64, isTest func(path string) bool) int {
 	n := 0
 	for _, r := range ranking {

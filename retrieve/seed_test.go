@@ -795,3 +795,52 @@ func TestNothingPassesThePatterns(t *testing.T) {
 		}
 	}
 }
+
+// A cycle that leaves the ranking's best files as the cycle before left
+// them ends the loop, though it evaluated files of its own: the next
+// cycle would search around the same files. Here the task's words match
+// thirty helpers weakly and one function well; the second cycle
+// evaluates the helpers the first had no room for, and they rank below
+// the first ten.
+func TestSettledRankingStops(t *testing.T) {
+	files := map[string]string{
+		"src/billing/invoice.go": "package billing\n\n// InvoiceTotal sums an invoice's lines and applies the discount.\n" +
+			"func InvoiceTotal(lines []Line, discount float64) float64 {\n\ttotal := 0.0\n\tfor _, l := range lines {\n" +
+			"\t\ttotal += l.Price * float64(l.Quantity)\n\t}\n\treturn total * (1 - discount)\n}\n",
+		"src/billing/line.go": "package billing\n\n// Line is one line of an invoice: a price and a quantity.\n" +
+			"type Line struct {\n\tPrice    float64\n\tQuantity int\n}\n",
+	}
+	for i := 1; i <= 30; i++ {
+		files[fmt.Sprintf("src/misc/m%d.go", i)] = fmt.Sprintf("package misc\n\n// Helper%d formats the total of report number %d for the dashboard.\n"+
+			"func Helper%d(name string, quantity int) string {\n\treturn \"report %d: \" + name\n}\n", i, i, i, i)
+	}
+	repo := retrieve.WriteFiles(t, files)
+	res, err := retrieve.Retrieve(context.Background(), repo, "the invoice total ignores the discount", hone.Options{NoHistory: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.StopReason != hone.StopNoProgress || len(res.Cycles) != 2 {
+		t.Fatalf("stopped %q after %d cycles, want no_progress after 2", res.StopReason, len(res.Cycles))
+	}
+	first := map[string]bool{}
+	for _, ev := range res.Cycles[0].Evaluated {
+		first[ev.Path] = true
+	}
+	var fresh []string
+	for _, ev := range res.Cycles[1].Evaluated {
+		if !first[ev.Path] {
+			fresh = append(fresh, ev.Path)
+		}
+	}
+	if len(fresh) == 0 {
+		t.Fatal("the second cycle evaluated no file the first had not: the fixture tests the stop on nothing new, not on a settled ranking")
+	}
+	for i, r := range res.Ranking[:min(hone.SettledFiles, len(res.Ranking))] {
+		if slices.Contains(fresh, r.Path) {
+			t.Errorf("the second cycle's %s ranks %d, among the best %d: the ranking did not settle", r.Path, i+1, hone.SettledFiles)
+		}
+	}
+	if len(res.Files) == 0 || res.Files[0].Path != "src/billing/invoice.go" {
+		t.Errorf("files %+v: want invoice.go first", res.Files)
+	}
+}

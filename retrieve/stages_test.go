@@ -753,6 +753,36 @@ func TestCountRelevant(t *testing.T) {
 	}
 }
 
+// The loop's stop rule, after a cycle: sufficient first, then no
+// progress (nothing new, or the ranking's best files as they were), then
+// the budget.
+func TestCycleEndStop(t *testing.T) {
+	ab, abc, ba := []string{"a.go", "b.go"}, []string{"a.go", "b.go", "c.go"}, []string{"b.go", "a.go"}
+	for _, c := range []struct {
+		name string
+		end  cycleEnd
+		want hone.StopReason
+	}{
+		{"first cycle goes on", cycleEnd{progress: true, relevant: 2, best: ab}, ""},
+		{"enough relevant files", cycleEnd{progress: true, relevant: hone.SufficientFiles, before: ba, best: ab}, hone.StopSufficient},
+		{"a critical gap keeps sufficiency off", cycleEnd{progress: true, critical: true, relevant: 5, before: ba, best: ab}, ""},
+		{"nothing new", cycleEnd{best: ab}, hone.StopNoProgress},
+		{"nothing new, last", cycleEnd{last: true}, hone.StopNoProgress},
+		{"best files as they were", cycleEnd{progress: true, before: ab, best: ab}, hone.StopNoProgress},
+		{"as they were, a critical gap open", cycleEnd{progress: true, critical: true, before: ab, best: ab}, hone.StopNoProgress},
+		{"reordered goes on", cycleEnd{progress: true, before: ab, best: ba}, ""},
+		{"a file added goes on", cycleEnd{progress: true, before: ab, best: abc}, ""},
+		{"no ranking is nothing settled", cycleEnd{progress: true, before: []string{}, best: nil}, ""},
+		{"last cycle's budget", cycleEnd{progress: true, last: true, before: ba, best: ab}, hone.StopMaxCycles},
+		{"last cycle settled is the budget's", cycleEnd{progress: true, last: true, before: ab, best: ab}, hone.StopMaxCycles},
+		{"last cycle sufficient", cycleEnd{progress: true, last: true, relevant: 3}, hone.StopSufficient},
+	} {
+		if got := c.end.stop(); got != c.want {
+			t.Errorf("%s: %q, want %q", c.name, got, c.want)
+		}
+	}
+}
+
 // The tests' search is kept between a run's asks: what a kept search
 // answers, the excluded tests dropped after it, is what a new one
 // answers, as exclusions grow.

@@ -245,7 +245,7 @@ func stopText(res *hone.Result) string {
 	case hone.StopSufficient:
 		return fmt.Sprintf("sufficient (at least %d files at relevance %.2f or more, and no critical gap was left)", hone.SufficientFiles, res.Threshold)
 	case hone.StopNoProgress:
-		return "no progress (the last cycle found nothing new)"
+		return fmt.Sprintf("no progress (the last cycle found nothing new, or left the ranking's best %d files as they were)", hone.SettledFiles)
 	case hone.StopMaxCycles:
 		return "max cycles reached"
 	}
