@@ -36,7 +36,7 @@ func (ix *Index) Edges(d *Doc) []Edge {
 			continue
 		}
 		for _, e := range ds {
-			if !sameFamily(d.Lang, e.Lang) {
+			if !SameFamily(d.Lang, e.Lang) {
 				continue // a Go main is not what a C file calls
 			}
 			if e.Path != d.Path && !seen["call "+name+" "+e.Path] {
@@ -55,7 +55,12 @@ var family = map[string]string{
 	"java": "jvm", "kotlin": "jvm", "scala": "jvm",
 }
 
-func sameFamily(a, b string) bool {
+// SameFamily reports whether code in language a can call definitions in
+// language b, languages as structure.Language names them: its own, C and
+// C++ each other's, the JavaScript family's and the JVM's. A name a CSS
+// file calls (var) is no call into Python, though a Python file defines
+// it.
+func SameFamily(a, b string) bool {
 	if a == b {
 		return true
 	}

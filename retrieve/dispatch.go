@@ -153,7 +153,7 @@ func (dp *dispatcher) neighbours(q *query) []*index.Entry {
 		calls := d.CallsOut() // a name it defines leads to siblings, not callees
 		defs := dp.ix.DefinersOf(calls)
 		for _, name := range calls {
-			if ds := defs[name]; len(ds) >= 1 && len(ds) <= hopDefiners {
+			if ds := callable(d.Lang, defs[name]); len(ds) >= 1 && len(ds) <= hopDefiners {
 				for _, e := range ds {
 					add(e)
 				}

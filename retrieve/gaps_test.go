@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/hone-tools/hone"
+	"github.com/hone-tools/hone/index"
 )
 
 func TestCodeOfLine(t *testing.T) {
@@ -82,6 +83,68 @@ def save_expiry(token):
 	for _, not := range []string{"values", "str", "log_event", "purge"} {
 		if slices.Contains(gaps, not) {
 			t.Errorf("call gaps %v hold %s", gaps, not)
+		}
+	}
+}
+
+// A bare name reaches the definitions its caller's language can call: a
+// stylesheet's var() on a line about the task is no gap into the Python
+// file that defines var, where a Python caller's is.
+func TestCallGapsKeepToTheLanguage(t *testing.T) {
+	repo := writeFiles(t, map[string]string{
+		"static/widget.css": ".color-picker { background-color: var(--picker-color); }\n" +
+			".color-picker .swatch { border-color: var(--picker-border); }\n",
+		"db/backend.py": "def var(name):\n    return name\n",
+		"ui/picker.py":  "from db.backend import var\n\ndef picker_color(widget):\n    \"\"\"The color picker's color.\"\"\"\n    return var(widget.picker_color)\n",
+	})
+	ix, err := buildIndex(repo, index.Options{Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	tp := parseTask("picker color", ix)
+	opts, _ := hone.Options{}.WithDefaults()
+	rf := newRefiner(ix, tp, newSources(ix), opts.Threshold)
+	rec := newRecord()
+	evaluated := []verdict{
+		newVerdict(hone.Evaluation{Path: "static/widget.css", Score: 0.95}, 1),
+		newVerdict(hone.Evaluation{Path: "ui/picker.py", Score: 0.9}, 1),
+	}
+	rec.add(1, evaluated, opts.Threshold)
+	var cyc hone.Cycle
+	next, _ := rf.refine(1, firstQuery(tp, opts), evaluated, rec, &cyc)
+	from := map[string]bool{}
+	for _, g := range next.aims {
+		if g.Kind == "call" && g.Name == "var" {
+			from[g.From] = true
+		}
+	}
+	if from["static/widget.css"] {
+		t.Errorf("a call gap from the stylesheet to db/backend.py's var: %+v", next.aims)
+	}
+	if !from["ui/picker.py"] {
+		t.Errorf("no call gap from ui/picker.py, which imports var: %+v (the fixture tests nothing unless Python's call is one)", next.aims)
+	}
+}
+
+func TestCallable(t *testing.T) {
+	py, c, h, ts, css := &index.Entry{Path: "a.py", Lang: "python"}, &index.Entry{Path: "b.c", Lang: "c"},
+		&index.Entry{Path: "b.hpp", Lang: "cpp"}, &index.Entry{Path: "c.ts", Lang: "typescript"}, &index.Entry{Path: "d.scss", Lang: "css"}
+	all := []*index.Entry{py, c, h, ts, css}
+	for _, tt := range []struct {
+		lang string
+		want []*index.Entry
+	}{
+		{"python", []*index.Entry{py}},
+		{"c", []*index.Entry{c, h}},
+		{"javascript", []*index.Entry{ts}},
+		{"css", []*index.Entry{css}},
+		{"markdown", all},
+		{"html", all},
+		{"", all},
+	} {
+		if got := callable(tt.lang, all); !slices.Equal(got, tt.want) {
+			t.Errorf("callable(%q): %v, want %v", tt.lang, got, tt.want)
 		}
 	}
 }

@@ -445,12 +445,13 @@ func (rf *refiner) gapsOf(d *index.Doc, q, next *query, rec *record) []hone.Gap 
 		// A name every program calls (a builtin, a logging call, a plain
 		// method name) or one many files define is no link: which
 		// definition it reaches, the name alone does not say.
-		if commonCall(c.Name) || len(definers[c.Name]) > maxDefiners {
+		reach := callable(d.Lang, definers[c.Name])
+		if commonCall(c.Name) || len(reach) > maxDefiners {
 			continue
 		}
 		var target *index.Entry
 		var defs []*index.Entry
-		for _, o := range definers[c.Name] {
+		for _, o := range reach {
 			if o.Path != d.Path && q.keep(o) {
 				defs = append(defs, o)
 			}
@@ -1058,9 +1059,13 @@ func (rf *refiner) modelGaps(evaluated []verdict) []hone.Gap {
 		if len(names) == 0 {
 			continue
 		}
+		lang := ""
+		if e := rf.ix.Entry(v.Path); e != nil {
+			lang = e.Lang
+		}
 		definers := rf.ix.DefinersOf(names)
 		for _, name := range names {
-			ds := definers[name]
+			ds := callable(lang, definers[name])
 			if len(ds) == 0 || len(ds) > hopDefiners {
 				continue
 			}
@@ -1077,3 +1082,21 @@ func (rf *refiner) modelGaps(evaluated []verdict) []hone.Gap {
 // modelGapFloor: a model's missing context is searched for in the files
 // it judged at least related.
 const modelGapFloor = 0.5
+
+// callable keeps the definers that a file in language lang can call by a
+// bare name. Code calls its own family's definitions (index.SameFamily: a
+// C file no Go main); a stylesheet calls its own functions (var, url,
+// rgba), not a Python one of the name. Prose and markup name code of any
+// language: a README's `connect()`, a template's url_for(...).
+func callable(lang string, definers []*index.Entry) []*index.Entry {
+	if !structure.IsCode(lang) && lang != "css" {
+		return definers
+	}
+	out := definers[:0:0]
+	for _, e := range definers {
+		if index.SameFamily(lang, e.Lang) {
+			out = append(out, e)
+		}
+	}
+	return out
+}

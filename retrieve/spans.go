@@ -92,7 +92,7 @@ func (rk *ranker) spans(d *index.Doc, inHand map[string]bool, exact bool) []hone
 		}
 		definers := rk.ix.DefinersOf(names)
 		for _, c := range fc.calls {
-			ds := definers[c.Name]
+			ds := callable(d.Lang, definers[c.Name])
 			if len(ds) == 0 || len(ds) > 3 {
 				continue
 			}
