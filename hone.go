@@ -31,7 +31,7 @@ const (
 	// SettledFiles is how many of the ranking's best files a cycle must
 	// leave as the cycle before left them, in the same order, for the
 	// loop to stop as making no progress: as many as the result holds at
-	// most (DefaultMaxFiles).
+	// most by default (DefaultMaxFiles), whatever Options.MaxFiles says.
 	SettledFiles = 10
 	// ExcludeBelow: files the evaluator scores under it are excluded for
 	// the rest of the run.

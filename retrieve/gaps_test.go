@@ -144,7 +144,47 @@ func TestCallable(t *testing.T) {
 		{"", all},
 	} {
 		if got := callable(tt.lang, all); !slices.Equal(got, tt.want) {
-			t.Errorf("callable(%q): %v, want %v", tt.lang, got, tt.want)
+			t.Errorf("callable(%q): %v, want %v", tt.lang, entryPaths(got), entryPaths(tt.want))
+		}
+	}
+}
+
+func entryPaths(es []*index.Entry) []string {
+	var out []string
+	for _, e := range es {
+		out = append(out, e.Path)
+	}
+	return out
+}
+
+// A file's neighbours, which the next cycle searches around it, take in
+// the files defining what it calls, in its own language: a JavaScript
+// file's pickerColor() leads to no Python file that defines the name.
+func TestNeighboursKeepToTheLanguage(t *testing.T) {
+	repo := writeFiles(t, map[string]string{
+		"web/picker.js": "function showPicker(widget) {\n  return pickerColor(widget)\n}\n",
+		"db/backend.py": "def pickerColor(name):\n    return name\n",
+		"ui/picker.py":  "def show_picker(widget):\n    return pickerColor(widget)\n",
+	})
+	ix, err := buildIndex(repo, index.Options{Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	tp := parseTask("picker color", ix)
+	opts, _ := hone.Options{}.WithDefaults()
+	for _, c := range []struct {
+		from string
+		want bool
+	}{
+		{"web/picker.js", false},
+		{"ui/picker.py", true},
+	} {
+		q := firstQuery(tp, opts).next()
+		q.expand = []string{c.from}
+		got := slices.Contains(entryPaths(newDispatcher(ix, tp, opts).neighbours(q)), "db/backend.py")
+		if got != c.want {
+			t.Errorf("db/backend.py a neighbour of %s: %v, want %v", c.from, got, c.want)
 		}
 	}
 }

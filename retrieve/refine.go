@@ -1059,13 +1059,11 @@ func (rf *refiner) modelGaps(evaluated []verdict) []hone.Gap {
 		if len(names) == 0 {
 			continue
 		}
-		lang := ""
-		if e := rf.ix.Entry(v.Path); e != nil {
-			lang = e.Lang
-		}
+		// A model's named needs are no calls: the definitions it names
+		// may be of any language (a binding's C function).
 		definers := rf.ix.DefinersOf(names)
 		for _, name := range names {
-			ds := callable(lang, definers[name])
+			ds := definers[name]
 			if len(ds) == 0 || len(ds) > hopDefiners {
 				continue
 			}

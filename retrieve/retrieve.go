@@ -523,9 +523,6 @@ func evaluations(vs []verdict) []hone.Evaluation {
 	return out
 }
 
-// countRelevant counts the ranked files at the threshold or above, tests
-// aside: tests tell where to look, but the files a task is after are the
-// code they test.
 // bestPaths is the paths of a ranking's first n files.
 func bestPaths(ranking []hone.Ranked, n int) []string {
 	out := make([]string, 0, min(n, len(ranking)))
@@ -569,6 +566,9 @@ func (e cycleEnd) stop() hone.StopReason {
 	return ""
 }
 
+// countRelevant counts the ranked files at the threshold or above, tests
+// aside: tests tell where to look, but the files a task is after are the
+// code they test.
 func countRelevant(ranking []hone.Ranked, threshold float64, isTest func(path string) bool) int {
 	n := 0
 	for _, r := range ranking {
