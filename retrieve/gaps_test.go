@@ -97,13 +97,7 @@ func TestCallGapsKeepToTheLanguage(t *testing.T) {
 		"db/backend.py": "def var(name):\n    return name\n",
 		"ui/picker.py":  "from db.backend import var\n\ndef picker_color(widget):\n    \"\"\"The color picker's color.\"\"\"\n    return var(widget.picker_color)\n",
 	})
-	ix, err := buildIndex(repo, index.Options{Dir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ix.Close()
-	tp := parseTask("picker color", ix)
-	opts, _ := hone.Options{}.WithDefaults()
+	ix, tp, opts := taskOn(t, repo, "picker color")
 	rf := newRefiner(ix, tp, newSources(ix), opts.Threshold)
 	rec := newRecord()
 	evaluated := []verdict{
@@ -166,13 +160,7 @@ func TestNeighboursKeepToTheLanguage(t *testing.T) {
 		"db/backend.py": "def pickerColor(name):\n    return name\n",
 		"ui/picker.py":  "def show_picker(widget):\n    return pickerColor(widget)\n",
 	})
-	ix, err := buildIndex(repo, index.Options{Dir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ix.Close()
-	tp := parseTask("picker color", ix)
-	opts, _ := hone.Options{}.WithDefaults()
+	ix, tp, opts := taskOn(t, repo, "picker color")
 	for _, c := range []struct {
 		from string
 		want bool
@@ -187,4 +175,17 @@ func TestNeighboursKeepToTheLanguage(t *testing.T) {
 			t.Errorf("db/backend.py a neighbour of %s: %v, want %v", c.from, got, c.want)
 		}
 	}
+}
+
+// taskOn indexes the repository at repo and reads the task in it, for a
+// stage's test; the index is closed when the test ends.
+func taskOn(t *testing.T, repo, task string) (*index.Index, *taskParse, hone.Options) {
+	t.Helper()
+	ix, err := buildIndex(repo, index.Options{Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ix.Close() })
+	opts, _ := hone.Options{}.WithDefaults()
+	return ix, parseTask(task, ix), opts
 }
