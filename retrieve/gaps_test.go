@@ -189,3 +189,32 @@ func taskOn(t *testing.T, repo, task string) (*index.Index, *taskParse, hone.Opt
 	opts, _ := hone.Options{}.WithDefaults()
 	return ix, parseTask(task, ix), opts
 }
+
+// A definition is a caller of a file in hand when what it calls is
+// defined there in a language it can call: a JavaScript function calling
+// pickerColor() calls no Python file's pickerColor.
+func TestSpanCallersKeepToTheLanguage(t *testing.T) {
+	repo := writeFiles(t, map[string]string{
+		"web/render.js": "function renderWidget(widget) {\n  return pickerColor(widget)\n}\n",
+		"db/backend.py": "def pickerColor(name):\n    return name\n",
+		"ui/render.py":  "def render_widget(widget):\n    return pickerColor(widget)\n",
+	})
+	ix, tp, opts := taskOn(t, repo, "swatch")
+	rk := &ranker{ix: ix, tp: tp, q: firstQuery(tp, opts), src: newSources(ix), opts: opts}
+	inHand := map[string]bool{"db/backend.py": true}
+	for _, c := range []struct {
+		path string
+		want bool
+	}{
+		{"web/render.js", false},
+		{"ui/render.py", true},
+	} {
+		got := false
+		for _, s := range rk.spans(ix.Doc(c.path), inHand, false) {
+			got = got || s.Why == "caller"
+		}
+		if got != c.want {
+			t.Errorf("%s: a caller's span %v, want %v", c.path, got, c.want)
+		}
+	}
+}
