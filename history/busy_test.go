@@ -2,6 +2,7 @@ package history
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"os"
@@ -151,5 +152,68 @@ func TestReadsInOneProcess(t *testing.T) {
 			}
 		}
 		r.commit("Fix the printer", "b.go")
+	}
+}
+
+// Connections that make one new cache at once, as two processes do
+// (openCacheWaiting, without the process's own openMu), each get it:
+// SQLite's SQLITE_BUSY, answered at once to all but one, is waited out.
+func TestOpenCacheWaitsOutANewCache(t *testing.T) {
+	dir := t.TempDir()
+	// Without the wait, some rounds in four hundred lost an open here.
+	for round := range 60 {
+		p := filepath.Join(dir, fmt.Sprintf("history-%d.db", round))
+		var wg sync.WaitGroup
+		errs := make([]error, 6)
+		for g := range errs {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				db, err := openCacheWaiting(p)
+				if err == nil {
+					err = db.Close()
+				}
+				errs[g] = err
+			}()
+		}
+		wg.Wait()
+		for g, err := range errs {
+			if err != nil {
+				t.Errorf("round %d, open %d: %v", round, g, err)
+			}
+		}
+	}
+}
+
+func TestIsBusy(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "x.db")
+	holder, err := sql.Open("sqlite", "file:"+p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer holder.Close()
+	other, err := sql.Open("sqlite", "file:"+p+"?_pragma=busy_timeout(0)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	_, err = other.Exec("SELECT * FROM nothing")
+	if err == nil || isBusy(err) {
+		t.Errorf("a missing table: isBusy(%v) is true, or the query did not fail", err)
+	}
+	conn, err := holder.Conn(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(context.Background(), "BEGIN EXCLUSIVE"); err != nil {
+		t.Fatal(err)
+	}
+	_, err = other.Exec("CREATE TABLE y(a)")
+	if err == nil || !isBusy(fmt.Errorf("open history: %w", err)) {
+		t.Errorf("a write under another's exclusive lock: isBusy(%v) is false", err)
+	}
+	if _, err := conn.ExecContext(context.Background(), "ROLLBACK"); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -489,7 +489,7 @@ func openCache(p string) (*sql.DB, error) {
 	if err := index.PrivateDB(p); err != nil {
 		return nil, fmt.Errorf("make the history's cache: %w", err)
 	}
-	db, err := openCacheFile(p)
+	db, err := openCacheWaiting(p)
 	if err != nil && damagedDB(err) {
 		// It is a cache: one that is no database, or a damaged one, is
 		// made anew, its history read from git again.
@@ -501,9 +501,30 @@ func openCache(p string) (*sql.DB, error) {
 		if err := index.PrivateDB(p); err != nil {
 			return nil, fmt.Errorf("make the history's cache: %w", err)
 		}
-		return openCacheFile(p)
+		return openCacheWaiting(p)
 	}
 	return db, err
+}
+
+// openCacheWaiting opens the cache p, and opens it again while SQLite
+// answers SQLITE_BUSY at once: two processes (openMu keeps a process's
+// own opens apart) that make one new cache at the same time, as hone
+// index's background read of the history and a first retrieve can, meet
+// it without the busy timeout's wait. It tries for about a second.
+func openCacheWaiting(p string) (*sql.DB, error) {
+	for wait := 5 * time.Millisecond; ; wait *= 2 {
+		db, err := openCacheFile(p)
+		if err == nil || !isBusy(err) || wait > 640*time.Millisecond {
+			return db, err
+		}
+		time.Sleep(wait)
+	}
+}
+
+// isBusy reports SQLite's SQLITE_BUSY, of any extended kind.
+func isBusy(err error) bool {
+	var coded interface{ Code() int }
+	return errors.As(err, &coded) && coded.Code()&0xff == 5
 }
 
 // damagedDB reports SQLite's errors for a file that is no database, or a
