@@ -808,24 +808,35 @@ type chosen struct {
 
 // auxFolders hold what a project keeps beside its product: scripts,
 // benchmarks, tools, interoperability programs, CI, and the superseded
-// code a legacy folder keeps for compatibility (lib/legacy/v05.c).
+// code a legacy folder keeps for compatibility (lib/legacy/v05.c). A
+// folder whose name is true here is auxiliary wherever it lies; one whose
+// name is false, only outside a source tree (see sourceRoots): inside
+// one it is a module of the product, as hyperfine's src/benchmark/ is,
+// or a part of a package's name (com/google/cloud/tools/jib/).
 var auxFolders = map[string]bool{
-	"scripts": true, "script": true, "benchmark": true, "benchmarks": true, "bench": true, "benches": true,
-	"tools": true, "tool": true, "interop": true, "contrib": true, "hack": true, "ci": true, ".github": true,
+	"scripts": false, "script": false, "benchmark": false, "benchmarks": false, "bench": false, "benches": false,
+	"tools": false, "tool": false, "interop": false, "contrib": false, "hack": true, "ci": true, ".github": true,
 	".circleci": true, "devtools": true, "legacy": true,
 	"microbench": true, "microbenchmark": true, "microbenchmarks": true, "jmh": true,
 }
 
+// sourceRoots are the folders a source tree starts at: src/main/java,
+// Rust's and most languages' src, Swift's Sources.
+var sourceRoots = map[string]bool{"src": true, "source": true, "sources": true}
+
 // isAux reports whether a file lies under one of the auxFolders.
 func isAux(p string) bool {
+	inSource := false
 	for {
 		dir, rest, ok := strings.Cut(p, "/")
 		if !ok {
 			return false
 		}
-		if auxFolders[strings.ToLower(dir)] {
+		d := strings.ToLower(dir)
+		if always, ok := auxFolders[d]; ok && (always || !inSource) {
 			return true
 		}
+		inSource = inSource || sourceRoots[d]
 		p = rest
 	}
 }

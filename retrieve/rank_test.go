@@ -302,6 +302,13 @@ func TestIsAux(t *testing.T) {
 		{"src/scripts.ts", false},
 		{"internal/transport/http2_server.go", false},
 		{"src/benchmark.rs", false},
+		{"src/benchmark/executor.rs", false},
+		{"jib-core/src/main/java/com/google/cloud/tools/jib/api/Jib.java", false},
+		{"Sources/Tools/Plugin.swift", false},
+		{"clap_bench/benches/ripgrep.rs", true},
+		{"Tools/generate-manual/main.swift", true},
+		{"okio/jvm/jmh/src/jmh/java/a/BufferBenchmark.java", true},
+		{"src/.github/x.yml", true},
 	} {
 		if got := isAux(tt.path); got != tt.want {
 			t.Errorf("isAux(%q) = %v, want %v", tt.path, got, tt.want)
