@@ -66,21 +66,9 @@ func InLanguages(rows []SignalRow, langs []string) ([]SignalRow, error) {
 // DropSignals zeroes the named signals in every row, so that a fit gives
 // them no weight, and says where they stand among the rows' signals.
 func DropSignals(rows []SignalRow, names []string) ([]int, error) {
-	if len(rows) == 0 {
-		return nil, nil
-	}
-	var idx []int
-	for _, n := range names {
-		i := -1
-		for j, m := range rows[0].Names {
-			if m == strings.TrimSpace(n) {
-				i = j
-			}
-		}
-		if i < 0 {
-			return nil, fmt.Errorf("no signal named %q; the signals are %s", n, strings.Join(rows[0].Names, ", "))
-		}
-		idx = append(idx, i)
+	idx, err := SignalIndexes(rows, names)
+	if err != nil {
+		return nil, err
 	}
 	for _, r := range rows {
 		for _, x := range r.X {
@@ -90,6 +78,22 @@ func DropSignals(rows []SignalRow, names []string) ([]int, error) {
 				}
 			}
 		}
+	}
+	return idx, nil
+}
+
+// SignalIndexes are the places of the signals named in the rows' signals.
+func SignalIndexes(rows []SignalRow, names []string) ([]int, error) {
+	if len(rows) == 0 {
+		return nil, nil
+	}
+	var idx []int
+	for _, n := range names {
+		i := slices.Index(rows[0].Names, strings.TrimSpace(n))
+		if i < 0 {
+			return nil, fmt.Errorf("no signal named %q; the signals are %s", n, strings.Join(rows[0].Names, ", "))
+		}
+		idx = append(idx, i)
 	}
 	return idx, nil
 }
@@ -118,6 +122,12 @@ type FitConfig struct {
 	// from: another set's, so that a set fit on less data departs from it
 	// only where its data says so. Nil pulls toward 0.
 	Prior []float64
+	// Free, where set, names the weights the fit may move: the others
+	// stay at the prior's. Nil frees them all.
+	Free []bool
+	// Temp, where above 0, is the temperature the fit keeps, not one
+	// calibrated on the rows: the prior's, when a few weights are fit.
+	Temp float64
 }
 
 // prior is the prior's weight i, 0 past its end.
@@ -157,6 +167,9 @@ func adam(dim int, cfg FitConfig, grad func(w, g []float64)) []float64 {
 		}
 		grad(w, g)
 		for i := range w {
+			if cfg.Free != nil && (i >= len(cfg.Free) || !cfg.Free[i]) {
+				continue
+			}
 			m1[i] = b1*m1[i] + (1-b1)*g[i]
 			m2[i] = b2*m2[i] + (1-b2)*g[i]*g[i]
 			mh := m1[i] / (1 - math.Pow(b1, float64(it)))
@@ -188,7 +201,7 @@ func Fit(rows []SignalRow, dim int, cfg FitConfig) Ranker {
 		for i := range w {
 			w[i] = cfg.prior(i)
 		}
-		return Ranker{W: w}
+		return Ranker{W: w, Temp: cfg.Temp}
 	}
 	w := adam(dim, cfg, func(w, grad []float64) {
 		for i := range grad {
@@ -216,8 +229,10 @@ func Fit(rows []SignalRow, dim int, cfg FitConfig) Ranker {
 			}
 		}
 	})
-	m := Ranker{W: w}
-	m.Temp = calibrate(rows, func(r SignalRow) []float64 { return scores(r, w) })
+	m := Ranker{W: w, Temp: cfg.Temp}
+	if m.Temp <= 0 {
+		m.Temp = calibrate(rows, func(r SignalRow) []float64 { return scores(r, w) })
+	}
 	return m
 }
 
@@ -403,13 +418,15 @@ func PrintFit(w io.Writer, rows []SignalRow, cfg FitConfig) (Ranker, []Row) {
 	fmt.Fprintln(w)
 	PrintCalibration(w, cv)
 	m := Fit(rows, dim, cfg)
-	m.Temp = calibrate(held, func(r SignalRow) []float64 {
-		out := make([]float64, len(r.X))
-		for j, x := range r.X {
-			out[j] = x[0]
-		}
-		return out
-	})
+	if cfg.Temp <= 0 {
+		m.Temp = calibrate(held, func(r SignalRow) []float64 {
+			out := make([]float64, len(r.X))
+			for j, x := range r.X {
+				out[j] = x[0]
+			}
+			return out
+		})
+	}
 	fmt.Fprintln(w, "\nin sample:")
 	PrintRankStats(w, Rerank(rows, m))
 	fmt.Fprintln(w, "\nweights:")

@@ -80,6 +80,26 @@ func TestFitPrior(t *testing.T) {
 	}
 }
 
+// Free fits the weights it names alone, every other held at the prior's,
+// and Temp keeps a temperature rather than calibrating one.
+func TestFitFree(t *testing.T) {
+	rows := tellingRows(3)
+	m := Fit(rows, 2, FitConfig{Prior: []float64{0, 0.5}, Free: []bool{true, false}, Temp: 2})
+	if m.W[1] != 0.5 {
+		t.Errorf("the held weight moved: %v, want 0.5", m.W[1])
+	}
+	if m.W[0] <= 1 {
+		t.Errorf("the free weight %v: want the telling signal weighed", m.W[0])
+	}
+	if m.Temp != 2 {
+		t.Errorf("temperature %v, want the 2 kept", m.Temp)
+	}
+	held := Fit(rows, 2, FitConfig{Prior: []float64{0.3, 0.5}, Free: []bool{false, false}})
+	if held.W[0] != 0.3 || held.W[1] != 0.5 {
+		t.Errorf("nothing free: %v, want the prior", held.W)
+	}
+}
+
 // A run with no gold file ranked, and a failed one with nothing ranked,
 // still count: as misses.
 func TestRerankCountsMisses(t *testing.T) {

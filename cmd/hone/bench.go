@@ -347,7 +347,7 @@ func cmdBenchCalibrate(args []string, stdout io.Writer) error {
 	return nil
 }
 
-const fitUsage = `hone bench fit --signals FILE.jsonl[,FILE.jsonl...] [--languages LANG,... [--prior MODEL.json]] [--drop NAME,...] [--l2 X] [--iters N] [--rows FILE.jsonl] [--write MODEL.json --data "WHAT"]`
+const fitUsage = `hone bench fit --signals FILE.jsonl[,FILE.jsonl...] [--languages LANG,... [--prior MODEL.json]] [--drop NAME,...] [--only NAME,... --prior MODEL.json] [--l2 X] [--iters N] [--rows FILE.jsonl] [--write MODEL.json --data "WHAT"]`
 
 // cmdBenchFit fits the ranking's weights on the signals a benchmark run
 // wrote, and reports them under leave-one-repository-out cross-validation.
@@ -362,6 +362,7 @@ func cmdBenchFit(args []string, stdout io.Writer) error {
 	rowsOut := fs.String("rows", "", "write the cross-validation's rows, each instance ranked by weights that never saw its repository, to this JSON-lines file (for hone bench report and compare)")
 	languages := fs.String("languages", "", "fit a weight set of its own for repositories whose main language is one of these (comma-separated, as hone names them: c,cpp,go,java,javascript,rust,typescript,...), on their rows alone; --write puts it among the model's sets, keeping the rest of the model")
 	prior := fs.String("prior", "", "pull the weights toward this model's own weights, and start from them, rather than toward 0 (internal/rankmodel/model.json is the shipped model): a set fit on less data departs from them only where its data says so")
+	only := fs.String("only", "", "fit these signals' weights alone (comma-separated), every other weight held at the prior's: with --languages, at the weights of the prior's set for those languages where it has one. For a signal new or redefined, without fitting the rest again")
 	words, err := parseFlags(fs, args, stdout, fitUsage)
 	if err != nil {
 		return err
@@ -371,6 +372,9 @@ func cmdBenchFit(args []string, stdout io.Writer) error {
 	}
 	if *write != "" && *data == "" {
 		return usagef("say with --data what the signals came from: the model's header records it")
+	}
+	if *only != "" && *prior == "" {
+		return usagef("--only holds the other weights at a model's: name it with --prior (internal/rankmodel/model.json is the shipped model)")
 	}
 	var rows []bench.SignalRow
 	for _, p := range strings.Split(*signals, ",") {
@@ -416,16 +420,39 @@ func cmdBenchFit(args []string, stdout io.Writer) error {
 		if err != nil {
 			return usagef("%s: %v", *prior, err)
 		}
-		if cfg.Prior, err = pm.Vector(rows[0].Names); err != nil {
+		from := pm
+		if set := pm.SetFor(langs); *only != "" && langs != nil && set != nil {
+			from = set
+		}
+		if cfg.Prior, err = from.Vector(rows[0].Names); err != nil {
 			return usagef("%s: %v: write the signals with this build of hone", *prior, err)
+		}
+		if *only != "" {
+			cfg.Temp = from.Temperature
 		}
 		// A signal left out of the fit weighs 0, whatever the prior says.
 		for _, i := range dropped {
 			cfg.Prior[i] = 0
 		}
 	}
+	if *only != "" {
+		free, err := bench.SignalIndexes(rows, strings.Split(*only, ","))
+		if err != nil {
+			return usagef("%v", err)
+		}
+		cfg.Free = make([]bool, len(rows[0].Names))
+		for _, i := range free {
+			cfg.Free[i] = !slices.Contains(dropped, i)
+		}
+	}
 	fit, cv := bench.PrintFit(stdout, rows, cfg)
-	if *write != "" {
+	if *write != "" && *only != "" {
+		m := bench.Model(rows[0].Names, fit, cv)
+		if err := onlyIntoModel(*write, m, strings.Split(*only, ","), langs, *data, commandLine("hone bench fit", args)); err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "\nwrote the weights of %s to %s, the rest of it as it was: rebuild hone to rank with it\n", *only, *write)
+	} else if *write != "" {
 		m := bench.Model(rows[0].Names, fit, cv)
 		m.Data = []string{*data}
 		m.Commit = buildRevision()
@@ -500,6 +527,45 @@ func intoModel(path string, fit *rankmodel.Model, langs []string) (*rankmodel.Mo
 	}
 	m.Sets = append(m.Sets, fit)
 	return m, nil
+}
+
+// onlyIntoModel writes the weights of the signals named, fit alone, into
+// the model at path: into the set for langs where there are langs, else
+// into the model's own weights. The rest of the model stays as it was,
+// its calibration included, and its notes say what was fit, on what, and
+// how it did held out.
+func onlyIntoModel(path string, fit *rankmodel.Model, names, langs []string, data, command string) error {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return usagef("cannot read the model to write the weights into: %v", err)
+	}
+	m, err := rankmodel.Parse(b)
+	if err != nil {
+		return usagef("%s: %v", path, err)
+	}
+	into := m
+	if langs != nil {
+		if into = m.SetFor(langs); into == nil {
+			return usagef("the model has no weight set for %s: fit one with hone bench fit --languages %s --write, without --only", strings.Join(langs, ","), strings.Join(langs, ","))
+		}
+	}
+	var got []string
+	for _, n := range names {
+		n = strings.TrimSpace(n)
+		into.Weights[n] = fit.Weights[n]
+		got = append(got, fmt.Sprintf("%s %g", n, fit.Weights[n]))
+	}
+	h := fit.HeldOut
+	note := fmt.Sprintf("%s fit alone, every other weight held (%s), on %s; held out by repository Acc@1/3/5/10 %.1f/%.1f/%.1f/%.1f, MRR %.3f.",
+		strings.Join(got, ", "), command, data, h.Acc1, h.Acc3, h.Acc5, h.Acc10, h.MRR)
+	if rev := buildRevision(); rev != "" {
+		note = strings.TrimSuffix(note, ".") + " (build " + rev + ")."
+	}
+	if into.Notes != "" {
+		note = into.Notes + " " + note
+	}
+	into.Notes = note
+	return m.Write(path)
 }
 
 const compareUsage = `hone bench compare OLD.jsonl NEW.jsonl`
