@@ -387,6 +387,75 @@ func (ix *Index) update(ctx context.Context, progress func(Progress)) (Stats, er
 	// file, called next, takes rather than look it up again.
 	var seenPath string
 	var seenEntry *Entry
+	// The files are read and analyzed in parallel as the walk finds them
+	// (a feed), and written in batches, in order, once it is over. A file
+	// the catalog knows is read after the walk, with the hashes that tell
+	// whether its content changed.
+	var hashes map[int64][]byte // read before the feed closes
+	q := newFeed()
+	readCtx, stopReads := context.WithCancel(ctx)
+	var wg sync.WaitGroup
+	defer func() {
+		q.stop()
+		stopReads()
+		wg.Wait()
+	}()
+	next := make(chan feedItem)
+	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for it := range next {
+				src, f, fileChecked, err := readFile(ix.Root, it.file, checked, ix.maxFileSize())
+				if err != nil {
+					it.res <- change{file: f, err: err}
+					continue
+				}
+				sum := sha256.Sum256(src)
+				c := change{file: f, hash: sum[:hashSize], checked: fileChecked}
+				var e *Entry
+				if !it.early {
+					e = cat[f.Path]
+				}
+				if e == nil || !bytes.Equal(hashes[e.ID], c.hash) || e.Kind != f.Kind {
+					c.doc = analyzeWith(f, src, !ix.opts.NoThesaurus)
+					c.doc.hash, c.doc.checked = c.hash, c.checked
+				} else if c.refresh = e.sameStat(f); c.refresh {
+					// Read again for being racy, and unchanged. Still racy,
+					// as a file dated in the future stays until then, it
+					// has nothing to write.
+					again := *e
+					again.checked = c.checked
+					c.noop = again.racy()
+				}
+				it.res <- c
+			}
+		}()
+	}
+	// The readers stay at most window files ahead of the writer, so that a
+	// big repository is never all in memory at once.
+	window := make(chan struct{}, lookahead)
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		defer close(next)
+		for i := 0; ; i++ {
+			it, ok := q.get(i)
+			if !ok {
+				return
+			}
+			select {
+			case window <- struct{}{}:
+			case <-readCtx.Done():
+				return
+			}
+			select {
+			case next <- it:
+			case <-readCtx.Done():
+				return
+			}
+		}
+	}()
 	err = walk.Walk(walkCtx, ix.Root, walk.Options{
 		Dir:         func(p string) { walked = append(walked, p) },
 		Listings:    listings,
@@ -433,6 +502,10 @@ func (ix *Index) update(ctx context.Context, progress func(Progress)) (Stats, er
 		if e == nil || !e.clean(f) || e.Kind != f.Kind {
 			todo = append(todo, f)
 			total += f.Size
+			// A new file is read now; one the catalog knows, or any
+			// file while a test's hook waits to change files after the
+			// walk, at its end.
+			q.add(f, e == nil && snap == nil && testHookAfterWalk == nil)
 		}
 		return nil
 	})
@@ -502,66 +575,15 @@ func (ix *Index) update(ctx context.Context, progress func(Progress)) (Stats, er
 			ids = append(ids, e.ID)
 		}
 	}
-	hashes, err := readHashes(ctx, ix.reader(), ids)
+	h, err := readHashes(ctx, ix.reader(), ids)
 	if err != nil {
 		return st, fmt.Errorf("read index %s: %w", ix.Path, err)
 	}
+	hashes = h
+	q.close() // the catalog's files may be read now
 
-	// Read and analyze in parallel; write in batches, in order.
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	results := make([]chan change, len(todo))
-	for i := range results {
-		results[i] = make(chan change, 1)
-	}
-	var wg sync.WaitGroup
-	next := make(chan int)
-	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				src, f, fileChecked, err := readFile(ix.Root, todo[i], checked, ix.maxFileSize())
-				if err != nil {
-					results[i] <- change{file: f, err: err}
-					continue
-				}
-				sum := sha256.Sum256(src)
-				c := change{file: f, hash: sum[:hashSize], checked: fileChecked}
-				e := cat[f.Path]
-				if e == nil || !bytes.Equal(hashes[e.ID], c.hash) || e.Kind != f.Kind {
-					c.doc = analyzeWith(f, src, !ix.opts.NoThesaurus)
-					c.doc.hash, c.doc.checked = c.hash, c.checked
-				} else if c.refresh = e.sameStat(f); c.refresh {
-					// Read again for being racy, and unchanged. Still racy,
-					// as a file dated in the future stays until then, it
-					// has nothing to write.
-					again := *e
-					again.checked = c.checked
-					c.noop = again.racy()
-				}
-				results[i] <- c
-			}
-		}()
-	}
-	// The workers stay at most window files ahead of the writer, so that a
-	// big repository is never all in memory at once.
-	window := make(chan struct{}, lookahead)
-	go func() {
-		defer close(next)
-		for i := range todo {
-			select {
-			case window <- struct{}{}:
-			case <-ctx.Done():
-				return
-			}
-			select {
-			case next <- i:
-			case <-ctx.Done():
-				return
-			}
-		}
-	}()
 
 	var batch []change
 	var batchSize int64
@@ -580,11 +602,9 @@ func (ix *Index) update(ctx context.Context, progress func(Progress)) (Stats, er
 	for i := range todo {
 		var c change
 		select {
-		case c = <-results[i]:
+		case c = <-q.item(i).res:
 			<-window
 		case <-ctx.Done():
-			cancel()
-			wg.Wait()
 			return st, ctx.Err()
 		}
 		done++
@@ -606,8 +626,6 @@ func (ix *Index) update(ctx context.Context, progress func(Progress)) (Stats, er
 		batchSize += c.file.Size
 		if len(batch) >= commitFiles || batchSize >= commitBytes || time.Since(lastCommit) >= commitEvery {
 			if err := write(false, nil); err != nil {
-				cancel()
-				wg.Wait()
 				return st, err
 			}
 		}
