@@ -203,19 +203,14 @@ func analyzeWith(f walk.File, src []byte, withPairs bool) *Doc {
 		if !f.Kind.Has(walk.Generated) {
 			// The fast extractor for every file; Index.Outline parses the
 			// few files a retrieval looks at closely with tree-sitter.
-			o := structure.ExtractFallbackText(f.Path, text)
+			o := structure.ExtractFallbackDefs(f.Path, text)
 			d.Defs, d.Imports = o.Defs, o.Imports
 			for _, def := range d.Defs {
 				tokenize.Each(def.Name, func(t tokenize.Token) { add(Def, t) })
 			}
-			seen := map[string]bool{}
-			for _, c := range o.Calls {
-				if !seen[c.Name] {
-					seen[c.Name] = true
-					d.Calls = append(d.Calls, c.Name)
-				}
+			if structure.IsCode(o.Lang) {
+				d.Calls = structure.CallNames(text)
 			}
-			sort.Strings(d.Calls)
 			spans, strs = structure.Spans(d.Lang, src)
 		}
 		// One pass over the text: a token inside a comment counts in both
@@ -252,22 +247,37 @@ func analyzeWith(f walk.File, src []byte, withPairs bool) *Doc {
 			}
 		})
 	}
-	d.Terms = slices.Clone(ts.terms)
-	for i := range d.Terms {
+	// The terms in the order of their stems, by a sort of their places:
+	// rank says where each counted term went, which the pairs look up.
+	n := len(ts.terms)
+	ts.order = ts.order[:0]
+	for i := range n {
+		ts.order = append(ts.order, int32(i))
+	}
+	slices.SortFunc(ts.order, func(a, b int32) int { return strings.Compare(ts.terms[a].Stem, ts.terms[b].Stem) })
+	d.Terms = make([]TermFreq, n)
+	ts.rank = slices.Grow(ts.rank[:0], n)[:n]
+	for i, k := range ts.order {
+		d.Terms[i] = ts.terms[k]
+		ts.rank[k] = int32(i)
 		if tf := &d.Terms[i]; tf.Surface == tf.Stem {
 			tf.Surface = ""
 		}
 	}
-	slices.SortFunc(d.Terms, func(a, b TermFreq) int { return strings.Compare(a.Stem, b.Stem) })
+	if pairs != nil {
+		pairs.helpTexts(src, strs)
+		d.Pairs = pairs.pairs(func(stem string) int32 {
+			if k, ok := ts.at[stem]; ok {
+				return ts.rank[k]
+			}
+			return -1
+		})
+		pairs.release()
+	}
 	clear(ts.at)
 	clear(ts.terms) // no strings kept alive by the pool
 	ts.terms = ts.terms[:0]
 	termSets.Put(ts)
-	if pairs != nil {
-		pairs.helpTexts(src, strs)
-		d.Pairs = pairs.pairs(d.Terms)
-		pairs.release()
-	}
 	return d
 }
 
@@ -280,6 +290,9 @@ var termSets = sync.Pool{New: func() any { return &termSet{at: map[string]int32{
 type termSet struct {
 	at    map[string]int32
 	terms []TermFreq
+	// order and rank: the terms' places sorted by stem, and each term's
+	// place in that order.
+	order, rank []int32
 }
 
 // shorter prefers the shorter word, then the first in order: "middleware"

@@ -466,26 +466,14 @@ func hasLetter(s string) bool {
 	return false
 }
 
-// pairs returns the collected pairs as indexes into terms, which is sorted
-// by stem and holds every paired stem. A stem is looked up in terms once,
-// and the pairs sorted as numbers.
-func (p *pairer) pairs(terms []TermFreq) [][2]int32 {
+// pairs returns the collected pairs as places in the file's terms, sorted
+// by stem: place says where a stem stands, -1 where the file has no such
+// term (the pair is left out). The pairs are sorted as numbers.
+func (p *pairer) pairs(place func(stem string) int32) [][2]int32 {
 	p.flush()
-	at := make(map[string]int32, 2*len(terms))
-	idx := func(s string) int32 {
-		if i, ok := at[s]; ok {
-			return i
-		}
-		i, found := slices.BinarySearchFunc(terms, s, func(t TermFreq, s string) int { return strings.Compare(t.Stem, s) })
-		if !found {
-			i = -1
-		}
-		at[s] = int32(i)
-		return int32(i)
-	}
 	keys := make([]uint64, 0, len(p.set))
 	for k := range p.set {
-		a, b := idx(k[0]), idx(k[1])
+		a, b := place(k[0]), place(k[1])
 		if a >= 0 && b >= 0 {
 			keys = append(keys, uint64(a)<<32|uint64(b))
 		}

@@ -19,7 +19,9 @@ import (
 	"path"
 	"regexp"
 	"slices"
+	"sort"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 	"unsafe"
@@ -519,27 +521,53 @@ func ExtractFallback(p string, src []byte) Outline {
 // ExtractFallbackText is ExtractFallback of a text: the outline's strings
 // are parts of it, with no copy of the text made.
 func ExtractFallbackText(p, text string) Outline {
-	o := Outline{Lang: Language(p), Parser: ParserFallback}
-	rules := familyRules[o.Lang]
-	lines := splitText(text)
-	if rules != nil {
-		o.Defs = extractDefs(o.Lang, rules, lines)
-	}
-	o.Imports = extractImports(o.Lang, lines)
+	o := ExtractFallbackDefs(p, text)
 	if IsCode(o.Lang) {
 		o.Calls = Calls(unsafe.Slice(unsafe.StringData(text), len(text))) // read, never written
 	}
 	return o
 }
 
+// ExtractFallbackDefs is ExtractFallbackText without the calls, for a
+// caller that needs their names alone (CallNames).
+func ExtractFallbackDefs(p, text string) Outline {
+	o := Outline{Lang: Language(p), Parser: ParserFallback}
+	rules := familyRules[o.Lang]
+	lp := linePool.Get().(*[]string)
+	lines := splitTextInto((*lp)[:0], text)
+	if rules != nil {
+		o.Defs = extractDefs(o.Lang, rules, lines)
+	}
+	o.Imports = extractImports(o.Lang, lines)
+	// The lines are parts of the text: the slice holding them is kept
+	// for the next file, emptied, so that it holds no text alive.
+	clear(lines)
+	*lp = lines[:0]
+	linePool.Put(lp)
+	return o
+}
+
+// linePool keeps the line slices of ExtractFallbackDefs: a cold index
+// splits every file, and the slices were a fifth of what it allocated.
+var linePool = sync.Pool{New: func() any { return new([]string) }}
+
 func splitLines(src []byte) []string { return splitText(string(src)) }
 
 func splitText(s string) []string {
-	lines := strings.Split(s, "\n")
-	for i, l := range lines {
-		lines[i] = strings.TrimSuffix(l, "\r")
+	return splitTextInto(make([]string, 0, strings.Count(s, "\n")+1), s)
+}
+
+// splitTextInto is splitText, appending the lines to lines.
+func splitTextInto(lines []string, s string) []string {
+	for {
+		i := strings.IndexByte(s, '\n')
+		if i < 0 {
+			break
+		}
+		lines = append(lines, strings.TrimSuffix(s[:i], "\r"))
+		s = s[i+1:]
 	}
-	return lines
+	return append(lines, strings.TrimSuffix(s, "\r"))
 }
 
 type openDef struct {
@@ -1115,6 +1143,30 @@ func extractImports(lang string, lines []string) []string {
 // skipped.
 func Calls(src []byte) []Call {
 	var out []Call
+	eachCall(src, func(name []byte, line int) {
+		out = append(out, Call{Name: string(name), Line: line})
+	})
+	return out
+}
+
+// CallNames lists the names Calls finds in text, each once, in byte
+// order: a name is copied once, however often it is called.
+func CallNames(text string) []string {
+	seen := map[string]struct{}{}
+	var out []string
+	eachCall(unsafe.Slice(unsafe.StringData(text), len(text)), func(name []byte, _ int) { // read, never written
+		if _, ok := seen[string(name)]; !ok {
+			n := string(name)
+			seen[n] = struct{}{}
+			out = append(out, n)
+		}
+	})
+	sort.Strings(out)
+	return out
+}
+
+// eachCall calls fn with each call site's name, a part of src, and line.
+func eachCall(src []byte, fn func(name []byte, line int)) {
 	for line := 1; len(src) > 0; line++ {
 		l := src
 		if i := bytes.IndexByte(src, '\n'); i >= 0 {
@@ -1138,14 +1190,13 @@ func Calls(src []byte) []Call {
 				k++
 			}
 			if k < len(l) && l[k] == '(' {
-				if name := string(l[i:j]); !notNames[name] && !notCalls[name] {
-					out = append(out, Call{Name: name, Line: line})
+				if name := l[i:j]; !notNames[string(name)] && !notCalls[string(name)] {
+					fn(name, line)
 				}
 			}
 			i = j - 1
 		}
 	}
-	return out
 }
 
 func isIdentStart(c byte) bool {
