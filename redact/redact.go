@@ -542,6 +542,12 @@ func (r *Redactor) FindIn(path, text string) []Finding {
 	// the whole for the generic rules whose keywords (key, token, auth)
 	// are everywhere, and short inputs let the regexp package use its
 	// faster matcher.
+	//
+	// On a line longer than longLine (minified code, data), a rule reads
+	// the bytes within nearKeyword of each keyword, not the whole line: a
+	// rule's match holds its keyword, and is shorter than that. A secret
+	// found at the edge of such a window may run past it: the rule then
+	// reads the whole line.
 	windows := map[int][][2]int{}
 	last := [2]int{-1, -1} // the line of the keyword before: a long line holds many
 	r.keywords.scan(text, func(k, pos int) {
@@ -551,12 +557,16 @@ func (r *Redactor) FindIn(path, text string) []Finding {
 			line = lineOf(text, pos, end)
 			last = line
 		}
+		win := line
+		if line[1]-line[0] > longLine {
+			win = [2]int{max(line[0], pos-nearKeyword), min(line[1], end+nearKeyword)}
+		}
 		for _, ri := range r.byPattern[k] {
 			ws := windows[ri]
-			if n := len(ws); n > 0 && ws[n-1] == line {
+			if n := len(ws); n > 0 && ws[n-1] == win {
 				continue
 			}
-			windows[ri] = append(ws, line)
+			windows[ri] = append(ws, win)
 		}
 	})
 	run := func(ri int, spans [][2]int) {
@@ -571,9 +581,26 @@ func (r *Redactor) FindIn(path, text string) []Finding {
 			}
 			return
 		}
-		for _, w := range dedupe(spans) {
-			if rl.maybe == nil || rl.maybe(text[w[0]:w[1]]) {
+		line := [2]int{-1, -1} // the line of the window before
+		for _, w := range merge(spans) {
+			if w[0] < line[0] || w[1] > line[1] {
+				line = lineOf(text, w[0], w[1])
+			}
+			if rl.maybe != nil && !rl.maybe(text[w[0]:w[1]]) {
+				continue
+			}
+			if w == line {
 				rl.match(text, w[0], w[1], emit)
+				continue
+			}
+			n, edge := len(found), false
+			rl.match(text, w[0], w[1], func(s, e int) {
+				edge = edge || s <= w[0] && w[0] > line[0] || e >= w[1] && w[1] < line[1]
+				emit(s, e)
+			})
+			if edge {
+				found = found[:n]
+				rl.match(text, line[0], line[1], emit)
 			}
 		}
 	}
@@ -613,18 +640,28 @@ func lineOf(text string, from, to int) [2]int {
 	return [2]int{s, to + e}
 }
 
-// dedupe sorts spans and drops repeats.
-func dedupe(spans [][2]int) [][2]int {
+// merge sorts spans and joins those that overlap: repeats of a line, and
+// a long line's windows around keywords near each other.
+func merge(spans [][2]int) [][2]int {
 	sort.Slice(spans, func(i, j int) bool { return spans[i][0] < spans[j][0] })
 	out := spans[:0]
 	for _, s := range spans {
-		if n := len(out); n > 0 && s == out[n-1] {
+		if n := len(out); n > 0 && s[0] <= out[n-1][1] {
+			out[n-1][1] = max(out[n-1][1], s[1])
 			continue
 		}
 		out = append(out, s)
 	}
 	return out
 }
+
+// longLine is the length of line past which the rules read near their
+// keywords alone (see FindIn); nearKeyword is how near. Variables for the
+// tests, which compare the windows' findings with the whole lines'.
+var (
+	longLine    = 4096
+	nearKeyword = 1024
+)
 
 func mergeFindings(fs []Finding) []Finding {
 	if len(fs) == 0 {

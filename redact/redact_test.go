@@ -1,7 +1,10 @@
 package redact_test
 
 import (
+	"math"
+	"math/rand/v2"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -252,5 +255,56 @@ func TestQuotePath(t *testing.T) {
 	redact.Value(&v)
 	if v.Path != `"caf\xe9.py"` {
 		t.Errorf("a name not UTF-8, through Value for JSON: %s", v.Path)
+	}
+}
+
+// On a long line, the rules read near their keywords alone: they find
+// what they find reading the whole line, wherever on it a secret stands,
+// a secret longer than the window around its keyword included.
+func TestLongLineWindowsKeepFindings(t *testing.T) {
+	r := redact.Default()
+	rng := rand.New(rand.NewPCG(3, 9))
+	const code = `function(e,t){var n=e.length,r=t.token?t.key:null;return n>0&&r!==void 0?e.map(function(i){return i.value}):[]};`
+	filler := func() string {
+		var b strings.Builder
+		for b.Len() < rng.IntN(3**redact.LongLine) {
+			b.WriteString(code)
+		}
+		return b.String()
+	}
+	var texts []string
+	add := func(secret string) {
+		if strings.Contains(secret, "\n") {
+			return
+		}
+		texts = append(texts, filler()+secret+filler(), secret+filler(), filler()+secret)
+	}
+	for seed := uint64(1); seed <= 3; seed++ {
+		for _, p := range redacttest.Formats(seed) {
+			add(p.Text)
+		}
+	}
+	ex, _ := redacttest.RuleExamples(2)
+	for _, p := range ex {
+		add(p.Text)
+	}
+	long := strings.Repeat("Zk29dK/slqp+03kdlXq", 3**redact.NearKeyword/19)
+	add(`api_key = "` + long + `";`)
+	add(`var token=` + long + `;`)
+	whole := func(text string) []redact.Finding {
+		defer func(n int) { *redact.LongLine = n }(*redact.LongLine)
+		*redact.LongLine = math.MaxInt
+		return r.FindIn("app.min.js", text)
+	}
+	found := 0
+	for _, text := range texts {
+		got, want := r.FindIn("app.min.js", text), whole(text)
+		found += len(want)
+		if !slices.Equal(got, want) {
+			t.Errorf("findings in a line of %d bytes:\nnear the keywords %v\nthe whole line %v", len(text), got, want)
+		}
+	}
+	if found < len(texts)/2 {
+		t.Errorf("%d findings in %d lines: the test plants too few secrets", found, len(texts))
 	}
 }
