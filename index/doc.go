@@ -182,13 +182,13 @@ func analyzeWith(f walk.File, src []byte, withPairs bool) *Doc {
 	if stem == "" {
 		stem = base
 	}
-	tokenize.Each(stem, func(t tokenize.Token) { add(Name, t) })
+	tokenize.EachShort(stem, func(t tokenize.Token) { add(Name, t) })
 	if moduleIndex[base] {
 		// index.ts, __init__.py, mod.rs: the module is named for its folder.
-		tokenize.Each(path.Base(path.Dir(f.Path)), func(t tokenize.Token) { add(Name, t) })
+		tokenize.EachShort(path.Base(path.Dir(f.Path)), func(t tokenize.Token) { add(Name, t) })
 	}
 	if dir := path.Dir(f.Path); dir != "." {
-		tokenize.Each(dir, func(t tokenize.Token) { add(Dir, t) })
+		tokenize.EachShort(dir, func(t tokenize.Token) { add(Dir, t) })
 	}
 	var pairs *pairer
 	var strs [][2]int // the strings in code, help texts among them
@@ -206,7 +206,7 @@ func analyzeWith(f walk.File, src []byte, withPairs bool) *Doc {
 			o := structure.ExtractFallbackDefs(f.Path, text)
 			d.Defs, d.Imports = o.Defs, o.Imports
 			for _, def := range d.Defs {
-				tokenize.Each(def.Name, func(t tokenize.Token) { add(Def, t) })
+				tokenize.EachShort(def.Name, func(t tokenize.Token) { add(Def, t) })
 			}
 			if structure.IsCode(o.Lang) {
 				d.Calls = structure.CallNames(text)

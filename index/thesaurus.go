@@ -114,7 +114,7 @@ type docOf struct {
 func newPairer(defs []structure.Def) *pairer {
 	p := &pairer{set: pairSets.Get().(map[[2]string]struct{}), defs: map[string]bool{}, pos: -1, span: -1, docs: map[int]docOf{}, docBlock: -1, docPos: -1, mSpan: -1}
 	for _, d := range defs {
-		tokenize.Each(d.Name, func(t tokenize.Token) {
+		tokenize.EachShort(d.Name, func(t tokenize.Token) {
 			if t.Whole {
 				p.defs[t.Text] = true
 			}
@@ -190,7 +190,7 @@ func (p *pairer) document(src []byte, spans [][2]int, defs []structure.Def) {
 		}
 		if doc != nil {
 			var name []string
-			tokenize.Each(doc.Name, func(t tokenize.Token) {
+			tokenize.EachShort(doc.Name, func(t tokenize.Token) {
 				if !t.Whole && pairable(t) && !slices.Contains(name, t.Stem) {
 					name = append(name, t.Stem)
 				}
@@ -415,7 +415,7 @@ func (p *pairer) helpTexts(src []byte, strs [][2]int) {
 // pairs take them, in order.
 func names(code []byte) []string {
 	var out []string
-	tokenize.Each(string(code), func(t tokenize.Token) {
+	tokenize.EachShort(string(code), func(t tokenize.Token) {
 		if !t.Whole && pairable(t) {
 			out = append(out, t.Stem)
 		}
@@ -443,7 +443,7 @@ func proseWords(text []byte) []string {
 		return nil
 	}
 	var out []string
-	tokenize.Each(string(text), func(t tokenize.Token) {
+	tokenize.EachShort(string(text), func(t tokenize.Token) {
 		if len(out) < helpWords && !t.Whole && pairable(t) && !slices.Contains(out, t.Stem) {
 			out = append(out, t.Stem)
 		}
