@@ -157,25 +157,42 @@ func analyzeWith(f walk.File, src []byte, withPairs bool) *Doc {
 	d := &Doc{Entry: Entry{Path: f.Path, Kind: f.Kind, Lang: structure.Language(f.Path), Size: f.Size, ModTime: nanos(f.ModTime),
 		ino: f.Inode, ctime: nanos(f.ChangeTime)}}
 	ts := termSets.Get().(*termSet)
-	add := func(field Field, t tokenize.Token) {
+	// add counts a token in a field, and returns where its term stands
+	// among the file's terms, -1 for a stop word.
+	add := func(field Field, t tokenize.Token) int32 {
 		if t.Stop {
-			return
+			return -1
 		}
 		var tf *TermFreq
-		if i, ok := ts.at[t.Stem]; ok {
+		i, ok := ts.at[t.Stem]
+		if ok {
 			tf = &ts.terms[i]
-			if shorter(t.Text, tf.Surface) {
+			if tf.Surface == "" || shorter(t.Text, tf.Surface) {
 				tf.Surface = t.Text
 			}
 		} else {
-			ts.at[t.Stem] = int32(len(ts.terms))
+			i = int32(len(ts.terms))
+			ts.at[t.Stem] = i
 			ts.terms = append(ts.terms, TermFreq{Stem: t.Stem, Surface: t.Text})
-			tf = &ts.terms[len(ts.terms)-1]
+			tf = &ts.terms[i]
 		}
 		if tf.TF[field] < math.MaxUint16 {
 			tf.TF[field]++
 		}
 		d.Len[field]++
+		return i
+	}
+	// term places a stem the pairs name, which the text may not count:
+	// a term counted in no field is left out of the doc, and its pairs
+	// with it.
+	term := func(stem string) int32 {
+		i, ok := ts.at[stem]
+		if !ok {
+			i = int32(len(ts.terms))
+			ts.at[stem] = i
+			ts.terms = append(ts.terms, TermFreq{Stem: stem})
+		}
+		return i
 	}
 	base := path.Base(f.Path)
 	stem := strings.TrimSuffix(base, path.Ext(base))
@@ -220,14 +237,14 @@ func analyzeWith(f walk.File, src []byte, withPairs bool) *Doc {
 		// The pairs of generated, vendored and test files are not kept:
 		// their words say what the code is, not what it is called.
 		if withPairs && !f.Kind.Has(walk.Generated) && !f.Kind.Has(walk.Vendor) && !f.Kind.Has(walk.Test) {
-			pairs = newPairer(defs)
+			pairs = newPairer(defs, term)
 			pairs.document(src, spans, defs)
 		}
 		span := 0
 		// Prose documentation pairs its words as comments do.
 		prose := f.Kind.Has(walk.Docs) && len(spans) == 0
 		tokenize.Each(text, func(t tokenize.Token) {
-			add(Body, t)
+			at := add(Body, t)
 			for len(spans) > 0 && spans[0][1] <= t.Pos {
 				spans = spans[1:]
 				span++
@@ -239,24 +256,33 @@ func analyzeWith(f walk.File, src []byte, withPairs bool) *Doc {
 			switch {
 			case pairs == nil:
 			case inComment:
-				pairs.token(t, span)
+				pairs.token(t, at, span)
 			case prose:
-				pairs.token(t, 0)
+				pairs.token(t, at, 0)
 			default:
-				pairs.token(t, -1)
+				pairs.token(t, at, -1)
 			}
 		})
 	}
 	// The terms in the order of their stems, by a sort of their places:
 	// rank says where each counted term went, which the pairs look up.
+	// The pairs' help texts first: they may place stems of their own.
+	if pairs != nil {
+		pairs.helpTexts(src, strs)
+	}
 	n := len(ts.terms)
 	ts.order = ts.order[:0]
 	for i := range n {
-		ts.order = append(ts.order, int32(i))
+		if ts.terms[i].TF != ([NumFields]uint16{}) { // counted, not only placed
+			ts.order = append(ts.order, int32(i))
+		}
 	}
 	slices.SortFunc(ts.order, func(a, b int32) int { return strings.Compare(ts.terms[a].Stem, ts.terms[b].Stem) })
-	d.Terms = make([]TermFreq, n)
+	d.Terms = make([]TermFreq, len(ts.order))
 	ts.rank = slices.Grow(ts.rank[:0], n)[:n]
+	for i := range ts.rank {
+		ts.rank[i] = -1
+	}
 	for i, k := range ts.order {
 		d.Terms[i] = ts.terms[k]
 		ts.rank[k] = int32(i)
@@ -265,13 +291,7 @@ func analyzeWith(f walk.File, src []byte, withPairs bool) *Doc {
 		}
 	}
 	if pairs != nil {
-		pairs.helpTexts(src, strs)
-		d.Pairs = pairs.pairs(func(stem string) int32 {
-			if k, ok := ts.at[stem]; ok {
-				return ts.rank[k]
-			}
-			return -1
-		})
+		d.Pairs = pairs.pairs(ts.rank)
 		pairs.release()
 	}
 	clear(ts.at)

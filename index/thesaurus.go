@@ -71,15 +71,19 @@ const (
 // in its comments; and the words of a comment near each other. The code's
 // other identifiers, the names it calls and uses, are counted where they
 // are defined.
+//
+// A stem is written by its place among the file's terms (term): a pair is
+// two numbers, hashed as one, not two strings.
 type pairer struct {
-	set     map[[2]string]struct{}
-	defs    map[string]bool // the file's definitions, lower-cased, without separators
-	pos     int             // the identifier being read
-	parts   []string        // its part stems
-	whole   string          // the whole identifier, as the tokenizer writes it
-	inCode  bool            // it stands outside comments
-	comment []string        // the last comment words, within one comment span
-	span    int             // the comment span they came from, or -1
+	set     map[uint64]struct{}
+	term    func(stem string) int32 // a stem's place among the file's terms, made if new
+	defs    map[string]bool         // the file's definitions, lower-cased, without separators
+	pos     int                     // the identifier being read
+	parts   []int32                 // its part stems
+	whole   string                  // the whole identifier, as the tokenizer writes it
+	inCode  bool                    // it stands outside comments
+	comment []int32                 // the last comment words, within one comment span
+	span    int                     // the comment span they came from, or -1
 	// docs holds, for each comment span that documents a definition, the
 	// part stems of the name it documents, and docN how many of its words
 	// were paired with them.
@@ -93,26 +97,28 @@ type pairer struct {
 	wordSpan int
 	mSpan    int
 	blocks   []int // for each comment span, the first span of its block
-	recent   [][]string
+	recent   [][]int32
 	mentions []mention
 }
 
 // mention is a compound identifier met in prose, and how many of the
 // words after it are still paired with its parts.
 type mention struct {
-	parts []string
+	parts []int32
 	left  int
 }
 
 // docOf is the definition a comment span documents: the part stems of its
 // name, and the first span of the comment block the span belongs to.
 type docOf struct {
-	name  []string
+	name  []int32
 	block int
 }
 
-func newPairer(defs []structure.Def) *pairer {
-	p := &pairer{set: pairSets.Get().(map[[2]string]struct{}), defs: map[string]bool{}, pos: -1, span: -1, docs: map[int]docOf{}, docBlock: -1, docPos: -1, mSpan: -1}
+// newPairer makes the pairer of a file whose definitions are defs; term
+// places a stem among the file's terms, adding it (uncounted) if new.
+func newPairer(defs []structure.Def, term func(stem string) int32) *pairer {
+	p := &pairer{set: pairSets.Get().(map[uint64]struct{}), term: term, defs: map[string]bool{}, pos: -1, span: -1, docs: map[int]docOf{}, docBlock: -1, docPos: -1, mSpan: -1}
 	for _, d := range defs {
 		tokenize.EachShort(d.Name, func(t tokenize.Token) {
 			if t.Whole {
@@ -126,7 +132,7 @@ func newPairer(defs []structure.Def) *pairer {
 // pairSets keeps the pair sets of files analyzed, emptied, for the next
 // ones: a set grows to maxPairs in many a file, and growing a map costs
 // more than emptying one.
-var pairSets = sync.Pool{New: func() any { return map[[2]string]struct{}{} }}
+var pairSets = sync.Pool{New: func() any { return map[uint64]struct{}{} }}
 
 // release gives the pairer's set back; the pairer is not used again.
 func (p *pairer) release() {
@@ -197,8 +203,12 @@ func (p *pairer) document(src []byte, spans [][2]int, defs []structure.Def) {
 			})
 			if len(name) > 0 {
 				name = name[:min(len(name), maxIdentParts)]
+				ids := make([]int32, len(name))
+				for k, n := range name {
+					ids[k] = p.term(n)
+				}
 				for s := i; s < j; s++ {
-					p.docs[s] = docOf{name: name, block: i}
+					p.docs[s] = docOf{name: ids, block: i}
 				}
 			}
 		}
@@ -231,19 +241,20 @@ func startsLine(src []byte, off int) bool {
 	return len(bytes.Trim(src[start:off], " \t/*#'\"-!;")) == 0
 }
 
-func (p *pairer) add(a, b string) {
+func (p *pairer) add(a, b int32) {
 	if a == b || len(p.set) >= maxPairs {
 		return
 	}
 	if b < a {
 		a, b = b, a
 	}
-	p.set[[2]string{a, b}] = struct{}{}
+	p.set[uint64(a)<<32|uint64(b)] = struct{}{}
 }
 
-// token takes the next token of the text; span is the index of the comment
+// token takes the next token of the text, whose stem stands at term among
+// the file's terms (-1 for a stop word); span is the index of the comment
 // span it lies in, or -1 outside comments.
-func (p *pairer) token(t tokenize.Token, span int) {
+func (p *pairer) token(t tokenize.Token, term int32, span int) {
 	if t.Pos != p.pos {
 		p.flush()
 		p.pos, p.inCode, p.wordSpan = t.Pos, span < 0, span
@@ -256,7 +267,7 @@ func (p *pairer) token(t tokenize.Token, span int) {
 		return
 	}
 	if len(p.parts) < maxIdentParts {
-		p.parts = append(p.parts, t.Stem)
+		p.parts = append(p.parts, term)
 	}
 	if span < 0 {
 		return
@@ -276,18 +287,18 @@ func (p *pairer) token(t tokenize.Token, span int) {
 		}
 		if p.docN <= docWords {
 			for _, n := range doc.name {
-				p.add(n, t.Stem)
+				p.add(n, term)
 			}
 		}
 	}
 	for _, w := range p.comment {
-		p.add(w, t.Stem)
+		p.add(w, term)
 	}
 	if len(p.comment) == commentWindow {
 		copy(p.comment, p.comment[1:])
 		p.comment = p.comment[:commentWindow-1]
 	}
-	p.comment = append(p.comment, t.Stem)
+	p.comment = append(p.comment, term)
 }
 
 // flush pairs the parts of the identifier just read.
@@ -402,9 +413,14 @@ func (p *pairer) helpTexts(src []byte, strs [][2]int) {
 				subject = append(subject, a)
 			}
 		}
+		ids := make([]int32, len(subject))
+		for k, x := range subject {
+			ids[k] = p.term(x)
+		}
 		for _, w := range words {
-			for _, x := range subject {
-				p.add(w, x)
+			a := p.term(w)
+			for _, b := range ids {
+				p.add(a, b)
 			}
 		}
 		prev = min(s[1]+1, len(src))
@@ -466,17 +482,22 @@ func hasLetter(s string) bool {
 	return false
 }
 
-// pairs returns the collected pairs as places in the file's terms, sorted
-// by stem: place says where a stem stands, -1 where the file has no such
-// term (the pair is left out). The pairs are sorted as numbers.
-func (p *pairer) pairs(place func(stem string) int32) [][2]int32 {
+// pairs returns the collected pairs as places in the file's terms sorted
+// by stem: rank says where each term stands in that order, by its place
+// (term), -1 for a term left out (the pair is left out too). The pairs
+// are sorted as numbers.
+func (p *pairer) pairs(rank []int32) [][2]int32 {
 	p.flush()
 	keys := make([]uint64, 0, len(p.set))
 	for k := range p.set {
-		a, b := place(k[0]), place(k[1])
-		if a >= 0 && b >= 0 {
-			keys = append(keys, uint64(a)<<32|uint64(b))
+		a, b := rank[k>>32], rank[k&(1<<32-1)]
+		if a < 0 || b < 0 {
+			continue
 		}
+		if b < a {
+			a, b = b, a
+		}
+		keys = append(keys, uint64(a)<<32|uint64(b))
 	}
 	slices.Sort(keys)
 	out := make([][2]int32, len(keys))
