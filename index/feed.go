@@ -81,14 +81,7 @@ func (q *feed) get(i int) (feedItem, bool) {
 	}
 }
 
-// len is how many files were added.
-func (q *feed) len() int {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	return len(q.items)
-}
-
-// result is the i-th file's item, once the walk is over.
+// item is the i-th file's item; i must have been added.
 func (q *feed) item(i int) feedItem {
 	q.mu.Lock()
 	defer q.mu.Unlock()
