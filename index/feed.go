@@ -81,9 +81,11 @@ func (q *feed) get(i int) (feedItem, bool) {
 	}
 }
 
-// item is the i-th file's item; i must have been added.
-func (q *feed) item(i int) feedItem {
+// files is what was added so far; once the walk is over, all there is.
+// Only the walk's goroutine adds, so that it may read the slice freely
+// then.
+func (q *feed) files() []feedItem {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	return q.items[i]
+	return q.items
 }

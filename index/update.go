@@ -377,8 +377,8 @@ func (ix *Index) update(ctx context.Context, progress func(Progress)) (Stats, er
 	var walked []string
 	listings := ix.loadListings()
 	// What changed is known as the walk goes: no list of every file is
-	// kept, which at 100,000 files cost a tenth of a no-change update.
-	var todo []walk.File
+	// kept, which at 100,000 files cost a tenth of a no-change update;
+	// the files to read are the feed's (q, below).
 	var total int64
 	// The catalog's files the walk met; with a snapshotWalk, every file
 	// it met, the catalog being unknown until the walk is done.
@@ -500,7 +500,6 @@ func (ix *Index) update(ctx context.Context, progress func(Progress)) (Stats, er
 			snap.found++
 		}
 		if e == nil || !e.clean(f) || e.Kind != f.Kind {
-			todo = append(todo, f)
 			total += f.Size
 			// A new file is read now; one the catalog knows, or any
 			// file while a test's hook waits to change files after the
@@ -515,6 +514,7 @@ func (ix *Index) update(ctx context.Context, progress func(Progress)) (Stats, er
 	if err != nil {
 		return st, fmt.Errorf("update index of %s: %w", ix.Root, err)
 	}
+	todo := q.files() // the walk is over: the feed grows no more
 	ix.mu.Lock()
 	ix.walked = walked
 	ix.mu.Unlock()
@@ -570,8 +570,8 @@ func (ix *Index) update(ctx context.Context, progress func(Progress)) (Stats, er
 	// The content hashes of the catalog's files to read, which tell a
 	// file touched from one changed: the catalog holds none.
 	var ids []int64
-	for _, f := range todo {
-		if e := cat[f.Path]; e != nil {
+	for _, it := range todo {
+		if e := cat[it.file.Path]; e != nil {
 			ids = append(ids, e.ID)
 		}
 	}
@@ -602,7 +602,7 @@ func (ix *Index) update(ctx context.Context, progress func(Progress)) (Stats, er
 	for i := range todo {
 		var c change
 		select {
-		case c = <-q.item(i).res:
+		case c = <-todo[i].res:
 			<-window
 		case <-ctx.Done():
 			return st, ctx.Err()
@@ -651,8 +651,8 @@ func (ix *Index) update(ctx context.Context, progress func(Progress)) (Stats, er
 	var base *snapshotBase
 	if st.Segments == 0 && merged == 0 && len(todo)+len(gone) <= maxChangedRead {
 		base = &snapshotBase{catalog: cat, ordered: catOrdered, version: catVersion, steps: steps, changed: slices.Clone(gone)}
-		for _, f := range todo {
-			base.changed = append(base.changed, f.Path)
+		for _, it := range todo {
+			base.changed = append(base.changed, it.file.Path)
 		}
 	}
 	entries, version, err := ix.snapshot(ctx, base)
