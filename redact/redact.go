@@ -581,8 +581,12 @@ func (r *Redactor) FindIn(path, text string) []Finding {
 			}
 			return
 		}
-		line := [2]int{-1, -1} // the line of the window before
+		line := [2]int{-1, -1}  // the line of the window before
+		whole := [2]int{-1, -1} // the last line read whole for an edge
 		for _, w := range merge(spans) {
+			if w[0] >= whole[0] && w[1] <= whole[1] {
+				continue // its line's findings are in already
+			}
 			if w[0] < line[0] || w[1] > line[1] {
 				line = lineOf(text, w[0], w[1])
 			}
@@ -601,6 +605,7 @@ func (r *Redactor) FindIn(path, text string) []Finding {
 			if edge {
 				found = found[:n]
 				rl.match(text, line[0], line[1], emit)
+				whole = line
 			}
 		}
 	}
