@@ -157,34 +157,9 @@ func analyzeWith(f walk.File, src []byte, withPairs bool) *Doc {
 	d := &Doc{Entry: Entry{Path: f.Path, Kind: f.Kind, Lang: structure.Language(f.Path), Size: f.Size, ModTime: nanos(f.ModTime),
 		ino: f.Inode, ctime: nanos(f.ChangeTime)}}
 	ts := termSets.Get().(*termSet)
-	// add counts a token in a field, and returns where its term stands
-	// among the file's terms, -1 for a stop word.
-	add := func(field Field, t tokenize.Token) int32 {
-		if t.Stop {
-			return -1
-		}
-		var tf *TermFreq
-		i, ok := ts.at[t.Stem]
-		if ok {
-			tf = &ts.terms[i]
-			if tf.Surface == "" || shorter(t.Text, tf.Surface) {
-				tf.Surface = t.Text
-			}
-		} else {
-			i = int32(len(ts.terms))
-			ts.at[t.Stem] = i
-			ts.terms = append(ts.terms, TermFreq{Stem: t.Stem, Surface: t.Text})
-			tf = &ts.terms[i]
-		}
-		if tf.TF[field] < math.MaxUint16 {
-			tf.TF[field]++
-		}
-		d.Len[field]++
-		return i
-	}
-	// term places a stem the pairs name, which the text may not count:
-	// a term counted in no field is left out of the doc, and its pairs
-	// with it.
+	// term places a stem among the file's terms, adding it uncounted if
+	// new: the pairs place stems the text may not count, and a term
+	// counted in no field is left out of the doc, its pairs with it.
 	term := func(stem string) int32 {
 		i, ok := ts.at[stem]
 		if !ok {
@@ -192,6 +167,23 @@ func analyzeWith(f walk.File, src []byte, withPairs bool) *Doc {
 			ts.at[stem] = i
 			ts.terms = append(ts.terms, TermFreq{Stem: stem})
 		}
+		return i
+	}
+	// add counts a token in a field, and returns where its term stands
+	// among the file's terms, -1 for a stop word.
+	add := func(field Field, t tokenize.Token) int32 {
+		if t.Stop {
+			return -1
+		}
+		i := term(t.Stem)
+		tf := &ts.terms[i]
+		if tf.Surface == "" || shorter(t.Text, tf.Surface) {
+			tf.Surface = t.Text
+		}
+		if tf.TF[field] < math.MaxUint16 {
+			tf.TF[field]++
+		}
+		d.Len[field]++
 		return i
 	}
 	base := path.Base(f.Path)
