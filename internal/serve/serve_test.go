@@ -486,6 +486,7 @@ func TestSilentDuringTheCall(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer l.Close()
+	stopped := 10 * silenceLimit // read here: the cleanup sets it back while the server sleeps
 	go func() {
 		c, err := l.Accept()
 		if err != nil {
@@ -494,7 +495,7 @@ func TestSilentDuringTheCall(t *testing.T) {
 		defer c.Close()
 		fmt.Fprintf(c, `{"version":"v1"}`+"\n")
 		bufio.NewReader(c).ReadString('\n')
-		time.Sleep(10 * silenceLimit) // stopped
+		time.Sleep(stopped)
 	}()
 	begin := time.Now()
 	_, err = Call(context.Background(), dir, Request{Version: "v1", Command: "x", Params: json.RawMessage(`[]`)})
