@@ -53,6 +53,13 @@ func TestOpenExisting(t *testing.T) {
 	if ix.Path != path {
 		t.Errorf("the index is at %s, PathOf says %s", ix.Path, path)
 	}
+	// A first build writes its file directly (walMode): a second
+	// update's writes are in the WAL.
+	files[pathN(40)] = bodyN(40, "token expiry")
+	writeTree(t, repo, files)
+	if _, err := ix.Update(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
 	built, err := ix.Status(ctx)
 	if err != nil {
 		t.Fatal(err)

@@ -331,12 +331,82 @@ type Index struct {
 	existing bool
 	// lazy: open leaves the catalog unread, for the update that follows.
 	lazy bool
+	// rollback: the file is new, in rollback-journal mode and written
+	// without syncs, until journalWAL.
+	rollback bool
 	// walked are the folders the last update's walk read.
 	walked []string
 	// listings are the folders' entries as the walks found them, kept in
 	// the file beside the database named by listingsSuffix; nil until an
 	// update reads them.
 	listings *walk.Listings
+}
+
+// dsnOf is the database URI of the index at path: with synchronous
+// commits (NORMAL, which in WAL mode syncs at checkpoints), or none.
+func dsnOf(path string, synced bool) string {
+	sync := "NORMAL"
+	if !synced {
+		sync = "OFF"
+	}
+	return "file:" + uriPath(path) + "?_pragma=busy_timeout(60000)&_pragma=synchronous(" + sync + ")&_pragma=cell_size_check(1)&_pragma=mmap_size(1073741824)&_txlock=immediate" + testPragmas
+}
+
+// uriPath is path as part of a URI: what would end or alter it escaped.
+func uriPath(path string) string {
+	return strings.NewReplacer("%", "%25", "?", "%3F", "#", "%23").Replace(path)
+}
+
+// isNewFile reports whether the database at path has no page written
+// yet: no file, or an empty one with nothing in a WAL.
+func isNewFile(path string) bool {
+	fi, err := os.Stat(path)
+	return errors.Is(err, os.ErrNotExist) || err == nil && fi.Size() == 0 && walEmpty(path)
+}
+
+// journalWAL ends a new file's first build: its file, which walMode left
+// in rollback-journal mode and which was written without waiting for the
+// disk, is synced, and put in WAL mode, which it keeps, with synchronous
+// commits. It runs before the read that Snapshot holds, which in
+// rollback-journal mode would keep other processes from writing, and so
+// once the update that built the file has ended.
+//
+// A first build in WAL mode wrote each page to the WAL and again to the
+// file, read it back from the WAL between, and synced both at every
+// checkpoint: 7% of django's first index (README, "The first build's
+// journal"). In rollback-journal mode its transactions are as atomic: a
+// killed first build keeps what it committed, SQLite rolling back the
+// rest when the file is next opened. Without syncs, what it committed
+// may be lost or damaged if the machine itself stops before journalWAL;
+// a damaged index is built again (Update), and the index is a copy of
+// the repository's files, never their only one. A second process that
+// opens the file meanwhile waits for the build's commits, and puts the
+// file in WAL mode itself, the build going on in it.
+func (ix *Index) journalWAL(ctx context.Context) error {
+	if !ix.rollback {
+		return nil
+	}
+	ix.rollback = false
+	f, err := os.OpenFile(ix.Path, os.O_RDWR, 0)
+	if err == nil {
+		err = f.Sync()
+		f.Close()
+	}
+	if err != nil {
+		return fmt.Errorf("write index %s: %w", ix.Path, err)
+	}
+	db, err := sql.Open("sqlite", dsnOf(ix.Path, true))
+	if err != nil {
+		return fmt.Errorf("open index %s: %w", ix.Path, err)
+	}
+	db.SetMaxOpenConns(4)
+	if _, err := db.ExecContext(ctx, `PRAGMA journal_mode = WAL`); err != nil {
+		db.Close()
+		return fmt.Errorf("write index %s: %w", ix.Path, err)
+	}
+	ix.db.Close()
+	ix.db = db
+	return nil
 }
 
 // version is the time of the last write to the index, which changes with
@@ -502,8 +572,6 @@ func (ix *Index) open(ctx context.Context) error {
 	if err := PrivateDB(ix.Path); err != nil {
 		return err
 	}
-	// The path is part of a URI: escape what would end or alter it.
-	path := strings.NewReplacer("%", "%25", "?", "%3F", "#", "%23").Replace(ix.Path)
 	// SQLite checks each page's cells as it reads the page
 	// (cell_size_check): a cell pointer damage changed would otherwise
 	// lose a row of the postings, read as a block with fewer postings and
@@ -517,8 +585,11 @@ func (ix *Index) open(ctx context.Context) error {
 	// through the file as before. A file cut short under a running
 	// process by another program than SQLite would fault its reads: the
 	// index is SQLite's alone, as its lock says.
-	dsn := "file:" + path + "?_pragma=busy_timeout(60000)&_pragma=synchronous(NORMAL)&_pragma=cell_size_check(1)&_pragma=mmap_size(1073741824)&_txlock=immediate" + testPragmas
-	db, err := sql.Open("sqlite", dsn)
+	//
+	// A new file's first build writes without waiting for the disk
+	// (synchronous OFF), until journalWAL: see there.
+	newFile := isNewFile(ix.Path)
+	db, err := sql.Open("sqlite", dsnOf(ix.Path, !newFile))
 	if err != nil {
 		return fmt.Errorf("open index %s: %w", ix.Path, err)
 	}
@@ -529,6 +600,12 @@ func (ix *Index) open(ctx context.Context) error {
 	ix.mu.Unlock()
 	var fresh bool
 	fresh, err = walMode(ctx, db)
+	if err == nil && newFile && !fresh {
+		// Another process wrote the file's first pages meanwhile.
+		db.Close()
+		return ix.open(ctx)
+	}
+	ix.rollback = fresh
 	var version string
 	if err == nil {
 		err = db.QueryRowContext(ctx, `SELECT value FROM meta WHERE key = 'schema'`).Scan(&version)
@@ -541,7 +618,7 @@ func (ix *Index) open(ctx context.Context) error {
 		// room for its shared memory. Its file alone is the whole index,
 		// and is read as it is, as the immutable file it is for now.
 		db.Close()
-		return ix.openReadOnly(ctx, path, err)
+		return ix.openReadOnly(ctx, uriPath(ix.Path), err)
 	}
 	switch {
 	case err == nil && version == schemaVersion:
@@ -585,10 +662,11 @@ func (ix *Index) open(ctx context.Context) error {
 	return nil
 }
 
-// walMode puts the database in WAL mode, which its file keeps, with
-// pages of pageSize and incremental vacuum if it is new: both are set
-// before WAL mode and the first table, which fix them. (A DSN's pragmas
-// run in the order of their names, the journal's first.)
+// walMode puts the database in WAL mode, which its file keeps; or, if it
+// is new, sets its pages of pageSize and incremental vacuum, which the
+// first table fixes, and leaves it in rollback-journal mode for its first
+// update (journalWAL). (A DSN's pragmas run in the order of their names,
+// the journal's first.)
 //
 // It reports whether the file was new: no page written yet.
 func walMode(ctx context.Context, db *sql.DB) (bool, error) {
@@ -611,8 +689,12 @@ func walMode(ctx context.Context, db *sql.DB) (bool, error) {
 			return false, err
 		}
 	}
+	if pages == 0 {
+		// A new file is built with a rollback journal: see journalWAL.
+		return true, nil
+	}
 	_, err = conn.ExecContext(ctx, `PRAGMA journal_mode = WAL`)
-	return pages == 0, err
+	return false, err
 }
 
 // testHookOpen, if set, stands for the outcome of the first read of an
@@ -752,6 +834,9 @@ func (ix *Index) Snapshot(ctx context.Context) error {
 		return fmt.Errorf("read index of %s: the index is closed", ix.Root)
 	}
 	ix.endRead()
+	if err := ix.journalWAL(ctx); err != nil {
+		return err
+	}
 	conn, err := ix.db.Conn(ctx)
 	if err != nil {
 		return fmt.Errorf("read index %s: %w", ix.Path, err)

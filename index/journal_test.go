@@ -1,0 +1,113 @@
+package index
+
+import (
+	"context"
+	"testing"
+)
+
+// journalModeOf is the journal mode the file at path is in, as a new
+// connection to it finds it: "wal" for a file in WAL mode, "delete" for
+// one in rollback-journal mode.
+func journalModeOf(t *testing.T, ix *Index) string {
+	t.Helper()
+	var mode string
+	if err := ix.db.QueryRowContext(context.Background(), `PRAGMA journal_mode`).Scan(&mode); err != nil {
+		t.Fatal(err)
+	}
+	return mode
+}
+
+// TestFirstBuildJournal: a new index file is built in rollback-journal
+// mode, without syncs, and is in WAL mode once its first update ends; a
+// file left in rollback-journal mode (a first build that never ended, or
+// one another process opened meanwhile) is put in WAL mode by the next
+// open, and holds what was committed.
+func TestFirstBuildJournal(t *testing.T) {
+	ctx := context.Background()
+	repo := t.TempDir()
+	files := map[string]string{}
+	for i := range 30 {
+		files[pathN(i)] = bodyN(i, "token expiry")
+	}
+	writeTree(t, repo, files)
+
+	t.Run("first update", func(t *testing.T) {
+		ix, err := Open(ctx, repo, Options{Dir: t.TempDir()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer ix.Close()
+		if got := journalModeOf(t, ix); got != "delete" {
+			t.Errorf("a new file's journal: %q, want delete until its first update ends", got)
+		}
+		if _, err := ix.Update(ctx, nil); err != nil {
+			t.Fatal(err)
+		}
+		if got := journalModeOf(t, ix); got != "wal" {
+			t.Errorf("after the first update: %q, want wal", got)
+		}
+		if ix.N() != len(files) {
+			t.Errorf("%d files indexed, want %d", ix.N(), len(files))
+		}
+	})
+
+	t.Run("opened meanwhile", func(t *testing.T) {
+		dir := t.TempDir()
+		first, err := Open(ctx, repo, Options{Dir: dir})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer first.Close()
+		// A second opener of the file while the first has not built it
+		// puts it in WAL mode; the first's build goes on in it.
+		second, err := Open(ctx, repo, Options{Dir: dir})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer second.Close()
+		if got := journalModeOf(t, second); got != "wal" {
+			t.Errorf("the second opener's journal: %q, want wal", got)
+		}
+		if _, err := first.Update(ctx, nil); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := second.Update(ctx, nil); err != nil {
+			t.Fatal(err)
+		}
+		if first.N() != len(files) || second.N() != len(files) {
+			t.Errorf("files indexed: %d and %d, want %d", first.N(), second.N(), len(files))
+		}
+	})
+
+	t.Run("never ended", func(t *testing.T) {
+		dir := t.TempDir()
+		ix, err := Open(ctx, repo, Options{Dir: dir})
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Killed once 10 files are read (TestResume holds that what a
+		// killed first build committed is kept).
+		kctx, kill := context.WithCancel(ctx)
+		defer kill()
+		ix.Update(kctx, func(p Progress) {
+			if p.Done == 10 {
+				kill()
+			}
+		})
+		ix.Close()
+		ix, err = Open(ctx, repo, Options{Dir: dir})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer ix.Close()
+		if got := journalModeOf(t, ix); got != "wal" {
+			t.Errorf("a first build's file opened again: %q, want wal", got)
+		}
+		if _, err := ix.Update(ctx, nil); err != nil {
+			t.Fatal(err)
+		}
+		if ix.N() != len(files) {
+			t.Errorf("%d files indexed, want %d", ix.N(), len(files))
+		}
+	})
+}
