@@ -110,4 +110,48 @@ func TestFirstBuildJournal(t *testing.T) {
 			t.Errorf("%d files indexed, want %d", ix.N(), len(files))
 		}
 	})
+
+	t.Run("switch failed", func(t *testing.T) {
+		ix, err := Open(ctx, repo, Options{Dir: t.TempDir()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer ix.Close()
+		cancelled, cancel := context.WithCancel(ctx)
+		cancel()
+		if err := ix.Snapshot(cancelled); err == nil {
+			t.Fatal("a snapshot with its context cancelled: no error")
+		}
+		// The switch is tried again by the next.
+		if _, err := ix.Update(ctx, nil); err != nil {
+			t.Fatal(err)
+		}
+		if got := journalModeOf(t, ix); got != "wal" {
+			t.Errorf("after a switch that failed and an update: %q, want wal", got)
+		}
+	})
+
+	t.Run("rebuild", func(t *testing.T) {
+		// A rebuild is one transaction: a new file is put in WAL mode
+		// before it, so that a second opener need not wait for all of it.
+		ix, err := Open(ctx, repo, Options{Dir: t.TempDir()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer ix.Close()
+		during := ""
+		if _, err := ix.Rebuild(ctx, func(Progress) {
+			if during == "" {
+				during = map[bool]string{true: "rollback", false: "wal"}[ix.rollback]
+			}
+		}); err != nil {
+			t.Fatal(err)
+		}
+		if during != "wal" {
+			t.Errorf("a new file's rebuild ran in %s mode, want wal", during)
+		}
+		if ix.N() != len(files) {
+			t.Errorf("%d files indexed, want %d", ix.N(), len(files))
+		}
+	})
 }

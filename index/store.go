@@ -364,6 +364,13 @@ func isNewFile(path string) bool {
 	return errors.Is(err, os.ErrNotExist) || err == nil && fi.Size() == 0 && walEmpty(path)
 }
 
+// journalExists reports whether the database at path has a rollback
+// journal: a first build's transaction is under way, or was killed.
+func journalExists(path string) bool {
+	_, err := os.Stat(path + "-journal")
+	return err == nil
+}
+
 // journalWAL ends a new file's first build: its file, which walMode left
 // in rollback-journal mode and which was written without waiting for the
 // disk, is synced, and put in WAL mode, which it keeps, with synchronous
@@ -379,14 +386,16 @@ func isNewFile(path string) bool {
 // rest when the file is next opened. Without syncs, what it committed
 // may be lost or damaged if the machine itself stops before journalWAL;
 // a damaged index is built again (Update), and the index is a copy of
-// the repository's files, never their only one. A second process that
-// opens the file meanwhile waits for the build's commits, and puts the
-// file in WAL mode itself, the build going on in it.
+// the repository's files, never their only one (the folder that holds the
+// file is not synced either, nor the WAL of a file another process put in
+// WAL mode meanwhile). A second process that opens the file meanwhile
+// waits for the build's commit, and puts the file in WAL mode itself, the
+// build going on in it. A rebuild, which is one transaction, is made in
+// WAL mode: a second process would wait for all of it.
 func (ix *Index) journalWAL(ctx context.Context) error {
 	if !ix.rollback {
 		return nil
 	}
-	ix.rollback = false
 	f, err := os.OpenFile(ix.Path, os.O_RDWR, 0)
 	if err == nil {
 		err = f.Sync()
@@ -406,6 +415,7 @@ func (ix *Index) journalWAL(ctx context.Context) error {
 	}
 	ix.db.Close()
 	ix.db = db
+	ix.rollback = false // not before: a switch that failed is tried again
 	return nil
 }
 
@@ -559,10 +569,8 @@ func (ix *Index) notice(s string) {
 // open opens the database, checks its version and loads the catalog.
 func (ix *Index) open(ctx context.Context) error {
 	if ix.existing {
-		// A database file never written to is no index either: SQLite
-		// writes the first page as soon as the file is in WAL mode.
-		fi, err := os.Stat(ix.Path)
-		if errors.Is(err, os.ErrNotExist) || err == nil && fi.Size() == 0 && walEmpty(ix.Path) {
+		// A database file never written to is no index either.
+		if isNewFile(ix.Path) {
 			return fmt.Errorf("%w of %s", ErrNoIndex, ix.Root)
 		}
 	}
@@ -613,10 +621,12 @@ func (ix *Index) open(ctx context.Context) error {
 	if testHookOpen != nil && err == nil {
 		err = testHookOpen()
 	}
-	if isFull(err) && walEmpty(ix.Path) {
+	if isFull(err) && walEmpty(ix.Path) && !journalExists(ix.Path) {
 		// The disk is full: a WAL database cannot be opened for lack of
 		// room for its shared memory. Its file alone is the whole index,
-		// and is read as it is, as the immutable file it is for now.
+		// and is read as it is, as the immutable file it is for now;
+		// unless a rollback journal says that a first build is writing it
+		// (journalWAL), or stopped in a transaction.
 		db.Close()
 		return ix.openReadOnly(ctx, uriPath(ix.Path), err)
 	}

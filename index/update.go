@@ -138,6 +138,9 @@ func IsDamaged(err error) bool { return isCorrupt(err) }
 
 func (ix *Index) rebuild(ctx context.Context, progress func(Progress)) (Stats, error) {
 	ix.endRead()
+	if err := ix.journalWAL(ctx); err != nil {
+		return Stats{}, err
+	}
 	tx, err := ix.db.BeginTx(ctx, nil)
 	if err != nil {
 		return Stats{}, fmt.Errorf("rebuild index %s: %w", ix.Path, err)
