@@ -210,6 +210,10 @@ type change struct {
 	err error
 	// noop: nothing to write, the index has the file as it is.
 	noop bool
+	// isNew: the catalog did not hold the file when the update began. Its
+	// row is written with no lookup by path first (writeBatch), unless
+	// another process wrote one meanwhile.
+	isNew bool
 }
 
 // testHookNoUpdateLock, when set, has Update take no lock: a test that
@@ -420,6 +424,7 @@ func (ix *Index) update(ctx context.Context, progress func(Progress)) (Stats, er
 				if !it.early {
 					e = cat[f.Path]
 				}
+				c.isNew = e == nil // an early file's entry is nil: that made it early
 				if e == nil || !bytes.Equal(hashes[e.ID], c.hash) || e.Kind != f.Kind {
 					c.doc = analyzeWith(f, src, !ix.opts.NoThesaurus)
 					c.doc.hash, c.doc.checked = c.hash, c.checked
@@ -792,7 +797,11 @@ func (ix *Index) writeBatch(ctx context.Context, batch []change, gone []string, 
 				}
 				continue
 			}
-			if w.drop(c.file.Path) {
+			// A file new to the catalog has no row to drop: the lookup
+			// by path was 2% of a first index. insertDocs skips a row
+			// another process wrote meanwhile, which is dropped and
+			// written again below.
+			if !c.isNew && w.drop(c.file.Path) {
 				st.Changed++
 			} else {
 				st.Added++
@@ -800,6 +809,22 @@ func (ix *Index) writeBatch(ctx context.Context, batch []change, gone []string, 
 			docs = append(docs, c.doc)
 		}
 		w.insertDocs(docs)
+		var again []*Doc
+		for _, d := range docs {
+			if d.ID == 0 && w.err == nil {
+				again = append(again, d)
+				if w.drop(d.Path) {
+					st.Added--
+					st.Changed++
+				}
+			}
+		}
+		w.insertDocs(again)
+		for _, d := range again {
+			if d.ID == 0 && w.err == nil {
+				w.err = fmt.Errorf("write %s: its row was not written", d.Path)
+			}
+		}
 		var defRows [][]any
 		for _, d := range docs {
 			inBatch[d.ID] = d
@@ -962,7 +987,9 @@ func (w *writer) insertFunc(head string, cols, n int, row func(i int, args []any
 	}
 }
 
-// insertDocs inserts new files into the delta and sets their ids.
+// insertDocs inserts new files into the delta and sets their ids. A doc
+// whose path has a row already (another process wrote it) is skipped,
+// its id left 0.
 func (w *writer) insertDocs(docs []*Doc) {
 	const cols = 16
 	one := "(" + strings.Repeat("?,", cols-1) + "?)"
@@ -976,7 +1003,7 @@ func (w *writer) insertDocs(docs []*Doc) {
 				d.Len[0], d.Len[1], d.Len[2], d.Len[3], d.Len[4], encodeDoc(d))
 		}
 		q := `INSERT INTO files(path, lang, kind, size, mtime, ino, ctime, checked, hash, seg, l0, l1, l2, l3, l4, doc) VALUES ` +
-			strings.Repeat(one+",", n-1) + one + ` RETURNING id, path`
+			strings.Repeat(one+",", n-1) + one + ` ON CONFLICT(path) DO NOTHING RETURNING id, path`
 		rows, err := w.tx.QueryContext(w.ctx, q, args...)
 		if err != nil {
 			w.err = err

@@ -1,0 +1,54 @@
+package index
+
+import (
+	"context"
+	"testing"
+)
+
+// TestNewFileWrittenMeanwhile: a file new to the catalog is written with
+// no lookup of its path first; when another process, taking no lock,
+// wrote its row between this update's walk and its write, the row is
+// dropped and written again, counted as a change, as a lookup found it.
+func TestNewFileWrittenMeanwhile(t *testing.T) {
+	noRacy(t)
+	ctx := context.Background()
+	root, dir := t.TempDir(), t.TempDir()
+	writeTree(t, root, map[string]string{"a.go": "package a\n\nfunc Alpha() {}\n"})
+	ix, err := buildAt(ctx, root, Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	writeTree(t, root, map[string]string{"g.go": "package a\n\nfunc Gamma() { Alpha() }\n"})
+	testHookAfterWalk = func() {
+		testHookAfterWalk = nil
+		testHookNoUpdateLock = true
+		defer func() { testHookNoUpdateLock = false }()
+		other, err := buildAt(ctx, root, Options{Dir: dir})
+		if err != nil {
+			t.Fatal(err)
+		}
+		other.Close()
+	}
+	defer func() { testHookAfterWalk = nil }()
+	st, err := ix.Update(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Added != 0 || st.Changed != 1 {
+		t.Errorf("added %d, changed %d; want 0 and 1: the other process wrote g.go", st.Added, st.Changed)
+	}
+	var rows int
+	if err := ix.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM files WHERE path = 'g.go'`).Scan(&rows); err != nil {
+		t.Fatal(err)
+	}
+	if rows != 1 || ix.N() != 2 {
+		t.Errorf("g.go's rows: %d, files indexed: %d; want 1 and 2", rows, ix.N())
+	}
+	if err := ix.Check(ctx); err != nil {
+		t.Errorf("the index after: %v", err)
+	}
+	if got := ix.DefinersOf([]string{"Gamma"}); len(got["Gamma"]) != 1 {
+		t.Errorf("definers of Gamma: %v, want g.go once", got)
+	}
+}
