@@ -53,6 +53,19 @@ func throttleTree() map[string]string {
 
 // mustBuild writes files into repo and builds its index in a folder of
 // the test's, closed when the test ends.
+// buildUnlocked indexes root into dir as another process that takes no
+// update lock does (an older build, or a rebuild), and closes it.
+func buildUnlocked(t *testing.T, ctx context.Context, root, dir string) {
+	t.Helper()
+	testHookNoUpdateLock = true
+	defer func() { testHookNoUpdateLock = false }()
+	other, err := buildAt(ctx, root, Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	other.Close()
+}
+
 func mustBuild(t *testing.T, repo string, files map[string]string) *Index {
 	t.Helper()
 	writeTree(t, repo, files)

@@ -30,13 +30,19 @@ func TestFirstBuildJournal(t *testing.T) {
 		files[pathN(i)] = bodyN(i, "token expiry")
 	}
 	writeTree(t, repo, files)
-
-	t.Run("first update", func(t *testing.T) {
-		ix, err := Open(ctx, repo, Options{Dir: t.TempDir()})
+	// open opens the index of repo in dir, closed when the test ends.
+	open := func(t *testing.T, dir string) *Index {
+		t.Helper()
+		ix, err := Open(ctx, repo, Options{Dir: dir})
 		if err != nil {
 			t.Fatal(err)
 		}
-		defer ix.Close()
+		t.Cleanup(func() { ix.Close() })
+		return ix
+	}
+
+	t.Run("first update", func(t *testing.T) {
+		ix := open(t, t.TempDir())
 		if got := journalModeOf(t, ix); got != "delete" {
 			t.Errorf("a new file's journal: %q, want delete until its first update ends", got)
 		}
@@ -53,18 +59,10 @@ func TestFirstBuildJournal(t *testing.T) {
 
 	t.Run("opened meanwhile", func(t *testing.T) {
 		dir := t.TempDir()
-		first, err := Open(ctx, repo, Options{Dir: dir})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer first.Close()
+		first := open(t, dir)
 		// A second opener of the file while the first has not built it
 		// puts it in WAL mode; the first's build goes on in it.
-		second, err := Open(ctx, repo, Options{Dir: dir})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer second.Close()
+		second := open(t, dir)
 		if got := journalModeOf(t, second); got != "wal" {
 			t.Errorf("the second opener's journal: %q, want wal", got)
 		}
@@ -112,11 +110,7 @@ func TestFirstBuildJournal(t *testing.T) {
 	})
 
 	t.Run("switch failed", func(t *testing.T) {
-		ix, err := Open(ctx, repo, Options{Dir: t.TempDir()})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer ix.Close()
+		ix := open(t, t.TempDir())
 		cancelled, cancel := context.WithCancel(ctx)
 		cancel()
 		if err := ix.Snapshot(cancelled); err == nil {
@@ -134,11 +128,7 @@ func TestFirstBuildJournal(t *testing.T) {
 	t.Run("rebuild", func(t *testing.T) {
 		// A rebuild is one transaction: a new file is put in WAL mode
 		// before it, so that a second opener need not wait for all of it.
-		ix, err := Open(ctx, repo, Options{Dir: t.TempDir()})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer ix.Close()
+		ix := open(t, t.TempDir())
 		during := ""
 		if _, err := ix.Rebuild(ctx, func(Progress) {
 			if during == "" {

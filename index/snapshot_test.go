@@ -343,15 +343,7 @@ func testSnapshotAfterUpdate(t *testing.T, reopen bool) {
 			testHookAfterWalk = func() {
 				testHookAfterWalk = nil
 				put("f.go", "package a\n\nfunc Phi() {}\n")
-				// Another process that takes no lock: an older
-				// build, or a rebuild.
-				testHookNoUpdateLock = true
-				defer func() { testHookNoUpdateLock = false }()
-				other, err := buildAt(ctx, root, Options{Dir: dir})
-				if err != nil {
-					t.Fatal(err)
-				}
-				other.Close()
+				buildUnlocked(t, ctx, root, dir)
 			}
 		}, true},
 		{"a flush", func() {

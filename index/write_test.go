@@ -22,13 +22,7 @@ func TestNewFileWrittenMeanwhile(t *testing.T) {
 	writeTree(t, root, map[string]string{"g.go": "package a\n\nfunc Gamma() { Alpha() }\n"})
 	testHookAfterWalk = func() {
 		testHookAfterWalk = nil
-		testHookNoUpdateLock = true
-		defer func() { testHookNoUpdateLock = false }()
-		other, err := buildAt(ctx, root, Options{Dir: dir})
-		if err != nil {
-			t.Fatal(err)
-		}
-		other.Close()
+		buildUnlocked(t, ctx, root, dir)
 	}
 	defer func() { testHookAfterWalk = nil }()
 	st, err := ix.Update(ctx, nil)
