@@ -51,8 +51,6 @@ func throttleTree() map[string]string {
 	return files
 }
 
-// mustBuild writes files into repo and builds its index in a folder of
-// the test's, closed when the test ends.
 // buildUnlocked indexes root into dir as another process that takes no
 // update lock does (an older build, or a rebuild), and closes it.
 func buildUnlocked(t *testing.T, ctx context.Context, root, dir string) {
@@ -66,6 +64,8 @@ func buildUnlocked(t *testing.T, ctx context.Context, root, dir string) {
 	other.Close()
 }
 
+// mustBuild writes files into repo and builds its index in a folder of
+// the test's, closed when the test ends.
 func mustBuild(t *testing.T, repo string, files map[string]string) *Index {
 	t.Helper()
 	writeTree(t, repo, files)
