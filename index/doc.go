@@ -105,7 +105,7 @@ type Doc struct {
 	Terms   []TermFreq // sorted by Stem
 	Defs    []structure.Def
 	Imports []string
-	Calls   []string // names the file calls, each once, sorted
+	Calls   []string // names the file calls and does not define, each once, sorted
 	// Pairs are the terms that stand together in one identifier, or near
 	// each other in a comment, as indexes into Terms, sorted: what the
 	// file adds to the repository's thesaurus.
@@ -125,7 +125,8 @@ func (d *Doc) TF(stem string) [NumFields]uint16 {
 // itself, sorted. Calls are read by a scan for name(, which holds each
 // definition's own line: a file calls what it defines, and a name it
 // defines leads nowhere else (another file's definition of it is a
-// sibling, not a callee).
+// sibling, not a callee). An index's docs hold no others (Calls); a doc
+// made otherwise may.
 func (d *Doc) CallsOut() []string {
 	own := make(map[string]bool, len(d.Defs))
 	for _, def := range d.Defs {
@@ -218,7 +219,7 @@ func analyzeWith(f walk.File, src []byte, withPairs bool) *Doc {
 				tokenize.EachShort(def.Name, func(t tokenize.Token) { add(Def, t) })
 			}
 			if structure.IsCode(o.Lang) {
-				d.Calls = structure.CallNames(text)
+				d.Calls = structure.CallNames(text, d.Defs)
 			}
 			spans, strs = structure.Spans(d.Lang, src)
 		}

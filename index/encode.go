@@ -147,16 +147,23 @@ func (e *enc) defs(defs []structure.Def) {
 
 // tf writes a term's frequencies: a mask of the fields it occurs in, with
 // extra, a bit past them, then the frequencies of those fields. A term is
-// in one or two fields of five most often.
+// in one or two fields of five most often, and once in each: a second bit
+// past the fields (tfOnes) says so, and the frequencies are not written.
 func (e *enc) tf(tf [NumFields]uint16, extra bool) {
 	var mask uint64
+	ones := true
 	for f, v := range tf {
 		if v != 0 {
 			mask |= 1 << f
+			ones = ones && v == 1
 		}
 	}
 	if extra {
 		mask |= 1 << NumFields
+	}
+	if ones && mask&tfFields != 0 {
+		e.uint(mask | tfOnes)
+		return
 	}
 	e.uint(mask)
 	for _, v := range tf {
@@ -166,18 +173,28 @@ func (e *enc) tf(tf [NumFields]uint16, extra bool) {
 	}
 }
 
+// tfFields are a frequencies' mask's bits of the fields, tfOnes its bit
+// for a frequency of one in each.
+const (
+	tfFields = 1<<NumFields - 1
+	tfOnes   = 1 << (NumFields + 1)
+)
+
 // tf reads what enc.tf wrote, and its extra bit.
 func (d *dec) tf(tf *[NumFields]uint16) bool {
 	mask := d.uint()
-	if mask >= 1<<(NumFields+1) {
+	if mask >= tfOnes<<1 || mask&tfOnes != 0 && mask&tfFields == 0 {
 		d.err = errCorrupt
 		return false
 	}
 	for f := range tf {
-		if mask&(1<<f) != 0 {
-			tf[f] = uint16(d.uint())
-		} else {
+		switch {
+		case mask&(1<<f) == 0:
 			tf[f] = 0
+		case mask&tfOnes != 0:
+			tf[f] = 1
+		default:
+			tf[f] = uint16(d.uint())
 		}
 	}
 	return mask&(1<<NumFields) != 0

@@ -185,6 +185,43 @@ func TestDocRoundTrip(t *testing.T) {
 	}
 }
 
+// A term's frequencies of one in each of its fields take the mask's byte
+// alone; any other frequency writes them all.
+func TestFrequencies(t *testing.T) {
+	for _, tt := range []struct {
+		tf    [NumFields]uint16
+		extra bool
+		bytes int
+	}{
+		{[NumFields]uint16{1}, false, 1},
+		{[NumFields]uint16{1, 0, 1, 1, 0}, true, 1},
+		{[NumFields]uint16{1, 1, 1, 1, 1}, false, 1},
+		{[NumFields]uint16{0, 0, 2}, false, 2},
+		{[NumFields]uint16{1, 0, 2}, true, 3},
+		{[NumFields]uint16{0, 0, 0, 300, 1}, false, 4},
+		{[NumFields]uint16{}, true, 1},
+		{[NumFields]uint16{}, false, 1},
+	} {
+		var e enc
+		e.tf(tt.tf, tt.extra)
+		var got [NumFields]uint16
+		d := dec{b: e.b}
+		extra := d.tf(&got)
+		if d.err != nil || got != tt.tf || extra != tt.extra || len(d.b) != 0 {
+			t.Errorf("%v, %v: decoded %v, %v, %v", tt.tf, tt.extra, got, extra, d.err)
+		}
+		if len(e.b) != tt.bytes {
+			t.Errorf("%v, %v: %d bytes, want %d", tt.tf, tt.extra, len(e.b), tt.bytes)
+		}
+	}
+	// The bit of ones with no field is no encoding's.
+	d := dec{b: []byte{tfOnes}}
+	var got [NumFields]uint16
+	if d.tf(&got); d.err == nil {
+		t.Error("a mask of ones in no field decoded")
+	}
+}
+
 // FuzzDecodeDoc decodes any bytes, sealed, as a doc blob: damage is an
 // error, never a panic, and a doc that decodes encodes to a blob that
 // decodes to it again.

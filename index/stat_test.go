@@ -117,8 +117,8 @@ func TestRacyFile(t *testing.T) {
 		{"changed as it was read", 0, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if _, err := ix.db.Exec(`UPDATE files SET size = ?, mtime = ?, ino = ?, ctime = ?, checked = ?, hash = x'00'`,
-				fi.Size(), fi.ModTime().UnixNano(), int64(ino), nanos(ctime), tc.checked); err != nil {
+			if _, err := ix.db.Exec(`UPDATE files SET size = ?, mtime = ?, ino = ?, ctime_after = ?, checked = ?, hash = x'00'`,
+				fi.Size(), fi.ModTime().UnixNano(), int64(ino), nanos(ctime)-fi.ModTime().UnixNano(), tc.checked); err != nil {
 				t.Fatal(err)
 			}
 			ix.db.Exec(`DELETE FROM snapshot`)

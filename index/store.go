@@ -164,7 +164,11 @@ import (
 //	      definition ends at its own "end", not its module's.
 //	42    Go's line patterns name a const or var group's entries alone,
 //	      not a function body's assignments (key = f(key)).
-const schemaVersion = "42"
+//	43    a term's frequencies of one in each field it is in are a bit of
+//	      their mask (tfOnes); a doc's calls leave out the names it
+//	      defines (Doc.Calls); the files table holds a file's change
+//	      time as nanoseconds after its modification time (ctime_after).
+const schemaVersion = "43"
 
 // hashSize is the length of a file's content hash, SHA-256 cut short: it
 // tells a file's content from its last (a chance of 2^-128 to take one
@@ -209,7 +213,9 @@ CREATE TABLE IF NOT EXISTS files(
 	size INTEGER NOT NULL,
 	mtime INTEGER NOT NULL,
 	ino INTEGER NOT NULL,
-	ctime INTEGER NOT NULL,
+	-- the change time as nanoseconds after mtime: most often 0, which
+	-- takes no bytes
+	ctime_after INTEGER NOT NULL,
 	checked INTEGER NOT NULL,
 	hash BLOB NOT NULL,
 	seg INTEGER NOT NULL,
@@ -1147,7 +1153,7 @@ func readEntries(ctx context.Context, q queryer) ([]*Entry, error) {
 
 // entryColumns are the files table's columns an Entry holds, as
 // scanEntries reads them.
-const entryColumns = `id, path, lang, kind, size, mtime, ino, ctime, checked, seg, l0, l1, l2, l3, l4`
+const entryColumns = `id, path, lang, kind, size, mtime, ino, mtime + ctime_after, checked, seg, l0, l1, l2, l3, l4`
 
 // scanEntries appends to out the entries of the query's rows, of
 // entryColumns.

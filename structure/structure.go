@@ -1150,9 +1150,13 @@ func Calls(src []byte) []Call {
 }
 
 // CallNames lists the names Calls finds in text, each once, in byte
-// order: a name is copied once, however often it is called.
-func CallNames(text string) []string {
-	seen := map[string]struct{}{}
+// order, but for the names of defs: a name is copied once, however often
+// it is called.
+func CallNames(text string, defs []Def) []string {
+	seen := make(map[string]struct{}, len(defs))
+	for _, d := range defs {
+		seen[d.Name] = struct{}{}
+	}
 	var out []string
 	eachCall(unsafe.Slice(unsafe.StringData(text), len(text)), func(name []byte, _ int) { // read, never written
 		if _, ok := seen[string(name)]; !ok {
