@@ -131,7 +131,8 @@ var defKindNum = func() map[string]uint64 {
 
 func (e *enc) defs(defs []structure.Def) {
 	e.uint(uint64(len(defs)))
-	for _, d := range defs {
+	line := 0
+	for i, d := range defs {
 		e.str(d.Name)
 		if k := defKindNum[d.Kind]; k > 0 {
 			e.uint(k)
@@ -139,10 +140,42 @@ func (e *enc) defs(defs []structure.Def) {
 			e.uint(0)
 			e.str(d.Kind)
 		}
-		e.str(d.Container)
-		e.uint(uint64(d.Line))
+		e.container(defs, i)
+		e.int(int64(d.Line - line))
+		line = d.Line
 		e.int(int64(d.EndLine - d.Line))
 	}
+}
+
+// A definition's container is most often the one before it's, or a
+// definition of the same file, a class its methods follow: it is written
+// as what it repeats where it can.
+const (
+	containerNone     = iota // no container
+	containerAsBefore        // the container of the definition before
+	containerWritten         // the container written out
+	containerDef             // the name of a definition before: containerDef + its index
+)
+
+// container writes the container of defs[i].
+func (e *enc) container(defs []structure.Def, i int) {
+	c := defs[i].Container
+	switch {
+	case c == "":
+		e.uint(containerNone)
+		return
+	case i > 0 && defs[i-1].Container == c:
+		e.uint(containerAsBefore)
+		return
+	}
+	for j := i - 1; j >= 0; j-- {
+		if defs[j].Name == c {
+			e.uint(containerDef + uint64(j))
+			return
+		}
+	}
+	e.uint(containerWritten)
+	e.str(c)
 }
 
 // tf writes a term's frequencies: a mask of the fields it occurs in, with
@@ -247,6 +280,7 @@ func (d *dec) defs() []structure.Def {
 		return nil
 	}
 	out := make([]structure.Def, n)
+	line := 0
 	for i := range out {
 		df := &out[i]
 		df.Name = d.str()
@@ -258,8 +292,19 @@ func (d *dec) defs() []structure.Def {
 		default:
 			d.err = errCorrupt
 		}
-		df.Container = d.str()
-		df.Line = int(d.uint())
+		switch c := d.uint(); {
+		case c == containerNone:
+		case c == containerAsBefore && i > 0:
+			df.Container = out[i-1].Container
+		case c == containerWritten:
+			df.Container = d.str()
+		case c >= containerDef && c-containerDef < uint64(i):
+			df.Container = out[c-containerDef].Name
+		default:
+			d.err = errCorrupt
+		}
+		line += int(d.int())
+		df.Line = line
 		df.EndLine = df.Line + int(d.int())
 	}
 	return out
@@ -299,7 +344,8 @@ func encodeDoc(doc *Doc) []byte {
 		last = t.Stem
 		e.tf(t.TF, t.Surface != "")
 		if t.Surface != "" {
-			e.str(t.Surface)
+			// A surface is most often its stem and an ending.
+			e.prefixed(t.Surface, t.Stem)
 		}
 	}
 	e.defs(doc.Defs)
@@ -330,7 +376,7 @@ func decodeDoc(b []byte, doc *Doc) error {
 		t.Stem = d.prefixed(last)
 		last = t.Stem
 		if d.tf(&t.TF) {
-			t.Surface = d.str()
+			t.Surface = d.prefixed(t.Stem)
 		}
 	}
 	doc.Defs = d.defs()

@@ -153,7 +153,8 @@ func TestSnapshotFormatRebuild(t *testing.T) {
 
 // A doc decodes to what was encoded: stems sharing prefixes, surfaces or
 // none, frequencies in any fields, kinds of definition in the table and
-// not, an end line before the line.
+// not, containers of every kind, lines out of order, an end line before
+// the line.
 func TestDocRoundTrip(t *testing.T) {
 	d := &Doc{
 		Terms: []TermFreq{
@@ -161,10 +162,17 @@ func TestDocRoundTrip(t *testing.T) {
 			{Stem: "bromon", Surface: "Bromons", TF: [NumFields]uint16{0, 0, 0, 300, 65535}},
 			{Stem: "x", TF: [NumFields]uint16{1, 1, 1, 1, 1}},
 			{Stem: "xy"},
+			{Stem: "xyz", Surface: "xyzzy", TF: [NumFields]uint16{0, 1}},
 		},
 		Defs: []structure.Def{
 			{Name: "Bromon", Kind: "function", Line: 3, EndLine: 9},
 			{Name: "k", Kind: "a kind of its own", Container: "Bromon", Line: 7, EndLine: 2},
+			{Name: "m", Kind: "method", Container: "Bromon", Line: 8, EndLine: 8},
+			{Name: "z", Kind: "method", Container: "Other.Thing", Line: 1, EndLine: 1},
+			{Name: "q", Kind: "method", Container: "Other.Thing", Line: 200, EndLine: 300},
+			{Name: "r", Kind: "function", Container: "m", Line: 2, EndLine: 3},
+			{Name: "s", Kind: "function", Line: 0, EndLine: 0},
+			{Name: "Bromon", Kind: "class", Container: "Bromon", Line: 9, EndLine: 9},
 		},
 		Imports: []string{"os", "os/exec"},
 		Calls:   []string{"brom", "bromon", "x"},
@@ -228,7 +236,7 @@ func TestFrequencies(t *testing.T) {
 func FuzzDecodeDoc(f *testing.F) {
 	sealed := encodeDoc(&Doc{
 		Terms: []TermFreq{{Stem: "brom", TF: [NumFields]uint16{1}}, {Stem: "bromon", Surface: "Bromons", TF: [NumFields]uint16{0, 2}}},
-		Defs:  []structure.Def{{Name: "Bromon", Kind: "function", Line: 3, EndLine: 9}},
+		Defs:  []structure.Def{{Name: "Bromon", Kind: "class", Line: 3, EndLine: 9}, {Name: "x", Kind: "method", Container: "Bromon", Line: 4, EndLine: 5}},
 		Calls: []string{"brom", "bromon"},
 		Pairs: [][2]int32{{0, 1}},
 	})
@@ -243,7 +251,8 @@ func FuzzDecodeDoc(f *testing.F) {
 		if err := decodeDoc(encodeDoc(&d), &again); err != nil {
 			t.Fatalf("a doc that decoded does not decode once encoded again: %v", err)
 		}
-		if !reflect.DeepEqual(again.Terms, d.Terms) || !reflect.DeepEqual(again.Calls, d.Calls) || !reflect.DeepEqual(again.Imports, d.Imports) {
+		if !reflect.DeepEqual(again.Terms, d.Terms) || !reflect.DeepEqual(again.Calls, d.Calls) || !reflect.DeepEqual(again.Imports, d.Imports) ||
+			!reflect.DeepEqual(again.Defs, d.Defs) {
 			t.Errorf("encoded again, %+v, decodes to %+v", d, again)
 		}
 	})

@@ -168,7 +168,11 @@ import (
 //	      their mask (tfOnes); a doc's calls leave out the names it
 //	      defines (Doc.Calls); the files table holds a file's change
 //	      time as nanoseconds after its modification time (ctime_after).
-const schemaVersion = "43"
+//	44    a term's surface is written as what it adds to its stem, a
+//	      definition's container as the one before's or a name defined
+//	      before where it is one (enc.container), its line as what it
+//	      adds to the line before's.
+const schemaVersion = "44"
 
 // hashSize is the length of a file's content hash, SHA-256 cut short: it
 // tells a file's content from its last (a chance of 2^-128 to take one
