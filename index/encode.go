@@ -157,6 +157,9 @@ const (
 	containerDef             // the name of a definition before: containerDef + its index
 )
 
+// containerReach is how many definitions back a container is looked for.
+const containerReach = 256
+
 // container writes the container of defs[i].
 func (e *enc) container(defs []structure.Def, i int) {
 	c := defs[i].Container
@@ -168,7 +171,9 @@ func (e *enc) container(defs []structure.Def, i int) {
 		e.uint(containerAsBefore)
 		return
 	}
-	for j := i - 1; j >= 0; j-- {
+	// The search looks a bounded way back: a file of many definitions
+	// costs no more than that a definition.
+	for j := i - 1; j >= max(0, i-containerReach); j-- {
 		if defs[j].Name == c {
 			e.uint(containerDef + uint64(j))
 			return

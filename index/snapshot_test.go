@@ -193,6 +193,25 @@ func TestDocRoundTrip(t *testing.T) {
 	}
 }
 
+// A container defined further back than the encoder looks is written out,
+// and decodes as one near.
+func TestContainersFarBack(t *testing.T) {
+	defs := []structure.Def{{Name: "Outer", Kind: "class", Line: 1, EndLine: 900}}
+	for i := range containerReach + 10 {
+		c := "Outer"
+		if i%2 == 0 {
+			c = fmt.Sprintf("Inner%d", i)
+		}
+		defs = append(defs, structure.Def{Name: fmt.Sprintf("m%d", i), Kind: "method", Container: c, Line: 2 + i, EndLine: 2 + i})
+	}
+	var e enc
+	e.defs(defs)
+	d := dec{b: e.b}
+	if got := d.defs(); d.err != nil || !reflect.DeepEqual(got, defs) {
+		t.Errorf("decoded %v (%v), want the %d definitions encoded", len(got), d.err, len(defs))
+	}
+}
+
 // A term's frequencies of one in each of its fields take the mask's byte
 // alone; any other frequency writes them all.
 func TestFrequencies(t *testing.T) {
