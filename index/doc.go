@@ -125,8 +125,8 @@ func (d *Doc) TF(stem string) [NumFields]uint16 {
 // itself, sorted. Calls are read by a scan for name(, which holds each
 // definition's own line: a file calls what it defines, and a name it
 // defines leads nowhere else (another file's definition of it is a
-// sibling, not a callee). An index's docs hold no others (Calls); a doc
-// made otherwise may.
+// sibling, not a callee). An index's docs hold none of their own
+// definitions among their calls (Calls); a doc made otherwise may.
 func (d *Doc) CallsOut() []string {
 	own := make(map[string]bool, len(d.Defs))
 	for _, def := range d.Defs {

@@ -154,7 +154,7 @@ const (
 	containerNone     = iota // no container
 	containerAsBefore        // the container of the definition before
 	containerWritten         // the container written out
-	containerDef             // the name of a definition before: containerDef + its index
+	containerDef             // the name of a definition before: containerDef + how many lie between
 )
 
 // containerReach is how many definitions back a container is looked for.
@@ -175,7 +175,7 @@ func (e *enc) container(defs []structure.Def, i int) {
 	// costs no more than that a definition.
 	for j := i - 1; j >= max(0, i-containerReach); j-- {
 		if defs[j].Name == c {
-			e.uint(containerDef + uint64(j))
+			e.uint(containerDef + uint64(i-1-j))
 			return
 		}
 	}
@@ -304,7 +304,7 @@ func (d *dec) defs() []structure.Def {
 		case c == containerWritten:
 			df.Container = d.str()
 		case c >= containerDef && c-containerDef < uint64(i):
-			df.Container = out[c-containerDef].Name
+			df.Container = out[i-1-int(c-containerDef)].Name
 		default:
 			d.err = errCorrupt
 		}

@@ -1,6 +1,7 @@
 package index
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"fmt"
@@ -209,6 +210,28 @@ func TestContainersFarBack(t *testing.T) {
 	d := dec{b: e.b}
 	if got := d.defs(); d.err != nil || !reflect.DeepEqual(got, defs) {
 		t.Errorf("decoded %v (%v), want the %d definitions encoded", len(got), d.err, len(defs))
+	}
+	// What each container is written as: Outer named one back, and as
+	// far back as the encoder looks, then written out.
+	for _, tt := range []struct {
+		i       int
+		tag     uint64
+		written string
+	}{
+		{2, containerDef + 1, ""},
+		{containerReach, containerDef + containerReach - 1, ""},
+		{containerReach + 2, containerWritten, "Outer"},
+		{1, containerWritten, "Inner0"},
+	} {
+		var e, want enc
+		e.container(defs, tt.i)
+		want.uint(tt.tag)
+		if tt.written != "" {
+			want.str(tt.written)
+		}
+		if !bytes.Equal(e.b, want.b) {
+			t.Errorf("container of %s (%s): %q, want %q", defs[tt.i].Name, defs[tt.i].Container, e.b, want.b)
+		}
 	}
 }
 
@@ -581,4 +604,37 @@ func TestSnapshotUnderConcurrentUpdates(t *testing.T) {
 		}
 	}
 	t.Logf("snapshots from the rows written: %d; from the table whole: %d", reads[false], reads[true])
+}
+
+// FuzzDecodeOutline decodes any bytes, sealed, as an outline's blob:
+// damage is an error, never a panic, and an outline that decodes encodes
+// to a blob that decodes to it again.
+func FuzzDecodeOutline(f *testing.F) {
+	sealed := encodeOutline(&structure.Outline{
+		Lang: "go", Parser: "tree-sitter",
+		Defs: []structure.Def{
+			{Name: "T", Kind: "type", Line: 3, EndLine: 9},
+			{Name: "M", Kind: "method", Container: "T", Line: 5, EndLine: 7},
+			{Name: "N", Kind: "method", Container: "T", Line: 8, EndLine: 8},
+			{Name: "f", Kind: "function", Container: "x.Y", Line: 1, EndLine: 2},
+		},
+		Imports: []string{"fmt"},
+		Calls:   []structure.Call{{Name: "Println", Line: 6}},
+		Refs:    []structure.Ref{{Name: "T", Kind: "type", Line: 8}},
+	})
+	f.Add(sealed[:len(sealed)-4])
+	f.Add([]byte{})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		o, err := decodeOutline(seal(slices.Clone(b)))
+		if err != nil {
+			return
+		}
+		again, err := decodeOutline(encodeOutline(o))
+		if err != nil {
+			t.Fatalf("an outline that decoded does not decode once encoded again: %v", err)
+		}
+		if !reflect.DeepEqual(again, o) {
+			t.Errorf("encoded again, %+v, decodes to %+v", o, again)
+		}
+	})
 }

@@ -118,7 +118,7 @@ func TestRacyFile(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if _, err := ix.db.Exec(`UPDATE files SET size = ?, mtime = ?, ino = ?, ctime_after = ?, checked = ?, hash = x'00'`,
-				fi.Size(), fi.ModTime().UnixNano(), int64(ino), nanos(ctime)-fi.ModTime().UnixNano(), tc.checked); err != nil {
+				fi.Size(), fi.ModTime().UnixNano(), int64(ino), ctimeAfter(nanos(ctime), fi.ModTime().UnixNano()), tc.checked); err != nil {
 				t.Fatal(err)
 			}
 			ix.db.Exec(`DELETE FROM snapshot`)
@@ -241,5 +241,39 @@ func TestFutureFile(t *testing.T) {
 	}
 	if ix.DF(tokenize.Stem("omega")) != 1 {
 		t.Error("the future-dated file's change was missed")
+	}
+}
+
+// A file's change time is stored as what it adds to its modification time,
+// and none (a system whose walk reads no change time) as NULL: each reads
+// back as it was.
+func TestChangeTimeStored(t *testing.T) {
+	ix := build(t, map[string]string{"a.go": "package a\n"})
+	ctx := context.Background()
+	mtime := ix.Entry("a.go").ModTime
+	for _, tt := range []struct {
+		name  string
+		ctime int64
+		null  bool
+	}{
+		{"none", 0, true},
+		{"at the modification", mtime, false},
+		{"after it", mtime + 1_500_000_000, false},
+		{"before it", mtime - 7, false},
+	} {
+		if _, err := ix.db.Exec(`UPDATE files SET ctime_after = ? WHERE path = 'a.go'`, ctimeAfter(tt.ctime, mtime)); err != nil {
+			t.Fatal(err)
+		}
+		var null bool
+		if err := ix.db.QueryRow(`SELECT ctime_after IS NULL FROM files WHERE path = 'a.go'`).Scan(&null); err != nil {
+			t.Fatal(err)
+		}
+		es, err := readEntries(ctx, ix.db)
+		if err != nil || len(es) != 1 {
+			t.Fatalf("%s: %d entries, %v", tt.name, len(es), err)
+		}
+		if es[0].ctime != tt.ctime || null != tt.null {
+			t.Errorf("%s: read %d (NULL %v), want %d (NULL %v)", tt.name, es[0].ctime, null, tt.ctime, tt.null)
+		}
 	}
 }

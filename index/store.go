@@ -167,12 +167,16 @@ import (
 //	43    a term's frequencies of one in each field it is in are a bit of
 //	      their mask (tfOnes); a doc's calls leave out the names it
 //	      defines (Doc.Calls); the files table holds a file's change
-//	      time as nanoseconds after its modification time (ctime_after).
+//	      time as nanoseconds after its modification time (ctime_after),
+//	      NULL where it has none.
 //	44    a term's surface is written as what it adds to its stem, a
 //	      definition's container as the one before's or a name defined
 //	      before where it is one (enc.container), its line as what it
 //	      adds to the line before's.
-const schemaVersion = "44"
+//	45    a container named by a definition before is written as how many
+//	      definitions lie between them, not the definition's number; a
+//	      file with no change time has a NULL ctime_after.
+const schemaVersion = "45"
 
 // hashSize is the length of a file's content hash, SHA-256 cut short: it
 // tells a file's content from its last (a chance of 2^-128 to take one
@@ -218,8 +222,8 @@ CREATE TABLE IF NOT EXISTS files(
 	mtime INTEGER NOT NULL,
 	ino INTEGER NOT NULL,
 	-- the change time as nanoseconds after mtime: most often 0, which
-	-- takes no bytes
-	ctime_after INTEGER NOT NULL,
+	-- takes no bytes; NULL where the system gives none (ctimeAfter)
+	ctime_after INTEGER,
 	checked INTEGER NOT NULL,
 	hash BLOB NOT NULL,
 	seg INTEGER NOT NULL,
@@ -1155,9 +1159,20 @@ func readEntries(ctx context.Context, q queryer) ([]*Entry, error) {
 	return scanEntries(ctx, q, nil, `SELECT `+entryColumns+` FROM files`)
 }
 
+// ctimeAfter is the files table's ctime_after of a change time and a
+// modification time: NULL where there is no change time (0: the systems
+// whose walk reads none), which takes no bytes, as the difference would
+// take eight.
+func ctimeAfter(ctime, mtime int64) any {
+	if ctime == 0 {
+		return nil
+	}
+	return ctime - mtime
+}
+
 // entryColumns are the files table's columns an Entry holds, as
 // scanEntries reads them.
-const entryColumns = `id, path, lang, kind, size, mtime, ino, mtime + ctime_after, checked, seg, l0, l1, l2, l3, l4`
+const entryColumns = `id, path, lang, kind, size, mtime, ino, COALESCE(mtime + ctime_after, 0), checked, seg, l0, l1, l2, l3, l4`
 
 // scanEntries appends to out the entries of the query's rows, of
 // entryColumns.

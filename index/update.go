@@ -791,7 +791,7 @@ func (ix *Index) writeBatch(ctx context.Context, batch []change, gone []string, 
 				// The status of the content read, whatever the walk saw.
 				f := c.file
 				w.exec(`UPDATE files SET size = ?, mtime = ?, ino = ?, ctime_after = ?, checked = ? WHERE path = ? AND hash = ?`,
-					f.Size, nanos(f.ModTime), int64(f.Inode), nanos(f.ChangeTime)-nanos(f.ModTime), c.checked, f.Path, c.hash)
+					f.Size, nanos(f.ModTime), int64(f.Inode), ctimeAfter(nanos(f.ChangeTime), nanos(f.ModTime)), c.checked, f.Path, c.hash)
 				if !c.refresh {
 					st.Touched++
 				}
@@ -999,7 +999,7 @@ func (w *writer) insertDocs(docs []*Doc) {
 		byPath := map[string]*Doc{}
 		for _, d := range docs[:n] {
 			byPath[d.Path] = d
-			args = append(args, d.Path, d.Lang, int64(d.Kind), d.Size, d.ModTime, int64(d.ino), d.ctime-d.ModTime, d.checked, d.hash, segBias,
+			args = append(args, d.Path, d.Lang, int64(d.Kind), d.Size, d.ModTime, int64(d.ino), ctimeAfter(d.ctime, d.ModTime), d.checked, d.hash, segBias,
 				d.Len[0], d.Len[1], d.Len[2], d.Len[3], d.Len[4], encodeDoc(d))
 		}
 		q := `INSERT INTO files(path, lang, kind, size, mtime, ino, ctime_after, checked, hash, seg, l0, l1, l2, l3, l4, doc) VALUES ` +

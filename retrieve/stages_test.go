@@ -878,6 +878,15 @@ func TestOwnDefinitionsAreNoCalls(t *testing.T) {
 		}
 	}
 
+	// A doc whose calls hold its own definition, as a call scan reads it,
+	// is no caller of it either.
+	scanned := ix.Doc("vk/draw.go")
+	own := *scanned
+	own.Calls = []string{"Draw"}
+	if got := lx.callerSupports(&own, k); len(got) != 0 {
+		t.Errorf("vk/draw.go with its own Draw among its calls: caller supports %+v, want none", got)
+	}
+
 	opts, _ := hone.Options{}.WithDefaults()
 	dp := newDispatcher(ix, tp, opts)
 	q := firstQuery(tp, opts).next()

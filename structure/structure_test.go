@@ -326,6 +326,24 @@ func TestCalls(t *testing.T) {
 	}
 }
 
+// CallNames lists each name once, sorted, and leaves out the names of the
+// definitions it is given: the scan reads each definition's own line.
+func TestCallNames(t *testing.T) {
+	src := "func verify(t string) bool {\n  return isExpired(t) || verify(t[1:]) || isExpired(t)\n}\nfunc Check() { verify(\"\"); Println() }\n"
+	for _, tt := range []struct {
+		defs []Def
+		want []string
+	}{
+		{nil, []string{"Check", "Println", "isExpired", "verify"}},
+		{[]Def{{Name: "verify"}, {Name: "Check"}}, []string{"Println", "isExpired"}},
+		{[]Def{{Name: "unrelated"}}, []string{"Check", "Println", "isExpired", "verify"}},
+	} {
+		if got := CallNames(src, tt.defs); !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("CallNames with defs %v = %v, want %v", tt.defs, got, tt.want)
+		}
+	}
+}
+
 func TestLanguage(t *testing.T) {
 	for p, want := range map[string]string{"a/b.go": "go", "x.PY": "python", "Makefile": "make", "c.tsx": "typescript", "noext": "",
 		"kernels/reduce.cu": "cpp", "include/json.inl": "cpp", "src/a.ipp": "cpp", "_libs/algos.pyx": "python", "_libs/algos.pxd": "python",
