@@ -444,7 +444,8 @@ func editTarget(ix *index.Index) string {
 
 // Print writes a report for people.
 func (r *IndexReport) Print(w io.Writer) {
-	fmt.Fprintf(w, "files %d (%s of source), index %s\n", r.Files, mb(r.SourceBytes), mb(r.IndexBytes))
+	fmt.Fprintf(w, "files %d (%s of source), index %s (%.2f× the source)\n", r.Files, mb(r.SourceBytes), mb(r.IndexBytes),
+		float64(r.IndexBytes)/float64(max(r.SourceBytes, 1)))
 	fmt.Fprintf(w, "cold index:        %s, peak RSS %s\n", r.Cold.Round(time.Millisecond), mb(r.ColdRSS))
 	if r.Peer != nil {
 		fmt.Fprintf(w, "peer cold index:   %s, peak RSS %s (%s); hone/peer time %.2f\n",

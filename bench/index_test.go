@@ -177,3 +177,12 @@ func TestIndexBenchEdit(t *testing.T) {
 		t.Errorf("the index holds calc/round.py as %+v, want %d bytes", e, len(got))
 	}
 }
+
+// The report says how large the index is against what it indexed.
+func TestIndexReportSize(t *testing.T) {
+	var b strings.Builder
+	(&IndexReport{Files: 3, SourceBytes: 2 << 20, IndexBytes: 5 << 20}).Print(&b)
+	if first, _, _ := strings.Cut(b.String(), "\n"); !strings.Contains(first, "(2.50× the source)") {
+		t.Errorf("first line %q, want the index's size as 2.50× the source", first)
+	}
+}
