@@ -11,38 +11,60 @@ func TestImportLines(t *testing.T) {
 	tests := []struct {
 		lang, src string
 		from, to  int
+		def       [2]int // lines that lie in a definition, if any
 	}{
-		{"go", "package redis\n\nimport (\n\t\"context\"\n\t\"time\"\n\n\tred \"github.com/redis/go-redis/v9\"\n)\n\nconst x = 1\n", 1, 8},
-		{"go, one import", "package a\n\nimport \"fmt\"\n\nfunc F() {}\n", 1, 3},
-		{"go, two blocks", "package a\n\nimport (\n\t\"fmt\"\n)\n\nimport (\n\t\"os\"\n)\n\nvar v = 1\n", 1, 9},
-		{"python", "\"\"\"Doc.\"\"\"\nimport os\nfrom typing import (\n    Any,\n    Optional,\n)\n\nif TYPE_CHECKING:\n    from .app import Flask\n\nX = 1\n", 2, 9},
-		{"rust", "use std::{\n    fs,\n    io::{self, Read},\n};\nuse crate::config;\n\nfn main() {}\n", 1, 5},
-		{"typescript", "import {\n  a,\n  b,\n} from './x';\nimport type { C } from './c';\n\nexport function f() {}\n", 1, 5},
-		{"java", "package com.x;\n\nimport java.util.List;\nimport java.util.Map;\n\npublic class A {}\n", 1, 4},
-		{"c", "/* Copyright */\n#include <stdio.h>\n#include \"zstd.h\"\n\n#define N 3\nint main(void) {}\n", 2, 3},
-		{"ruby", "require 'json'\nrequire_relative 'x'\n\nclass A; end\n", 1, 2},
-		{"csharp", "using System;\nusing System.IO;\n\nnamespace A {}\n", 1, 2},
-		{"javascript, CommonJS", "'use strict'\n\nconst util = require('util')\nconst { a, b } = require('./ab')\nvar x = require('x')(1)\n\nconst COOKIES = Symbol('c')\nfunction f() {}\n", 3, 5},
-		{"typescript, re-exports", "export * from './a';\nexport { b, c } from './bc';\nexport type { D } from './d';\n\nexport const e = 1;\n", 1, 3},
-		{"rust, modules and re-exports", "extern crate alloc;\n\nmod parser;\npub mod lexer;\npub(crate) use crate::lexer::Token;\n\npub fn run() {}\n", 1, 5},
-		{"go, a bracket in a comment", "package store\n\nimport (\n\t\"context\"\n\t\"encoding/json\" // decoding rows (JSON columns)\n\t\"errors\"\n)\n\nfunc F() {}\n", 1, 7},
-		{"python, a bracket in a comment", "from typing import (\n    Iterable,  # rows (any iterable)\n    Optional,\n)\n\nX = 1\n", 1, 4},
-		{"typescript, a URL in a string", "import {\n  serve, // the http server (deno)\n} from \"https://deno.land/std/http/server.ts\";\n\nserve();\n", 1, 3},
-		{"javascript, a require destructured over lines", "const {\n  readFileSync,\n  writeFileSync, // (sync)\n} = require('fs');\nconst path = require('path');\n\nfunction save() {}\n", 1, 5},
-		{"javascript, an object literal is no import", "const {\n  a,\n} = options;\n\nfunction f() {}\n", 0, 0},
-		{"an unclosed block is left out", "package a\n\nimport (\n\t\"fmt\"\n", 1, 1},
-		{"none", "x = 1\ny = 2\n", 0, 0},
+		{"go", "package redis\n\nimport (\n\t\"context\"\n\t\"time\"\n\n\tred \"github.com/redis/go-redis/v9\"\n)\n\nconst x = 1\n", 1, 8, [2]int{}},
+		{"go, one import", "package a\n\nimport \"fmt\"\n\nfunc F() {}\n", 1, 3, [2]int{}},
+		{"go, two blocks", "package a\n\nimport (\n\t\"fmt\"\n)\n\nimport (\n\t\"os\"\n)\n\nvar v = 1\n", 1, 9, [2]int{}},
+		{"python", "\"\"\"Doc.\"\"\"\nimport os\nfrom typing import (\n    Any,\n    Optional,\n)\n\nif TYPE_CHECKING:\n    from .app import Flask\n\nX = 1\n", 2, 9, [2]int{}},
+		{"rust", "use std::{\n    fs,\n    io::{self, Read},\n};\nuse crate::config;\n\nfn main() {}\n", 1, 5, [2]int{}},
+		{"typescript", "import {\n  a,\n  b,\n} from './x';\nimport type { C } from './c';\n\nexport function f() {}\n", 1, 5, [2]int{}},
+		{"java", "package com.x;\n\nimport java.util.List;\nimport java.util.Map;\n\npublic class A {}\n", 1, 4, [2]int{}},
+		{"c", "/* Copyright */\n#include <stdio.h>\n#include \"zstd.h\"\n\n#define N 3\nint main(void) {}\n", 2, 3, [2]int{}},
+		{"ruby", "require 'json'\nrequire_relative 'x'\n\nclass A; end\n", 1, 2, [2]int{}},
+		{"csharp", "using System;\nusing System.IO;\n\nnamespace A {}\n", 1, 2, [2]int{}},
+		{"javascript, CommonJS", "'use strict'\n\nconst util = require('util')\nconst { a, b } = require('./ab')\nvar x = require('x')(1)\n\nconst COOKIES = Symbol('c')\nfunction f() {}\n", 3, 5, [2]int{}},
+		{"typescript, re-exports", "export * from './a';\nexport { b, c } from './bc';\nexport type { D } from './d';\n\nexport const e = 1;\n", 1, 3, [2]int{}},
+		{"rust, modules and re-exports", "extern crate alloc;\n\nmod parser;\npub mod lexer;\npub(crate) use crate::lexer::Token;\n\npub fn run() {}\n", 1, 5, [2]int{}},
+		{"go, a bracket in a comment", "package store\n\nimport (\n\t\"context\"\n\t\"encoding/json\" // decoding rows (JSON columns)\n\t\"errors\"\n)\n\nfunc F() {}\n", 1, 7, [2]int{}},
+		{"python, a bracket in a comment", "from typing import (\n    Iterable,  # rows (any iterable)\n    Optional,\n)\n\nX = 1\n", 1, 4, [2]int{}},
+		{"typescript, a URL in a string", "import {\n  serve, // the http server (deno)\n} from \"https://deno.land/std/http/server.ts\";\n\nserve();\n", 1, 3, [2]int{}},
+		{"javascript, a require destructured over lines", "const {\n  readFileSync,\n  writeFileSync, // (sync)\n} = require('fs');\nconst path = require('path');\n\nfunction save() {}\n", 1, 5, [2]int{}},
+		{"javascript, an object literal is no import", "const {\n  a,\n} = options;\n\nfunction f() {}\n", 0, 0, [2]int{}},
+		{"an unclosed block is left out", "package a\n\nimport (\n\t\"fmt\"\n", 1, 1, [2]int{}},
+		{"none", "x = 1\ny = 2\n", 0, 0, [2]int{}},
+		{"rust, a use tree nested over lines", "use std::{\n    collections::{\n        HashMap,\n        HashSet,\n    },\n    io,\n};\n\nfn main() {}\n", 1, 7, [2]int{}},
+		{"python, nested brackets and one in a comment", "from x import (a,\n    b)\nfrom y import (\n    c,  # (\n    d,\n)\n\nX = 1\n", 1, 6, [2]int{}},
+		{"python, a line continued", "import os\nfrom foo import a, \\\n    b\n\n\ndef f():\n    pass\n", 1, 3, [2]int{}},
+		{"go, a bracket in a path", "package a\n\nimport (\n\t\"fmt\"\n\tx \"example.com/a)b\"\n\t\"os\"\n)\n\nfunc F() {}\n", 1, 7, [2]int{}},
+		{"c, a conditional among the includes", "#include <stdio.h>\n#ifdef _WIN32\n#include <windows.h>\n#endif\n\nint main(void) {}\n", 1, 4, [2]int{}},
+		{"c, a conditional around the includes", "#ifdef _WIN32\n#include <windows.h>\n#else\n#include <unistd.h>\n#endif\n\nint main(void) {}\n", 1, 5, [2]int{}},
+		{"c, a header's guard is not the includes'", "#ifndef A_H\n#define A_H\n\n#include <stdio.h>\n\nint f(void);\n\n#endif\n", 4, 4, [2]int{}},
+		{"javascript, a function's own require", "const fs = require('fs');\n\nfunction load() {\n  const path = require('path');\n  return path;\n}\n", 1, 1, [2]int{3, 6}},
+		{"python, a function's own import, none at the top", "\"\"\"Doc.\"\"\"\nVERSION = '1'\n\ndef main():\n    import sys\n    return sys\n", 0, 0, [2]int{4, 6}},
 	}
 	for _, tt := range tests {
 		lines := strings.Split(strings.TrimRight(tt.src, "\n"), "\n")
-		from, to := importLines(lines)
+		var inDef func(int) bool
+		if tt.def[0] > 0 {
+			inDef = func(l int) bool { return tt.def[0] <= l && l <= tt.def[1] }
+		}
+		from, to := importLines(lines, inDef)
 		if from != tt.from || to != tt.to {
 			t.Errorf("%s: importLines = %d-%d, want %d-%d", tt.lang, from, to, tt.from, tt.to)
 		}
-		if to > 0 {
-			if o, c := strings.Count(strings.Join(lines[from-1:to], "\n"), "("), strings.Count(strings.Join(lines[from-1:to], "\n"), ")"); o != c {
-				t.Errorf("%s: lines %d-%d cut a block: %d ( and %d )", tt.lang, from, to, o, c)
+		// No bracket of code is left open, nor a preprocessor
+		// conditional.
+		paren, brace, cond := 0, 0, 0
+		for _, l := range lines[max(from-1, 0):to] {
+			paren += bracketDepth(l, '(', ')')
+			if !strings.HasPrefix(strings.TrimSpace(l), "#") {
+				brace += bracketDepth(l, '{', '}')
 			}
+			cond += directiveDepth(l)
+		}
+		if paren != 0 || brace != 0 || cond != 0 {
+			t.Errorf("%s: lines %d-%d cut a block: ( %+d, { %+d, #if %+d", tt.lang, from, to, paren, brace, cond)
 		}
 	}
 }
@@ -52,7 +74,7 @@ func FuzzImportLines(f *testing.F) {
 	f.Add("use a::{\nb};\n")
 	f.Fuzz(func(t *testing.T, src string) {
 		lines := strings.Split(src, "\n")
-		from, to := importLines(lines)
+		from, to := importLines(lines, nil)
 		if to < from || to > len(lines) || (from == 0) != (to == 0) {
 			t.Fatalf("importLines = %d-%d of %d lines", from, to, len(lines))
 		}

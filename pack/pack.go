@@ -694,7 +694,10 @@ func (p *Pack) assemble(head string, files []hone.File, blocks []block) string {
 func (p *Pack) withOmitted(text string, count func(string) int) string {
 	used := count(text)
 	head := "\n## Not included (over the budget, the most likely needed first; read them by path and line range)\n"
-	if used+count(head) > p.Budget {
+	// The heading comes with one line under it at least, the first entry
+	// or how many there are, or not at all.
+	first := min(count("- "+p.Omitted[0]+"\n"), count(fmt.Sprintf("- and %d more\n", len(p.Omitted))))
+	if used+count(head)+first > p.Budget {
 		return text
 	}
 	text += head
@@ -905,12 +908,26 @@ func underGit(slash string) bool {
 // importLines finds the run of import lines near the top of a file, each
 // import whole: one that opens a block, Go's "import (", Rust's "use a::{",
 // a JavaScript "import {" or Python's "from a import (", runs to the line
-// that closes it. Up to two other lines may stand among the imports (an
-// "if TYPE_CHECKING:", a "try:"); blank lines and comments any number.
-// An import block that never closes, within maxImportBlock lines, ends
-// the run before it.
-func importLines(lines []string) (from, to int) {
+// that closes it, its brackets counted outside strings and comments, and
+// a Python line that ends in a backslash runs on to the next. Up to two
+// other lines may stand among the imports (an "if TYPE_CHECKING:", a
+// "try:", an "#ifdef"); blank lines and comments any number; a
+// preprocessor conditional opened among the includes, or on the line
+// just before them, runs to its "#endif". An import block that never
+// closes, within maxImportBlock lines, ends the run before it.
+//
+// inDef, when not nil, says which lines (1-based) lie in one of the
+// file's definitions: the imports there are the definition's own (a
+// function's local require or import), and the run ends before the first
+// such line.
+func importLines(lines []string, inDef func(line int) bool) (from, to int) {
 	for i := 0; i < len(lines) && i <= 200; i++ {
+		if inDef != nil && inDef(i+1) {
+			if from > 0 {
+				break
+			}
+			continue
+		}
 		t := strings.TrimSpace(lines[i])
 		if end := requireBlock(lines, i); end > i {
 			// const {\n  a,\n} = require('x'): one import over its lines.
@@ -922,20 +939,9 @@ func importLines(lines []string) (from, to int) {
 			continue
 		}
 		if importLine().MatchString(t) {
-			end := i
-			if closer := opensBlock(codeOf(t)); closer != 0 {
-				end = -1
-				for j := i + 1; j < len(lines) && j <= i+maxImportBlock; j++ {
-					// A bracket in a comment ("encoding/json" // rows (JSON))
-					// closes nothing.
-					if strings.IndexByte(codeOf(lines[j]), closer) >= 0 {
-						end = j
-						break
-					}
-				}
-				if end < 0 {
-					break
-				}
+			end := importEnd(lines, i)
+			if end < 0 {
+				break
 			}
 			if from == 0 {
 				from = i + 1
@@ -948,7 +954,117 @@ func importLines(lines []string) (from, to int) {
 			break
 		}
 	}
+	if to > 0 {
+		from, to = balanceConditionals(lines, from, to)
+	}
 	return from, to
+}
+
+// importEnd returns the last line of the import statement on line i: the
+// line that closes the bracket it leaves open, the last of its lines
+// continued by a backslash, or i itself; -1 where a bracket stays open
+// for maxImportBlock lines.
+func importEnd(lines []string, i int) int {
+	t := lines[i]
+	if closer := opensBlock(t); closer != 0 {
+		open := byte('(')
+		if closer == '}' {
+			open = '{'
+		}
+		depth := bracketDepth(t, open, closer)
+		for j := i + 1; j < len(lines) && j <= i+maxImportBlock; j++ {
+			if depth += bracketDepth(lines[j], open, closer); depth <= 0 {
+				return j
+			}
+		}
+		return -1
+	}
+	end := i
+	for end+1 < len(lines) && end-i < maxImportBlock && strings.HasSuffix(strings.TrimRight(codeOf(lines[end]), " \t"), "\\") {
+		end++
+	}
+	return end
+}
+
+// balanceConditionals widens a run of imports to the preprocessor
+// conditionals it leaves open: an "#if" on the line just before it, whose
+// "#endif" the run or the directives after it close, and an "#endif"
+// after it, past directives, blank lines and comments alone. A
+// conditional that does not close so leaves the run as it was.
+func balanceConditionals(lines []string, from, to int) (int, int) {
+	depth := func(a, b int) (d int) {
+		for _, l := range lines[a-1 : b] {
+			d += directiveDepth(l)
+		}
+		return d
+	}
+	closeAt := func(from, to int) (int, bool) {
+		d := depth(from, to)
+		for j := to; d > 0 && j < len(lines) && j < to+maxImportBlock; j++ {
+			t := strings.TrimSpace(lines[j])
+			if t != "" && !strings.HasPrefix(t, "#") && !isComment(t) {
+				return to, false
+			}
+			d += directiveDepth(t)
+			if d == 0 {
+				return j + 1, true
+			}
+		}
+		return to, d == 0
+	}
+	if from > 1 && directiveDepth(lines[from-2]) > 0 {
+		if end, ok := closeAt(from-1, to); ok {
+			return from - 1, end
+		}
+	}
+	if end, ok := closeAt(from, to); ok {
+		return from, end
+	}
+	return from, to
+}
+
+// directiveDepth is what a line does to the depth of preprocessor
+// conditionals: 1 for an #if, #ifdef or #ifndef, -1 for an #endif.
+func directiveDepth(line string) int {
+	t := strings.TrimSpace(line)
+	if !strings.HasPrefix(t, "#") {
+		return 0
+	}
+	t = strings.TrimSpace(t[1:])
+	switch {
+	case strings.HasPrefix(t, "endif"):
+		return -1
+	case strings.HasPrefix(t, "if"):
+		return 1
+	}
+	return 0
+}
+
+// bracketDepth is how many more of open than of close a line holds,
+// outside its strings and its trailing comment.
+func bracketDepth(line string, open, shut byte) int {
+	d := 0
+	var quote byte
+	for i := 0; i < len(line); i++ {
+		c := line[i]
+		switch {
+		case quote != 0:
+			if c == '\\' {
+				i++
+			} else if c == quote {
+				quote = 0
+			}
+		case c == '"' || c == '\'' || c == '`':
+			quote = c
+		case c == '#' || c == '/' && i+1 < len(line) && line[i+1] == '/':
+			return d
+		case c == open:
+			d++
+		case c == shut:
+			d--
+		}
+	}
+	return d
 }
 
 // requireBlock returns the last line of a CommonJS require whose
@@ -982,7 +1098,7 @@ const maxImportBlock = 400
 // opens and leaves open, or 0.
 func opensBlock(t string) byte {
 	for _, b := range [][2]byte{{'(', ')'}, {'{', '}'}} {
-		if strings.Count(t, string(b[0])) > strings.Count(t, string(b[1])) {
+		if bracketDepth(t, b[0], b[1]) > 0 {
 			return b[1]
 		}
 	}
@@ -991,10 +1107,11 @@ func opensBlock(t string) byte {
 
 // backticksFor is the fence for a code block of body: longer than any run
 // of backticks that starts one of its lines (a docstring's own markdown
-// fence), so that none closes the block; three at least.
+// fence), so that none closes the block; three at least. A lone carriage
+// return ends a line, as Markdown reads it.
 func backticksFor(body string) string {
 	n := 3
-	for line := range strings.SplitSeq(body, "\n") {
+	for line := range strings.FieldsFuncSeq(body, func(r rune) bool { return r == '\n' || r == '\r' }) {
 		t := strings.TrimLeft(line, " \t")
 		run := len(t) - len(strings.TrimLeft(t, "`"))
 		n = max(n, run+1)

@@ -660,6 +660,8 @@ func TestFenceLongerThanTheCode(t *testing.T) {
 		{"\"\"\"Example:\n```\nx\n```\n\"\"\"", "````"},
 		{"    ````go\n", "`````"},
 		{"s = '```'  # not at a line's start", "```"},
+		{"# notes\r\rSee:\r```\rrm -rf x\r```\r", "````"}, // lone carriage returns end lines
+		{"a\r\n```\r\n", "````"},
 	} {
 		if got := backticksFor(tc.body); got != tc.want {
 			t.Errorf("backticksFor(%q) = %s, want %s", tc.body, got, tc.want)
@@ -738,6 +740,37 @@ func TestOmittedHoldsCode(t *testing.T) {
 			if strings.TrimSpace(strings.Join(lines[from-1:to], "")) == "" {
 				t.Errorf("budget %d: %q, blank lines, is listed as left out", budget, name)
 			}
+		}
+	}
+}
+
+// The list of what did not fit never is a heading alone: it comes with an
+// entry, or with how many there are, or not at all.
+func TestOmittedHeadingNeverAlone(t *testing.T) {
+	head := "\n## Not included (over the budget, the most likely needed first; read them by path and line range)\n"
+	text := "# Context pack from hone\n"
+	omitted := []string{"src/sessions/interface/secure_cookie_session_interface.py:284-385 SecureCookieSessionInterface", "b.py:1-2"}
+	base := CountTokens(text) + CountTokens(head)
+	more := CountTokens("- and 2 more\n")
+	for _, tt := range []struct {
+		budget  int
+		heading bool
+	}{
+		{base, false},
+		{base + more - 1, false},
+		{base + more, true},
+		{base + 200, true},
+	} {
+		p := &Pack{Budget: tt.budget, Omitted: omitted}
+		got := p.withOmitted(text, CountTokens)
+		if strings.Contains(got, "## Not included") != tt.heading {
+			t.Errorf("budget %d: %q, want the heading: %v", tt.budget, got, tt.heading)
+		}
+		if tt.heading && !strings.Contains(got, "\n- ") {
+			t.Errorf("budget %d: the heading with no line under it: %q", tt.budget, got)
+		}
+		if n := CountTokens(got); n > tt.budget {
+			t.Errorf("budget %d: %d tokens", tt.budget, n)
 		}
 	}
 }

@@ -523,7 +523,17 @@ func fileUnits(file int, path string, lines []string, spans []hone.Span, relevan
 		}
 	}
 	src := []byte(strings.Join(lines, "\n"))
+	// The lines of definitions with bodies, whose imports are their own (a
+	// function's local import, a class's); a definition that is itself an
+	// import line is none.
+	inDef := make([]bool, n+2)
 	for _, d := range structure.ExtractFallback(path, src).Defs {
+		if d.Line >= 1 && d.Line <= min(d.EndLine, n) && ownsImports[d.Kind] &&
+			!importLine().MatchString(strings.TrimSpace(lines[d.Line-1])) {
+			for l := d.Line; l <= min(d.EndLine, n); l++ {
+				inDef[l] = true
+			}
+		}
 		if d.Kind != "section" && d.Line >= 1 && d.Line <= min(d.EndLine, n) {
 			sym := d.Name
 			if d.Container != "" {
@@ -570,7 +580,7 @@ func fileUnits(file int, path string, lines []string, spans []hone.Span, relevan
 			owner[l] = len(kept)
 		}
 	}
-	if from, to := importLines(lines); to > 0 {
+	if from, to := importLines(lines, func(l int) bool { return inDef[l] }); to > 0 {
 		take(iv{from, to, "imports", "imports"})
 	}
 	for _, v := range spanIvs {
@@ -605,6 +615,12 @@ func fileUnits(file int, path string, lines []string, spans []hone.Span, relevan
 	}
 	return out
 }
+
+// ownsImports are the kinds of definition whose bodies' imports are their
+// own, not the file's: not a module or namespace, which holds the file's
+// imports, nor a variable or constant, which has no body to import in.
+var ownsImports = map[string]bool{"function": true, "method": true, "class": true, "struct": true, "trait": true,
+	"interface": true, "enum": true, "type": true, "macro": true}
 
 // iv is a run of a file's lines that may become a unit.
 type iv struct {

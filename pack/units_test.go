@@ -452,3 +452,42 @@ func TestPreamble(t *testing.T) {
 		}
 	}
 }
+
+// A definition's own imports (a function's require, a local import) stay
+// in its unit: the file's imports end before the first definition, and
+// a file with none at its top has no imports unit.
+func TestLocalImportsStayInTheirDefinition(t *testing.T) {
+	helpers := func(b *strings.Builder, format string) {
+		for i := range 40 {
+			fmt.Fprintf(b, format, i)
+		}
+	}
+	var js strings.Builder
+	js.WriteString("const fs = require('fs');\n\nfunction loadConfig(file) {\n  const path = require('path');\n  return JSON.parse(fs.readFileSync(path.resolve(file), 'utf8'));\n}\n\n")
+	helpers(&js, "function helper%d(x) {\n  return x + 1;\n}\n\n")
+	var py strings.Builder
+	py.WriteString("\"\"\"Command line.\"\"\"\nVERSION = \"1.0\"\n\n\ndef parse_timeout(value):\n    \"\"\"Parse a timeout.\"\"\"\n    import re\n    return re.match(r\"\\d+\", value)\n\n")
+	helpers(&py, "def helper%d(x):\n    return x + 1\n\n")
+	for _, tt := range []struct {
+		path, src string
+		want      []string
+		absent    string
+	}{
+		{"src/config.js", js.String(), []string{"src/config.js:1-1 imports", "src/config.js:3-6 loadConfig"}, ""},
+		{"app/cli.py", py.String(), []string{"app/cli.py:5-8 parse_timeout"}, "imports"},
+	} {
+		lines := strings.Split(strings.TrimRight(tt.src, "\n"), "\n")
+		var names []string
+		for _, u := range fileUnits(0, tt.path, lines, nil, 0.9, concepts{}, UnitWeights) {
+			names = append(names, u.name(tt.path))
+		}
+		for _, w := range tt.want {
+			if !slices.Contains(names, w) {
+				t.Errorf("%s: no unit %q among %v", tt.path, w, names[:min(len(names), 6)])
+			}
+		}
+		if tt.absent != "" && slices.ContainsFunc(names, func(n string) bool { return strings.HasSuffix(n, " "+tt.absent) }) {
+			t.Errorf("%s: a unit of %s among %v", tt.path, tt.absent, names[:min(len(names), 6)])
+		}
+	}
+}
