@@ -50,7 +50,7 @@ func (s *Server) fileOutline(ctx context.Context, req *mcp.CallToolRequest, in O
 		return nil, OutlineResult{}, err
 	}
 	o := structure.Extract(slash, src)
-	out := OutlineResult{Path: slash, Lang: o.Lang, Defs: o.Defs, Imports: o.Imports}
+	out := OutlineResult{Path: jsonName(slash), Lang: o.Lang, Defs: o.Defs, Imports: o.Imports}
 	if out.Defs == nil {
 		out.Defs = []structure.Def{}
 	}

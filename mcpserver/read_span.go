@@ -83,7 +83,7 @@ func (s *Server) readSpan(ctx context.Context, req *mcp.CallToolRequest, in Span
 		return nil, SpanResult{}, fmt.Errorf("end_line %d is before start_line %d", end, start)
 	}
 	reqEnd := end
-	out := SpanResult{Path: slash, StartLine: start}
+	out := SpanResult{Path: jsonName(slash), StartLine: start}
 	if end-start+1 > maxSpanLines {
 		end, out.Truncated = start+maxSpanLines-1, true
 	}
@@ -153,7 +153,8 @@ func (s *Server) readSpan(ctx context.Context, req *mcp.CallToolRequest, in Span
 type spanLine struct {
 	no, size, from int
 	text           []byte
-	path           string // for the rules of the redaction that hold in some files
+	at             int              // the line's first byte in the file
+	found          []redact.Finding // the secrets in text, offsets in text (secrets)
 }
 
 // show renders the line with at most limit bytes of its text, cut on a
@@ -173,10 +174,11 @@ func (l spanLine) show(limit int) (string, int) {
 			n = limit // not UTF-8: cut where the limit falls
 		}
 	}
-	// Secrets are found in all the bytes kept, past the cut too, so that a
-	// cut never shows part of one: a cut inside a secret moves to its
-	// start, or past its end when the line's shown part starts with it.
-	found := redact.Default().FindIn(l.path, string(l.text))
+	// Secrets are those found in the whole file, past the cut too, so
+	// that a cut never shows part of one: a cut inside a secret moves to
+	// its start, or past its end when the line's shown part starts with
+	// it.
+	found := l.found
 	for _, f := range found {
 		if f.Start < n && f.End > n {
 			if f.Start > 0 {
@@ -205,7 +207,8 @@ func (l spanLine) show(limit int) (string, int) {
 
 // readLines reads lines start to end of a file, the first from byte col
 // (1-based) on, keeping at most maxLineBytes and a little more of each, and
-// counts the file's lines. It reads the file once, a block at a time.
+// counts the file's lines; each line kept holds the secrets of the whole
+// file that lie in what it keeps (secrets). It reads the file once.
 func readLines(ctx context.Context, slash, abs string, start, end, col int) ([]spanLine, int, error) {
 	f, err := os.Open(abs)
 	if err != nil {
@@ -222,10 +225,18 @@ func readLines(ctx context.Context, slash, abs string, start, end, col int) ([]s
 	if fi.Size() > maxSpanFileBytes {
 		return nil, 0, fmt.Errorf("%s is %d bytes, over the %d bytes read_span reads: search_code finds what is in smaller files", slash, fi.Size(), maxSpanFileBytes)
 	}
-	r := bufio.NewReaderSize(io.LimitReader(f, maxSpanFileBytes), 64<<10)
-	if head, _ := r.Peek(walk.HeadSize); walk.IsBinary(head) {
+	// The file is read whole: its secrets are found in all of it, a
+	// private key's lines as the key's, a secret before start_column as
+	// one.
+	data, err := io.ReadAll(io.LimitReader(f, maxSpanFileBytes))
+	if err != nil {
+		return nil, 0, fmt.Errorf("read %s: %w", slash, err)
+	}
+	if walk.IsBinary(data[:min(len(data), walk.HeadSize)]) {
 		return nil, 0, fmt.Errorf("%s is a binary file", slash)
 	}
+	r := bufio.NewReaderSize(bytes.NewReader(data), 64<<10)
+	read := 0 // bytes of the file read before the chunk
 	var (
 		lines []spanLine
 		cur   *spanLine
@@ -253,7 +264,7 @@ func readLines(ctx context.Context, slash, abs string, start, end, col int) ([]s
 			}
 			if no >= start && no <= end {
 				if cur == nil {
-					lines = append(lines, spanLine{no: no, path: slash})
+					lines = append(lines, spanLine{no: no, at: read - pos})
 					cur = &lines[len(lines)-1]
 					if no == start {
 						cur.from = col - 1
@@ -266,6 +277,7 @@ func readLines(ctx context.Context, slash, abs string, start, end, col int) ([]s
 				}
 			}
 			pos += len(body)
+			read += len(chunk)
 			if ended {
 				if cur != nil {
 					cur.size, cur = pos, nil
@@ -288,7 +300,7 @@ func readLines(ctx context.Context, slash, abs string, start, end, col int) ([]s
 		total = no - 1 // the last line ended with its newline
 	} else if no >= start && no <= end {
 		if cur == nil {
-			lines = append(lines, spanLine{no: no, path: slash})
+			lines = append(lines, spanLine{no: no, at: read - pos})
 			cur = &lines[len(lines)-1]
 			if no == start {
 				cur.from = col - 1
@@ -304,12 +316,35 @@ func readLines(ctx context.Context, slash, abs string, start, end, col int) ([]s
 			first.text = first.text[1:]
 		}
 	}
+	if len(lines) > 0 {
+		secrets(slash, string(data), lines)
+	}
 	return lines, total, nil
 }
 
-// secretMargin: the bytes kept past a line's cut to find a secret that
-// the cut would split; longer secrets are multi-line blocks (private keys),
-// which the redaction of the whole answer finds.
+// secrets gives each line the secrets of the file's text that lie in the
+// bytes it keeps, as offsets in them: a secret that starts before them
+// (before start_column, or on a line above, a private key's) starts at 0.
+func secrets(slash, text string, lines []spanLine) {
+	found := redact.Default().FindIn(slash, text)
+	k := 0
+	for i := range lines {
+		l := &lines[i]
+		lo, hi := l.at+l.from, l.at+l.from+len(l.text)
+		for k < len(found) && found[k].End <= lo {
+			k++
+		}
+		for _, f := range found[k:] {
+			if f.Start >= hi {
+				break
+			}
+			l.found = append(l.found, redact.Finding{Rule: f.Rule, Start: max(f.Start-lo, 0), End: min(f.End, hi) - lo})
+		}
+	}
+}
+
+// secretMargin: the bytes kept past a line's cut, so that a secret the
+// cut would split moves the cut to its start or past its end.
 const secretMargin = 4 << 10
 
 // hideSecrets writes text with each secret found in it (offsets in text)

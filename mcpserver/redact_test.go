@@ -1,9 +1,11 @@
 package mcpserver
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -96,5 +98,103 @@ func TestProtocolErrorsSafe(t *testing.T) {
 	w.send(`{"jsonrpc":"2.0","id":"t","method":"tools/call","params":{"name":"` + secret + `","arguments":{}}}`)
 	if r, ok := w.await(`"t"`); ok && r.Error != nil && strings.Contains(r.Error.Message, secret[:12]) {
 		t.Errorf("tools/call of an unknown tool: error %.300q", r.Error.Message)
+	}
+}
+
+// A secret is found in the whole file, not in the bytes an answer shows:
+// a span that starts inside a private key, below its first line, a read
+// from a column inside a secret, and a search whose best lines are a
+// key's, in its text and its structured hits, show none of it.
+func TestToolsHideSecretsAcrossLines(t *testing.T) {
+	repo := t.TempDir()
+	var key redacttest.Planted
+	var singles []redacttest.Planted
+	for _, p := range redacttest.Formats(11) {
+		switch {
+		case p.Rule == "private-key":
+			key = p
+		case p.Secret != "" && !strings.Contains(p.Text, "\n"):
+			singles = append(singles, p)
+		}
+	}
+	if key.Secret == "" || len(singles) == 0 {
+		t.Fatal("redacttest makes no private key or no one-line secret")
+	}
+	body := strings.Split(key.Secret, "\n")
+	notes := "staging deploy key below\n\n" + key.Text + "\n"
+	var cfg strings.Builder
+	for _, p := range singles {
+		cfg.WriteString(p.Text + "\n")
+	}
+	os.WriteFile(filepath.Join(repo, "deploy_notes.txt"), []byte(notes), 0o644)
+	os.WriteFile(filepath.Join(repo, "config.py"), []byte(cfg.String()), 0o644)
+	cs := connect(t, repo)
+	leaks := func(what, out string, secrets ...string) {
+		t.Helper()
+		for _, s := range secrets {
+			for k := 8; k <= len(s); k += 4 {
+				if strings.Contains(out, s[:k]) || strings.Contains(out, s[len(s)-k:]) {
+					t.Errorf("%s: part of a secret (%d of %d bytes) shown:\n%.400s", what, k, len(s), out)
+					return
+				}
+			}
+		}
+	}
+	first := strings.Count(notes[:strings.Index(notes, body[0])], "\n") + 1 // the key's first line of its body
+	_, text := call(t, cs, "read_span", map[string]any{"path": "deploy_notes.txt", "start_line": first, "end_line": first + 1})
+	leaks("read_span inside a key", text, body...)
+	if !strings.Contains(text, "[redacted: ") {
+		t.Errorf("read_span inside a key shows no placeholder:\n%s", text)
+	}
+	for i, p := range singles {
+		col := strings.Index(p.Text, p.Secret) + 5
+		_, text := call(t, cs, "read_span", map[string]any{"path": "config.py", "start_line": i + 1, "end_line": i + 1, "start_column": col})
+		leaks(fmt.Sprintf("read_span of %s from column %d", p.Name, col), text, p.Secret[5:])
+	}
+	res, text := call(t, cs, "search_code", map[string]any{"query": "staging deploy " + body[0] + " " + body[1]})
+	structured, err := json.Marshal(res.StructuredContent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	leaks("search_code's text", text, body...)
+	leaks("search_code's hits", string(structured), body...)
+}
+
+// A file whose name is not UTF-8 comes in search_code's hits in its quoted
+// form, which JSON carries whole, and read_span reads it by that name; a
+// name that could forge a line of the text is quoted there.
+func TestNamesNotUTF8(t *testing.T) {
+	repo := t.TempDir()
+	odd, forged := "tok\xe9n.py", "token\nfake.py"
+	for _, name := range []string{odd, forged} {
+		if err := os.WriteFile(filepath.Join(repo, name), []byte("def token_expiry(value):\n    return value\n"), 0o644); err != nil {
+			t.Skip("this file system takes no such name")
+		}
+	}
+	cs := connect(t, repo)
+	res, text := call(t, cs, "search_code", map[string]any{"query": "token expiry"})
+	if strings.Contains(text, "token\nfake.py") || !strings.Contains(text, `"token\nfake.py"`) {
+		t.Errorf("the name with a newline is not quoted in the text:\n%s", text)
+	}
+	raw, err := json.Marshal(res.StructuredContent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out SearchResult
+	if err := json.Unmarshal(raw, &out); err != nil {
+		t.Fatal(err)
+	}
+	var quoted string
+	for _, h := range out.Hits {
+		if u, err := strconv.Unquote(h.Path); err == nil && u == odd {
+			quoted = h.Path
+		}
+	}
+	if quoted == "" {
+		t.Fatalf("no hit names %q in its quoted form: %+v", odd, out.Hits)
+	}
+	res, text = call(t, cs, "read_span", map[string]any{"path": quoted, "start_line": 1})
+	if res.IsError || !strings.Contains(text, "def token_expiry") {
+		t.Errorf("read_span of %s: error %v, %q", quoted, res.IsError, text)
 	}
 }

@@ -181,7 +181,7 @@ func (s *Server) answer(ctx context.Context, ss *mcp.ServerSession, progress fun
 		s.log.Warn("read the past commits' lines for the pack", "err", err)
 	}
 	p := packWithin(res, ix.Root, pack.Options{Budget: budget, BudgetName: "budget_tokens", PastLines: past}, "")
-	call, out := answerOf(res, p, "")
+	call, out := answerOf(res, p, "", budget)
 	return call, out, nil
 }
 
@@ -231,14 +231,19 @@ func (s *Server) runOptions(in RetrieveParams, ev hone.Evaluator, note string) (
 }
 
 // answerOf is retrieve_context's answer: head, then the pack's text, and the
-// result's structured form.
-func answerOf(res *hone.Result, p *pack.Pack, head string) (*mcp.CallToolResult, RetrieveResult) {
+// result's structured form. The answer stays within budget: head, and the
+// note of a cut pack, go in where they fit (a budget too small for the
+// pack built again in what they leave, see packWithin).
+func answerOf(res *hone.Result, p *pack.Pack, head string, budget int) (*mcp.CallToolResult, RetrieveResult) {
 	out := RetrieveResult{Files: []RetrieveFile{}, RelatedTests: res.RelatedTests, PastCommits: res.PastCommits, StopReason: string(res.StopReason), Notice: res.Notice, Omitted: p.Omitted, Tokens: p.Tokens, Redacted: p.Redacted, Model: res.Evaluator}
 	for _, f := range res.Files {
-		out.Files = append(out.Files, RetrieveFile{Path: f.Path, Relevance: f.Relevance, Role: f.Role, Reason: f.Reason, MissingContext: f.MissingContext, Spans: f.Spans, ModelScore: f.ModelScore})
+		out.Files = append(out.Files, RetrieveFile{Path: jsonName(f.Path), Relevance: f.Relevance, Role: f.Role, Reason: f.Reason, MissingContext: f.MissingContext, Spans: f.Spans, ModelScore: f.ModelScore})
 	}
-	text := head + p.Text
-	if len(p.Omitted) > 0 {
+	text := p.Text
+	if head != "" && pack.CountTokens(head+text) <= budget {
+		text = head + text
+	}
+	if len(p.Omitted) > 0 && pack.CountTokens(text+packCutNote) <= budget {
 		text += packCutNote
 	}
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}, out

@@ -109,7 +109,9 @@ func hitsAnswer(head string, hits []SearchHit) (*mcp.CallToolResult, SearchResul
 	b.WriteString(head)
 	used := 0
 	for _, hit := range hits {
-		block := fmt.Sprintf("%s (score %.2f)\n", hit.Path, hit.Score)
+		// A name cannot forge a line of the answer: it is quoted where it
+		// holds a control character or is not UTF-8.
+		block := fmt.Sprintf("%s (score %.2f)\n", redact.QuotePath(hit.Path), hit.Score)
 		for _, l := range hit.Lines {
 			block += "  " + l + "\n"
 		}
@@ -120,6 +122,7 @@ func hitsAnswer(head string, hits []SearchHit) (*mcp.CallToolResult, SearchResul
 		}
 		used += n
 		b.WriteString(block)
+		hit.Path = jsonName(hit.Path)
 		out.Hits = append(out.Hits, hit)
 	}
 	if len(out.Hits) == 0 {
@@ -160,11 +163,19 @@ func (s *Server) matchingLines(ix *index.Index, e *index.Entry, weights map[stri
 	if err != nil {
 		return nil
 	}
-	return shownLinesOf(e.Path, strings.Split(string(data), "\n"), weights, n)
+	return shownLinesOf(e.Path, strings.Split(redactedLines(e.Path, data), "\n"), weights, n)
+}
+
+// redactedLines is a file's text with its secrets hidden, found in the
+// whole of it (a private key's lines as the key's), its lines the file's.
+func redactedLines(path string, data []byte) string {
+	text, _ := redact.FileLines(path, string(data))
+	return text
 }
 
 // shownLinesOf are the n lines of a file that best match the query, as
-// "NUMBER: text", redacted.
+// "NUMBER: text", redacted (each line again, what the file's redaction
+// left as it is).
 func shownLinesOf(path string, lines []string, weights map[string]float64, n int) []string {
 	var out []string
 	for _, i := range bestLines(lines, weights, n) {

@@ -17,6 +17,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -146,10 +147,21 @@ func (s *Server) repo(ctx context.Context, ss *mcp.ServerSession) (string, error
 		res, err := ss.ListRoots(rctx, nil)
 		cancel()
 		if err == nil {
+			broad := ""
 			for _, r := range res.Roots {
 				if dir, ok := rootDir(r.URI); ok {
+					// A workspace of the user's home, or of the file
+					// system's root, is no repository: indexing it would
+					// take each call, and the disk, to read everything.
+					if walk.TooBroad(dir) {
+						broad = dir
+						continue
+					}
 					return dir, nil
 				}
+			}
+			if broad != "" && s.fallback == "" {
+				return "", fmt.Errorf("the client's workspace is %s, a home folder or the file system's root, which hone does not index unasked: open a repository in the client, or start hone mcp with --repo DIR", quote(broad))
 			}
 		} else if ctx.Err() != nil {
 			return "", ctx.Err()
@@ -230,6 +242,13 @@ func (s *Server) index(ctx context.Context, ss *mcp.ServerSession, c warm.Call) 
 func (s *Server) resolve(ctx context.Context, ss *mcp.ServerSession, p string) (string, string, error) {
 	if p == "" {
 		return "", "", errors.New("path is empty: give a file's path relative to the repository root")
+	}
+	// A name in the quoted form hone gives a name that could forge a line
+	// or is not UTF-8 ("a\nb.go", "caf\xe9.py") is read as the name.
+	if strings.HasPrefix(p, `"`) {
+		if u, err := strconv.Unquote(p); err == nil && u != "" {
+			p = u
+		}
 	}
 	if err := checkLen("the path", p, maxPathBytes); err != nil {
 		return "", "", err

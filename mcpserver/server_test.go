@@ -215,10 +215,10 @@ func TestErrorsAndCancellation(t *testing.T) {
 }
 
 // retrieve_context's answer stays within budget_tokens, the note of a
-// cut pack with it.
+// cut pack with it where it fits, the smallest budgets too.
 func TestRetrieveContextWithinBudget(t *testing.T) {
 	cs := connect(t, fixture)
-	for _, budget := range []int{120, 300, 500, 900, 1500} {
+	for _, budget := range []int{32, 33, 40, 50, 60, 120, 300, 500, 900, 1500} {
 		_, text := call(t, cs, "retrieve_context", map[string]any{"task": "fix the auth token expiry bug", "budget_tokens": budget})
 		if n := pack.CountTokens(text); n > budget {
 			t.Errorf("budget %d: the answer holds %d tokens", budget, n)

@@ -317,3 +317,40 @@ func TestCancelledWhileQueued(t *testing.T) {
 		}
 	}
 }
+
+// A client whose workspace is the file system's root, or the user's home
+// folder, gets an error that says what to do, not an index of everything.
+func TestWorkspaceTooBroad(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	for _, dir := range []string{"/", home} {
+		w := workspaceWire(t, `{"roots":{"listChanged":true}}`)
+		roots, _ := json.Marshal([]map[string]string{{"uri": (&url.URL{Scheme: "file", Path: filepath.ToSlash(dir)}).String()}})
+		w.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"index_status","arguments":{}}}`)
+		for {
+			_, line, ok := w.next()
+			if !ok {
+				t.Fatalf("%s: no answer to the call", dir)
+			}
+			var m struct {
+				ID     json.RawMessage `json:"id"`
+				Method string          `json:"method"`
+			}
+			if err := json.Unmarshal([]byte(line), &m); err != nil {
+				t.Fatal(err)
+			}
+			if m.Method == "roots/list" {
+				w.send(`{"jsonrpc":"2.0","id":` + string(m.ID) + `,"result":{"roots":` + string(roots) + `}}`)
+				continue
+			}
+			if string(m.ID) != "1" {
+				continue
+			}
+			if !strings.Contains(line, `"isError":true`) || !strings.Contains(line, "does not index unasked") {
+				t.Errorf("a workspace of %s: %s", dir, line)
+			}
+			break
+		}
+		w.close()
+	}
+}

@@ -57,7 +57,7 @@ func (s *Server) retrieveZoekt(ctx context.Context, task string, opts hone.Optio
 	if err := keepFiles(tree, s.root); err != nil {
 		s.log.Warn("keep the fetched files", "err", err)
 	}
-	call, out := answerOf(res, p, head)
+	call, out := answerOf(res, p, head, budget)
 	return call, out, nil
 }
 
@@ -142,7 +142,7 @@ func (s *Server) searchZoekt(ctx context.Context, in SearchParams, terms []index
 		if err := s.keepFile(p, f.Content); err != nil {
 			s.log.Warn("keep a fetched file", "err", err)
 		}
-		hits = append(hits, SearchHit{Path: p, Score: f.Score, Lines: shownLinesOf(f.Path, strings.Split(string(f.Content), "\n"), weights, shownLines)})
+		hits = append(hits, SearchHit{Path: p, Score: f.Score, Lines: shownLinesOf(f.Path, strings.Split(redactedLines(f.Path, f.Content), "\n"), weights, shownLines)})
 	}
 	res, out := hitsAnswer("Searched: "+s.zoekt.Name()+"\n\n", hits)
 	return res, out, nil

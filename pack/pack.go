@@ -585,8 +585,8 @@ func (p *Pack) read(root, path string) ([]string, bool) {
 	}
 	// The whole file is redacted first, so that a secret across the
 	// units' edges is found, and before control characters go, which the
-	// rules may need to see.
-	text, n := redact.File(path, string(data))
+	// rules may need to see; its lines stay the file's.
+	text, n := redact.FileLines(path, string(data))
 	p.Redacted += n
 	text, _ = redact.CleanText(text)
 	return strings.Split(strings.TrimRight(text, "\n"), "\n"), true

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/hone-tools/hone"
+	"github.com/hone-tools/hone/redact/redacttest"
 	"github.com/hone-tools/hone/retrieve"
 	"github.com/hone-tools/hone/walk"
 )
@@ -771,6 +772,43 @@ func TestOmittedHeadingNeverAlone(t *testing.T) {
 		}
 		if n := CountTokens(got); n > tt.budget {
 			t.Errorf("budget %d: %d tokens", tt.budget, n)
+		}
+	}
+}
+
+// A secret over several lines (a private key) is hidden line by line: the
+// lines after it keep their numbers, and a span the retrieval found there
+// is packed at its own lines.
+func TestSecretKeepsLineNumbers(t *testing.T) {
+	var key redacttest.Planted
+	for _, p := range redacttest.Formats(5) {
+		if p.Rule == "private-key" {
+			key = p
+		}
+	}
+	var b strings.Builder
+	b.WriteString("\"\"\"Deploy settings.\"\"\"\n" + key.Text + "\n\n")
+	for i := range 90 {
+		fmt.Fprintf(&b, "def helper%d(x):\n    return x + %d\n\n", i, i)
+	}
+	target := strings.Count(b.String(), "\n") + 1
+	b.WriteString("def rotate_deploy_key(old):\n    return old.rotate()\n")
+	repo := t.TempDir()
+	if err := os.WriteFile(filepath.Join(repo, "deploy.py"), []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res := &hone.Result{Task: "rotate the deploy key", Threshold: 0.7, StopReason: hone.StopSufficient, Files: []hone.File{{
+		Path: "deploy.py", Relevance: 0.9, Role: hone.RoleTarget, Reason: "test",
+		Spans: []hone.Span{{Start: target, End: target + 1, Symbol: "rotate_deploy_key", Why: "match"}},
+	}}}
+	p := Build(res, repo, Options{Budget: 400})
+	want := fmt.Sprintf("rotate_deploy_key (lines %d-%d of %d)", target, target+1, target+1)
+	if !strings.Contains(p.Text, want) {
+		t.Errorf("the pack has no block %q:\n%s", want, p.Text)
+	}
+	for _, part := range strings.Split(key.Secret, "\n") {
+		if strings.Contains(p.Text, part) {
+			t.Errorf("the pack holds a line of the key:\n%s", p.Text)
 		}
 	}
 }

@@ -732,8 +732,40 @@ func (r *Redactor) File(path, text string) (string, int) {
 	return b.String(), len(fs)
 }
 
+// FileLines hides the secrets in the contents of the file at path as File
+// does, keeping its lines: a secret over several lines (a private key)
+// leaves its placeholder on each line it held, so that the text's line
+// numbers stay the file's.
+func (r *Redactor) FileLines(path, text string) (string, int) {
+	fs := r.FindIn(path, text)
+	if len(fs) == 0 {
+		return text, 0
+	}
+	var b strings.Builder
+	b.Grow(len(text))
+	at := 0
+	for _, f := range fs {
+		b.WriteString(text[at:f.Start])
+		for i, part := range strings.Split(text[f.Start:f.End], "\n") {
+			if i > 0 {
+				b.WriteByte('\n')
+			}
+			if i == 0 || strings.TrimSpace(part) != "" {
+				b.WriteString(Placeholder(f.Rule))
+			}
+		}
+		at = f.End
+	}
+	b.WriteString(text[at:])
+	return b.String(), len(fs)
+}
+
 // String hides the secrets in a text with the default redactor.
 func String(text string) (string, int) { return Default().String(text) }
+
+// FileLines hides the secrets in a file's contents with the default
+// redactor, keeping its lines.
+func FileLines(path, text string) (string, int) { return Default().FileLines(path, text) }
 
 // File hides the secrets in a file's contents with the default redactor.
 func File(path, text string) (string, int) { return Default().File(path, text) }

@@ -308,3 +308,35 @@ func TestLongLineWindowsKeepFindings(t *testing.T) {
 		t.Errorf("%d findings in %d lines: the test plants too few secrets", found, len(texts))
 	}
 }
+
+// FileLines hides what File hides and keeps the text's lines: a secret
+// over several lines leaves its placeholder on each, so that what follows
+// keeps its line number.
+func TestFileLinesKeepsLines(t *testing.T) {
+	for _, p := range redacttest.Formats(3) {
+		text := "first line\n" + p.Text + "\nafter the secret\n"
+		out, n := redact.FileLines("config.py", text)
+		want, wn := redact.File("config.py", text)
+		if n != wn {
+			t.Errorf("%s: %d secrets, File found %d", p.Name, n, wn)
+		}
+		if strings.Count(out, "\n") != strings.Count(text, "\n") {
+			t.Errorf("%s: %d lines, want %d:\n%s", p.Name, strings.Count(out, "\n"), strings.Count(text, "\n"), out)
+		}
+		lines := strings.Split(out, "\n")
+		if lines[len(lines)-2] != "after the secret" {
+			t.Errorf("%s: the line after the secret moved:\n%s", p.Name, out)
+		}
+		if p.Secret != "" {
+			for _, part := range strings.Split(p.Secret, "\n") {
+				if len(part) > 8 && strings.Contains(out, part) {
+					t.Errorf("%s: a part of the secret left in:\n%s", p.Name, out)
+				}
+			}
+		}
+		// Joined into one line each, the two say the same.
+		if strings.Count(want, "\n") == strings.Count(out, "\n") && want != out {
+			t.Errorf("%s: FileLines %q, File %q", p.Name, out, want)
+		}
+	}
+}

@@ -530,3 +530,18 @@ func FindRepository(dir string) (Repository, bool) {
 	}
 	return Repository{Top: wt.top, GitDir: wt.ownGitDir, CommonDir: wt.gitDir, Below: strings.Join(wt.below, "/")}, true
 }
+
+// TooBroad reports whether a folder is the user's home or the file
+// system's root: what hone never indexes unless it is named.
+func TooBroad(dir string) bool {
+	if filepath.Dir(dir) == dir {
+		return true
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return false
+	}
+	a, errA := filepath.EvalSymlinks(dir)
+	b, errB := filepath.EvalSymlinks(home)
+	return errA == nil && errB == nil && a == b
+}

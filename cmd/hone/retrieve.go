@@ -338,7 +338,7 @@ func repoRoot(flagRepo string) (root string, outside bool, err error) {
 	if walk.InGitDir(wd) {
 		return "", false, errGitDir(wd)
 	}
-	if tooBroad(wd) {
+	if walk.TooBroad(wd) {
 		return "", false, usagef("%s is not in a git repository, and hone does not index a whole home folder or file system unasked: run hone in a repository, or name the folder with --repo", redact.QuotePath(wd))
 	}
 	return wd, true, nil
@@ -370,21 +370,6 @@ func gitRoot(dir string) (string, bool) {
 		}
 		dir = parent
 	}
-}
-
-// tooBroad reports whether a folder is the user's home or the file
-// system's root: what hone never indexes unless it is named.
-func tooBroad(dir string) bool {
-	if filepath.Dir(dir) == dir {
-		return true
-	}
-	home, err := os.UserHomeDir()
-	if err != nil {
-		return false
-	}
-	a, errA := filepath.EvalSymlinks(dir)
-	b, errB := filepath.EvalSymlinks(home)
-	return errA == nil && errB == nil && a == b
 }
 
 func versionString() string {
