@@ -402,8 +402,13 @@ func Build(res *hone.Result, root string, opts Options) *Pack {
 	}
 	var omitted []*unit
 	for _, u := range units {
-		if !u.chosen {
+		switch {
+		case !u.chosen:
 			omitted = append(omitted, u)
+		case u.cut[0] > 0:
+			// The middle left out of a unit shown in part is listed as
+			// what did not fit, by its lines.
+			omitted = append(omitted, &unit{file: u.file, from: u.cut[0], to: u.cut[1], symbol: u.symbol, why: "middle", worth: u.worth})
 		}
 	}
 	// What did not fit, the most worth first, ready to ask for.

@@ -254,6 +254,13 @@ func TestElided(t *testing.T) {
 	if len(p.Ranges) != 2 || p.Ranges[0].Start != 3 || p.Ranges[1].End != 404 || p.Ranges[0].End >= p.Ranges[1].Start {
 		t.Errorf("ranges %+v: want Expire's doc comment and head from line 3 and its tail to line 404", p.Ranges)
 	}
+	// What the pack left out of it is listed, by its lines.
+	if len(p.Ranges) == 2 {
+		middle := fmt.Sprintf("big.go:%d-%d Expire (its middle, left out)", p.Ranges[0].End+1, p.Ranges[1].Start-1)
+		if !slices.Contains(p.Omitted, middle) || !strings.Contains(p.Text, "- "+middle) {
+			t.Errorf("the list of what did not fit lacks %q: %q", middle, p.Omitted)
+		}
+	}
 }
 
 // The budget goes by relevance: a context file at 0.02 whose best

@@ -783,6 +783,9 @@ func (u *unit) name(path string) string {
 	case u.why == "imports":
 		s += " imports"
 	}
+	if u.why == "middle" {
+		s += " (its middle, left out)"
+	}
 	if u.cut[0] > 0 {
 		s += fmt.Sprintf(" (lines %d-%d elided)", u.cut[0], u.cut[1])
 	}
