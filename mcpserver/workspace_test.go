@@ -65,7 +65,29 @@ func TestWorkspaceRoots(t *testing.T) {
 		{"uri": "file:///no/such/folder"},
 		{"uri": (&url.URL{Scheme: "file", Path: filepath.ToSlash(abs)}).String(), "name": "auth-expiry"},
 	})
-	w.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"read_span","arguments":{"path":"src/auth/auth.ts","start_line":1,"end_line":3}}}`)
+	line, asked := callWithRoots(t, w, roots, `{"name":"read_span","arguments":{"path":"src/auth/auth.ts","start_line":1,"end_line":3}}`)
+	var m struct {
+		Result struct {
+			IsError bool `json:"isError"`
+			Content []struct {
+				Text string `json:"text"`
+			} `json:"content"`
+		} `json:"result"`
+	}
+	if err := json.Unmarshal([]byte(line), &m); err != nil {
+		t.Fatal(err)
+	}
+	if !asked || m.Result.IsError || len(m.Result.Content) == 0 || !strings.Contains(m.Result.Content[0].Text, "import") {
+		t.Errorf("read_span on the client's root (asked for roots: %v): %s", asked, line)
+	}
+}
+
+// callWithRoots sends a tools/call of params, as id 1, answers the
+// server's roots/list with roots, and returns the call's answer's line
+// and whether the server asked for the roots.
+func callWithRoots(t *testing.T, w *wire, roots []byte, params string) (string, bool) {
+	t.Helper()
+	w.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":` + params + `}`)
 	asked := false
 	for {
 		_, line, ok := w.next()
@@ -75,12 +97,6 @@ func TestWorkspaceRoots(t *testing.T) {
 		var m struct {
 			ID     json.RawMessage `json:"id"`
 			Method string          `json:"method"`
-			Result struct {
-				IsError bool `json:"isError"`
-				Content []struct {
-					Text string `json:"text"`
-				} `json:"content"`
-			} `json:"result"`
 		}
 		if err := json.Unmarshal([]byte(line), &m); err != nil {
 			t.Fatal(err)
@@ -90,13 +106,9 @@ func TestWorkspaceRoots(t *testing.T) {
 			w.send(`{"jsonrpc":"2.0","id":` + string(m.ID) + `,"result":{"roots":` + string(roots) + `}}`)
 			continue
 		}
-		if string(m.ID) != "1" {
-			continue
+		if string(m.ID) == "1" {
+			return line, asked
 		}
-		if !asked || m.Result.IsError || len(m.Result.Content) == 0 || !strings.Contains(m.Result.Content[0].Text, "import") {
-			t.Errorf("read_span on the client's root (asked for roots: %v): %s", asked, line)
-		}
-		break
 	}
 }
 
@@ -326,30 +338,9 @@ func TestWorkspaceTooBroad(t *testing.T) {
 	for _, dir := range []string{"/", home} {
 		w := workspaceWire(t, `{"roots":{"listChanged":true}}`)
 		roots, _ := json.Marshal([]map[string]string{{"uri": (&url.URL{Scheme: "file", Path: filepath.ToSlash(dir)}).String()}})
-		w.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"index_status","arguments":{}}}`)
-		for {
-			_, line, ok := w.next()
-			if !ok {
-				t.Fatalf("%s: no answer to the call", dir)
-			}
-			var m struct {
-				ID     json.RawMessage `json:"id"`
-				Method string          `json:"method"`
-			}
-			if err := json.Unmarshal([]byte(line), &m); err != nil {
-				t.Fatal(err)
-			}
-			if m.Method == "roots/list" {
-				w.send(`{"jsonrpc":"2.0","id":` + string(m.ID) + `,"result":{"roots":` + string(roots) + `}}`)
-				continue
-			}
-			if string(m.ID) != "1" {
-				continue
-			}
-			if !strings.Contains(line, `"isError":true`) || !strings.Contains(line, "does not index unasked") {
-				t.Errorf("a workspace of %s: %s", dir, line)
-			}
-			break
+		line, _ := callWithRoots(t, w, roots, `{"name":"index_status","arguments":{}}`)
+		if !strings.Contains(line, `"isError":true`) || !strings.Contains(line, "does not index unasked") {
+			t.Errorf("a workspace of %s: %s", dir, line)
 		}
 		w.close()
 	}

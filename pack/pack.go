@@ -1049,26 +1049,14 @@ func directiveDepth(line string) int {
 // outside its strings and its trailing comment.
 func bracketDepth(line string, open, shut byte) int {
 	d := 0
-	var quote byte
-	for i := 0; i < len(line); i++ {
-		c := line[i]
-		switch {
-		case quote != 0:
-			if c == '\\' {
-				i++
-			} else if c == quote {
-				quote = 0
-			}
-		case c == '"' || c == '\'' || c == '`':
-			quote = c
-		case c == '#' || c == '/' && i+1 < len(line) && line[i+1] == '/':
-			return d
-		case c == open:
+	scanCode(line, func(c byte) {
+		switch c {
+		case open:
 			d++
-		case c == shut:
+		case shut:
 			d--
 		}
-	}
+	})
 	return d
 }
 
@@ -1126,7 +1114,12 @@ func backticksFor(body string) string {
 
 // codeOf is a line less its trailing comment ("//" or "#" outside a
 // string): enough to find an import block's closing bracket.
-func codeOf(line string) string {
+func codeOf(line string) string { return line[:scanCode(line, nil)] }
+
+// scanCode calls fn, where it is not nil, with each byte of line outside
+// its strings, up to its trailing comment ("//" or "#" outside a string),
+// and returns where that comment starts, or the line's length.
+func scanCode(line string, fn func(c byte)) int {
 	var quote byte
 	for i := 0; i < len(line); i++ {
 		c := line[i]
@@ -1140,10 +1133,12 @@ func codeOf(line string) string {
 		case c == '"' || c == '\'' || c == '`':
 			quote = c
 		case c == '#' || c == '/' && i+1 < len(line) && line[i+1] == '/':
-			return line[:i]
+			return i
+		case fn != nil:
+			fn(c)
 		}
 	}
-	return line
+	return len(line)
 }
 
 // isComment reports whether a trimmed line is a comment line.

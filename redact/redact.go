@@ -716,7 +716,12 @@ func (r *Redactor) String(text string) (string, int) { return r.File("", text) }
 // File hides the secrets in the contents of the file at path, as String
 // does, with the rules that hold only in some files.
 func (r *Redactor) File(path, text string) (string, int) {
-	fs := r.FindIn(path, text)
+	return hide(text, r.FindIn(path, text), false)
+}
+
+// hide replaces each secret found in text with its placeholder; by line,
+// on each line a secret holds, where lines is set.
+func hide(text string, fs []Finding, lines bool) (string, int) {
 	if len(fs) == 0 {
 		return text, 0
 	}
@@ -725,7 +730,18 @@ func (r *Redactor) File(path, text string) (string, int) {
 	at := 0
 	for _, f := range fs {
 		b.WriteString(text[at:f.Start])
-		b.WriteString(Placeholder(f.Rule))
+		if !lines {
+			b.WriteString(Placeholder(f.Rule))
+		} else {
+			for i, part := range strings.Split(text[f.Start:f.End], "\n") {
+				if i > 0 {
+					b.WriteByte('\n')
+				}
+				if i == 0 || strings.TrimSpace(part) != "" {
+					b.WriteString(Placeholder(f.Rule))
+				}
+			}
+		}
 		at = f.End
 	}
 	b.WriteString(text[at:])
@@ -737,27 +753,7 @@ func (r *Redactor) File(path, text string) (string, int) {
 // leaves its placeholder on each line it held, so that the text's line
 // numbers stay the file's.
 func (r *Redactor) FileLines(path, text string) (string, int) {
-	fs := r.FindIn(path, text)
-	if len(fs) == 0 {
-		return text, 0
-	}
-	var b strings.Builder
-	b.Grow(len(text))
-	at := 0
-	for _, f := range fs {
-		b.WriteString(text[at:f.Start])
-		for i, part := range strings.Split(text[f.Start:f.End], "\n") {
-			if i > 0 {
-				b.WriteByte('\n')
-			}
-			if i == 0 || strings.TrimSpace(part) != "" {
-				b.WriteString(Placeholder(f.Rule))
-			}
-		}
-		at = f.End
-	}
-	b.WriteString(text[at:])
-	return b.String(), len(fs)
+	return hide(text, r.FindIn(path, text), true)
 }
 
 // String hides the secrets in a text with the default redactor.
