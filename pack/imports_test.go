@@ -40,6 +40,8 @@ func TestImportLines(t *testing.T) {
 		{"c, a conditional among the includes", "#include <stdio.h>\n#ifdef _WIN32\n#include <windows.h>\n#endif\n\nint main(void) {}\n", 1, 4, [2]int{}},
 		{"c, a conditional around the includes", "#ifdef _WIN32\n#include <windows.h>\n#else\n#include <unistd.h>\n#endif\n\nint main(void) {}\n", 1, 5, [2]int{}},
 		{"c, a header's guard is not the includes'", "#ifndef A_H\n#define A_H\n\n#include <stdio.h>\n\nint f(void);\n\n#endif\n", 4, 4, [2]int{}},
+		{"typescript, a re-export over lines", "import a from 'a';\nexport {\n  b,\n  c,\n} from './bc';\nexport type {\n  D,\n} from './d';\n\nexport const e = 1;\n", 1, 8, [2]int{}},
+		{"typescript, an export list is no import", "import a from 'a';\n\nconst b = 1;\nexport {\n  b,\n};\n", 1, 1, [2]int{}},
 		{"javascript, a function's own require", "const fs = require('fs');\n\nfunction load() {\n  const path = require('path');\n  return path;\n}\n", 1, 1, [2]int{3, 6}},
 		{"python, a function's own import, none at the top", "\"\"\"Doc.\"\"\"\nVERSION = '1'\n\ndef main():\n    import sys\n    return sys\n", 0, 0, [2]int{4, 6}},
 	}

@@ -15,6 +15,7 @@ import (
 	"math"
 	"path"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -1060,17 +1061,25 @@ func bracketDepth(line string, open, shut byte) int {
 	return d
 }
 
-// requireBlock returns the last line of a CommonJS require whose
-// destructuring opens on line i and closes on a later line ("} =
-// require('fs');"), or i where there is none.
+// requireBlock returns the last line of an import whose braces open on
+// line i and close on a later line, or i where there is none: a CommonJS
+// require destructured ("const {" … "} = require('fs');") or a re-export
+// ("export {" … "} from './x';").
 func requireBlock(lines []string, i int) int {
-	if !requireOpen().MatchString(strings.TrimSpace(lines[i])) {
+	t := strings.TrimSpace(lines[i])
+	var closer *regexp.Regexp
+	switch {
+	case requireOpen().MatchString(t):
+		closer = requireClose()
+	case reexportOpen().MatchString(t):
+		closer = reexportClose()
+	default:
 		return i
 	}
 	for j := i + 1; j < len(lines) && j <= i+maxImportBlock; j++ {
 		t := strings.TrimSpace(codeOf(lines[j]))
 		if strings.HasPrefix(t, "}") {
-			if requireClose().MatchString(t) {
+			if closer.MatchString(t) {
 				return j
 			}
 			return i
@@ -1080,8 +1089,10 @@ func requireBlock(lines []string, i int) int {
 }
 
 var (
-	requireOpen  = lazyre.New(`^(const|let|var)\s*\{[^}]*$`)
-	requireClose = lazyre.New(`^\}\s*=\s*require\s*\(`)
+	requireOpen   = lazyre.New(`^(const|let|var)\s*\{[^}]*$`)
+	requireClose  = lazyre.New(`^\}\s*=\s*require\s*\(`)
+	reexportOpen  = lazyre.New(`^export\s+(type\s+)?\{[^}]*$`)
+	reexportClose = lazyre.New(`^\}\s*from\s`)
 )
 
 // maxImportBlock: an import block longer than this is taken for no block.
