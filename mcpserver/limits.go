@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"regexp"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/hone-tools/hone"
@@ -95,7 +97,7 @@ func cutErrors(next mcp.MethodHandler) mcp.MethodHandler {
 		if r, ok := res.(*mcp.CallToolResult); ok && r != nil && r.IsError {
 			for _, c := range r.Content {
 				if t, ok := c.(*mcp.TextContent); ok {
-					t.Text = cutTo(t.Text, maxErrorBytes)
+					t.Text = cutTo(argumentError(t.Text), maxErrorBytes)
 				}
 			}
 		}
@@ -115,4 +117,23 @@ func safeError(err error) error {
 		return &jsonrpc.Error{Code: we.Code, Message: msg, Data: we.Data}
 	}
 	return errors.New(msg)
+}
+
+// decodeFailed matches Go's message for an argument JSON could not put in
+// its field: a number past the field's type, a fraction for a count.
+var decodeFailed = regexp.MustCompile(`^json: cannot unmarshal .* into Go struct field [\w.]*\.(\w+) of type (\w+)`)
+
+// argumentError says, for an argument that does not fit its field, which
+// argument and what it takes, rather than Go's own message; other errors
+// are as they are.
+func argumentError(msg string) string {
+	m := decodeFailed.FindStringSubmatch(msg)
+	if m == nil {
+		return msg
+	}
+	what := "a value of type " + m[2]
+	if strings.HasPrefix(m[2], "int") || strings.HasPrefix(m[2], "uint") {
+		what = "a whole number that fits in 64 bits"
+	}
+	return fmt.Sprintf("%s must be %s: give another value, or leave it out for the default", m[1], what)
 }

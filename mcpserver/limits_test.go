@@ -53,6 +53,8 @@ func TestInputLimits(t *testing.T) {
 		{"start_line below 0", "read_span", map[string]any{"path": "src/auth/tokens.ts", "start_line": -1}, "start_line is 1-based"},
 		{"start_column below 0", "read_span", map[string]any{"path": "src/auth/tokens.ts", "start_line": 1, "start_column": -4}, "start_column must be 0 or more"},
 		{"end_line below 0", "read_span", map[string]any{"path": "src/auth/tokens.ts", "start_line": 1, "end_line": -2}, "end_line must be 0 or more"},
+		{"budget_tokens past an integer", "retrieve_context", map[string]any{"task": "token expiry", "budget_tokens": 1e30}, "budget_tokens must be a whole number that fits in 64 bits: give another value"},
+		{"start_line past an integer", "read_span", map[string]any{"path": "src/auth/tokens.ts", "start_line": 9223372036854775807.0 * 4}, "start_line must be a whole number that fits in 64 bits"},
 	} {
 		start := time.Now()
 		res, text := call(t, cs, tt.tool, tt.args)
