@@ -91,3 +91,19 @@ func TestTaskText(t *testing.T) {
 		}
 	}
 }
+
+// A threshold is written to two places, or with all of its own where it
+// has more, so that no file shown at 0.66 seems to reach a threshold of
+// 0.664.
+func TestThresholdText(t *testing.T) {
+	for _, tt := range []struct {
+		in   float64
+		want string
+	}{
+		{0.7, "0.70"}, {0.05, "0.05"}, {1, "1.00"}, {0.664, "0.664"}, {0.1234, "0.1234"}, {0.29, "0.29"},
+	} {
+		if got := hone.ThresholdText(tt.in); got != tt.want {
+			t.Errorf("ThresholdText(%v) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}

@@ -12,8 +12,20 @@ package hone
 import (
 	"errors"
 	"fmt"
+	"math"
+	"strconv"
 	"strings"
 )
+
+// ThresholdText writes a threshold as the outputs write relevances, to two
+// places, or with all its places where it has more: a threshold of 0.664
+// is not "0.66", which a file at 0.66 does not reach.
+func ThresholdText(t float64) string {
+	if c := t * 100; math.Abs(c-math.Round(c)) < 1e-9 {
+		return fmt.Sprintf("%.2f", t)
+	}
+	return strconv.FormatFloat(t, 'f', -1, 64)
+}
 
 // Defaults of the loop.
 const (
@@ -166,7 +178,7 @@ type File struct {
 	// it; Relevance then joins it (JoinScores).
 	ModelScore *float64 `json:"model_score,omitempty"`
 	// Spans are the line ranges that matter.
-	Spans []Span `json:"spans,omitempty"`
+	Spans []Span `json:"spans"`
 }
 
 // The roles of the result's files.

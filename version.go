@@ -21,7 +21,10 @@ const Version = "0.1.0"
 //	   each), rank, and history (how long of that the run waited for
 //	   the git history), in milliseconds; cycles[].evaluated[].relevance,
 //	   each evaluated file's relevance in the result, on the result's
-//	   scale, beside score, the evaluator's (2026-12-05).
+//	   scale, beside score, the evaluator's (2026-12-05). files[].spans
+//	   is [] when a file has none, as its other lists are, no longer left
+//	   out; a file the ranking places at the threshold by its history (a
+//	   changelog, an options' document) is among files (2026-12-06).
 //	3  (2026-12-01) one relevance: a file's relevance, in files and
 //	   ranking, is the probability that the task needs it, judged for
 //	   each file on its own and calibrated (several can be high), no

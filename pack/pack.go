@@ -788,10 +788,18 @@ func header(res *hone.Result, extra []hone.File, level int) string {
 	}
 	if len(extra) > 0 {
 		var next []string
+		below := true
 		for _, f := range extra {
 			next = append(next, fmt.Sprintf("%s (%.2f)", redact.QuotePath(f.Path), f.Relevance))
+			below = below && f.Relevance < res.Threshold
 		}
-		fmt.Fprintf(&b, "Also shown, as the budget allows: the ranking's next files, below the threshold: %s\n", strings.Join(next, ", "))
+		// Files past --max-files may reach the threshold: the header says
+		// "below" only of files that are.
+		what := "the ranking's next files"
+		if below {
+			what += ", below the threshold"
+		}
+		fmt.Fprintf(&b, "Also shown, as the budget allows: %s: %s\n", what, strings.Join(next, ", "))
 	}
 	if len(res.RelatedTests) > 0 {
 		b.WriteString("Tests to run after a change:\n")

@@ -83,3 +83,56 @@ pub fn build_cli() -> Command {
 		t.Errorf("with doc and CHANGELOG.md excluded, the ranking holds %v", slices.Sorted(maps.Keys(in)))
 	}
 }
+
+// Every file the ranking puts at or above the threshold is in the result's
+// files, the changelog placed by its share among them: the result never
+// says a file reaches the threshold and leaves it out.
+func TestPlacedFilesAtTheThreshold(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	repo := retrieve.WriteFiles(t, map[string]string{
+		"src/auth/tokens.ts":  "export const ACCESS_TOKEN_EXPIRY_SECONDS = 900;\nexport function tokenExpiry(issued: number): number {\n  return issued + ACCESS_TOKEN_EXPIRY_SECONDS;\n}\n",
+		"src/auth/session.ts": "import { tokenExpiry } from './tokens';\nexport function sessionEnds(issued: number) { return tokenExpiry(issued); }\n",
+		"src/util/log.ts":     "export function log(msg: string) { console.log(msg); }\n",
+		"CHANGELOG.md":        "# Changes\n",
+	})
+	git := gitIn(t, repo)
+	git("init", "-q")
+	git("add", ".")
+	git("commit", "-q", "-m", "Start")
+	// Every change writes the changelog too.
+	for i := range 5 {
+		for _, f := range []string{"src/auth/tokens.ts", "CHANGELOG.md"} {
+			b, err := os.ReadFile(repo + "/" + f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(repo+"/"+f, append(b, []byte("// change "+string(rune('a'+i))+"\n")...), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		git("add", "src/auth/tokens.ts", "CHANGELOG.md")
+		git("commit", "-q", "-m", "Change the token expiry "+string(rune('a'+i)))
+	}
+	res, err := retrieve.Retrieve(context.Background(), repo, "ACCESS_TOKEN_EXPIRY_SECONDS is wrong in tokens.ts", hone.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := map[string]bool{}
+	for _, f := range res.Files {
+		in[f.Path] = true
+	}
+	placed := false
+	for _, r := range res.Ranking {
+		if r.Path == "CHANGELOG.md" && r.Relevance >= res.Threshold {
+			placed = true
+		}
+		if r.Relevance >= res.Threshold && !in[r.Path] {
+			t.Errorf("%s is ranked at %.2f, at the threshold %.2f, and not in the files %v", r.Path, r.Relevance, res.Threshold, slices.Sorted(maps.Keys(in)))
+		}
+	}
+	if !placed {
+		t.Errorf("the changelog, in every commit beside tokens.ts, is not placed at the threshold: ranking %+v", res.Ranking)
+	}
+}

@@ -529,20 +529,7 @@ func (rk *ranker) result(res *hone.Result) {
 		res.Concepts = append(res.Concepts, ci)
 	}
 	ranking, chosen, fallback := rk.rank()
-	// The changelog and the options' documentation are placed as the
-	// caller's globs allow, as a search would find them.
-	logs := map[string]float64{}
-	for p, sh := range rk.changelogs {
-		if rk.searchable(p) {
-			logs[p] = sh
-		}
-	}
-	res.Ranking = withChangelog(ranking, logs)
-	if len(res.Ranking) > 0 && rk.log != nil && writesOption(rk.tp.clean) {
-		if doc, share := optionDoc(rk.ix, rk.log, res.Ranking[0].Path, rk.content); doc != "" && rk.searchable(doc) {
-			res.Ranking = withOptionDoc(res.Ranking, doc, share)
-		}
-	}
+	res.Ranking = ranking
 	inHand := map[string]bool{}
 	for p := range chosen {
 		inHand[p] = true
@@ -587,7 +574,7 @@ func (rk *ranker) result(res *hone.Result) {
 		if best > 1 {
 			n = fmt.Sprintf("the best %d files are returned, at %.2f to %.2f", best, res.Files[0].Relevance, res.Files[best-1].Relevance)
 		}
-		res.Notice = fmt.Sprintf("no file reached relevance %.2f: %s, as the evidence supports no more; check before relying on them", rk.opts.Threshold, n)
+		res.Notice = fmt.Sprintf("no file reached relevance %s: %s, as the evidence supports no more; check before relying on them", hone.ThresholdText(rk.opts.Threshold), n)
 	}
 	res.RelatedTests = rk.relatedTests(res.Files)
 }
@@ -611,7 +598,10 @@ func (rk *ranker) missing(p string, inHand map[string]bool) []string {
 // says so); tests among them are tests, the rest targets; then the
 // context the targets need, as the loop found it.
 func (rk *ranker) rank() (ranking []hone.Ranked, files map[string]chosen, fallback bool) {
-	out := rk.ranking()
+	// The files are chosen from the ranking as the result gives it, the
+	// changelog and the options' documentation placed: a file placed at
+	// the threshold is among them.
+	out := rk.placed(rk.ranking())
 	p := make([]float64, len(out))
 	for i, r := range out {
 		p[i] = r.Relevance
@@ -676,6 +666,25 @@ func (rk *ranker) rank() (ranking []hone.Ranked, files map[string]chosen, fallba
 		}
 	}
 	return out, files, fallback
+}
+
+// placed is the ranking with the changelog and the options'
+// documentation placed by their shares, as the caller's globs allow, as a
+// search would find them.
+func (rk *ranker) placed(ranking []hone.Ranked) []hone.Ranked {
+	logs := map[string]float64{}
+	for p, sh := range rk.changelogs {
+		if rk.searchable(p) {
+			logs[p] = sh
+		}
+	}
+	ranking = withChangelog(ranking, logs)
+	if len(ranking) > 0 && rk.log != nil && writesOption(rk.tp.clean) {
+		if doc, share := optionDoc(rk.ix, rk.log, ranking[0].Path, rk.content); doc != "" && rk.searchable(doc) {
+			ranking = withOptionDoc(ranking, doc, share)
+		}
+	}
+	return ranking
 }
 
 // contextFiles is how many files the result adds, at most, for the

@@ -144,9 +144,9 @@ func writeText(w io.Writer, res *hone.Result) error {
 				parts = append(parts, fmt.Sprintf("%d %s", roles[r], noun))
 			}
 		}
-		at := fmt.Sprintf("%d at %.2f or above", reached, res.Threshold)
+		at := fmt.Sprintf("%d at %s or above", reached, hone.ThresholdText(res.Threshold))
 		if reached == 0 {
-			at = fmt.Sprintf("none at %.2f or above", res.Threshold)
+			at = fmt.Sprintf("none at %s or above", hone.ThresholdText(res.Threshold))
 		}
 		fmt.Fprintf(b, "%d file%s, %s: %s\n", len(res.Files), plural(len(res.Files)), at, strings.Join(parts, ", "))
 	}
@@ -243,7 +243,7 @@ func gapLine(g hone.Gap) string {
 func stopText(res *hone.Result) string {
 	switch res.StopReason {
 	case hone.StopSufficient:
-		return fmt.Sprintf("sufficient (at least %d files at relevance %.2f or more, and no critical gap was left)", hone.SufficientFiles, res.Threshold)
+		return fmt.Sprintf("sufficient (the ranking holds at least %d files at relevance %s or more, and no critical gap was left)", hone.SufficientFiles, hone.ThresholdText(res.Threshold))
 	case hone.StopNoProgress:
 		return fmt.Sprintf("no progress (the last cycle found nothing new, or left the ranking's best %d files as they were)", hone.SettledFiles)
 	case hone.StopMaxCycles:
