@@ -464,6 +464,13 @@ func (ix *Index) update(ctx context.Context, progress func(Progress)) (Stats, er
 			}
 		}
 	}()
+	// The indexes' own folder, where the user keeps it inside the
+	// repository (--index-dir .hone), is no part of it: its files change
+	// with every update.
+	own := ownFolder(ix.Root, filepath.Dir(filepath.Dir(ix.Path)))
+	if own == "" {
+		own = ownFolder(ix.Root, filepath.Dir(ix.Path)) // the indexes kept at the root itself
+	}
 	err = walk.Walk(walkCtx, ix.Root, walk.Options{
 		Dir:         func(p string) { walked = append(walked, p) },
 		Listings:    listings,
@@ -493,6 +500,9 @@ func (ix *Index) update(ctx context.Context, progress func(Progress)) (Stats, er
 	}, func(f walk.File) error {
 		if !ready() {
 			return loadErr
+		}
+		if own != "" && (f.Path == own || strings.HasPrefix(f.Path, own+"/")) {
+			return filepath.SkipDir
 		}
 		if seenPaths == nil {
 			seenPaths = make([]string, 0, len(cat)+snap.len())
@@ -1443,4 +1453,14 @@ func (ix *Index) saveListings(l *walk.Listings) {
 	if b, err := l.MarshalBinary(); err == nil {
 		_ = atomicfile.Write(ix.Path+listingsSuffix, b, false)
 	}
+}
+
+// ownFolder is the slash path of the folder of indexes dir relative to the
+// repository root, where it lies inside the repository, else "".
+func ownFolder(root, dir string) string {
+	rel, err := filepath.Rel(root, dir)
+	if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
+		return ""
+	}
+	return filepath.ToSlash(rel)
 }

@@ -2,6 +2,8 @@ package index
 
 import (
 	"context"
+	"path/filepath"
+	"slices"
 	"testing"
 )
 
@@ -44,5 +46,37 @@ func TestNewFileWrittenMeanwhile(t *testing.T) {
 	}
 	if got := ix.DefinersOf([]string{"Gamma"}); len(got["Gamma"]) != 1 {
 		t.Errorf("definers of Gamma: %v, want g.go once", got)
+	}
+}
+
+// An index kept inside its repository (--index-dir .hone) is no part of
+// it: its files are not indexed, and an update with nothing changed finds
+// nothing changed.
+func TestIndexFolderInsideTheRepository(t *testing.T) {
+	ctx := context.Background()
+	for _, dir := range []string{".hone-idx", "."} {
+		root := t.TempDir()
+		writeTree(t, root, map[string]string{"a.go": "package a\n", "b/b.go": "package b\n"})
+		for i := range 3 {
+			ix, err := buildAt(ctx, root, Options{Dir: filepath.Join(root, dir)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			st, err := ix.Update(ctx, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var paths []string
+			for _, e := range ix.Entries() {
+				paths = append(paths, e.Path)
+			}
+			ix.Close()
+			if !slices.Equal(paths, []string{"a.go", "b/b.go"}) {
+				t.Errorf("index in %s, build %d: files %v, want a.go and b/b.go alone", dir, i, paths)
+			}
+			if i > 0 && (st.Added != 0 || st.Changed != 0 || st.Deleted != 0) {
+				t.Errorf("index in %s, build %d, nothing changed: %+v", dir, i, st)
+			}
+		}
 	}
 }

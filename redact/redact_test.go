@@ -340,3 +340,27 @@ func TestFileLinesKeepsLines(t *testing.T) {
 		}
 	}
 }
+
+// A bare "pass" names a secret as a part of its own name (DB_PASS,
+// smtp.pass), not inside a word (bypass); a kubeconfig's key data is one.
+func TestPassAndKeyData(t *testing.T) {
+	key := strings.Repeat("LS0tLS1CRUdJTiBSU0EgUFJJVkFURSBLRVktLS0tLQpNSUlFb3dJQkFBS0NBUUVB", 4)
+	for _, tt := range []struct {
+		path, text, secret string
+	}{
+		{"production.conf", "DB_PASS=Zq8vT3kLmN2pR7sW\n", "Zq8vT3kLmN2pR7sW"},
+		{"mail.conf", "smtp.pass = hunter2-horse99\n", "hunter2-horse99"},
+		{"config.yaml", "pass: Tr0ub4dor-and-3\n", "Tr0ub4dor-and-3"},
+		{".kube/config", "users:\n- name: admin\n  user:\n    client-key-data: " + key + "\n", key[:40]},
+	} {
+		out, n := redact.File(tt.path, tt.text)
+		if n == 0 || strings.Contains(out, tt.secret) {
+			t.Errorf("%s: %q left in:\n%s", tt.path, tt.secret, out)
+		}
+	}
+	for _, code := range []string{"bypass = true\n", "compass_heading = north\n", "if ok { pass.Repo = be.Name() }\n", "PASS_COUNT = 3\n"} {
+		if out, n := redact.File("a.py", code); n != 0 {
+			t.Errorf("%q redacted: %q", code, out)
+		}
+	}
+}

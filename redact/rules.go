@@ -25,7 +25,9 @@ func honeRules() []rule {
 }
 
 // secretName is a name that says its value is a secret.
-const secretName = `[\w.-]*(?:passw(?:or)?d|pwd|passphrase|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|auth[_-]?key|credentials?)[\w.-]*`
+// A bare "pass" counts as a part of its own (DB_PASS, smtp.pass), not
+// inside a word (bypass, compass); "key-data" is a kubeconfig's key.
+const secretName = `(?:[\w.-]*(?:passw(?:or)?d|pwd|passphrase|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|auth[_-]?key|key[_-]data|credentials?)[\w.-]*|(?:[\w.-]*[_.-])?pass(?:[_.-][\w.-]*)?)`
 
 var secretKeywords = []string{"pass", "pwd", "secret", "token", "key", "credential"}
 
@@ -80,7 +82,7 @@ var secretNameCores = [][]byte{
 	[]byte("passwd"), []byte("password"), []byte("pwd"), []byte("passphrase"), []byte("secret"), []byte("token"),
 	[]byte("apikey"), []byte("api_key"), []byte("api-key"), []byte("accesskey"), []byte("access_key"), []byte("access-key"),
 	[]byte("privatekey"), []byte("private_key"), []byte("private-key"), []byte("authkey"), []byte("auth_key"), []byte("auth-key"),
-	[]byte("credential"),
+	[]byte("credential"), []byte("pass"), []byte("key-data"), []byte("key_data"),
 }
 
 // mayAssignQuoted is false when quotedSecret cannot match a line: no

@@ -65,6 +65,10 @@ func Classify(p string, head []byte) Kind {
 	}
 	bk, prose := baseKind(base)
 	k |= bk | cased
+	// kubectl's configuration holds its clients' keys.
+	if base == "config" && (dir == ".kube" || strings.HasSuffix(dir, "/.kube")) {
+		k |= Secret
+	}
 
 	if len(head) > 0 && !k.Has(Generated) {
 		head = head[:min(len(head), HeadSize)]
@@ -241,6 +245,7 @@ var (
 var (
 	secretNames = map[string]bool{
 		".env":             true,
+		"kubeconfig":       true,
 		"credentials":      true,
 		"credentials.json": true,
 		".git-credentials": true,
@@ -259,8 +264,13 @@ var (
 		".pem": true, ".key": true, ".p12": true, ".pfx": true,
 		".jks": true, ".keystore": true, ".ppk": true,
 		".credentials": true,
+		// An env file by its extension (docker compose's env_file:
+		// production.env, web.env).
+		".env": true,
 	}
-	secretPrefixes = []string{".env.", "id_rsa", "id_dsa", "id_ecdsa", "id_ed25519"}
+	// An env file's variants: .env.local, .env-production, .env_local,
+	// an editor's backup .env~.
+	secretPrefixes = []string{".env.", ".env-", ".env_", ".env~", "id_rsa", "id_dsa", "id_ecdsa", "id_ed25519"}
 )
 
 // baseKind classifies a lower-case file name. prose reports whether the name

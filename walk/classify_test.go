@@ -78,11 +78,13 @@ func TestClassifyPath(t *testing.T) {
 			"id_dsa", "id_ecdsa", "id_ed25519", "credentials", "credentials.json",
 			"aws.credentials", ".netrc", ".npmrc", ".pypirc", "secrets.yaml",
 			"k8s/secrets.yml", "secrets.json", ".git-credentials", "release.keystore",
+			"production.env", "deploy/web.env", ".env-production", ".env_local", ".env~",
+			".kube/config", "ops/.kube/config", "kubeconfig",
 		}},
 		{0, []string{
 			"environment.py", "keyboard.go", "env.go", ".envrc", "keys.go", "monkey.py",
 			"credentials.go", "secrets.go", "secret.md.go", "pem.go", "id.go",
-			"apikey.go", "src/env/config.go",
+			"apikey.go", "src/env/config.go", "config", "kube/config", ".kube/config.go", "env.example.go",
 		}},
 	}
 	for _, tt := range tests {

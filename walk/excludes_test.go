@@ -273,3 +273,41 @@ func TestExcludesFileAsGit(t *testing.T) {
 		})
 	}
 }
+
+// Bracket expressions mean what they mean to git: POSIX classes, a "]"
+// first in the class, a "-" first or last, a negation; a class that does
+// not close matches nothing. The walk lists what git ls-files lists.
+func TestBracketsAsGit(t *testing.T) {
+	git, err := exec.LookPath("git")
+	if err != nil {
+		t.Skip("no git")
+	}
+	t.Setenv("HOME", t.TempDir())
+	t.Setenv("XDG_CONFIG_HOME", "")
+	root := t.TempDir()
+	files := map[string]string{
+		".gitignore": "*.[[:digit:]]\n[[:upper:]]*\n[a-]x\n[]q]\n*[[:space:]]\n[!a]y\n[[:alpha:]][[:digit:]].log\nbad[\n*.[[:nosuch:]]\n",
+	}
+	for _, name := range []string{"a.1", "a.x", "Readme", "lower", "ax", "-x", "bx", "]", "q", "r", "b ", "c", "ay", "by",
+		"q5.log", "55.log", "bad[", "z.k"} {
+		files[name] = ""
+	}
+	writeTree(t, root, files)
+	cmd := exec.Command(git, "init", "-q")
+	cmd.Dir = root
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v\n%s", err, out)
+	}
+	cmd = exec.Command(git, "ls-files", "-z", "--others", "--exclude-standard")
+	cmd.Dir = root
+	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	fromGit := splitNUL(out)
+	slices.Sort(fromGit)
+	if got := walkPaths(t, root, Options{}); !slices.Equal(got, fromGit) {
+		t.Errorf("the walk lists %q, git %q", got, fromGit)
+	}
+}

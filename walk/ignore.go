@@ -382,25 +382,89 @@ func newNameMatcher(p string) nameMatcher {
 	return nameMatcher{op: opGlob, glob: goClass(p)}
 }
 
-// goClass writes a gitignore pattern's negated bracket expressions, "[!a]",
-// as Go's path.Match reads them, "[^a]": Go takes "!" for a character of
-// the class, which turned the rule's meaning round.
+// goClass writes a gitignore pattern's bracket expressions as Go's
+// path.Match reads them: a negation "[!a]" as "[^a]" (Go takes "!" for a
+// character of the class, which turned the rule's meaning round); a "]"
+// first in the class, and a "-" first or last, as themselves; POSIX
+// classes ("[[:digit:]]") as the ranges they name. Go's path.Match
+// refuses what it cannot read, and a refused pattern matches nothing, as a
+// class that does not close matches nothing in git.
 func goClass(p string) string {
-	if !strings.Contains(p, "[!") {
+	if !strings.Contains(p, "[") {
 		return p
 	}
-	b := []byte(p)
-	for i := 0; i < len(b); i++ {
-		switch b[i] {
-		case '\\':
+	var b strings.Builder
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		switch {
+		case c == '\\' && i+1 < len(p):
+			b.WriteString(p[i : i+2])
 			i++
-		case '[':
-			if i+1 < len(b) && b[i+1] == '!' {
-				b[i+1] = '^'
+		case c == '[':
+			class, end, ok := bracket(p, i)
+			if !ok {
+				// git's wildmatch gives up on a class that does not
+				// close, or names no class it knows: the pattern
+				// matches nothing, as Go's refusal of it does.
+				return p
 			}
+			b.WriteString(class)
+			i = end
+		default:
+			b.WriteByte(c)
 		}
 	}
-	return string(b)
+	return b.String()
+}
+
+// posixClasses are the character classes of a bracket expression, as
+// ranges Go reads.
+var posixClasses = map[string]string{
+	"alnum": "0-9A-Za-z", "alpha": "A-Za-z", "blank": " \t", "cntrl": "\x00-\x1f\x7f",
+	"digit": "0-9", "graph": "!-~", "lower": "a-z", "print": " -~",
+	"punct": "!-/:-@\\[-`{-~", "space": " \t\n\v\f\r", "upper": "A-Z", "xdigit": "0-9A-Fa-f",
+}
+
+// bracket reads the bracket expression of p at i, a "[": it returns it as
+// Go writes it, where it ends, and whether it is one (closed, and of
+// classes it knows).
+func bracket(p string, i int) (string, int, bool) {
+	var b strings.Builder
+	b.WriteByte('[')
+	j := i + 1
+	if j < len(p) && (p[j] == '!' || p[j] == '^') {
+		b.WriteByte('^')
+		j++
+	}
+	first := j
+	for ; j < len(p); j++ {
+		c := p[j]
+		switch {
+		case c == ']' && j > first:
+			b.WriteByte(']')
+			return b.String(), j, true
+		case c == '[' && j+1 < len(p) && p[j+1] == ':':
+			end := strings.Index(p[j+2:], ":]")
+			if end < 0 {
+				return "", 0, false
+			}
+			ranges, ok := posixClasses[p[j+2:j+2+end]]
+			if !ok {
+				return "", 0, false
+			}
+			b.WriteString(ranges)
+			j += 2 + end + 1
+		case c == '\\' && j+1 < len(p):
+			b.WriteString(p[j : j+2])
+			j++
+		case c == ']' || c == '-' && (j == first || j+1 < len(p) && p[j+1] == ']') || c == '^':
+			b.WriteByte('\\')
+			b.WriteByte(c)
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return "", 0, false
 }
 
 // match reports whether name, a path element, matches.

@@ -242,3 +242,17 @@ func TestCompileAgreesWithRules(t *testing.T) {
 		}
 	}
 }
+
+// FuzzGoClass: any pattern is written for Go without a panic, and what it
+// is written as matches a name without one.
+func FuzzGoClass(f *testing.F) {
+	for _, p := range []string{"*.[[:digit:]]", "[]a]", "[a-]x", "[!a]", "[[:nosuch:]]", "a[", `[\]]`, "[[:alpha:]"} {
+		f.Add(p, "a1")
+	}
+	f.Fuzz(func(t *testing.T, p, name string) {
+		g := goClass(p)
+		filepath.Match(g, name)
+		m := newNameMatcher(p)
+		m.match(name)
+	})
+}

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"log/slog"
 	"os"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -306,6 +307,11 @@ func (p *Pool) watch(root string, e *entry) {
 	if !watch.Supported || e.noWatch {
 		return
 	}
+	if e.watcher == nil && !eventsReliable(root) {
+		p.log.Info("every call walks the repository: its file system (network or user-space) may change with no event to watch", "repo", root)
+		e.noWatch = true
+		return
+	}
 	if e.watcher != nil && e.watcher.Err() != nil {
 		p.log.Warn("every call walks the repository: its watcher failed", "repo", root, "err", e.watcher.Err())
 		e.watcher.Close()
@@ -334,4 +340,13 @@ func (p *Pool) watch(root string, e *entry) {
 		e.watcher.Close()
 		e.watcher, e.noWatch = nil, true
 	}
+}
+
+// eventsReliable reports whether a change to the files under root raises
+// an event to watch: not on Linux's network and user-space file systems
+// (NFS, FUSE, SMB, 9p: WSL's /mnt/c, sshfs, a virtual machine's shared
+// folder), where an edit from the other side raises none, as the walk's
+// kept listings do not trust them either. A variable, for tests.
+var eventsReliable = func(root string) bool {
+	return runtime.GOOS != "linux" || walk.KeepsListings(root)
 }

@@ -375,3 +375,24 @@ func TestWaitingCallHearsProgress(t *testing.T) {
 		t.Errorf("while the first call's update ran, the waiting call heard %+v, want it to its 40th file", heard)
 	}
 }
+
+// On a file system whose changes raise no event to watch (a network or
+// user-space one), every call walks: an edit made from the other side is
+// seen by the next call.
+func TestUnwatchableFileSystemWalks(t *testing.T) {
+	was := eventsReliable
+	eventsReliable = func(string) bool { return false }
+	t.Cleanup(func() { eventsReliable = was })
+	repo := t.TempDir()
+	if err := os.WriteFile(filepath.Join(repo, "a.go"), []byte("package a\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	files, walked := countingPool(t, repo)
+	files()
+	before := walked()
+	files()
+	files()
+	if walked() != before+2 {
+		t.Errorf("%d walks after two calls, want %d: a call on an unwatchable file system must walk", walked(), before+2)
+	}
+}
