@@ -339,7 +339,7 @@ func Build(res *hone.Result, root string, opts Options) *Pack {
 		}
 		blocks = nb
 	}
-	text := p.assemble(head, files, blocks)
+	text := p.assemble(head, files, texts, blocks)
 	// Tokens of a whole are not always the sum of its parts, and a file's
 	// rate can be off (a license at its head counts as prose): make sure.
 	// What goes out is what is worth least per token, as the fill would
@@ -373,7 +373,7 @@ func Build(res *hone.Result, root string, opts Options) *Pack {
 		}
 		unbridge(units)
 		blocks = layout(files, texts, units)
-		text = p.assemble(head, files, blocks)
+		text = p.assemble(head, files, texts, blocks)
 	}
 	// A pack that lost all its code to the count (its one unit fit by the
 	// estimate, not by the count) gets the best unit's head and tail in
@@ -394,7 +394,7 @@ func Build(res *hone.Result, root string, opts Options) *Pack {
 			k := slices.Index(units, best)
 			units[k] = v
 			nb := layout(files, texts, units)
-			if nt := p.assemble(head, files, nb); count(nt) <= opts.Budget {
+			if nt := p.assemble(head, files, texts, nb); count(nt) <= opts.Budget {
 				blocks, text = nb, nt
 				break
 			}
@@ -410,6 +410,9 @@ func Build(res *hone.Result, root string, opts Options) *Pack {
 			// The middle left out of a unit shown in part is listed as
 			// what did not fit, by its lines.
 			omitted = append(omitted, &unit{file: u.file, from: u.cut[0], to: u.cut[1], symbol: u.symbol, why: "middle", worth: u.worth})
+		case u.bytes[1] > 0:
+			from, to := lineAt(u, texts[u.file], u.bytes[0]), lineAt(u, texts[u.file], u.bytes[1])
+			omitted = append(omitted, &unit{file: u.file, from: from, to: to, symbol: u.symbol, why: "middle", worth: u.worth})
 		}
 	}
 	// What did not fit, the most worth first, ready to ask for.
@@ -420,7 +423,7 @@ func Build(res *hone.Result, root string, opts Options) *Pack {
 		}
 		// A unit cut to fit and then left out is left out whole.
 		whole := *u
-		whole.cut = [2]int{}
+		whole.cut, whole.bytes = [2]int{}, [2]int{}
 		p.Omitted = append(p.Omitted, whole.name(redact.QuotePath(files[u.file].Path)))
 	}
 	if len(p.Omitted) > 0 {
@@ -628,7 +631,7 @@ func layout(files []hone.File, texts [][]string, units []*unit) []block {
 			from, to, total := run[0].from, run[len(run)-1].to, len(texts[i])
 			cut := false
 			for _, u := range run {
-				cut = cut || u.cut[0] > 0
+				cut = cut || u.trimmed()
 			}
 			title := fmt.Sprintf("%s (lines %d-%d of %d)", qpath, from, to, total)
 			if from == 1 && to == total && !cut {
@@ -656,7 +659,7 @@ func layout(files []hone.File, texts [][]string, units []*unit) []block {
 			if cut {
 				parts := make([]string, len(run))
 				for k, u := range run {
-					if u.cut[0] > 0 {
+					if u.trimmed() {
 						parts[k] = elided(texts[i], u)
 					} else {
 						parts[k] = strings.Join(texts[i][u.from-1:u.to], "\n")
@@ -676,7 +679,7 @@ func layout(files []hone.File, texts [][]string, units []*unit) []block {
 const titleSymbols = 4
 
 // assemble writes the header and the blocks, and lists what went in.
-func (p *Pack) assemble(head string, files []hone.File, blocks []block) string {
+func (p *Pack) assemble(head string, files []hone.File, texts [][]string, blocks []block) string {
 	var b strings.Builder
 	b.WriteString(head)
 	p.Included, p.Ranges = p.Included[:0], p.Ranges[:0]
@@ -687,6 +690,18 @@ func (p *Pack) assemble(head string, files []hone.File, blocks []block) string {
 			p.Included = append(p.Included, u.name(redact.QuotePath(path)))
 			if u.cut[0] > 0 {
 				p.Ranges = append(p.Ranges, Range{Path: path, Start: u.from, End: u.cut[0] - 1}, Range{Path: path, Start: u.cut[1] + 1, End: u.to})
+				continue
+			}
+			if u.bytes[1] > 0 {
+				// The lines shown whole: those before the cut's line and
+				// after the line it ends on.
+				lines := texts[u.file]
+				if a := lineAt(u, lines, u.bytes[0]); a > u.from {
+					p.Ranges = append(p.Ranges, Range{Path: path, Start: u.from, End: a - 1})
+				}
+				if b := lineAt(u, lines, u.bytes[1]); b < u.to {
+					p.Ranges = append(p.Ranges, Range{Path: path, Start: b + 1, End: u.to})
+				}
 				continue
 			}
 			p.Ranges = append(p.Ranges, Range{Path: path, Start: u.from, End: u.to})

@@ -819,3 +819,38 @@ func TestSecretKeepsLineNumbers(t *testing.T) {
 		}
 	}
 }
+
+// A unit of a few long lines larger than the budget (a minified bundle's
+// one line) comes with its head and tail, its middle left out, saying so,
+// as a longer definition does; the middle is listed as left out.
+func TestLongLinesElided(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	for i := range 4000 {
+		fmt.Fprintf(&b, "function t%d(e){return e.token+%d}", i, i)
+	}
+	one := b.String()
+	files := map[string]string{
+		"dist/app.min.js": one + "\n",
+		"three.js":        one[:40000] + "\n" + one[40000:80000] + "\n" + one[80000:120000] + "\n",
+	}
+	for name, text := range files {
+		if err := os.WriteFile(filepath.Join(dir, name[strings.LastIndex(name, "/")+1:]), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		path := name[strings.LastIndex(name, "/")+1:]
+		for _, budget := range []int{300, 1000, 4000} {
+			res := &hone.Result{Task: "token expiry", Threshold: 0.7, Files: []hone.File{{Path: path, Relevance: 0.9, Role: hone.RoleTarget}}}
+			p := Build(res, dir, Options{Budget: budget})
+			if p.Tokens > budget {
+				t.Errorf("%s at %d: %d tokens", path, budget, p.Tokens)
+			}
+			if !strings.Contains(p.Text, "function t0(e)") || !strings.Contains(p.Text, "bytes of lines") || !strings.Contains(p.Text, "left out: over the budget") {
+				t.Errorf("%s at %d: want its head and a note that its middle is left out:\n%.600s", path, budget, p.Text)
+			}
+			if !slices.ContainsFunc(p.Omitted, func(o string) bool { return strings.Contains(o, "(its middle, left out)") }) {
+				t.Errorf("%s at %d: the middle is not listed as left out: %q", path, budget, p.Omitted)
+			}
+		}
+	}
+}

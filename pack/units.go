@@ -42,7 +42,14 @@ type unit struct {
 	// cut are the first and last lines left out of the middle of a unit
 	// too large for the budget, or zeros.
 	cut [2]int
+	// bytes, for a unit of a few long lines too large for the budget (a
+	// minified bundle's line), are where the middle left out of its text
+	// (its lines joined) starts and ends, or zeros.
+	bytes [2]int
 }
+
+// trimmed reports whether the unit goes in with its middle left out.
+func (u *unit) trimmed() bool { return u.cut[0] > 0 || u.bytes[1] > 0 }
 
 // A unit's worth is the chance that the task needs it: the file's
 // relevance, times the chance that what the task changes in the file lies
@@ -789,6 +796,9 @@ func (u *unit) name(path string) string {
 	if u.cut[0] > 0 {
 		s += fmt.Sprintf(" (lines %d-%d elided)", u.cut[0], u.cut[1])
 	}
+	if u.bytes[1] > 0 {
+		s += fmt.Sprintf(" (%d bytes left out of its middle)", u.bytes[1]-u.bytes[0])
+	}
 	return s
 }
 
@@ -816,7 +826,7 @@ func elide(u *unit, lines []string, room int, count func(string) int) *unit {
 		}
 	}
 	if best < 3 {
-		return nil
+		return elideBytes(u, lines, room, count)
 	}
 	v := *u
 	v.cut = [2]int{u.from + best, u.to - best}
@@ -824,8 +834,70 @@ func elide(u *unit, lines []string, room int, count func(string) int) *unit {
 	return &v
 }
 
+// minElidedBytes: a unit cut by its bytes keeps this many of its head
+// and as many of its tail at least, or is left out.
+const minElidedBytes = 64
+
+// elideBytes is elide for a unit of lines too few or too long to leave
+// whole lines out of: its text's head and tail, as many bytes of each as
+// fit, cut on characters, the middle left out, saying so; nil when not
+// even a few fit.
+func elideBytes(u *unit, lines []string, room int, count func(string) int) *unit {
+	text := strings.Join(lines[u.from-1:u.to], "\n")
+	best := 0
+	for lo, hi := minElidedBytes, (len(text)-1)/2; lo <= hi; {
+		k := (lo + hi) / 2
+		v := *u
+		v.bytes = byteCut(text, k)
+		if count(elided(lines, &v))+blockTokens <= room {
+			best, lo = k, k+1
+		} else {
+			hi = k - 1
+		}
+	}
+	if best == 0 {
+		return nil
+	}
+	v := *u
+	v.bytes = byteCut(text, best)
+	v.tokens = count(elided(lines, &v)) + blockTokens
+	return &v
+}
+
+// byteCut is where the middle of text starts and ends when k bytes of its
+// head and of its tail are kept, moved to characters' starts.
+func byteCut(text string, k int) [2]int {
+	a, b := k, len(text)-k
+	for a > 0 && !utf8.RuneStart(text[a]) {
+		a--
+	}
+	for b < len(text) && !utf8.RuneStart(text[b]) {
+		b++
+	}
+	return [2]int{a, b}
+}
+
+// lineAt is the line, of a unit whose text is its lines joined, that the
+// text's byte at offset lies on.
+func lineAt(u *unit, lines []string, offset int) int {
+	l := u.from
+	for at := 0; l < u.to; l++ {
+		at += len(lines[l-1]) + 1
+		if at > offset {
+			break
+		}
+	}
+	return l
+}
+
 // elided is the text of a unit with its middle left out, saying so.
 func elided(lines []string, u *unit) string {
+	if u.bytes[1] > 0 {
+		text := strings.Join(lines[u.from-1:u.to], "\n")
+		return text[:u.bytes[0]] +
+			fmt.Sprintf("\n    … %d bytes of lines %d-%d left out: over the budget; ask for them by range …\n", u.bytes[1]-u.bytes[0], lineAt(u, lines, u.bytes[0]), lineAt(u, lines, u.bytes[1])) +
+			text[u.bytes[1]:]
+	}
 	return strings.Join(lines[u.from-1:u.cut[0]-1], "\n") +
 		fmt.Sprintf("\n    … lines %d-%d (%d lines) left out: over the budget; ask for them by range …\n", u.cut[0], u.cut[1], u.cut[1]-u.cut[0]+1) +
 		strings.Join(lines[u.cut[1]:u.to], "\n")
