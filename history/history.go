@@ -73,7 +73,10 @@ CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHO
 //	   whole; subjects cut at maxSubject bytes; a shallow clone's last
 //	   commits have no files; messages read as UTF-8 whatever
 //	   i18n.logOutputEncoding says.
-const schemaVersion = "8"
+//	9  a message that holds the byte ending messages in fetch's format
+//	   names none of the commit's files (parseLog): a cache read before
+//	   may hold files such a message made up, and terms it did not mask.
+const schemaVersion = "9"
 
 // Commit is one commit of the history, as a search reads it.
 type Commit struct {
@@ -977,10 +980,14 @@ func parseLog(out []byte) []*Commit {
 		if !ok {
 			continue
 		}
-		msg, files, ok := bytes.Cut(rest, []byte{2})
-		if !ok {
+		// The message may hold the byte that ends it (git allows any but
+		// NUL); the file list after it never does (git quotes a name's
+		// control characters): the last one ends the message.
+		end := bytes.LastIndexByte(rest, 2)
+		if end < 0 {
 			continue
 		}
+		msg, files := rest[:end], rest[end+1:]
 		// The hash, the committer time, the parents.
 		ids := strings.Fields(string(head))
 		if len(ids) < 2 {

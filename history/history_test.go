@@ -211,6 +211,16 @@ func TestParseLog(t *testing.T) {
 	}
 }
 
+// A message that holds the byte ending messages (git allows any but NUL)
+// names no file of the commit's: the files are those after the last.
+func TestParseLogMessageWithItsEnd(t *testing.T) {
+	out := []byte("\x00aaa 1700000000 bbb\x01Fix invoice total tax computation\n\nbody\x02\nbilling/invoice.py\nbilling/forged.py\n\x02\ndocs/notes.txt\n")
+	cs := parseLog(out)
+	if len(cs) != 1 || !slices.Equal(cs[0].Files, []string{"docs/notes.txt"}) {
+		t.Fatalf("commits %+v, want one that changed docs/notes.txt alone", cs)
+	}
+}
+
 func FuzzParseLog(f *testing.F) {
 	f.Add([]byte("\x00aaa 1700000000 bbb\x01subject\n\nbody\x02\nfile.go\n"))
 	f.Add([]byte("\x00\x01\x02"))

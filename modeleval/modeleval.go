@@ -251,12 +251,26 @@ func (e *Evaluator) Evaluate(ctx context.Context, req hone.EvaluateRequest) ([]h
 	return out, failed
 }
 
+// maxCallTokens bounds the tokens one call may say it spent: no model
+// reads or writes a billion tokens in one answer, and a sum of counts past
+// it could wrap.
+const maxCallTokens = 1 << 30
+
 // finish counts one call's answer, and reads its verdicts on the batch.
 func (e *Evaluator) finish(p Prompt, b []item, reply Reply, err error) ([]hone.Evaluation, error) {
 	e.mu.Lock()
 	e.used.Calls++
 	e.used.Retries += reply.Retries
 	in, out := reply.InputTokens, reply.OutputTokens
+	// An endpoint's count past what any call spends (below zero, or past
+	// maxCallTokens) counts nothing: the tokens are counted as for an
+	// endpoint that said none.
+	if in < 0 || in > maxCallTokens {
+		in = 0
+	}
+	if out < 0 || out > maxCallTokens {
+		out = 0
+	}
 	// A call that came to no answer (no connection, a refusal of the
 	// request, a timeout) is counted, and failed, but spent nothing the
 	// endpoint says; its prompt's tokens are not estimated for it.

@@ -714,3 +714,32 @@ func TestUsageOfFailedCalls(t *testing.T) {
 		}
 	}
 }
+
+// countsChat answers every file at 0.5 and says it spent in and out tokens.
+type countsChat struct{ in, out int }
+
+func (countsChat) Name() string { return "fake:counts" }
+
+func (c countsChat) Complete(_ context.Context, p Prompt) (Reply, error) {
+	return Reply{Text: verdicts(p.User, func(string) float64 { return 0.5 }), InputTokens: c.in, OutputTokens: c.out}, nil
+}
+
+// An endpoint's token counts below zero, or past what a call can spend,
+// count as none said: the usage and cost stay what the prompt and answer
+// hold, never negative, never wrapped.
+func TestUsageCountsChecked(t *testing.T) {
+	honest := New(countsChat{}, Config{PriceIn: 1, PriceOut: 2})
+	if _, err := honest.Evaluate(context.Background(), request("a.go", "b.go")); err != nil {
+		t.Fatal(err)
+	}
+	want := honest.Usage()
+	for _, c := range []countsChat{{-100000, -5000}, {1 << 62, 1 << 62}, {-1, 1 << 40}} {
+		ev := New(c, Config{PriceIn: 1, PriceOut: 2})
+		if _, err := ev.Evaluate(context.Background(), request("a.go", "b.go")); err != nil {
+			t.Fatal(err)
+		}
+		if u := ev.Usage(); u != want {
+			t.Errorf("counts %d in, %d out said: usage %+v, want %+v", c.in, c.out, u, want)
+		}
+	}
+}
