@@ -72,3 +72,20 @@ func walEmpty(path string) bool {
 	fi, err := os.Stat(path + "-wal")
 	return errors.Is(err, os.ErrNotExist) || err == nil && fi.Size() == 0
 }
+
+// sqliteBusy and sqliteLocked are SQLite's codes for a lock held
+// elsewhere.
+const (
+	sqliteBusy   = 5
+	sqliteLocked = 6
+)
+
+// isBusy reports errors of a lock another connection holds.
+func isBusy(err error) bool {
+	var se *sqlite.Error
+	if errors.As(err, &se) {
+		c := se.Code() & 0xff
+		return c == sqliteBusy || c == sqliteLocked
+	}
+	return strings.Contains(err.Error(), "database is locked")
+}

@@ -2,6 +2,7 @@ package index
 
 import (
 	"context"
+	"fmt"
 	"testing"
 )
 
@@ -144,4 +145,35 @@ func TestFirstBuildJournal(t *testing.T) {
 			t.Errorf("%d files indexed, want %d", ix.N(), len(files))
 		}
 	})
+}
+
+// Processes that open a repository's index at once, none built, each get
+// it: one builds it, the others wait for its lock, never an error of
+// SQLite's own (database is locked) (a review's reproduction).
+func TestConcurrentFirstOpens(t *testing.T) {
+	ctx := context.Background()
+	root := t.TempDir()
+	files := map[string]string{}
+	for i := range 400 {
+		files[fmt.Sprintf("pkg%d/f%d.go", i%7, i)] = fmt.Sprintf("package p\n\nfunc F%d() int { return %d }\n", i, i)
+	}
+	writeTree(t, root, files)
+	for round := range 8 {
+		dir := t.TempDir()
+		errs := make(chan error, 8)
+		for range 8 {
+			go func() {
+				ix, err := buildAt(ctx, root, Options{Dir: dir})
+				if err == nil {
+					ix.Close()
+				}
+				errs <- err
+			}()
+		}
+		for range 8 {
+			if err := <-errs; err != nil {
+				t.Errorf("round %d: %v", round, err)
+			}
+		}
+	}
 }

@@ -717,9 +717,27 @@ func walMode(ctx context.Context, db *sql.DB) (bool, error) {
 		// A new file is built with a rollback journal: see journalWAL.
 		return true, nil
 	}
-	_, err = conn.ExecContext(ctx, `PRAGMA journal_mode = WAL`)
-	return false, err
+	// Another process's first build, in rollback mode, holds the file's
+	// lock between its commits, and SQLite answers a change of journal
+	// mode then with SQLITE_BUSY at once, busy_timeout or not: wait for
+	// it as for any lock, until the context ends or busyWait passes.
+	start := time.Now()
+	for delay := 2 * time.Millisecond; ; delay = min(2*delay, 100*time.Millisecond) {
+		_, err = conn.ExecContext(ctx, `PRAGMA journal_mode = WAL`)
+		if err == nil || !isBusy(err) || time.Since(start) > busyWait {
+			return false, err
+		}
+		select {
+		case <-ctx.Done():
+			return false, ctx.Err()
+		case <-time.After(delay):
+		}
+	}
 }
+
+// busyWait is how long an open waits for another process's lock, as
+// busy_timeout has SQLite wait.
+const busyWait = 60 * time.Second
 
 // testHookOpen, if set, stands for the outcome of the first read of an
 // open: tests make it a full disk.
