@@ -78,7 +78,7 @@ func TestBusy(t *testing.T) {
 		t.Fatalf("cache files %v, want one database", dbs)
 	}
 	// Another process's lock: a lock of its own file, as flock has it.
-	unlock, _, err := filelock.Lock(dbs[0]+".lock", false)
+	unlock, _, err := filelock.Lock(context.Background(), dbs[0]+".lock", false)
 	if err != nil {
 		t.Fatal(err)
 	}

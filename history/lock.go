@@ -20,7 +20,7 @@ func lockFile(ctx context.Context, p string, wait bool) (unlock func(), waited b
 	if err != nil {
 		return nil, false, err
 	}
-	unlockFile, waited, err := filelock.Lock(p, wait)
+	unlockFile, waited, err := filelock.Lock(ctx, p, wait)
 	switch {
 	case errors.Is(err, filelock.ErrHeld):
 		release()

@@ -238,7 +238,7 @@ func (ix *Index) Update(ctx context.Context, progress func(Progress)) (Stats, er
 		if testHookNoUpdateLock {
 			return func() {}, false, nil
 		}
-		return filelock.Lock(ix.Path+".lock", true)
+		return filelock.Lock(ctx, ix.Path+".lock", true)
 	}()
 	if err != nil {
 		return Stats{}, fmt.Errorf("lock the updates of index %s: %w", ix.Path, err)
