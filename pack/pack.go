@@ -87,6 +87,9 @@ type Range struct {
 // Build makes the pack of a result; root is the repository the paths are
 // relative to.
 func Build(res *hone.Result, root string, opts Options) *Pack {
+	if res == nil {
+		res = &hone.Result{} // a pack of no result: its header alone
+	}
 	if opts.Budget <= 0 {
 		opts.Budget = DefaultBudget
 	}

@@ -854,3 +854,11 @@ func TestLongLinesElided(t *testing.T) {
 		}
 	}
 }
+
+// A pack of no result is its header alone, within its budget.
+func TestBuildNoResult(t *testing.T) {
+	p := Build(nil, t.TempDir(), Options{Budget: 200})
+	if p == nil || p.Tokens > 200 || len(p.Included) != 0 {
+		t.Errorf("a pack of no result: %+v", p)
+	}
+}

@@ -38,7 +38,7 @@ func newJudges(ix *index.Index, tp *taskParse, src *sources, opts hone.Options) 
 		j.excerpts = &excerpter{ix: ix, tp: tp, src: src}
 		j.used = &hone.Usage{}
 		if m, ok := opts.Evaluator.(hone.Metered); ok {
-			*j.used = m.Usage()
+			*j.used = usageOf(m)
 		}
 	}
 	return j
@@ -100,13 +100,30 @@ func (j *judges) judge(ctx context.Context, req hone.EvaluateRequest, cycle int)
 	return vs, use, nil
 }
 
+// usageOf is what an evaluator the caller wrote says it spent: nothing
+// where its Usage panics, as its Evaluate's panic is a fallback, not the
+// run's failure; a cost that is no number (NaN, infinite, below zero) as
+// 0, which JSON can carry.
+func usageOf(m hone.Metered) (u hone.Usage) {
+	defer func() {
+		if recover() != nil {
+			u = hone.Usage{}
+		}
+	}()
+	u = m.Usage()
+	if math.IsNaN(u.CostUSD) || math.IsInf(u.CostUSD, 0) || u.CostUSD < 0 {
+		u.CostUSD = 0
+	}
+	return u
+}
+
 // spent reads what the model spent since the last reading.
 func (j *judges) spent() *hone.Usage {
 	m, ok := j.model.(redacting).Evaluator.(hone.Metered)
 	if !ok {
 		return nil
 	}
-	now := m.Usage()
+	now := usageOf(m)
 	d := now.Sub(*j.used)
 	*j.used = now
 	return &d

@@ -81,7 +81,7 @@ const historyBeside = 200
 // RetrieveIndex runs the loop over an index the caller keeps up to date,
 // so that several tasks can share one.
 func RetrieveIndex(ctx context.Context, ix *index.Index, task string, opts hone.Options) (*hone.Result, error) {
-	if ix == nil {
+	if ix == nil || ix.Path == "" {
 		return nil, errors.New("retrieve: no index: open one with index.Open or index.OpenUpdate")
 	}
 	start := time.Now()

@@ -2,6 +2,7 @@ package retrieve
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
@@ -920,8 +921,10 @@ func TestLibraryCallersGuarded(t *testing.T) {
 	if _, err := Retrieve(context.Background(), "../testdata/repos/auth-expiry", "\xff\xfe\xfd", hone.Options{IndexDir: dir}); !errors.Is(err, hone.ErrNotText) {
 		t.Errorf("a task of bytes that are not UTF-8: %v", err)
 	}
-	if _, err := RetrieveIndex(context.Background(), nil, "token expiry", hone.Options{}); err == nil {
-		t.Error("RetrieveIndex with no index: no error")
+	for _, ix := range []*index.Index{nil, {}} {
+		if _, err := RetrieveIndex(context.Background(), ix, "token expiry", hone.Options{}); err == nil || !strings.Contains(err.Error(), "open one with index.Open") {
+			t.Errorf("RetrieveIndex with no index open (%v): %v", ix, err)
+		}
 	}
 	// An index opened and never updated is empty, and said so.
 	empty, err := index.Open(context.Background(), "../testdata/repos/auth-expiry", index.Options{Dir: t.TempDir()})
@@ -942,6 +945,21 @@ func TestLibraryCallersGuarded(t *testing.T) {
 	}
 	if !slices.ContainsFunc(notices, func(n string) bool { return strings.Contains(n, "panicked") }) {
 		t.Errorf("notices %q say nothing of the panic", notices)
+	}
+
+	// An evaluator whose Usage panics, or says a cost that is no number,
+	// costs the run nothing: its result comes, and marshals as JSON.
+	for _, m := range []meteredFunc{
+		{func() hone.Usage { panic("a bug of the caller's") }},
+		{func() hone.Usage { return hone.Usage{Evaluator: "fake", Calls: 1, CostUSD: math.NaN()} }},
+	} {
+		res, err := Retrieve(context.Background(), "../testdata/repos/auth-expiry", expiryTask, hone.Options{IndexDir: dir, Evaluator: m, NoHistory: true})
+		if err != nil || len(res.Files) == 0 {
+			t.Fatalf("with an evaluator whose Usage fails: %v, %+v", err, res)
+		}
+		if _, err := json.Marshal(res); err != nil {
+			t.Errorf("the result does not marshal: %v", err)
+		}
 	}
 
 	// A revision asked for that git has not: said, not passed over.
@@ -973,3 +991,13 @@ func TestLibraryCallersGuarded(t *testing.T) {
 		t.Errorf("the evaluator was asked %q (excerpt: %v), want the name as it is", asked, excerptErr)
 	}
 }
+
+// meteredFunc is an evaluator that judges nothing and says what it spent
+// by usage.
+type meteredFunc struct{ usage func() hone.Usage }
+
+func (meteredFunc) Evaluate(context.Context, hone.EvaluateRequest) ([]hone.Evaluation, error) {
+	return nil, nil
+}
+
+func (m meteredFunc) Usage() hone.Usage { return m.usage() }
