@@ -106,20 +106,7 @@ func TestWalkGlobalExcludes(t *testing.T) {
 				"scratch/d.go":  "",
 				"sub/scratch/e": "",
 			})
-			cmd := exec.Command(git, "init", "-q")
-			cmd.Dir = root
-			if out, err := cmd.CombinedOutput(); err != nil {
-				t.Fatalf("git init: %v\n%s", err, out)
-			}
-			cmd = exec.Command(git, "ls-files", "-z", "--others", "--exclude-standard")
-			cmd.Dir = root
-			cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1")
-			out, err := cmd.Output()
-			if err != nil {
-				t.Fatal(err)
-			}
-			fromGit := splitNUL(out)
-			slices.Sort(fromGit)
+			fromGit := gitUntracked(t, git, root)
 			want := []string{".gitignore", "a.go", "keep.tmp"}
 			if !slices.Equal(fromGit, want) {
 				t.Fatalf("git lists %q, the test wants %q", fromGit, want)
@@ -293,6 +280,16 @@ func TestBracketsAsGit(t *testing.T) {
 		files[name] = ""
 	}
 	writeTree(t, root, files)
+	fromGit := gitUntracked(t, git, root)
+	if got := walkPaths(t, root, Options{}); !slices.Equal(got, fromGit) {
+		t.Errorf("the walk lists %q, git %q", got, fromGit)
+	}
+}
+
+// gitUntracked makes root a git repository and returns, sorted, the files
+// git lists there as neither tracked nor ignored: what the walk must list.
+func gitUntracked(t *testing.T, git, root string) []string {
+	t.Helper()
 	cmd := exec.Command(git, "init", "-q")
 	cmd.Dir = root
 	if out, err := cmd.CombinedOutput(); err != nil {
@@ -307,7 +304,5 @@ func TestBracketsAsGit(t *testing.T) {
 	}
 	fromGit := splitNUL(out)
 	slices.Sort(fromGit)
-	if got := walkPaths(t, root, Options{}); !slices.Equal(got, fromGit) {
-		t.Errorf("the walk lists %q, git %q", got, fromGit)
-	}
+	return fromGit
 }
