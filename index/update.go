@@ -501,7 +501,7 @@ func (ix *Index) update(ctx context.Context, progress func(Progress)) (Stats, er
 		if !ready() {
 			return loadErr
 		}
-		if own != "" && (f.Path == own || strings.HasPrefix(f.Path, own+"/")) {
+		if own != "" && strings.HasPrefix(f.Path, own+"/") {
 			return filepath.SkipDir
 		}
 		if seenPaths == nil {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/hone-tools/hone/redact"
 	"github.com/hone-tools/hone/structure"
 	"github.com/hone-tools/hone/walk"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -50,7 +51,7 @@ func (s *Server) fileOutline(ctx context.Context, req *mcp.CallToolRequest, in O
 		return nil, OutlineResult{}, err
 	}
 	o := structure.Extract(slash, src)
-	out := OutlineResult{Path: jsonName(slash), Lang: o.Lang, Defs: o.Defs, Imports: o.Imports}
+	out := OutlineResult{Path: redact.JSONName(slash), Lang: o.Lang, Defs: o.Defs, Imports: o.Imports}
 	if out.Defs == nil {
 		out.Defs = []structure.Def{}
 	}

@@ -83,7 +83,7 @@ func (s *Server) readSpan(ctx context.Context, req *mcp.CallToolRequest, in Span
 		return nil, SpanResult{}, fmt.Errorf("end_line %d is before start_line %d", end, start)
 	}
 	reqEnd := end
-	out := SpanResult{Path: jsonName(slash), StartLine: start}
+	out := SpanResult{Path: redact.JSONName(slash), StartLine: start}
 	if end-start+1 > maxSpanLines {
 		end, out.Truncated = start+maxSpanLines-1, true
 	}

@@ -3,8 +3,6 @@ package mcpserver
 import (
 	"context"
 	"encoding/json"
-	"strconv"
-	"unicode/utf8"
 
 	"github.com/hone-tools/hone/redact"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -51,14 +49,4 @@ func redactToolResult(res *mcp.CallToolResult) {
 		redact.Value(&sc)
 		res.StructuredContent = sc
 	}
-}
-
-// jsonName is a file's name as a tool's structured answer gives it: as it
-// is where it is UTF-8, else in Go's quoted form, which JSON can carry and
-// strconv.Unquote, or read_span's path, turns back into the name.
-func jsonName(p string) string {
-	if utf8.ValidString(p) {
-		return p
-	}
-	return strconv.Quote(p)
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/hone-tools/hone/redact"
 	"github.com/hone-tools/hone/retrieve"
 
 	"github.com/hone-tools/hone"
@@ -237,7 +238,7 @@ func (s *Server) runOptions(in RetrieveParams, ev hone.Evaluator, note string) (
 func answerOf(res *hone.Result, p *pack.Pack, head string, budget int) (*mcp.CallToolResult, RetrieveResult) {
 	out := RetrieveResult{Files: []RetrieveFile{}, RelatedTests: res.RelatedTests, PastCommits: res.PastCommits, StopReason: string(res.StopReason), Notice: res.Notice, Omitted: p.Omitted, Tokens: p.Tokens, Redacted: p.Redacted, Model: res.Evaluator}
 	for _, f := range res.Files {
-		out.Files = append(out.Files, RetrieveFile{Path: jsonName(f.Path), Relevance: f.Relevance, Role: f.Role, Reason: f.Reason, MissingContext: f.MissingContext, Spans: f.Spans, ModelScore: f.ModelScore})
+		out.Files = append(out.Files, RetrieveFile{Path: redact.JSONName(f.Path), Relevance: f.Relevance, Role: f.Role, Reason: f.Reason, MissingContext: f.MissingContext, Spans: f.Spans, ModelScore: f.ModelScore})
 	}
 	text := p.Text
 	if head != "" && pack.CountTokens(head+text) <= budget {

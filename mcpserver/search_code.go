@@ -122,7 +122,7 @@ func hitsAnswer(head string, hits []SearchHit) (*mcp.CallToolResult, SearchResul
 		}
 		used += n
 		b.WriteString(block)
-		hit.Path = jsonName(hit.Path)
+		hit.Path = redact.JSONName(hit.Path)
 		out.Hits = append(out.Hits, hit)
 	}
 	if len(out.Hits) == 0 {
@@ -163,24 +163,19 @@ func (s *Server) matchingLines(ix *index.Index, e *index.Entry, weights map[stri
 	if err != nil {
 		return nil
 	}
-	return shownLinesOf(e.Path, strings.Split(redactedLines(e.Path, data), "\n"), weights, n)
+	return shownLinesOf(e.Path, data, weights, n)
 }
 
-// redactedLines is a file's text with its secrets hidden, found in the
-// whole of it (a private key's lines as the key's), its lines the file's.
-func redactedLines(path string, data []byte) string {
+// shownLinesOf are the n lines of a file's data that best match the
+// query, as "NUMBER: text". The whole file is redacted first, its lines
+// kept, so that a line of a secret over several (a private key's) is
+// found as the secret's.
+func shownLinesOf(path string, data []byte, weights map[string]float64, n int) []string {
 	text, _ := redact.FileLines(path, string(data))
-	return text
-}
-
-// shownLinesOf are the n lines of a file that best match the query, as
-// "NUMBER: text", redacted (each line again, what the file's redaction
-// left as it is).
-func shownLinesOf(path string, lines []string, weights map[string]float64, n int) []string {
+	lines := strings.Split(text, "\n")
 	var out []string
 	for _, i := range bestLines(lines, weights, n) {
-		shown, _ := redact.File(path, strings.TrimSpace(lines[i]))
-		out = append(out, fmt.Sprintf("%d: %s", i+1, shown))
+		out = append(out, fmt.Sprintf("%d: %s", i+1, strings.TrimSpace(lines[i])))
 	}
 	return out
 }

@@ -142,7 +142,7 @@ func (s *Server) searchZoekt(ctx context.Context, in SearchParams, terms []index
 		if err := s.keepFile(p, f.Content); err != nil {
 			s.log.Warn("keep a fetched file", "err", err)
 		}
-		hits = append(hits, SearchHit{Path: p, Score: f.Score, Lines: shownLinesOf(f.Path, strings.Split(redactedLines(f.Path, f.Content), "\n"), weights, shownLines)})
+		hits = append(hits, SearchHit{Path: p, Score: f.Score, Lines: shownLinesOf(f.Path, f.Content, weights, shownLines)})
 	}
 	res, out := hitsAnswer("Searched: "+s.zoekt.Name()+"\n\n", hits)
 	return res, out, nil

@@ -997,15 +997,13 @@ func importLines(lines []string, inDef func(line int) bool) (from, to int) {
 // continued by a backslash, or i itself; -1 where a bracket stays open
 // for maxImportBlock lines.
 func importEnd(lines []string, i int) int {
-	t := lines[i]
-	if closer := opensBlock(t); closer != 0 {
-		open := byte('(')
-		if closer == '}' {
-			open = '{'
+	for _, b := range [][2]byte{{'(', ')'}, {'{', '}'}} {
+		depth := bracketDepth(lines[i], b[0], b[1])
+		if depth <= 0 {
+			continue
 		}
-		depth := bracketDepth(t, open, closer)
 		for j := i + 1; j < len(lines) && j <= i+maxImportBlock; j++ {
-			if depth += bracketDepth(lines[j], open, closer); depth <= 0 {
+			if depth += bracketDepth(lines[j], b[0], b[1]); depth <= 0 {
 				return j
 			}
 		}
@@ -1123,17 +1121,6 @@ var (
 
 // maxImportBlock: an import block longer than this is taken for no block.
 const maxImportBlock = 400
-
-// opensBlock returns the bracket that closes a block an import line
-// opens and leaves open, or 0.
-func opensBlock(t string) byte {
-	for _, b := range [][2]byte{{'(', ')'}, {'{', '}'}} {
-		if bracketDepth(t, b[0], b[1]) > 0 {
-			return b[1]
-		}
-	}
-	return 0
-}
 
 // backticksFor is the fence for a code block of body: longer than any run
 // of backticks that starts one of its lines (a docstring's own markdown

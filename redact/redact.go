@@ -797,8 +797,8 @@ func (r *Redactor) value(v reflect.Value, depth int, quote bool) int {
 		if v.Kind() == reflect.Interface && v.Elem().Kind() == reflect.String {
 			old := v.Elem().String()
 			s, _ := r.String(old)
-			if quote && !utf8.ValidString(s) {
-				s = strconv.Quote(s)
+			if quote {
+				s = JSONName(s)
 			}
 			if s != old && v.CanSet() {
 				v.Set(reflect.ValueOf(s).Convert(v.Elem().Type()))
@@ -811,8 +811,8 @@ func (r *Redactor) value(v reflect.Value, depth int, quote bool) int {
 			return 0
 		}
 		s, _ := r.String(v.String())
-		if quote && !utf8.ValidString(s) {
-			s = strconv.Quote(s) // JSON would turn its bytes into U+FFFD
+		if quote {
+			s = JSONName(s)
 		}
 		if s != v.String() {
 			v.SetString(s)
@@ -869,6 +869,16 @@ func shannon(s string) float64 {
 		}
 	}
 	return h
+}
+
+// JSONName is a string as JSON output carries it: as it is where it is
+// UTF-8, else in Go's quoted form, which strconv.Unquote turns back into
+// it; JSON would turn its bytes into U+FFFD.
+func JSONName(s string) string {
+	if utf8.ValidString(s) {
+		return s
+	}
+	return strconv.Quote(s)
 }
 
 // QuotePath writes a file name so that it cannot forge a line or reach the
