@@ -170,7 +170,11 @@ func (s *Server) answer(ctx context.Context, ss *mcp.ServerSession, progress fun
 	}
 	defer release()
 	opts.IndexDir = s.indexDir
-	res, err := retrieve.RetrieveIndex(ctx, ix, task, opts)
+	var res *hone.Result
+	err = warm.Repaired(ctx, ix, func() (err error) {
+		res, err = retrieve.RetrieveIndex(ctx, ix, task, opts)
+		return err
+	})
 	if err != nil {
 		return nil, RetrieveResult{}, err
 	}

@@ -77,20 +77,13 @@ func (s *Server) searchCode(ctx context.Context, req *mcp.CallToolRequest, in Se
 	}
 	defer release()
 	keep := func(e *index.Entry) bool { return retrieve.Searchable(in.Include, in.Exclude, e) }
-	hits := ix.Run(index.Search{Terms: terms, Keep: keep, Limit: limit})
-	if err := ix.Err(); err != nil {
-		if !index.IsDamaged(err) {
-			return nil, SearchResult{}, fmt.Errorf("search the index: %w", err)
-		}
-		// Never answer from damaged data: rebuild, then search again.
-		s.log.Warn("the index was damaged and is rebuilt", "err", err)
-		if _, err := ix.Rebuild(ctx, nil); err != nil {
-			return nil, SearchResult{}, fmt.Errorf("rebuild the damaged index: %w", err)
-		}
+	var hits []index.Hit
+	err = warm.Repaired(ctx, ix, func() error {
 		hits = ix.Run(index.Search{Terms: terms, Keep: keep, Limit: limit})
-		if err := ix.Err(); err != nil {
-			return nil, SearchResult{}, fmt.Errorf("search the index: %w", err)
-		}
+		return ix.Err()
+	})
+	if err != nil {
+		return nil, SearchResult{}, fmt.Errorf("search the index: %w", err)
 	}
 	weights := lineWeights(ix, terms)
 	found := make([]SearchHit, 0, len(hits))

@@ -79,7 +79,11 @@ func Retrieve(ctx context.Context, repoDir, task string, opts hone.Options) (*ho
 const historyBeside = 200
 
 // RetrieveIndex runs the loop over an index the caller keeps up to date,
-// so that several tasks can share one.
+// so that several tasks can share one. It only reads the index, and may
+// run beside the index's other reads: where they meet damage in the
+// index, its error says so (index.IsDamaged), and a caller that holds the
+// index alone rebuilds it (Index.Rebuild) and asks again; hone's server
+// and MCP server do.
 func RetrieveIndex(ctx context.Context, ix *index.Index, task string, opts hone.Options) (*hone.Result, error) {
 	if ix == nil || ix.Path == "" {
 		return nil, errors.New("retrieve: no index: open one with index.Open or index.OpenUpdate")
@@ -89,7 +93,9 @@ func RetrieveIndex(ctx context.Context, ix *index.Index, task string, opts hone.
 	if err != nil {
 		return nil, err
 	}
-	return runRepaired(ctx, ix, task, opts, readHistory(ctx, ix.Root, opts), start)
+	pc := readHistory(ctx, ix.Root, opts)
+	defer pc.Stop()
+	return run(ctx, ix, task, opts, pc, start)
 }
 
 // prepare checks a task as every caller's is: within MaxTaskBytes, text

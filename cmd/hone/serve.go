@@ -225,7 +225,11 @@ func (h *serveHandler) retrieve(ctx context.Context, params json.RawMessage, std
 		return err
 	}
 	defer release()
-	res, err := retrieve.RetrieveIndex(ctx, ix, c.Task, opts)
+	var res *hone.Result
+	err = warm.Repaired(ctx, ix, func() (err error) {
+		res, err = retrieve.RetrieveIndex(ctx, ix, c.Task, opts)
+		return err
+	})
 	if err != nil {
 		return retrieveError(err)
 	}

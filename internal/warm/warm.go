@@ -7,6 +7,7 @@ package warm
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"os"
 	"runtime"
@@ -191,6 +192,21 @@ type Call struct {
 func (p *Pool) Index(ctx context.Context, root string, c Call) (*index.Index, func(), error) {
 	ix, _, release, err := p.index(ctx, root, c, false)
 	return ix, release, err
+}
+
+// Repaired runs read, a read of ix by a caller that holds it alone, as
+// Index and Update hand it out, and where the read meets damage in the
+// index, rebuilds the index (which says so in a notice) and reads again:
+// no answer comes from damaged data.
+func Repaired(ctx context.Context, ix *index.Index, read func() error) error {
+	err := read()
+	if !index.IsDamaged(err) {
+		return err
+	}
+	if _, err := ix.Rebuild(ctx, nil); err != nil {
+		return fmt.Errorf("rebuild the damaged index: %w", err)
+	}
+	return read()
 }
 
 // Update is Index, with what bringing the index up to date did: where the

@@ -396,3 +396,50 @@ func TestUnwatchableFileSystemWalks(t *testing.T) {
 		t.Errorf("%d walks after two calls, want %d: a call on an unwatchable file system must walk", walked(), before+2)
 	}
 }
+
+// Repaired reads once where the read meets no damage, and where it does,
+// rebuilds the index and reads again.
+func TestRepaired(t *testing.T) {
+	repo := t.TempDir()
+	if err := os.WriteFile(filepath.Join(repo, "a.go"), []byte("package a\n\nfunc Alpha() {}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	other := fmt.Errorf("search the index: %w", context.Canceled)
+	damaged := fmt.Errorf("read index: database disk image is malformed")
+	for _, tc := range []struct {
+		name  string
+		errs  []error // what each read returns, in turn
+		reads int
+		want  error
+	}{
+		{"no error", []error{nil}, 1, nil},
+		{"another error", []error{other}, 1, other},
+		{"damage, then none", []error{damaged, nil}, 2, nil},
+		{"damage twice", []error{damaged, damaged}, 2, damaged},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := New(t.TempDir(), quiet())
+			defer p.Close()
+			ix, release, err := p.Index(context.Background(), repo, Call{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer release()
+			reads := 0
+			err = Repaired(context.Background(), ix, func() error {
+				reads++
+				return tc.errs[reads-1]
+			})
+			if reads != tc.reads {
+				t.Errorf("%d reads, want %d", reads, tc.reads)
+			}
+			if err != tc.want {
+				t.Errorf("error %v, want %v", err, tc.want)
+			}
+			st, err := ix.Status(context.Background())
+			if err != nil || st.Files != 1 {
+				t.Errorf("after: %d files, %v; want the one file", st.Files, err)
+			}
+		})
+	}
+}
