@@ -16,7 +16,8 @@ type Evaluator interface {
 	// Evaluation.Score; it need not be rounded), a Reason and, when
 	// known, the MissingContext and the codebase's own Terms for what the
 	// task is about. A candidate left out keeps its lexical verdict
-	// alone. An error other than the context's leaves the rest of the run
+	// alone; an evaluation of a file that was no candidate is dropped, and
+	// of two evaluations of one file the first counts. An error other than the context's leaves the rest of the run
 	// to the lexical evaluator, with a notice: a retrieve never fails
 	// because a model did. Evaluations returned beside such an error still
 	// count, for this request: a model that judged some of the files

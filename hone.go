@@ -172,7 +172,9 @@ type File struct {
 	// MissingContext lists what the file needs that is not among the
 	// result's files.
 	MissingContext []string `json:"missing_context"`
-	// Cycle is the cycle that found the file.
+	// Cycle is the cycle that found the file; a file that only the
+	// ranking's last search found, after the cycles, has the last
+	// cycle's number and is in no cycle's Evaluated.
 	Cycle int `json:"cycle"`
 	// ModelScore is a model's best verdict on the file, when one judged
 	// it; Relevance then joins it (JoinScores).

@@ -150,12 +150,24 @@ func writeText(w io.Writer, res *hone.Result) error {
 		}
 		fmt.Fprintf(b, "%d file%s, %s: %s\n", len(res.Files), plural(len(res.Files)), at, strings.Join(parts, ", "))
 	}
+	// A file no cycle evaluated was found by the ranking's own search,
+	// after the cycles: the trace lists it under none of them.
+	inCycles := map[string]bool{}
+	for _, c := range res.Cycles {
+		for _, ev := range c.Evaluated {
+			inCycles[ev.Path] = true
+		}
+	}
 	for _, f := range res.Files {
 		model := ""
 		if f.ModelScore != nil {
 			model = fmt.Sprintf(", model %.2f", *f.ModelScore)
 		}
-		fmt.Fprintf(b, "\n  %.2f  %s  %s, cycle %d, scored %.2f%s\n", f.Relevance, redact.QuotePath(f.Path), f.Role, f.Cycle, f.Score, model)
+		found := fmt.Sprintf("cycle %d", f.Cycle)
+		if !inCycles[f.Path] {
+			found = "found after the cycles"
+		}
+		fmt.Fprintf(b, "\n  %.2f  %s  %s, %s, scored %.2f%s\n", f.Relevance, redact.QuotePath(f.Path), f.Role, found, f.Score, model)
 		fmt.Fprintf(b, "        why:     %s\n", redact.Line(f.Reason))
 		if len(f.MissingContext) > 0 {
 			fmt.Fprintf(b, "        missing: %s\n", redact.Line(strings.Join(f.MissingContext, "; ")))
