@@ -646,6 +646,25 @@ const glossaryData = `
 国际化 = i18n, internationalization
 本地化 = localization, l10n
 语言 = language
+# languages by name, as their locale files' codes stand for them (see
+# languageData); the -语 forms only: 中文 and 英文 most often mean Chinese
+# and English text, not a translation
+汉语 = chinese
+英语 = english
+德语 = german
+法语 = french
+西班牙语 = spanish
+葡萄牙语 = portuguese
+意大利语 = italian
+俄语 = russian
+日语 = japanese
+韩语 = korean
+阿拉伯语 = arabic
+土耳其语 = turkish
+荷兰语 = dutch
+波兰语 = polish
+越南语 = vietnamese
+泰语 = thai
 字符集 = charset
 # user interface
 界面 = ui, interface

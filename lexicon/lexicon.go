@@ -35,6 +35,14 @@ func Synonyms(term string) []string {
 	return slices.Clone(syn)
 }
 
+// LanguageCodes returns the codes a language's locale files go by, for
+// its English name, matched as Synonyms matches: "German" gives [de],
+// "Norwegian" [no nb nn]. It returns nil for any other word. The caller
+// owns the returned slice.
+func LanguageCodes(name string) []string {
+	return slices.Clone(tables().codes[normalize(name)])
+}
+
 // Phrases returns the multi-word entries of the synonym table, e.g.
 // "rate limit", longest first (ties in lexical order), so that a caller
 // scanning text for them can prefer the longest match. The caller owns the
@@ -129,6 +137,7 @@ type lexTables struct {
 	synonyms map[string][]string
 	phrases  []string
 	glossary map[string][]string // blockers map to an empty slice
+	codes    map[string][]string // languages' names to their codes
 	first    map[rune]bool       // first runes of glossary keys
 	maxRunes int
 }
@@ -138,6 +147,10 @@ var tables = sync.OnceValue(func() *lexTables {
 		synonyms: map[string][]string{},
 		glossary: map[string][]string{},
 		first:    map[rune]bool{},
+		codes:    map[string][]string{},
+	}
+	for _, e := range parseGlossary(languageData) {
+		t.codes[e.zh] = e.en
 	}
 	for _, g := range parseGroups(synonymData) {
 		for _, a := range g {

@@ -354,3 +354,42 @@ func translate(text string) []string {
 	}
 	return out
 }
+
+func TestLanguageCodes(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		want []string
+	}{
+		{"German", []string{"de"}},
+		{" norwegian ", []string{"no", "nb", "nn"}},
+		{"Slovene", []string{"sl"}},
+		{"Slovenian", []string{"sl"}},
+		{"translation", nil},
+		{"", nil},
+	} {
+		if got := LanguageCodes(tc.name); !slices.Equal(got, tc.want) {
+			t.Errorf("LanguageCodes(%q) = %q, want %q", tc.name, got, tc.want)
+		}
+	}
+	// Every code is lower case, letters only, and every name's Chinese
+	// form in the glossary translates to a name the table knows.
+	for name, codes := range tables().codes {
+		for _, c := range codes {
+			if c != strings.ToLower(c) || strings.Trim(c, "abcdefghijklmnopqrstuvwxyz") != "" || len(c) < 2 || len(c) > 3 {
+				t.Errorf("%s: code %q", name, c)
+			}
+		}
+	}
+	for _, zh := range []string{"德语", "日语", "西班牙语", "汉语"} {
+		got := TranslateAll(zh)
+		if len(got) != 1 || len(got[0]) == 0 || LanguageCodes(got[0][0]) == nil {
+			t.Errorf("TranslateAll(%q) = %q, want a language the table knows", zh, got)
+		}
+	}
+}
+
+// ExampleLanguageCodes shows the codes of a language's locale files.
+func ExampleLanguageCodes() {
+	fmt.Println(LanguageCodes("Portuguese"), LanguageCodes("Norwegian"))
+	// Output: [pt] [no nb nn]
+}

@@ -316,6 +316,7 @@ func analyzeTask(task string, ix *index.Index) []*concept {
 		words = append(words, t.Text)
 	})
 	addProse(words, add)
+	addLanguageCodes(order, ix)
 
 	// Weigh each concept by how telling it is in this repository.
 	n := float64(ix.N())
@@ -447,6 +448,39 @@ func bestDF(c *concept, ix *index.Index) int {
 	}
 	return 0
 }
+
+// addLanguageCodes gives a language the task names ("the Bulgarian
+// translation", 德语) the codes its locale files go by (bg.js, de.json),
+// where a file of the repository is named for one: elsewhere a code is
+// only two letters of some other word.
+func addLanguageCodes(concepts []*concept, ix *index.Index) {
+	for _, c := range concepts {
+		if c.kind != prose {
+			continue
+		}
+		for _, code := range lexicon.LanguageCodes(c.alts[0].label) {
+			st := stemsOf(code)
+			if len(st) != 1 || c.hasStems(st) || !namedFor(ix, st[0]) {
+				continue
+			}
+			c.alts = append(c.alts, alt{stems: st, label: code, discount: translationDiscount, source: "glossary"})
+		}
+	}
+}
+
+// namedFor reports whether a file is named for stem: among the files a
+// search for it ranks first, which a name's match puts there.
+func namedFor(ix *index.Index, stem string) bool {
+	for _, h := range ix.Run(index.Search{Terms: []index.QueryTerm{{Stem: stem, Weight: 1}}, Limit: namedForFiles}) {
+		if d := ix.Doc(h.Entry.Path); d != nil && d.TF(stem)[index.Name] > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// namedForFiles is how many of a search's first files namedFor reads.
+const namedForFiles = 10
 
 // addProse makes concepts of prose words, joining the phrases the synonym
 // table knows ("rate limit") into one concept.

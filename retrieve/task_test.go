@@ -447,3 +447,55 @@ func FuzzQuotedRuns(f *testing.F) {
 		}
 	})
 }
+
+// A language the task names gains the codes its locale files go by, where
+// a file is named for one; a repository with none gains nothing.
+func TestLanguageCodes(t *testing.T) {
+	locales := writeFiles(t, map[string]string{
+		"src/locale/bg.js":    "// Bulgarian\nexport default { name: 'bg', ordinal: n => `${n}.` }\n",
+		"src/locale/de.js":    "// German\nexport default { name: 'de', ordinal: n => `${n}.` }\n",
+		"src/locale/nb.js":    "// Norwegian Bokmal\nexport default { name: 'nb' }\n",
+		"src/locale/pt-br.js": "// Portuguese (Brazil)\nexport default { name: 'pt-br' }\n",
+		"src/format.js":       "export function format(d, locale) { return locale.ordinal(d) }\n",
+	})
+	plain := writeFiles(t, map[string]string{
+		"src/format.js": "export function format(d, locale) { return locale.ordinal(d) }\n",
+		"src/german.js": "// German grammar notes\nexport const cases = 4\n",
+	})
+	for _, tc := range []struct {
+		name, repo, task, concept string
+		want                      []string // the codes among the concept's forms
+	}{
+		{"English name", locales, "The Bulgarian translation prints ordinals wrong", "bulgarian", []string{"bg"}},
+		{"Chinese name", locales, "德语的序数格式不对", "german", []string{"de"}},
+		{"one code of several named", locales, "Norwegian ordinals are wrong", "norwegian", []string{"nb"}},
+		{"a region's file", locales, "Portuguese months are capitalized", "portuguese", []string{"pt"}},
+		{"no file named for it", plain, "The German translation prints ordinals wrong", "german", nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ix, err := buildIndex(tc.repo, index.Options{Dir: t.TempDir()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer ix.Close()
+			var c *concept
+			for _, x := range analyzeTask(tc.task, ix) {
+				if x.label == tc.concept {
+					c = x
+				}
+			}
+			if c == nil {
+				t.Fatalf("no concept %q", tc.concept)
+			}
+			var codes []string
+			for _, a := range c.alts[1:] {
+				if a.source == "glossary" && len(a.label) <= 3 {
+					codes = append(codes, a.label)
+				}
+			}
+			if !slices.Equal(codes, tc.want) {
+				t.Errorf("codes %q, want %q", codes, tc.want)
+			}
+		})
+	}
+}
