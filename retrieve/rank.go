@@ -557,9 +557,11 @@ func (rk *ranker) result(res *hone.Result) {
 			f.Reason = c.why + "; " + f.Reason
 		}
 		f.Reason = rk.rankedReason(r.Path, f.Reason)
+		// Always a list, empty where no definition matters: the JSON's
+		// readers loop over it.
 		f.Spans = []hone.Span{}
 		if d := rk.ix.Doc(r.Path); d != nil {
-			f.Spans = rk.spans(d, inHand, len(res.Files) < exactSpans)
+			f.Spans = append(f.Spans, rk.spans(d, inHand, len(res.Files) < exactSpans)...)
 		}
 		res.Files = append(res.Files, f)
 	}

@@ -1,7 +1,9 @@
 package retrieve_test
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"github.com/hone-tools/hone/internal/testenv"
 	"os"
@@ -312,7 +314,7 @@ func TestResultContract(t *testing.T) {
 		default:
 			t.Errorf("files[%d] %s has role %q", i, f.Path, f.Role)
 		}
-		if f.Reason == "" || f.MissingContext == nil || f.Cycle < 1 {
+		if f.Reason == "" || f.MissingContext == nil || f.Spans == nil || f.Cycle < 1 {
 			t.Errorf("files[%d] incomplete: %+v", i, f)
 		}
 	}
@@ -842,5 +844,32 @@ func TestSettledRankingStops(t *testing.T) {
 	}
 	if len(res.Files) == 0 || res.Files[0].Path != "src/billing/invoice.go" {
 		t.Errorf("files %+v: want invoice.go first", res.Files)
+	}
+}
+
+// A returned file with no definition that matters (a page of prose) has
+// an empty list of spans, never none: the JSON's readers loop over it.
+func TestSpansAlwaysAList(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "guide"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	page := "Troubleshooting\n\nWhen downloads hang forever, check the proxy settings.\nA download that hangs is retried after a minute.\n"
+	if err := os.WriteFile(filepath.Join(dir, "guide", "trouble.txt"), []byte(page), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, err := retrieve.Retrieve(context.Background(), dir, "downloads hang forever", hone.Options{IndexDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Files) == 0 {
+		t.Fatal("no file returned")
+	}
+	out, err := json.Marshal(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(out, []byte(`"spans":null`)) {
+		t.Errorf("a file's spans are null in the JSON: %s", out)
 	}
 }
