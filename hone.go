@@ -300,7 +300,9 @@ type Result struct {
 	Concepts []Concept `json:"concepts"`
 	// Files are the files whose relevance reaches the threshold, over all
 	// cycles, best first, MaxFiles at most. When none does, they are the
-	// best few, as many as the evidence supports, and Notice says so.
+	// best few, as many as the evidence supports, and Notice says so;
+	// none, when no file holds any of the task's words and no past commit
+	// like it changed one.
 	Files []File `json:"files"`
 	// RelatedTests are the tests that exercise the files: what to run
 	// after changing them.

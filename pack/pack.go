@@ -540,6 +540,11 @@ const (
 // task, which the ranking put too low to return: the code read beside
 // them.
 func packFiles(res *hone.Result) (files []hone.File, called int) {
+	if len(res.Files) == 0 {
+		// Nothing found: the ranking's files are the ones weighed, not
+		// code to read.
+		return nil, 0
+	}
 	files = slices.Clone(res.Files)
 	result := map[string]bool{}
 	for _, f := range files {
@@ -774,11 +779,13 @@ func header(res *hone.Result, extra []hone.File, level int) string {
 	}
 	writeTask(&b, task)
 	if len(res.Files) == 0 {
-		b.WriteString("hone found no file for this task.")
-		if res.Notice != "" {
-			b.WriteString(" " + res.Notice + ".")
+		// The notice says why, in a clause of the sentence: "nothing
+		// found" is what the sentence says already.
+		b.WriteString("hone found no file for this task")
+		if why := strings.TrimPrefix(res.Notice, "nothing found: "); why != "" {
+			b.WriteString(": " + why)
 		}
-		b.WriteString("\n")
+		b.WriteString(".\n")
 		return b.String()
 	}
 	fmt.Fprintf(&b, "Files (each with its role, target to change, context to read or test, and its relevance, the probability the task needs it; stopped: %s):\n", res.StopReason)

@@ -530,6 +530,9 @@ func (rk *ranker) result(res *hone.Result) {
 	}
 	ranking, chosen, fallback := rk.rank()
 	res.Ranking = ranking
+	if len(chosen) == 0 && len(ranking) > 0 {
+		res.Notice = "nothing found: no file holds any of the task's words"
+	}
 	inHand := map[string]bool{}
 	for p := range chosen {
 		inHand[p] = true
@@ -604,6 +607,9 @@ func (rk *ranker) rank() (ranking []hone.Ranked, files map[string]chosen, fallba
 	// changelog and the options' documentation placed: a file placed at
 	// the threshold is among them.
 	out := rk.placed(rk.ranking())
+	if !rk.evidence() {
+		return out, map[string]chosen{}, false
+	}
 	p := make([]float64, len(out))
 	for i, r := range out {
 		p[i] = r.Relevance
@@ -670,6 +676,25 @@ func (rk *ranker) rank() (ranking []hone.Ranked, files map[string]chosen, fallba
 	return out, files, fallback
 }
 
+// evidence reports whether the run found any evidence of the task: a file
+// the evaluator found some of it in, or one that past commits like it
+// changed. Without any, a file the ranking puts first (one the tests that
+// best match the task's synonyms import) is no answer, and the result has
+// none.
+func (rk *ranker) evidence() bool {
+	for _, lex := range rk.rec.bestLex {
+		if lex > 0 {
+			return true
+		}
+	}
+	for _, h := range rk.history {
+		if h > 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // placed is the ranking with the changelog and the options'
 // documentation placed by their shares, as the caller's globs allow, as a
 // search would find them.
@@ -723,7 +748,9 @@ func (rk *ranker) ranking() []hone.Ranked {
 		}
 		h := rk.hits[p]
 		x := rk.signals(d, rk.rec.first[p], ev, h.score, h.rank)
-		if p == top {
+		if p == top && topBest > 0 {
+			// The evaluator's best file, where it found any evidence: of
+			// files it judged all at nothing, the first by name is none.
 			x[sigBestTop] = 1
 		}
 		if widened[p] {

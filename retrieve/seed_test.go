@@ -873,3 +873,30 @@ func TestSpansAlwaysAList(t *testing.T) {
 		t.Errorf("a file's spans are null in the JSON: %s", out)
 	}
 }
+
+// A task none of whose words a file holds finds nothing, though the tests
+// that match its synonyms import a helper: the helper is no answer, and
+// the notice says why.
+func TestNoEvidenceNoFiles(t *testing.T) {
+	dir := t.TempDir()
+	for p, body := range map[string]string{
+		"lib/app.js":              "'use strict'\n\nmodule.exports = function serve (req, res) { res.end('ok') }\n",
+		"test-helpers/context.js": "'use strict'\n\nmodule.exports = function context (req, res) { return { req, res } }\n",
+		"__tests__/limit.test.js": "const context = require('../test-helpers/context')\n\ndescribe('rate limit', () => { it('throttles', () => context()) })\n",
+	} {
+		full := filepath.Join(dir, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res, err := retrieve.Retrieve(context.Background(), dir, "frobnicate the zorblax quota", hone.Options{IndexDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Files) != 0 || !strings.HasPrefix(res.Notice, "nothing found") {
+		t.Errorf("files %+v, notice %q; want none, and a notice that nothing was found", res.Files, res.Notice)
+	}
+}
