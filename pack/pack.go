@@ -159,7 +159,9 @@ func Build(res *hone.Result, root string, opts Options) *Pack {
 	head, n := redact.String(head)
 	p.Redacted += n
 	used := count(head)
-	if used > opts.Budget {
+	if used > opts.Budget*headerMost/100 {
+		// Even the tersest header would leave the code too little
+		// room: the code goes first.
 		head = "# Context pack from hone\nThe budget is too small for the header; raise " + budgetName + ".\n"
 		used = count(head)
 		if used > opts.Budget {
@@ -380,14 +382,23 @@ func Build(res *hone.Result, root string, opts Options) *Pack {
 	}
 	// A pack that lost all its code to the count (its one unit fit by the
 	// estimate, not by the count) gets the best unit's head and tail in
-	// the room the count leaves.
-	if !slices.ContainsFunc(units, func(u *unit) bool { return u.chosen && u.worth > 0 }) {
-		var best *unit
-		for _, u := range units {
-			if u.worth > 0 && (best == nil || u.worth > best.worth) {
-				best = u
-			}
+	// the room the count leaves; one that left out the best file's best
+	// unit, for which the header left too little room, gets it in place
+	// of the little code that fit instead, when it can.
+	first := bestUnit(units, func(u *unit) bool { return u.file == 0 })
+	noCode := !slices.ContainsFunc(units, func(u *unit) bool { return u.chosen && u.worth > 0 })
+	if noCode || first != nil && !first.chosen && worthOf(units) < first.worth {
+		best := first
+		if best == nil {
+			best = bestUnit(units, func(*unit) bool { return true })
 		}
+		was, wasBlocks, wasText := chosenOf(units), blocks, text
+		if !noCode {
+			setChosen(units, make([]bool, len(units)))
+			blocks = layout(files, texts, units)
+			text = p.assemble(head, files, texts, blocks)
+		}
+		placed := false
 		for room := opts.Budget - count(text); best != nil && room > minUnitTokens; room = room * 3 / 4 {
 			v := elide(best, texts[best.file], room, count)
 			if v == nil {
@@ -398,10 +409,14 @@ func Build(res *hone.Result, root string, opts Options) *Pack {
 			units[k] = v
 			nb := layout(files, texts, units)
 			if nt := p.assemble(head, files, texts, nb); count(nt) <= opts.Budget {
-				blocks, text = nb, nt
+				blocks, text, placed = nb, nt, true
 				break
 			}
 			units[k] = best
+		}
+		if !placed && !noCode {
+			setChosen(units, was)
+			blocks, text = wasBlocks, wasText
 		}
 	}
 	var omitted []*unit
@@ -477,6 +492,18 @@ func worthOf(units []*unit) float64 {
 		}
 	}
 	return w
+}
+
+// bestUnit is the unit of most worth of those keep takes, nil if none
+// has any.
+func bestUnit(units []*unit, keep func(*unit) bool) *unit {
+	var best *unit
+	for _, u := range units {
+		if u.worth > 0 && keep(u) && (best == nil || u.worth > best.worth) {
+			best = u
+		}
+	}
+	return best
 }
 
 // setChosen sets which units are chosen.
@@ -804,17 +831,17 @@ func header(res *hone.Result, extra []hone.File, level int) string {
 			reason = strings.ToValidUTF8(reason[:t.reason], "") + " …"
 		}
 		fmt.Fprintf(&b, "- %s (%s, %.2f): %s\n", redact.QuotePath(f.Path), role, f.Relevance, reason)
-		if m := f.MissingContext; len(m) > 0 {
+		if m := f.MissingContext; len(m) > 0 && t.missing > 0 {
 			if len(m) > t.missing {
 				m = append(slices.Clip(m[:t.missing]), fmt.Sprintf("%d more", len(f.MissingContext)-t.missing))
 			}
 			fmt.Fprintf(&b, "  missing: %s\n", strings.Join(m, "; "))
 		}
 	}
-	if len(extra) > 0 {
+	if len(extra) > 0 && t.next > 0 {
 		var next []string
 		below := true
-		for _, f := range extra {
+		for _, f := range extra[:min(len(extra), t.next)] {
 			next = append(next, fmt.Sprintf("%s (%.2f)", redact.QuotePath(f.Path), f.Relevance))
 			below = below && f.Relevance < res.Threshold
 		}
@@ -826,7 +853,7 @@ func header(res *hone.Result, extra []hone.File, level int) string {
 		}
 		fmt.Fprintf(&b, "Also shown, as the budget allows: %s: %s\n", what, strings.Join(next, ", "))
 	}
-	if len(res.RelatedTests) > 0 {
+	if len(res.RelatedTests) > 0 && t.tests > 0 {
 		b.WriteString("Tests to run after a change:\n")
 		for i, rt := range res.RelatedTests {
 			if i == t.tests {
@@ -836,7 +863,7 @@ func header(res *hone.Result, extra []hone.File, level int) string {
 			fmt.Fprintf(&b, "- %s (%s)\n", redact.QuotePath(rt.Path), rt.Reason)
 		}
 	}
-	if len(res.PastCommits) > 0 {
+	if len(res.PastCommits) > 0 && t.commits > 0 {
 		b.WriteString("Past commits like the task (what changed for tasks like it):\n")
 		for i, c := range res.PastCommits {
 			if i == t.commits {
@@ -870,17 +897,29 @@ func header(res *hone.Result, extra []hone.File, level int) string {
 // within headerShare of the budget, or the last.
 type terseness struct {
 	task, reason, missing, tests, commits, commitFiles int
+	// next is how many of the ranking's next files, shown as the budget
+	// allows, the header names; none, no line for them.
+	next int
 }
 
 var terse = []terseness{
-	{task: 600, reason: 200, missing: 3, tests: 5, commits: 5, commitFiles: 3},
-	{task: 400, reason: 120, missing: 2, tests: 3, commits: 3, commitFiles: 2},
-	{task: 200, reason: 80, missing: 1, tests: 2, commits: 2, commitFiles: 1},
+	{task: 600, reason: 200, missing: 3, tests: 5, commits: 5, commitFiles: 3, next: extraFiles},
+	{task: 400, reason: 120, missing: 2, tests: 3, commits: 3, commitFiles: 2, next: extraFiles},
+	{task: 200, reason: 80, missing: 1, tests: 2, commits: 2, commitFiles: 1, next: extraFiles},
+	// The tersest, for budgets of a few hundred tokens: the result's
+	// files alone, so that the best file's best unit has room at least
+	// for its head and tail.
+	{task: 200, reason: 40},
 }
 
 // headerShare: the share of the budget the header may take, when its
-// terser levels can keep it there.
-const headerShare = 0.1
+// terser levels can keep it there; headerMost, in percent, the most it
+// takes, past which a pack holds code and a line that says the budget is
+// too small for the header.
+const (
+	headerShare = 0.1
+	headerMost  = 33
+)
 
 // ErrSecret is ReadFile's answer for a secret-bearing file.
 var ErrSecret = errors.New("a secret-bearing file: hone never reads its contents")

@@ -826,7 +826,12 @@ func elide(u *unit, lines []string, room int, count func(string) int) *unit {
 		}
 	}
 	if best < 3 {
-		return elideBytes(u, lines, room, count)
+		// Few lines fit: the head and tail by their bytes, or, where
+		// not even those fit, the lines that do (a signature and the
+		// end), before nothing.
+		if v := elideBytes(u, lines, room, count); v != nil || best == 0 {
+			return v
+		}
 	}
 	v := *u
 	v.cut = [2]int{u.from + best, u.to - best}
