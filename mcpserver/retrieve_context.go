@@ -3,6 +3,8 @@ package mcpserver
 import (
 	"context"
 	"fmt"
+	"path"
+	"slices"
 	"strings"
 
 	"github.com/hone-tools/hone/redact"
@@ -185,6 +187,7 @@ func (s *Server) answer(ctx context.Context, ss *mcp.ServerSession, progress fun
 	if err != nil {
 		s.log.Warn("read the past commits' lines for the pack", "err", err)
 	}
+	quoteReasonNames(res)
 	p := packWithin(res, ix.Root, pack.Options{Budget: budget, BudgetName: "budget_tokens", PastLines: past}, "")
 	call, out := answerOf(res, p, "", budget)
 	return call, out, nil
@@ -240,10 +243,7 @@ func (s *Server) runOptions(in RetrieveParams, ev hone.Evaluator, note string) (
 // note of a cut pack, go in where they fit (a budget too small for the
 // pack built again in what they leave, see packWithin).
 func answerOf(res *hone.Result, p *pack.Pack, head string, budget int) (*mcp.CallToolResult, RetrieveResult) {
-	out := RetrieveResult{Files: []RetrieveFile{}, RelatedTests: res.RelatedTests, PastCommits: res.PastCommits, StopReason: string(res.StopReason), Notice: res.Notice, Omitted: p.Omitted, Tokens: p.Tokens, Redacted: p.Redacted, Model: res.Evaluator}
-	for _, f := range res.Files {
-		out.Files = append(out.Files, RetrieveFile{Path: redact.JSONName(f.Path), Relevance: f.Relevance, Role: f.Role, Reason: f.Reason, MissingContext: f.MissingContext, Spans: f.Spans, ModelScore: f.ModelScore})
-	}
+	out := structuredOf(res, p)
 	text := p.Text
 	if head != "" && pack.CountTokens(head+text) <= budget {
 		text = head + text
@@ -252,4 +252,90 @@ func answerOf(res *hone.Result, p *pack.Pack, head string, budget int) (*mcp.Cal
 		text += packCutNote
 	}
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}, out
+}
+
+// structuredOf is the structured form of a result and its pack. Every
+// file name in it is as JSON can carry it (redact.JSONName); the result's
+// own are left as they are, for the pack's text quotes them itself.
+func structuredOf(res *hone.Result, p *pack.Pack) RetrieveResult {
+	out := RetrieveResult{Files: []RetrieveFile{}, RelatedTests: []hone.RelatedTest{}, StopReason: string(res.StopReason), Notice: res.Notice, Omitted: jsonNames(p.Omitted), Tokens: p.Tokens, Redacted: p.Redacted, Model: res.Evaluator}
+	for _, f := range res.Files {
+		out.Files = append(out.Files, RetrieveFile{Path: redact.JSONName(f.Path), Relevance: f.Relevance, Role: f.Role, Reason: f.Reason, MissingContext: f.MissingContext, Spans: f.Spans, ModelScore: f.ModelScore})
+	}
+	for _, rt := range res.RelatedTests {
+		rt.Path, rt.For = redact.JSONName(rt.Path), jsonNames(rt.For)
+		out.RelatedTests = append(out.RelatedTests, rt)
+	}
+	for _, c := range res.PastCommits {
+		c.Files = jsonNames(c.Files)
+		out.PastCommits = append(out.PastCommits, c)
+	}
+	return out
+}
+
+// jsonNames are names as JSON can carry them (redact.JSONName), in a new
+// slice.
+func jsonNames(names []string) []string {
+	if names == nil {
+		return nil
+	}
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = redact.JSONName(n)
+	}
+	return out
+}
+
+// quoteReasonNames quotes, in the reasons and missing context of a
+// result's files and in its tests' reasons, the names of the result's
+// files that could forge a line or are not UTF-8 (redact.QuotePath), as
+// the pack and the structured form give them elsewhere: otherwise the
+// answer's cleaning would turn their bytes into U+FFFD, a name that
+// read_span cannot find.
+func quoteReasonNames(res *hone.Result) {
+	type pair struct{ name, quoted string }
+	var names []pair
+	seen := map[string]bool{}
+	add := func(name string) {
+		for _, n := range []string{name, path.Base(name)} {
+			if q := redact.QuotePath(n); q != n && !seen[n] {
+				seen[n] = true
+				names = append(names, pair{n, q})
+			}
+		}
+	}
+	for _, f := range res.Ranking {
+		add(f.Path)
+	}
+	for _, f := range res.Files {
+		add(f.Path)
+	}
+	for _, rt := range res.RelatedTests {
+		add(rt.Path)
+		for _, f := range rt.For {
+			add(f)
+		}
+	}
+	if len(names) == 0 {
+		return
+	}
+	// The longer names first, so that a path is quoted whole, not its
+	// base alone; the replacer replaces each once, never in what it
+	// wrote.
+	slices.SortStableFunc(names, func(a, b pair) int { return len(b.name) - len(a.name) })
+	var pairs []string
+	for _, p := range names {
+		pairs = append(pairs, p.name, p.quoted)
+	}
+	r := strings.NewReplacer(pairs...)
+	for i := range res.Files {
+		f := &res.Files[i]
+		f.Reason = r.Replace(f.Reason)
+		for j, m := range f.MissingContext {
+			f.MissingContext[j] = r.Replace(m)
+		}
+	}
+	for i := range res.RelatedTests {
+		res.RelatedTests[i].Reason = r.Replace(res.RelatedTests[i].Reason)
+	}
 }

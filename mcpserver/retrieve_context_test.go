@@ -1,0 +1,99 @@
+package mcpserver
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// gitRepo makes a repository of files, committed with message.
+func gitRepo(t *testing.T, files map[string]string, message string) string {
+	t.Helper()
+	git, err := exec.LookPath("git")
+	if err != nil {
+		t.Skip("git not found")
+	}
+	repo := t.TempDir()
+	for name, body := range files {
+		p := filepath.Join(repo, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Skipf("this file system takes no name %q", name)
+		}
+	}
+	for _, args := range [][]string{{"init", "-q"}, {"add", "-A"}, {"-c", "user.name=hone", "-c", "user.email=hone@example.com", "commit", "-qm", message}} {
+		cmd := exec.Command(git, args...)
+		cmd.Dir = repo
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %s: %v: %s", strings.Join(args, " "), err, out)
+		}
+	}
+	return repo
+}
+
+// A file whose name is not UTF-8 comes in the quoted form in every path of
+// retrieve_context's answer, the structured form's and the pack's text's
+// alike, reasons too, and read_span reads it by that name.
+func TestRetrieveNamesNotUTF8(t *testing.T) {
+	var src strings.Builder
+	src.WriteString("def calc_total(items):\n    return sum(items)\n\ndef calc_tax(total):\n    return total * 0.2\n")
+	for i := range 40 {
+		fmt.Fprintf(&src, "\ndef calc_item_%d(items):\n    total = sum(items) + %d\n    return calc_tax(total)\n", i, i)
+	}
+	repo := gitRepo(t, map[string]string{
+		"cal\xe9.py":            src.String(),
+		"tests/test_cal\xe9.py": "from cal import calc_total\n\ndef test_calc_total():\n    assert calc_total([1, 2]) == 3\n",
+	}, "calc_total sums the items")
+	cs := connect(t, repo)
+	res, text := call(t, cs, "retrieve_context", map[string]any{"task": "calc_total calc_tax sum items", "budget_tokens": 400})
+	if res.IsError {
+		t.Fatal(text)
+	}
+	if strings.ContainsRune(text, '\uFFFD') || !strings.Contains(text, `named for "cal\xe9.py"`) {
+		t.Errorf("the pack's text does not quote the names:\n%s", text)
+	}
+	raw, err := json.Marshal(res.StructuredContent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out RetrieveResult
+	if err := json.Unmarshal(raw, &out); err != nil {
+		t.Fatal(err)
+	}
+	if len(out.RelatedTests) == 0 || len(out.PastCommits) == 0 || len(out.Omitted) == 0 {
+		t.Fatalf("the answer has no related test, past commit or omitted span to check: %s", raw)
+	}
+	var paths []string
+	for _, f := range out.Files {
+		paths = append(paths, f.Path)
+	}
+	for _, rt := range out.RelatedTests {
+		paths = append(append(paths, rt.Path), rt.For...)
+		if strings.ContainsRune(rt.Reason, '\uFFFD') {
+			t.Errorf("related test %s: reason %q", rt.Path, rt.Reason)
+		}
+	}
+	for _, c := range out.PastCommits {
+		paths = append(paths, c.Files...)
+	}
+	for _, p := range paths {
+		if u, err := strconv.Unquote(p); err != nil || (u != "cal\xe9.py" && u != "tests/test_cal\xe9.py") {
+			t.Errorf("path %q is not the quoted form of a name of the repository", p)
+		}
+		if res, text := call(t, cs, "read_span", map[string]any{"path": p, "start_line": 1, "end_line": 1}); res.IsError {
+			t.Errorf("read_span of %s: %s", p, text)
+		}
+	}
+	for _, o := range out.Omitted {
+		if !strings.HasPrefix(o, `"cal\xe9.py"`) {
+			t.Errorf("omitted %q does not start with the quoted name", o)
+		}
+	}
+}
