@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"path"
 	"slices"
@@ -50,10 +51,13 @@ type RetrieveResult struct {
 	PastCommits []hone.PastCommit `json:"past_commits,omitempty"`
 	StopReason  string            `json:"stop_reason"`
 	Notice      string            `json:"notice,omitempty"`
-	// Omitted lists what the pack left out for its budget.
-	Omitted  []string `json:"omitted"`
-	Tokens   int      `json:"tokens"`
-	Redacted int      `json:"redacted"`
+	// Omitted lists what the pack left out for its budget, the most worth
+	// first, as many as the answer's size leaves room for; OmittedMore
+	// counts the rest, which the list leaves out.
+	Omitted     []string `json:"omitted"`
+	OmittedMore int      `json:"omitted_more,omitempty"`
+	Tokens      int      `json:"tokens"`
+	Redacted    int      `json:"redacted"`
 	// Model is what a model evaluator spent, when one judged.
 	Model *hone.Usage `json:"model,omitempty"`
 }
@@ -188,6 +192,7 @@ func (s *Server) answer(ctx context.Context, ss *mcp.ServerSession, progress fun
 		s.log.Warn("read the past commits' lines for the pack", "err", err)
 	}
 	quoteReasonNames(res)
+	budget = packBudget(res, budget)
 	p := packWithin(res, ix.Root, pack.Options{Budget: budget, BudgetName: "budget_tokens", PastLines: past}, "")
 	call, out := answerOf(res, p, "", budget)
 	return call, out, nil
@@ -241,7 +246,10 @@ func (s *Server) runOptions(in RetrieveParams, ev hone.Evaluator, note string) (
 // answerOf is retrieve_context's answer: head, then the pack's text, and the
 // result's structured form. The answer stays within budget: head, and the
 // note of a cut pack, go in where they fit (a budget too small for the
-// pack built again in what they leave, see packWithin).
+// pack built again in what they leave, see packWithin). The structured
+// form lists as much of what the pack left out as keeps the whole answer,
+// text and structured form together, within maxAnswerTokens (budget is
+// packBudget's, which leaves room for the rest of it).
 func answerOf(res *hone.Result, p *pack.Pack, head string, budget int) (*mcp.CallToolResult, RetrieveResult) {
 	out := structuredOf(res, p)
 	text := p.Text
@@ -251,14 +259,16 @@ func answerOf(res *hone.Result, p *pack.Pack, head string, budget int) (*mcp.Cal
 	if len(p.Omitted) > 0 && pack.CountTokens(text+packCutNote) <= budget {
 		text += packCutNote
 	}
+	listOmitted(&out, p.Omitted, maxAnswerTokens-pack.CountTokens(text))
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}, out
 }
 
-// structuredOf is the structured form of a result and its pack. Every
-// file name in it is as JSON can carry it (redact.JSONName); the result's
-// own are left as they are, for the pack's text quotes them itself.
+// structuredOf is the structured form of a result and its pack, but for
+// what the pack left out (listOmitted). Every file name in it is as JSON
+// can carry it (redact.JSONName); the result's own are left as they are,
+// for the pack's text quotes them itself.
 func structuredOf(res *hone.Result, p *pack.Pack) RetrieveResult {
-	out := RetrieveResult{Files: []RetrieveFile{}, RelatedTests: []hone.RelatedTest{}, StopReason: string(res.StopReason), Notice: res.Notice, Omitted: jsonNames(p.Omitted), Tokens: p.Tokens, Redacted: p.Redacted, Model: res.Evaluator}
+	out := RetrieveResult{Files: []RetrieveFile{}, RelatedTests: []hone.RelatedTest{}, StopReason: string(res.StopReason), Notice: res.Notice, Omitted: []string{}, Tokens: p.Tokens, Redacted: p.Redacted, Model: res.Evaluator}
 	for _, f := range res.Files {
 		out.Files = append(out.Files, RetrieveFile{Path: redact.JSONName(f.Path), Relevance: f.Relevance, Role: f.Role, Reason: f.Reason, MissingContext: f.MissingContext, Spans: f.Spans, ModelScore: f.ModelScore})
 	}
@@ -284,6 +294,66 @@ func jsonNames(names []string) []string {
 		out[i] = redact.JSONName(n)
 	}
 	return out
+}
+
+// structuredSlack is what the structured form may gain after it is
+// counted: its counts' digits, a secret's placeholder longer than the
+// secret, tokens that join across the entries counted one by one.
+const structuredSlack = 64
+
+// listOmitted puts in out.Omitted what the pack left out, the most worth
+// first as the pack has them, as many as keep out's JSON within room
+// tokens; out.OmittedMore counts the rest.
+func listOmitted(out *RetrieveResult, omitted []string, room int) {
+	room -= structuredSlack
+	out.Omitted, out.OmittedMore = []string{}, len(omitted)
+	used := structuredTokens(out)
+	n := 0
+	for _, o := range omitted {
+		b, _ := json.Marshal(redact.JSONName(o))
+		t := pack.CountTokens(string(b)) + 1 // and its comma
+		if used+t > room {
+			break
+		}
+		used += t
+		n++
+	}
+	out.Omitted, out.OmittedMore = jsonNames(omitted[:n]), len(omitted)-n
+	// Counted one by one, the entries may take a little more together:
+	// each takes a token at least, so dropping as many as the excess
+	// brings the whole within room.
+	for n > 0 {
+		over := structuredTokens(out) - room
+		if over <= 0 {
+			break
+		}
+		n = max(n-over, 0)
+		out.Omitted, out.OmittedMore = out.Omitted[:n], len(omitted)-n
+	}
+}
+
+// structuredTokens counts the tokens of a structured result as it is
+// sent, its JSON.
+func structuredTokens(v any) int {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return 0
+	}
+	return pack.CountTokens(string(b))
+}
+
+// omittedRoom is the room packBudget leaves the structured form's list of
+// what the pack left out, at least: a pack at the largest budget still
+// lists its first omissions there.
+const omittedRoom = 1000
+
+// packBudget is the budget of a result's pack: budget, but no more than
+// what maxAnswerTokens leaves once the structured form and omittedRoom
+// are counted, so that the text and the structured form together stay
+// within maxAnswerTokens. It is pack.MinBudget at least.
+func packBudget(res *hone.Result, budget int) int {
+	room := maxAnswerTokens - structuredTokens(structuredOf(res, &pack.Pack{})) - structuredSlack - omittedRoom
+	return max(min(budget, room), pack.MinBudget)
 }
 
 // quoteReasonNames quotes, in the reasons and missing context of a

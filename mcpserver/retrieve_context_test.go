@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/hone-tools/hone/pack"
 )
 
 // gitRepo makes a repository of files, committed with message.
@@ -94,6 +96,90 @@ func TestRetrieveNamesNotUTF8(t *testing.T) {
 	for _, o := range out.Omitted {
 		if !strings.HasPrefix(o, `"cal\xe9.py"`) {
 			t.Errorf("omitted %q does not start with the quoted name", o)
+		}
+	}
+}
+
+// retrieve_context's whole answer, its text and its structured form
+// together, stays within maxAnswerTokens however much the pack leaves out:
+// the structured form lists the most worth first, as the text does, and
+// counts the rest.
+func TestRetrieveOmittedBounded(t *testing.T) {
+	var src strings.Builder
+	for i := range 6000 {
+		fmt.Fprintf(&src, "def calc_item_%d(items):\n    return sum(items) + %d\n\n", i, i)
+	}
+	repo := t.TempDir()
+	if err := os.WriteFile(filepath.Join(repo, "gen.py"), []byte(src.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cs := connect(t, repo)
+	for _, budget := range []int{0, 6000, maxAnswerTokens} {
+		args := map[string]any{"task": "calc_item sum items"}
+		if budget > 0 {
+			args["budget_tokens"] = budget
+		}
+		res, text := call(t, cs, "retrieve_context", args)
+		if res.IsError {
+			t.Fatalf("budget %d: %s", budget, text)
+		}
+		raw, err := json.Marshal(res.StructuredContent)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out RetrieveResult
+		if err := json.Unmarshal(raw, &out); err != nil {
+			t.Fatal(err)
+		}
+		if n := pack.CountTokens(text) + pack.CountTokens(string(raw)); n > maxAnswerTokens {
+			t.Errorf("budget %d: the answer holds %d tokens (text %d), over %d", budget, n, pack.CountTokens(text), maxAnswerTokens)
+		}
+		t.Logf("budget %d: text %d, json %d, listed %d, more %d, tokens %d", budget, pack.CountTokens(text), pack.CountTokens(string(raw)), len(out.Omitted), out.OmittedMore, out.Tokens)
+		if len(out.Omitted) == 0 || out.OmittedMore == 0 {
+			t.Errorf("budget %d: %d omitted listed, %d more: want some of each", budget, len(out.Omitted), out.OmittedMore)
+			continue
+		}
+		// The text's list of what was left out starts as the structured one does.
+		if first := "- " + out.Omitted[0] + "\n"; !strings.Contains(text, "## Not included") || !strings.Contains(text, first) {
+			t.Errorf("budget %d: the text does not list %q first", budget, out.Omitted[0])
+		}
+	}
+}
+
+// listOmitted lists what fits in its room, in the pack's order, and
+// counts the rest.
+func TestListOmitted(t *testing.T) {
+	var omitted []string
+	for i := range 300 {
+		omitted = append(omitted, fmt.Sprintf("src/gen/file_%d.py:%d-%d calc_item_%d", i%7, i*3+1, i*3+2, i))
+	}
+	for _, tt := range []struct {
+		name      string
+		room      int
+		all, none bool
+	}{
+		{"no room", 0, false, true},
+		{"room for the rest of the answer alone", structuredSlack + 40, false, true},
+		{"room for some", 1000, false, false},
+		{"room for all", 100000, true, false},
+	} {
+		out := RetrieveResult{Files: []RetrieveFile{}, StopReason: "max_cycles"}
+		listOmitted(&out, omitted, tt.room)
+		n := len(out.Omitted)
+		if n+out.OmittedMore != len(omitted) {
+			t.Errorf("%s: %d listed and %d more, of %d", tt.name, n, out.OmittedMore, len(omitted))
+		}
+		if tt.all != (n == len(omitted)) || tt.none != (n == 0) {
+			t.Errorf("%s: %d of %d listed", tt.name, n, len(omitted))
+		}
+		if n > 0 && structuredTokens(out) > tt.room {
+			t.Errorf("%s: %d tokens, over the room of %d", tt.name, structuredTokens(out), tt.room)
+		}
+		for i, o := range out.Omitted {
+			if o != omitted[i] {
+				t.Errorf("%s: listed %q at %d, want %q: the most worth first, as the pack has them", tt.name, o, i, omitted[i])
+				break
+			}
 		}
 	}
 }
