@@ -59,7 +59,9 @@ func (s *Server) fileOutline(ctx context.Context, req *mcp.CallToolRequest, in O
 		out.Imports = []string{}
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s (%s): %d definitions\n", slash, o.Lang, len(o.Defs))
+	// A name cannot forge a line of the answer: it is quoted where it
+	// holds a control character or is not UTF-8.
+	fmt.Fprintf(&b, "%s (%s): %d definitions\n", redact.QuotePath(slash), o.Lang, len(o.Defs))
 	for i, d := range o.Defs {
 		if i == 2000 {
 			fmt.Fprintf(&b, "… %d more (cut to stay within the answer size)\n", len(o.Defs)-i)
@@ -82,11 +84,11 @@ func readSource(slash, abs string) ([]byte, error) {
 	src, err := walk.ReadRegular(abs, limit)
 	switch {
 	case errors.Is(err, walk.ErrNotRegular):
-		return nil, fmt.Errorf("%s is not a regular file: only files can be outlined", slash)
+		return nil, fmt.Errorf("%s is not a regular file: only files can be outlined", redact.QuotePath(slash))
 	case errors.Is(err, walk.ErrTooLarge):
-		return nil, fmt.Errorf("%s is over the %d bytes hone indexes and outlines: read it with read_span", slash, limit)
+		return nil, fmt.Errorf("%s is over the %d bytes hone indexes and outlines: read it with read_span", redact.QuotePath(slash), limit)
 	case err != nil:
-		return nil, fmt.Errorf("read %s: %w", slash, err)
+		return nil, readError(slash, err)
 	}
 	return src, nil
 }

@@ -4,8 +4,10 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"strings"
 	"unicode/utf8"
@@ -93,10 +95,10 @@ func (s *Server) readSpan(ctx context.Context, req *mcp.CallToolRequest, in Span
 	}
 	out.Lines = total
 	if start > total {
-		return nil, SpanResult{}, fmt.Errorf("%s has %d lines; start_line %d is past its end", slash, total, start)
+		return nil, SpanResult{}, fmt.Errorf("%s has %d lines; start_line %d is past its end", redact.QuotePath(slash), total, start)
 	}
 	if first := lines[0]; col > 1 && col > first.size {
-		return nil, SpanResult{}, fmt.Errorf("line %d of %s has %d bytes; start_column %d is past its end: read on from start_line %d", start, slash, first.size, col, start+1)
+		return nil, SpanResult{}, fmt.Errorf("line %d of %s has %d bytes; start_column %d is past its end: read on from start_line %d", start, redact.QuotePath(slash), first.size, col, start+1)
 	}
 	var b strings.Builder
 	used := 0
@@ -212,28 +214,28 @@ func (l spanLine) show(limit int) (string, int) {
 func readLines(ctx context.Context, slash, abs string, start, end, col int) ([]spanLine, int, error) {
 	f, err := os.Open(abs)
 	if err != nil {
-		return nil, 0, fmt.Errorf("read %s: %w", slash, err)
+		return nil, 0, readError(slash, err)
 	}
 	defer f.Close()
 	fi, err := f.Stat()
 	if err != nil {
-		return nil, 0, fmt.Errorf("read %s: %w", slash, err)
+		return nil, 0, readError(slash, err)
 	}
 	if !fi.Mode().IsRegular() {
-		return nil, 0, fmt.Errorf("%s is not a regular file: only files can be read", slash)
+		return nil, 0, fmt.Errorf("%s is not a regular file: only files can be read", redact.QuotePath(slash))
 	}
 	if fi.Size() > maxSpanFileBytes {
-		return nil, 0, fmt.Errorf("%s is %d bytes, over the %d bytes read_span reads: search_code finds what is in smaller files", slash, fi.Size(), maxSpanFileBytes)
+		return nil, 0, fmt.Errorf("%s is %d bytes, over the %d bytes read_span reads: search_code finds what is in smaller files", redact.QuotePath(slash), fi.Size(), maxSpanFileBytes)
 	}
 	// The file is read whole: its secrets are found in all of it, a
 	// private key's lines as the key's, a secret before start_column as
 	// one.
 	data, err := io.ReadAll(io.LimitReader(f, maxSpanFileBytes))
 	if err != nil {
-		return nil, 0, fmt.Errorf("read %s: %w", slash, err)
+		return nil, 0, readError(slash, err)
 	}
 	if walk.IsBinary(data[:min(len(data), walk.HeadSize)]) {
-		return nil, 0, fmt.Errorf("%s is a binary file", slash)
+		return nil, 0, fmt.Errorf("%s is a binary file", redact.QuotePath(slash))
 	}
 	r := bufio.NewReaderSize(bytes.NewReader(data), 64<<10)
 	read := 0 // bytes of the file read before the chunk
@@ -292,7 +294,7 @@ func readLines(ctx context.Context, slash, abs string, start, end, col int) ([]s
 			break
 		}
 		if err != nil {
-			return nil, 0, fmt.Errorf("read %s: %w", slash, err)
+			return nil, 0, readError(slash, err)
 		}
 	}
 	total := no
@@ -320,6 +322,17 @@ func readLines(ctx context.Context, slash, abs string, start, end, col int) ([]s
 		secrets(slash, string(data), lines)
 	}
 	return lines, total, nil
+}
+
+// readError is the error of a file that could not be read: its name
+// quoted (redact.QuotePath), and what went wrong without the absolute path
+// an *fs.PathError repeats, which could forge a line as the name could.
+func readError(slash string, err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	return fmt.Errorf("read %s: %w", redact.QuotePath(slash), err)
 }
 
 // secrets gives each line the secrets of the file's text that lie in the

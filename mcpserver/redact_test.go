@@ -198,3 +198,38 @@ func TestNamesNotUTF8(t *testing.T) {
 		t.Errorf("read_span of %s: error %v, %q", quoted, res.IsError, text)
 	}
 }
+
+// A name that could forge a line, or is not UTF-8 (asked for in its
+// quoted form, as JSON cannot carry its bytes), is quoted in
+// file_outline's head and in read_span's errors, as
+// search_code quotes it: one line, the name whole.
+func TestNamesQuotedInOutlineAndErrors(t *testing.T) {
+	repo := t.TempDir()
+	forged, odd := "new\nline.py", "caf\xe9.py"
+	for name, body := range map[string]string{forged: "def f():\n    pass\n", odd: "def f():\n    pass\n"} {
+		if err := os.WriteFile(filepath.Join(repo, name), []byte(body), 0o644); err != nil {
+			t.Skip("this file system takes no such name")
+		}
+	}
+	cs := connect(t, repo)
+	for _, tt := range []struct {
+		tool    string
+		args    map[string]any
+		isError bool
+		want    string
+	}{
+		{"file_outline", map[string]any{"path": forged}, false, `"new\nline.py" (python): 1 definitions` + "\n"},
+		{"file_outline", map[string]any{"path": strconv.Quote(odd)}, false, `"caf\xe9.py" (python): 1 definitions` + "\n"},
+		{"read_span", map[string]any{"path": forged, "start_line": 99}, true, `"new\nline.py" has 2 lines; start_line 99 is past its end`},
+		{"read_span", map[string]any{"path": strconv.Quote(odd), "start_line": 99}, true, `"caf\xe9.py" has 2 lines`},
+		{"read_span", map[string]any{"path": forged, "start_line": 1, "start_column": 99}, true, `line 1 of "new\nline.py" has 8 bytes`},
+	} {
+		res, text := call(t, cs, tt.tool, tt.args)
+		if res.IsError != tt.isError || !strings.Contains(text, tt.want) {
+			t.Errorf("%s %q: error %v, %q; want %q", tt.tool, tt.args["path"], res.IsError, text, tt.want)
+		}
+		if first, _, _ := strings.Cut(text, "\n"); strings.ContainsRune(text, '\uFFFD') || tt.isError && first != strings.TrimSuffix(text, "\n") {
+			t.Errorf("%s %q: the name is not quoted whole on one line: %q", tt.tool, tt.args["path"], text)
+		}
+	}
+}

@@ -301,7 +301,7 @@ func (s *Server) resolve(ctx context.Context, ss *mcp.ServerSession, p string) (
 	// The head may mark a secret too, as the pack checks it.
 	head, err := readHead(real)
 	if err != nil {
-		return "", "", fmt.Errorf("read %s: %w", slash, err)
+		return "", "", readError(slash, err)
 	}
 	if walk.Classify(slash, head).Has(walk.Secret) || walk.Classify(realSlash, head).Has(walk.Secret) {
 		return "", "", fmt.Errorf("path %s is a secret-bearing file: hone never reads its contents", quote(p))
