@@ -47,6 +47,9 @@ func (s *Server) fileOutline(ctx context.Context, req *mcp.CallToolRequest, in O
 	if err != nil {
 		return nil, OutlineResult{}, err
 	}
+	if walk.IsBinary(src) {
+		return nil, OutlineResult{}, errBinary(slash)
+	}
 	if err := ctx.Err(); err != nil {
 		return nil, OutlineResult{}, err
 	}

@@ -80,15 +80,18 @@ func TestInputLimits(t *testing.T) {
 }
 
 // TestFileOutlineSizeLimit: file_outline reads no more than the index
-// does, and refuses what is not a regular file.
+// does, and refuses what is not a regular file, or is a binary one.
 func TestFileOutlineSizeLimit(t *testing.T) {
 	repo := t.TempDir()
 	os.WriteFile(filepath.Join(repo, "big.go"), []byte("package big\n"+strings.Repeat("var x = 1\n", 110000)), 0o644)
 	os.WriteFile(filepath.Join(repo, "small.go"), []byte("package small\n\nfunc F() {}\n"), 0o644)
+	os.WriteFile(filepath.Join(repo, "blob.bin"), []byte("GIF89a\x00\x01\x02\n"), 0o644)
 	os.Mkdir(filepath.Join(repo, "dir"), 0o755)
 	cs := connect(t, repo)
 	for _, tt := range []struct{ path, want string }{
 		{"big.go", "over the 1048576 bytes hone indexes and outlines"},
+		// As read_span says it.
+		{"blob.bin", "blob.bin is a binary file: hone reads and outlines text files only"},
 		{"dir", "not a regular file"},
 		{"/dev/zero", "is absolute"},
 	} {

@@ -235,7 +235,7 @@ func readLines(ctx context.Context, slash, abs string, start, end, col int) ([]s
 		return nil, 0, readError(slash, err)
 	}
 	if walk.IsBinary(data[:min(len(data), walk.HeadSize)]) {
-		return nil, 0, fmt.Errorf("%s is a binary file", redact.QuotePath(slash))
+		return nil, 0, errBinary(slash)
 	}
 	r := bufio.NewReaderSize(bytes.NewReader(data), 64<<10)
 	read := 0 // bytes of the file read before the chunk
@@ -322,6 +322,11 @@ func readLines(ctx context.Context, slash, abs string, start, end, col int) ([]s
 		secrets(slash, string(data), lines)
 	}
 	return lines, total, nil
+}
+
+// errBinary is the error of read_span and file_outline for a binary file.
+func errBinary(slash string) error {
+	return fmt.Errorf("%s is a binary file: hone reads and outlines text files only", redact.QuotePath(slash))
 }
 
 // readError is the error of a file that could not be read: its name

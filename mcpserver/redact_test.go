@@ -201,12 +201,12 @@ func TestNamesNotUTF8(t *testing.T) {
 
 // A name that could forge a line, or is not UTF-8 (asked for in its
 // quoted form, as JSON cannot carry its bytes), is quoted in
-// file_outline's head and in read_span's errors, as
+// file_outline's head and in read_span's and file_outline's errors, as
 // search_code quotes it: one line, the name whole.
 func TestNamesQuotedInOutlineAndErrors(t *testing.T) {
 	repo := t.TempDir()
-	forged, odd := "new\nline.py", "caf\xe9.py"
-	for name, body := range map[string]string{forged: "def f():\n    pass\n", odd: "def f():\n    pass\n"} {
+	forged, odd, blob := "new\nline.py", "caf\xe9.py", "blob\n.bin"
+	for name, body := range map[string]string{forged: "def f():\n    pass\n", odd: "def f():\n    pass\n", blob: "\x00\x01\x02\n"} {
 		if err := os.WriteFile(filepath.Join(repo, name), []byte(body), 0o644); err != nil {
 			t.Skip("this file system takes no such name")
 		}
@@ -223,6 +223,8 @@ func TestNamesQuotedInOutlineAndErrors(t *testing.T) {
 		{"read_span", map[string]any{"path": forged, "start_line": 99}, true, `"new\nline.py" has 2 lines; start_line 99 is past its end`},
 		{"read_span", map[string]any{"path": strconv.Quote(odd), "start_line": 99}, true, `"caf\xe9.py" has 2 lines`},
 		{"read_span", map[string]any{"path": forged, "start_line": 1, "start_column": 99}, true, `line 1 of "new\nline.py" has 8 bytes`},
+		{"read_span", map[string]any{"path": blob, "start_line": 1}, true, `"blob\n.bin" is a binary file`},
+		{"file_outline", map[string]any{"path": blob}, true, `"blob\n.bin" is a binary file`},
 	} {
 		res, text := call(t, cs, tt.tool, tt.args)
 		if res.IsError != tt.isError || !strings.Contains(text, tt.want) {
