@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/hone-tools/hone/pack"
 	"github.com/hone-tools/hone/redact"
 	"github.com/hone-tools/hone/structure"
 	"github.com/hone-tools/hone/walk"
@@ -23,6 +24,10 @@ type OutlineResult struct {
 	Lang    string          `json:"lang"`
 	Defs    []structure.Def `json:"defs"`
 	Imports []string        `json:"imports"`
+	// DefsMore and ImportsMore count the definitions and imports left out
+	// to keep the answer within its size, the last of the file's.
+	DefsMore    int `json:"defs_more,omitempty"`
+	ImportsMore int `json:"imports_more,omitempty"`
 }
 
 func (s *Server) addFileOutline(srv *mcp.Server) {
@@ -53,31 +58,102 @@ func (s *Server) fileOutline(ctx context.Context, req *mcp.CallToolRequest, in O
 	if err := ctx.Err(); err != nil {
 		return nil, OutlineResult{}, err
 	}
-	o := structure.Extract(slash, src)
-	out := OutlineResult{Path: redact.JSONName(slash), Lang: o.Lang, Defs: o.Defs, Imports: o.Imports}
-	if out.Defs == nil {
-		out.Defs = []structure.Def{}
-	}
-	if out.Imports == nil {
-		out.Imports = []string{}
-	}
-	var b strings.Builder
+	res, out := outlineAnswer(slash, structure.Extract(slash, src))
+	return res, out, nil
+}
+
+// outlineSlack is what an outline's answer may take past what its parts
+// are counted at: the note of a cut, the counts' digits, tokens that join
+// across the parts counted one by one.
+const outlineSlack = 100
+
+// outlineAnswer is file_outline's answer: the file's name, language and
+// number of definitions, its imports, and its definitions, as many of each
+// as keep the text and the structured form together within
+// maxAnswerTokens, the imports taking half of it at most; what is left
+// out is counted in both.
+func outlineAnswer(slash string, o structure.Outline) (*mcp.CallToolResult, OutlineResult) {
 	// A name cannot forge a line of the answer: it is quoted where it
 	// holds a control character or is not UTF-8.
-	fmt.Fprintf(&b, "%s (%s): %d definitions\n", redact.QuotePath(slash), o.Lang, len(o.Defs))
-	for i, d := range o.Defs {
-		if i == 2000 {
-			fmt.Fprintf(&b, "… %d more (cut to stay within the answer size)\n", len(o.Defs)-i)
-			out.Defs = out.Defs[:i]
+	head := fmt.Sprintf("%s (%s): %d definitions\n", redact.QuotePath(slash), o.Lang, len(o.Defs))
+	build := func(imports, defs int) (string, OutlineResult) {
+		out := OutlineResult{Path: redact.JSONName(slash), Lang: o.Lang, Defs: append([]structure.Def{}, o.Defs[:defs]...), Imports: append([]string{}, o.Imports[:imports]...),
+			DefsMore: len(o.Defs) - defs, ImportsMore: len(o.Imports) - imports}
+		var b strings.Builder
+		b.WriteString(head)
+		if len(o.Imports) > 0 {
+			b.WriteString("imports: ")
+			for i, imp := range o.Imports[:imports] {
+				if i > 0 {
+					b.WriteString(", ")
+				}
+				b.WriteString(redact.Line(imp))
+			}
+			if out.ImportsMore > 0 {
+				if imports > 0 {
+					b.WriteString(", ")
+				}
+				fmt.Fprintf(&b, "… %d more (cut to stay within the answer size)", out.ImportsMore)
+			}
+			b.WriteString("\n")
+		}
+		for _, d := range o.Defs[:defs] {
+			b.WriteString(defLine(d))
+		}
+		if out.DefsMore > 0 {
+			fmt.Fprintf(&b, "… %d more definitions, from line %d on (cut to stay within the answer size: read on there with read_span)\n", out.DefsMore, o.Defs[defs].Line)
+		}
+		return b.String(), out
+	}
+	text, out := build(0, 0)
+	used := pack.CountTokens(text) + structuredTokens(out) + outlineSlack
+	// Each import and definition costs its tokens in the text and in the
+	// JSON, and a separator in each.
+	imports := fitting(len(o.Imports), func(i int) int {
+		return pack.CountTokens(redact.Line(o.Imports[i])) + structuredTokens(o.Imports[i]) + 2
+	}, &used, maxAnswerTokens/2)
+	defs := fitting(len(o.Defs), func(i int) int {
+		return pack.CountTokens(defLine(o.Defs[i])) + structuredTokens(o.Defs[i]) + 1
+	}, &used, maxAnswerTokens)
+	text, out = build(imports, defs)
+	// Counted one by one, the parts may take a little more together: each
+	// takes a token at least, so dropping as many as the excess brings the
+	// whole within the limit.
+	for imports+defs > 0 {
+		over := pack.CountTokens(text) + structuredTokens(out) - maxAnswerTokens
+		if over <= 0 {
 			break
 		}
-		name := d.Name
-		if d.Container != "" {
-			name = d.Container + "." + d.Name
+		if defs > 0 {
+			defs = max(defs-over, 0)
+		} else {
+			imports = max(imports-over, 0)
 		}
-		fmt.Fprintf(&b, "%d-%d %s %s\n", d.Line, d.EndLine, d.Kind, name)
+		text, out = build(imports, defs)
 	}
-	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: b.String()}}}, out, nil
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}, out
+}
+
+// defLine is a definition's line of file_outline's text.
+func defLine(d structure.Def) string {
+	name := d.Name
+	if d.Container != "" {
+		name = d.Container + "." + d.Name
+	}
+	return fmt.Sprintf("%d-%d %s %s\n", d.Line, d.EndLine, d.Kind, redact.Line(name))
+}
+
+// fitting is how many of n parts, from the first, fit under limit tokens
+// with used, each costing cost(i); it adds theirs to used.
+func fitting(n int, cost func(i int) int, used *int, limit int) int {
+	for i := range n {
+		c := cost(i)
+		if *used+c > limit {
+			return i
+		}
+		*used += c
+	}
+	return n
 }
 
 // readSource reads a regular file of at most the size the index takes

@@ -1,0 +1,114 @@
+package mcpserver
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/hone-tools/hone/pack"
+)
+
+// outlineResult reads file_outline's structured result.
+func outlineResult(t *testing.T, structured any) (OutlineResult, string) {
+	t.Helper()
+	raw, err := json.Marshal(structured)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out OutlineResult
+	if err := json.Unmarshal(raw, &out); err != nil {
+		t.Fatal(err)
+	}
+	return out, string(raw)
+}
+
+// file_outline's answer, its text and its structured form together, stays
+// within maxAnswerTokens, whatever the file's definitions and their
+// names; the definitions and imports left out are counted, truly, in both.
+func TestFileOutlineBounded(t *testing.T) {
+	many := func(n int, name func(i int) string) string {
+		var b strings.Builder
+		b.WriteString("import os\nimport sys\n\n")
+		for i := range n {
+			fmt.Fprintf(&b, "def %s():\n    return %d\n\n", name(i), i)
+		}
+		return b.String()
+	}
+	var imports strings.Builder
+	for i := range 8000 {
+		fmt.Fprintf(&imports, "import package_number_%d\n", i)
+	}
+	imports.WriteString("\ndef main():\n    return 0\n")
+	files := map[string]string{
+		"few.py":     many(3, func(i int) string { return fmt.Sprintf("f%d", i) }),
+		"many.py":    many(6000, func(i int) string { return fmt.Sprintf("calc_item_%d", i) }),
+		"long.py":    many(3000, func(i int) string { return fmt.Sprintf("calc_item_%d_%s", i, strings.Repeat("with_a_long_name_", 12)) }),
+		"imports.py": imports.String(),
+	}
+	repo := t.TempDir()
+	for name, body := range files {
+		if err := os.WriteFile(filepath.Join(repo, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cs := connect(t, repo)
+	more := regexp.MustCompile(`… (\d+) more definitions, from line (\d+) on`)
+	for _, tt := range []struct {
+		path           string
+		defs           int
+		cut            bool
+		imports        int
+		importsCut     bool
+		firstImportsIn string
+	}{
+		{"few.py", 3, false, 2, false, "imports: os, sys\n"},
+		{"many.py", 6000, true, 2, false, "imports: os, sys\n"},
+		{"long.py", 3000, true, 2, false, "imports: os, sys\n"},
+		{"imports.py", 1, false, 8000, true, "imports: package_number_0, package_number_1, "},
+	} {
+		res, text := call(t, cs, "file_outline", map[string]any{"path": tt.path})
+		if res.IsError {
+			t.Fatalf("%s: %s", tt.path, text)
+		}
+		out, raw := outlineResult(t, res.StructuredContent)
+		t.Logf("%s: text %d tokens, structured %d; %d definitions and %d more, %d imports and %d more", tt.path, pack.CountTokens(text), pack.CountTokens(raw), len(out.Defs), out.DefsMore, len(out.Imports), out.ImportsMore)
+		if n := pack.CountTokens(text) + pack.CountTokens(raw); n > maxAnswerTokens {
+			t.Errorf("%s: the answer holds %d tokens, over %d", tt.path, n, maxAnswerTokens)
+		}
+		if !strings.HasPrefix(text, fmt.Sprintf("%s (python): %d definitions\n", tt.path, tt.defs)) || !strings.Contains(text, tt.firstImportsIn) {
+			t.Errorf("%s: the text's head: %.300q", tt.path, text)
+		}
+		if got := len(out.Defs) + out.DefsMore; got != tt.defs {
+			t.Errorf("%s: %d definitions and %d more, of %d", tt.path, len(out.Defs), out.DefsMore, tt.defs)
+		}
+		if got := len(out.Imports) + out.ImportsMore; got != tt.imports {
+			t.Errorf("%s: %d imports and %d more, of %d", tt.path, len(out.Imports), out.ImportsMore, tt.imports)
+		}
+		if (out.ImportsMore > 0) != tt.importsCut || tt.importsCut && !strings.Contains(text, fmt.Sprintf("… %d more (cut", out.ImportsMore)) {
+			t.Errorf("%s: %d imports left out; the text: %.300q", tt.path, out.ImportsMore, text)
+		}
+		// What the text lists is what the structured form holds, and the
+		// note of a cut counts the rest and says where it starts.
+		if got := strings.Count(text, " function "); got != len(out.Defs) {
+			t.Errorf("%s: the text lists %d definitions, the structured form %d", tt.path, got, len(out.Defs))
+		}
+		m := more.FindStringSubmatch(text)
+		if cut := out.DefsMore > 0; cut != tt.cut || cut != (m != nil) {
+			t.Errorf("%s: %d definitions left out, the note %q", tt.path, out.DefsMore, m)
+			continue
+		}
+		if m != nil {
+			if n, _ := strconv.Atoi(m[1]); n != out.DefsMore {
+				t.Errorf("%s: the note says %d more, the structured form %d", tt.path, n, out.DefsMore)
+			}
+			if line, _ := strconv.Atoi(m[2]); len(out.Defs) > 0 && line <= out.Defs[len(out.Defs)-1].Line {
+				t.Errorf("%s: the rest from line %d, though the last listed starts at %d", tt.path, line, out.Defs[len(out.Defs)-1].Line)
+			}
+		}
+	}
+}
