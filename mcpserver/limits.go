@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"regexp"
 	"strconv"
 	"strings"
@@ -123,6 +124,11 @@ func safeError(err error) error {
 // its field: a number past the field's type, a fraction for a count.
 var decodeFailed = regexp.MustCompile(`^json: cannot unmarshal .* into Go struct field [\w.]*\.(\w+) of type (\w+)`)
 
+// maxIntArgument is the largest whole number a tool's argument may be:
+// the largest 64-bit float below 2^63, as JSON's numbers reach the tools
+// as floats.
+const maxIntArgument = 1<<63 - 1<<10
+
 // argumentError says, for an argument that does not fit its field, which
 // argument and what it takes, rather than Go's own message; other errors
 // are as they are.
@@ -133,7 +139,10 @@ func argumentError(msg string) string {
 	}
 	what := "a value of type " + m[2]
 	if strings.HasPrefix(m[2], "int") || strings.HasPrefix(m[2], "uint") {
-		what = "a whole number that fits in 64 bits"
+		// JSON's numbers reach the tools as 64-bit floats: 2^63-1 arrives
+		// as 2^63, past an int64, and the largest that fits is the
+		// largest float below it.
+		what = fmt.Sprintf("a whole number from %d to %d", math.MinInt64, maxIntArgument)
 	}
 	return fmt.Sprintf("%s must be %s: give another value, or leave it out for the default", m[1], what)
 }

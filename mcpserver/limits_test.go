@@ -53,8 +53,15 @@ func TestInputLimits(t *testing.T) {
 		{"start_line below 0", "read_span", map[string]any{"path": "src/auth/tokens.ts", "start_line": -1}, "start_line is 1-based"},
 		{"start_column below 0", "read_span", map[string]any{"path": "src/auth/tokens.ts", "start_line": 1, "start_column": -4}, "start_column must be 0 or more"},
 		{"end_line below 0", "read_span", map[string]any{"path": "src/auth/tokens.ts", "start_line": 1, "end_line": -2}, "end_line must be 0 or more"},
-		{"budget_tokens past an integer", "retrieve_context", map[string]any{"task": "token expiry", "budget_tokens": 1e30}, "budget_tokens must be a whole number that fits in 64 bits: give another value"},
-		{"start_line past an integer", "read_span", map[string]any{"path": "src/auth/tokens.ts", "start_line": 9223372036854775807.0 * 4}, "start_line must be a whole number that fits in 64 bits"},
+		// JSON's numbers reach the tools as floats: the largest int64
+		// arrives as 2^63, and the error says what is taken.
+		{"budget_tokens past an integer", "retrieve_context", map[string]any{"task": "token expiry", "budget_tokens": 1e30}, "budget_tokens must be a whole number from -9223372036854775808 to 9223372036854774784: give another value"},
+		{"budget_tokens far below an integer", "retrieve_context", map[string]any{"task": "token expiry", "budget_tokens": -1e30}, "budget_tokens must be a whole number from -9223372036854775808 to 9223372036854774784"},
+		{"start_line past an integer", "read_span", map[string]any{"path": "src/auth/tokens.ts", "start_line": 9223372036854775807.0 * 4}, "start_line must be a whole number from"},
+		{"start_line the largest int64", "read_span", map[string]any{"path": "src/auth/tokens.ts", "start_line": int64(9223372036854775807)}, "start_line must be a whole number from -9223372036854775808 to 9223372036854774784"},
+		{"start_line the largest taken", "read_span", map[string]any{"path": "src/auth/tokens.ts", "start_line": int64(maxIntArgument)}, "start_line is past the end of every file read_span reads (1073741824 lines at most)"},
+		{"start_line past every file", "read_span", map[string]any{"path": "src/auth/tokens.ts", "start_line": maxPosition + 1}, "past the end of every file read_span reads"},
+		{"start_column past every line", "read_span", map[string]any{"path": "src/auth/tokens.ts", "start_line": 1, "start_column": int64(maxIntArgument)}, "start_column is past the end of every line read_span reads (1073741824 bytes at most)"},
 	} {
 		start := time.Now()
 		res, text := call(t, cs, tt.tool, tt.args)
@@ -72,6 +79,13 @@ func TestInputLimits(t *testing.T) {
 			t.Errorf("%s: %v to refuse", tt.name, took)
 		}
 	}
+	// An end_line past every file reads to the end of the file.
+	for _, end := range []int64{maxPosition, maxPosition + 1, maxIntArgument} {
+		res, text := call(t, cs, "read_span", map[string]any{"path": "src/auth/tokens.ts", "start_line": 1, "end_line": end})
+		if res.IsError || !strings.HasPrefix(text, "1: ") {
+			t.Errorf("end_line %d: error %v, %.300q", end, res.IsError, text)
+		}
+	}
 	// An unknown tool's name is cut too, in a JSON-RPC error.
 	_, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: mid})
 	if err == nil || len(err.Error()) > maxErrorBytes+100 {
@@ -80,7 +94,7 @@ func TestInputLimits(t *testing.T) {
 }
 
 // TestFileOutlineSizeLimit: file_outline reads no more than the index
-// does, and refuses what is not a regular file, or is a binary one.
+// does, and refuses what is not a regular file.
 func TestFileOutlineSizeLimit(t *testing.T) {
 	repo := t.TempDir()
 	os.WriteFile(filepath.Join(repo, "big.go"), []byte("package big\n"+strings.Repeat("var x = 1\n", 110000)), 0o644)

@@ -48,6 +48,10 @@ const (
 	maxLineBytes = 16 << 10
 	// maxSpanFileBytes bounds a file read_span reads through.
 	maxSpanFileBytes = 64 << 20
+	// maxPosition bounds the line numbers and columns read_span takes:
+	// no file it reads has more lines, nor a line more bytes. A larger
+	// end_line reads to the end.
+	maxPosition = 1 << 30
 )
 
 func (s *Server) addReadSpan(srv *mcp.Server) {
@@ -71,6 +75,15 @@ func (s *Server) readSpan(ctx context.Context, req *mcp.CallToolRequest, in Span
 	if in.StartLine < 1 {
 		return nil, SpanResult{}, fmt.Errorf("start_line is 1-based: give 1 or more, not %d", in.StartLine)
 	}
+	// Past maxPosition the numbers are not echoed: past 2^53 they are
+	// not what the client sent, JSON's numbers reaching the tools as
+	// 64-bit floats.
+	if in.StartLine > maxPosition {
+		return nil, SpanResult{}, fmt.Errorf("start_line is past the end of every file read_span reads (%d lines at most): give a line of the file", maxPosition)
+	}
+	if in.StartColumn > maxPosition {
+		return nil, SpanResult{}, fmt.Errorf("start_column is past the end of every line read_span reads (%d bytes at most): give a column of the line", maxPosition)
+	}
 	if err := notNegative("end_line", in.EndLine); err != nil {
 		return nil, SpanResult{}, err
 	}
@@ -81,6 +94,7 @@ func (s *Server) readSpan(ctx context.Context, req *mcp.CallToolRequest, in Span
 	if end <= 0 {
 		end = start + 199
 	}
+	end = min(end, maxPosition)
 	if end < start {
 		return nil, SpanResult{}, fmt.Errorf("end_line %d is before start_line %d", end, start)
 	}
