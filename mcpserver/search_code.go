@@ -162,13 +162,15 @@ func (s *Server) matchingLines(ix *index.Index, e *index.Entry, weights map[stri
 // shownLinesOf are the n lines of a file's data that best match the
 // query, as "NUMBER: text". The whole file is redacted first, its lines
 // kept, so that a line of a secret over several (a private key's) is
-// found as the secret's.
+// found as the secret's. Each line is cleaned as one line of output
+// (redact.Line: no control character, no carriage return), so that the
+// structured result carries what the text shows.
 func shownLinesOf(path string, data []byte, weights map[string]float64, n int) []string {
 	text, _ := redact.FileLines(path, string(data))
 	lines := strings.Split(text, "\n")
 	var out []string
 	for _, i := range bestLines(lines, weights, n) {
-		out = append(out, fmt.Sprintf("%d: %s", i+1, strings.TrimSpace(lines[i])))
+		out = append(out, fmt.Sprintf("%d: %s", i+1, strings.TrimSpace(redact.Line(lines[i]))))
 	}
 	return out
 }

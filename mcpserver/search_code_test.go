@@ -90,3 +90,30 @@ func searchCode(t testing.TB, cs *mcp.ClientSession, query string) (SearchResult
 	}
 	return out, text
 }
+
+// search_code's structured lines are its text's: control characters (an
+// escape sequence, a bell, a lone carriage return) and bytes that are not
+// UTF-8 are cleaned from both alike.
+func TestSearchCodeLinesClean(t *testing.T) {
+	repo := t.TempDir()
+	body := "def token_expiry(value):\n" +
+		"    token = \"\x1b[31mred\x1b[0m\"  # expiry\n" +
+		"    expiry = \"\a\"\r  # token\n" +
+		"    return token, expiry, \"\xff\"\n"
+	if err := os.WriteFile(filepath.Join(repo, "tokens.py"), []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cs := connect(t, repo)
+	out, text := searchCode(t, cs, "token expiry")
+	if len(out.Hits) != 1 || len(out.Hits[0].Lines) != 3 {
+		t.Fatalf("want 3 lines of one hit: %+v", out.Hits)
+	}
+	for _, l := range out.Hits[0].Lines {
+		if strings.ContainsAny(l, "\x1b\a\r\x00") || !strings.Contains(text, "  "+l+"\n") {
+			t.Errorf("line %q is not clean, or not as the text shows it:\n%q", l, text)
+		}
+	}
+	if strings.ContainsAny(text, "\x1b\a\r") {
+		t.Errorf("the text holds a control character: %q", text)
+	}
+}
