@@ -56,13 +56,19 @@ func writeText(w io.Writer, res *hone.Result) error {
 		}
 		// The evaluator's score steered this cycle; the relevance, on the
 		// result's scale, carries the band.
-		fmt.Fprintf(b, "Evaluate (%d files; score: the evaluator's in this cycle; relevance: the result's)\n", len(c.Evaluated))
+		fmt.Fprintf(b, "Evaluate (%d file%s; score: the evaluator's in this cycle; relevance: the result's)\n", len(c.Evaluated), plural(len(c.Evaluated)))
 		if len(c.Evaluated) > 0 {
 			fmt.Fprintf(b, "  score relevance\n")
 		}
 		for i, ev := range c.Evaluated {
 			if i == traceRows {
-				fmt.Fprintf(b, "  … %d more scored below %.2f\n", len(c.Evaluated)-traceRows, ev.Score)
+				// The rows left out are bounded by the best of them, which
+				// may tie with the last row shown.
+				top := 0.0
+				for _, hidden := range c.Evaluated[i:] {
+					top = max(top, hidden.Score)
+				}
+				fmt.Fprintf(b, "  … %d more, scored %.2f or less\n", len(c.Evaluated)-traceRows, top)
 				break
 			}
 			model := ""

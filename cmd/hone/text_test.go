@@ -37,3 +37,49 @@ func TestTextFileFound(t *testing.T) {
 		})
 	}
 }
+
+// A cycle's block counts its files in words that agree with the number,
+// and bounds the rows it leaves out by the best of them: a hidden row may
+// score as the last one shown.
+func TestTextCycleBlock(t *testing.T) {
+	scores := func(ss ...float64) []hone.Evaluation {
+		var evs []hone.Evaluation
+		for i, s := range ss {
+			evs = append(evs, hone.Evaluation{Path: string(rune('a'+i)) + ".go", Score: s, Cycle: 1})
+		}
+		return evs
+	}
+	twelve := []float64{0.9, 0.9, 0.8, 0.8, 0.7, 0.7, 0.6, 0.6, 0.6, 0.5, 0.5, 0.5}
+	for _, tc := range []struct {
+		name      string
+		evaluated []hone.Evaluation
+		want      []string
+		not       []string
+	}{
+		{"one file", scores(0.9), []string{"Evaluate (1 file; "}, []string{"1 files", "more, scored"}},
+		{"two files", scores(0.9, 0.4), []string{"Evaluate (2 files; "}, nil},
+		{"a hidden row ties the last shown", scores(append(twelve, 0.5, 0.3)...),
+			[]string{"Evaluate (14 files; ", "  … 2 more, scored 0.50 or less\n"}, []string{"below"}},
+		{"the hidden rows out of order", scores(append(twelve, 0.2, 0.4, 0.3)...),
+			[]string{"  … 3 more, scored 0.40 or less\n"}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res := &hone.Result{Task: "t", Threshold: hone.DefaultThreshold, StopReason: hone.StopMaxCycles,
+				Cycles: []hone.Cycle{{N: 1, Evaluated: tc.evaluated}}}
+			var b strings.Builder
+			if err := writeText(&b, res); err != nil {
+				t.Fatal(err)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(b.String(), w) {
+					t.Errorf("text lacks %q:\n%s", w, b.String())
+				}
+			}
+			for _, w := range tc.not {
+				if strings.Contains(b.String(), w) {
+					t.Errorf("text holds %q:\n%s", w, b.String())
+				}
+			}
+		})
+	}
+}
