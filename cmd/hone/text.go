@@ -263,6 +263,11 @@ func stopText(res *hone.Result) string {
 	case hone.StopSufficient:
 		return fmt.Sprintf("sufficient (the ranking holds at least %d files at relevance %s or more, and no critical gap was left)", hone.SufficientFiles, hone.ThresholdText(res.Threshold))
 	case hone.StopNoProgress:
+		if len(res.Cycles) == 0 {
+			// A task of no words hone can search for runs no cycle: the
+			// JSON's no_progress, with no cycle to have made none.
+			return "the task gave nothing to search for, so no cycle ran"
+		}
 		return fmt.Sprintf("no progress (the last cycle found nothing new, or left the ranking's best %d files as they were)", hone.SettledFiles)
 	case hone.StopMaxCycles:
 		return "max cycles reached"
