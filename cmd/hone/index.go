@@ -38,6 +38,18 @@ func (f *indexFlags) open(ctx context.Context, stderr io.Writer) (ix *index.Inde
 	return ix, outside, err
 }
 
+// hasIndex reports whether the repository at root has an index in dir
+// (the default where dir is ""): an update of one reads only the files
+// changed since, and one that is not there reads them all.
+func hasIndex(root, dir string) bool {
+	path, err := index.PathOf(root, index.Options{Dir: dir})
+	if err != nil {
+		return false
+	}
+	_, err = os.Stat(path)
+	return err == nil
+}
+
 func notifier(stderr io.Writer) func(string) {
 	return func(s string) {
 		// A notice can name files and repeat errors: it is output too.
@@ -200,7 +212,7 @@ func cmdIndex(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return nil
 	}
 	if outside {
-		sayOutside(stderr, root, nil)
+		sayOutside(stderr, root, f.dir, nil)
 	}
 	if !*rebuild && !*noServer {
 		// A hone serve that watches this repository knows whether a file
@@ -218,7 +230,7 @@ func cmdIndex(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		defer hist.stop()
 	}
 	bar := newProgressBar(stderr)
-	if outside {
+	if outside && (*rebuild || !hasIndex(root, f.dir)) {
 		bar.outside = root
 	}
 	var ix *index.Index
@@ -412,8 +424,10 @@ type progressBar struct {
 	start time.Time
 	last  time.Time
 	drew  bool
-	// outside names a folder outside any git work tree: the first update
-	// says, on any output, how many of its files are read.
+	// outside names a folder outside any git work tree that is indexed
+	// whole, its index new or rebuilt: the first update says, on any
+	// output, how many of its files are read. An update of an index that
+	// is there says nothing: it reads only what changed.
 	outside string
 }
 

@@ -157,7 +157,7 @@ func cmdRetrieve(ctx context.Context, args []string, stdin io.Reader, stdout, st
 			return err
 		}
 		if outside {
-			sayOutside(stderr, root, bar)
+			sayOutside(stderr, root, idx.dir, bar)
 		}
 		if model == nil && !*noServer {
 			// A hone serve that keeps this index warm answers in this
@@ -350,10 +350,11 @@ func errGitDir(dir string) error {
 }
 
 // sayOutside says that hone works on a folder outside any git work tree,
-// and has the progress bar say how many of its files it indexes.
-func sayOutside(stderr io.Writer, root string, bar *progressBar) {
+// and, where the folder has no index in dir yet, has the progress bar say
+// how many of its files the first index reads.
+func sayOutside(stderr io.Writer, root, dir string, bar *progressBar) {
 	fmt.Fprintf(stderr, "hone: %s is not in a git repository: hone works on the folder itself, all of it (run hone in a repository, or name one with --repo)\n", redact.QuotePath(root))
-	if bar != nil {
+	if bar != nil && !hasIndex(root, dir) {
 		bar.outside = root
 	}
 }
