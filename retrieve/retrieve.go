@@ -423,9 +423,13 @@ func run(ctx context.Context, ix *index.Index, raw string, opts hone.Options, pc
 		filtered := len(opts.Include) > 0 || len(opts.Exclude) > 0
 		switch {
 		case ix.N() == 0:
-			// A library caller's index created and never updated, or a
-			// repository of nothing hone indexes.
-			res.Notice = "nothing found: the index holds no files (an index created and never updated is empty: update it; or the repository has no files hone indexes)"
+			// A library caller's index created and never updated is
+			// empty, and told to update; an index updated, as Retrieve's
+			// always is, is empty for the repository's want of files.
+			res.Notice = "nothing found: the repository has no files hone indexes, so its index holds none"
+			if st, err := ix.Status(ctx); err == nil && st.Updated.IsZero() {
+				res.Notice = "nothing found: the index holds no files, as it was never updated: update it (Index.Update, or hone index) and ask again"
+			}
 		case filtered && !anySearchable(ix, opts.Include, opts.Exclude):
 			res.Notice = "nothing found: no file of the repository passes " + patternsText(opts.Include, opts.Exclude)
 		default:

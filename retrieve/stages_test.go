@@ -933,8 +933,14 @@ func TestLibraryCallersGuarded(t *testing.T) {
 	}
 	res, err := RetrieveIndex(context.Background(), empty, expiryTask, hone.Options{NoHistory: true})
 	empty.Close()
-	if err != nil || len(res.Files) != 0 || !strings.Contains(res.Notice, "holds no files") {
-		t.Errorf("RetrieveIndex on an index never updated: %v, notice %q, want one saying it is empty", err, res.Notice)
+	if err != nil || len(res.Files) != 0 || !strings.Contains(res.Notice, "holds no files, as it was never updated: update it") {
+		t.Errorf("RetrieveIndex on an index never updated: %v, notice %q, want one saying it is empty, and to update it", err, res.Notice)
+	}
+	// Retrieve updates the index first: a repository of nothing hone
+	// indexes is said to be so, and no update is asked for.
+	res, err = Retrieve(context.Background(), t.TempDir(), expiryTask, hone.Options{IndexDir: t.TempDir(), NoHistory: true})
+	if err != nil || len(res.Files) != 0 || res.Notice != "nothing found: the repository has no files hone indexes, so its index holds none" {
+		t.Errorf("Retrieve on a repository of no files: %v, notice %q, want one saying it has none hone indexes", err, res.Notice)
 	}
 	var notices []string
 	panics := evaluatorFunc(func(context.Context, hone.EvaluateRequest) ([]hone.Evaluation, error) { panic("a bug of the caller's") })
