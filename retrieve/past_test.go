@@ -10,7 +10,9 @@ import (
 
 // The commits a result shows carry their best file's relevance: a commit
 // like the task in words that changed nothing relevant is not shown,
-// unless the task names it.
+// unless the task names it. Their scores are relative to the best shown,
+// 1 for it, to two places, whatever the best of those searched was; a
+// named commit's is 1.
 func TestShownCommits(t *testing.T) {
 	c := func(hash string, files ...string) *history.Commit {
 		return &history.Commit{Hash: hash, Subject: "s " + hash, Files: files}
@@ -18,8 +20,8 @@ func TestShownCommits(t *testing.T) {
 	ms := []history.Match{
 		{Commit: c("named", "web/views.py"), Score: 1, Named: true},
 		{Commit: c("makefile", "Makefile"), Score: 1},
-		{Commit: c("docs", "README.md", "billing/tax.py"), Score: 0.9},
-		{Commit: c("invoice", "billing/util.py", "billing/invoice.py"), Score: 0.5},
+		{Commit: c("docs", "README.md", "billing/tax.py"), Score: 0.5719339039980212},
+		{Commit: c("invoice", "billing/util.py", "billing/invoice.py"), Score: 0.5597},
 		{Commit: c("none"), Score: 0.4},
 	}
 	ranking := []hone.Ranked{
@@ -32,16 +34,17 @@ func TestShownCommits(t *testing.T) {
 		hash  string
 		files []string
 		rel   float64
+		score float64
 		named bool
 	}
 	var got []shown
 	for _, pc := range shownCommitsOf(ms, ranking) {
-		got = append(got, shown{pc.Hash, pc.Files, pc.Relevance, pc.Named})
+		got = append(got, shown{pc.Hash, pc.Files, pc.Relevance, pc.Score, pc.Named})
 	}
 	want := []shown{
-		{"named", []string{"web/views.py"}, 0, true},
-		{"invoice", []string{"billing/invoice.py", "billing/util.py"}, 0.9, false},
-		{"docs", []string{"billing/tax.py", "README.md"}, 0.3, false},
+		{"named", []string{"web/views.py"}, 0, 1, true},
+		{"invoice", []string{"billing/invoice.py", "billing/util.py"}, 0.9, 0.98, false},
+		{"docs", []string{"billing/tax.py", "README.md"}, 0.3, 1, false},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("shown commits\n%+v\nwant\n%+v", got, want)

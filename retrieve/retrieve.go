@@ -699,6 +699,21 @@ func shownCommitsOf(ms []history.Match, ranking []hone.Ranked) []hone.PastCommit
 		}
 		return !out[i].Named && out[i].Relevance > out[j].Relevance
 	})
+	// The history scores a message's match against the best of the
+	// commits it searched, which the result may not list: the listed
+	// ones' are made relative to the best listed, 1 for it, to the two
+	// places the other numbers have. A named commit's is 1.
+	best := 0.0
+	for _, c := range out {
+		if !c.Named {
+			best = max(best, c.Score)
+		}
+	}
+	for i := range out {
+		if !out[i].Named && best > 0 {
+			out[i].Score = math.Round(out[i].Score/best*100) / 100
+		}
+	}
 	return out
 }
 
