@@ -8,7 +8,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/hone-tools/hone/history"
@@ -27,9 +29,56 @@ func (f *indexFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.dir, "index-dir", "", "where indexes live (default: $HONE_INDEX_DIR, else the user's cache directory)")
 }
 
+// checkDir refuses an index folder that cannot be one, as a regular file
+// or a path under one is not, with what to do: before anything reads or
+// makes an index, which would say only that a folder could not be made.
+// A folder that is not there yet is made by the first index.
+func (f *indexFlags) checkDir() error {
+	dir, from := f.dir, "--index-dir"
+	if dir == "" {
+		if dir = os.Getenv("HONE_INDEX_DIR"); dir != "" {
+			from = "HONE_INDEX_DIR"
+		} else {
+			d, err := index.DefaultDir()
+			if err != nil {
+				return err
+			}
+			dir, from = d, "the index folder"
+		}
+	}
+	// The nearest part of the path that is there must be a folder.
+	for p := filepath.Clean(dir); ; p = filepath.Dir(p) {
+		fi, err := os.Stat(p)
+		switch {
+		case err == nil && fi.IsDir():
+			return nil
+		case err == nil:
+			what := redact.QuotePath(dir) + " is not a folder"
+			if p != filepath.Clean(dir) {
+				what = fmt.Sprintf("%s is under %s, which is not a folder", redact.QuotePath(dir), redact.QuotePath(p))
+			}
+			switch from {
+			case "--index-dir":
+				return usagef("--index-dir %s: give the folder the indexes go in (hone makes it if it is not there), or leave the flag out for the default", what)
+			case "HONE_INDEX_DIR":
+				return usagef("HONE_INDEX_DIR %s: set it to the folder the indexes go in (hone makes it if it is not there), or unset it for the default", what)
+			}
+			return usagef("the index folder %s: give another with --index-dir or HONE_INDEX_DIR", what)
+		case !errors.Is(err, os.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR):
+			return nil // the index's own open says what it cannot read
+		}
+		if filepath.Dir(p) == p {
+			return nil
+		}
+	}
+}
+
 // open resolves the repository and opens its index; notices go to
 // stderr. outside is repoRoot's.
 func (f *indexFlags) open(ctx context.Context, stderr io.Writer) (ix *index.Index, outside bool, err error) {
+	if err := f.checkDir(); err != nil {
+		return nil, false, err
+	}
 	root, outside, err := repoRoot(f.repo)
 	if err != nil {
 		return nil, false, err
@@ -183,6 +232,9 @@ func cmdIndex(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := noArgs("index", "to index", words); err != nil {
 		return err
 	}
+	if err := f.checkDir(); err != nil {
+		return err
+	}
 	if *historyOnly && (*noHistory || *rebuild) {
 		return usagef("--history-only reads the history alone: leave out --no-history and --rebuild")
 	}
@@ -312,6 +364,9 @@ func cmdStatus(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 	if err := noArgs("status", "for the status of", words); err != nil {
+		return err
+	}
+	if err := f.checkDir(); err != nil {
 		return err
 	}
 	root, _, err := repoRoot(f.repo)

@@ -69,6 +69,9 @@ func cmdRetrieve(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	if err != nil {
 		return err
 	}
+	if err := idx.checkDir(); err != nil {
+		return err
+	}
 
 	if isSet(fs, "coverage") {
 		return usagef("--coverage is gone: each file's relevance is now its own probability, and the result's files are those at or above --threshold; set --threshold instead")
