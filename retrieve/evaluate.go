@@ -12,6 +12,7 @@ import (
 	"github.com/hone-tools/hone"
 
 	"github.com/hone-tools/hone/index"
+	"github.com/hone-tools/hone/structure"
 	"github.com/hone-tools/hone/tokenize"
 	"github.com/hone-tools/hone/walk"
 )
@@ -496,7 +497,8 @@ func reason(d *index.Doc, foreign bool, matched, learned []match, edges []string
 	// file defines, is named for, or holds, for which of the task's words.
 	if len(matched) > 0 {
 		sort.SliceStable(matched, func(i, j int) bool { return matched[i].strength > matched[j].strength })
-		parts = append(parts, matchesText(matched, 3))
+		// A word in a file of prose or data is in its text, not its code.
+		parts = append(parts, matchesText(matched, 3, structure.IsCode(d.Lang)))
 	}
 	if len(learned) > 0 {
 		sort.SliceStable(learned, func(i, j int) bool { return learned[i].strength > learned[j].strength })
@@ -511,7 +513,11 @@ func reason(d *index.Doc, foreign bool, matched, learned []match, edges []string
 	}
 	if len(edges) > 0 {
 		if len(edges) > 2 {
-			edges = append(edges[:2], fmt.Sprintf("%d more links", len(edges)-2))
+			more := fmt.Sprintf("%d more links", len(edges)-2)
+			if len(edges) == 3 {
+				more = "1 more link"
+			}
+			edges = append(edges[:2], more)
 		}
 		parts = append(parts, strings.Join(edges, "; "))
 	}
@@ -534,8 +540,9 @@ func reason(d *index.Doc, foreign bool, matched, learned []match, edges []string
 
 // matchesText says where the task's words showed, the first most of
 // them one by one, then how many more: words that one definition holds
-// are said together, `defines TOKEN_EXPIRY ("token", "expiry")`.
-func matchesText(matched []match, most int) string {
+// are said together, `defines TOKEN_EXPIRY ("token", "expiry")`. code is
+// whether the file is code, as text has it.
+func matchesText(matched []match, most int, code bool) string {
 	var ms []string
 	byDef := map[string]int{}   // a definition's place in ms
 	saids := map[int][]string{} // the words the definition at a place holds
@@ -555,7 +562,7 @@ func matchesText(matched []match, most int) string {
 			byDef[m.where.def] = len(ms)
 			saids[len(ms)] = []string{m.said()}
 		}
-		ms = append(ms, m.text())
+		ms = append(ms, m.text(code))
 		shown++
 	}
 	for def, i := range byDef {
@@ -584,8 +591,10 @@ func (m match) said() string {
 }
 
 // text says where a task's word showed, for a person: "defines
-// expire_token (for "expiry")", "named for token", "cookie in its code".
-func (m match) text() string {
+// expire_token (for "expiry")", "named for token", "cookie in its code",
+// or, in a file that is not code (code false: docs, data), "cookie in its
+// text".
+func (m match) text(code bool) string {
 	word := strings.SplitN(m.label, " / ", 2)[0]
 	said, forWord := fmt.Sprintf("%q", word), ""
 	if m.where.as != "" && m.where.as != word {
@@ -607,6 +616,9 @@ func (m match) text() string {
 		return fmt.Sprintf("defines %s (%s)", m.where.def, m.said())
 	case "comments":
 		return said + " in its comments" + forWord
+	}
+	if !code {
+		return said + " in its text" + forWord
 	}
 	return said + " in its code" + forWord
 }

@@ -1,24 +1,32 @@
 package retrieve
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/hone-tools/hone/index"
+)
 
 // A reason says, for a person, what in the file matched which of the
 // task's words.
 func TestMatchText(t *testing.T) {
 	for _, c := range []struct {
-		m    match
-		want string
+		m     match
+		prose bool // the file is not code: docs, data
+		want  string
 	}{
-		{match{label: "token", where: where{field: "name"}}, `named for "token"`},
-		{match{label: "token", where: where{field: "name", as: "jwt"}}, `named for "jwt" (for "token")`},
-		{match{label: "configured / set", where: where{field: "definitions", def: "make_default_options_response", as: "options"}}, `defines make_default_options_response ("options", for "configured")`},
-		{match{label: "expiry", where: where{field: "definitions", def: "ACCESS_TOKEN_EXPIRY"}}, `defines ACCESS_TOKEN_EXPIRY ("expiry")`},
-		{match{label: "expiry", where: where{field: "body", as: "ttl"}}, `"ttl" in its code (for "expiry")`},
-		{match{label: "cookie", where: where{field: "comments"}}, `"cookie" in its comments`},
-		{match{label: "auth", where: where{field: "path"}}, `in a folder named for "auth"`},
-		{match{label: "src/a.py", where: where{field: "named"}}, `the task names it`},
+		{match{label: "token", where: where{field: "name"}}, false, `named for "token"`},
+		{match{label: "token", where: where{field: "name", as: "jwt"}}, false, `named for "jwt" (for "token")`},
+		{match{label: "configured / set", where: where{field: "definitions", def: "make_default_options_response", as: "options"}}, false, `defines make_default_options_response ("options", for "configured")`},
+		{match{label: "expiry", where: where{field: "definitions", def: "ACCESS_TOKEN_EXPIRY"}}, false, `defines ACCESS_TOKEN_EXPIRY ("expiry")`},
+		{match{label: "expiry", where: where{field: "body", as: "ttl"}}, false, `"ttl" in its code (for "expiry")`},
+		{match{label: "cookie", where: where{field: "comments"}}, false, `"cookie" in its comments`},
+		{match{label: "auth", where: where{field: "path"}}, false, `in a folder named for "auth"`},
+		{match{label: "src/a.py", where: where{field: "named"}}, false, `the task names it`},
+		{match{label: "hang", where: where{field: "body"}}, true, `"hang" in its text`},
+		{match{label: "expiry", where: where{field: "body", as: "ttl"}}, true, `"ttl" in its text (for "expiry")`},
+		{match{label: "hang", where: where{field: "name"}}, true, `named for "hang"`},
 	} {
-		if got := c.m.text(); got != c.want {
+		if got := c.m.text(!c.prose); got != c.want {
 			t.Errorf("%+v: %s, want %s", c.m, got, c.want)
 		}
 	}
@@ -44,7 +52,34 @@ func TestMatchesText(t *testing.T) {
 		{"a word past the first few joins its definition", []match{def("a", "F", ""), name("b"), name("c"), name("d"), def("e", "F", "")},
 			`defines F ("a", "e"); named for "b"; named for "c"; 1 more of the task's words`},
 	} {
-		if got := matchesText(c.matched, 3); got != c.want {
+		if got := matchesText(c.matched, 3, true); got != c.want {
+			t.Errorf("%s: %s, want %s", c.name, got, c.want)
+		}
+	}
+}
+
+// A reason says where a file of prose or data holds the task's words in
+// its text, not its code, and counts the links it leaves out in words that
+// agree with the number.
+func TestReason(t *testing.T) {
+	body := []match{{label: "hang", where: where{field: "body"}}}
+	for _, c := range []struct {
+		name  string
+		path  string
+		lang  string
+		edges []string
+		want  string
+	}{
+		{"code", "src/run.py", "python", nil, `"hang" in its code`},
+		{"docs", "docs/faq.md", "markdown", nil, `"hang" in its text`},
+		{"data", "config/app.yaml", "yaml", nil, `"hang" in its text`},
+		{"one more link", "src/run.py", "python", []string{"calls a", "calls b", "calls c"},
+			`"hang" in its code; calls a; calls b; 1 more link`},
+		{"more links", "src/run.py", "python", []string{"calls a", "calls b", "calls c", "calls d"},
+			`"hang" in its code; calls a; calls b; 2 more links`},
+	} {
+		d := &index.Doc{Entry: index.Entry{Path: c.path, Lang: c.lang}}
+		if got := reason(d, false, body, nil, c.edges); got != c.want {
 			t.Errorf("%s: %s, want %s", c.name, got, c.want)
 		}
 	}
