@@ -577,7 +577,11 @@ func (rk *ranker) result(res *hone.Result) {
 		}
 		n := fmt.Sprintf("the best file is returned, at %.2f", res.Files[0].Relevance)
 		if best > 1 {
-			n = fmt.Sprintf("the best %d files are returned, at %.2f to %.2f", best, res.Files[0].Relevance, res.Files[best-1].Relevance)
+			hi, lo := fmt.Sprintf("%.2f", res.Files[0].Relevance), fmt.Sprintf("%.2f", res.Files[best-1].Relevance)
+			n = fmt.Sprintf("the best %d files are returned, at %s", best, hi)
+			if lo != hi {
+				n += " to " + lo // a range only where its ends differ
+			}
 		}
 		res.Notice = fmt.Sprintf("no file reached relevance %s: %s, as the evidence supports no more; check before relying on them", hone.ThresholdText(rk.opts.Threshold), n)
 	}

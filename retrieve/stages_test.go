@@ -312,6 +312,47 @@ func TestRank(t *testing.T) {
 	}
 }
 
+// When no file reaches the threshold, the notice gives the range of the
+// files returned, and one number where its ends round alike: "at 0.25",
+// not "at 0.25 to 0.25".
+func TestFallbackNotice(t *testing.T) {
+	ix, tp := stageFixture(t, expiryTask)
+	opts, _ := hone.Options{Threshold: 1}.WithDefaults()
+	q := firstQuery(tp, opts)
+	for _, c := range []struct {
+		name   string
+		scores map[string]float64
+		tie    bool // the two files' relevance rounds alike
+	}{
+		{"ends alike", map[string]float64{".gitignore": 0.2, "src/api/orders-handler.ts": 0.15}, true},
+		{"ends apart", map[string]float64{"src/auth/tokens.ts": 0.15, "src/auth/auth.ts": 0.15}, false},
+	} {
+		rec := newRecord()
+		var vs []verdict
+		for p, s := range c.scores {
+			vs = append(vs, newVerdict(hone.Evaluation{Path: p, Score: s, Reason: "r"}, 1))
+		}
+		rec.add(1, vs, opts.Threshold)
+		rk := &ranker{ix: ix, tp: tp, q: q, src: newSources(ix), rec: rec, opts: opts, w: weightsFor(ix.MainLanguage())}
+		var res hone.Result
+		rk.result(&res)
+		if len(res.Files) != 2 {
+			t.Fatalf("%s: files %+v, want the 2 evaluated", c.name, res.Files)
+		}
+		hi, lo := fmt.Sprintf("%.2f", res.Files[0].Relevance), fmt.Sprintf("%.2f", res.Files[1].Relevance)
+		if (hi == lo) != c.tie {
+			t.Fatalf("%s: relevance %s and %s; the case needs them %v alike: choose other scores", c.name, hi, lo, c.tie)
+		}
+		want := "the best 2 files are returned, at " + hi + " to " + lo + ", as"
+		if c.tie {
+			want = "the best 2 files are returned, at " + hi + ", as"
+		}
+		if !strings.Contains(res.Notice, want) {
+			t.Errorf("%s: notice %q, want %q", c.name, res.Notice, want)
+		}
+	}
+}
+
 // fakeEvaluator scores files from a table, and keeps every request.
 type fakeEvaluator struct {
 	scores map[string]float64
