@@ -44,16 +44,22 @@ func cmdOutline(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	var out strings.Builder
 	defer func() { writeRedacted(stdout, out.String()) }()
 	enc := json.NewEncoder(&out)
+	// A path that cannot be outlined stops none of the others: each is
+	// outlined that can be, and those that could not be are said at the
+	// end, in one line, with a non-zero exit.
+	var failed []string
 	for _, p := range words {
 		file, name := p, p
 		if root != "" {
 			if file, name, err = inRepo(root, p); err != nil {
-				return err
+				failed = append(failed, err.Error())
+				continue
 			}
 		}
 		src, err := readOutlined(file, name)
 		if err != nil {
-			return err
+			failed = append(failed, err.Error())
+			continue
 		}
 		slash := filepath.ToSlash(name)
 		o := structure.Extract(slash, src)
@@ -94,7 +100,20 @@ func cmdOutline(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			fmt.Fprintf(&out, "  %5d-%-5d %-10s %s%s\n", d.Line, d.EndLine, d.Kind, strings.Repeat("  ", depth), name)
 		}
 	}
-	return nil
+	outlined := len(words) - len(failed)
+	switch {
+	case len(failed) == 0:
+		return nil
+	case len(words) == 1:
+		return usagef("%s", failed[0])
+	case outlined == 0:
+		return usagef("%s (no path was outlined)", strings.Join(failed, "; "))
+	}
+	others := fmt.Sprintf("the other %d paths were outlined", outlined)
+	if outlined == 1 {
+		others = "the other path was outlined"
+	}
+	return usagef("%s (%s)", strings.Join(failed, "; "), others)
 }
 
 // inRepo resolves a path given with --repo: relative to the repository,
