@@ -42,11 +42,13 @@ func gitRepo(t *testing.T, files map[string]string, message string) string {
 
 // A file whose name is not UTF-8 comes in the quoted form in every path of
 // retrieve_context's answer, the structured form's and the pack's text's
-// alike, reasons too, and read_span reads it by that name.
+// alike, reasons too, and read_span reads it by that name. The budget
+// leaves the pack's header room for its tests, whose reason names the
+// file.
 func TestRetrieveNamesNotUTF8(t *testing.T) {
 	var src strings.Builder
 	src.WriteString("def calc_total(items):\n    return sum(items)\n\ndef calc_tax(total):\n    return total * 0.2\n")
-	for i := range 40 {
+	for i := range 400 {
 		fmt.Fprintf(&src, "\ndef calc_item_%d(items):\n    total = sum(items) + %d\n    return calc_tax(total)\n", i, i)
 	}
 	repo := gitRepo(t, map[string]string{
@@ -54,7 +56,7 @@ func TestRetrieveNamesNotUTF8(t *testing.T) {
 		"tests/test_cal\xe9.py": "from cal import calc_total\n\ndef test_calc_total():\n    assert calc_total([1, 2]) == 3\n",
 	}, "calc_total sums the items")
 	cs := connect(t, repo)
-	res, text := call(t, cs, "retrieve_context", map[string]any{"task": "calc_total calc_tax sum items", "budget_tokens": 400})
+	res, text := call(t, cs, "retrieve_context", map[string]any{"task": "calc_total calc_tax sum items", "budget_tokens": 6000})
 	if res.IsError {
 		t.Fatal(text)
 	}
