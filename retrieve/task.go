@@ -622,9 +622,14 @@ func slashed(p string) string { return strings.ReplaceAll(p, "\\", "/") }
 
 // resolvePath finds the repository files a path written in a task names:
 // those with the longest tail of folders in common, at least the file name
-// and its folder (or the file name alone when only one file has it).
+// and its folder (or the file name alone when only one file has it, and
+// the path is no absolute one whose folders the file's do not share: a
+// traceback's /home/me/app/cli.py is the user's own file, not the
+// repository's one cli.py).
 func resolvePath(p string, entries []*index.Entry) []string {
-	parts := strings.Split(strings.Trim(slashed(p), "./"), "/")
+	s := slashed(p)
+	absolute := strings.HasPrefix(s, "/") || strings.HasPrefix(s, "~/") || len(s) > 2 && s[1] == ':' && s[2] == '/'
+	parts := strings.Split(strings.Trim(s, "./"), "/")
 	best, bestLen := []string(nil), 0
 	for _, e := range entries {
 		// How many of the path's last parts the entry's path ends with,
@@ -649,7 +654,7 @@ func resolvePath(p string, entries []*index.Entry) []string {
 			best = append(best, e.Path)
 		}
 	}
-	if bestLen >= 2 || bestLen == len(parts) || len(best) == 1 {
+	if bestLen >= 2 || bestLen == len(parts) || len(best) == 1 && !absolute {
 		sort.Strings(best)
 		return best
 	}

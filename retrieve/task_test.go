@@ -355,7 +355,7 @@ func TestIdentifiersMeetTheIndex(t *testing.T) {
 
 // A path the task gives resolves to the indexed files whose paths end with
 // the most of its parts, when that is all of them, or two at least, or
-// when a single file does.
+// when a single file does and the path is no absolute one.
 func TestResolvePath(t *testing.T) {
 	var entries []*index.Entry
 	for _, p := range []string{"src/app/models.py", "lib/app/models.py", "src/other/models.py", "views.py", "src/app/views.py", "a/b/c/deep.py"} {
@@ -372,6 +372,11 @@ func TestResolvePath(t *testing.T) {
 		{"views.py", []string{"src/app/views.py", "views.py"}},
 		{"deep.py", []string{"a/b/c/deep.py"}},
 		{"x/c/deep.py", []string{"a/b/c/deep.py"}},
+		{"x/deep.py", []string{"a/b/c/deep.py"}}, // the one file of the name
+		{"/home/me/app/deep.py", nil},            // an absolute path whose folders differ: the user's own file
+		{`C:\Users\me\app\deep.py`, nil},
+		{"~/app/deep.py", nil},
+		{"/home/me/proj/a/b/c/deep.py", []string{"a/b/c/deep.py"}},
 		{"nothere.py", nil},
 		{`src\app\views.py`, []string{"src/app/views.py"}},
 	} {
