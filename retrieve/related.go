@@ -13,8 +13,12 @@ import (
 	"github.com/hone-tools/hone/walk"
 )
 
-// maxRelatedTests bounds the list.
-const maxRelatedTests = 5
+// maxRelatedTests bounds the list; taskTests is how many of the tests
+// that best match the task it weighs.
+const (
+	maxRelatedTests = 5
+	taskTests       = 10
+)
 
 // relatedTests finds the tests of the result's files: test files named for
 // one (test_query.py, query_test.go, auth.test.ts), and those whose text
@@ -53,6 +57,18 @@ func (rk *ranker) relatedTests(files []hone.File) []hone.RelatedTest {
 	}
 	if len(tests) == 0 {
 		return []hone.RelatedTest{}
+	}
+	// The tests that best match the task, of those that import a result
+	// file: the tests of the behaviour the task is about, first.
+	if terms := rk.q.taskTerms(); len(terms) > 0 {
+		for i, h := range rk.ix.Run(index.Search{Terms: terms, Keep: isTest, Limit: taskTests}) {
+			for fi, f := range files {
+				if imports(rk.ix, h.Entry.Path, f.Path) {
+					at := 1 / (1 + 0.3*float64(fi))
+					add(h.Entry.Path, f.Path, at*(0.95-0.05*float64(i)), "matches the task, imports it")
+				}
+			}
+		}
 	}
 	for fi, f := range files {
 		// The tests of the best files first.

@@ -70,3 +70,27 @@ func TestRelatedTestsBelong(t *testing.T) {
 		}
 	}
 }
+
+// Of the tests that import a result file, the one that matches the task
+// comes first, and says so, though others use more of the file's first
+// definitions.
+func TestRelatedTestsMatchTheTask(t *testing.T) {
+	files := map[string]string{
+		"app/options.py": "def parse_args(a):\n    return a\n\n\ndef parse_value(v):\n    return v\n\n\ndef parse_flags(f):\n    return f\n\n\n" +
+			"def parse_environ(e):\n    return e\n\n\ndef show_default(option):\n    \"\"\"The default shown in an option's help text.\"\"\"\n    return option.default\n",
+		"tests/test_help.py": "from app.options import show_default\n\n\ndef test_callable_default_in_help():\n    # the help text shows a callable default's value\n    assert show_default(None) is None\n",
+	}
+	for _, name := range []string{"args", "value", "flags", "environ"} {
+		files["tests/test_parse_"+name+".py"] = "from app.options import parse_args, parse_value, parse_flags, parse_environ\n\n\ndef test_parse():\n    assert parse_args(parse_value(parse_flags(parse_environ(1)))) == 1\n"
+	}
+	res, err := Retrieve(context.Background(), writeFiles(t, files), "the help text shows the wrong default when the default is a callable", hone.Options{IndexDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Files) == 0 || res.Files[0].Path != "app/options.py" {
+		t.Fatalf("files %+v, want app/options.py first", res.Files)
+	}
+	if len(res.RelatedTests) == 0 || res.RelatedTests[0].Path != "tests/test_help.py" || res.RelatedTests[0].Reason != "matches the task, imports it" {
+		t.Errorf("related tests %+v, want tests/test_help.py first, matching the task", res.RelatedTests)
+	}
+}
