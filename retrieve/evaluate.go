@@ -12,6 +12,7 @@ import (
 	"github.com/hone-tools/hone"
 
 	"github.com/hone-tools/hone/index"
+	"github.com/hone-tools/hone/redact"
 	"github.com/hone-tools/hone/structure"
 	"github.com/hone-tools/hone/tokenize"
 	"github.com/hone-tools/hone/walk"
@@ -306,11 +307,11 @@ func evaluate(ix *index.Index, tp *taskParse, d *index.Doc, k *knowledge, extra 
 func (s support) describe() string {
 	switch s.kind {
 	case "critical":
-		return fmt.Sprintf("%s calls %s here", s.from, s.name)
+		return fmt.Sprintf("%s calls %s here", redact.QuotePath(s.from), s.name)
 	case "import":
-		return fmt.Sprintf("imported by %s", s.from)
+		return fmt.Sprintf("imported by %s", redact.QuotePath(s.from))
 	default:
-		return fmt.Sprintf("calls %s in %s", s.name, s.from)
+		return fmt.Sprintf("calls %s in %s", s.name, redact.QuotePath(s.from))
 	}
 }
 

@@ -14,6 +14,7 @@ import (
 	"github.com/hone-tools/hone/history"
 	"github.com/hone-tools/hone/index"
 	"github.com/hone-tools/hone/internal/rankmodel"
+	"github.com/hone-tools/hone/redact"
 	"github.com/hone-tools/hone/structure"
 	"github.com/hone-tools/hone/tokenize"
 	"github.com/hone-tools/hone/walk"
@@ -642,7 +643,7 @@ func (rk *ranker) rank() (ranking []hone.Ranked, files map[string]chosen, fallba
 	var needs []need
 	for _, g := range rk.gaps {
 		if g.Critical && g.Kind == "call" && files[g.From].role == hone.RoleTarget {
-			needs = append(needs, need{g.Where, fmt.Sprintf("%s calls %s() here on the lines about the task", g.From, g.Name), true, 0})
+			needs = append(needs, need{g.Where, fmt.Sprintf("%s calls %s() here on the lines about the task", redact.QuotePath(g.From), g.Name), true, 0})
 		}
 	}
 	for _, i := range picked {
@@ -651,7 +652,7 @@ func (rk *ranker) rank() (ranking []hone.Ranked, files map[string]chosen, fallba
 		}
 		if d := rk.ix.Doc(out[i].Path); d != nil {
 			for _, p := range rk.ix.Imports(d) {
-				needs = append(needs, need{p, "imported by " + out[i].Path, false, 0})
+				needs = append(needs, need{p, "imported by " + redact.QuotePath(out[i].Path), false, 0})
 			}
 		}
 	}

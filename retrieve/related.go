@@ -9,6 +9,7 @@ import (
 	"github.com/hone-tools/hone"
 
 	"github.com/hone-tools/hone/index"
+	"github.com/hone-tools/hone/redact"
 	"github.com/hone-tools/hone/structure"
 	"github.com/hone-tools/hone/walk"
 )
@@ -88,13 +89,13 @@ func (rk *ranker) relatedTests(files []hone.File) []hone.RelatedTest {
 			}
 			switch {
 			case path.Dir(e.Path) == path.Dir(f.Path):
-				add(e.Path, f.Path, at, "named for "+path.Base(f.Path)+", beside it")
+				add(e.Path, f.Path, at, "named for "+redact.QuotePath(path.Base(f.Path))+", beside it")
 			case strings.HasSuffix(e.Path, "_test.go"):
 				// Go's tests sit beside their package's files.
 			case mirrors(path.Dir(e.Path), path.Dir(f.Path)):
-				add(e.Path, f.Path, at*0.9, "named for "+path.Base(f.Path))
+				add(e.Path, f.Path, at*0.9, "named for "+redact.QuotePath(path.Base(f.Path)))
 			case imports(rk.ix, e.Path, f.Path):
-				add(e.Path, f.Path, at*0.9, "named for "+path.Base(f.Path)+", imports it")
+				add(e.Path, f.Path, at*0.9, "named for "+redact.QuotePath(path.Base(f.Path))+", imports it")
 			}
 		}
 		// Tests that use its most distinctive definitions.

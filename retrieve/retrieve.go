@@ -592,11 +592,11 @@ func countRelevant(ranking []hone.Ranked, threshold float64, isTest func(path st
 func describeGap(g hone.Gap) string {
 	switch g.Kind {
 	case "call":
-		return fmt.Sprintf("%s() in %s", g.Name, g.Where)
+		return fmt.Sprintf("%s() in %s", g.Name, redact.QuotePath(g.Where))
 	case "import":
-		return fmt.Sprintf("imports %s", g.Where)
+		return fmt.Sprintf("imports %s", redact.QuotePath(g.Where))
 	case "model":
-		return fmt.Sprintf("%s in %s, as a model said", g.Name, g.Where)
+		return fmt.Sprintf("%s in %s, as a model said", g.Name, redact.QuotePath(g.Where))
 	}
 	return g.Name
 }
