@@ -16,11 +16,18 @@ import (
 // outlineResult reads file_outline's structured result.
 func outlineResult(t *testing.T, structured any) (OutlineResult, string) {
 	t.Helper()
+	return structuredAs[OutlineResult](t, structured)
+}
+
+// structuredAs decodes a tool's structured result as a T, and gives its
+// JSON too.
+func structuredAs[T any](t *testing.T, structured any) (T, string) {
+	t.Helper()
+	var out T
 	raw, err := json.Marshal(structured)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out OutlineResult
 	if err := json.Unmarshal(raw, &out); err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,6 @@
 package mcpserver
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -63,14 +62,7 @@ func TestRetrieveNamesNotUTF8(t *testing.T) {
 	if strings.ContainsRune(text, '\uFFFD') || !strings.Contains(text, `named for "cal\xe9.py"`) {
 		t.Errorf("the pack's text does not quote the names:\n%s", text)
 	}
-	raw, err := json.Marshal(res.StructuredContent)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out RetrieveResult
-	if err := json.Unmarshal(raw, &out); err != nil {
-		t.Fatal(err)
-	}
+	out, raw := structuredAs[RetrieveResult](t, res.StructuredContent)
 	if len(out.RelatedTests) == 0 || len(out.PastCommits) == 0 || len(out.Omitted) == 0 {
 		t.Fatalf("the answer has no related test, past commit or omitted span to check: %s", raw)
 	}
@@ -125,18 +117,11 @@ func TestRetrieveOmittedBounded(t *testing.T) {
 		if res.IsError {
 			t.Fatalf("budget %d: %s", budget, text)
 		}
-		raw, err := json.Marshal(res.StructuredContent)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var out RetrieveResult
-		if err := json.Unmarshal(raw, &out); err != nil {
-			t.Fatal(err)
-		}
-		if n := pack.CountTokens(text) + pack.CountTokens(string(raw)); n > maxAnswerTokens {
+		out, raw := structuredAs[RetrieveResult](t, res.StructuredContent)
+		if n := pack.CountTokens(text) + pack.CountTokens(raw); n > maxAnswerTokens {
 			t.Errorf("budget %d: the answer holds %d tokens (text %d), over %d", budget, n, pack.CountTokens(text), maxAnswerTokens)
 		}
-		t.Logf("budget %d: text %d, json %d, listed %d, more %d, tokens %d", budget, pack.CountTokens(text), pack.CountTokens(string(raw)), len(out.Omitted), out.OmittedMore, out.Tokens)
+		t.Logf("budget %d: text %d, json %d, listed %d, more %d, tokens %d", budget, pack.CountTokens(text), pack.CountTokens(raw), len(out.Omitted), out.OmittedMore, out.Tokens)
 		if len(out.Omitted) == 0 || out.OmittedMore == 0 {
 			t.Errorf("budget %d: %d omitted listed, %d more: want some of each", budget, len(out.Omitted), out.OmittedMore)
 			continue
