@@ -229,11 +229,18 @@ func analyzeTask(task string, ix *index.Index) []*concept {
 	// their longest matching tail ("/venv/lib/.../app/core/base.py" is
 	// app/core/base.py). Their folders' words are not prose.
 	var entries []*index.Entry
-	for _, m := range pathLike().FindAllString(task, -1) {
+	for _, at := range pathLike().FindAllStringIndex(task, -1) {
+		m := task[at[0]:at[1]]
 		if entries == nil {
 			entries = ix.Entries()
 		}
-		files := resolvePath(m, entries)
+		absolute := absoluteAt(task, at[0])
+		if in, ok := strings.CutPrefix("/"+m, ix.Root+"/"); absolute && ok {
+			// The repository's own path on this machine: the rest names
+			// its file.
+			m, absolute = in, false
+		}
+		files := resolvePath(m, absolute, entries)
 		base := path.Base(slashed(m))
 		stems := stemsOf(strings.TrimSuffix(base, path.Ext(base)))
 		if len(stems) == 0 && len(files) == 0 {
@@ -452,7 +459,8 @@ func bestDF(c *concept, ix *index.Index) int {
 // addLanguageCodes gives a language the task names ("the Bulgarian
 // translation", 德语) the codes its locale files go by (bg.js, de.json),
 // where a file of the repository is named for one: elsewhere a code is
-// only two letters of some other word.
+// only two letters of some other word. A code that is a stop word (it,
+// no), of which the index keeps no term, names no file.
 func addLanguageCodes(concepts []*concept, ix *index.Index) {
 	for _, c := range concepts {
 		if c.kind != prose {
@@ -622,14 +630,12 @@ func slashed(p string) string { return strings.ReplaceAll(p, "\\", "/") }
 
 // resolvePath finds the repository files a path written in a task names:
 // those with the longest tail of folders in common, at least the file name
-// and its folder (or the file name alone when only one file has it, and
-// the path is no absolute one whose folders the file's do not share: a
-// traceback's /home/me/app/cli.py is the user's own file, not the
-// repository's one cli.py).
-func resolvePath(p string, entries []*index.Entry) []string {
-	s := slashed(p)
-	absolute := strings.HasPrefix(s, "/") || strings.HasPrefix(s, "~/") || len(s) > 2 && s[1] == ':' && s[2] == '/'
-	parts := strings.Split(strings.Trim(s, "./"), "/")
+// and its folder (or, for a path that is not absolute, the whole of it, or
+// the file name alone when only one file has it: a traceback's
+// /home/me/app/cli.py is the user's own file, not the repository's one
+// cli.py).
+func resolvePath(p string, absolute bool, entries []*index.Entry) []string {
+	parts := strings.Split(strings.Trim(slashed(p), "./"), "/")
 	best, bestLen := []string(nil), 0
 	for _, e := range entries {
 		// How many of the path's last parts the entry's path ends with,
@@ -654,11 +660,36 @@ func resolvePath(p string, entries []*index.Entry) []string {
 			best = append(best, e.Path)
 		}
 	}
-	if bestLen >= 2 || bestLen == len(parts) || len(best) == 1 && !absolute {
+	if bestLen >= 2 || !absolute && (bestLen == len(parts) || len(best) == 1) {
 		sort.Strings(best)
 		return best
 	}
 	return nil
+}
+
+// absoluteAt reports whether the path the task gives at byte i is an
+// absolute one, whose first separator the path's pattern leaves out:
+// "/home/me/app.py", "~/app.py", `C:\app.py`; not a URL's "//host/…",
+// nor "./app.py", whose dot the pattern takes.
+func absoluteAt(task string, i int) bool {
+	if i == 0 || task[i-1] != '/' && task[i-1] != '\\' {
+		return false
+	}
+	if i == 1 {
+		return true
+	}
+	switch b := task[i-2]; {
+	case b == '/':
+		return false // a URL's host
+	case b == ':':
+		// A drive's C:\ or C:/, not a URL's scheme (https://, taken above).
+		return i >= 3 && (task[i-3]|0x20 >= 'a' && task[i-3]|0x20 <= 'z')
+	case b == '~':
+		return true
+	case b == '_' || b == '-' || b == '.' || b >= '0' && b <= '9' || b|0x20 >= 'a' && b|0x20 <= 'z':
+		return false
+	}
+	return true
 }
 
 // wholeStems are the stems of an identifier's compound forms

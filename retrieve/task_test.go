@@ -355,33 +355,89 @@ func TestIdentifiersMeetTheIndex(t *testing.T) {
 
 // A path the task gives resolves to the indexed files whose paths end with
 // the most of its parts, when that is all of them, or two at least, or
-// when a single file does and the path is no absolute one.
+// when a single file does; an absolute path by two parts at least.
 func TestResolvePath(t *testing.T) {
 	var entries []*index.Entry
 	for _, p := range []string{"src/app/models.py", "lib/app/models.py", "src/other/models.py", "views.py", "src/app/views.py", "a/b/c/deep.py"} {
 		entries = append(entries, &index.Entry{Path: p})
 	}
 	for _, tc := range []struct {
-		path string
-		want []string
+		path     string
+		absolute bool
+		want     []string
 	}{
-		{"app/models.py", []string{"lib/app/models.py", "src/app/models.py"}},
-		{"/home/me/proj/src/app/models.py", []string{"src/app/models.py"}},
-		{"./src/other/models.py", []string{"src/other/models.py"}},
-		{"models.py", []string{"lib/app/models.py", "src/app/models.py", "src/other/models.py"}}, // all of it matched
-		{"views.py", []string{"src/app/views.py", "views.py"}},
-		{"deep.py", []string{"a/b/c/deep.py"}},
-		{"x/c/deep.py", []string{"a/b/c/deep.py"}},
-		{"x/deep.py", []string{"a/b/c/deep.py"}}, // the one file of the name
-		{"/home/me/app/deep.py", nil},            // an absolute path whose folders differ: the user's own file
-		{`C:\Users\me\app\deep.py`, nil},
-		{"~/app/deep.py", nil},
-		{"/home/me/proj/a/b/c/deep.py", []string{"a/b/c/deep.py"}},
-		{"nothere.py", nil},
-		{`src\app\views.py`, []string{"src/app/views.py"}},
+		{"app/models.py", false, []string{"lib/app/models.py", "src/app/models.py"}},
+		{"home/me/proj/src/app/models.py", true, []string{"src/app/models.py"}},
+		{"./src/other/models.py", false, []string{"src/other/models.py"}},
+		{"models.py", false, []string{"lib/app/models.py", "src/app/models.py", "src/other/models.py"}}, // all of it matched
+		{"views.py", false, []string{"src/app/views.py", "views.py"}},
+		{"deep.py", false, []string{"a/b/c/deep.py"}},
+		{"x/c/deep.py", false, []string{"a/b/c/deep.py"}},
+		{"x/deep.py", false, []string{"a/b/c/deep.py"}}, // the one file of the name
+		{"home/me/app/deep.py", true, nil},              // the user's own file
+		{"deep.py", true, nil},                          // a file at the root of the file system
+		{"home/me/proj/a/b/c/deep.py", true, []string{"a/b/c/deep.py"}},
+		{"nothere.py", false, nil},
+		{`src\app\views.py`, false, []string{"src/app/views.py"}},
 	} {
-		if got := resolvePath(tc.path, entries); !slices.Equal(got, tc.want) {
-			t.Errorf("resolvePath(%q) = %q, want %q", tc.path, got, tc.want)
+		if got := resolvePath(tc.path, tc.absolute, entries); !slices.Equal(got, tc.want) {
+			t.Errorf("resolvePath(%q, %v) = %q, want %q", tc.path, tc.absolute, got, tc.want)
+		}
+	}
+	for _, tc := range []struct {
+		task string
+		at   string // where the path starts
+		want bool
+	}{
+		{`File "/home/me/app/cli.py", line 3`, "home", true},
+		{"see ~/app/cli.py", "app", true},
+		{`at C:\Users\me\cli.py`, "Users", true},
+		{"at C:/Users/me/cli.py", "Users", true},
+		{"https://github.com/org/repo/blob/main/cli.py", "github", false},
+		{"see ./src/cli.py", ".", false},
+		{"src/cli.py", "src", false},
+		{"(/opt/app/cli.py)", "opt", true},
+	} {
+		if got := absoluteAt(tc.task, strings.Index(tc.task, tc.at)); got != tc.want {
+			t.Errorf("absoluteAt(%q at %q) = %v, want %v", tc.task, tc.at, got, tc.want)
+		}
+	}
+}
+
+// A traceback's frame of the user's own code, outside the repository,
+// names none of its files by the file's name alone; a frame of the
+// repository's package, installed, or of the repository where it lies on
+// this machine, names its file.
+func TestTaskAbsolutePaths(t *testing.T) {
+	repo := writeFiles(t, map[string]string{
+		"src/click/parser.py": "def parse_args(args):\n    return args\n",
+		"src/click/core.py":   "def main():\n    pass\n",
+		"setup.py":            "from setuptools import setup\n",
+	})
+	ix, err := buildIndex(repo, index.Options{Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	for _, tc := range []struct {
+		frame string
+		want  []string // the files the path concept names
+	}{
+		{"/home/me/app/parser.py", nil},
+		{"/usr/lib/python3/site-packages/click/core.py", []string{"src/click/core.py"}},
+		{ix.Root + "/setup.py", []string{"setup.py"}},
+		{"src/click/parser.py", []string{"src/click/parser.py"}},
+	} {
+		task := "Traceback (most recent call last):\n  File \"" + tc.frame + "\", line 3, in <module>\nValueError: bad"
+		var got []string
+		found := false
+		for _, c := range analyzeTask(task, ix) {
+			if c.kind == filePath {
+				got, found = c.files, true
+			}
+		}
+		if !found || !slices.Equal(got, tc.want) {
+			t.Errorf("%s: the path names %q (a path concept: %v), want %q", tc.frame, got, found, tc.want)
 		}
 	}
 }
@@ -461,6 +517,7 @@ func TestLanguageCodes(t *testing.T) {
 		"src/locale/de.js":    "// German\nexport default { name: 'de', ordinal: n => `${n}.` }\n",
 		"src/locale/nb.js":    "// Norwegian Bokmal\nexport default { name: 'nb' }\n",
 		"src/locale/pt-br.js": "// Portuguese (Brazil)\nexport default { name: 'pt-br' }\n",
+		"src/locale/it.js":    "// Italian\nexport default { name: 'it' }\n",
 		"src/format.js":       "export function format(d, locale) { return locale.ordinal(d) }\n",
 	})
 	plain := writeFiles(t, map[string]string{
@@ -476,6 +533,7 @@ func TestLanguageCodes(t *testing.T) {
 		{"one code of several named", locales, "Norwegian ordinals are wrong", "norwegian", []string{"nb"}},
 		{"a region's file", locales, "Portuguese months are capitalized", "portuguese", []string{"pt"}},
 		{"no file named for it", plain, "The German translation prints ordinals wrong", "german", nil},
+		{"a code that is a stop word", locales, "The Italian months are capitalized", "italian", nil}, // the index keeps no "it"
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ix, err := buildIndex(tc.repo, index.Options{Dir: t.TempDir()})
