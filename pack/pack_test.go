@@ -862,3 +862,65 @@ func TestBuildNoResult(t *testing.T) {
 		t.Errorf("a pack of no result: %+v", p)
 	}
 }
+
+// A small budget shows the best file's best unit, by its head and tail at
+// least, before any other code: never a scrap of another definition in
+// its place (a 300-token pack once held a blank line and another method's
+// signature, the best unit listed as not included).
+func TestSmallBudgetShowsTheBestUnit(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	b.WriteString("package big\n\n// Expire checks every token.\nfunc Expire(tokens []Token) {\n")
+	for i := range 400 {
+		fmt.Fprintf(&b, "\tcheck(tokens[%d], \"expiry of token number %d\")\n", i, i)
+	}
+	b.WriteString("}\n\nfunc invoke(token Token) { check(token, \"expiry\") }\n")
+	if err := os.WriteFile(filepath.Join(dir, "big.go"), []byte(b.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	res := &hone.Result{Task: "token expiry is checked too late", Files: []hone.File{{Path: "big.go", Relevance: 0.9, Role: hone.RoleTarget,
+		Reason: strings.Repeat("defines Expire (\"expiry\", \"token\"); ", 6),
+		Spans:  []hone.Span{{Start: 4, End: 404, Symbol: "Expire", Why: "match"}}}}}
+	for budget := 120; budget <= 600; budget += 20 {
+		p := Build(res, dir, Options{Budget: budget})
+		if p.Tokens > budget {
+			t.Errorf("budget %d: %d tokens", budget, p.Tokens)
+		}
+		if strings.Contains(p.Text, "```go") && !strings.Contains(p.Text, "func Expire(tokens []Token) {") {
+			t.Errorf("budget %d: code, but not the best unit's head:\n%s", budget, p.Text)
+		}
+		if budget >= 200 && !strings.Contains(p.Text, "func Expire(tokens []Token) {") {
+			t.Errorf("budget %d: the best unit's head is not shown:\n%s", budget, p.Text)
+		}
+	}
+}
+
+// The header is terser as the budget shrinks: past a few thousand tokens
+// it lists the tests and past commits; below, the files alone; where even
+// that would take a third of the budget, a line says the budget is too
+// small for it, and the code has the room.
+func TestHeaderTersest(t *testing.T) {
+	res := run(t, fixture, "fix the auth token expiry bug")
+	if len(res.RelatedTests) == 0 {
+		t.Fatal("the fixture's result has no tests to run")
+	}
+	for _, tc := range []struct {
+		budget      int
+		tests, head bool
+	}{
+		{20000, true, true},
+		{1000, false, true},
+		{150, false, false},
+	} {
+		p := Build(res, fixture, Options{Budget: tc.budget})
+		if got := strings.Contains(p.Text, "Tests to run"); got != tc.tests {
+			t.Errorf("budget %d: tests listed %v, want %v:\n%s", tc.budget, got, tc.tests, p.Text)
+		}
+		if got := !strings.Contains(p.Text, "The budget is too small for the header"); got != tc.head {
+			t.Errorf("budget %d: header %v, want %v:\n%s", tc.budget, got, tc.head, p.Text)
+		}
+		if !tc.head && !strings.Contains(p.Text, "```") {
+			t.Errorf("budget %d: no header and no code:\n%s", tc.budget, p.Text)
+		}
+	}
+}
