@@ -79,6 +79,13 @@ func outlineAnswer(slash string, o structure.Outline) (*mcp.CallToolResult, Outl
 	build := func(imports, defs int) (string, OutlineResult) {
 		out := OutlineResult{Path: redact.JSONName(slash), Lang: o.Lang, Defs: append([]structure.Def{}, o.Defs[:defs]...), Imports: append([]string{}, o.Imports[:imports]...),
 			DefsMore: len(o.Defs) - defs, ImportsMore: len(o.Imports) - imports}
+		// The structured form's names are cleaned as the text's are.
+		for i := range out.Imports {
+			out.Imports[i] = redact.Line(out.Imports[i])
+		}
+		for i := range out.Defs {
+			out.Defs[i].Name, out.Defs[i].Container = redact.Line(out.Defs[i].Name), redact.Line(out.Defs[i].Container)
+		}
 		var b strings.Builder
 		b.WriteString(head)
 		if len(o.Imports) > 0 {

@@ -119,3 +119,27 @@ func TestFileOutlineBounded(t *testing.T) {
 		}
 	}
 }
+
+// file_outline's structured form is cleaned as its text is: a control
+// character in an import's name reaches neither.
+func TestFileOutlineStructuredClean(t *testing.T) {
+	repo := t.TempDir()
+	src := "const term = require('./term\x1b]0;pwned\x07')\n\nfunction paint(screen) {\n  return term(screen)\n}\n"
+	if err := os.WriteFile(filepath.Join(repo, "paint.js"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cs := connect(t, repo)
+	res, text := call(t, cs, "file_outline", map[string]any{"path": "paint.js"})
+	if res.IsError {
+		t.Fatal(text)
+	}
+	out, raw := structuredAs[OutlineResult](t, res.StructuredContent)
+	if len(out.Imports) == 0 {
+		t.Fatalf("no import outlined: %s", raw)
+	}
+	for _, s := range []string{text, raw} {
+		if strings.ContainsAny(s, "\x1b\x07") || strings.Contains(s, `\u001b`) || strings.Contains(s, `\u0007`) {
+			t.Errorf("a control character in the answer: %q", s)
+		}
+	}
+}

@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"path"
-	"slices"
 	"strings"
 
 	"github.com/hone-tools/hone/redact"
@@ -191,7 +189,6 @@ func (s *Server) answer(ctx context.Context, ss *mcp.ServerSession, progress fun
 	if err != nil {
 		s.log.Warn("read the past commits' lines for the pack", "err", err)
 	}
-	quoteReasonNames(res)
 	budget = packBudget(res, budget)
 	p := packWithin(res, ix.Root, pack.Options{Budget: budget, BudgetName: "budget_tokens", PastLines: past}, "")
 	call, out := answerOf(res, p, "", budget)
@@ -354,58 +351,4 @@ const omittedRoom = 1000
 func packBudget(res *hone.Result, budget int) int {
 	room := maxAnswerTokens - structuredTokens(structuredOf(res, &pack.Pack{})) - structuredSlack - omittedRoom
 	return max(min(budget, room), pack.MinBudget)
-}
-
-// quoteReasonNames quotes, in the reasons and missing context of a
-// result's files and in its tests' reasons, the names of the result's
-// files that could forge a line or are not UTF-8 (redact.QuotePath), as
-// the pack and the structured form give them elsewhere: otherwise the
-// answer's cleaning would turn their bytes into U+FFFD, a name that
-// read_span cannot find.
-func quoteReasonNames(res *hone.Result) {
-	type pair struct{ name, quoted string }
-	var names []pair
-	seen := map[string]bool{}
-	add := func(name string) {
-		for _, n := range []string{name, path.Base(name)} {
-			if q := redact.QuotePath(n); q != n && !seen[n] {
-				seen[n] = true
-				names = append(names, pair{n, q})
-			}
-		}
-	}
-	for _, f := range res.Ranking {
-		add(f.Path)
-	}
-	for _, f := range res.Files {
-		add(f.Path)
-	}
-	for _, rt := range res.RelatedTests {
-		add(rt.Path)
-		for _, f := range rt.For {
-			add(f)
-		}
-	}
-	if len(names) == 0 {
-		return
-	}
-	// The longer names first, so that a path is quoted whole, not its
-	// base alone; the replacer replaces each once, never in what it
-	// wrote.
-	slices.SortStableFunc(names, func(a, b pair) int { return len(b.name) - len(a.name) })
-	var pairs []string
-	for _, p := range names {
-		pairs = append(pairs, p.name, p.quoted)
-	}
-	r := strings.NewReplacer(pairs...)
-	for i := range res.Files {
-		f := &res.Files[i]
-		f.Reason = r.Replace(f.Reason)
-		for j, m := range f.MissingContext {
-			f.MissingContext[j] = r.Replace(m)
-		}
-	}
-	for i := range res.RelatedTests {
-		res.RelatedTests[i].Reason = r.Replace(res.RelatedTests[i].Reason)
-	}
 }

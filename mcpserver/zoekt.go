@@ -51,7 +51,6 @@ func (s *Server) retrieveZoekt(ctx context.Context, task string, opts hone.Optio
 	}
 	noted(res)
 	head := "Searched: " + res.Repo + "\n\n"
-	quoteReasonNames(res)
 	budget = packBudget(res, budget)
 	p := packWithin(res, tree, pack.Options{Budget: budget, BudgetName: "budget_tokens"}, head)
 	// The result's files, and the rest of what was fetched, stay for
