@@ -195,9 +195,12 @@ func (p *Pool) Index(ctx context.Context, root string, c Call) (*index.Index, fu
 }
 
 // Repaired runs read, a read of ix by a caller that holds it alone, as
-// Index and Update hand it out, and where the read meets damage in the
-// index, rebuilds the index (which says so in a notice) and reads again:
-// no answer comes from damaged data.
+// Index and Update hand it out (or that opened a handle of its own, as
+// the MCP server's calls a model judges do), and where the read meets
+// damage in the index, rebuilds the index (which says so in a notice) and
+// reads again: no answer comes from damaged data. A rebuild that replaces
+// the index's file leaves the pool's handle to the old one, which the
+// pool's next call sees and opens anew.
 func Repaired(ctx context.Context, ix *index.Index, read func() error) error {
 	err := read()
 	if !index.IsDamaged(err) {

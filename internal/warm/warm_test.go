@@ -425,6 +425,10 @@ func TestRepaired(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer release()
+			before, err := ix.Status(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
 			reads := 0
 			err = Repaired(context.Background(), ix, func() error {
 				reads++
@@ -439,6 +443,10 @@ func TestRepaired(t *testing.T) {
 			st, err := ix.Status(context.Background())
 			if err != nil || st.Files != 1 {
 				t.Errorf("after: %d files, %v; want the one file", st.Files, err)
+			}
+			// A rebuild, where the read met damage, and none elsewhere.
+			if rebuilt := st.Updated.After(before.Updated); rebuilt != (tc.reads == 2) {
+				t.Errorf("rebuilt %v (updated %v, before %v), want %v", rebuilt, st.Updated, before.Updated, tc.reads == 2)
 			}
 		})
 	}
