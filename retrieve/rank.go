@@ -682,13 +682,18 @@ func (rk *ranker) rank() (ranking []hone.Ranked, files map[string]chosen, fallba
 }
 
 // evidence reports whether the run found any evidence of the task: a file
-// the evaluator found some of it in, or one that past commits like it
-// changed. Without any, a file the ranking puts first (one the tests that
-// best match the task's synonyms import) is no answer, and the result has
-// none.
+// the evaluator found some of it in, one a model judged tangential at
+// least, or one that past commits like it changed. Without any, a file
+// the ranking puts first (one the tests that best match the task's
+// synonyms import) is no answer, and the result has none.
 func (rk *ranker) evidence() bool {
 	for _, lex := range rk.rec.bestLex {
 		if lex > 0 {
+			return true
+		}
+	}
+	for _, m := range rk.rec.bestModel {
+		if m >= contextFloor {
 			return true
 		}
 	}

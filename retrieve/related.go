@@ -60,7 +60,8 @@ func (rk *ranker) relatedTests(files []hone.File) []hone.RelatedTest {
 		return []hone.RelatedTest{}
 	}
 	// The tests that best match the task, of those that import a result
-	// file: the tests of the behaviour the task is about, first.
+	// file: the tests of the behaviour the task is about, ranked with the
+	// tests named for the file.
 	if terms := rk.q.taskTerms(); len(terms) > 0 {
 		for i, h := range rk.ix.Run(index.Search{Terms: terms, Keep: isTest, Limit: taskTests}) {
 			for fi, f := range files {
