@@ -16,6 +16,9 @@ import (
 // OutlineParams are file_outline's arguments.
 type OutlineParams struct {
 	Path string `json:"path" jsonschema:"the file, relative to the repository root"`
+	// FromLine lists the definitions from that line on, the imports left
+	// out: the rest of an outline cut to stay within the answer's size.
+	FromLine int `json:"from_line,omitempty" jsonschema:"list only the definitions that start at this line or after, and no imports: to read on past an outline that was cut"`
 }
 
 // OutlineResult is file_outline's structured result.
@@ -58,7 +61,20 @@ func (s *Server) fileOutline(ctx context.Context, req *mcp.CallToolRequest, in O
 	if err := ctx.Err(); err != nil {
 		return nil, OutlineResult{}, err
 	}
-	res, out := outlineAnswer(slash, structure.Extract(slash, src))
+	if in.FromLine < 0 || in.FromLine > maxPosition {
+		return nil, OutlineResult{}, fmt.Errorf("from_line %d is not a line number: give one from 1 to %d, or leave it out for the whole outline", in.FromLine, maxPosition)
+	}
+	o := structure.Extract(slash, src)
+	if in.FromLine > 1 {
+		var rest []structure.Def
+		for _, d := range o.Defs {
+			if d.Line >= in.FromLine {
+				rest = append(rest, d)
+			}
+		}
+		o.Defs, o.Imports = rest, nil
+	}
+	res, out := outlineAnswer(slash, o)
 	return res, out, nil
 }
 
@@ -108,7 +124,7 @@ func outlineAnswer(slash string, o structure.Outline) (*mcp.CallToolResult, Outl
 			b.WriteString(defLine(d))
 		}
 		if out.DefsMore > 0 {
-			fmt.Fprintf(&b, "… %d more definitions, from line %d on (cut to stay within the answer size: read on there with read_span)\n", out.DefsMore, o.Defs[defs].Line)
+			fmt.Fprintf(&b, "… %d more definitions, from line %d on (cut to stay within the answer size: ask again with from_line %d)\n", out.DefsMore, o.Defs[defs].Line, o.Defs[defs].Line)
 		}
 		return b.String(), out
 	}

@@ -143,3 +143,63 @@ func TestFileOutlineStructuredClean(t *testing.T) {
 		}
 	}
 }
+
+// An outline cut to stay within the answer's size reads on with from_line,
+// where its note says: the pages together list every definition once, in
+// order, and only the first lists the imports.
+func TestFileOutlinePages(t *testing.T) {
+	var src strings.Builder
+	src.WriteString("import os\n\n")
+	for i := range 6000 {
+		fmt.Fprintf(&src, "def calc_item_%d(items):\n    return sum(items) + %d\n\n", i, i)
+	}
+	repo := t.TempDir()
+	if err := os.WriteFile(filepath.Join(repo, "many.py"), []byte(src.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cs := connect(t, repo)
+	next := regexp.MustCompile(`ask again with from_line (\d+)\)`)
+	var names []string
+	from, pages := 0, 0
+	for ; pages < 50; pages++ {
+		args := map[string]any{"path": "many.py"}
+		if from > 0 {
+			args["from_line"] = from
+		}
+		res, text := call(t, cs, "file_outline", args)
+		if res.IsError {
+			t.Fatal(text)
+		}
+		out, _ := structuredAs[OutlineResult](t, res.StructuredContent)
+		if (pages == 0) != (len(out.Imports) > 0) {
+			t.Errorf("page %d: imports %q, want them on the first page alone", pages, out.Imports)
+		}
+		for _, d := range out.Defs {
+			names = append(names, d.Name)
+		}
+		m := next.FindStringSubmatch(text)
+		if out.DefsMore == 0 {
+			if m != nil {
+				t.Errorf("page %d: nothing more, yet the text says to ask again", pages)
+			}
+			break
+		}
+		if m == nil {
+			t.Fatalf("page %d: %d more, and no from_line to ask with:\n%s", pages, out.DefsMore, text[max(0, len(text)-300):])
+		}
+		from, _ = strconv.Atoi(m[1])
+	}
+	if pages == 0 || len(names) != 6000 {
+		t.Fatalf("%d pages listed %d definitions, want 6000 over more than one", pages+1, len(names))
+	}
+	for i, n := range names {
+		if n != fmt.Sprintf("calc_item_%d", i) {
+			t.Fatalf("definition %d is %s: the pages skip or repeat", i, n)
+		}
+	}
+	for _, bad := range []int{-1, 1 << 31} {
+		if res, text := call(t, cs, "file_outline", map[string]any{"path": "many.py", "from_line": bad}); !res.IsError || !strings.Contains(text, "from_line") {
+			t.Errorf("from_line %d: %v %q, want an error that names from_line", bad, res.IsError, text)
+		}
+	}
+}
