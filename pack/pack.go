@@ -906,6 +906,8 @@ var terse = []terseness{
 	{task: 600, reason: 200, missing: 3, tests: 5, commits: 5, commitFiles: 3, next: extraFiles},
 	{task: 400, reason: 120, missing: 2, tests: 3, commits: 3, commitFiles: 2, next: extraFiles},
 	{task: 200, reason: 80, missing: 1, tests: 2, commits: 2, commitFiles: 1, next: extraFiles},
+	// The files, and the two tests to run first.
+	{task: 200, reason: 60, tests: 2},
 	// The tersest, for budgets of a few hundred tokens: the result's
 	// files alone, so that the best file's best unit has room at least
 	// for its head and tail.
@@ -917,7 +919,7 @@ var terse = []terseness{
 // takes, past which a pack holds code and a line that says the budget is
 // too small for the header.
 const (
-	headerShare = 0.1
+	headerShare = 0.05
 	headerMost  = 33
 )
 
