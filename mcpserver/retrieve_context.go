@@ -305,16 +305,10 @@ func listOmitted(out *RetrieveResult, omitted []string, room int) {
 	room -= structuredSlack
 	out.Omitted, out.OmittedMore = []string{}, len(omitted)
 	used := structuredTokens(out)
-	n := 0
-	for _, o := range omitted {
-		b, _ := json.Marshal(redact.JSONName(o))
-		t := pack.CountTokens(string(b)) + 1 // and its comma
-		if used+t > room {
-			break
-		}
-		used += t
-		n++
-	}
+	n := fitting(len(omitted), func(i int) int {
+		b, _ := json.Marshal(redact.JSONName(omitted[i]))
+		return pack.CountTokens(string(b)) + 1 // and its comma
+	}, &used, room)
 	out.Omitted, out.OmittedMore = jsonNames(omitted[:n]), len(omitted)-n
 	// Counted one by one, the entries may take a little more together:
 	// each takes a token at least, so dropping as many as the excess
