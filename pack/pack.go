@@ -305,6 +305,7 @@ func Build(res *hone.Result, root string, opts Options) *Pack {
 	}
 	setChosen(units, bestSet)
 	used = bestUsed
+	used = fillGaps(units, used, limit)
 	blocks := layout(files, texts, units)
 	// The units' tokens are estimated with a margin, and units that
 	// follow one another share a block: the pack counted often holds
@@ -451,6 +452,47 @@ func Build(res *hone.Result, root string, opts Options) *Pack {
 	p.Tokens = count(text)
 	return p
 }
+
+// fillGaps takes the short runs of units left out between two chosen
+// units of a file, shortest first, while the budget holds: a few lines
+// that join two blocks cost little more than the second block's title
+// and fences, and the fix that goes between two definitions (a method
+// added after another) is read with both sides of it. It returns the
+// tokens used.
+func fillGaps(units []*unit, used, limit int) int {
+	type gap struct{ from, to, lines, cost int }
+	var gaps []gap
+	for k := 0; k < len(units); k++ {
+		if units[k].chosen || k == 0 || !units[k-1].chosen || units[k-1].file != units[k].file || units[k-1].to+1 != units[k].from {
+			continue
+		}
+		end, lines, cost := k, 0, -blockTokens
+		for end < len(units) && !units[end].chosen && units[end].file == units[k].file && units[end-1].to+1 == units[end].from {
+			lines += units[end].to - units[end].from + 1
+			cost += units[end].tokens - blockTokens
+			end++
+		}
+		if end < len(units) && units[end].chosen && units[end].file == units[k].file && units[end-1].to+1 == units[end].from && lines <= gapLines {
+			gaps = append(gaps, gap{k, end, lines, cost})
+		}
+		k = end
+	}
+	sort.SliceStable(gaps, func(i, j int) bool { return gaps[i].lines < gaps[j].lines })
+	for _, g := range gaps {
+		if used+g.cost > limit {
+			continue
+		}
+		for _, u := range units[g.from:g.to] {
+			u.chosen = true
+		}
+		used += g.cost
+	}
+	return used
+}
+
+// gapLines: the longest run of lines left out between two chosen units
+// of a file that fillGaps takes.
+const gapLines = 6
 
 // unbridge leaves out the chosen blank lines (units worth nothing) that
 // no longer lie between two chosen units of their file.

@@ -924,3 +924,58 @@ func TestHeaderTersest(t *testing.T) {
 		}
 	}
 }
+
+// A short run of lines left out between two chosen units of a file goes
+// in, shortest first, while the budget holds; a long one, one at a file's
+// edge and one that crosses into another file stay out.
+func TestFillGaps(t *testing.T) {
+	// mk makes contiguous units of the given files and sizes in lines,
+	// each of 10 tokens a line plus a block's, chosen as marked.
+	type spec struct {
+		file, lines int
+		chosen      bool
+	}
+	mk := func(specs []spec) []*unit {
+		var out []*unit
+		line := map[int]int{}
+		for _, s := range specs {
+			from := line[s.file] + 1
+			line[s.file] = from + s.lines - 1
+			out = append(out, &unit{file: s.file, from: from, to: from + s.lines - 1, tokens: 10*s.lines + blockTokens, chosen: s.chosen, worth: 0.1})
+		}
+		return out
+	}
+	tests := []struct {
+		name  string
+		specs []spec
+		room  int // tokens the budget leaves
+		want  []bool
+	}{
+		{"short gap", []spec{{0, 5, true}, {0, 2, false}, {0, 5, true}}, 100, []bool{true, true, true}},
+		{"two units in the gap", []spec{{0, 5, true}, {0, 2, false}, {0, 3, false}, {0, 5, true}}, 100, []bool{true, true, true, true}},
+		{"long gap", []spec{{0, 5, true}, {0, gapLines + 1, false}, {0, 5, true}}, 1000, []bool{true, false, true}},
+		{"at the file's end", []spec{{0, 5, true}, {0, 2, false}}, 100, []bool{true, false}},
+		{"at the file's head", []spec{{0, 2, false}, {0, 5, true}}, 100, []bool{false, true}},
+		{"across files", []spec{{0, 5, true}, {0, 2, false}, {1, 2, false}, {1, 5, true}}, 100, []bool{true, false, false, true}},
+		{"no room", []spec{{0, 5, true}, {0, 5, false}, {0, 5, true}}, 10, []bool{true, false, true}},
+		// A gap of a line costs less than the block it joins saves.
+		{"joining saves", []spec{{0, 5, true}, {0, 1, false}, {0, 5, true}}, 0, []bool{true, true, true}},
+		{"shortest first", []spec{{0, 5, true}, {0, 4, false}, {0, 5, true}, {0, 1, false}, {0, 5, true}}, 0, []bool{true, false, true, true, true}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			units := mk(tt.specs)
+			used := fillGaps(units, 1000, 1000+tt.room)
+			var got []bool
+			for _, u := range units {
+				got = append(got, u.chosen)
+			}
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("chosen %v, want %v", got, tt.want)
+			}
+			if used > 1000+tt.room {
+				t.Errorf("used %d of %d", used, 1000+tt.room)
+			}
+		})
+	}
+}
