@@ -525,6 +525,7 @@ const glossaryData = `
 符号链接 = symlink, symbolic link
 负数 = negative
 字节 = byte
+块 = block, chunk
 毫秒 = millisecond, ms
 微秒 = microsecond
 名称 = name
