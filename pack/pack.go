@@ -1265,12 +1265,17 @@ func isComment(t string) bool {
 	return false
 }
 
-// importLine matches a line that imports: Python's, Java's, Go's,
-// JavaScript's (ES modules and CommonJS' require, a re-export from
-// another module), C's includes, Rust's use, mod and extern crate, Ruby's
-// require, C#'s using.
-var importLine = lazyre.New(`^(import\b|from\s+\S+\s+import\b|#\s*include\b|(pub(\([^)]*\))?\s+)?use\s|require(_relative)?\b|using\s|package\s|` +
-	`(const|let|var)\s+([\w$]+|\{[^}]*\})\s*=\s*require\s*\(|export\s+(\*|\{|type\s+\{).*\bfrom\s|extern\s+crate\s|(pub(\([^)]*\))?\s+)?mod\s+\w+\s*;)`)
+// importLine matches a line that imports: Python's, Java's, Kotlin's,
+// Scala's, Go's and their package line, JavaScript's (ES modules and
+// CommonJS' require, a re-export from another module), C's includes and
+// Objective-C's imports, Rust's use, mod and extern crate, Ruby's and
+// Lua's require, C#'s using (global too) and PHP's use with their
+// file-scoped namespace, Swift's import with its attributes (@testable
+// import), Dart's import, export, part and library directives, Elixir's
+// alias, Zig's @import, R's library().
+var importLine = lazyre.New(`^((@\w+\s+)*import\b|from\s+\S+\s+import\b|#\s*include\b|#\s*import\s*[<"]|(pub(\([^)]*\))?\s+)?use\s|require(_relative)?\b|(global\s+)?using\s|package\s|` +
+	`(const|let|var)\s+([\w$]+|\{[^}]*\})\s*=\s*require\s*\(|export\s+(\*|\{|type\s+\{).*\bfrom\s|extern\s+crate\s|(pub(\([^)]*\))?\s+)?mod\s+\w+\s*;|` +
+	`namespace\s+[\w\\.]+\s*;|(export|part)\s+['"]|part\s+of\s|library\s+[\w.]+\s*;|library\s*\(|alias\s+[A-Z]|local\s+\w+\s*=\s*require\b|(pub\s+)?const\s+\w+\s*=\s*@import\s*\()`)
 
 func fence(p string) string {
 	switch ext := strings.TrimPrefix(path.Ext(p), "."); ext {
