@@ -268,6 +268,11 @@ func stopText(res *hone.Result) string {
 			// JSON's no_progress, with no cycle to have made none.
 			return "the task gave nothing to search for, so no cycle ran"
 		}
+		if len(res.Ranking) == 0 {
+			// An empty index, or a search that met no file: nothing
+			// for a cycle to learn from.
+			return "no progress (the search found no file to evaluate)"
+		}
 		return fmt.Sprintf("no progress (the last cycle found nothing new, or left the ranking's best %d files as they were)", hone.SettledFiles)
 	case hone.StopMaxCycles:
 		return "max cycles reached"
