@@ -58,6 +58,9 @@ func TestImportLines(t *testing.T) {
 		{"elixir", "defmodule A do\n  alias B.C\n  import D\n\n  def f, do: 1\nend\n", 2, 3, [2]int{}},
 		{"zig", "const std = @import(\"std\");\nconst mem = std.mem;\n\npub fn main() void {}\n", 1, 1, [2]int{}},
 		{"r", "library(dplyr)\nlibrary(\"ggplot2\")\n\nf <- function(x) x\n", 1, 2, [2]int{}},
+		{"python, a docstring's line that starts with part of", "\"\"\"Helpers of the scheduler, which is\npart of the public API.\n\nMore of it.\n\"\"\"\n\nimport os\nimport sys\n\nX = 1\n", 7, 8, [2]int{}},
+		{"shell, an export and an alias are no imports", "#!/bin/sh\nexport \"PATH=$HOME/bin:$PATH\"\nalias L='ls -l'\nset -e\n", 0, 0, [2]int{}},
+		{"elixir, aliases of several kinds", "alias A.B\nalias A.{C, D}\nalias E.F, as: G\n\ndefmodule X do\nend\n", 1, 3, [2]int{}},
 		{"python, a function's own import, none at the top", "\"\"\"Doc.\"\"\"\nVERSION = '1'\n\ndef main():\n    import sys\n    return sys\n", 0, 0, [2]int{4, 6}},
 	}
 	for _, tt := range tests {

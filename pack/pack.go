@@ -1275,7 +1275,8 @@ func isComment(t string) bool {
 // alias, Zig's @import, R's library().
 var importLine = lazyre.New(`^((@\w+\s+)*import\b|from\s+\S+\s+import\b|#\s*include\b|#\s*import\s*[<"]|(pub(\([^)]*\))?\s+)?use\s|require(_relative)?\b|(global\s+)?using\s|package\s|` +
 	`(const|let|var)\s+([\w$]+|\{[^}]*\})\s*=\s*require\s*\(|export\s+(\*|\{|type\s+\{).*\bfrom\s|extern\s+crate\s|(pub(\([^)]*\))?\s+)?mod\s+\w+\s*;|` +
-	`namespace\s+[\w\\.]+\s*;|(export|part)\s+['"]|part\s+of\s|library\s+[\w.]+\s*;|library\s*\(|alias\s+[A-Z]|local\s+\w+\s*=\s*require\b|(pub\s+)?const\s+\w+\s*=\s*@import\s*\()`)
+	`namespace\s+[\w\\.]+\s*;|(export|part)\s+['"][^'"=$\s]+['"]|part\s+of\s+(['"][^'"\s]+['"]|[\w.]+)\s*;|library\s+[\w.]+\s*;|library\(|` +
+	`alias\s+[A-Z][\w.]*(\.\{|\s*(,|#|$))|local\s+\w+\s*=\s*require\b|(pub\s+)?const\s+\w+\s*=\s*@import\s*\()`)
 
 func fence(p string) string {
 	switch ext := strings.TrimPrefix(path.Ext(p), "."); ext {
