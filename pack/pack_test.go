@@ -950,17 +950,19 @@ func TestFillGaps(t *testing.T) {
 		specs []spec
 		room  int // tokens the budget leaves
 		want  []bool
+		used  int // the tokens fillGaps returns, of 1000 before
 	}{
-		{"short gap", []spec{{0, 5, true}, {0, 2, false}, {0, 5, true}}, 100, []bool{true, true, true}},
-		{"two units in the gap", []spec{{0, 5, true}, {0, 2, false}, {0, 3, false}, {0, 5, true}}, 100, []bool{true, true, true, true}},
-		{"long gap", []spec{{0, 5, true}, {0, gapLines + 1, false}, {0, 5, true}}, 1000, []bool{true, false, true}},
-		{"at the file's end", []spec{{0, 5, true}, {0, 2, false}}, 100, []bool{true, false}},
-		{"at the file's head", []spec{{0, 2, false}, {0, 5, true}}, 100, []bool{false, true}},
-		{"across files", []spec{{0, 5, true}, {0, 2, false}, {1, 2, false}, {1, 5, true}}, 100, []bool{true, false, false, true}},
-		{"no room", []spec{{0, 5, true}, {0, 5, false}, {0, 5, true}}, 10, []bool{true, false, true}},
+		{"short gap", []spec{{0, 5, true}, {0, 2, false}, {0, 5, true}}, 100, []bool{true, true, true}, 1000 + 20 - blockTokens},
+		{"two units in the gap", []spec{{0, 5, true}, {0, 2, false}, {0, 3, false}, {0, 5, true}}, 100, []bool{true, true, true, true}, 1000 + 20 + 30 - blockTokens},
+		{"a gap of gapLines", []spec{{0, 5, true}, {0, gapLines, false}, {0, 5, true}}, 100, []bool{true, true, true}, 1000 + 10*gapLines - blockTokens},
+		{"long gap", []spec{{0, 5, true}, {0, gapLines + 1, false}, {0, 5, true}}, 1000, []bool{true, false, true}, 1000},
+		{"at the file's end", []spec{{0, 5, true}, {0, 2, false}}, 100, []bool{true, false}, 1000},
+		{"at the file's head", []spec{{0, 2, false}, {0, 5, true}}, 100, []bool{false, true}, 1000},
+		{"across files", []spec{{0, 5, true}, {0, 2, false}, {1, 2, false}, {1, 5, true}}, 100, []bool{true, false, false, true}, 1000},
+		{"no room", []spec{{0, 5, true}, {0, 5, false}, {0, 5, true}}, 10, []bool{true, false, true}, 1000},
 		// A gap of a line costs less than the block it joins saves.
-		{"joining saves", []spec{{0, 5, true}, {0, 1, false}, {0, 5, true}}, 0, []bool{true, true, true}},
-		{"shortest first", []spec{{0, 5, true}, {0, 4, false}, {0, 5, true}, {0, 1, false}, {0, 5, true}}, 0, []bool{true, false, true, true, true}},
+		{"joining saves", []spec{{0, 5, true}, {0, 1, false}, {0, 5, true}}, 0, []bool{true, true, true}, 1000 + 10 - blockTokens},
+		{"shortest first", []spec{{0, 5, true}, {0, 4, false}, {0, 5, true}, {0, 1, false}, {0, 5, true}}, 0, []bool{true, false, true, true, true}, 1000 + 10 - blockTokens},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -972,6 +974,9 @@ func TestFillGaps(t *testing.T) {
 			}
 			if !slices.Equal(got, tt.want) {
 				t.Errorf("chosen %v, want %v", got, tt.want)
+			}
+			if used != tt.used {
+				t.Errorf("used %d, want %d", used, tt.used)
 			}
 			if used > 1000+tt.room {
 				t.Errorf("used %d of %d", used, 1000+tt.room)
