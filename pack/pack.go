@@ -354,11 +354,13 @@ func Build(res *hone.Result, root string, opts Options) *Pack {
 	for real := count(text); real > opts.Budget && len(blocks) > 0; real = count(text) {
 		var in []*unit
 		estimated := 0
-		for _, u := range units {
+		at := map[*unit]int{}
+		for k, u := range units {
 			if u.chosen {
 				in = append(in, u)
 				estimated += u.tokens
 			}
+			at[u] = k
 		}
 		// The units' estimates, scaled to what the pack counts.
 		scale := max(1, float64(real-headTokens)/float64(max(estimated, 1)))
@@ -374,8 +376,22 @@ func Build(res *hone.Result, root string, opts Options) *Pack {
 			if u.worth == 0 {
 				continue // blank lines between two units: they go with them
 			}
+			n := freedBy(units, at[u])
+			if n <= 0 {
+				continue // a short unit that joins two blocks: out, the pack grows
+			}
 			u.chosen = false
-			freed += scale * float64(u.tokens)
+			freed += scale * float64(n)
+		}
+		if freed == 0 {
+			// Only joining units are left: the least worth per token
+			// goes all the same, so that the loop ends.
+			for _, u := range in {
+				if u.worth != 0 {
+					u.chosen = false
+					break
+				}
+			}
 		}
 		unbridge(units)
 		blocks = layout(files, texts, units)
@@ -493,6 +509,21 @@ func fillGaps(units []*unit, used, limit int) int {
 // gapLines: the longest run of lines left out between two chosen units
 // of a file that fillGaps takes.
 const gapLines = 6
+
+// freedBy is what leaving units[k] out of the pack frees, about: its
+// lines, and its block's title and fences only where no chosen neighbour
+// shares its block; a unit between two chosen neighbours splits their
+// block in two, and frees a block's less, nothing or less when it is
+// short.
+func freedBy(units []*unit, k int) int {
+	u, joined := units[k], 0
+	for _, j := range []int{k - 1, k + 1} {
+		if j >= 0 && j < len(units) && units[j].chosen && units[j].file == u.file && min(units[j].to, u.to)+1 == max(units[j].from, u.from) {
+			joined++
+		}
+	}
+	return u.tokens - joined*blockTokens
+}
 
 // unbridge leaves out the chosen blank lines (units worth nothing) that
 // no longer lie between two chosen units of their file.

@@ -984,3 +984,29 @@ func TestFillGaps(t *testing.T) {
 		})
 	}
 }
+
+// Leaving a unit out frees its lines, and its block's title and fences
+// only where it has a block of its own: a short unit between two chosen
+// neighbours frees less than nothing.
+func TestFreedBy(t *testing.T) {
+	u := func(file, from, to int, chosen bool) *unit {
+		return &unit{file: file, from: from, to: to, tokens: 10*(to-from+1) + blockTokens, chosen: chosen}
+	}
+	tests := []struct {
+		name  string
+		units []*unit
+		k     int
+		want  int
+	}{
+		{"alone", []*unit{u(0, 1, 5, false), u(0, 6, 8, true), u(0, 9, 12, false)}, 1, 30 + blockTokens},
+		{"one neighbour", []*unit{u(0, 1, 5, true), u(0, 6, 8, true), u(0, 9, 12, false)}, 1, 30},
+		{"between two", []*unit{u(0, 1, 5, true), u(0, 6, 6, true), u(0, 7, 12, true)}, 1, 10 - blockTokens},
+		{"a neighbour in another file", []*unit{u(0, 1, 5, true), u(1, 1, 3, true)}, 1, 30 + blockTokens},
+		{"a neighbour not adjacent", []*unit{u(0, 1, 5, true), u(0, 9, 11, true)}, 1, 30 + blockTokens},
+	}
+	for _, tt := range tests {
+		if got := freedBy(tt.units, tt.k); got != tt.want {
+			t.Errorf("%s: freedBy = %d, want %d", tt.name, got, tt.want)
+		}
+	}
+}
