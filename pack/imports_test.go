@@ -43,6 +43,7 @@ func TestImportLines(t *testing.T) {
 		{"typescript, a re-export over lines", "import a from 'a';\nexport {\n  b,\n  c,\n} from './bc';\nexport type {\n  D,\n} from './d';\n\nexport const e = 1;\n", 1, 8, [2]int{}},
 		{"typescript, an export list is no import", "import a from 'a';\n\nconst b = 1;\nexport {\n  b,\n};\n", 1, 1, [2]int{}},
 		{"javascript, a function's own require", "const fs = require('fs');\n\nfunction load() {\n  const path = require('path');\n  return path;\n}\n", 1, 1, [2]int{3, 6}},
+		{"swift, an attribute with arguments", "@_spi(Internal) import MyKit\nimport Foundation\n\nstruct A {}\n", 1, 2, [2]int{}},
 		{"swift, an attribute's import", "import Foundation\nimport UIKit\n@testable import MyKit\n\nstruct A {}\n", 1, 3, [2]int{}},
 		{"swift, a conditional import", "// Copyright\n\nimport Foundation\n#if canImport(FoundationNetworking)\nimport FoundationNetworking\n#endif\n\nstruct A {}\n", 3, 6, [2]int{}},
 		{"kotlin", "package com.x\n\nimport kotlinx.coroutines.flow.Flow\nimport java.io.File as JFile\n\nclass A\n", 1, 4, [2]int{}},
