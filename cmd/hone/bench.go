@@ -14,7 +14,6 @@ import (
 	"regexp"
 	"runtime/pprof"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -882,9 +881,9 @@ func parseBudgets(s string) ([]int, error) {
 	}
 	var budgets []int
 	for _, b := range strings.Split(s, ",") {
-		n, err := strconv.Atoi(strings.TrimSpace(b))
+		n, err := parseTokens(b)
 		if err != nil || n < 1 {
-			return nil, usagef("--pack-budget takes budgets in tokens, comma-separated, like 2000,8000: not %q", b)
+			return nil, usagef("--pack-budget takes budgets in tokens, comma-separated, like 2000,8000 or 2k,8k: not %q", b)
 		}
 		budgets = append(budgets, n)
 	}

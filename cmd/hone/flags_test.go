@@ -48,12 +48,46 @@ func TestFlagHelpUnwrapped(t *testing.T) {
 	if code := run(context.Background(), []string{"retrieve", "-h"}, strings.NewReader(""), &stdout, &stderr); code != 0 {
 		t.Fatalf("retrieve -h: exit %d, %s", code, stderr.String())
 	}
-	for _, want := range []string{"-format string", `(default "text")`, "-budget int", "-index-dir string", "-include value"} {
+	for _, want := range []string{"-format string", `(default "text")`, "-budget tokens", "-index-dir string", "-include value"} {
 		if !strings.Contains(stdout.String(), want) {
 			t.Errorf("retrieve -h lacks %q:\n%s", want, stdout.String())
 		}
 	}
 	if strings.Contains(stdout.String(), "panic") {
 		t.Errorf("retrieve -h:\n%s", stdout.String())
+	}
+}
+
+// A count of tokens is written as people write one: 8000, or 8k.
+func TestParseTokens(t *testing.T) {
+	for _, tt := range []struct {
+		in   string
+		want int
+		ok   bool
+	}{
+		{"8000", 8000, true},
+		{" 8000 ", 8000, true},
+		{"8k", 8000, true},
+		{"8K", 8000, true},
+		{"1.5k", 1500, true},
+		{"0.5k", 500, true},
+		{"16k", 16000, true},
+		{"-5", -5, true}, // a number: its command says how few is too few
+		{"", 0, false},
+		{"k", 0, false},
+		{".k", 0, false},
+		{"8kk", 0, false},
+		{"8kb", 0, false},
+		{"1.2345k", 0, false},
+		{"1e3k", 0, false},
+		{"-8k", 0, false},
+		{"1.2.3k", 0, false},
+		{"eight", 0, false},
+		{"99999999999k", 0, false},
+	} {
+		got, err := parseTokens(tt.in)
+		if (err == nil) != tt.ok || tt.ok && got != tt.want {
+			t.Errorf("parseTokens(%q) = %d, %v; want %d, ok %v", tt.in, got, err, tt.want, tt.ok)
+		}
 	}
 }

@@ -7,9 +7,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"strconv"
 	"strings"
 
 	"github.com/hone-tools/hone/retrieve"
@@ -29,6 +31,47 @@ type stringList []string
 
 func (s *stringList) String() string     { return strings.Join(*s, ",") }
 func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
+
+// tokenCount is a flag's count of tokens, as people write one: 8000, or
+// 8k (1.5k is 1500).
+type tokenCount int
+
+func (n *tokenCount) String() string { return strconv.Itoa(int(*n)) }
+
+func (n *tokenCount) Set(s string) error {
+	v, err := parseTokens(s)
+	if err != nil {
+		return err
+	}
+	*n = tokenCount(v)
+	return nil
+}
+
+// errTokens is what a count of tokens that is none says to do.
+var errTokens = errors.New("give tokens as a number, like 8000 or 8k")
+
+// parseTokens reads a count of tokens: a whole number, or thousands of
+// them, k after a number of digits with a decimal point at most (8k,
+// 1.5k), whole once multiplied.
+func parseTokens(s string) (int, error) {
+	t := strings.TrimSpace(s)
+	k := strings.TrimRight(t, "kK")
+	if k == t {
+		n, err := strconv.Atoi(t)
+		if err != nil {
+			return 0, errTokens
+		}
+		return n, nil
+	}
+	if len(t)-len(k) != 1 || k == "" || k == "." || strings.Count(k, ".") > 1 || strings.Trim(k, "0123456789.") != "" || len(k) > 9 {
+		return 0, errTokens
+	}
+	f, err := strconv.ParseFloat(k, 64)
+	if v := f * 1000; err != nil || v != math.Trunc(v) {
+		return 0, errTokens
+	}
+	return int(math.Round(f * 1000)), nil
+}
 
 // goneFlag is a flag hone no longer has: it takes any value, so that its
 // command can say what to do instead, whatever the value.
@@ -52,7 +95,6 @@ func cmdRetrieve(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	var (
 		asJSON    = fs.Bool("json", false, "print one JSON object instead of the trace (the same as --format json)")
 		format    = fs.String("format", "text", "text (the trace), json, or context (a pack to paste into a prompt)")
-		budget    = fs.Int("budget", pack.DefaultBudget, "with --format context: the most tokens the pack may hold")
 		maxCycles = fs.Int("max-cycles", hone.DefaultMaxCycles, "cycles of the loop at most (1-10)")
 		threshold = fs.Float64("threshold", hone.DefaultThreshold, "the relevance a file needs to be among the result's files (0-1]: the probability that the task needs it")
 		maxFiles  = fs.Int("max-files", hone.DefaultMaxFiles, "the result's files at the threshold at most (the context files that come with them, two at most, are not counted)")
@@ -61,7 +103,10 @@ func cmdRetrieve(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		noServer  = fs.Bool("no-server", false, "work in this process, even where a hone serve runs for the index folder")
 		include   stringList
 		exclude   stringList
+		budgetN   = tokenCount(pack.DefaultBudget)
+		budget    = (*int)(&budgetN)
 	)
+	fs.Var(&budgetN, "budget", "with --format context: the most `tokens` the pack may hold (8000, or 8k)")
 	fs.Var(goneFlag{}, "coverage", "gone: the result's files are those whose relevance reaches --threshold")
 	fs.Var(&include, "include", "search only files matching GLOB (repeatable)")
 	fs.Var(&exclude, "exclude", "never search files matching GLOB or under PATH (repeatable)")
