@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -90,4 +91,21 @@ func TestParseTokens(t *testing.T) {
 			t.Errorf("parseTokens(%q) = %d, %v; want %d, ok %v", tt.in, got, err, tt.want, tt.ok)
 		}
 	}
+}
+
+func FuzzParseTokens(f *testing.F) {
+	for _, s := range []string{"8000", "8k", "1.5k", "", "k", "1e3k", "99999999999k"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		n, err := parseTokens(s)
+		if err != nil {
+			return
+		}
+		// A count read is written again the same way: as itself, or in
+		// thousands.
+		if m, err2 := parseTokens(strconv.Itoa(n)); err2 != nil || m != n {
+			t.Fatalf("parseTokens(%q) = %d, but %d reads as %d, %v", s, n, n, m, err2)
+		}
+	})
 }
