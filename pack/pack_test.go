@@ -1010,3 +1010,38 @@ func TestFreedBy(t *testing.T) {
 		}
 	}
 }
+
+// Two chosen definitions with a short one between them come in one block,
+// the short one with them (fillGaps), where the budget leaves room.
+func TestShortGapJoinsBlocks(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	for i := 0; i < 30; i++ {
+		fmt.Fprintf(&b, "def filler_%d(token):\n    \"\"\"A token helper %d.\"\"\"\n    return token.id * %d\n\n", i, i, i)
+	}
+	b.WriteString("def expire_token(token):\n    return token.expiry < now()\n")
+	b.WriteString("def neg(x):\n    return -x\n")
+	b.WriteString("def renew_token(token):\n    token.expiry = now() + ttl\n")
+	for i := 30; i < 60; i++ {
+		fmt.Fprintf(&b, "def filler_%d(token):\n    \"\"\"A token helper %d.\"\"\"\n    return token.id * %d\n\n", i, i, i)
+	}
+	os.WriteFile(filepath.Join(dir, "tokens.py"), []byte(b.String()), 0o644)
+	lines := strings.Split(b.String(), "\n")
+	at := func(prefix string) int {
+		for i, l := range lines {
+			if strings.HasPrefix(l, prefix) {
+				return i + 1
+			}
+		}
+		t.Fatalf("no line %q", prefix)
+		return 0
+	}
+	e, r := at("def expire_token"), at("def renew_token")
+	res := &hone.Result{Task: "token expiry", Concepts: []hone.Concept{{Kind: "word", Weight: 1, Terms: []string{"expiri", "token"}}},
+		Files: []hone.File{{Path: "tokens.py", Relevance: 0.9, Role: hone.RoleTarget,
+			Spans: []hone.Span{{Start: e, End: e + 1, Symbol: "expire_token", Why: "match"}, {Start: r, End: r + 1, Symbol: "renew_token", Why: "match"}}}}}
+	p := Build(res, dir, Options{Budget: 600})
+	if !strings.Contains(p.Text, "token.expiry < now()\ndef neg(x):\n    return -x\ndef renew_token(token):") {
+		t.Errorf("want expire_token, neg and renew_token in one block:\n%s", p.Text)
+	}
+}
