@@ -1302,8 +1302,8 @@ func isComment(t string) bool {
 // Objective-C's imports, Rust's use, mod and extern crate, Ruby's and
 // Lua's require, C#'s using (global too) and PHP's use with their
 // file-scoped namespace, Swift's import with its attributes (@testable
-// import, @_spi(X) import), Dart's import, export, part and library directives, Elixir's
-// alias, Zig's @import, R's library().
+// import, @_spi(X) import), Dart's import, export, part and library
+// directives, Elixir's alias, Zig's @import, R's library().
 var importLine = lazyre.New(`^((@\w+(\([^)]*\))?\s+)*import\b|from\s+\S+\s+import\b|#\s*include\b|#\s*import\s*[<"]|(pub(\([^)]*\))?\s+)?use\s|require(_relative)?\b|(global\s+)?using\s|package\s|` +
 	`(const|let|var)\s+([\w$]+|\{[^}]*\})\s*=\s*require\s*\(|export\s+(\*|\{|type\s+\{).*\bfrom\s|extern\s+crate\s|(pub(\([^)]*\))?\s+)?mod\s+\w+\s*;|` +
 	`namespace\s+[\w\\.]+\s*;|(export|part)\s+['"][^'"=$\s]+['"]|part\s+of\s+(['"][^'"\s]+['"]|[\w.]+)\s*;|library\s+[\w.]+\s*;|library\(|` +
