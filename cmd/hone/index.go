@@ -73,20 +73,6 @@ func (f *indexFlags) checkDir() error {
 	}
 }
 
-// open resolves the repository and opens its index; notices go to
-// stderr. outside is repoRoot's.
-func (f *indexFlags) open(ctx context.Context, stderr io.Writer) (ix *index.Index, outside bool, err error) {
-	if err := f.checkDir(); err != nil {
-		return nil, false, err
-	}
-	root, outside, err := repoRoot(f.repo)
-	if err != nil {
-		return nil, false, err
-	}
-	ix, err = index.Open(ctx, root, index.Options{Dir: f.dir, Notice: notifier(stderr)})
-	return ix, outside, err
-}
-
 // hasIndex reports whether the repository at root has an index in dir
 // (the default where dir is ""): an update of one reads only the files
 // changed since, and one that is not there reads them all.
