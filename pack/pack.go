@@ -180,7 +180,7 @@ func Build(res *hone.Result, root string, opts Options) *Pack {
 	link := func(u *unit, step int) (blanks []*unit, ok bool) {
 		for k := u.at + step; k >= 0 && k < len(units); k += step {
 			v, w := units[k], units[k-step]
-			if v.file != u.file || min(v.to, w.to)+1 != max(v.from, w.from) {
+			if !adjacent(v, w) {
 				return nil, false
 			}
 			if v.chosen {
@@ -479,16 +479,16 @@ func fillGaps(units []*unit, used, limit int) int {
 	type gap struct{ from, to, lines, cost int }
 	var gaps []gap
 	for k := 0; k < len(units); k++ {
-		if units[k].chosen || k == 0 || !units[k-1].chosen || units[k-1].file != units[k].file || units[k-1].to+1 != units[k].from {
+		if units[k].chosen || k == 0 || !units[k-1].chosen || !adjacent(units[k-1], units[k]) {
 			continue
 		}
 		end, lines, cost := k, 0, -blockTokens
-		for end < len(units) && !units[end].chosen && units[end].file == units[k].file && units[end-1].to+1 == units[end].from {
+		for end < len(units) && !units[end].chosen && adjacent(units[end-1], units[end]) {
 			lines += units[end].to - units[end].from + 1
 			cost += units[end].tokens - blockTokens
 			end++
 		}
-		if end < len(units) && units[end].chosen && units[end].file == units[k].file && units[end-1].to+1 == units[end].from && lines <= gapLines {
+		if end < len(units) && units[end].chosen && adjacent(units[end-1], units[end]) && lines <= gapLines {
 			gaps = append(gaps, gap{k, end, lines, cost})
 		}
 		k = end
@@ -506,6 +506,12 @@ func fillGaps(units []*unit, used, limit int) int {
 	return used
 }
 
+// adjacent reports whether two units of one file follow one another, in
+// either order.
+func adjacent(a, b *unit) bool {
+	return a.file == b.file && min(a.to, b.to)+1 == max(a.from, b.from)
+}
+
 // gapLines: the longest run of lines left out between two chosen units
 // of a file that fillGaps takes.
 const gapLines = 6
@@ -518,7 +524,7 @@ const gapLines = 6
 func freedBy(units []*unit, k int) int {
 	u, joined := units[k], 0
 	for _, j := range []int{k - 1, k + 1} {
-		if j >= 0 && j < len(units) && units[j].chosen && units[j].file == u.file && min(units[j].to, u.to)+1 == max(units[j].from, u.from) {
+		if j >= 0 && j < len(units) && units[j].chosen && adjacent(units[j], u) {
 			joined++
 		}
 	}
