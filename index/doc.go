@@ -171,9 +171,11 @@ func analyzeWith(f walk.File, src []byte, withPairs bool) *Doc {
 		return i
 	}
 	// add counts a token in a field, and returns where its term stands
-	// among the file's terms, -1 for a stop word.
+	// among the file's terms, -1 for a stop word. A name's words that
+	// name a topic there (tokenize.IsNameWord) are kept in the name and
+	// definition fields.
 	add := func(field Field, t tokenize.Token) int32 {
-		if t.Stop {
+		if t.Stop && (field != Name && field != Def || !tokenize.IsNameWord(t.Text)) {
 			return -1
 		}
 		i := term(t.Stem)

@@ -176,7 +176,9 @@ import (
 //	45    a container named by a definition before is written as how many
 //	      definitions lie between them, not the definition's number; a
 //	      file with no change time has a NULL ctime_after.
-const schemaVersion = "45"
+//	46    import, include and export are kept in a file's name and its
+//	      definitions' names (tokenize.IsNameWord), stop words elsewhere.
+const schemaVersion = "46"
 
 // hashSize is the length of a file's content hash, SHA-256 cut short: it
 // tells a file's content from its last (a chance of 2^-128 to take one

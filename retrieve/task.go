@@ -305,10 +305,20 @@ func analyzeTask(task string, ix *index.Index) []*concept {
 		}
 	}
 
-	// Prose: words, with Chinese translated through the glossary.
+	// Prose: words, with Chinese translated through the glossary. A name
+	// word (import, include, export) is a word where prose says it, and
+	// the keyword where the task's code writes it: from x import y.
 	var words []string
+	keyword := map[int]bool{}
+	for _, at := range keywordUse().FindAllStringSubmatchIndex(task, -1) {
+		keyword[at[2]] = true
+	}
 	tokenize.Each(task, func(t tokenize.Token) {
 		if t.Whole {
+			return
+		}
+		if keyword[t.Pos] {
+			words = append(words, "")
 			return
 		}
 		if isCJKWord(t.Text) {
@@ -383,6 +393,12 @@ var (
 	promptLine  = lazyre.New(`(?m)^\s*(?:>>>|\.\.\.|In \[\d+\]:)[ \t](.*)$`)
 	calledName  = lazyre.New(`([A-Za-z_][A-Za-z0-9_]*)\(`)
 	importNames = lazyre.New(`(?m)^\s*from\s+[\w.]+\s+import\s+\(?([\w, \t]+)`)
+	// keywordUse finds import, include and export written as code, the
+	// keyword in its group: a statement that opens a line (after a
+	// prompt, a diff's sign or a backtick), Python's from x import, C's
+	// #include, CSS's @import; not a call, include(), which names a
+	// function.
+	keywordUse = lazyre.New("(?m)(?:(?:^|`)[ \t]*(?:>>>|\\.\\.\\.|\\$|[+-])?[ \t]*|\\bfrom[ \t]+[\\w.]+[ \t]+|[#@][ \t]*)(import|include|export)(?:[ \t]+[\\w\"'{(*<]|[\"'{*<]|[ \t]*$)")
 )
 
 // codeBlockNames are the names a task's code calls and imports: in fenced
@@ -519,7 +535,7 @@ func addProse(words []string, add func(*concept)) {
 			add(c)
 			continue
 		}
-		if tokenize.IsStopWord(w) || genericWords[w] || len(w) < 2 || isNumber(w) {
+		if tokenize.IsStopWord(w) && !tokenize.IsNameWord(w) || genericWords[w] || len(w) < 2 || isNumber(w) {
 			stems = append(stems, "")
 			labels = append(labels, "")
 			continue
@@ -558,7 +574,6 @@ func addProse(words []string, add func(*concept)) {
 	}
 }
 
-// stemsOf tokenizes s into the stems of its parts, stop words dropped.
 // wholeStem is the stem the index gives an identifier as a whole, as the
 // code writes it: its parts joined, without separators ("repr_instance"
 // and "reprInstance" are both "reprinstanc"), or its only part
@@ -582,10 +597,12 @@ func wholeStem(id string) string {
 	return tokenize.Stem(strings.ToLower(id))
 }
 
+// stemsOf tokenizes s into the stems of its parts, stop words dropped but
+// those that name a topic in a name (tokenize.IsNameWord).
 func stemsOf(s string) []string {
 	var out []string
 	tokenize.Each(s, func(t tokenize.Token) {
-		if t.Whole || tokenize.IsStopWord(t.Text) {
+		if t.Whole || t.Stop && !tokenize.IsNameWord(t.Text) {
 			return
 		}
 		out = append(out, t.Stem)

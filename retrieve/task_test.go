@@ -81,6 +81,21 @@ func TestAnalyzeTask(t *testing.T) {
 			not:  []string{"rate", "limiting", "add"},
 		},
 		{
+			// import, include and export name things in code: kept.
+			task: "the import block is cut; `include()` ignores the namespace; export fails",
+			want: []string{"import", "block", "include", "export"},
+			not:  []string{"the"},
+		},
+		{
+			// the keywords as the task's code writes them are code.
+			task: "Symbol fails:\n>>> from sympy import Symbol\nimport numpy as np\n#include <stdio.h>\nexport default App",
+			not:  []string{"import", "include", "export"},
+		},
+		{
+			task: "导入块被截断了",
+			want: []string{"import"},
+		},
+		{
 			task: "修复身份验证令牌过期错误",
 			want: []string{"authentication", "token", "expiry", "error"},
 			not:  []string{"fix"},

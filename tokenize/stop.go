@@ -14,6 +14,21 @@ func IsStopWord(w string) bool {
 	return ok
 }
 
+// IsNameWord reports whether a lower-case stop word names a topic where it
+// names a file or a definition: import, include and export, which code
+// writes everywhere as keywords and a task writes of imports, inclusions
+// and exports (a function importLines, django's include(), a file
+// export.ts). The index keeps them in a file's name and its definitions'
+// names, never in its text, and a task's words keep them, so that they
+// match only names.
+func IsNameWord(w string) bool {
+	switch w {
+	case "import", "include", "export":
+		return true
+	}
+	return false
+}
+
 var stopWords = func() map[string]struct{} {
 	m := make(map[string]struct{}, len(stopList))
 	for _, w := range stopList {

@@ -202,6 +202,25 @@ func TestIsStopWord(t *testing.T) {
 	}
 }
 
+func TestIsNameWord(t *testing.T) {
+	for _, w := range stopList {
+		if IsNameWord(w) != (w == "import" || w == "include" || w == "export") {
+			t.Errorf("IsNameWord(%q) = %v", w, IsNameWord(w))
+		}
+	}
+	// a name word is a stop word everywhere else.
+	for _, w := range []string{"import", "include", "export"} {
+		if !IsStopWord(w) || !IsNameWord(w) {
+			t.Errorf("%q: IsStopWord %v, IsNameWord %v; want both", w, IsStopWord(w), IsNameWord(w))
+		}
+	}
+	for _, w := range []string{"imports", "Import", "package", "class", ""} {
+		if IsNameWord(w) {
+			t.Errorf("IsNameWord(%q) = true", w)
+		}
+	}
+}
+
 func TestCacheBounded(t *testing.T) {
 	var b strings.Builder
 	for i := 0; i < shardCount*shardMax*2; i++ {
