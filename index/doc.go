@@ -171,11 +171,11 @@ func analyzeWith(f walk.File, src []byte, withPairs bool) *Doc {
 		return i
 	}
 	// add counts a token in a field, and returns where its term stands
-	// among the file's terms, -1 for a stop word. A name's words that
-	// name a topic there (tokenize.IsNameWord) are kept in the name and
-	// definition fields.
+	// among the file's terms, -1 for a stop word (see keepStop). A stop
+	// word kept does not lengthen its field: every other term weighs in
+	// it as it did before the index kept them.
 	add := func(field Field, t tokenize.Token) int32 {
-		if t.Stop && (field != Name && field != Def || !tokenize.IsNameWord(t.Text)) {
+		if t.Stop && !keepStop(field, t.Text) {
 			return -1
 		}
 		i := term(t.Stem)
@@ -186,7 +186,9 @@ func analyzeWith(f walk.File, src []byte, withPairs bool) *Doc {
 		if tf.TF[field] < math.MaxUint16 {
 			tf.TF[field]++
 		}
-		d.Len[field]++
+		if !t.Stop {
+			d.Len[field]++
+		}
 		return i
 	}
 	base := path.Base(f.Path)
@@ -294,6 +296,27 @@ func analyzeWith(f walk.File, src []byte, withPairs bool) *Doc {
 	ts.terms = ts.terms[:0]
 	termSets.Put(ts)
 	return d
+}
+
+// keepStop reports whether a stop word counts in a field. A file's name
+// and folders keep the stop words of two letters, which name a file there
+// for a language (Italian's it.js, a locale/no folder; a task searches
+// for one only as a language's code), and its name the name words
+// (tokenize.IsNameWord: import, include, export), which a C project's
+// include folder is not named for. Its definitions' names keep the name
+// words (importLines), its text none. Only these: a longer stop word
+// kept would meet the words that stem as it does (package.json, a task's
+// "packages").
+func keepStop(field Field, word string) bool {
+	switch field {
+	case Name:
+		return len(word) == 2 || tokenize.IsNameWord(word)
+	case Dir:
+		return len(word) == 2
+	case Def:
+		return tokenize.IsNameWord(word)
+	}
+	return false
 }
 
 // termSets keeps the term sets of files analyzed, emptied, for the next

@@ -7,7 +7,8 @@ import (
 )
 
 // TestNameWords: import, include and export count in a file's name and its
-// definitions' names, and nowhere else; other stop words count nowhere.
+// definitions' names; stop words of two letters in its name and folders;
+// none in its text.
 func TestNameWords(t *testing.T) {
 	tests := []struct {
 		path, body string
@@ -21,8 +22,13 @@ func TestNameWords(t *testing.T) {
 			[NumFields]uint16{Def: 1}},
 		{"src/export.ts", "export function toSvg() {}\n", "export",
 			[NumFields]uint16{Name: 1}},
-		// an English stop word stays out of names too.
+		// a file's name and folders keep the stop words of two letters
+		// (a language's code), and no longer one.
 		{"src/the.go", "package src\n\nfunc TheEnd() {}\n", "the", [NumFields]uint16{}},
+		{"web/package.json", "{}\n", "packag", [NumFields]uint16{}},
+		{"src/it.js", "export default { name: 'it' }\n", "it", [NumFields]uint16{Name: 1}},
+		{"locale/it/formats.py", "DATE_FORMAT = 'd F Y'\n", "it", [NumFields]uint16{Dir: 1}},
+		{"locale/no.js", "export default { name: 'no' }\n", "no", [NumFields]uint16{Name: 1}},
 		// a folder named include (a C project's headers) is no name word.
 		{"include/foo.h", "int foo(void);\n", "includ", [NumFields]uint16{}},
 		// the keyword alone, in code with no such name, counts nowhere.

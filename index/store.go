@@ -178,7 +178,9 @@ import (
 //	      file with no change time has a NULL ctime_after.
 //	46    import, include and export are kept in a file's name and its
 //	      definitions' names (tokenize.IsNameWord), stop words elsewhere.
-const schemaVersion = "46"
+//	47    a file's name and folders keep their stop words of two
+//	      letters (Italian's it.js, keepStop), which lengthen no field.
+const schemaVersion = "47"
 
 // hashSize is the length of a file's content hash, SHA-256 cut short: it
 // tells a file's content from its last (a chance of 2^-128 to take one

@@ -476,14 +476,19 @@ func bestDF(c *concept, ix *index.Index) int {
 // translation", 德语) the codes its locale files go by (bg.js, de.json),
 // where a file of the repository is named for one: elsewhere a code is
 // only two letters of some other word. A code that is a stop word (it,
-// no), of which the index keeps no term, names no file.
+// no) is searched too: the index keeps it in files' names and folders.
 func addLanguageCodes(concepts []*concept, ix *index.Index) {
 	for _, c := range concepts {
 		if c.kind != prose {
 			continue
 		}
 		for _, code := range lexicon.LanguageCodes(c.alts[0].label) {
-			st := stemsOf(code)
+			var st []string
+			tokenize.Each(code, func(t tokenize.Token) {
+				if !t.Whole {
+					st = append(st, t.Stem)
+				}
+			})
 			if len(st) != 1 || c.hasStems(st) || !namedFor(ix, st[0]) {
 				continue
 			}
@@ -492,11 +497,12 @@ func addLanguageCodes(concepts []*concept, ix *index.Index) {
 	}
 }
 
-// namedFor reports whether a file is named for stem: among the files a
-// search for it ranks first, which a name's match puts there.
+// namedFor reports whether a file is named for stem, or lies in a folder
+// named for it (locale/he/formats.py): among the files a search for it
+// ranks first, which a name's match puts there.
 func namedFor(ix *index.Index, stem string) bool {
 	for _, h := range ix.Run(index.Search{Terms: []index.QueryTerm{{Stem: stem, Weight: 1}}, Limit: namedForFiles}) {
-		if d := ix.Doc(h.Entry.Path); d != nil && d.TF(stem)[index.Name] > 0 {
+		if d := ix.Doc(h.Entry.Path); d != nil && (d.TF(stem)[index.Name] > 0 || d.TF(stem)[index.Dir] > 0) {
 			return true
 		}
 	}

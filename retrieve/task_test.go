@@ -535,6 +535,11 @@ func TestLanguageCodes(t *testing.T) {
 		"src/locale/it.js":    "// Italian\nexport default { name: 'it' }\n",
 		"src/format.js":       "export function format(d, locale) { return locale.ordinal(d) }\n",
 	})
+	folders := writeFiles(t, map[string]string{
+		"conf/locale/he/formats.py": "DATE_FORMAT = 'j F Y'\n",
+		"conf/locale/de/formats.py": "DATE_FORMAT = 'j. F Y'\n",
+		"conf/locale/__init__.py":   "LANG_INFO = {}\n",
+	})
 	plain := writeFiles(t, map[string]string{
 		"src/format.js": "export function format(d, locale) { return locale.ordinal(d) }\n",
 		"src/german.js": "// German grammar notes\nexport const cases = 4\n",
@@ -548,7 +553,8 @@ func TestLanguageCodes(t *testing.T) {
 		{"one code of several named", locales, "Norwegian ordinals are wrong", "norwegian", []string{"nb"}},
 		{"a region's file", locales, "Portuguese months are capitalized", "portuguese", []string{"pt"}},
 		{"no file named for it", plain, "The German translation prints ordinals wrong", "german", nil},
-		{"a code that is a stop word", locales, "The Italian months are capitalized", "italian", nil}, // the index keeps no "it"
+		{"a code that is a stop word", locales, "The Italian months are capitalized", "italian", []string{"it"}},
+		{"a stop word's file in a folder", folders, "Hebrew dates are reversed", "hebrew", []string{"he"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ix, err := buildIndex(tc.repo, index.Options{Dir: t.TempDir()})
