@@ -49,7 +49,9 @@ func (rk *ranker) relatedTests(files []hone.File) []hone.RelatedTest {
 		}
 	}
 	// A test to run: test code, not what the tests read.
-	isTest := func(e *index.Entry) bool { return e.Kind.Has(walk.Test) && runnable(e.Lang) && !dataPath(e.Path) }
+	isTest := func(e *index.Entry) bool {
+		return e.Kind.Has(walk.Test) && runnable(e.Lang) && !dataPath(e.Path) && !helperPath(e.Path)
+	}
 	var tests []*index.Entry
 	for _, e := range rk.ix.Entries() {
 		if isTest(e) {
@@ -65,9 +67,15 @@ func (rk *ranker) relatedTests(files []hone.File) []hone.RelatedTest {
 	if terms := rk.q.taskTerms(); len(terms) > 0 {
 		for i, h := range rk.ix.Run(index.Search{Terms: terms, Keep: isTest, Limit: taskTests}) {
 			for fi, f := range files {
-				if imports(rk.ix, h.Entry.Path, f.Path) {
-					at := 1 / (1 + 0.3*float64(fi))
+				at := 1 / (1 + 0.3*float64(fi))
+				switch {
+				case imports(rk.ix, h.Entry.Path, f.Path):
 					add(h.Entry.Path, f.Path, at*(0.95-0.05*float64(i)), "matches the task, imports it")
+				case inFolderFor(h.Entry.Path, f.Path):
+					// test/context/throw.js, of lib/context.js: its tests
+					// often reach the file through a helper that builds
+					// what it tests.
+					add(h.Entry.Path, f.Path, at*(0.9-0.05*float64(i)), "matches the task, in a folder named for "+redact.QuotePath(path.Base(f.Path)))
 				}
 			}
 		}
@@ -168,6 +176,14 @@ func testSubjects(p string) []string {
 	return out
 }
 
+// inFolderFor reports whether a test lies in a folder named for the
+// source file, elsewhere than beside it: test/context/throw.js for
+// lib/context.js, the tests of one module kept a file a behaviour.
+func inFolderFor(test, src string) bool {
+	dir := path.Dir(test)
+	return dir != path.Dir(src) && strings.EqualFold(path.Base(dir), moduleName(src))
+}
+
 // moduleName is what a file is named for, lower-cased: its name without
 // the extension, or its folder's for a package's own file (__init__.py,
 // index.ts, mod.rs).
@@ -197,6 +213,23 @@ func dataPath(p string) bool {
 	for _, part := range strings.Split(path.Dir(p), "/") {
 		switch strings.ToLower(part) {
 		case "testdata", "test_data", "fixtures", "fixture", "__fixtures__", "__snapshots__", "snapshots", "testcases":
+			return true
+		}
+	}
+	return false
+}
+
+// helperPath reports whether a path is a helper of the tests, in a folder
+// of helpers or mocks (test/helpers/context.js), which the tests call and
+// nothing runs; a file there named as a test (helpers/url_test.go) is a
+// test.
+func helperPath(p string) bool {
+	if len(testSubjects(p)) > 0 {
+		return false
+	}
+	for _, part := range strings.Split(path.Dir(p), "/") {
+		switch strings.ToLower(part) {
+		case "helpers", "helper", "support", "mocks", "__mocks__", "stubs", "testutil", "testutils", "test_utils", "test_helpers":
 			return true
 		}
 	}

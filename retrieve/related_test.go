@@ -94,3 +94,60 @@ func TestRelatedTestsMatchTheTask(t *testing.T) {
 		t.Errorf("related tests %+v, want tests/test_help.py first, matching the task", res.RelatedTests)
 	}
 }
+
+// A test in a folder named for a result file is its test when it matches
+// the task, though it reaches the file only through a helper that builds
+// what it tests (koa's test/context/throw.js, of lib/context.js).
+func TestRelatedTestsInFolderFor(t *testing.T) {
+	repo := writeFiles(t, map[string]string{
+		"lib/context.js": "'use strict';\n\n// The context of a request.\nmodule.exports = {\n" +
+			"  // throw raises an HTTP error with the status given.\n  throw(...args) {\n    throw createError(...args);\n  },\n\n" +
+			"  inspect() {\n    return this.toJSON();\n  },\n};\n",
+		"lib/application.js":      "'use strict';\n\nconst context = require('./context');\n\nmodule.exports = class Application {\n  createContext(req, res) {\n    return Object.create(context);\n  }\n};\n",
+		"index.js":                "module.exports = require('./lib/application');\n",
+		"test/helpers/context.js": "'use strict';\n\nconst Koa = require('../..');\n\nmodule.exports = () => new Koa().createContext({}, {});\n",
+		"test/context/throw.js": "'use strict';\n\nconst context = require('../helpers/context');\n\n" +
+			"describe('ctx.throw(status)', () => {\n  it('should throw an error with the status', () => {\n    const ctx = context();\n    ctx.throw(404);\n  });\n});\n",
+		"test/context/inspect.js": "'use strict';\n\nconst context = require('../helpers/context');\n\ndescribe('ctx.inspect()', () => {\n  it('should return a json', () => {\n    context().inspect();\n  });\n});\n",
+	})
+	res, err := Retrieve(context.Background(), repo, "ctx.throw loses the status of the error", hone.Options{IndexDir: t.TempDir(), MaxCycles: 1, Threshold: 0.01})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Files) == 0 || res.Files[0].Path != "lib/context.js" {
+		t.Fatalf("files %v: want lib/context.js first", res.Files)
+	}
+	if len(res.RelatedTests) == 0 || res.RelatedTests[0].Path != "test/context/throw.js" {
+		t.Fatalf("related tests %v: want test/context/throw.js first", res.RelatedTests)
+	}
+	if got, want := res.RelatedTests[0].Reason, "matches the task, in a folder named for context.js"; got != want {
+		t.Errorf("its reason %q, want %q", got, want)
+	}
+	// The helper uses the application's definitions, and is no test to
+	// run.
+	res, err = Retrieve(context.Background(), repo, "createContext builds the context of a request", hone.Options{IndexDir: t.TempDir(), MaxCycles: 1, Threshold: 0.01})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, rt := range res.RelatedTests {
+		if rt.Path == "test/helpers/context.js" {
+			t.Errorf("related tests %v hold the helper", res.RelatedTests)
+		}
+	}
+}
+
+func TestHelperPath(t *testing.T) {
+	for p, want := range map[string]bool{
+		"test/helpers/context.js":       true,
+		"spec/support/matchers.rb":      true,
+		"src/__mocks__/fs.js":           true,
+		"internal/testutil/server.go":   true,
+		"internal/testutil/url_test.go": false, // a test of the helpers
+		"test/context/throw.js":         false,
+		"tests/test_helpers.py":         false,
+	} {
+		if got := helperPath(p); got != want {
+			t.Errorf("helperPath(%q) = %v, want %v", p, got, want)
+		}
+	}
+}
