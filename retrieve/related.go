@@ -221,10 +221,11 @@ func dataPath(p string) bool {
 
 // helperPath reports whether a path is a helper of the tests, in a folder
 // of helpers or mocks (test/helpers/context.js), which the tests call and
-// nothing runs; a file there named as a test (helpers/url_test.go) is a
+// nothing runs; a file there named as a test (helpers/url_test.go, or as
+// walk tells one: rspec-rails' spec/helpers/users_helper_spec.rb) is a
 // test.
 func helperPath(p string) bool {
-	if len(testSubjects(p)) > 0 {
+	if len(testSubjects(p)) > 0 || walk.Classify(path.Base(p), nil).Has(walk.Test) {
 		return false
 	}
 	for _, part := range strings.Split(path.Dir(p), "/") {
