@@ -228,13 +228,19 @@ func helperPath(p string) bool {
 	if len(testSubjects(p)) > 0 || walk.Classify(path.Base(p), nil).Has(walk.Test) {
 		return false
 	}
+	// The folder of helpers counts below the tests' own folder, not above
+	// it: src/helpers/__tests__/format.js is a test of a source folder of
+	// helpers, which Jest runs.
+	helper := false
 	for _, part := range strings.Split(path.Dir(p), "/") {
 		switch strings.ToLower(part) {
 		case "helpers", "helper", "support", "mocks", "__mocks__", "stubs", "testutil", "testutils", "test_utils", "test_helpers":
-			return true
+			helper = true
+		case "test", "tests", "__tests__", "spec", "specs":
+			helper = false
 		}
 	}
-	return false
+	return helper
 }
 
 // testRoots are the folders that hold a repository's tests, or its

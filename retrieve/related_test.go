@@ -149,6 +149,11 @@ func TestHelperPath(t *testing.T) {
 		// specs, googletest's unit tests.
 		"spec/helpers/application_helper_spec.rb": false,
 		"test/helpers/url_unittest.cc":            false,
+		// a folder of tests below a source folder of helpers: Jest runs
+		// every file under __tests__.
+		"src/helpers/__tests__/format.js": false,
+		"lib/support/test/parse.js":       false,
+		"src/__tests__/__mocks__/fs.js":   true,
 	} {
 		if got := helperPath(p); got != want {
 			t.Errorf("helperPath(%q) = %v, want %v", p, got, want)
