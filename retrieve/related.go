@@ -178,10 +178,17 @@ func testSubjects(p string) []string {
 
 // inFolderFor reports whether a test lies in a folder named for the
 // source file, elsewhere than beside it: test/context/throw.js for
-// lib/context.js, the tests of one module kept a file a behaviour.
+// lib/context.js, the tests of one module kept a file a behaviour. The
+// tests' own folder is named for no file: test/ holds every test of
+// mocha's lib/test.js.
 func inFolderFor(test, src string) bool {
 	dir := path.Dir(test)
-	return dir != path.Dir(src) && strings.EqualFold(path.Base(dir), moduleName(src))
+	switch name := moduleName(src); name {
+	case "test", "tests", "__tests__", "spec", "specs":
+		return false
+	default:
+		return dir != path.Dir(src) && strings.EqualFold(path.Base(dir), name)
+	}
 }
 
 // moduleName is what a file is named for, lower-cased: its name without

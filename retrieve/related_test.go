@@ -160,3 +160,26 @@ func TestHelperPath(t *testing.T) {
 		}
 	}
 }
+
+func TestInFolderFor(t *testing.T) {
+	for _, tc := range []struct {
+		test, src string
+		want      bool
+	}{
+		{"test/context/throw.js", "lib/context.js", true},
+		{"test/Context/throw.js", "lib/context.js", true},
+		{"test/context/throw.js", "lib/context/index.js", true},
+		{"lib/context/throw.js", "lib/context.js", true},
+		{"test/request/accepts.js", "lib/context.js", false},
+		{"lib/context/throw.test.js", "lib/context/index.js", false}, // beside it
+		// the tests' own folder is named for no file: mocha's lib/test.js.
+		{"test/reporter.spec.js", "lib/test.js", false},
+		{"spec/user_spec.rb", "lib/spec.rb", false},
+		{"tests/test_views.py", "django/test/testcases.py", false},
+		{"tests/test_views.py", "flask/tests.py", false},
+	} {
+		if got := inFolderFor(tc.test, tc.src); got != tc.want {
+			t.Errorf("inFolderFor(%q, %q) = %v, want %v", tc.test, tc.src, got, tc.want)
+		}
+	}
+}
