@@ -310,8 +310,8 @@ func analyzeTask(task string, ix *index.Index) []*concept {
 	// the keyword where the task's code writes it: from x import y.
 	var words []string
 	keyword := map[int]bool{}
-	for _, at := range keywordUse().FindAllStringSubmatchIndex(task, -1) {
-		keyword[at[2]] = true
+	for _, at := range codeKeywords(task) {
+		keyword[at] = true
 	}
 	tokenize.Each(task, func(t tokenize.Token) {
 		if t.Whole {
@@ -394,12 +394,36 @@ var (
 	calledName  = lazyre.New(`([A-Za-z_][A-Za-z0-9_]*)\(`)
 	importNames = lazyre.New(`(?m)^\s*from\s+[\w.]+\s+import\s+\(?([\w, \t]+)`)
 	// keywordUse finds import, include and export written as code, the
-	// keyword in its group: a statement that opens a line (after a
-	// prompt, a diff's sign or a backtick), Python's from x import, C's
-	// #include, CSS's @import; not a call, include(), which names a
-	// function.
-	keywordUse = lazyre.New("(?m)(?:(?:^|`)[ \t]*(?:>>>|\\.\\.\\.|\\$|[+-])?[ \t]*|\\bfrom[ \t]+[\\w.]+[ \t]+|[#@][ \t]*)(import|include|export)(?:[ \t]+[\\w\"'{(*<]|[\"'{*<]|[ \t]*$)")
+	// keyword in one of its groups: C's #include and CSS's @import; a
+	// line (after a prompt, a diff's sign with no space after it, or a
+	// backtick) that opens with Python's from x import, with an import of
+	// a module (import os, import a.b.C;, import x from 'y', import {),
+	// with JavaScript's export of a declaration (export default, export
+	// const, export {), or with an include of a file ('x.php', <x.h>) or
+	// a Ruby module (include Comparable). Prose keeps the word: "import
+	// fails when …", "- export crashes", "# import is slow", a call:
+	// include().
+	keywordUse = lazyre.New(`(?m)[#@](import|include)\b|#[ \t]+(import|include)[ \t]*[<"]|` +
+		"(?:^|`)" + `[ \t]*(?:(?:>>>|\.\.\.|\$)[ \t]*|[+-])?(?:` +
+		`from[ \t]+[\w.]+[ \t]+(import)\b|` +
+		`(import)(?:[ \t]*[{(*"'<]|[ \t]+[\w.]+(?:[ \t]*(?:\r?$|[,;{*` + "`" + `])|[ \t]+(?:as|from)\b)|[ \t]*\r?$)|` +
+		`(export)(?:[ \t]+(?:default|const|let|var|function|class|async|interface|type|enum|abstract|declare)\b|[ \t]*[{*])|` +
+		`(include)(?:[ \t]*["'<]|[ \t]+[A-Z][\w:]*[ \t]*\r?$))`)
 )
+
+// codeKeywords are where the task writes import, include or export as
+// code (keywordUse): the offsets of the keywords.
+func codeKeywords(task string) []int {
+	var out []int
+	for _, at := range keywordUse().FindAllStringSubmatchIndex(task, -1) {
+		for g := 2; g < len(at); g += 2 {
+			if at[g] >= 0 {
+				out = append(out, at[g])
+			}
+		}
+	}
+	return out
+}
 
 // codeBlockNames are the names a task's code calls and imports: in fenced
 // blocks and interpreter prompt lines. Tracebacks are left out: their

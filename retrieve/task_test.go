@@ -583,3 +583,53 @@ func TestLanguageCodes(t *testing.T) {
 		})
 	}
 }
+
+// TestKeywordUse: import, include and export written as code are found,
+// the keyword itself; said in prose, they are not.
+func TestKeywordUse(t *testing.T) {
+	for s, code := range map[string]bool{
+		"from sympy import *":                     true,
+		">>> from a.b import c":                   true,
+		"import numpy as np":                      true,
+		"x\nimport os\n":                          true,
+		"import os\r\n":                           true,
+		"#include <stdio.h>":                      true,
+		"# include \"a.h\"":                       true,
+		"@import 'a.css';":                        true,
+		"import (\n":                              true,
+		"import \"fmt\"":                          true,
+		"import java.util.List;":                  true,
+		"import type { A } from 'b'":              true,
+		"import React, { useState } from 'react'": true,
+		"+import foo":                             true,
+		"export default function":                 true,
+		"export {a}":                              true,
+		"include 'a.php';":                        true,
+		"include Comparable":                      true,
+		"`import token` 失败":                       true,
+		"the import block is cut":                 false,
+		"`include()` drops the namespace":         false,
+		"Import of modules":                       false,
+		"import fails when the path has spaces":   false,
+		"  import of modules":                     false,
+		"- export crashes on empty token":         false,
+		"# import is slow":                        false,
+		"data from disk import fails":             false,
+		"export fails":                            false,
+	} {
+		var got []string
+		for _, at := range codeKeywords(s) {
+			for _, w := range []string{"import", "include", "export"} {
+				if strings.HasPrefix(s[at:], w) {
+					got = append(got, w)
+				}
+			}
+		}
+		switch {
+		case code && len(got) != 1:
+			t.Errorf("%q: found %q, want the keyword", s, got)
+		case !code && len(got) > 0:
+			t.Errorf("%q: found %q as code, want prose", s, got)
+		}
+	}
+}
