@@ -513,7 +513,7 @@ func addLanguageCodes(concepts []*concept, ix *index.Index) {
 					st = append(st, t.Stem)
 				}
 			})
-			if len(st) != 1 || c.hasStems(st) || !namedFor(ix, st[0]) {
+			if len(st) != 1 || c.hasStems(st) || !namedFor(ix, st[0], strings.ToLower(code)) {
 				continue
 			}
 			c.alts = append(c.alts, alt{stems: st, label: code, discount: translationDiscount, source: "glossary"})
@@ -521,16 +521,26 @@ func addLanguageCodes(concepts []*concept, ix *index.Index) {
 	}
 }
 
-// namedFor reports whether a file is named for stem, or lies in a folder
-// named for it (locale/he/formats.py): among the files a search for it
-// ranks first, which a name's match puts there.
-func namedFor(ix *index.Index, stem string) bool {
+// namedFor reports whether a file is named for a language's code, or lies
+// in a folder named for it: among the files a search for its stem ranks
+// first, which a name's match puts there, one whose path holds the code
+// as a whole part of a name (see codeNames).
+func namedFor(ix *index.Index, stem, code string) bool {
 	for _, h := range ix.Run(index.Search{Terms: []index.QueryTerm{{Stem: stem, Weight: 1}}, Limit: namedForFiles}) {
-		if d := ix.Doc(h.Entry.Path); d != nil && (d.TF(stem)[index.Name] > 0 || d.TF(stem)[index.Dir] > 0) {
+		if codeNames(h.Entry.Path, code) {
 			return true
 		}
 	}
 	return false
+}
+
+// codeNames reports whether a path names a language by its code: the code
+// is a part of a file's or folder's name between separators (it.js,
+// pt-br.js, messages_fr.properties, locale/he/formats.py), not a word of
+// one written in camelCase (isBetween, deepMerge).
+func codeNames(p, code string) bool {
+	parts := strings.FieldsFunc(strings.ToLower(p), func(r rune) bool { return r == '/' || r == '-' || r == '_' || r == '.' })
+	return slices.Contains(parts, code)
 }
 
 // namedForFiles is how many of a search's first files namedFor reads.

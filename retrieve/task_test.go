@@ -528,12 +528,13 @@ func FuzzQuotedRuns(f *testing.F) {
 // a file is named for one; a repository with none gains nothing.
 func TestLanguageCodes(t *testing.T) {
 	locales := writeFiles(t, map[string]string{
-		"src/locale/bg.js":    "// Bulgarian\nexport default { name: 'bg', ordinal: n => `${n}.` }\n",
-		"src/locale/de.js":    "// German\nexport default { name: 'de', ordinal: n => `${n}.` }\n",
-		"src/locale/nb.js":    "// Norwegian Bokmal\nexport default { name: 'nb' }\n",
-		"src/locale/pt-br.js": "// Portuguese (Brazil)\nexport default { name: 'pt-br' }\n",
-		"src/locale/it.js":    "// Italian\nexport default { name: 'it' }\n",
-		"src/format.js":       "export function format(d, locale) { return locale.ordinal(d) }\n",
+		"src/locale/bg.js":              "// Bulgarian\nexport default { name: 'bg', ordinal: n => `${n}.` }\n",
+		"src/locale/de.js":              "// German\nexport default { name: 'de', ordinal: n => `${n}.` }\n",
+		"src/locale/nb.js":              "// Norwegian Bokmal\nexport default { name: 'nb' }\n",
+		"src/locale/pt-br.js":           "// Portuguese (Brazil)\nexport default { name: 'pt-br' }\n",
+		"src/locale/it.js":              "// Italian\nexport default { name: 'it' }\n",
+		"src/plugin/isBetween/index.js": "// isBetween compares two dates\nexport default (a, b) => a < b\n",
+		"src/format.js":                 "export function format(d, locale) { return locale.ordinal(d) }\n",
 	})
 	folders := writeFiles(t, map[string]string{
 		"conf/locale/he/formats.py": "DATE_FORMAT = 'j F Y'\n",
@@ -555,6 +556,7 @@ func TestLanguageCodes(t *testing.T) {
 		{"no file named for it", plain, "The German translation prints ordinals wrong", "german", nil},
 		{"a code that is a stop word", locales, "The Italian months are capitalized", "italian", []string{"it"}},
 		{"a stop word's file in a folder", folders, "Hebrew dates are reversed", "hebrew", []string{"he"}},
+		{"a code as a word of a camelCase name", locales, "The Icelandic months are capitalized", "icelandic", nil}, // isBetween is no file of Icelandic's
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ix, err := buildIndex(tc.repo, index.Options{Dir: t.TempDir()})
