@@ -535,12 +535,21 @@ func namedFor(ix *index.Index, stem, code string) bool {
 }
 
 // codeNames reports whether a path names a language by its code: the code
-// is a part of a file's or folder's name between separators (it.js,
-// pt-br.js, messages_fr.properties, locale/he/formats.py), not a word of
-// one written in camelCase (isBetween, deepMerge).
+// is a part between separators of the file's name or of one of its two
+// nearest folders' (it.js, pt-br.js, messages_fr.properties,
+// locale/he/formats.py, locale/de/LC_MESSAGES/django.po), not a word of
+// a name written in camelCase (isBetween, deepMerge), nor a folder far
+// above the file (a Java package's de/, which holds all its files).
 func codeNames(p, code string) bool {
-	parts := strings.FieldsFunc(strings.ToLower(p), func(r rune) bool { return r == '/' || r == '-' || r == '_' || r == '.' })
-	return slices.Contains(parts, code)
+	names := strings.Split(strings.ToLower(p), "/")
+	names = names[max(0, len(names)-3):]
+	for _, name := range names {
+		parts := strings.FieldsFunc(name, func(r rune) bool { return r == '-' || r == '_' || r == '.' })
+		if slices.Contains(parts, code) {
+			return true
+		}
+	}
+	return false
 }
 
 // namedForFiles is how many of a search's first files namedFor reads.

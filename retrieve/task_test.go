@@ -635,3 +635,23 @@ func TestKeywordUse(t *testing.T) {
 		}
 	}
 }
+
+func TestCodeNames(t *testing.T) {
+	for _, c := range []struct {
+		path, code string
+		want       bool
+	}{
+		{"src/locale/it.js", "it", true},
+		{"src/locale/pt-br.js", "pt", true},
+		{"src/main/resources/messages_fr.properties", "fr", true},
+		{"django/conf/locale/he/formats.py", "he", true},
+		{"django/conf/locale/de/LC_MESSAGES/django.po", "de", true},
+		{"src/plugin/isBetween/index.js", "is", false},
+		{"src/utils/deepMerge.ts", "de", false},
+		{"src/main/java/de/acme/web/Server.java", "de", false},
+	} {
+		if got := codeNames(c.path, c.code); got != c.want {
+			t.Errorf("codeNames(%q, %q) = %v, want %v", c.path, c.code, got, c.want)
+		}
+	}
+}
