@@ -182,13 +182,19 @@ func testSubjects(p string) []string {
 // tests' own folder is named for no file: test/ holds every test of
 // mocha's lib/test.js.
 func inFolderFor(test, src string) bool {
+	name := moduleName(src)
 	dir := path.Dir(test)
-	switch name := moduleName(src); name {
+	return !testFolder(name) && dir != path.Dir(src) && strings.EqualFold(path.Base(dir), name)
+}
+
+// testFolder reports whether a lower-case folder name is a tests' own
+// folder's.
+func testFolder(name string) bool {
+	switch name {
 	case "test", "tests", "__tests__", "spec", "specs":
-		return false
-	default:
-		return dir != path.Dir(src) && strings.EqualFold(path.Base(dir), name)
+		return true
 	}
+	return false
 }
 
 // moduleName is what a file is named for, lower-cased: its name without
@@ -240,11 +246,11 @@ func helperPath(p string) bool {
 	// helpers, which Jest runs.
 	helper := false
 	for _, part := range strings.Split(path.Dir(p), "/") {
-		switch strings.ToLower(part) {
+		switch part = strings.ToLower(part); part {
 		case "helpers", "helper", "support", "mocks", "__mocks__", "stubs", "testutil", "testutils", "test_utils", "test_helpers":
 			helper = true
-		case "test", "tests", "__tests__", "spec", "specs":
-			helper = false
+		default:
+			helper = helper && !testFolder(part)
 		}
 	}
 	return helper
