@@ -41,3 +41,23 @@ func TestNameWords(t *testing.T) {
 		}
 	}
 }
+
+// TestNameWordsLengthen: a stop word kept lengthens no field, so every
+// other word weighs in it as before.
+func TestNameWordsLengthen(t *testing.T) {
+	for _, tt := range []struct {
+		path, body string
+		field      Field
+		want       int32
+	}{
+		{"src/it.js", "export default {}\n", Name, 0},
+		{"src/isArray.js", "export default {}\n", Name, 2},                   // "array" and the whole "isarray"; "is" kept, not counted
+		{"locale/it/formats.py", "X = 1\n", Dir, 1},                          // "locale"
+		{"pack/lines.go", "package pack\n\nfunc importLines() {}\n", Def, 2}, // "lines" and "importlines"
+	} {
+		d := analyze(walk.File{Path: tt.path, Size: int64(len(tt.body))}, []byte(tt.body))
+		if got := d.Len[tt.field]; got != tt.want {
+			t.Errorf("%s: %s length %d, want %d", tt.path, tt.field, got, tt.want)
+		}
+	}
+}
