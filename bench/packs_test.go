@@ -76,7 +76,7 @@ func TestPackDumpReplays(t *testing.T) {
 	res := &hone.Result{Task: "handler_7 returns the wrong token",
 		Files:   []hone.File{{Path: "app/views.py", Relevance: 0.9, Role: "target", Spans: []hone.Span{{Start: 31, End: 33, Symbol: "handler_7", Why: "match"}}}},
 		Ranking: []hone.Ranked{{Path: "app/views.py", Relevance: 0.9}}}
-	in := Instance{ID: "org__repo-1", Repo: "org/repo", GoldHunks: []Hunk{{"app/views.py", 32, 33}, {"app/views.py", 150, 151}, {"app/new.py", 0, 3}}}
+	in := Instance{ID: "org__repo-1", Repo: "org/repo", GoldHunks: []Hunk{{"app/views.py", 32, 33}, {"app/views.py", 120, 121}, {"app/new.py", 0, 3}}}
 	dir := t.TempDir()
 	// A line a past commit like the task wrote, kept with the dump: the
 	// replay weighs it as the run did.
@@ -114,7 +114,7 @@ func TestPackDumpReplays(t *testing.T) {
 		slices.ContainsFunc(without.Included, func(s string) bool { return strings.HasSuffix(s, " handler_37") }) {
 		t.Errorf("handler_37, which holds a past commit's line: in the pack with it %q, without %q", with.Included, without.Included)
 	}
-	if !strings.Contains(misses.String(), "gold app/views.py:150-151  file in pack, hunk not") {
+	if !strings.Contains(misses.String(), "gold app/views.py:120-121  file in pack, hunk not") {
 		t.Errorf("the misses do not say where the hunk was:\n%s", misses.String())
 	}
 	// Without verbose, the dumps are replayed side by side, to the same

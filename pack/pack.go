@@ -67,8 +67,10 @@ type Pack struct {
 	Included []string
 	// Omitted lists what did not fit, the same way.
 	Omitted []string
-	// Ranges are the line ranges of what went in, in the order of
-	// Included; a unit elided in the middle gives two.
+	// Ranges are the line ranges the pack shows, in its order: of what
+	// went in, as Included lists it (a unit elided in the middle gives
+	// two), and of the lines around each block that join it to what lies
+	// next to it (see leadContext), before and after its units'.
 	Ranges []Range
 	// Redacted counts the secrets the pack hides, each replaced by a
 	// placeholder that names its kind: [redacted: aws-access-token].
@@ -435,6 +437,8 @@ func Build(res *hone.Result, root string, opts Options) *Pack {
 			setChosen(units, was)
 			blocks, text = wasBlocks, wasText
 		}
+		// What went in is what the blocks kept hold, not the last try's.
+		text = p.assemble(head, files, texts, blocks)
 	}
 	var omitted []*unit
 	for _, u := range units {
@@ -720,6 +724,10 @@ func (p *Pack) read(root, path string) ([]string, bool) {
 type block struct {
 	text  string
 	units []*unit
+	// tail is the lines after the block's last unit shown with it, as
+	// context: its file's lines tail[0] to tail[1], none when tail[1] is 0.
+	tail [2]int
+	lead [2]int
 }
 
 // layout lays the chosen units out, files in order, each file's in line
@@ -735,6 +743,7 @@ func layout(files []hone.File, texts [][]string, units []*unit) []block {
 		}
 		sort.Slice(us, func(a, b int) bool { return us[a].from < us[b].from })
 		qpath := redact.QuotePath(f.Path)
+		shown := 0 // the last line of the file's blocks laid out so far
 		for len(us) > 0 {
 			k := 1
 			for k < len(us) && us[k].from == us[k-1].to+1 {
@@ -743,6 +752,17 @@ func layout(files []hone.File, texts [][]string, units []*unit) []block {
 			run := us[:k]
 			us = us[k:]
 			from, to, total := run[0].from, run[len(run)-1].to, len(texts[i])
+			// The lines that join the block to what lies around it: a
+			// change that goes between two definitions is read with
+			// both its sides.
+			var lead, tail [2]int
+			if h := leadContext(texts[i], from, shown); h < from {
+				lead, from = [2]int{h, from - 1}, h
+			}
+			if t := tailContext(texts[i], to, us); t > to {
+				tail, to = [2]int{to + 1, t}, t
+			}
+			shown = to
 			cut := false
 			for _, u := range run {
 				cut = cut || u.trimmed()
@@ -771,18 +791,24 @@ func layout(files []hone.File, texts [][]string, units []*unit) []block {
 			// out, saying so, wherever it lies in the block.
 			body := strings.Join(texts[i][from-1:to], "\n")
 			if cut {
-				parts := make([]string, len(run))
-				for k, u := range run {
+				var parts []string
+				if lead[1] > 0 {
+					parts = append(parts, strings.Join(texts[i][lead[0]-1:lead[1]], "\n"))
+				}
+				for _, u := range run {
 					if u.trimmed() {
-						parts[k] = elided(texts[i], u)
+						parts = append(parts, elided(texts[i], u))
 					} else {
-						parts[k] = strings.Join(texts[i][u.from-1:u.to], "\n")
+						parts = append(parts, strings.Join(texts[i][u.from-1:u.to], "\n"))
 					}
+				}
+				if tail[1] > 0 {
+					parts = append(parts, strings.Join(texts[i][tail[0]-1:tail[1]], "\n"))
 				}
 				body = strings.Join(parts, "\n")
 			}
 			ticks := backticksFor(body)
-			out = append(out, block{units: run, text: fmt.Sprintf("### %s\n%s%s\n%s\n%s\n", title, ticks, fence(f.Path), body, ticks)})
+			out = append(out, block{units: run, tail: tail, lead: lead, text: fmt.Sprintf("### %s\n%s%s\n%s\n%s\n", title, ticks, fence(f.Path), body, ticks)})
 		}
 	}
 	return out
@@ -799,6 +825,9 @@ func (p *Pack) assemble(head string, files []hone.File, texts [][]string, blocks
 	p.Included, p.Ranges = p.Included[:0], p.Ranges[:0]
 	for _, bl := range blocks {
 		b.WriteString(bl.text)
+		if bl.lead[1] > 0 {
+			p.Ranges = append(p.Ranges, Range{Path: files[bl.units[0].file].Path, Start: bl.lead[0], End: bl.lead[1]})
+		}
 		for _, u := range bl.units {
 			path := files[u.file].Path
 			p.Included = append(p.Included, u.name(redact.QuotePath(path)))
@@ -819,6 +848,9 @@ func (p *Pack) assemble(head string, files []hone.File, texts [][]string, blocks
 				continue
 			}
 			p.Ranges = append(p.Ranges, Range{Path: path, Start: u.from, End: u.to})
+		}
+		if bl.tail[1] > 0 {
+			p.Ranges = append(p.Ranges, Range{Path: files[bl.units[0].file].Path, Start: bl.tail[0], End: bl.tail[1]})
 		}
 	}
 	return b.String()
@@ -1321,4 +1353,40 @@ func fence(p string) string {
 		return ext
 	}
 	return ""
+}
+
+// contextLines: a block shows this many lines at most around its units,
+// above and below (see leadContext and tailContext).
+const contextLines = 2
+
+// leadContext is the first line of the context shown above a block that
+// begins on line from: the blank lines above it and the line of code
+// above them (the end of the definition before), contextLines in all at
+// most, none at or above line shown (another block's); from when there
+// is none, or blank lines alone.
+func leadContext(lines []string, from, shown int) int {
+	for l := from - 1; l > shown && l >= 1 && from-l <= contextLines; l-- {
+		if strings.TrimSpace(lines[l-1]) != "" {
+			return l
+		}
+	}
+	return from
+}
+
+// tailContext is the last line of the context shown below a block that
+// ends on line to: the blank lines below it and the line of code below
+// them (the next definition's signature), contextLines in all at most,
+// none in a unit of next, the file's next blocks' units in line order;
+// to when there is none, or blank lines alone.
+func tailContext(lines []string, to int, next []*unit) int {
+	stop := len(lines) + 1
+	if len(next) > 0 {
+		stop = next[0].from
+	}
+	for l := to + 1; l < stop && l <= len(lines) && l-to <= contextLines; l++ {
+		if strings.TrimSpace(lines[l-1]) != "" {
+			return l
+		}
+	}
+	return to
 }

@@ -251,15 +251,24 @@ func TestElided(t *testing.T) {
 	if !strings.Contains(p.Text, "func Expire(tokens []Token) {") || !strings.Contains(p.Text, "left out: over the budget") {
 		t.Errorf("want Expire's head and a note that its middle is left out:\n%s", p.Text)
 	}
-	if len(p.Ranges) != 2 || p.Ranges[0].Start != 3 || p.Ranges[1].End != 404 || p.Ranges[0].End >= p.Ranges[1].Start {
-		t.Errorf("ranges %+v: want Expire's doc comment and head from line 3 and its tail to line 404", p.Ranges)
+	// The lines shown, runs that follow one another joined: the head
+	// with Expire's doc comment (and the lines above it, as context),
+	// and its tail to its closing brace.
+	var shown []Range
+	for _, r := range p.Ranges {
+		if n := len(shown); n > 0 && shown[n-1].End+1 == r.Start {
+			shown[n-1].End = r.End
+			continue
+		}
+		shown = append(shown, r)
+	}
+	if len(shown) != 2 || shown[0].Start > 3 || shown[1].End < 404 || shown[0].End >= shown[1].Start {
+		t.Fatalf("ranges %+v: want Expire's doc comment and head from line 3 and its tail to line 404", p.Ranges)
 	}
 	// What the pack left out of it is listed, by its lines.
-	if len(p.Ranges) == 2 {
-		middle := fmt.Sprintf("big.go:%d-%d Expire (its middle, left out)", p.Ranges[0].End+1, p.Ranges[1].Start-1)
-		if !slices.Contains(p.Omitted, middle) || !strings.Contains(p.Text, "- "+middle) {
-			t.Errorf("the list of what did not fit lacks %q: %q", middle, p.Omitted)
-		}
+	middle := fmt.Sprintf("big.go:%d-%d Expire (its middle, left out)", shown[0].End+1, shown[1].Start-1)
+	if !slices.Contains(p.Omitted, middle) || !strings.Contains(p.Text, "- "+middle) {
+		t.Errorf("the list of what did not fit lacks %q: %q", middle, p.Omitted)
 	}
 }
 
@@ -809,7 +818,9 @@ func TestSecretKeepsLineNumbers(t *testing.T) {
 		Spans: []hone.Span{{Start: target, End: target + 1, Symbol: "rotate_deploy_key", Why: "match"}},
 	}}}
 	p := Build(res, repo, Options{Budget: 400})
-	want := fmt.Sprintf("rotate_deploy_key (lines %d-%d of %d)", target, target+1, target+1)
+	// Its block begins two lines above it: the end of the helper before
+	// it, and the blank line between, shown as context.
+	want := fmt.Sprintf("rotate_deploy_key (lines %d-%d of %d)\n```py\n    return x + 89\n\ndef rotate_deploy_key(old):", target-2, target+1, target+1)
 	if !strings.Contains(p.Text, want) {
 		t.Errorf("the pack has no block %q:\n%s", want, p.Text)
 	}
@@ -1043,5 +1054,36 @@ func TestShortGapJoinsBlocks(t *testing.T) {
 	p := Build(res, dir, Options{Budget: 600})
 	if !strings.Contains(p.Text, "token.expiry < now()\ndef neg(x):\n    return -x\ndef renew_token(token):") {
 		t.Errorf("want expire_token, neg and renew_token in one block:\n%s", p.Text)
+	}
+}
+
+// The context around a block: the blank lines next to it and the line of
+// code past them, two lines at most, never another block's lines nor
+// blank lines alone.
+func TestBlockContext(t *testing.T) {
+	lines := strings.Split("def a():\n    return 1\n\ndef b():\n    return 2\n\ndef c():\n    return 3\n\n\n\ndef d():\n    return 4", "\n")
+	chosen := func(from, to int) []*unit { return []*unit{{from: from, to: to}} }
+	tests := []struct {
+		name            string
+		from, to, shown int
+		next            []*unit
+		lead, tail      int
+	}{
+		{"both sides", 4, 5, 0, nil, 2, 7},
+		{"the file's first lines", 1, 2, 0, nil, 1, 4},
+		{"the file's last lines, blank lines alone above", 12, 13, 0, nil, 12, 13},
+		{"another block's lines above", 4, 5, 2, nil, 4, 7},
+		{"a chosen unit below", 1, 2, 0, chosen(4, 5), 1, 2},
+		{"blank lines alone below", 7, 8, 0, nil, 5, 8},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := leadContext(lines, tt.from, tt.shown); got != tt.lead {
+				t.Errorf("leadContext(%d, shown %d) = %d, want %d", tt.from, tt.shown, got, tt.lead)
+			}
+			if got := tailContext(lines, tt.to, tt.next); got != tt.tail {
+				t.Errorf("tailContext(%d) = %d, want %d", tt.to, got, tt.tail)
+			}
+		})
 	}
 }

@@ -808,6 +808,10 @@ func (u *unit) name(path string) string {
 // few lines fit. Where the unit's own count fits after all, the copy is
 // the whole unit, so counted.
 func elide(u *unit, lines []string, room int, count func(string) int) *unit {
+	// A unit cut before is cut again from the whole.
+	w := *u
+	w.cut, w.bytes = [2]int{}, [2]int{}
+	u = &w
 	if whole := count(strings.Join(lines[u.from-1:u.to], "\n")) + blockTokens; whole <= room {
 		v := *u
 		v.tokens = whole
