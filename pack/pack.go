@@ -260,7 +260,7 @@ func Build(res *hone.Result, root string, opts Options) *Pack {
 		if !best.chosen && used < limit {
 			// The unit is larger than the file's room: its head and
 			// tail, the middle left out, visibly.
-			if u := elide(best, texts[i], min(share, limit-used), count); u != nil {
+			if u := elide(best, structure.Language(f.Path), texts[i], min(share, limit-used), count); u != nil {
 				choose(u)
 				units[slices.Index(units, best)] = u
 			}
@@ -419,7 +419,7 @@ func Build(res *hone.Result, root string, opts Options) *Pack {
 		}
 		placed := false
 		for room := opts.Budget - count(text); best != nil && room > minUnitTokens; room = room * 3 / 4 {
-			v := elide(best, texts[best.file], room, count)
+			v := elide(best, structure.Language(files[best.file].Path), texts[best.file], room, count)
 			if v == nil {
 				break
 			}
@@ -625,10 +625,16 @@ func tokenRate(lines []string, count func(string) int) float64 {
 // rateSample is how many bytes of a file tokenRate counts.
 const rateSample = 2048
 
-// blockTokens is what a block's title and fences cost, about;
-// minUnitTokens what the smallest unit costs.
+// blockTokens is what a block costs past its units' own lines, about:
+// its title and fences (titleTokens), and its context lines
+// (contextTokens); over the 18,693 blocks of SWE-bench Lite's and
+// Multi-SWE-bench's packs at 4,000 and 8,000 tokens, 26.9 and 13.9 tokens
+// on average (medians 28 and 13). A block cut to fit has no context
+// lines. minUnitTokens is what the smallest unit costs.
 const (
-	blockTokens   = 24
+	titleTokens   = 27
+	contextTokens = 14
+	blockTokens   = titleTokens + contextTokens
 	minUnitTokens = blockTokens + 2
 )
 
@@ -752,21 +758,21 @@ func layout(files []hone.File, texts [][]string, units []*unit) []block {
 			run := us[:k]
 			us = us[k:]
 			from, to, total := run[0].from, run[len(run)-1].to, len(texts[i])
-			// The lines that join the block to what lies around it: a
-			// change that goes between two definitions is read with
-			// both its sides.
-			var lead, tail [2]int
-			if h := leadContext(texts[i], from, shown); h < from {
-				lead, from = [2]int{h, from - 1}, h
-			}
-			if t := tailContext(texts[i], to, us); t > to {
-				tail, to = [2]int{to + 1, t}, t
-			}
-			shown = to
 			cut := false
 			for _, u := range run {
 				cut = cut || u.trimmed()
 			}
+			// The lines that join the block to what lies around it: a
+			// change that goes between two definitions is read with
+			// both its sides. A block cut to fit has no room for them.
+			var lead, tail [2]int
+			if h := leadContext(texts[i], from, shown); h < from && !cut {
+				lead, from = [2]int{h, from - 1}, h
+			}
+			if t := tailContext(texts[i], to, us); t > to && !cut {
+				tail, to = [2]int{to + 1, t}, t
+			}
+			shown = to
 			title := fmt.Sprintf("%s (lines %d-%d of %d)", qpath, from, to, total)
 			if from == 1 && to == total && !cut {
 				title = qpath + " (whole file)"

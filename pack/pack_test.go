@@ -941,7 +941,7 @@ func TestHeaderTersest(t *testing.T) {
 // edge and one that crosses into another file stay out.
 func TestFillGaps(t *testing.T) {
 	// mk makes contiguous units of the given files and sizes in lines,
-	// each of 10 tokens a line plus a block's, chosen as marked.
+	// each of 20 tokens a line plus a block's, chosen as marked.
 	type spec struct {
 		file, lines int
 		chosen      bool
@@ -952,7 +952,7 @@ func TestFillGaps(t *testing.T) {
 		for _, s := range specs {
 			from := line[s.file] + 1
 			line[s.file] = from + s.lines - 1
-			out = append(out, &unit{file: s.file, from: from, to: from + s.lines - 1, tokens: 10*s.lines + blockTokens, chosen: s.chosen, worth: 0.1})
+			out = append(out, &unit{file: s.file, from: from, to: from + s.lines - 1, tokens: 20*s.lines + blockTokens, chosen: s.chosen, worth: 0.1})
 		}
 		return out
 	}
@@ -963,17 +963,17 @@ func TestFillGaps(t *testing.T) {
 		want  []bool
 		used  int // the tokens fillGaps returns, of 1000 before
 	}{
-		{"short gap", []spec{{0, 5, true}, {0, 2, false}, {0, 5, true}}, 100, []bool{true, true, true}, 1000 + 20 - blockTokens},
-		{"two units in the gap", []spec{{0, 5, true}, {0, 2, false}, {0, 3, false}, {0, 5, true}}, 100, []bool{true, true, true, true}, 1000 + 20 + 30 - blockTokens},
-		{"a gap of gapLines", []spec{{0, 5, true}, {0, gapLines, false}, {0, 5, true}}, 100, []bool{true, true, true}, 1000 + 10*gapLines - blockTokens},
+		{"short gap", []spec{{0, 5, true}, {0, 2, false}, {0, 5, true}}, 100, []bool{true, true, true}, 1000 + 40 - blockTokens},
+		{"two units in the gap", []spec{{0, 5, true}, {0, 2, false}, {0, 3, false}, {0, 5, true}}, 100, []bool{true, true, true, true}, 1000 + 40 + 60 - blockTokens},
+		{"a gap of gapLines", []spec{{0, 5, true}, {0, gapLines, false}, {0, 5, true}}, 100, []bool{true, true, true}, 1000 + 20*gapLines - blockTokens},
 		{"long gap", []spec{{0, 5, true}, {0, gapLines + 1, false}, {0, 5, true}}, 1000, []bool{true, false, true}, 1000},
 		{"at the file's end", []spec{{0, 5, true}, {0, 2, false}}, 100, []bool{true, false}, 1000},
 		{"at the file's head", []spec{{0, 2, false}, {0, 5, true}}, 100, []bool{false, true}, 1000},
 		{"across files", []spec{{0, 5, true}, {0, 2, false}, {1, 2, false}, {1, 5, true}}, 100, []bool{true, false, false, true}, 1000},
 		{"no room", []spec{{0, 5, true}, {0, 5, false}, {0, 5, true}}, 10, []bool{true, false, true}, 1000},
 		// A gap of a line costs less than the block it joins saves.
-		{"joining saves", []spec{{0, 5, true}, {0, 1, false}, {0, 5, true}}, 0, []bool{true, true, true}, 1000 + 10 - blockTokens},
-		{"shortest first", []spec{{0, 5, true}, {0, 4, false}, {0, 5, true}, {0, 1, false}, {0, 5, true}}, 0, []bool{true, false, true, true, true}, 1000 + 10 - blockTokens},
+		{"joining saves", []spec{{0, 5, true}, {0, 1, false}, {0, 5, true}}, 0, []bool{true, true, true}, 1000 + 20 - blockTokens},
+		{"shortest first", []spec{{0, 5, true}, {0, 4, false}, {0, 5, true}, {0, 1, false}, {0, 5, true}}, 0, []bool{true, false, true, true, true}, 1000 + 20 - blockTokens},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

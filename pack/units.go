@@ -805,9 +805,11 @@ func (u *unit) name(path string) string {
 // elide returns a copy of u, a unit too large for room tokens as its
 // estimate has it, that holds its first and last lines, as many of each
 // as fit, and leaves out its middle, a line at least; nil when not even a
-// few lines fit. Where the unit's own count fits after all, the copy is
-// the whole unit, so counted.
-func elide(u *unit, lines []string, room int, count func(string) int) *unit {
+// few lines fit. The head counts from the definition's own first line:
+// its doc comment, decorators and attributes (lang's preamble) come with
+// it, where they fit. Where the unit's own count fits after all, the
+// copy is the whole unit, so counted.
+func elide(u *unit, lang string, lines []string, room int, count func(string) int) *unit {
 	// A unit cut before is cut again from the whole.
 	w := *u
 	w.cut, w.bytes = [2]int{}, [2]int{}
@@ -818,16 +820,27 @@ func elide(u *unit, lines []string, room int, count func(string) int) *unit {
 		return &v
 	}
 	n := u.to - u.from + 1
-	best := 0
-	for lo, hi := 1, (n-1)/2; lo <= hi; {
-		k := (lo + hi) / 2
-		v := *u
-		v.cut = [2]int{u.from + k, u.to - k}
-		if count(elided(lines, &v))+blockTokens <= room {
-			best, lo = k, k+1
-		} else {
-			hi = k - 1
+	pre := 0
+	for pre < n-1 && isPreamble(lang, lines[u.from-1+pre]) {
+		pre++
+	}
+	cutAt := func(pre int) (best int) {
+		for lo, hi := 1, (n-pre-1)/2; lo <= hi; {
+			k := (lo + hi) / 2
+			v := *u
+			v.cut = [2]int{u.from + pre + k, u.to - k}
+			if count(elided(lines, &v))+titleTokens <= room {
+				best, lo = k, k+1
+			} else {
+				hi = k - 1
+			}
 		}
+		return best
+	}
+	best := cutAt(pre)
+	if best == 0 && pre > 0 {
+		pre = 0 // the preamble alone is more than fits
+		best = cutAt(0)
 	}
 	if best < 3 {
 		// Few lines fit: the head and tail by their bytes, or, where
@@ -838,8 +851,8 @@ func elide(u *unit, lines []string, room int, count func(string) int) *unit {
 		}
 	}
 	v := *u
-	v.cut = [2]int{u.from + best, u.to - best}
-	v.tokens = count(elided(lines, &v)) + blockTokens
+	v.cut = [2]int{u.from + pre + best, u.to - best}
+	v.tokens = count(elided(lines, &v)) + titleTokens
 	return &v
 }
 
@@ -858,7 +871,7 @@ func elideBytes(u *unit, lines []string, room int, count func(string) int) *unit
 		k := (lo + hi) / 2
 		v := *u
 		v.bytes = byteCut(text, k)
-		if count(elided(lines, &v))+blockTokens <= room {
+		if count(elided(lines, &v))+titleTokens <= room {
 			best, lo = k, k+1
 		} else {
 			hi = k - 1
@@ -869,7 +882,7 @@ func elideBytes(u *unit, lines []string, room int, count func(string) int) *unit
 	}
 	v := *u
 	v.bytes = byteCut(text, best)
-	v.tokens = count(elided(lines, &v)) + blockTokens
+	v.tokens = count(elided(lines, &v)) + titleTokens
 	return &v
 }
 
