@@ -518,6 +518,25 @@ func TestNoSchema(t *testing.T) {
 	}
 }
 
+// A key may go to any https server, and over plain http to this
+// machine; a server that needs no key may be anywhere.
+func TestEndpointKeyOverHTTP(t *testing.T) {
+	for _, ep := range []Endpoint{
+		{Model: "m", Key: "sk-x", BaseURL: "https://openrouter.ai/api/v1"},
+		{Model: "m", Key: "sk-x", BaseURL: "http://localhost:11434/v1"},
+		{Model: "m", Key: "sk-x", BaseURL: "http://LOCALHOST./v1"},
+		{Model: "m", Key: "sk-x", BaseURL: "http://ollama.localhost:11434/v1"},
+		{Model: "m", Key: "sk-x", BaseURL: "http://127.0.0.1:8080/v1"},
+		{Model: "m", Key: "sk-x", BaseURL: "http://127.1.2.3/v1"},
+		{Model: "m", Key: "sk-x", BaseURL: "http://[::1]:8080/v1"},
+		{Model: "m", BaseURL: "http://192.168.1.9:8000/v1"},
+	} {
+		if _, err := Dial("openai", ep); err != nil {
+			t.Errorf("Dial(openai, %s, key %t): %v", ep.BaseURL, ep.Key != "", err)
+		}
+	}
+}
+
 func TestEndpointChecks(t *testing.T) {
 	for _, tt := range []struct {
 		provider string
@@ -528,6 +547,11 @@ func TestEndpointChecks(t *testing.T) {
 		{"openai", Endpoint{Model: "m", BaseURL: "localhost:11434"}, "not an http(s) URL"},
 		{"openai", Endpoint{Model: "m", BaseURL: "http://user:pw@host/v1"}, "user or password"},
 		{"anthropic", Endpoint{Model: "m"}, "ANTHROPIC_API_KEY"},
+		// A key goes over plain http to this machine alone.
+		{"openai", Endpoint{Model: "m", Key: "sk-x", BaseURL: "http://192.168.1.9:8000/v1"}, "unencrypted to 192.168.1.9:8000"},
+		{"openai", Endpoint{Model: "m", Key: "sk-x", BaseURL: "http://gpu-box.lan/v1"}, "give an https base URL"},
+		{"anthropic", Endpoint{Model: "m", Key: "k", BaseURL: "http://proxy.example.com"}, "unencrypted"},
+		{"openai", Endpoint{Model: "m", Key: "sk-x", BaseURL: "http://localhost.evil.com/v1"}, "unencrypted"},
 		{"gemini", Endpoint{Model: "m"}, "unknown evaluator"},
 	} {
 		if _, err := Dial(tt.provider, tt.ep); err == nil || !strings.Contains(err.Error(), tt.want) {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
 	"net/url"
 	"strings"
@@ -172,5 +173,22 @@ func checkEndpoint(ep Endpoint, which string) error {
 	if u.User != nil {
 		return errors.New("the base URL holds a user or password: give the key in the environment instead")
 	}
+	// A key read from the environment is often a hosted API's, set for
+	// other tools: it crosses no network unencrypted. Plain http is for a
+	// server on this machine, or one that needs no key.
+	if ep.Key != "" && u.Scheme == "http" && !loopback(u.Hostname()) {
+		return fmt.Errorf("the %s evaluator would send its key unencrypted to %s: give an https base URL, or unset the key for a server that needs none", which, u.Host)
+	}
 	return nil
+}
+
+// loopback reports whether a URL's host name is this machine: localhost
+// (and its subdomains), or a loopback address (127.0.0.0/8, ::1).
+func loopback(host string) bool {
+	h := strings.ToLower(strings.TrimSuffix(host, "."))
+	if h == "localhost" || strings.HasSuffix(h, ".localhost") {
+		return true
+	}
+	ip := net.ParseIP(h)
+	return ip != nil && ip.IsLoopback()
 }
