@@ -524,11 +524,10 @@ func TestEndpointKeyOverHTTP(t *testing.T) {
 	for _, ep := range []Endpoint{
 		{Model: "m", Key: "sk-x", BaseURL: "https://openrouter.ai/api/v1"},
 		{Model: "m", Key: "sk-x", BaseURL: "http://localhost:11434/v1"},
-		{Model: "m", Key: "sk-x", BaseURL: "http://LOCALHOST./v1"},
-		{Model: "m", Key: "sk-x", BaseURL: "http://ollama.localhost:11434/v1"},
 		{Model: "m", Key: "sk-x", BaseURL: "http://127.0.0.1:8080/v1"},
 		{Model: "m", Key: "sk-x", BaseURL: "http://127.1.2.3/v1"},
 		{Model: "m", Key: "sk-x", BaseURL: "http://[::1]:8080/v1"},
+		{Model: "m", Key: "sk-x", BaseURL: "http://[::ffff:127.0.0.1]:8080/v1"},
 		{Model: "m", BaseURL: "http://192.168.1.9:8000/v1"},
 	} {
 		if _, err := Dial("openai", ep); err != nil {
@@ -552,6 +551,13 @@ func TestEndpointChecks(t *testing.T) {
 		{"openai", Endpoint{Model: "m", Key: "sk-x", BaseURL: "http://gpu-box.lan/v1"}, "give an https base URL"},
 		{"anthropic", Endpoint{Model: "m", Key: "k", BaseURL: "http://proxy.example.com"}, "unencrypted"},
 		{"openai", Endpoint{Model: "m", Key: "sk-x", BaseURL: "http://localhost.evil.com/v1"}, "unencrypted"},
+		{"openai", Endpoint{Model: "m", Key: "sk-x", BaseURL: "http://127.0.0.1.nip.io/v1"}, "unencrypted"},
+		// Names the proxy rules and the resolver do not take for this
+		// machine: a proxy in HTTP_PROXY, or the network's DNS, would
+		// see the key.
+		{"openai", Endpoint{Model: "m", Key: "sk-x", BaseURL: "http://LOCALHOST./v1"}, "unencrypted"},
+		{"openai", Endpoint{Model: "m", Key: "sk-x", BaseURL: "http://localhost.:11434/v1"}, "unencrypted"},
+		{"openai", Endpoint{Model: "m", Key: "sk-x", BaseURL: "http://ollama.localhost:11434/v1"}, "unencrypted"},
 		{"gemini", Endpoint{Model: "m"}, "unknown evaluator"},
 	} {
 		if _, err := Dial(tt.provider, tt.ep); err == nil || !strings.Contains(err.Error(), tt.want) {

@@ -177,18 +177,20 @@ func checkEndpoint(ep Endpoint, which string) error {
 	// other tools: it crosses no network unencrypted. Plain http is for a
 	// server on this machine, or one that needs no key.
 	if ep.Key != "" && u.Scheme == "http" && !loopback(u.Hostname()) {
-		return fmt.Errorf("the %s evaluator would send its key unencrypted to %s: give an https base URL, or unset the key for a server that needs none", which, u.Host)
+		return fmt.Errorf("the %s evaluator would send its key unencrypted to %s: give an https base URL (or http://localhost or 127.0.0.1 for a server on this machine), or unset the key for a server that needs none", which, u.Host)
 	}
 	return nil
 }
 
-// loopback reports whether a URL's host name is this machine: localhost
-// (and its subdomains), or a loopback address (127.0.0.0/8, ::1).
+// loopback reports whether a URL's host is this machine whatever the
+// network says: the name localhost as written, or a loopback address
+// (127.0.0.0/8, ::1). These two alone the HTTP client never sends to a
+// proxy (HTTP_PROXY) and the resolver never asks the network's DNS
+// server about; localhost. and names under .localhost may go to either.
 func loopback(host string) bool {
-	h := strings.ToLower(strings.TrimSuffix(host, "."))
-	if h == "localhost" || strings.HasSuffix(h, ".localhost") {
+	if host == "localhost" {
 		return true
 	}
-	ip := net.ParseIP(h)
+	ip := net.ParseIP(host)
 	return ip != nil && ip.IsLoopback()
 }
