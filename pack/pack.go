@@ -730,10 +730,10 @@ func (p *Pack) read(root, path string) ([]string, bool) {
 type block struct {
 	text  string
 	units []*unit
-	// tail is the lines after the block's last unit shown with it, as
-	// context: its file's lines tail[0] to tail[1], none when tail[1] is 0.
-	tail [2]int
-	lead [2]int
+	// lead and tail are the lines before its first unit and after its
+	// last shown with it, as context (see leadContext): its file's lines
+	// lead[0] to lead[1] and tail[0] to tail[1], none where [1] is 0.
+	lead, tail [2]int
 }
 
 // layout lays the chosen units out, files in order, each file's in line
@@ -774,7 +774,10 @@ func layout(files []hone.File, texts [][]string, units []*unit) []block {
 			}
 			shown = to
 			title := fmt.Sprintf("%s (lines %d-%d of %d)", qpath, from, to, total)
-			if from == 1 && to == total && !cut {
+			// A whole file is one whose units hold it whole: context
+			// lines that reach its edges make none, and the title
+			// names the block's definitions.
+			if run[0].from == 1 && run[len(run)-1].to == total && !cut {
 				title = qpath + " (whole file)"
 			} else {
 				var syms []string
@@ -798,18 +801,12 @@ func layout(files []hone.File, texts [][]string, units []*unit) []block {
 			body := strings.Join(texts[i][from-1:to], "\n")
 			if cut {
 				var parts []string
-				if lead[1] > 0 {
-					parts = append(parts, strings.Join(texts[i][lead[0]-1:lead[1]], "\n"))
-				}
 				for _, u := range run {
 					if u.trimmed() {
 						parts = append(parts, elided(texts[i], u))
 					} else {
 						parts = append(parts, strings.Join(texts[i][u.from-1:u.to], "\n"))
 					}
-				}
-				if tail[1] > 0 {
-					parts = append(parts, strings.Join(texts[i][tail[0]-1:tail[1]], "\n"))
 				}
 				body = strings.Join(parts, "\n")
 			}
@@ -1362,17 +1359,25 @@ func fence(p string) string {
 }
 
 // contextLines: a block shows this many lines at most around its units,
-// above and below (see leadContext and tailContext).
-const contextLines = 2
+// above and below (see leadContext and tailContext); none longer than
+// maxContextBytes, which the units' estimates would not foresee (a data
+// line, minified code), whose cost could push the units out.
+const (
+	contextLines    = 2
+	maxContextBytes = 240
+)
 
 // leadContext is the first line of the context shown above a block that
 // begins on line from: the blank lines above it and the line of code
 // above them (the end of the definition before), contextLines in all at
 // most, none at or above line shown (another block's); from when there
-// is none, or blank lines alone.
+// is none, blank lines alone, or a line too long.
 func leadContext(lines []string, from, shown int) int {
 	for l := from - 1; l > shown && l >= 1 && from-l <= contextLines; l-- {
 		if strings.TrimSpace(lines[l-1]) != "" {
+			if len(lines[l-1]) > maxContextBytes {
+				return from
+			}
 			return l
 		}
 	}
@@ -1383,7 +1388,7 @@ func leadContext(lines []string, from, shown int) int {
 // ends on line to: the blank lines below it and the line of code below
 // them (the next definition's signature), contextLines in all at most,
 // none in a unit of next, the file's next blocks' units in line order;
-// to when there is none, or blank lines alone.
+// to when there is none, blank lines alone, or a line too long.
 func tailContext(lines []string, to int, next []*unit) int {
 	stop := len(lines) + 1
 	if len(next) > 0 {
@@ -1391,6 +1396,9 @@ func tailContext(lines []string, to int, next []*unit) int {
 	}
 	for l := to + 1; l < stop && l <= len(lines) && l-to <= contextLines; l++ {
 		if strings.TrimSpace(lines[l-1]) != "" {
+			if len(lines[l-1]) > maxContextBytes {
+				return to
+			}
 			return l
 		}
 	}

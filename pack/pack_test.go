@@ -251,22 +251,13 @@ func TestElided(t *testing.T) {
 	if !strings.Contains(p.Text, "func Expire(tokens []Token) {") || !strings.Contains(p.Text, "left out: over the budget") {
 		t.Errorf("want Expire's head and a note that its middle is left out:\n%s", p.Text)
 	}
-	// The lines shown, runs that follow one another joined: the head
-	// with Expire's doc comment (and the lines above it, as context),
-	// and its tail to its closing brace.
-	var shown []Range
-	for _, r := range p.Ranges {
-		if n := len(shown); n > 0 && shown[n-1].End+1 == r.Start {
-			shown[n-1].End = r.End
-			continue
-		}
-		shown = append(shown, r)
-	}
-	if len(shown) != 2 || shown[0].Start > 3 || shown[1].End < 404 || shown[0].End >= shown[1].Start {
+	// A block cut to fit shows no context lines: its ranges are the
+	// head, from Expire's doc comment, and the tail, to its last line.
+	if len(p.Ranges) != 2 || p.Ranges[0].Start != 3 || p.Ranges[1].End != 404 || p.Ranges[0].End >= p.Ranges[1].Start {
 		t.Fatalf("ranges %+v: want Expire's doc comment and head from line 3 and its tail to line 404", p.Ranges)
 	}
 	// What the pack left out of it is listed, by its lines.
-	middle := fmt.Sprintf("big.go:%d-%d Expire (its middle, left out)", shown[0].End+1, shown[1].Start-1)
+	middle := fmt.Sprintf("big.go:%d-%d Expire (its middle, left out)", p.Ranges[0].End+1, p.Ranges[1].Start-1)
 	if !slices.Contains(p.Omitted, middle) || !strings.Contains(p.Text, "- "+middle) {
 		t.Errorf("the list of what did not fit lacks %q: %q", middle, p.Omitted)
 	}
@@ -1061,6 +1052,13 @@ func TestShortGapJoinsBlocks(t *testing.T) {
 // code past them, two lines at most, never another block's lines nor
 // blank lines alone.
 func TestBlockContext(t *testing.T) {
+	long := strings.Split("x = ["+strings.Repeat("1, ", 100)+"]\nshort = 1\n"+"y = ["+strings.Repeat("2, ", 100)+"]", "\n")
+	if got := leadContext(long, 2, 0); got != 2 {
+		t.Errorf("leadContext under a line of %d bytes = %d, want 2", len(long[0]), got)
+	}
+	if got := tailContext(long, 2, nil); got != 2 {
+		t.Errorf("tailContext over a line of %d bytes = %d, want 2", len(long[2]), got)
+	}
 	lines := strings.Split("def a():\n    return 1\n\ndef b():\n    return 2\n\ndef c():\n    return 3\n\n\n\ndef d():\n    return 4", "\n")
 	chosen := func(from, to int) []*unit { return []*unit{{from: from, to: to}} }
 	tests := []struct {
@@ -1085,5 +1083,62 @@ func TestBlockContext(t *testing.T) {
 				t.Errorf("tailContext(%d) = %d, want %d", tt.to, got, tt.tail)
 			}
 		})
+	}
+}
+
+// Context lines go through layout into the block's text, its title and
+// the pack's ranges, each line once; a block they stretch to the file's
+// edges is no whole file, and its title names its definition.
+func TestLayoutContext(t *testing.T) {
+	var lines []string
+	lines = append(lines, "import os", "")
+	lines = append(lines, "def expire_token(t):")
+	for i := range 90 {
+		lines = append(lines, fmt.Sprintf("    t.check(%d)", i))
+	}
+	lines = append(lines, "", "MAX = 3")
+	n := len(lines)
+	files := []hone.File{{Path: "a.py"}}
+	units := []*unit{
+		{file: 0, from: 1, to: 1, why: "imports"},
+		{file: 0, from: 2, to: 2},
+		{file: 0, from: 3, to: n - 2, symbol: "expire_token", chosen: true, worth: 1},
+		{file: 0, from: n - 1, to: n},
+	}
+	blocks := layout(files, [][]string{lines}, units)
+	if len(blocks) != 1 {
+		t.Fatalf("%d blocks, want 1", len(blocks))
+	}
+	b := blocks[0]
+	if b.lead != [2]int{1, 2} || b.tail != [2]int{n - 1, n} {
+		t.Errorf("lead %v, tail %v: want [1 2] and [%d %d]", b.lead, b.tail, n-1, n)
+	}
+	if want := fmt.Sprintf("### a.py: expire_token (lines 1-%d of %d)\n```py\nimport os\n\ndef expire_token(t):", n, n); !strings.HasPrefix(b.text, want) {
+		t.Errorf("block %q..., want it to begin %q", b.text[:80], want)
+	}
+	if !strings.HasSuffix(b.text, "    t.check(89)\n\nMAX = 3\n```\n") {
+		t.Errorf("block ends %q, want the blank line and MAX after the definition", b.text[len(b.text)-40:])
+	}
+	var p Pack
+	p.assemble("", files, [][]string{lines}, blocks)
+	want := []Range{{"a.py", 1, 2}, {"a.py", 3, n - 2}, {"a.py", n - 1, n}}
+	if !slices.Equal(p.Ranges, want) || !slices.Equal(p.Included, []string{fmt.Sprintf("a.py:3-%d expire_token", n-2)}) {
+		t.Errorf("ranges %v, included %q: want %v and the definition alone", p.Ranges, p.Included, want)
+	}
+	// Two chosen units with a short run between: the first's tail stops
+	// at the second, and the second's lead takes nothing the first shows.
+	units[2].to = 10
+	units = append(units[:3], &unit{file: 0, from: 11, to: 11}, &unit{file: 0, from: 12, to: n - 2, symbol: "rest", chosen: true, worth: 1}, units[3])
+	lines[10] = ""
+	blocks = layout(files, [][]string{lines}, units)
+	p.assemble("", files, [][]string{lines}, blocks)
+	seen := map[int]bool{}
+	for _, r := range p.Ranges {
+		for l := r.Start; l <= r.End; l++ {
+			if seen[l] {
+				t.Errorf("line %d shown twice: %v", l, p.Ranges)
+			}
+			seen[l] = true
+		}
 	}
 }
