@@ -1142,3 +1142,43 @@ func TestLayoutContext(t *testing.T) {
 		}
 	}
 }
+
+// A definition of a few long lines, cut by its bytes to fit a small
+// budget, keeps its signature in its head, after a doc comment longer
+// than the head the budget leaves.
+func TestByteCutKeepsTheSignature(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	b.WriteString("package big\n\n")
+	b.WriteString("// Expire checks every token of the batch against the clock, one by one,\n")
+	b.WriteString("// in the order the batch holds them, and marks those whose expiry has passed,\n")
+	b.WriteString("// so that the caller can drop them before the next request goes out.\n")
+	b.WriteString("func Expire(tokens []Token) {\n")
+	for i := range 4 {
+		fmt.Fprintf(&b, "\tcheck(tokens, %q)\n", strings.Repeat(fmt.Sprintf("expiry %d ", i), 150))
+	}
+	b.WriteString("}\n")
+	for i := range 40 {
+		fmt.Fprintf(&b, "\nfunc helper%d() {}\n", i)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "big.go"), []byte(b.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	res := &hone.Result{Task: "token expiry is checked too late", Files: []hone.File{{Path: "big.go", Relevance: 0.9, Role: hone.RoleTarget,
+		Spans: []hone.Span{{Start: 6, End: 11, Symbol: "Expire", Why: "match"}}}},
+		Concepts: []hone.Concept{{Label: "token", Kind: "word", Weight: 1, Terms: []string{"token"}}, {Label: "expiry", Kind: "word", Weight: 0.8, Terms: []string{"expiri"}}}}
+	shown := 0
+	for budget := 150; budget <= 500; budget += 25 {
+		p := Build(res, dir, Options{Budget: budget})
+		if !strings.Contains(p.Text, "bytes of lines") {
+			continue // not cut by its bytes at this budget
+		}
+		shown++
+		if !strings.Contains(p.Text, "func Expire(tokens []Token) {") {
+			t.Errorf("budget %d: Expire cut by its bytes without its signature:\n%s", budget, p.Text)
+		}
+	}
+	if shown == 0 {
+		t.Fatal("no budget cut Expire by its bytes: the test tests nothing")
+	}
+}

@@ -846,7 +846,20 @@ func elide(u *unit, lang string, lines []string, room int, count func(string) in
 		// Few lines fit: the head and tail by their bytes, or, where
 		// not even those fit, the lines that do (a signature and the
 		// end), before nothing.
-		if v := elideBytes(u, lines, room, count); v != nil || best == 0 {
+		skip := 0 // the preamble's bytes, its lines' ends with them
+		for _, l := range lines[u.from-1 : u.from-1+pre] {
+			skip += len(l) + 1
+		}
+		v := elideBytes(u, lines, room, count, skip)
+		if v == nil && pre > 0 {
+			// The preamble and the signature do not fit together:
+			// the definition from its own first line, the preamble
+			// left out.
+			w := *u
+			w.from += pre
+			v = elideBytes(&w, lines, room, count, 0)
+		}
+		if v != nil || best == 0 {
 			return v
 		}
 	}
@@ -863,14 +876,15 @@ const minElidedBytes = 64
 // elideBytes is elide for a unit of lines too few or too long to leave
 // whole lines out of: its text's head and tail, as many bytes of each as
 // fit, cut on characters, the middle left out, saying so; nil when not
-// even a few fit.
-func elideBytes(u *unit, lines []string, room int, count func(string) int) *unit {
+// even a few fit. The head holds skip bytes more than the tail (a
+// definition's preamble, so that its signature shows).
+func elideBytes(u *unit, lines []string, room int, count func(string) int, skip int) *unit {
 	text := strings.Join(lines[u.from-1:u.to], "\n")
 	best := 0
-	for lo, hi := minElidedBytes, (len(text)-1)/2; lo <= hi; {
+	for lo, hi := minElidedBytes, (len(text)-skip-1)/2; lo <= hi; {
 		k := (lo + hi) / 2
 		v := *u
-		v.bytes = byteCut(text, k)
+		v.bytes = byteCut(text, skip+k, k)
 		if count(elided(lines, &v))+titleTokens <= room {
 			best, lo = k, k+1
 		} else {
@@ -881,15 +895,15 @@ func elideBytes(u *unit, lines []string, room int, count func(string) int) *unit
 		return nil
 	}
 	v := *u
-	v.bytes = byteCut(text, best)
+	v.bytes = byteCut(text, skip+best, best)
 	v.tokens = count(elided(lines, &v)) + titleTokens
 	return &v
 }
 
-// byteCut is where the middle of text starts and ends when k bytes of its
-// head and of its tail are kept, moved to characters' starts.
-func byteCut(text string, k int) [2]int {
-	a, b := k, len(text)-k
+// byteCut is where the middle of text starts and ends when head bytes of
+// it and tail bytes of its end are kept, moved to characters' starts.
+func byteCut(text string, head, tail int) [2]int {
+	a, b := head, len(text)-tail
 	for a > 0 && !utf8.RuneStart(text[a]) {
 		a--
 	}
