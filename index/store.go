@@ -427,7 +427,7 @@ func (ix *Index) journalWAL(ctx context.Context) error {
 		return fmt.Errorf("open index %s: %w", ix.Path, err)
 	}
 	db.SetMaxOpenConns(4)
-	if _, err := db.ExecContext(ctx, `PRAGMA journal_mode = WAL`); err != nil {
+	if err := toWAL(ctx, db.ExecContext); err != nil {
 		db.Close()
 		return fmt.Errorf("write index %s: %w", ix.Path, err)
 	}
@@ -721,19 +721,24 @@ func walMode(ctx context.Context, db *sql.DB) (bool, error) {
 		// A new file is built with a rollback journal: see journalWAL.
 		return true, nil
 	}
-	// Another process's first build, in rollback mode, holds the file's
-	// lock between its commits, and SQLite answers a change of journal
-	// mode then with SQLITE_BUSY at once, busy_timeout or not: wait for
-	// it as for any lock, until the context ends or busyWait passes.
+	return false, toWAL(ctx, conn.ExecContext)
+}
+
+// toWAL puts a database in WAL mode through exec. Another process's first
+// build, in rollback mode, holds the file's lock between its commits, and
+// another opener's read holds it a while too; SQLite answers a change of
+// journal mode then with SQLITE_BUSY at once, busy_timeout or not: it is
+// waited for as any lock, until the context ends or busyWait passes.
+func toWAL(ctx context.Context, exec func(context.Context, string, ...any) (sql.Result, error)) error {
 	start := time.Now()
 	for delay := 2 * time.Millisecond; ; delay = min(2*delay, 100*time.Millisecond) {
-		_, err = conn.ExecContext(ctx, `PRAGMA journal_mode = WAL`)
+		_, err := exec(ctx, `PRAGMA journal_mode = WAL`)
 		if err == nil || !isBusy(err) || time.Since(start) > busyWait {
-			return false, err
+			return err
 		}
 		select {
 		case <-ctx.Done():
-			return false, ctx.Err()
+			return ctx.Err()
 		case <-time.After(delay):
 		}
 	}
