@@ -766,11 +766,13 @@ func layout(files []hone.File, texts [][]string, units []*unit) []block {
 			// change that goes between two definitions is read with
 			// both its sides. A block cut to fit has no room for them.
 			var lead, tail [2]int
-			if h := leadContext(texts[i], from, shown); h < from && !cut {
-				lead, from = [2]int{h, from - 1}, h
-			}
-			if t := tailContext(texts[i], to, us); t > to && !cut {
-				tail, to = [2]int{to + 1, t}, t
+			if !cut {
+				if h := leadContext(texts[i], from, shown); h < from {
+					lead, from = [2]int{h, from - 1}, h
+				}
+				if t := tailContext(texts[i], to, us); t > to {
+					tail, to = [2]int{to + 1, t}, t
+				}
 			}
 			shown = to
 			title := fmt.Sprintf("%s (lines %d-%d of %d)", qpath, from, to, total)

@@ -855,9 +855,9 @@ func elide(u *unit, lang string, lines []string, room int, count func(string) in
 			// The preamble and the signature do not fit together:
 			// the definition from its own first line, the preamble
 			// left out.
-			w := *u
-			w.from += pre
-			v = elideBytes(&w, lines, room, count, 0)
+			bare := *u
+			bare.from += pre
+			v = elideBytes(&bare, lines, room, count, 0)
 		}
 		if v != nil || best == 0 {
 			return v
