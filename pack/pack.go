@@ -442,6 +442,10 @@ func Build(res *hone.Result, root string, opts Options) *Pack {
 	}
 	var omitted []*unit
 	for _, u := range units {
+		if u.chosen && u.dropped > 0 {
+			// The preamble a unit cut by its bytes went without.
+			omitted = append(omitted, &unit{file: u.file, from: u.from - u.dropped, to: u.from - 1, symbol: u.symbol, why: "preamble", worth: u.worth})
+		}
 		switch {
 		case !u.chosen:
 			omitted = append(omitted, u)
@@ -463,6 +467,7 @@ func Build(res *hone.Result, root string, opts Options) *Pack {
 		// A unit cut to fit and then left out is left out whole.
 		whole := *u
 		whole.cut, whole.bytes = [2]int{}, [2]int{}
+		whole.from, whole.dropped = whole.from-whole.dropped, 0
 		p.Omitted = append(p.Omitted, whole.name(redact.QuotePath(files[u.file].Path)))
 	}
 	if len(p.Omitted) > 0 {

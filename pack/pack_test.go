@@ -1167,7 +1167,7 @@ func TestByteCutKeepsTheSignature(t *testing.T) {
 	res := &hone.Result{Task: "token expiry is checked too late", Files: []hone.File{{Path: "big.go", Relevance: 0.9, Role: hone.RoleTarget,
 		Spans: []hone.Span{{Start: 6, End: 11, Symbol: "Expire", Why: "match"}}}},
 		Concepts: []hone.Concept{{Label: "token", Kind: "word", Weight: 1, Terms: []string{"token"}}, {Label: "expiry", Kind: "word", Weight: 0.8, Terms: []string{"expiri"}}}}
-	shown := 0
+	shown, dropped := 0, 0
 	for budget := 150; budget <= 500; budget += 25 {
 		p := Build(res, dir, Options{Budget: budget})
 		if !strings.Contains(p.Text, "bytes of lines") {
@@ -1177,8 +1177,19 @@ func TestByteCutKeepsTheSignature(t *testing.T) {
 		if !strings.Contains(p.Text, "func Expire(tokens []Token) {") {
 			t.Errorf("budget %d: Expire cut by its bytes without its signature:\n%s", budget, p.Text)
 		}
+		// A preamble left out to make room for the signature is listed
+		// as left out, ready to ask for.
+		if !strings.Contains(p.Text, "// Expire checks every token") {
+			dropped++
+			if !slices.Contains(p.Omitted, "big.go:3-5 Expire (its preamble, left out)") {
+				t.Errorf("budget %d: Expire's preamble left out but not listed; omitted: %q", budget, p.Omitted)
+			}
+		}
 	}
 	if shown == 0 {
 		t.Fatal("no budget cut Expire by its bytes: the test tests nothing")
+	}
+	if dropped == 0 {
+		t.Fatal("no budget left Expire's preamble out: the test's second half tests nothing")
 	}
 }

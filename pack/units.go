@@ -46,6 +46,11 @@ type unit struct {
 	// minified bundle's line), are where the middle left out of its text
 	// (its lines joined) starts and ends, or zeros.
 	bytes [2]int
+	// dropped is how many lines of its preamble (doc comment, decorators)
+	// a copy cut by its bytes left out before from, where the preamble
+	// and the signature did not fit together; they are listed as left
+	// out.
+	dropped int
 }
 
 // trimmed reports whether the unit goes in with its middle left out.
@@ -790,8 +795,11 @@ func (u *unit) name(path string) string {
 	case u.why == "imports":
 		s += " imports"
 	}
-	if u.why == "middle" {
+	switch u.why {
+	case "middle":
 		s += " (its middle, left out)"
+	case "preamble":
+		s += " (its preamble, left out)"
 	}
 	if u.cut[0] > 0 {
 		s += fmt.Sprintf(" (lines %d-%d elided)", u.cut[0], u.cut[1])
@@ -813,6 +821,7 @@ func elide(u *unit, lang string, lines []string, room int, count func(string) in
 	// A unit cut before is cut again from the whole.
 	w := *u
 	w.cut, w.bytes = [2]int{}, [2]int{}
+	w.from, w.dropped = w.from-w.dropped, 0
 	u = &w
 	if whole := count(strings.Join(lines[u.from-1:u.to], "\n")) + blockTokens; whole <= room {
 		v := *u
@@ -857,6 +866,7 @@ func elide(u *unit, lang string, lines []string, room int, count func(string) in
 			// left out.
 			bare := *u
 			bare.from += pre
+			bare.dropped = pre
 			v = elideBytes(&bare, lines, room, count, 0)
 		}
 		if v != nil || best == 0 {
