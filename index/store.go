@@ -398,7 +398,7 @@ func journalExists(path string) bool {
 //
 // A first build in WAL mode wrote each page to the WAL and again to the
 // file, read it back from the WAL between, and synced both at every
-// checkpoint: 7% of django's first index (README, "The first build's
+// checkpoint: 7% of django's first index (docs/index.md, "The first build's
 // journal"). In rollback-journal mode its transactions are as atomic: a
 // killed first build keeps what it committed, SQLite rolling back the
 // rest when the file is next opened. Without syncs, what it committed

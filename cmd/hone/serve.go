@@ -358,7 +358,7 @@ const prefaultBytes = 32 << 20
 // 5,000-file repository and more on a larger one; a huge page never touched
 // costs nothing, so its share is twice that. A hone index with nothing
 // changed allocates a third as much: 4 KiB pages mapped ahead made it
-// ×1.11 (32 MB), huge pages faster (see the README's "Huge pages").
+// ×1.11 (32 MB), huge pages faster (see docs/index.md, "Huge pages").
 const (
 	retrieveHugeBytes = 64 << 20
 	indexHugeBytes    = 32 << 20
