@@ -83,6 +83,9 @@ func TestCodeIsLeftAlone(t *testing.T) {
 		`user:pass@example is how URLs carry credentials`,
 		`func (s *Store) Token(ctx context.Context) (string, error) {`,
 		`token := strings.TrimPrefix(header, "Bearer ")`,
+		`    request.withCredentials = !!_config.withCredentials;`,
+		`password = !is_set`,
+		`credentials = &cfg.Credentials`,
 	}
 	for _, l := range lines {
 		if out, n := redact.String(l); n != 0 {

@@ -320,10 +320,13 @@ func bareIsSecret(m []string) bool {
 	if env {
 		return true
 	}
-	if strings.ContainsAny(v, "()[]{}<>") || dotted().MatchString(v) {
+	// A unary operator before a name is code too: !!config.withCredentials,
+	// &cfg.Credentials, *token.
+	expr := strings.TrimLeft(v, "!~&*")
+	if strings.ContainsAny(v, "()[]{}<>") || dotted().MatchString(expr) {
 		return false // code: a call, an index, an attribute
 	}
-	if op == "=" && ident().MatchString(v) && !(shannon(v) > 3.5 && hasDigitOrMixed(v)) {
+	if op == "=" && ident().MatchString(expr) && !(shannon(expr) > 3.5 && hasDigitOrMixed(expr)) {
 		return false // password = password_input
 	}
 	if passwordName(strings.ToLower(name)) {
