@@ -180,7 +180,11 @@ import (
 //	      definitions' names (tokenize.IsNameWord), stop words elsewhere.
 //	47    a file's name and folders keep their stop words of two
 //	      letters (Italian's it.js, keepStop), which lengthen no field.
-const schemaVersion = "47"
+//	48    a configuration file's password is masked before it is
+//	      tokenized however plain it looks (password = Hunter22 in an
+//	      .ini, .properties, .cnf or .conf file): an index of 47 may
+//	      hold it.
+const schemaVersion = "48"
 
 // hashSize is the length of a file's content hash, SHA-256 cut short: it
 // tells a file's content from its last (a chance of 2^-128 to take one

@@ -61,9 +61,11 @@ func TestMaybeKeepsFindings(t *testing.T) {
 		texts = append(texts, string(x))
 	}
 	for _, text := range texts {
-		got, want := r.FindIn("config/app.yaml", text), plain.FindIn("config/app.yaml", text)
-		if !slices.Equal(got, want) {
-			t.Errorf("findings in %.80q:\nwith the prefilters %v\nwithout %v", text, got, want)
+		for _, path := range []string{"config/app.yaml", "conf/app.ini"} {
+			got, want := r.FindIn(path, text), plain.FindIn(path, text)
+			if !slices.Equal(got, want) {
+				t.Errorf("findings in %s's %.80q:\nwith the prefilters %v\nwithout %v", path, text, got, want)
+			}
 		}
 	}
 }
@@ -79,7 +81,7 @@ func TestMaybeInstalled(t *testing.T) {
 		}
 	}
 	slices.Sort(ids)
-	want := []string{"assigned-secret", "assigned-secret", "generic-api-key", "jwt", "kubernetes-secret-yaml", "url-password", "url-token", "vault-service-token"}
+	want := []string{"assigned-secret", "assigned-secret", "assigned-secret", "generic-api-key", "jwt", "kubernetes-secret-yaml", "url-password", "url-token", "vault-service-token"}
 	if !slices.Equal(ids, want) {
 		t.Errorf("rules with a prefilter: %v, want %v", ids, want)
 	}

@@ -315,6 +315,37 @@ func TestLongLineWindowsKeepFindings(t *testing.T) {
 // FileLines hides what File hides and keeps the text's lines: a secret
 // over several lines leaves its placeholder on each, so that what follows
 // keeps its line number.
+// TestConfigFilePasswords: a configuration file's value is never code, so a
+// password assigned to a key is hidden however plain it looks; the same
+// line in source code assigns a name.
+func TestConfigFilePasswords(t *testing.T) {
+	for _, c := range []struct {
+		path, line, secret string // secret "": the line is left alone
+	}{
+		{"conf/app.ini", "password = Hunter22", "Hunter22"},
+		{"conf/application.properties", "spring.datasource.password=Summer2024", "Summer2024"},
+		{"my.cnf", "password=Welcome1", "Welcome1"},
+		{"conf/mail.conf", "smtp_password = MailPass99", "MailPass99"},
+		{"setup.cfg", "db_pass: Autumn23", "Autumn23"},
+		{"conf/app.INI", "Password = Hunter22 ; the old one", "Hunter22"},
+		{"app.py", "password = Hunter22", ""},
+		{"conf/app.ini", "password = ${DB_PASSWORD}", ""},
+		{"conf/app.ini", "password_min_length = 8", ""},
+		{"conf/security.properties", "auth.password.hasher=bcrypt", ""},
+		{"conf/app.ini", "token_ttl = 3600", ""},
+		{"conf/app.ini", "password =", ""},
+		{"conf/app.ini", "api_key = users", ""},
+	} {
+		out, n := redact.File(c.path, c.line)
+		switch {
+		case c.secret != "" && (n == 0 || strings.Contains(out, c.secret)):
+			t.Errorf("%s: %q: the password is left in: %q", c.path, c.line, out)
+		case c.secret == "" && n != 0:
+			t.Errorf("%s: %q: redacted a setting: %q", c.path, c.line, out)
+		}
+	}
+}
+
 func TestFileLinesKeepsLines(t *testing.T) {
 	for _, p := range redacttest.Formats(3) {
 		text := "first line\n" + p.Text + "\nafter the secret\n"

@@ -19,6 +19,7 @@ func honeRules() []rule {
 		withMaybe(reRule("url-token", urlToken, func(m []string) bool { return shannon(m[1]) > 3.5 && !placeholder(m[1]) }, "://"), mayURLUser),
 		withMaybe(reRule("assigned-secret", quotedSecret, quotedIsSecret, secretKeywords...), mayAssignQuoted),
 		withMaybe(reRule("assigned-secret", bareSecret, bareIsSecret, secretKeywords...), mayAssignBare),
+		inConfig(withMaybe(reRule("assigned-secret", bareSecret, configIsSecret, secretKeywords...), mayAssignBare)),
 		reRule("env-default", envDefault, func(m []string) bool { return !placeholder(m[2]) }, "getenv", "environ", "env"),
 		reRule("env-default", jsEnvDefault, func(m []string) bool { return !placeholder(m[2]) }, "process.env"),
 	}
@@ -69,6 +70,24 @@ func reRule(id string, re func() *regexp.Regexp, ok func(groups []string) bool, 
 func mayURLUser(text string) bool {
 	i := strings.Index(text, "://")
 	return i >= 0 && strings.IndexByte(text[i:], '@') >= 0
+}
+
+// inConfig makes a rule hold only in configuration files (configFile).
+func inConfig(rl rule) rule {
+	rl.path = configFile
+	return rl
+}
+
+// configExts are the extensions of configuration files whose lines are
+// key = value, the value written out: INI, .properties, MySQL's .cnf, a
+// service's .conf, TOML.
+var configExts = map[string]bool{".ini": true, ".cfg": true, ".conf": true, ".cnf": true, ".properties": true, ".toml": true}
+
+// configFile reports whether the slash path names a configuration file.
+func configFile(p string) bool {
+	base := p[strings.LastIndexByte(p, '/')+1:]
+	dot := strings.LastIndexByte(base, '.')
+	return dot > 0 && configExts[strings.ToLower(base[dot:])]
 }
 
 func withMaybe(rl rule, maybe func(text string) bool) rule {
@@ -333,6 +352,46 @@ func bareIsSecret(m []string) bool {
 		return true
 	}
 	return looksRandom(v)
+}
+
+// configIsSecret judges an unquoted value on a configuration file's line,
+// where a value is never code: a password's value is hidden whatever it
+// looks like (password = Hunter22), which bareIsSecret takes for a name
+// in source code.
+func configIsSecret(m []string) bool {
+	name, v := strings.ToLower(m[2]), m[4]
+	if placeholder(v) || typeWords[strings.ToLower(strings.TrimRight(v, ";,"))] || looksLikeName(v) {
+		return false
+	}
+	if strings.HasPrefix(v, "http://") || strings.HasPrefix(v, "https://") {
+		return false
+	}
+	if settingName(name) {
+		return false // password_min_length = 8, password.hasher = bcrypt
+	}
+	if passwordName(name) {
+		return true
+	}
+	return looksRandom(v)
+}
+
+// settingWords end the names of settings about a secret, not of the
+// secret: its length, its lifetime, how it is hashed, where it is kept.
+var settingWords = map[string]bool{
+	"length": true, "len": true, "min": true, "max": true, "age": true, "days": true, "expiry": true,
+	"expires": true, "expire": true, "timeout": true, "ttl": true, "lifetime": true, "size": true,
+	"count": true, "attempts": true, "retries": true, "policy": true, "hash": true, "hasher": true,
+	"hashers": true, "algorithm": true, "algo": true, "rounds": true, "iterations": true, "file": true,
+	"path": true, "dir": true, "command": true, "cmd": true, "prompt": true, "enabled": true,
+	"enable": true, "required": true, "mode": true, "type": true, "format": true, "field": true,
+	"header": true, "name": true, "url": true, "uri": true, "endpoint": true, "strength": true,
+}
+
+// settingName reports whether a lower-cased name's last word is a
+// setting's (settingWords): password_min_length, token.ttl.
+func settingName(name string) bool {
+	last := name[strings.LastIndexAny(name, "._-")+1:]
+	return settingWords[last]
 }
 
 var (
