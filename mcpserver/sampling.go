@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -104,6 +105,30 @@ func samplingReply(name, model, stop, text string, maxTokens int) (modeleval.Rep
 func roundTrips(ss *mcp.ServerSession) bool {
 	p := ss.InitializeParams()
 	return p != nil && p.ProtocolVersion >= "2026-07-28"
+}
+
+// agreedVersion keeps, of a session that begins with initialize (the
+// handshake of the protocols before 2026-07-28), the version the
+// handshake agrees rather than the one the client asked for: the SDK
+// answers 2026-07-28, or a version it does not know, with the newest
+// older one it speaks, yet goes on reading the session's protocol from
+// what the client asked for (roundTrips too), and then refuses to send
+// the sampling requests that protocol needs. A client asking for what
+// the SDK speaks is left as it is.
+func agreedVersion(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		if r, ok := req.(*mcp.ServerRequest[*mcp.InitializeParams]); ok && r.Params != nil {
+			if v := r.Params.ProtocolVersion; v >= "2026-07-28" || !slices.Contains(mcp.SupportedProtocolVersions(), v) {
+				for _, older := range mcp.SupportedProtocolVersions() { // newest first
+					if older < "2026-07-28" {
+						r.Params.ProtocolVersion = older
+						break
+					}
+				}
+			}
+		}
+		return next(ctx, method, req)
+	}
 }
 
 // runTimeout bounds the time a run waits on the client's round trips: past

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/hone-tools/hone/modeleval/modelevaltest"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -246,4 +247,96 @@ func TestAbandonedRunIsDropped(t *testing.T) {
 		time.Sleep(20 * time.Millisecond)
 	}
 	t.Errorf("%d runs still held after the grace", n)
+}
+
+// TestLegacyHandshakeAsksByRequests: a client that begins with initialize
+// speaks the protocol that handshake agrees, whatever version it asked
+// for: the server asks its model by requests of its own, and answers the
+// call with its result, never with input requests (a review's finding: a
+// client asking for 2026-07-28 in initialize was agreed 2025-11-25 and
+// then answered in 2026-07-28's form).
+func TestLegacyHandshakeAsksByRequests(t *testing.T) {
+	srv, err := New("../testdata/repos/auth-expiry", t.TempDir(), slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := srv.MCP().Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn, err := ct.Connect(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close(); ss.Wait() })
+	id := func(n int64) jsonrpc.ID {
+		id, err := jsonrpc.MakeID(float64(n))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return id
+	}
+	send := func(m jsonrpc.Message) {
+		if err := conn.Write(ctx, m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	send(&jsonrpc.Request{ID: id(0), Method: "initialize", Params: json.RawMessage(`{"protocolVersion":"2026-07-28","capabilities":{"sampling":{}},"clientInfo":{"name":"t","version":"1"}}`)})
+	m, err := conn.Read(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var init struct {
+		ProtocolVersion string `json:"protocolVersion"`
+	}
+	if err := json.Unmarshal(m.(*jsonrpc.Response).Result, &init); err != nil || init.ProtocolVersion >= "2026-07-28" {
+		t.Fatalf("initialize agreed %q (%v): the test assumes an older protocol", init.ProtocolVersion, err)
+	}
+	send(&jsonrpc.Request{Method: "notifications/initialized", Params: json.RawMessage(`{}`)})
+	send(&jsonrpc.Request{ID: id(1), Method: "tools/call", Params: json.RawMessage(`{"name":"retrieve_context","arguments":{"task":"Expired JWT tokens are still accepted by the auth middleware","use_my_model":true}}`)})
+	asked := 0
+	for {
+		m, err := conn.Read(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch m := m.(type) {
+		case *jsonrpc.Request:
+			if m.Method != "sampling/createMessage" || !m.IsCall() {
+				continue // a notification: progress, a log
+			}
+			asked++
+			var p mcp.CreateMessageParams
+			if err := json.Unmarshal(m.Params, &p); err != nil {
+				t.Fatal(err)
+			}
+			res, _ := json.Marshal(&mcp.CreateMessageResult{Model: "client-model", Role: "assistant", Content: &mcp.TextContent{Text: plantedAnswer(p.Messages[0].Content.(*mcp.TextContent).Text)}, StopReason: "endTurn"})
+			send(&jsonrpc.Response{ID: m.ID, Result: res})
+		case *jsonrpc.Response:
+			if m.ID != id(1) {
+				continue
+			}
+			if m.Error != nil {
+				t.Fatal(m.Error)
+			}
+			var res struct {
+				ResultType string            `json:"resultType"`
+				Content    []json.RawMessage `json:"content"`
+			}
+			if err := json.Unmarshal(m.Result, &res); err != nil {
+				t.Fatal(err)
+			}
+			if res.ResultType == "input_required" || len(res.Content) == 0 {
+				t.Fatalf("a session begun with initialize got 2026-07-28's answer: %s", m.Result)
+			}
+			if asked == 0 {
+				t.Errorf("the client's model was never asked: %.600s", m.Result)
+			}
+			return
+		}
+	}
 }

@@ -197,7 +197,7 @@ func (s *Server) MCP() *mcp.Server {
 	s.addReadSpan(srv)
 	s.addIndexStatus(srv)
 	s.addReindex(srv)
-	srv.AddReceivingMiddleware(redactResults)
+	srv.AddReceivingMiddleware(redactResults, agreedVersion)
 	// Outermost: no error repeats more than a little of its input.
 	srv.AddReceivingMiddleware(cutErrors)
 	return srv
