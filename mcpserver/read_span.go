@@ -108,6 +108,10 @@ func (s *Server) readSpan(ctx context.Context, req *mcp.CallToolRequest, in Span
 		return nil, SpanResult{}, err
 	}
 	out.Lines = total
+	if out.Truncated && total <= end {
+		// The file ends within the lines read: the bound cut nothing.
+		out.Truncated = false
+	}
 	if start > total {
 		return nil, SpanResult{}, fmt.Errorf("%s has %d lines; start_line %d is past its end", redact.QuotePath(slash), total, start)
 	}

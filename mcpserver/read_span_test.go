@@ -172,3 +172,39 @@ func atoi(s string) int {
 	fmt.Sscan(s, &n)
 	return n
 }
+
+// TestReadSpanTruncated: truncated says that lines asked for were left
+// out, and only then: a span asked past the 600-line bound of a file that
+// ends within it is whole (a review's finding).
+func TestReadSpanTruncated(t *testing.T) {
+	repo := t.TempDir()
+	var b strings.Builder
+	for i := 1; i <= 700; i++ {
+		fmt.Fprintf(&b, "line %d\n", i)
+	}
+	os.WriteFile(filepath.Join(repo, "short.txt"), []byte("a\nb\nc\n"), 0o644)
+	os.WriteFile(filepath.Join(repo, "long.txt"), []byte(b.String()), 0o644)
+	cs := connect(t, repo)
+	for _, tt := range []struct {
+		path              string
+		start, end        int
+		truncated         bool
+		wantEnd, wantNext int
+	}{
+		{"short.txt", 1, 1000, false, 3, 0},
+		{"short.txt", 1, 2, false, 2, 0},
+		{"long.txt", 1, 1000, true, 600, 601},
+		{"long.txt", 150, 900, false, 700, 0},
+		{"long.txt", 1, 600, false, 600, 0},
+		{"long.txt", 101, 701, false, 700, 0},
+	} {
+		res, text := call(t, cs, "read_span", map[string]any{"path": tt.path, "start_line": tt.start, "end_line": tt.end})
+		if res.IsError {
+			t.Fatalf("%s %d-%d: %s", tt.path, tt.start, tt.end, text)
+		}
+		out := spanResult(t, res)
+		if out.Truncated != tt.truncated || out.EndLine != tt.wantEnd || out.NextLine != tt.wantNext {
+			t.Errorf("%s %d-%d: truncated %v, end_line %d, next_line %d; want %v, %d, %d", tt.path, tt.start, tt.end, out.Truncated, out.EndLine, out.NextLine, tt.truncated, tt.wantEnd, tt.wantNext)
+		}
+	}
+}
