@@ -124,6 +124,31 @@ func safeError(err error) error {
 // its field: a number past the field's type, a fraction for a count.
 var decodeFailed = regexp.MustCompile(`^json: cannot unmarshal .* into Go struct field [\w.]*\.(\w+) of type (\w+)`)
 
+// wrongType matches the schema validator's message for an argument of the
+// wrong JSON type: its name, its type and the type it must have.
+var wrongType = regexp.MustCompile(`(?s)validating /properties/(\w+): type: .* has type "(\w+)", want "(\w+)"$`)
+
+// jsonType is a JSON type as a person says it.
+func jsonType(t string) string {
+	switch t {
+	case "integer":
+		return "a whole number"
+	case "number":
+		return "a number"
+	case "string":
+		return "a string"
+	case "boolean":
+		return "true or false"
+	case "array":
+		return "an array"
+	case "object":
+		return "an object"
+	case "null":
+		return "null"
+	}
+	return t
+}
+
 // maxIntArgument is the largest whole number a tool's argument may be:
 // the largest 64-bit float below 2^63, as JSON's numbers reach the tools
 // as floats.
@@ -133,6 +158,11 @@ const maxIntArgument = 1<<63 - 1<<10
 // argument and what it takes, rather than Go's own message; other errors
 // are as they are.
 func argumentError(msg string) string {
+	if m := wrongType.FindStringSubmatch(msg); m != nil {
+		// The schema's message repeats the value before what it wants:
+		// a long value, cut, would leave out what to give.
+		return fmt.Sprintf("%s must be %s, not %s: give another value, or leave it out if it may be", m[1], jsonType(m[3]), jsonType(m[2]))
+	}
 	m := decodeFailed.FindStringSubmatch(msg)
 	if m == nil {
 		return msg
