@@ -1358,9 +1358,17 @@ var importLine = lazyre.New(`^((@\w+(\([^)]*\))?\s+)*import\b|from\s+\S+\s+impor
 	`alias\s+[A-Z][\w.]*(\.\{|\s*(,|#|$))|local\s+\w+\s*=\s*require\b|(pub\s+)?const\s+\w+\s*=\s*@import\s*\()`)
 
 func fence(p string) string {
-	switch ext := strings.TrimPrefix(path.Ext(p), "."); ext {
-	case "py", "go", "ts", "tsx", "js", "jsx", "java", "rs", "rb", "c", "h", "cpp", "cs", "php", "kt", "scala", "swift", "sh", "sql", "md", "yaml", "json", "toml":
+	ext := strings.ToLower(strings.TrimPrefix(path.Ext(p), "."))
+	switch ext {
+	case "py", "go", "ts", "tsx", "js", "jsx", "java", "rs", "rb", "c", "h", "cpp", "cs", "php", "kt", "scala", "swift", "sh", "sql", "md", "yaml", "json", "toml",
+		"dart", "lua", "pl", "r", "jl", "ex", "exs", "erl", "hs", "ml", "vue", "svelte", "html", "css", "scss", "proto", "ini", "mjs", "cjs", "mts", "cts", "kts", "bash", "zsh":
 		return ext
+	case "hpp", "hh", "hxx", "cc", "cxx", "c++", "h++", "inl", "ipp", "tcc", "tpp", "cu", "cuh", "cppm", "ixx", "mm":
+		return "cpp"
+	case "pyi":
+		return "py"
+	case "yml":
+		return "yaml"
 	}
 	return ""
 }

@@ -1193,3 +1193,23 @@ func TestByteCutKeepsTheSignature(t *testing.T) {
 		t.Fatal("no budget left Expire's preamble out: the test's second half tests nothing")
 	}
 }
+
+// TestFenceLanguage: a block's fence names its language, C++ by any of
+// its extensions (a review saw .hpp and .dart blocks fenced bare).
+func TestFenceLanguage(t *testing.T) {
+	for path, want := range map[string]string{
+		"include/nlohmann/detail/output/serializer.hpp": "cpp",
+		"src/a.cc":      "cpp",
+		"lib/bloc.dart": "dart",
+		"app/Main.KT":   "kt",
+		"x/types.pyi":   "py",
+		"ci.yml":        "yaml",
+		"main.go":       "go",
+		"LICENSE":       "",
+		"data.bin":      "",
+	} {
+		if got := fence(path); got != want {
+			t.Errorf("fence(%q) = %q, want %q", path, got, want)
+		}
+	}
+}
