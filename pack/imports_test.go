@@ -62,6 +62,9 @@ func TestImportLines(t *testing.T) {
 		{"python, a docstring's line that starts with part of", "\"\"\"Helpers of the scheduler, which is\npart of the public API.\n\nMore of it.\n\"\"\"\n\nimport os\nimport sys\n\nX = 1\n", 7, 8, [2]int{}},
 		{"shell, an export and an alias are no imports", "#!/bin/sh\nexport \"PATH=$HOME/bin:$PATH\"\nalias L='ls -l'\nset -e\n", 0, 0, [2]int{}},
 		{"elixir, aliases of several kinds", "alias A.B\nalias A.{C, D}\nalias E.F, as: G\n\ndefmodule X do\nend\n", 1, 3, [2]int{}},
+		{"rust, a crate's doc comment with example code", "/*!\nThe crate.\n\n```\nuse globset::Glob;\n\nlet g = Glob::new(\"*.rs\")?;\n```\n*/\n\n#![deny(missing_docs)]\n\nuse std::fmt;\nuse crate::glob::Glob;\n\npub fn f() {}\n", 13, 14, [2]int{}},
+		{"c, a block comment between the includes", "#include <a.h>\n/*\n#include <old.h>\n*/\n#include <b.h>\n\nint main(void) {}\n", 1, 5, [2]int{}},
+		{"python, a module docstring with example imports", "\"\"\"Usage:\n\nimport foo\nfrom foo import bar\n\"\"\"\n\nimport os\n\nX = 1\n", 7, 7, [2]int{}},
 		{"python, a function's own import, none at the top", "\"\"\"Doc.\"\"\"\nVERSION = '1'\n\ndef main():\n    import sys\n    return sys\n", 0, 0, [2]int{4, 6}},
 	}
 	for _, tt := range tests {

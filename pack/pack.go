@@ -1130,6 +1130,13 @@ func importLines(lines []string, inDef func(line int) bool) (from, to int) {
 			continue
 		}
 		t := strings.TrimSpace(lines[i])
+		if end := commentBlockEnd(lines, i); end > i {
+			// A block comment or a docstring over lines is read as a
+			// comment: its example code (a crate's /*! use x; */) is
+			// no import.
+			i = end
+			continue
+		}
 		if end := requireBlock(lines, i); end > i {
 			// const {\n  a,\n} = require('x'): one import over its lines.
 			if from == 0 {
@@ -1165,6 +1172,44 @@ func importLines(lines []string, inDef func(line int) bool) (from, to int) {
 // line that closes the bracket it leaves open, the last of its lines
 // continued by a backslash, or i itself; -1 where a bracket stays open
 // for maxImportBlock lines.
+// commentBlockEnd is, where line i opens a block comment (/* … */) or a
+// triple-quoted string (a docstring) that it does not close, the index of
+// the line that closes it (the last line, if none does); else -1.
+func commentBlockEnd(lines []string, i int) int {
+	t := strings.TrimSpace(lines[i])
+	closer := ""
+	switch {
+	case strings.HasPrefix(t, "/*"):
+		if strings.Contains(t[2:], "*/") {
+			return -1
+		}
+		closer = "*/"
+	case strings.HasPrefix(t, `"""`), strings.HasPrefix(t, "'''"):
+		q := t[:3]
+		if strings.Contains(t[3:], q) {
+			return -1
+		}
+		closer = q
+	default:
+		// A docstring's prefix: r"""…, b'''….
+		if len(t) > 3 && strings.ContainsRune("rRbBuUfF", rune(t[0])) && (strings.HasPrefix(t[1:], `"""`) || strings.HasPrefix(t[1:], "'''")) {
+			q := t[1:4]
+			if strings.Contains(t[4:], q) {
+				return -1
+			}
+			closer = q
+		} else {
+			return -1
+		}
+	}
+	for j := i + 1; j < len(lines); j++ {
+		if strings.Contains(lines[j], closer) {
+			return j
+		}
+	}
+	return len(lines) - 1
+}
+
 func importEnd(lines []string, i int) int {
 	for _, b := range [][2]byte{{'(', ')'}, {'{', '}'}} {
 		depth := bracketDepth(lines[i], b[0], b[1])
