@@ -754,6 +754,15 @@ func layout(files []hone.File, texts [][]string, units []*unit) []block {
 		}
 		sort.Slice(us, func(a, b int) bool { return us[a].from < us[b].from })
 		qpath := redact.QuotePath(f.Path)
+		// No context line is one of the file's imports left out: they
+		// come whole or not at all.
+		var imports [2]int
+		for _, u := range units {
+			if u.file == i && u.why == "imports" && !u.chosen {
+				imports = [2]int{u.from, u.to}
+			}
+		}
+		outside := func(l int) bool { return l < imports[0] || l > imports[1] }
 		shown := 0 // the last line of the file's blocks laid out so far
 		for len(us) > 0 {
 			k := 1
@@ -772,10 +781,10 @@ func layout(files []hone.File, texts [][]string, units []*unit) []block {
 			// both its sides. A block cut to fit has no room for them.
 			var lead, tail [2]int
 			if !cut {
-				if h := leadContext(texts[i], from, shown); h < from {
+				if h := leadContext(texts[i], from, shown); h < from && outside(h) {
 					lead, from = [2]int{h, from - 1}, h
 				}
-				if t := tailContext(texts[i], to, us); t > to {
+				if t := tailContext(texts[i], to, us); t > to && outside(t) {
 					tail, to = [2]int{to + 1, t}, t
 				}
 			}

@@ -1091,7 +1091,7 @@ func TestBlockContext(t *testing.T) {
 // edges is no whole file, and its title names its definition.
 func TestLayoutContext(t *testing.T) {
 	var lines []string
-	lines = append(lines, "import os", "")
+	lines = append(lines, "VERSION = 1", "")
 	lines = append(lines, "def expire_token(t):")
 	for i := range 90 {
 		lines = append(lines, fmt.Sprintf("    t.check(%d)", i))
@@ -1100,7 +1100,7 @@ func TestLayoutContext(t *testing.T) {
 	n := len(lines)
 	files := []hone.File{{Path: "a.py"}}
 	units := []*unit{
-		{file: 0, from: 1, to: 1, why: "imports"},
+		{file: 0, from: 1, to: 1, symbol: "VERSION"},
 		{file: 0, from: 2, to: 2},
 		{file: 0, from: 3, to: n - 2, symbol: "expire_token", chosen: true, worth: 1},
 		{file: 0, from: n - 1, to: n},
@@ -1113,7 +1113,7 @@ func TestLayoutContext(t *testing.T) {
 	if b.lead != [2]int{1, 2} || b.tail != [2]int{n - 1, n} {
 		t.Errorf("lead %v, tail %v: want [1 2] and [%d %d]", b.lead, b.tail, n-1, n)
 	}
-	if want := fmt.Sprintf("### a.py: expire_token (lines 1-%d of %d)\n```py\nimport os\n\ndef expire_token(t):", n, n); !strings.HasPrefix(b.text, want) {
+	if want := fmt.Sprintf("### a.py: expire_token (lines 1-%d of %d)\n```py\nVERSION = 1\n\ndef expire_token(t):", n, n); !strings.HasPrefix(b.text, want) {
 		t.Errorf("block %q..., want it to begin %q", b.text[:80], want)
 	}
 	if !strings.HasSuffix(b.text, "    t.check(89)\n\nMAX = 3\n```\n") {
@@ -1140,6 +1140,45 @@ func TestLayoutContext(t *testing.T) {
 			}
 			seen[l] = true
 		}
+	}
+}
+
+// TestContextSkipsImports: a block's context lines are never lines of
+// the file's imports left out, which come whole or not at all (a review
+// saw a Go block begin with the ) that closes import ( and a C++ block end
+// with the first of its file's includes).
+func TestContextSkipsImports(t *testing.T) {
+	lines := strings.Split("package a\n\nimport (\n\t\"fmt\"\n)\n\nconst x = 1\n\nfunc F() {}", "\n")
+	files := []hone.File{{Path: "a.go"}}
+	for _, tt := range []struct {
+		name     string
+		units    []*unit
+		text     string // the block's first code lines
+		lead, tl [2]int
+	}{
+		{"below the imports", []*unit{
+			{file: 0, from: 1, to: 5, why: "imports"},
+			{file: 0, from: 7, to: 7, symbol: "x", chosen: true, worth: 1},
+		}, "```go\nconst x = 1\n\nfunc F() {}\n```", [2]int{}, [2]int{8, 9}},
+		{"above the imports", []*unit{
+			{file: 0, from: 1, to: 1, symbol: "a", chosen: true, worth: 1},
+			{file: 0, from: 3, to: 5, why: "imports"},
+		}, "```go\npackage a\n```", [2]int{}, [2]int{}},
+		{"the imports shown", []*unit{
+			{file: 0, from: 3, to: 5, why: "imports", chosen: true, worth: 1},
+			{file: 0, from: 7, to: 7, symbol: "x", chosen: true, worth: 1},
+		}, "```go\npackage a\n\nimport (", [2]int{1, 2}, [2]int{}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			blocks := layout(files, [][]string{lines}, tt.units)
+			if len(blocks) == 0 {
+				t.Fatal("no block")
+			}
+			b := blocks[0]
+			if b.lead != tt.lead || b.tail != tt.tl || !strings.Contains(b.text, tt.text) {
+				t.Errorf("lead %v, tail %v, text:\n%s\nwant lead %v, tail %v, and %q", b.lead, b.tail, b.text, tt.lead, tt.tl, tt.text)
+			}
+		})
 	}
 }
 
