@@ -183,7 +183,9 @@ import (
 //	48    a configuration file's password is masked before it is
 //	      tokenized however plain it looks (password = Hunter22 in an
 //	      .ini, .properties, .cnf or .conf file): an index of 47 may
-//	      hold it.
+//	      hold it. The line patterns end a definition nested in
+//	      another at its own closing brace, not its parent's
+//	      (structure.nestedEnd): Swift's and Dart's outlines change.
 const schemaVersion = "48"
 
 // hashSize is the length of a file's content hash, SHA-256 cut short: it

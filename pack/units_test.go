@@ -423,7 +423,7 @@ func TestPreamble(t *testing.T) {
 		{"a.py", "import os\n\nX = 1\n\n# a note, not the function's\n\ndef run():\n    return 1\n", "run", 7, 8},
 		{"a.go", "package a\n\nimport \"os\"\n\n// Run runs.\n//\n// It never fails.\nfunc Run() {\n\tos.Exit(0)\n}\n", "Run", 5, 10},
 		{"a.rs", "use std::io;\n\nconst X: u32 = 1;\n\n/// Reads a line.\n#[inline]\n#[must_use]\npub fn read() -> u32 {\n    1\n}\n", "read", 5, 10},
-		{"A.java", javaTwo, "A.read", 9, 16},
+		{"A.java", javaTwo, "A.read", 9, 15},
 		{"A.java", javaTwo, "A.open", 6, 8},
 		{"a.py", "import os\n\nX = 1\n\ndef a():\n    x = 1\n    # the body's, not b's\ndef b():\n    return 2\n", "b", 8, 9},
 		{"a.go", "package a\n\nimport \"os\"\n\n/*\nRun runs,\nand never fails.\n*/\nfunc Run() {\n\tos.Exit(0)\n}\n", "Run", 5, 11},

@@ -830,6 +830,9 @@ func extractDefs(lang string, rules []rule, lines []string) []Def {
 				break
 			}
 		}
+		if braceClosed[lang] && ind > 0 {
+			end = nestedEnd(lang, lines, defs[i].Line, ind, end)
+		}
 		if (lang == "c" || lang == "cpp") && (defs[i].Kind == "function" || defs[i].Kind == "method") {
 			// A body ends at its closing brace, not at the next
 			// definition: the comment and the statics between are
@@ -844,6 +847,54 @@ func extractDefs(lang string, rules []rule, lines []string) []Def {
 		defs[i].EndLine = end
 	}
 	return defs
+}
+
+// braceClosed are the languages whose blocks close with a brace, C and
+// C++ aside (braceEnd reads theirs).
+var braceClosed = map[string]bool{"go": true, "javascript": true, "typescript": true, "java": true, "kotlin": true,
+	"scala": true, "csharp": true, "rust": true, "swift": true, "php": true, "dart": true}
+
+// nestedEnd is where a definition nested in another (indented ind, on line
+// from) ends, at end at the latest: at the line that closes it at its own
+// indentation (}, }), ]), or before a line less indented, or before a
+// statement at its indentation. The next definition at its indentation or
+// less, which ends a definition otherwise, may lie far past it: a nested
+// function's end would run to its parent's, and take its parent's lines
+// for its own. A signature going on at its indentation (a { on a line of
+// its own, a ) … { that closes its parameters, Rust's where) is its. The
+// lines of a string over several lines (Go's and JavaScript's backticks,
+// triple quotes) are skipped.
+func nestedEnd(lang string, lines []string, from, ind, end int) int {
+	quote := `"""`
+	if lang == "go" || lang == "javascript" || lang == "typescript" {
+		quote = "`"
+	}
+	inString := strings.Count(lines[from-1], quote)%2 == 1
+	for k := from; k < end; k++ { // lines[k] is line k+1
+		l := lines[k]
+		if n := strings.Count(l, quote); inString || n%2 == 1 {
+			if n%2 == 1 {
+				inString = !inString
+			}
+			continue
+		}
+		t := strings.TrimSpace(l)
+		if t == "" {
+			continue
+		}
+		switch li := indentOf(l); {
+		case li > ind:
+			continue
+		case li < ind:
+			return k
+		case t[0] == '{' || strings.HasPrefix(t, "where") || t[0] == ')' && strings.HasSuffix(t, "{"):
+			continue
+		case t[0] == '}' || t[0] == ')' || t[0] == ']':
+			return k + 1
+		}
+		return k
+	}
+	return end
 }
 
 // endClosed are the languages whose blocks close with a line "end".

@@ -1309,3 +1309,54 @@ func TestFallbackGoGroups(t *testing.T) {
 		t.Errorf("defs %q, want %q", got, want)
 	}
 }
+
+// TestNestedEnd: the line patterns end a definition nested in another at
+// its own closing line, not at its parent's end (the next definition at
+// its indentation or less may lie past the parent's lines); a signature
+// going on at its indentation, and a string over lines, are its.
+func TestNestedEnd(t *testing.T) {
+	tests := []struct {
+		name, path, src string
+		want            []string
+	}{
+		{"a JavaScript function's own function", "a.js",
+			"function outer(config) {\n  const a = 1;\n  function onTimeout() {\n    reject();\n  }\n  const b = 2;\n  return b;\n}\n\nfunction after() {\n  return 1;\n}\n",
+			[]string{"outer function  1-8", "onTimeout function  3-5", "after function  10-12"}},
+		{"a Swift class's method", "App.swift",
+			"class Session {\n    func refresh() {\n        renew()\n    }\n\n    var id = 1\n}\n",
+			[]string{"Session class  1-7", "refresh method Session 2-4"}},
+		{"a C# method, its brace on a line of its own", "A.cs",
+			"class A\n{\n    void F()\n    {\n        G();\n    }\n\n    int x;\n}\n",
+			[]string{"A class  1-9", "F method A 3-6"}},
+		{"a Rust method with a where clause", "a.rs",
+			"impl<T> S<T> {\n    fn f(&self)\n    where\n        T: Clone,\n    {\n        g();\n    }\n\n    const N: u8 = 1;\n}\n",
+			[]string{"f function  2-7", "N constant  9-9"}},
+		{"a template literal over lines in a nested function", "a.js",
+			"function outer() {\n  function usage() {\n    console.log(`Usage:\nhone retrieve\n`);\n  }\n  usage();\n}\n",
+			[]string{"outer function  1-8", "usage function  2-6"}},
+		{"a nested function's parameters over lines", "a.ts",
+			"export function outer() {\n  function run(\n    a: string,\n  ): void {\n    go(a);\n  }\n  run('x');\n}\n",
+			[]string{"outer function  1-8", "run function  2-6"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			o := ExtractFallback(tt.path, []byte(tt.src))
+			got := outlineDefs(o)
+			if tt.want != nil && !slices.Equal(got, tt.want) {
+				t.Errorf("defs %q, want %q", got, tt.want)
+			}
+			// Whatever the names, a nested definition ends where its
+			// body closes: never past the line that closes it.
+			lines := strings.Split(tt.src, "\n")
+			for _, d := range o.Defs {
+				if d.Container == "" && d.Kind != "method" && indentOf(lines[d.Line-1]) == 0 {
+					continue
+				}
+				last := strings.TrimSpace(lines[d.EndLine-1])
+				if !strings.HasPrefix(last, "}") && d.EndLine != d.Line {
+					t.Errorf("%s %s ends at line %d, %q, not at its closing brace", d.Kind, d.Name, d.EndLine, last)
+				}
+			}
+		})
+	}
+}
