@@ -452,10 +452,10 @@ func Build(res *hone.Result, root string, opts Options) *Pack {
 		case u.cut[0] > 0:
 			// The middle left out of a unit shown in part is listed as
 			// what did not fit, by its lines.
-			omitted = append(omitted, &unit{file: u.file, from: u.cut[0], to: u.cut[1], symbol: u.symbol, why: "middle", worth: u.worth})
+			omitted = append(omitted, &unit{file: u.file, from: u.cut[0], to: u.cut[1], symbol: u.symbol, within: u.within, why: "middle", worth: u.worth})
 		case u.bytes[1] > 0:
 			from, to := lineAt(u, texts[u.file], u.bytes[0]), lineAt(u, texts[u.file], u.bytes[1])
-			omitted = append(omitted, &unit{file: u.file, from: from, to: to, symbol: u.symbol, why: "middle", worth: u.worth})
+			omitted = append(omitted, &unit{file: u.file, from: from, to: to, symbol: u.symbol, within: u.within, why: "middle", worth: u.worth})
 		}
 	}
 	// What did not fit, the most worth first, ready to ask for.
@@ -803,6 +803,12 @@ func layout(files []hone.File, texts [][]string, units []*unit) []block {
 						syms = append(syms, "imports")
 					case u.symbol != "":
 						syms = append(syms, u.symbol)
+					case u.within != "":
+						// Runs of one definition's lines, its nested
+						// definitions between them, name it once.
+						if part := "part of " + u.within; !slices.Contains(syms, part) {
+							syms = append(syms, part)
+						}
 					}
 				}
 				if len(syms) > titleSymbols {

@@ -46,6 +46,10 @@ type unit struct {
 	// minified bundle's line), are where the middle left out of its text
 	// (its lines joined) starts and ends, or zeros.
 	bytes [2]int
+	// within names, for a run of lines that no unit of its own holds, the
+	// definition it lies in (a function whose nested functions are units
+	// of their own): it is shown and listed as part of that definition.
+	within string
 	// dropped is how many lines of its preamble (doc comment, decorators)
 	// a copy cut by its bytes left out before from, where the preamble
 	// and the signature did not fit together; they are listed as left
@@ -622,7 +626,26 @@ func fileUnits(file int, path string, lines []string, spans []hone.Span, relevan
 				}
 			}
 		}
-		out = append(out, weigh(&unit{from: l, to: end, why: "lines"}))
+		u := weigh(&unit{from: l, to: end, why: "lines"})
+		// The innermost definition the run's code lies in, if any: its
+		// first and last lines that are not blank.
+		first, last := l, end
+		for first < last && strings.TrimSpace(lines[first-1]) == "" {
+			first++
+		}
+		for last > first && strings.TrimSpace(lines[last-1]) == "" {
+			last--
+		}
+		best := -1
+		for i, d := range defIvs {
+			if d.from <= first && last <= d.to && (best < 0 || d.to-d.from < defIvs[best].to-defIvs[best].from) {
+				best = i
+			}
+		}
+		if best >= 0 {
+			u.within = defIvs[best].symbol
+		}
+		out = append(out, u)
 		l = end + 1
 	}
 	return out
@@ -794,6 +817,8 @@ func (u *unit) name(path string) string {
 		s += " " + u.symbol
 	case u.why == "imports":
 		s += " imports"
+	case u.within != "":
+		s += " part of " + u.within
 	}
 	switch u.why {
 	case "middle":

@@ -491,3 +491,58 @@ func TestLocalImportsStayInTheirDefinition(t *testing.T) {
 		}
 	}
 }
+
+// TestNestedDefinitionsName: a function whose nested functions are units
+// of their own is cut into runs of its other lines; each run is named as
+// part of it, in the block's title and in the lists, not left nameless (a
+// review saw axios's dispatchHttpRequest shown as "http.js (lines
+// 373-412)").
+func TestNestedDefinitionsName(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("const axios = require('axios');\n\n")
+	b.WriteString("function dispatchHttpRequest(config) {\n")
+	for i := range 50 {
+		fmt.Fprintf(&b, "  const v%d = config.value%d;\n", i, i)
+	}
+	b.WriteString("  function onTimeout() {\n    reject(new Error('timeout'));\n  }\n")
+	for i := range 50 {
+		fmt.Fprintf(&b, "  const w%d = config.other%d;\n", i, i)
+	}
+	b.WriteString("}\n\nfunction after() {\n  return 1;\n}\n")
+	lines := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
+	us := fileUnits(0, "lib/http.js", lines, nil, 0.9, concepts{}, UnitWeights)
+	parts := 0
+	for _, u := range us {
+		inOuter := u.why == "lines" && u.to >= 3 && u.from <= 107 // the function's own lines: 3-107
+		switch {
+		case u.symbol == "onTimeout":
+			if u.within != "" {
+				t.Errorf("the nested function's own unit says within %q", u.within)
+			}
+		case inOuter:
+			parts++
+			if u.within != "dispatchHttpRequest" {
+				t.Errorf("lines %d-%d of dispatchHttpRequest say within %q", u.from, u.to, u.within)
+			}
+			if name := u.name("lib/http.js"); !strings.HasSuffix(name, " part of dispatchHttpRequest") {
+				t.Errorf("lines %d-%d listed as %q", u.from, u.to, name)
+			}
+		case u.symbol == "after" || u.why == "imports":
+		default:
+			if u.within != "" {
+				t.Errorf("lines %d-%d (%s %q) say within %q", u.from, u.to, u.why, u.symbol, u.within)
+			}
+		}
+	}
+	if parts < 2 {
+		t.Fatalf("%d runs of dispatchHttpRequest's own lines: the test tests nothing", parts)
+	}
+	// Two runs of it in one block name it once.
+	for _, u := range us {
+		u.chosen = u.why == "lines" && u.to <= 53
+	}
+	blocks := layout([]hone.File{{Path: "lib/http.js"}}, [][]string{lines}, us)
+	if len(blocks) == 0 || !strings.Contains(blocks[0].text, ": part of dispatchHttpRequest (lines") {
+		t.Errorf("block title: %.120q", blocks[0].text)
+	}
+}
