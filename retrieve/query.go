@@ -8,6 +8,7 @@ import (
 
 	"github.com/hone-tools/hone"
 	"github.com/hone-tools/hone/index"
+	"github.com/hone-tools/hone/redact"
 	"github.com/hone-tools/hone/walk"
 )
 
@@ -144,12 +145,21 @@ func anySearchable(ix *index.Index, include, exclude []string) bool {
 
 // patternsText names the include and exclude patterns for a person.
 func patternsText(include, exclude []string) string {
+	// The patterns are the user's: one that could forge output (a
+	// newline, a terminal's escape) is quoted.
+	quoted := func(ps []string) string {
+		q := make([]string, len(ps))
+		for i, p := range ps {
+			q[i] = redact.QuotePath(p)
+		}
+		return strings.Join(q, ", ")
+	}
 	var parts []string
 	if len(include) > 0 {
-		parts = append(parts, "the include patterns "+strings.Join(include, ", "))
+		parts = append(parts, "the include patterns "+quoted(include))
 	}
 	if len(exclude) > 0 {
-		parts = append(parts, "the exclude patterns "+strings.Join(exclude, ", "))
+		parts = append(parts, "the exclude patterns "+quoted(exclude))
 	}
 	return strings.Join(parts, " and ")
 }

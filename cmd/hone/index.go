@@ -331,11 +331,15 @@ func printIndexed(ctx context.Context, ix *index.Index, st index.Stats, stdout i
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "indexed %d files (%s) in %s: %d added, %d changed, %d deleted; index %s at %s\n",
+	if _, err := fmt.Fprintf(stdout, "indexed %d files (%s) in %s: %d added, %d changed, %d deleted; index %s at %s\n",
 		st.Files, bytesText(source), st.Elapsed.Round(time.Millisecond), st.Added, st.Changed, st.Deleted,
-		bytesText(size), ix.Path)
+		bytesText(size), redact.QuotePath(ix.Path)); err != nil {
+		return err
+	}
 	if st.Skipped.Any() {
-		fmt.Fprintf(stdout, "skipped: %s\n", st.Skipped)
+		if _, err := fmt.Fprintf(stdout, "skipped: %s\n", st.Skipped); err != nil {
+			return err
+		}
 	}
 	return nil
 }

@@ -159,7 +159,18 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		fmt.Fprint(stderr, helpText)
 		return 2
 	}
+	// A command's output that could not be written is an error, whether
+	// or not the command looked: "hone outline > file" on a full disk
+	// leaves a cut file. The servers' output is their protocol's, and
+	// theirs to handle.
+	out := &checkedWriter{w: stdout}
+	if args[0] != "mcp" && args[0] != "serve" {
+		stdout = out
+	}
 	err := dispatch(ctx, args, stdin, stdout, stderr)
+	if err == nil && out.err != nil {
+		err = out.err
+	}
 	if err == nil {
 		return 0
 	}
@@ -190,6 +201,21 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	return 1
 }
 
+// checkedWriter is a writer that remembers the first error a write to it
+// met.
+type checkedWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (c *checkedWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	if err != nil && c.err == nil {
+		c.err = err
+	}
+	return n, err
+}
+
 // dispatch runs the command args name.
 func dispatch(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	switch args[0] {
@@ -208,6 +234,12 @@ func dispatch(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	case "serve":
 		return cmdServe(ctx, args[1:], stdout, stderr)
 	case "version", "--version", "-version":
+		if len(args) > 1 {
+			if args[1] == "-h" || args[1] == "--help" || args[1] == "-help" {
+				return cmdHelp(ctx, []string{"version"}, stdin, stdout)
+			}
+			return usagef("version takes no arguments, not %q", args[1])
+		}
 		fmt.Fprintf(stdout, "hone %s\n", versionString())
 		fmt.Fprintf(stdout, "outlines:     %s\n", parserText())
 		fmt.Fprintf(stdout, "json output:  version %d\n", hone.JSONVersion)

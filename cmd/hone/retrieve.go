@@ -135,6 +135,9 @@ func cmdRetrieve(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	if *budget < pack.MinBudget {
 		return usagef("the budget must be at least %d tokens, not %d: a pack's header alone takes some", pack.MinBudget, *budget)
 	}
+	if isSet(fs, "budget") && *format != "context" {
+		return usagef("--budget sizes a context pack: add --format context, or leave --budget out for the %s output", *format)
+	}
 	// A HONE_SERVE of a typo is said whether or not this call asks a
 	// server: one that does not (a model evaluator, --no-server) would
 	// pass it over silently.
