@@ -72,7 +72,10 @@ func TestRetrieveServed(t *testing.T) {
 	dir := t.TempDir()
 	calls := startServe(t, dir, serveBuild())
 	for _, format := range []string{"text", "json", "context"} {
-		args := []string{"retrieve", "--repo", repo, "--index-dir", dir, "--format", format, "--budget", "1500", "--include", "**/*.py", "rate limiting on login"}
+		args := []string{"retrieve", "--repo", repo, "--index-dir", dir, "--format", format, "--include", "**/*.py", "rate limiting on login"}
+		if format == "context" {
+			args = append(args[:len(args)-1], "--budget", "1500", args[len(args)-1])
+		}
 		before := calls.Load()
 		served, servedErr, code := runOut(t, args...)
 		if code != 0 {
