@@ -7,9 +7,13 @@ import (
 )
 
 // matchAny reports whether a slash path matches one of the patterns. A
-// pattern is a glob ("src/**/*.ts", "*.go"), or a plain path naming a file
-// or a directory ("src/auth", "src/auth/"). A glob with no slash matches
-// the file name in any directory, as in .gitignore.
+// pattern reads as a line of a .gitignore does: a glob ("src/**/*.ts",
+// "*.go") or a plain name or path ("src/auth", "migrations"); one with no
+// slash but at its end matches a name at any depth ("*.ts", "migrations"),
+// one with a slash before its end, or a leading one, is a path from the
+// repository's root ("src/auth", "/vendor"); one that ends in a slash
+// matches directories alone; and a pattern that matches a directory
+// matches everything under it ("**/migrations", "migrations/").
 func matchAny(patterns []string, p string) bool {
 	for _, pat := range patterns {
 		if matchOne(pat, p) {
@@ -19,49 +23,95 @@ func matchAny(patterns []string, p string) bool {
 	return false
 }
 
-// glob is one pattern, read once: a plain path (the path itself, or what
-// lies under it), a "dir/**" (what lies under dir), or a glob as doublestar
-// matches it. The zero glob matches nothing.
+// glob is one pattern, read once. The zero glob matches nothing.
 type glob struct {
-	dir     string // of a plain path or a "dir/**"
-	plain   bool   // dir itself matches too
-	under   bool   // what lies under dir matches
-	pattern string // a glob, for doublestar
-	all     bool   // ".": the repository's root, so every file
+	all      bool   // ".": the repository's root, so every file
+	name     string // a pattern with no glob characters: a name or a path
+	glob     string // a glob, for doublestar
+	anyDepth bool   // no slash: it matches one name, at any depth
+	dirOnly  bool   // it ended in a slash: directories alone
+	under    bool   // "dir/**": what lies under name, a prefix test
 }
 
 func compileGlob(pat string) glob {
-	if pat == "." || pat == "./" {
+	if pat == "." || pat == "./" || pat == "/" {
 		return glob{all: true}
 	}
 	pat = strings.TrimPrefix(pat, "./")
+	anchored := strings.HasPrefix(pat, "/")
+	pat = strings.TrimPrefix(pat, "/")
+	dirOnly := strings.HasSuffix(pat, "/")
+	pat = strings.TrimRight(pat, "/")
 	if pat == "" {
 		return glob{}
 	}
-	if !strings.ContainsAny(pat, "*?[{") {
-		return glob{dir: strings.TrimSuffix(pat, "/"), plain: true, under: true}
+	g := glob{dirOnly: dirOnly, anyDepth: !anchored && !strings.Contains(pat, "/")}
+	if !strings.ContainsAny(pat, "*?[{\\") {
+		g.name = pat
+		return g
 	}
 	// "dir/**", the patterns refine learns: a prefix test.
-	if dir, ok := strings.CutSuffix(pat, "/**"); ok && !strings.ContainsAny(dir, "*?[{") {
-		return glob{dir: dir, under: true}
+	if dir, ok := strings.CutSuffix(pat, "/**"); ok && !strings.ContainsAny(dir, "*?[{\\") {
+		return glob{name: dir, under: true}
 	}
-	if !strings.Contains(pat, "/") {
-		pat = "**/" + pat
-	}
-	return glob{pattern: pat}
+	g.glob = pat
+	return g
 }
 
 func (g glob) match(p string) bool {
 	switch {
 	case g.all:
 		return true
-	case g.pattern != "":
-		ok, err := doublestar.Match(g.pattern, p)
-		return err == nil && ok
-	case g.plain && p == g.dir:
+	case g.under:
+		return len(p) > len(g.name) && p[len(g.name)] == '/' && strings.HasPrefix(p, g.name)
+	case g.name == "" && g.glob == "":
+		return false
+	case g.anyDepth:
+		// One name: each of the path's, its directories' and (unless
+		// directories alone) its own.
+		for rest := p; ; {
+			c, after, more := strings.Cut(rest, "/")
+			if (more || !g.dirOnly) && g.matchName(c) {
+				return true
+			}
+			if !more {
+				return false
+			}
+			rest = after
+		}
+	}
+	// A path from the root: the path itself (unless directories alone),
+	// or one of its directories.
+	if !g.dirOnly && g.matchPath(p) {
 		return true
 	}
-	return g.under && len(p) > len(g.dir) && p[len(g.dir)] == '/' && strings.HasPrefix(p, g.dir)
+	for i := strings.IndexByte(p, '/'); i >= 0; {
+		if g.matchPath(p[:i]) {
+			return true
+		}
+		j := strings.IndexByte(p[i+1:], '/')
+		if j < 0 {
+			break
+		}
+		i += 1 + j
+	}
+	return false
+}
+
+func (g glob) matchName(c string) bool {
+	if g.glob == "" {
+		return c == g.name
+	}
+	ok, err := doublestar.Match(g.glob, c)
+	return err == nil && ok
+}
+
+func (g glob) matchPath(p string) bool {
+	if g.glob == "" {
+		return p == g.name
+	}
+	ok, err := doublestar.Match(g.glob, p)
+	return err == nil && ok
 }
 
 func matchOne(pat, p string) bool { return compileGlob(pat).match(p) }

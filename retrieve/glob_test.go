@@ -26,6 +26,28 @@ func TestMatchOne(t *testing.T) {
 		// The repository's root is every file in it.
 		{".", "src/a/b.ts", true},
 		{"./", "README.md", true},
+		// As in .gitignore: a name with no slash at any depth, a
+		// directory's pattern everything under it, a leading slash the
+		// root alone, a trailing one directories alone (a review found
+		// --exclude migrations, **/migrations and migrations/ excluding
+		// nothing of django's).
+		{"migrations", "django/contrib/auth/migrations/0011_update.py", true},
+		{"migrations/", "django/contrib/auth/migrations/0011_update.py", true},
+		{"**/migrations", "django/contrib/auth/migrations/0011_update.py", true},
+		{"*/migrations", "django/contrib/auth/migrations/0011_update.py", false},
+		{"*/migrations", "auth/migrations/0011_update.py", true},
+		{"0011_update.py", "django/contrib/auth/migrations/0011_update.py", true},
+		{"0011_update.py/", "django/contrib/auth/migrations/0011_update.py", false},
+		{"/migrations", "django/contrib/auth/migrations/0011_update.py", false},
+		{"/migrations", "migrations/0001.py", true},
+		{"/README.md", "README.md", true},
+		{"/README.md", "docs/README.md", false},
+		{"README.md", "docs/README.md", true},
+		{"migr*", "django/migrations/x.py", true},
+		{"migr*/", "django/migrations", false},
+		{"test_*.py", "tests/test_a.py", true},
+		{"src/auth/*.ts", "src/auth/deep/x.ts", false},
+		{"vendor/**", "vendor", false},
 	}
 	for _, tt := range tests {
 		if got := matchOne(tt.pat, tt.path); got != tt.want {
