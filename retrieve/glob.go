@@ -42,17 +42,20 @@ func compileGlob(pat string) glob {
 	pat = strings.TrimPrefix(pat, "/")
 	dirOnly := strings.HasSuffix(pat, "/")
 	pat = strings.TrimRight(pat, "/")
+	anchored = anchored || strings.Contains(pat, "/")
+	// "dir/**" is what lies under dir, as "dir/" is.
+	if rest, ok := strings.CutSuffix(pat, "/**"); ok && rest != "" {
+		pat, dirOnly = rest, true
+	}
 	if pat == "" {
 		return glob{}
 	}
-	g := glob{dirOnly: dirOnly, anyDepth: !anchored && !strings.Contains(pat, "/")}
+	g := glob{dirOnly: dirOnly, anyDepth: !anchored}
 	if !strings.ContainsAny(pat, "*?[{\\") {
 		g.name = pat
+		// "dir/**", the patterns refine learns: a prefix test.
+		g.under = anchored && dirOnly
 		return g
-	}
-	// "dir/**", the patterns refine learns: a prefix test.
-	if dir, ok := strings.CutSuffix(pat, "/**"); ok && !strings.ContainsAny(dir, "*?[{\\") {
-		return glob{name: dir, under: true}
 	}
 	g.glob = pat
 	return g

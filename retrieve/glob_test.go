@@ -1,10 +1,14 @@
 package retrieve
 
 import (
+	"regexp"
+	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/bmatcuk/doublestar/v4"
 	"github.com/hone-tools/hone"
+	"github.com/hone-tools/hone/zoekt"
 )
 
 func TestMatchOne(t *testing.T) {
@@ -84,6 +88,32 @@ func FuzzGlobCheck(f *testing.F) {
 		err := hone.Options{MaxCycles: 1, Threshold: 0.5, Candidates: 1, MaxFiles: 1, Include: []string{p}}.Check()
 		if ok := doublestar.ValidatePattern(p); (err == nil) != ok {
 			t.Errorf("%q: the options' check says %v, doublestar %v", p, err, ok)
+		}
+	})
+}
+
+// The zoekt backend's prefilter (zoekt.GlobRegexp) reads a pattern as
+// matchAny does: a path one matches, the other does too, so that the
+// cluster's answer holds every file the globs keep, and drops none they
+// keep.
+func FuzzGlobPrefilter(f *testing.F) {
+	for _, c := range [][2]string{
+		{"migrations", "django/contrib/auth/migrations/0011.py"}, {"**/migrations", "a/migrations/x.py"},
+		{"migrations/", "a/migrations/x.py"}, {"/vendor", "vendor/a.go"}, {"*.ts", "src/a.ts"},
+		{"src/auth", "src/auth/x.ts"}, {"src/{auth,lib}/*.ts", "src/lib/a.ts"}, {"a/b/", "a/b"},
+	} {
+		f.Add(c[0], c[1])
+	}
+	f.Fuzz(func(t *testing.T, pat, p string) {
+		if !hone.ValidGlob(pat) || !utf8.ValidString(pat) || !utf8.ValidString(p) || strings.Contains(p, "//") || strings.HasPrefix(p, "/") || strings.HasSuffix(p, "/") || p == "" {
+			return // no pattern hone takes, or no file's path
+		}
+		re, err := regexp.Compile(zoekt.GlobRegexp(pat))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := re.MatchString(p), matchOne(pat, p); got != want {
+			t.Errorf("pattern %q, path %q: the prefilter %v (%s), matchAny %v", pat, p, got, re, want)
 		}
 	})
 }

@@ -202,22 +202,39 @@ func narrow(q string, include, exclude []string) string {
 }
 
 // GlobRegexp is a glob as a regular expression over a file's path in its
-// repository: * within a folder, ** across folders, ? one character,
-// {a,b} either; a glob without a slash matches a file's name in any
-// folder, and a plain path a file or everything under a folder. It is a
-// prefilter: hone matches the globs exactly on the files it gets.
+// repository, read as a line of a .gitignore is, as hone reads --include
+// and --exclude: * within a folder, ** across folders, ? one character,
+// {a,b} either; one with no slash but at its end matches a name at any
+// depth, one with a slash before its end or a leading one a path from the
+// root; one that ends in a slash matches folders alone; and what matches a
+// folder matches everything under it. It is a prefilter: hone matches the
+// globs exactly on the files it gets.
 func GlobRegexp(g string) string {
-	if g == "." || g == "./" {
+	if g == "." || g == "./" || g == "/" {
 		return "^" // the repository's root: every file
 	}
 	g = strings.TrimPrefix(g, "./")
-	if !strings.ContainsAny(g, "*?[{") {
-		g = strings.TrimSuffix(g, "/")
-		return "^" + regexpQuote(g) + "(/|$)"
+	anchored := strings.HasPrefix(g, "/")
+	g = strings.TrimPrefix(g, "/")
+	tail := "(/|$)" // the path itself, or what lies under it
+	if strings.HasSuffix(g, "/") {
+		tail = "/" // a folder alone: what lies under it
+	}
+	g = strings.TrimRight(g, "/")
+	anchored = anchored || strings.Contains(g, "/")
+	// "dir/**" is what lies under dir, as "dir/" is: its ".*" says so.
+	if strings.HasSuffix(g, "/**") {
+		tail = "$"
+	}
+	if g == "" {
+		return "^$" // no file
 	}
 	anchor := "^"
-	if !strings.Contains(g, "/") {
+	if !anchored {
 		anchor = "(^|/)"
+	}
+	if !strings.ContainsAny(g, "*?[{\\") {
+		return anchor + regexpQuote(g) + tail
 	}
 	var b strings.Builder
 	b.WriteString(anchor)
@@ -228,7 +245,9 @@ func GlobRegexp(g string) string {
 	for i := 0; i < len(g); i++ {
 		switch c := g[i]; c {
 		case '*':
-			if i+1 < len(g) && g[i+1] == '*' {
+			// ** is a globstar only as a whole segment (doublestar's
+			// rule): elsewhere it is two *.
+			if i+1 < len(g) && g[i+1] == '*' && (i == 0 || g[i-1] == '/') && (i+2 == len(g) || g[i+2] == '/') {
 				i++
 				if i+1 < len(g) && g[i+1] == '/' {
 					i++
@@ -280,12 +299,12 @@ func GlobRegexp(g string) string {
 			b.WriteString(regexpQuote(string(c)))
 		}
 	}
-	b.WriteString("$")
+	b.WriteString(tail)
 	re := b.String()
 	if _, err := regexp.Compile(re); err != nil {
 		// What is no expression (a range backwards, "[z-a]") is taken as
 		// the text it is.
-		return anchor + regexpQuote(g) + "$"
+		return anchor + regexpQuote(g) + tail
 	}
 	return re
 }

@@ -256,7 +256,7 @@ func TestNew(t *testing.T) {
 }
 
 func TestQueries(t *testing.T) {
-	if got, want := TaskQuery("Fix the token expiry in refreshSession (the auth bug)", nil, []string{"dist"}), `case:no (refreshSession or token or expiry or auth) -f:^dist(/|$)`; got != want {
+	if got, want := TaskQuery("Fix the token expiry in refreshSession (the auth bug)", nil, []string{"dist"}), `case:no (refreshSession or token or expiry or auth) -f:(^|/)dist(/|$)`; got != want {
 		t.Errorf("TaskQuery: %q, want %q", got, want)
 	}
 	q := hone.Query{
@@ -271,11 +271,11 @@ func TestQueries(t *testing.T) {
 	}
 	got := LoopQueries(q, []string{"src/**/*.ts"}, nil)
 	want := []string{
-		`(f:^src/(.*/)?[^/]*\.ts$ ) case:no (rate[\s_-]*limit or rate or limit or throttle or api)`,
-		`(f:^src/(.*/)?[^/]*\.ts$ ) case:no (rate[\s_-]*limit or throttle)`,
-		`(f:^src/(.*/)?[^/]*\.ts$ ) case:no (api)`,
-		`(f:^src/(.*/)?[^/]*\.ts$ ) case:no (session)`,
-		`(f:^src/(.*/)?[^/]*\.ts$ ) sym:verifyJwt`,
+		`(f:^src/(.*/)?[^/]*\.ts(/|$) ) case:no (rate[\s_-]*limit or rate or limit or throttle or api)`,
+		`(f:^src/(.*/)?[^/]*\.ts(/|$) ) case:no (rate[\s_-]*limit or throttle)`,
+		`(f:^src/(.*/)?[^/]*\.ts(/|$) ) case:no (api)`,
+		`(f:^src/(.*/)?[^/]*\.ts(/|$) ) case:no (session)`,
+		`(f:^src/(.*/)?[^/]*\.ts(/|$) ) sym:verifyJwt`,
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("LoopQueries:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
@@ -284,27 +284,34 @@ func TestQueries(t *testing.T) {
 
 func TestGlobRegexp(t *testing.T) {
 	for _, tt := range []struct{ glob, re string }{
-		{"*.go", `(^|/)[^/]*\.go$`},
-		{"src/**/*.ts", `^src/(.*/)?[^/]*\.ts$`},
+		{"*.go", `(^|/)[^/]*\.go(/|$)`},
+		{"src/**/*.ts", `^src/(.*/)?[^/]*\.ts(/|$)`},
 		{"src/auth", `^src/auth(/|$)`},
-		{"src/auth/", `^src/auth(/|$)`},
-		{"*.{ts,tsx}", `(^|/)[^/]*\.(ts|tsx)$`},
-		{"test_?.py", `(^|/)test_[^/]\.py$`},
-		{"[!a]*.c", `(^|/)[^a][^/]*\.c$`},
+		{"src/auth/", `^src/auth/`},
+		{"*.{ts,tsx}", `(^|/)[^/]*\.(ts|tsx)(/|$)`},
+		{"test_?.py", `(^|/)test_[^/]\.py(/|$)`},
+		{"[!a]*.c", `(^|/)[^a][^/]*\.c(/|$)`},
 		// Braces and brackets that do not close are the text they are.
-		{"{a,b", `(^|/)\{a,b$`},
-		{"a}b*", `(^|/)a\}b[^/]*$`},
-		{"{a,{b,c}", `(^|/)\{a,(b|c)$`},
-		{"x[*", `(^|/)x\[[^/]*$`},
+		{"{a,b", `(^|/)\{a,b(/|$)`},
+		{"a}b*", `(^|/)a\}b[^/]*(/|$)`},
+		{"{a,{b,c}", `(^|/)\{a,(b|c)(/|$)`},
+		{"x[*", `(^|/)x\[[^/]*(/|$)`},
 		// A ']' first in a bracket is one of its characters; POSIX
 		// classes are kept.
-		{"[]x]*", `(^|/)[\]x][^/]*$`},
-		{"[]x*", `(^|/)\[\]x[^/]*$`},
-		{"[[:alpha:]]*", `(^|/)[[:alpha:]][^/]*$`},
-		{"[a-c]?", `(^|/)[a-c][^/]$`},
-		{"[z-a]*", `(^|/)\[z-a\]\*$`},
-		{"[{]*.go", `(^|/)[{][^/]*\.go$`},
+		{"[]x]*", `(^|/)[\]x][^/]*(/|$)`},
+		{"[]x*", `(^|/)\[\]x[^/]*(/|$)`},
+		{"[[:alpha:]]*", `(^|/)[[:alpha:]][^/]*(/|$)`},
+		{"[a-c]?", `(^|/)[a-c][^/](/|$)`},
+		{"[z-a]*", `(^|/)\[z-a\]\*(/|$)`},
+		{"[{]*.go", `(^|/)[{][^/]*\.go(/|$)`},
 		{".", `^`},
+		// As in .gitignore: a name at any depth, a leading slash the root,
+		// a trailing one folders alone.
+		{"migrations", `(^|/)migrations(/|$)`},
+		{"**/migrations", `^(.*/)?migrations(/|$)`},
+		{"/vendor", `^vendor(/|$)`},
+		{"build/", `(^|/)build/`},
+		{"*.egg-info/", `(^|/)[^/]*\.egg-info/`},
 		{"./", `^`},
 	} {
 		if got := GlobRegexp(tt.glob); got != tt.re {
