@@ -6,8 +6,10 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // Content reads regular files only: a file swapped since it was indexed
@@ -50,5 +52,42 @@ func TestContentRefusesWhatIsNoLongerAFile(t *testing.T) {
 	}
 	if _, err := ix.Content(ix.Entry("b.go")); err == nil {
 		t.Error("a FIFO swapped in was read")
+	}
+}
+
+// An index path that is a FIFO (or anything but a file) is refused with
+// what to do, and the open never blocks on it (a review's finding: a
+// retrieve hung).
+func TestIndexPathNotAFile(t *testing.T) {
+	repo := t.TempDir()
+	if err := os.WriteFile(filepath.Join(repo, "a.go"), []byte("package a\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	p, err := PathOf(repo, Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(p, 0o600); err != nil {
+		t.Skip(err)
+	}
+	done := make(chan error, 1)
+	go func() {
+		ix, err := Open(context.Background(), repo, Options{Dir: dir})
+		if err == nil {
+			ix.Close()
+		}
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if err == nil || !strings.Contains(err.Error(), "is not a file") || !strings.Contains(err.Error(), "remove it") {
+			t.Errorf("Open over a FIFO: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Open blocked on a FIFO")
 	}
 }

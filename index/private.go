@@ -23,6 +23,11 @@ func PrivateDB(path string) error {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return errIndexDir(err)
 	}
+	// A path that is there and no file (a FIFO, a folder) would block
+	// the open, or fail it with less to say.
+	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {
+		return fmt.Errorf("index %s is not a file (%s): remove it, and hone builds the index anew", path, fi.Mode().Type())
+	}
 	f, err := os.OpenFile(path, os.O_RDONLY|os.O_CREATE, 0o600)
 	if err != nil {
 		return fmt.Errorf("create index %s: %w", path, err)
