@@ -143,23 +143,77 @@ func anySearchable(ix *index.Index, include, exclude []string) bool {
 	return false
 }
 
-// patternsText names the include and exclude patterns for a person.
-func patternsText(include, exclude []string) string {
-	// The patterns are the user's: one that could forge output (a
-	// newline, a terminal's escape) is quoted.
-	quoted := func(ps []string) string {
-		q := make([]string, len(ps))
-		for i, p := range ps {
-			q[i] = redact.QuotePath(p)
+// idlePatterns says which of the include and exclude patterns match no
+// file of the index, if any: "" when each matches one.
+func idlePatterns(ix *index.Index, include, exclude []string) string {
+	if len(include)+len(exclude) == 0 {
+		return ""
+	}
+	all := append(slices.Clone(include), exclude...)
+	gs := compileGlobs(all)
+	used := make([]bool, len(all))
+	left := len(all)
+	for _, e := range ix.Entries() {
+		for i, g := range gs {
+			if !used[i] && g.match(e.Path) {
+				used[i] = true
+				left--
+			}
 		}
-		return strings.Join(q, ", ")
+		if left == 0 {
+			return ""
+		}
+	}
+	var inc, exc []string
+	for i, p := range all {
+		switch {
+		case used[i]:
+		case i < len(include):
+			inc = append(inc, p)
+		default:
+			exc = append(exc, p)
+		}
 	}
 	var parts []string
+	if len(inc) > 0 {
+		parts = append(parts, patternsOf("include", inc))
+	}
+	if len(exc) > 0 {
+		parts = append(parts, patternsOf("exclude", exc))
+	}
+	if len(inc)+len(exc) == 1 {
+		return parts[0] + " matches no file of the repository: check it (a pattern reads as a .gitignore line does)"
+	}
+	return strings.Join(parts, " and ") + " match no file of the repository: check them (a pattern reads as a .gitignore line does)"
+}
+
+// patternsOf names patterns of a kind (include, exclude): "the include
+// pattern a", "the exclude patterns a, b".
+func patternsOf(kind string, ps []string) string {
+	if len(ps) == 1 {
+		return "the " + kind + " pattern " + quotedPatterns(ps)
+	}
+	return "the " + kind + " patterns " + quotedPatterns(ps)
+}
+
+// quotedPatterns lists patterns for a person; one that could forge output
+// (a newline, a terminal's escape) is quoted.
+func quotedPatterns(ps []string) string {
+	q := make([]string, len(ps))
+	for i, p := range ps {
+		q[i] = redact.QuotePath(p)
+	}
+	return strings.Join(q, ", ")
+}
+
+// patternsText names the include and exclude patterns for a person.
+func patternsText(include, exclude []string) string {
+	var parts []string
 	if len(include) > 0 {
-		parts = append(parts, "the include patterns "+quoted(include))
+		parts = append(parts, "the include patterns "+quotedPatterns(include))
 	}
 	if len(exclude) > 0 {
-		parts = append(parts, "the exclude patterns "+quoted(exclude))
+		parts = append(parts, "the exclude patterns "+quotedPatterns(exclude))
 	}
 	return strings.Join(parts, " and ")
 }

@@ -436,6 +436,14 @@ func run(ctx context.Context, ix *index.Index, raw string, opts hone.Options, pc
 			res.Notice = "nothing found: no file matched the task's terms"
 		}
 	}
+	// A pattern that matches no file is most often a typo, which would
+	// otherwise change nothing, silently.
+	if idle := idlePatterns(ix, opts.Include, opts.Exclude); idle != "" && !strings.Contains(res.Notice, "no file of the repository passes") {
+		if res.Notice != "" {
+			idle = res.Notice + "; " + idle
+		}
+		res.Notice = idle
+	}
 	if gone := unreadable(ix.Root, res.Files); len(gone) > 0 {
 		note := fmt.Sprintf("%s could not be read since it was indexed (moved, deleted or its permissions changed): run hone index", strings.Join(gone, ", "))
 		if len(gone) > 1 {
