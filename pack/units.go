@@ -683,8 +683,20 @@ func withPreambles(lang string, lines []string, groups ...[]iv) {
 		}
 		indent := indentOf(lines[d.from-1])
 		from := d.from
-		for from > 1 && d.from-from < maxPreamble && isPreamble(lang, lines[from-2]) && indentOf(lines[from-2]) <= indent+1 {
+		above := func(from int) bool {
+			return from > 1 && isPreamble(lang, lines[from-2]) && indentOf(lines[from-2]) <= indent+1
+		}
+		for above(from) && d.from-from < maxPreamble {
 			from--
+		}
+		if above(from) {
+			// A doc comment longer than the bound is left whole above
+			// the definition, not cut in its middle: the definition
+			// takes its attributes and decorators alone.
+			from = d.from
+			for above(from) && !docComment(strings.TrimSpace(lines[from-2])) {
+				from--
+			}
 		}
 		from = wholeComments(lines, from, d.from)
 		if from == d.from {
@@ -746,6 +758,12 @@ func wholeComments(lines []string, from, to int) int {
 // as one.
 func indentOf(line string) int {
 	return len(line) - len(strings.TrimLeft(line, " \t"))
+}
+
+// docComment reports whether a trimmed line is a comment's, not an
+// attribute's (Rust's #[…] and #![…]).
+func docComment(t string) bool {
+	return isComment(t) && !strings.HasPrefix(t, "#[") && !strings.HasPrefix(t, "#![")
 }
 
 // maxPreamble: a definition takes this many lines above it at most as

@@ -424,6 +424,9 @@ func TestPreamble(t *testing.T) {
 		{"a.go", "package a\n\nimport \"os\"\n\n// Run runs.\n//\n// It never fails.\nfunc Run() {\n\tos.Exit(0)\n}\n", "Run", 5, 10},
 		{"a.rs", "use std::io;\n\nconst X: u32 = 1;\n\n/// Reads a line.\n#[inline]\n#[must_use]\npub fn read() -> u32 {\n    1\n}\n", "read", 5, 10},
 		{"A.java", javaTwo, "A.read", 9, 15},
+		// A doc comment over the bound is left whole above, not cut in
+		// its middle; the attribute under it goes with the definition.
+		{"a.rs", "use std::io;\n\nconst X: u32 = 1;\n\n" + strings.Repeat("/// Ignores what the files say.\n", 46) + "#[derive(Debug)]\npub struct Ignore {\n    a: u8,\n}\n", "Ignore", 51, 54},
 		{"A.java", javaTwo, "A.open", 6, 8},
 		{"a.py", "import os\n\nX = 1\n\ndef a():\n    x = 1\n    # the body's, not b's\ndef b():\n    return 2\n", "b", 8, 9},
 		{"a.go", "package a\n\nimport \"os\"\n\n/*\nRun runs,\nand never fails.\n*/\nfunc Run() {\n\tos.Exit(0)\n}\n", "Run", 5, 11},
