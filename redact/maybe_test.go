@@ -81,7 +81,7 @@ func TestMaybeInstalled(t *testing.T) {
 		}
 	}
 	slices.Sort(ids)
-	want := []string{"assigned-secret", "assigned-secret", "assigned-secret", "generic-api-key", "jwt", "kubernetes-secret-yaml", "url-password", "url-token", "vault-service-token"}
+	want := []string{"assigned-secret", "assigned-secret", "generic-api-key", "jwt", "kubernetes-secret-yaml", "url-password", "url-token", "vault-service-token"}
 	if !slices.Equal(ids, want) {
 		t.Errorf("rules with a prefilter: %v, want %v", ids, want)
 	}

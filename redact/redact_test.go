@@ -84,7 +84,6 @@ func TestCodeIsLeftAlone(t *testing.T) {
 		`func (s *Store) Token(ctx context.Context) (string, error) {`,
 		`token := strings.TrimPrefix(header, "Bearer ")`,
 		`    request.withCredentials = !!_config.withCredentials;`,
-		`password = !is_set`,
 		`credentials = &cfg.Credentials`,
 	}
 	for _, l := range lines {
@@ -315,6 +314,17 @@ func TestLongLineWindowsKeepFindings(t *testing.T) {
 // FileLines hides what File hides and keeps the text's lines: a secret
 // over several lines leaves its placeholder on each, so that what follows
 // keeps its line number.
+// TestUnaryBeforeAPassword: an operator before an attribute is code, one
+// before a word may be a password's first character (a review's finding:
+// password=!QAZ2wsx came through).
+func TestUnaryBeforeAPassword(t *testing.T) {
+	for path, line := range map[string]string{"deploy.sh": "password=!QAZ2wsx", "run.sh": "db_password=*Welcome1"} {
+		if out, n := redact.File(path, line); n == 0 || strings.Contains(out, "QAZ2wsx") || strings.Contains(out, "Welcome1") {
+			t.Errorf("%s: %q came through as %q", path, line, out)
+		}
+	}
+}
+
 // TestConfigFilePasswords: a configuration file's value is never code, so a
 // password assigned to a key is hidden however plain it looks; the same
 // line in source code assigns a name.
@@ -335,6 +345,18 @@ func TestConfigFilePasswords(t *testing.T) {
 		{"conf/app.ini", "token_ttl = 3600", ""},
 		{"conf/app.ini", "password =", ""},
 		{"conf/app.ini", "api_key = users", ""},
+		// A value runs to the line's end, save a comment after a space.
+		{"conf/application.properties", "spring.datasource.password=Hunt#er22", "er22"},
+		{"conf/application.properties", "spring.datasource.password=Sum,mer24", "mer24"},
+		{"conf/app.ini", "password = Hunter 22", "Hunter"},
+		{"conf/app.ini", "password = supersecret", "supersecret"},
+		{"conf/app.ini", "password = secret", "= secret"},
+		// Settings about a password, not passwords.
+		{"my.cnf", "validate-password=FORCE_PLUS_PERMANENT", ""},
+		{"conf/app.properties", "secret.provider=vault", ""},
+		{"conf/app.ini", "password_auth = enabled", ""},
+		{"conf/app.ini", "password_scheme = bcrypt", ""},
+		{"conf/app.ini", "credentials = environment", ""},
 	} {
 		out, n := redact.File(c.path, c.line)
 		switch {

@@ -19,7 +19,10 @@ func honeRules() []rule {
 		withMaybe(reRule("url-token", urlToken, func(m []string) bool { return shannon(m[1]) > 3.5 && !placeholder(m[1]) }, "://"), mayURLUser),
 		withMaybe(reRule("assigned-secret", quotedSecret, quotedIsSecret, secretKeywords...), mayAssignQuoted),
 		withMaybe(reRule("assigned-secret", bareSecret, bareIsSecret, secretKeywords...), mayAssignBare),
-		inConfig(withMaybe(reRule("assigned-secret", bareSecret, configIsSecret, secretKeywords...), mayAssignBare)),
+		// No prefilter: a configuration file's value may hold what a bare
+		// one may not (Sum,mer24, Hunter 22), and the rule runs on
+		// configuration files' lines alone.
+		inConfig(reRule("assigned-secret", configSecret, configIsSecret, secretKeywords...)),
 		reRule("env-default", envDefault, func(m []string) bool { return !placeholder(m[2]) }, "getenv", "environ", "env"),
 		reRule("env-default", jsEnvDefault, func(m []string) bool { return !placeholder(m[2]) }, "process.env"),
 	}
@@ -39,6 +42,10 @@ var (
 	quotedSecret = lazyre.New(`(?i)(` + secretName + `)["']?[ \t]*(?::=|=>|\?=|[=:])[ \t]*(?:[rbuf]{0,2})["'` + "`" + `]([^"'` + "`" + `\n\\]{4,512})["'` + "`" + `]`)
 	// A config or env line: NAME=value, export NAME=value, name: value.
 	bareSecret = lazyre.New(`(?im)^[ \t]*(export[ \t]+|-[ \t]+)?(` + secretName + `)[ \t]*(=|:)[ \t]*([^\s"'` + "`" + `#;,][^\s#;,]{3,511})[ \t]*(?:[#;].*)?\r?$`)
+	// A configuration file's line: its value runs to the line's end, save a
+	// comment after a space (# or ;): a comma, a # or a space inside it is
+	// its own (Hunt#er22, Sum,mer24, Hunter 22).
+	configSecret = lazyre.New(`(?im)^[ \t]*()(` + secretName + `)[ \t]*(=|:)[ \t]*([^\s"'` + "`" + `][^\r\n]{0,511}?)(?:[ \t]+[#;][^\r\n]*)?[ \t]*\r?$`)
 	// os.environ.get("API_KEY", "default"), getenv('TOKEN', 'x'), ENV.fetch("SECRET", "x")
 	envDefault = lazyre.New(`(?i)\b(?:getenv|environ\.get|environ\.setdefault|env\.get|env\.fetch|env)\s*\(\s*["']([A-Z0-9_]*(?:KEY|SECRET|TOKEN|PASS|PWD|CREDENTIAL|AUTH)[A-Z0-9_]*)["']\s*,\s*(?:default\s*=\s*)?["']([^"'\n]{4,512})["']`)
 	// process.env.API_KEY || "default"
@@ -339,13 +346,13 @@ func bareIsSecret(m []string) bool {
 	if env {
 		return true
 	}
-	// A unary operator before a name is code too: !!config.withCredentials,
-	// &cfg.Credentials, *token.
-	expr := strings.TrimLeft(v, "!~&*")
-	if strings.ContainsAny(v, "()[]{}<>") || dotted().MatchString(expr) {
+	// A unary operator before an attribute is code too:
+	// !!config.withCredentials, &cfg.Credentials; before a bare word it
+	// may be a password's first character (password=!QAZ2wsx).
+	if strings.ContainsAny(v, "()[]{}<>") || dotted().MatchString(strings.TrimLeft(v, "!~&*")) {
 		return false // code: a call, an index, an attribute
 	}
-	if op == "=" && ident().MatchString(expr) && !(shannon(expr) > 3.5 && hasDigitOrMixed(expr)) {
+	if op == "=" && ident().MatchString(v) && !(shannon(v) > 3.5 && hasDigitOrMixed(v)) {
 		return false // password = password_input
 	}
 	if passwordName(strings.ToLower(name)) {
@@ -360,7 +367,8 @@ func bareIsSecret(m []string) bool {
 // in source code.
 func configIsSecret(m []string) bool {
 	name, v := strings.ToLower(m[2]), m[4]
-	if placeholder(v) || typeWords[strings.ToLower(strings.TrimRight(v, ";,"))] || looksLikeName(v) {
+	lv := strings.ToLower(v)
+	if placeholder(v) || configValues[lv] || typeWords[lv] && !weakPasswords[lv] || constantCase().MatchString(v) {
 		return false
 	}
 	if strings.HasPrefix(v, "http://") || strings.HasPrefix(v, "https://") {
@@ -375,9 +383,33 @@ func configIsSecret(m []string) bool {
 	return looksRandom(v)
 }
 
+// configValues are the values of settings about a secret, not of one:
+// switches, modes, hashes, where it is kept (password_auth = enabled,
+// credentials = environment, password.hasher = bcrypt).
+var configValues = map[string]bool{
+	"enabled": true, "disabled": true, "enable": true, "disable": true, "on": true, "off": true, "yes": true,
+	"no": true, "strict": true, "lax": true, "required": true, "optional": true, "environment": true,
+	"env": true, "vault": true, "file": true, "files": true, "plain": true, "plaintext": true, "bcrypt": true,
+	"argon2": true, "argon2id": true, "argon2i": true, "scrypt": true, "pbkdf2": true, "sha1": true, "sha256": true,
+	"sha512": true, "md5": true, "hash": true, "hashed": true, "auto": true, "always": true, "never": true,
+	"prompt": true, "keyring": true, "keychain": true, "ldap": true, "oauth": true, "oauth2": true, "basic": true,
+	"digest": true, "kerberos": true, "native": true, "memory": true, "database": true, "db": true,
+}
+
+// weakPasswords are type words that a configuration file may well hold as
+// a password: password = secret.
+var weakPasswords = map[string]bool{"secret": true, "password": true, "token": true}
+
+// constantCase: a value in capitals and underscores, a setting's
+// constant (validate-password=FORCE_PLUS_PERMANENT).
+var constantCase = lazyre.New(`^[A-Z]+(?:_[A-Z]+)+$`)
+
 // settingWords end the names of settings about a secret, not of the
 // secret: its length, its lifetime, how it is hashed, where it is kept.
 var settingWords = map[string]bool{
+	"scheme": true, "auth": true, "provider": true, "encryption": true, "encoder": true, "store": true,
+	"storage": true, "source": true, "backend": true, "validation": true, "validator": true, "reset": true,
+	"rotation": true, "complexity": true, "history": true, "lockout": true, "plugin": true,
 	"length": true, "len": true, "min": true, "max": true, "age": true, "days": true, "expiry": true,
 	"expires": true, "expire": true, "timeout": true, "ttl": true, "lifetime": true, "size": true,
 	"count": true, "attempts": true, "retries": true, "policy": true, "hash": true, "hasher": true,
