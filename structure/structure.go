@@ -856,40 +856,60 @@ var braceClosed = map[string]bool{"go": true, "javascript": true, "typescript": 
 
 // nestedEnd is where a definition nested in another (indented ind, on line
 // from) ends, at end at the latest: at the line that closes it at its own
-// indentation (}, }), ]), or before a line less indented, or before a
-// statement at its indentation. The next definition at its indentation or
-// less, which ends a definition otherwise, may lie far past it: a nested
-// function's end would run to its parent's, and take its parent's lines
-// for its own. A signature going on at its indentation (a { on a line of
-// its own, a ) … { that closes its parameters, Rust's where) is its. The
-// lines of a string over several lines (Go's and JavaScript's backticks,
-// triple quotes) are skipped.
+// indentation (}, }), ]), before a closing line less indented (its
+// parent's), or before a statement at its indentation. The next definition
+// at its indentation or less, which ends a definition otherwise, may lie
+// far past it: a nested function's end would run to its parent's, and take
+// its parent's lines for its own. A signature going on at its indentation
+// (a { on a line of its own, a ) that closes its parameters, whatever
+// follows it, Rust's where) is its; so are the lines less indented that
+// close nothing (a string's, a heredoc's, #if and #endif), and those of a
+// string over several lines (Go's and JavaScript's backticks, triple
+// quotes).
 func nestedEnd(lang string, lines []string, from, ind, end int) int {
-	quote := `"""`
+	quotes := []string{`"""`, "'''"}
 	if lang == "go" || lang == "javascript" || lang == "typescript" {
-		quote = "`"
+		quotes = []string{"`"}
 	}
-	inString := strings.Count(lines[from-1], quote)%2 == 1
+	open := "" // the quote of a string over lines the scan is in
+	toggle := func(l string) {
+		for _, q := range quotes {
+			if open == "" || open == q {
+				if strings.Count(l, q)%2 == 1 {
+					if open == "" {
+						open = q
+					} else {
+						open = ""
+					}
+				}
+			}
+		}
+	}
+	toggle(lines[from-1])
 	for k := from; k < end; k++ { // lines[k] is line k+1
 		l := lines[k]
-		if n := strings.Count(l, quote); inString || n%2 == 1 {
-			if n%2 == 1 {
-				inString = !inString
-			}
-			continue
+		inString := open != ""
+		toggle(l)
+		if inString {
+			continue // a line of a string over lines, its last too
 		}
 		t := strings.TrimSpace(l)
-		if t == "" {
+		if t == "" || t[0] == '#' {
 			continue
 		}
-		switch li := indentOf(l); {
+		li := indentOf(l)
+		closing := t[0] == '}' || t[0] == ')' || t[0] == ']'
+		switch {
 		case li > ind:
 			continue
 		case li < ind:
-			return k
-		case t[0] == '{' || strings.HasPrefix(t, "where") || t[0] == ')' && strings.HasSuffix(t, "{"):
+			if closing {
+				return k
+			}
 			continue
-		case t[0] == '}' || t[0] == ')' || t[0] == ']':
+		case t[0] == '{' || t[0] == ')' || strings.HasPrefix(t, "where"):
+			continue
+		case closing:
 			return k + 1
 		}
 		return k

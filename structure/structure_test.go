@@ -1337,6 +1337,25 @@ func TestNestedEnd(t *testing.T) {
 		{"a nested function's parameters over lines", "a.ts",
 			"export function outer() {\n  function run(\n    a: string,\n  ): void {\n    go(a);\n  }\n  run('x');\n}\n",
 			[]string{"outer function  1-8", "run function  2-6"}},
+		// The diff review's cases: each ended too early.
+		{"Rust in rustfmt's style", "a.rs",
+			"impl S {\n    pub fn new<P>(\n        path: P,\n    ) -> Result<Self>\n    where\n        P: AsRef<Path>,\n    {\n        g();\n        Ok(S)\n    }\n}\n",
+			[]string{"new function  2-10"}},
+		{"a Rust string over lines", "a.rs",
+			"impl S {\n    fn usage() {\n        println!(\"Usage:\nhone retrieve\n\");\n        g();\n    }\n}\n",
+			[]string{"usage function  2-7"}},
+		{"a PHP heredoc", "a.php",
+			"<?php\nclass A {\n    function help() {\n        $s = <<<EOT\nUsage:\n  hone\nEOT;\n        return $s;\n    }\n}\n",
+			[]string{"A class  2-10", "help method A 3-9"}},
+		{"C#'s #if at the margin", "A.cs",
+			"class A\n{\n    void F()\n    {\n#if DEBUG\n        Log();\n#endif\n        G();\n    }\n}\n",
+			[]string{"A class  1-10", "F method A 3-9"}},
+		{"a Dart string in triple quotes at the margin", "a.dart",
+			"class A {\n  void f() {\n    var s = '''\nline\n''';\n    g(s);\n  }\n}\n",
+			[]string{"A class  1-8", "f method A 2-7"}},
+		{"Kotlin parameters over lines and an expression body", "a.kt",
+			"class A {\n    fun foo(\n        a: Int,\n    ): Int =\n        a + 1\n\n    val x = 1\n}\n",
+			[]string{"A class  1-8", "foo method A 2-5"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -1344,6 +1363,9 @@ func TestNestedEnd(t *testing.T) {
 			got := outlineDefs(o)
 			if tt.want != nil && !slices.Equal(got, tt.want) {
 				t.Errorf("defs %q, want %q", got, tt.want)
+			}
+			if tt.want != nil {
+				return
 			}
 			// Whatever the names, a nested definition ends where its
 			// body closes: never past the line that closes it.
