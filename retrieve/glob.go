@@ -31,14 +31,16 @@ type glob struct {
 	anyDepth bool   // no slash: it matches one name, at any depth
 	dirOnly  bool   // it ended in a slash: directories alone
 	under    bool   // "dir/**": what lies under name, a prefix test
+	segs     int    // a path glob with no **: how many names it matches, 0 otherwise
 }
 
 func compileGlob(pat string) glob {
 	if pat == "." || pat == "./" || pat == "/" {
 		return glob{all: true}
 	}
+	// A leading ./ or / is the repository's root.
+	anchored := strings.HasPrefix(pat, "./") || strings.HasPrefix(pat, "/")
 	pat = strings.TrimPrefix(pat, "./")
-	anchored := strings.HasPrefix(pat, "/")
 	pat = strings.TrimPrefix(pat, "/")
 	dirOnly := strings.HasSuffix(pat, "/")
 	pat = strings.TrimRight(pat, "/")
@@ -58,6 +60,9 @@ func compileGlob(pat string) glob {
 		return g
 	}
 	g.glob = pat
+	if !g.anyDepth && !strings.ContainsAny(pat, "{[") && !strings.Contains(pat, "**") { // braces and brackets may hold slashes
+		g.segs = strings.Count(pat, "/") + 1
+	}
 	return g
 }
 
@@ -84,7 +89,20 @@ func (g glob) match(p string) bool {
 		}
 	}
 	// A path from the root: the path itself (unless directories alone),
-	// or one of its directories.
+	// or one of its directories; a glob of so many names, with no **,
+	// only the one of as many.
+	if g.segs > 0 {
+		i, n := 0, 1
+		for ; i < len(p); i++ {
+			if p[i] == '/' {
+				if n == g.segs {
+					return g.matchPath(p[:i])
+				}
+				n++
+			}
+		}
+		return n == g.segs && !g.dirOnly && g.matchPath(p)
+	}
 	if !g.dirOnly && g.matchPath(p) {
 		return true
 	}

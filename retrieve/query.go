@@ -143,16 +143,15 @@ func anySearchable(ix *index.Index, include, exclude []string) bool {
 	return false
 }
 
-// idlePatterns says which of the include and exclude patterns match no
-// file of the index, if any: "" when each matches one.
-func idlePatterns(ix *index.Index, include, exclude []string) string {
-	if len(include)+len(exclude) == 0 {
+// idlePatterns says which of the include patterns match no file of the
+// index, if any: "" when each matches one.
+func idlePatterns(ix *index.Index, include []string) string {
+	if len(include) == 0 {
 		return ""
 	}
-	all := append(slices.Clone(include), exclude...)
-	gs := compileGlobs(all)
-	used := make([]bool, len(all))
-	left := len(all)
+	gs := compileGlobs(include)
+	used := make([]bool, len(include))
+	left := len(include)
 	for _, e := range ix.Entries() {
 		for i, g := range gs {
 			if !used[i] && g.match(e.Path) {
@@ -164,36 +163,16 @@ func idlePatterns(ix *index.Index, include, exclude []string) string {
 			return ""
 		}
 	}
-	var inc, exc []string
-	for i, p := range all {
-		switch {
-		case used[i]:
-		case i < len(include):
-			inc = append(inc, p)
-		default:
-			exc = append(exc, p)
+	var idle []string
+	for i, p := range include {
+		if !used[i] {
+			idle = append(idle, p)
 		}
 	}
-	var parts []string
-	if len(inc) > 0 {
-		parts = append(parts, patternsOf("include", inc))
+	if len(idle) == 1 {
+		return "the include pattern " + quotedPatterns(idle) + " matches no file of the repository: check it (a pattern reads as a .gitignore line does)"
 	}
-	if len(exc) > 0 {
-		parts = append(parts, patternsOf("exclude", exc))
-	}
-	if len(inc)+len(exc) == 1 {
-		return parts[0] + " matches no file of the repository: check it (a pattern reads as a .gitignore line does)"
-	}
-	return strings.Join(parts, " and ") + " match no file of the repository: check them (a pattern reads as a .gitignore line does)"
-}
-
-// patternsOf names patterns of a kind (include, exclude): "the include
-// pattern a", "the exclude patterns a, b".
-func patternsOf(kind string, ps []string) string {
-	if len(ps) == 1 {
-		return "the " + kind + " pattern " + quotedPatterns(ps)
-	}
-	return "the " + kind + " patterns " + quotedPatterns(ps)
+	return "the include patterns " + quotedPatterns(idle) + " match no file of the repository: check them (a pattern reads as a .gitignore line does)"
 }
 
 // quotedPatterns lists patterns for a person; one that could forge output

@@ -436,9 +436,11 @@ func run(ctx context.Context, ix *index.Index, raw string, opts hone.Options, pc
 			res.Notice = "nothing found: no file matched the task's terms"
 		}
 	}
-	// A pattern that matches no file is most often a typo, which would
-	// otherwise change nothing, silently.
-	if idle := idlePatterns(ix, opts.Include, opts.Exclude); idle != "" && !strings.Contains(res.Notice, "no file of the repository passes") {
+	// An include pattern that matches no file is most often a typo, which
+	// leaves out what it was meant to take, silently. An exclude pattern
+	// is not said: one that matches no file changes nothing, and agents
+	// exclude node_modules out of habit where git ignores it already.
+	if idle := idlePatterns(ix, opts.Include); idle != "" && !strings.Contains(res.Notice, "no file of the repository passes") {
 		if res.Notice != "" {
 			idle = res.Notice + "; " + idle
 		}

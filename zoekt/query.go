@@ -213,8 +213,8 @@ func GlobRegexp(g string) string {
 	if g == "." || g == "./" || g == "/" {
 		return "^" // the repository's root: every file
 	}
+	anchored := strings.HasPrefix(g, "./") || strings.HasPrefix(g, "/")
 	g = strings.TrimPrefix(g, "./")
-	anchored := strings.HasPrefix(g, "/")
 	g = strings.TrimPrefix(g, "/")
 	tail := "(/|$)" // the path itself, or what lies under it
 	if strings.HasSuffix(g, "/") {
@@ -223,8 +223,14 @@ func GlobRegexp(g string) string {
 	g = strings.TrimRight(g, "/")
 	anchored = anchored || strings.Contains(g, "/")
 	// "dir/**" is what lies under dir, as "dir/" is: its ".*" says so.
-	if strings.HasSuffix(g, "/**") {
-		tail = "$"
+	// Where what comes before it is a glob too ("**/**"), it is the
+	// folders that glob matches, as "glob/" is.
+	if rest, ok := strings.CutSuffix(g, "/**"); ok {
+		if strings.ContainsAny(rest, "*?[{\\") {
+			g, tail = rest, "/"
+		} else {
+			tail = "$"
+		}
 	}
 	if g == "" {
 		return "^$" // no file
@@ -373,8 +379,14 @@ func globClass(g string) (string, int) {
 		case c == '-' && !first && i+1 < len(g) && g[i+1] != ']':
 			b.WriteString("-")
 		case c == '\\' && i+1 < len(g):
-			i++
-			b.WriteString(`\` + string(g[i]))
+			// An escaped character is itself: \0 is a 0, not a NUL.
+			r, size := utf8.DecodeRuneInString(g[i+1:])
+			i += size
+			if strings.ContainsRune(`\[]^-`, r) {
+				b.WriteString(`\` + string(r))
+			} else {
+				b.WriteString(regexp.QuoteMeta(string(r)))
+			}
 		case strings.IndexByte(`\[]^-`, c) >= 0:
 			b.WriteString(`\` + string(c))
 		default:
