@@ -32,6 +32,9 @@ type glob struct {
 	dirOnly  bool   // it ended in a slash: directories alone
 	under    bool   // "dir/**": what lies under name, a prefix test
 	segs     int    // a path glob with no **: how many names it matches, 0 otherwise
+	// A name glob of one star and a literal ("*.ts", "test_*"): the
+	// literal the name ends or begins with, for a test without doublestar.
+	suffix, prefix string
 }
 
 func compileGlob(pat string) glob {
@@ -60,6 +63,13 @@ func compileGlob(pat string) glob {
 		return g
 	}
 	g.glob = pat
+	if g.anyDepth && strings.Count(pat, "*") == 1 && !strings.ContainsAny(pat, "?[{\\") {
+		if rest, ok := strings.CutPrefix(pat, "*"); ok {
+			g.suffix = rest
+		} else if rest, ok := strings.CutSuffix(pat, "*"); ok {
+			g.prefix = rest
+		}
+	}
 	if !g.anyDepth && !strings.ContainsAny(pat, "{[") && !strings.Contains(pat, "**") { // braces and brackets may hold slashes
 		g.segs = strings.Count(pat, "/") + 1
 	}
@@ -120,8 +130,13 @@ func (g glob) match(p string) bool {
 }
 
 func (g glob) matchName(c string) bool {
-	if g.glob == "" {
+	switch {
+	case g.glob == "":
 		return c == g.name
+	case g.suffix != "":
+		return strings.HasSuffix(c, g.suffix)
+	case g.prefix != "":
+		return strings.HasPrefix(c, g.prefix)
 	}
 	ok, err := doublestar.Match(g.glob, c)
 	return err == nil && ok

@@ -1,6 +1,7 @@
 package retrieve
 
 import (
+	"fmt"
 	"regexp"
 	"strings"
 	"testing"
@@ -135,4 +136,26 @@ func FuzzGlobPrefilter(f *testing.F) {
 			t.Errorf("pattern %q, path %q: the prefilter %v (%s), matchAny %v", pat, p, got, re, want)
 		}
 	})
+}
+
+// BenchmarkMatchAny: four patterns of the usual kinds over 100,000 paths
+// five folders deep, as Searchable tries them on a large repository.
+func BenchmarkMatchAny(b *testing.B) {
+	paths := make([]string, 100_000)
+	for i := range paths {
+		paths[i] = fmt.Sprintf("pkg%d/mod%d/sub%d/deep%d/file_%d.go", i%10, i%97, i%13, i%7, i)
+	}
+	pats := []string{"*.ts", "vendor", "src/**/*.py", "pkg3/mod*/sub1/*/x.go"}
+	b.ResetTimer()
+	for range b.N {
+		n := 0
+		for _, p := range paths {
+			if matchAny(pats, p) {
+				n++
+			}
+		}
+		if n != 0 {
+			b.Fatalf("%d paths matched", n)
+		}
+	}
 }
