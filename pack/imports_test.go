@@ -65,6 +65,7 @@ func TestImportLines(t *testing.T) {
 		{"rust, a crate's doc comment with example code", "/*!\nThe crate.\n\n```\nuse globset::Glob;\n\nlet g = Glob::new(\"*.rs\")?;\n```\n*/\n\n#![deny(missing_docs)]\n\nuse std::fmt;\nuse crate::glob::Glob;\n\npub fn f() {}\n", 13, 14, [2]int{}},
 		{"c, a block comment between the includes", "#include <a.h>\n/*\n#include <old.h>\n*/\n#include <b.h>\n\nint main(void) {}\n", 1, 5, [2]int{}},
 		{"python, a module docstring with example imports", "\"\"\"Usage:\n\nimport foo\nfrom foo import bar\n\"\"\"\n\nimport os\n\nX = 1\n", 7, 7, [2]int{}},
+		{"python, a docstring with a two-letter prefix", "rb'''Usage:\nimport foo\n'''\n\nimport os\n\nX = 1\n", 5, 5, [2]int{}},
 		{"python, a function's own import, none at the top", "\"\"\"Doc.\"\"\"\nVERSION = '1'\n\ndef main():\n    import sys\n    return sys\n", 0, 0, [2]int{4, 6}},
 	}
 	for _, tt := range tests {

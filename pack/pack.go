@@ -1206,16 +1206,19 @@ func commentBlockEnd(lines []string, i int) int {
 		}
 		closer = q
 	default:
-		// A docstring's prefix: r"""…, b'''….
-		if len(t) > 3 && strings.ContainsRune("rRbBuUfF", rune(t[0])) && (strings.HasPrefix(t[1:], `"""`) || strings.HasPrefix(t[1:], "'''")) {
-			q := t[1:4]
-			if strings.Contains(t[4:], q) {
-				return -1
-			}
-			closer = q
-		} else {
+		// A docstring's prefix of a letter or two: r"""…, rb'''….
+		p := 0
+		for p < 2 && p < len(t) && strings.ContainsRune("rRbBuUfF", rune(t[p])) {
+			p++
+		}
+		if p == 0 || !(strings.HasPrefix(t[p:], `"""`) || strings.HasPrefix(t[p:], "'''")) {
 			return -1
 		}
+		q := t[p : p+3]
+		if strings.Contains(t[p+3:], q) {
+			return -1
+		}
+		closer = q
 	}
 	for j := i + 1; j < len(lines); j++ {
 		if strings.Contains(lines[j], closer) {
