@@ -325,6 +325,30 @@ func TestUnaryBeforeAPassword(t *testing.T) {
 	}
 }
 
+// TestEnvSettings: an env line's setting about a secret is left alone,
+// its secret hidden.
+func TestEnvSettings(t *testing.T) {
+	for _, c := range []struct {
+		line, secret string // secret "": left alone
+	}{
+		{"export TOKEN_TTL=3600", ""},
+		{"PASSWORD_MAX_AGE=86400", ""},
+		{"export DB_PASSWORD_FILE=/run/secrets/db", ""},
+		{"AUTH_TOKEN_MODE=strict", ""},
+		{"export DB_PASSWORD=Hunter22", "Hunter22"},
+		{"API_TOKEN=q8Zr2LmX9vTw", "q8Zr2LmX9vTw"},
+		{"export SECRET_KEY=s3cr3tv4lue", "s3cr3tv4lue"},
+	} {
+		out, n := redact.File("deploy.sh", c.line)
+		switch {
+		case c.secret != "" && (n == 0 || strings.Contains(out, c.secret)):
+			t.Errorf("%q: the secret is left in: %q", c.line, out)
+		case c.secret == "" && n != 0:
+			t.Errorf("%q: a setting redacted: %q", c.line, out)
+		}
+	}
+}
+
 // TestConfigFilePasswords: a configuration file's value is never code, so a
 // password assigned to a key is hidden however plain it looks; the same
 // line in source code assigns a name.

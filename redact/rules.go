@@ -344,7 +344,10 @@ func bareIsSecret(m []string) bool {
 	}
 	env := export != "" || op == "=" && name == strings.ToUpper(name) && !strings.ContainsAny(v, "()[]")
 	if env {
-		return true
+		// A setting about a secret is no secret: TOKEN_TTL=3600,
+		// PASSWORD_MAX_AGE=86400, DB_PASSWORD_FILE=/run/secrets/db.
+		lv := strings.ToLower(v)
+		return !settingName(strings.ToLower(name)) && !configValues[lv] && !constantCase().MatchString(v)
 	}
 	// A unary operator before an attribute is code too:
 	// !!config.withCredentials, &cfg.Credentials; before a bare word it
