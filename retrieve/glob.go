@@ -1,6 +1,8 @@
 package retrieve
 
 import (
+	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
@@ -151,6 +153,35 @@ func (g glob) matchPath(p string) bool {
 }
 
 func matchOne(pat, p string) bool { return compileGlob(pat).match(p) }
+
+// inRepository makes the patterns that are absolute paths into the
+// repository at root (its own, as the index has it) paths from its root:
+// --exclude /home/me/repo/src/x.py is /src/x.py. Others are as they are.
+func inRepository(root string, patterns []string) []string {
+	var out []string
+	for i, p := range patterns {
+		fp := filepath.FromSlash(p)
+		if !filepath.IsAbs(fp) || root == "" {
+			continue
+		}
+		rel, err := filepath.Rel(root, fp)
+		if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || rel == "." && fp != root {
+			continue
+		}
+		if out == nil {
+			out = slices.Clone(patterns)
+		}
+		if rel == "." {
+			out[i] = "."
+		} else {
+			out[i] = "/" + filepath.ToSlash(rel)
+		}
+	}
+	if out == nil {
+		return patterns
+	}
+	return out
+}
 
 // globs are patterns read once, to match many paths as matchAny does.
 type globs []glob

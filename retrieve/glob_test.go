@@ -2,6 +2,7 @@ package retrieve
 
 import (
 	"fmt"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -157,5 +158,30 @@ func BenchmarkMatchAny(b *testing.B) {
 		if n != 0 {
 			b.Fatalf("%d paths matched", n)
 		}
+	}
+}
+
+// An absolute path into the repository is a path from its root; a
+// pattern with a leading / that lies outside it is the .gitignore's root
+// anchor, as it was (a review's finding: --exclude of a file's absolute
+// path matched nothing).
+func TestInRepository(t *testing.T) {
+	root := filepath.FromSlash("/home/me/repo")
+	for _, tt := range []struct{ in, want string }{
+		{"/home/me/repo/src/flask/sessions.py", "/src/flask/sessions.py"},
+		{"/home/me/repo/src/**/*.py", "/src/**/*.py"},
+		{"/home/me/repo", "."},
+		{"/home/me/repository/x.py", "/home/me/repository/x.py"},
+		{"/vendor", "/vendor"},
+		{"src/auth", "src/auth"},
+		{"*.ts", "*.ts"},
+	} {
+		got := inRepository(root, []string{tt.in})
+		if got[0] != tt.want {
+			t.Errorf("inRepository(%q) = %q, want %q", tt.in, got[0], tt.want)
+		}
+	}
+	if in := []string{"a", "b"}; &inRepository(root, in)[0] != &in[0] {
+		t.Error("patterns with nothing to change were copied")
 	}
 }

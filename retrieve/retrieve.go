@@ -263,6 +263,7 @@ func sortEvals(evs []verdict) {
 }
 
 func run(ctx context.Context, ix *index.Index, raw string, opts hone.Options, pc *history.Reading, start time.Time) (*hone.Result, error) {
+	opts.Include, opts.Exclude = inRepository(ix.Root, opts.Include), inRepository(ix.Root, opts.Exclude)
 	// Each stage's time is a lap: from the end of the one before.
 	mark := time.Now()
 	lap := func() int64 {
