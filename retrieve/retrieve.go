@@ -420,6 +420,7 @@ func run(ctx context.Context, ix *index.Index, raw string, opts hone.Options, pc
 	res.Timings.Rank = lap()
 	res.Evaluator = jd.usage()
 	res.PastCommits = shownCommitsOf(past.commits, res.Ranking)
+	noneSearchable := false // no file passes the patterns: the notice says so already
 	if len(res.Ranking) == 0 {
 		filtered := len(opts.Include) > 0 || len(opts.Exclude) > 0
 		switch {
@@ -432,6 +433,7 @@ func run(ctx context.Context, ix *index.Index, raw string, opts hone.Options, pc
 				res.Notice = "nothing found: the index holds no files, as it was never updated: update it (Index.Update, or hone index) and ask again"
 			}
 		case filtered && !anySearchable(ix, opts.Include, opts.Exclude):
+			noneSearchable = true
 			res.Notice = "nothing found: no file of the repository passes " + patternsText(opts.Include, opts.Exclude)
 		default:
 			res.Notice = "nothing found: no file matched the task's terms"
@@ -441,27 +443,29 @@ func run(ctx context.Context, ix *index.Index, raw string, opts hone.Options, pc
 	// leaves out what it was meant to take, silently. An exclude pattern
 	// is not said: one that matches no file changes nothing, and agents
 	// exclude node_modules out of habit where git ignores it already.
-	if idle := idlePatterns(ix, opts.Include); idle != "" && !strings.Contains(res.Notice, "no file of the repository passes") {
-		if res.Notice != "" {
-			idle = res.Notice + "; " + idle
-		}
-		res.Notice = idle
+	if idle := idlePatterns(ix, opts.Include); idle != "" && !noneSearchable {
+		addNotice(res, idle)
 	}
 	if gone := unreadable(ix.Root, res.Files); len(gone) > 0 {
 		note := fmt.Sprintf("%s could not be read since it was indexed (moved, deleted or its permissions changed): run hone index", strings.Join(gone, ", "))
 		if len(gone) > 1 {
 			note = fmt.Sprintf("%d files could not be read since they were indexed (moved, deleted or their permissions changed): %s; run hone index", len(gone), strings.Join(gone, ", "))
 		}
-		if res.Notice != "" {
-			note = res.Notice + "; " + note
-		}
-		res.Notice = note
+		addNotice(res, note)
 	}
 	res.ElapsedMS = time.Since(start).Milliseconds()
 	if err := ix.Err(); err != nil {
 		return nil, err
 	}
 	return res, nil
+}
+
+// addNotice adds a notice to the result's, after what it says already.
+func addNotice(res *hone.Result, note string) {
+	if res.Notice != "" {
+		note = res.Notice + "; " + note
+	}
+	res.Notice = note
 }
 
 // inResult gives each cycle's evaluated files their relevance in the
