@@ -104,8 +104,12 @@ func samplingReply(name, model, stop, text string, maxTokens int) (modeleval.Rep
 // (SEP-2322), rather than by a request of its own.
 func roundTrips(ss *mcp.ServerSession) bool {
 	p := ss.InitializeParams()
-	return p != nil && p.ProtocolVersion >= "2026-07-28"
+	return p != nil && p.ProtocolVersion >= inputRequests
 }
+
+// inputRequests is the first protocol version in which a server asks the
+// client's model through the call's round trips (see roundTrips).
+const inputRequests = "2026-07-28"
 
 // agreedVersion keeps, of a session that begins with initialize (the
 // handshake of the protocols before 2026-07-28), the version the
@@ -118,9 +122,9 @@ func roundTrips(ss *mcp.ServerSession) bool {
 func agreedVersion(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		if r, ok := req.(*mcp.ServerRequest[*mcp.InitializeParams]); ok && r.Params != nil {
-			if v := r.Params.ProtocolVersion; v >= "2026-07-28" || !slices.Contains(mcp.SupportedProtocolVersions(), v) {
+			if v := r.Params.ProtocolVersion; v >= inputRequests || !slices.Contains(mcp.SupportedProtocolVersions(), v) {
 				for _, older := range mcp.SupportedProtocolVersions() { // newest first
-					if older < "2026-07-28" {
+					if older < inputRequests {
 						r.Params.ProtocolVersion = older
 						break
 					}
