@@ -1420,20 +1420,25 @@ var importLine = lazyre.New(`^((@\w+(\([^)]*\))?\s+)*import\b|from\s+\S+\s+impor
 	`namespace\s+[\w\\.]+\s*;|(export|part)\s+['"][^'"=$\s]+['"]|part\s+of\s+(['"][^'"\s]+['"]|[\w.]+)\s*;|library\s+[\w.]+\s*;|library\(|` +
 	`alias\s+[A-Z][\w.]*(\.\{|\s*(,|#|$))|local\s+\w+\s*=\s*require\b|(pub\s+)?const\s+\w+\s*=\s*@import\s*\()`)
 
+// fence is the info string of a file's code block: its language, as the
+// outlines name it (one table of extensions, structure.Language's).
 func fence(p string) string {
-	ext := strings.ToLower(strings.TrimPrefix(path.Ext(p), "."))
-	switch ext {
-	case "py", "go", "ts", "tsx", "js", "jsx", "java", "rs", "rb", "c", "h", "cpp", "cs", "php", "kt", "scala", "swift", "sh", "sql", "md", "yaml", "json", "toml",
-		"dart", "lua", "pl", "r", "jl", "ex", "exs", "erl", "hs", "ml", "vue", "svelte", "html", "css", "scss", "proto", "ini", "mjs", "cjs", "mts", "cts", "kts", "bash", "zsh":
-		return ext
-	case "hpp", "hh", "hxx", "cc", "cxx", "c++", "h++", "inl", "ipp", "tcc", "tpp", "cu", "cuh", "cppm", "ixx", "mm":
-		return "cpp"
-	case "pyi":
-		return "py"
-	case "yml":
-		return "yaml"
+	switch ext := strings.ToLower(path.Ext(p)); ext {
+	case ".tsx", ".jsx":
+		return ext[1:] // highlighted apart from plain TypeScript and JavaScript
 	}
-	return ""
+	return fenceNames[structure.Language(p)]
+}
+
+// fenceNames are the info strings that fence a language's code, by the
+// language structure.Language names; "" for one that has none.
+var fenceNames = map[string]string{
+	"python": "py", "go": "go", "javascript": "js", "typescript": "ts", "java": "java", "kotlin": "kt",
+	"scala": "scala", "csharp": "cs", "rust": "rs", "c": "c", "cpp": "cpp", "ruby": "rb", "php": "php",
+	"swift": "swift", "shell": "sh", "lua": "lua", "perl": "pl", "r": "r", "julia": "jl", "elixir": "ex",
+	"erlang": "erl", "haskell": "hs", "ocaml": "ml", "dart": "dart", "vue": "vue", "svelte": "svelte",
+	"markdown": "md", "json": "json", "yaml": "yaml", "toml": "toml", "ini": "ini", "html": "html",
+	"css": "css", "sql": "sql", "proto": "proto", "groovy": "groovy", "zig": "zig", "cmake": "cmake",
 }
 
 // contextLines: a block shows this many lines at most around its units,
