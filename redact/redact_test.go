@@ -338,6 +338,9 @@ func TestEnvSettings(t *testing.T) {
 		{"export DB_PASSWORD=Hunter22", "Hunter22"},
 		{"API_TOKEN=q8Zr2LmX9vTw", "q8Zr2LmX9vTw"},
 		{"export SECRET_KEY=s3cr3tv4lue", "s3cr3tv4lue"},
+		// A value that looks random under a setting's name is a secret
+		// still (a name's last word alone let it through).
+		{"export SMTP_PASSWORD_FILE=Hunter22abc", "Hunter22abc"},
 	} {
 		out, n := redact.File("deploy.sh", c.line)
 		switch {
@@ -381,6 +384,7 @@ func TestConfigFilePasswords(t *testing.T) {
 		{"conf/app.ini", "password_auth = enabled", ""},
 		{"conf/app.ini", "password_scheme = bcrypt", ""},
 		{"conf/app.ini", "credentials = environment", ""},
+		{"conf/app.ini", "db.password.file = Hunter22abc", "Hunter22abc"},
 	} {
 		out, n := redact.File(c.path, c.line)
 		switch {

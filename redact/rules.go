@@ -346,8 +346,7 @@ func bareIsSecret(m []string) bool {
 	if env {
 		// A setting about a secret is no secret: TOKEN_TTL=3600,
 		// PASSWORD_MAX_AGE=86400, DB_PASSWORD_FILE=/run/secrets/db.
-		lv := strings.ToLower(v)
-		return !settingName(strings.ToLower(name)) && !configValues[lv] && !constantCase().MatchString(v)
+		return !aboutSecret(strings.ToLower(name), v)
 	}
 	// A unary operator before an attribute is code too:
 	// !!config.withCredentials, &cfg.Credentials; before a bare word it
@@ -371,14 +370,11 @@ func bareIsSecret(m []string) bool {
 func configIsSecret(m []string) bool {
 	name, v := strings.ToLower(m[2]), m[4]
 	lv := strings.ToLower(v)
-	if placeholder(v) || configValues[lv] || typeWords[lv] && !weakPasswords[lv] || constantCase().MatchString(v) {
-		return false
+	if placeholder(v) || typeWords[lv] && !weakPasswords[lv] || aboutSecret(name, v) {
+		return false // password_min_length = 8, password.hasher = bcrypt
 	}
 	if strings.HasPrefix(v, "http://") || strings.HasPrefix(v, "https://") {
 		return false
-	}
-	if settingName(name) {
-		return false // password_min_length = 8, password.hasher = bcrypt
 	}
 	if passwordName(name) {
 		return true
@@ -420,6 +416,16 @@ var settingWords = map[string]bool{
 	"path": true, "dir": true, "command": true, "cmd": true, "prompt": true, "enabled": true,
 	"enable": true, "required": true, "mode": true, "type": true, "format": true, "field": true,
 	"header": true, "name": true, "url": true, "uri": true, "endpoint": true, "strength": true,
+}
+
+// aboutSecret reports whether name (lower-cased) = v sets something about
+// a secret rather than the secret: by the setting's name
+// (password_min_length, token.ttl) or its value (enabled, bcrypt,
+// FORCE_PLUS_PERMANENT), with a value that does not look random, so that
+// a token under a setting's name (AUTH_HEADER=…, REGISTRY_AUTH=…) is
+// still hidden.
+func aboutSecret(name, v string) bool {
+	return (settingName(name) || configValues[strings.ToLower(v)] || constantCase().MatchString(v)) && !looksRandom(v)
 }
 
 // settingName reports whether a lower-cased name's last word is a
