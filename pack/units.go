@@ -76,7 +76,8 @@ func (u *unit) trimmed() bool { return u.cut[0] > 0 || u.bytes[1] > 0 }
 //     holds a term of;
 //   - mentions: the log of 1 + how many of its words are a concept's
 //     terms;
-//   - framed: a stack trace of the task names one of its lines;
+//   - framed: the task names one of its lines (a stack trace's frame, a
+//     link's #L12, "line 12 of a/b.py": traceFrames);
 //   - literal: one of its string literals is in the task as it is written
 //     (a part between its placeholders, of eight characters or more with
 //     a space, - or _ among them): the error message the task quotes;
@@ -189,43 +190,76 @@ func (c concepts) pastIn(text string) int {
 	return n
 }
 
-// frame is a line a stack trace in the task names: a path as the trace
-// writes it (absolute, or relative to somewhere else), and a line.
+// frame is a run of lines the task names: a stack trace's line, a link's
+// lines, a "line 745" in its prose. path is as the task writes it
+// (absolute, relative to somewhere else, or a link), and the lines are
+// from..to.
 type frame struct {
-	path string
-	line int
+	path     string
+	from, to int
 }
 
-// Stack-trace frames: Python's `File "a/b.py", line 12`, and the
-// `path:line` of most other languages (Go, Rust, JavaScript, Java's
-// `(Foo.java:123)`).
-var (
-	pyFrame   = lazyre.New(`File "([^"\n]+)", line (\d+)`)
-	pathFrame = lazyre.New(`([\w./\\-]+\.[A-Za-z]{1,5}):(\d+)`)
+// The ways a task names a file's lines, each with the groups path, from
+// and, where it can, to:
+//   - Python's trace frame, `File "a/b.py", line 12`;
+//   - the `path:line` of most other traces (Go, Rust, JavaScript, Java's
+//     `(Foo.java:123)`);
+//   - a link to a line or lines of a repository's file:
+//     `…/blob/main/src/x.c#L12`, `#L12-L20` (GitHub, GitLab, Gitea);
+//   - prose: `a/b.py line 12`, `a/b.py, lines 12-20`, `a/b.py at line 12`,
+//     `a/b.py in 745 line`, `line 12 of a/b.py`.
+var framePatterns = []func() *regexp.Regexp{
+	lazyre.New(`File "(?P<path>[^"\n]+)", line (?P<from>\d+)`),
+	lazyre.New(`(?P<path>[\w./\\-]+\.[A-Za-z]{1,5}):(?P<from>\d+)`),
+	lazyre.New(`(?P<path>[\w./-]+\.[A-Za-z]{1,5})#L(?P<from>\d+)(?:-L?(?P<to>\d+))?`),
+	lazyre.New(`(?i)(?P<path>[\w./\\-]+\.[a-z]{1,5})[` + "`" + `'"]?,?\s+(?:(?:at|in|on)\s+)?lines?\s+(?P<from>\d+)(?:\s*(?:-|–|to)\s*(?P<to>\d+))?`),
+	lazyre.New(`(?i)(?P<path>[\w./\\-]+\.[a-z]{1,5})[` + "`" + `'"]?,?\s+(?:at|in|on)\s+(?P<from>\d+)(?:st|nd|rd|th)?\s+line`),
+	lazyre.New(`(?i)\blines?\s+(?P<from>\d+)(?:\s*(?:-|–|to)\s*(?P<to>\d+))?\s+(?:of|in)\s+[` + "`" + `'"]?(?P<path>[\w./\\-]+\.[a-z]{1,5})`),
+}
+
+// maxFrames: the frames of a task read at most; maxFrameLines: the most
+// lines one frame names (a link to a whole file's lines names none).
+const (
+	maxFrames     = 200
+	maxFrameLines = 200
 )
 
-// maxFrames: the frames of a task read at most.
-const maxFrames = 200
-
-// traceFrames finds the lines the stack traces of a task name.
+// traceFrames finds the lines the task names, each run once.
 func traceFrames(task string) []frame {
 	var out []frame
-	for _, re := range []*regexp.Regexp{pyFrame(), pathFrame()} {
+	seen := map[frame]bool{}
+	for _, p := range framePatterns {
+		re := p()
+		iPath, iFrom, iTo := re.SubexpIndex("path"), re.SubexpIndex("from"), re.SubexpIndex("to")
 		for _, m := range re.FindAllStringSubmatch(task, maxFrames) {
-			if n, err := strconv.Atoi(m[2]); err == nil && n > 0 && len(out) < maxFrames {
-				out = append(out, frame{strings.ReplaceAll(m[1], "\\", "/"), n})
+			from, err := strconv.Atoi(m[iFrom])
+			if err != nil || from <= 0 {
+				continue
+			}
+			to := from
+			if iTo >= 0 && m[iTo] != "" {
+				n, err := strconv.Atoi(m[iTo])
+				if err != nil || n-from >= maxFrameLines {
+					continue // a whole file's lines name none
+				}
+				to = max(n, from)
+			}
+			f := frame{strings.ReplaceAll(m[iPath], "\\", "/"), from, to}
+			if !seen[f] && len(out) < maxFrames {
+				seen[f] = true
+				out = append(out, f)
 			}
 		}
 	}
 	return out
 }
 
-// framed reports whether a trace's frame names one of the lines from..to
-// of the file at path: the frame's path is the file's, or ends with it,
-// or (for a bare file name, as Java writes) the file's name.
+// framed reports whether a frame names one of the lines from..to of the
+// file at path: the frame's path is the file's, or ends with it, or (for
+// a bare file name, as Java writes) the file's name.
 func (c concepts) framed(path string, from, to int) bool {
 	for _, f := range c.frames {
-		if f.line < from || f.line > to {
+		if f.to < from || f.from > to {
 			continue
 		}
 		if f.path == path || strings.HasSuffix(f.path, "/"+path) || !strings.Contains(f.path, "/") && f.path == pathpkg.Base(path) {

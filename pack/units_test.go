@@ -130,7 +130,9 @@ func TestTraceFrames(t *testing.T) {
 		"Traceback (most recent call last):\n" +
 		"  File \"/usr/lib/python3/site-packages/app/models.py\", line 12, in save\n" +
 		"panic: at src/lib.rs:7:5 and at Parser.parse (Parser.java:3)\n" +
-		"see C:\\work\\app\\views.py:2\n"
+		"see C:\\work\\app\\views.py:2\n" +
+		"the link https://github.com/o/r/blob/4f7183d/lib/zstd.c#L1443 and #L30-L34 of https://gitlab.com/o/r/-/blob/main/src/a.rs#L30-L34\n" +
+		"At django/db/sql/query.py in 745 line there is a snippet; see also conf/settings.py, lines 40-42, and line 9 of `web/urls.py`.\n"
 	c := concepts{frames: traceFrames(task)}
 	tests := []struct {
 		path     string
@@ -144,6 +146,14 @@ func TestTraceFrames(t *testing.T) {
 		{"src/main/java/x/Parser.java", 1, 5, true}, // a bare name, as Java writes it
 		{"app/views.py", 1, 3, true},                // a Windows path
 		{"models.py", 12, 12, true},                 // the frame's path ends with /models.py
+		{"lib/zstd.c", 1400, 1450, true},            // a link's line
+		{"lib/zstd.c", 1444, 1450, false},
+		{"src/a.rs", 34, 40, true}, // a link's lines, to their last
+		{"src/a.rs", 35, 40, false},
+		{"db/sql/query.py", 740, 760, true}, // prose: "in 745 line"
+		{"conf/settings.py", 42, 50, true},  // "lines 40-42"
+		{"conf/settings.py", 43, 50, false},
+		{"web/urls.py", 1, 9, true}, // "line 9 of"
 	}
 	for _, tt := range tests {
 		if got := c.framed(tt.path, tt.from, tt.to); got != tt.want {
@@ -168,8 +178,8 @@ func TestTraceFrames(t *testing.T) {
 	if framed == nil || plain == nil || !(framed.worth > plain.worth) {
 		t.Errorf("the unit of line 12: %+v; another: %+v: want it worth more", framed, plain)
 	}
-	if fs := traceFrames("no trace here: version 3.10, at 10:30"); len(fs) != 0 {
-		t.Errorf("traceFrames found %v in a task with no trace", fs)
+	if fs := traceFrames("no trace here: version 3.10, at 10:30, in 2 lines, line 5 of 7, lines 3-9000 of a.py#L1-L9000"); len(fs) != 0 {
+		t.Errorf("traceFrames found %v in a task with no trace, and a link to too many lines", fs)
 	}
 }
 
@@ -182,7 +192,7 @@ func FuzzTraceFrames(f *testing.F) {
 			t.Fatalf("%d frames, over %d", len(fs), maxFrames)
 		}
 		for _, fr := range fs {
-			if fr.line < 1 || fr.path == "" {
+			if fr.from < 1 || fr.to < fr.from || fr.path == "" {
 				t.Fatalf("frame %+v", fr)
 			}
 		}
