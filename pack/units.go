@@ -639,6 +639,7 @@ func fileUnits(file int, path string, lines []string, spans []hone.Span, relevan
 	for _, v := range defIvs {
 		take(v)
 	}
+	var comments []int // commentBlocks, read when a gap run is long
 	for l := 1; l <= n; {
 		if k := owner[l]; k != 0 {
 			v := kept[k-1]
@@ -657,6 +658,26 @@ func fileUnits(file int, path string, lines []string, spans []hone.Span, relevan
 				if strings.TrimSpace(lines[b-1]) == "" {
 					end = b
 					break
+				}
+			}
+			// Nor in a comment's middle: the run ends above a comment
+			// that the cut would split, or takes a long one (a doc
+			// comment longer than a preamble, left above its definition)
+			// whole, up to maxComment lines.
+			if comments == nil {
+				comments = commentBlocks(structure.Language(path), lines)
+			}
+			if k := comments[end]; k != 0 && comments[end+1] == k {
+				from := end
+				for from > l && comments[from-1] == k {
+					from--
+				}
+				if from > l {
+					end = from - 1
+				} else {
+					for end < n && owner[end+1] == 0 && comments[end+1] == k && end-l+1 < maxComment {
+						end++
+					}
 				}
 			}
 		}
@@ -827,6 +848,39 @@ func isPreamble(lang, line string) bool {
 		return lang == "csharp"
 	}
 	return false
+}
+
+// maxComment: a run of lines between definitions that is one comment
+// goes whole up to this many lines.
+const maxComment = 4 * maxGap
+
+// commentBlocks numbers the comments of a file's lines, 1-based, from 1:
+// a run of line comments or a block comment, from the line that opens it
+// to the one that closes it; 0 where a line is none. A docstring is no
+// comment here: a class's long one goes in runs, so that the run that
+// documents the parameter a fix adds goes in without the rest.
+func commentBlocks(lang string, lines []string) []int {
+	out := make([]int, len(lines)+2)
+	k := 0
+	for i := 0; i < len(lines); i++ {
+		if end := commentBlockEnd(lines, i); end >= 0 && strings.HasPrefix(strings.TrimSpace(lines[i]), "/*") {
+			k++
+			for j := i; j <= end; j++ {
+				out[j+1] = k
+			}
+			i = end
+			continue
+		}
+		t := strings.TrimSpace(lines[i])
+		if !isPreamble(lang, t) || !docComment(t) || strings.HasPrefix(t, "@") {
+			continue
+		}
+		if i == 0 || out[i] == 0 {
+			k++
+		}
+		out[i+1] = k
+	}
+	return out
 }
 
 // changelogHead: a changelog's new entry goes at its head, under its

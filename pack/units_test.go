@@ -559,3 +559,51 @@ func TestNestedDefinitionsName(t *testing.T) {
 		t.Errorf("block title: %.120q", blocks[0].text)
 	}
 }
+
+// The lines between definitions go in runs that end at a blank line or a
+// comment's edge, never in a comment's middle: a comment that a run's
+// cut would split starts the next run, and one longer than a run (a
+// doc comment too long for its definition's preamble) goes whole.
+func TestGapRunsKeepComments(t *testing.T) {
+	comment := func(prefix string, n int) string {
+		var b strings.Builder
+		for i := 0; i < n; i++ {
+			fmt.Fprintf(&b, "%s line %d of the comment\n", prefix, i)
+		}
+		return b.String()
+	}
+	vars := func(n int) string {
+		var b strings.Builder
+		for i := 0; i < n; i++ {
+			fmt.Fprintf(&b, "var v%d = %d\n", i, i)
+		}
+		return b.String()
+	}
+	tests := []struct {
+		name, path, src string
+		from, to        int // the comment's lines
+	}{
+		{"a long doc comment", "a.go", "package a\n\n" + vars(3) + "\n" + comment("//", 46) + "func F() {\n\treturn\n}\n" + vars(90), 7, 52},
+		{"a comment the cut would split", "a.go", "package a\n\n" + vars(30) + comment("//", 20) + vars(90), 33, 52},
+		{"a block comment", "a.c", "int a;\n" + vars(30) + "/*\n" + comment(" ", 20) + "*/\n" + vars(90), 32, 53},
+		{"Python's comments", "a.py", "X = 1\n" + strings.ReplaceAll(vars(30), "var ", "") + comment("#", 60) + strings.ReplaceAll(vars(90), "var ", ""), 32, 91},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			lines := strings.Split(strings.TrimRight(tt.src, "\n"), "\n")
+			for _, l := range []int{tt.from, tt.to} {
+				if !strings.Contains(lines[l-1], "comment") && strings.Trim(lines[l-1], "/*\" ") != "" {
+					t.Fatalf("line %d is %q, not the comment's", l, lines[l-1])
+				}
+			}
+			for _, u := range fileUnits(0, tt.path, lines, nil, 1, concepts{}, UnitWeights) {
+				if u.from > tt.from && u.from <= tt.to {
+					t.Errorf("unit %d-%d (%s %s) starts in the comment's lines %d-%d", u.from, u.to, u.why, u.symbol, tt.from, tt.to)
+				}
+				if u.why == "lines" && u.to-u.from+1 > maxComment {
+					t.Errorf("unit %d-%d is longer than %d lines", u.from, u.to, maxComment)
+				}
+			}
+		})
+	}
+}
