@@ -391,6 +391,10 @@ type Options struct {
 // ErrEmptyTask is returned for a task with no text.
 var ErrEmptyTask = errors.New("the task is empty: say what you need context for")
 
+// ErrNothingToSearch is returned for a task with no word or name to search
+// for: punctuation, numbers, single letters.
+var ErrNothingToSearch = errors.New("the task has no words or names hone can search for: describe it with the names of the things involved, e.g. \"fix the token expiry bug\"")
+
 // ErrNotText is TaskText's error for a task of bytes that are not UTF-8,
 // or U+FFFD that stands for them, and nothing else.
 var ErrNotText = errors.New("the task is not text: it holds only bytes that are not UTF-8, or the replacement character (U+FFFD) that stands for them; give the task as UTF-8 text")

@@ -100,7 +100,7 @@ func RetrieveIndex(ctx context.Context, ix *index.Index, task string, opts hone.
 
 // prepare checks a task as every caller's is: within MaxTaskBytes, text
 // (bytes that are not UTF-8 become U+FFFD, and a task of nothing else is
-// ErrNotText), not empty.
+// ErrNotText), not empty, with something to search for.
 func prepare(task string, opts hone.Options) (string, hone.Options, error) {
 	if len(task) > hone.MaxTaskBytes {
 		return "", opts, hone.ErrTaskTooLong
@@ -112,6 +112,11 @@ func prepare(task string, opts hone.Options) (string, hone.Options, error) {
 	task = strings.TrimSpace(task)
 	if task == "" {
 		return "", opts, hone.ErrEmptyTask
+	}
+	if !HasSearchTerms(task) {
+		// Said before the index is opened: a folder's first index is
+		// no price for an answer that cannot come.
+		return "", opts, hone.ErrNothingToSearch
 	}
 	opts, err = opts.WithDefaults()
 	return task, opts, err

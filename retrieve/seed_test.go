@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"github.com/hone-tools/hone/internal/testenv"
 	"os"
@@ -247,7 +248,6 @@ func TestNothingFound(t *testing.T) {
 	tests := []struct {
 		task, notice string
 	}{
-		{"the of and to", "the task has no words or identifiers hone can search for"},
 		{"你好", "the task has no words or identifiers hone can search for"},
 		{"quaternion spectrogram", "no file matched the task's terms"},
 	}
@@ -261,6 +261,26 @@ func TestNothingFound(t *testing.T) {
 		}
 		if res.Files == nil || res.Ranking == nil {
 			t.Errorf("%q: files and ranking must be empty lists, not null", tt.task)
+		}
+	}
+}
+
+// A task with nothing to search for in any repository is refused before
+// the index is opened; one whose words only the repository lacks (a
+// greeting in Chinese) gets an empty answer with its notice.
+func TestNothingToSearch(t *testing.T) {
+	for _, task := range []string{"the of and to", "x", "!!! ???", "123 456", "a b c"} {
+		if retrieve.HasSearchTerms(task) {
+			t.Errorf("HasSearchTerms(%q) = true, want false", task)
+		}
+		_, err := retrieve.Retrieve(context.Background(), t.TempDir(), task, hone.Options{IndexDir: t.TempDir()})
+		if !errors.Is(err, hone.ErrNothingToSearch) {
+			t.Errorf("Retrieve(%q): %v, want ErrNothingToSearch", task, err)
+		}
+	}
+	for _, task := range []string{"你好", "fix it", "ok", "重试", "tokenExpiry"} {
+		if !retrieve.HasSearchTerms(task) {
+			t.Errorf("HasSearchTerms(%q) = false, want true", task)
 		}
 	}
 }

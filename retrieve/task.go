@@ -199,6 +199,26 @@ func cleanTask(task string) string {
 }
 
 // analyzeTask turns the task into concepts, weighted against the index.
+// HasSearchTerms reports whether a task has something the loop could search
+// for, whatever the repository: a word or name of two letters or more
+// that is not a stop word nor a number, or a word of a script without
+// spaces (中文). A task it refuses has no concepts in any index; one it
+// passes may still have none (a word no file holds).
+func HasSearchTerms(task string) bool {
+	found := false
+	tokenize.EachShort(task, func(t tokenize.Token) {
+		switch {
+		case found:
+		case !utf8.ValidString(t.Text) || t.Text == "":
+		case t.Text[0] >= utf8.RuneSelf:
+			found = true // a word of another script: the glossary's, or the code's
+		case len(t.Text) >= 2 && !isNumber(t.Text) && (!t.Stop || tokenize.IsNameWord(t.Text)):
+			found = true
+		}
+	})
+	return found
+}
+
 func analyzeTask(task string, ix *index.Index) []*concept {
 	byKey := map[string]*concept{}
 	var order []*concept

@@ -184,6 +184,9 @@ func cmdRetrieve(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	if strings.TrimSpace(task) == "" {
 		return usagef("the task is empty: say what you need context for, e.g. hone retrieve \"fix the token expiry bug\"")
 	}
+	if !retrieve.HasSearchTerms(task) {
+		return usagef("%v", hone.ErrNothingToSearch)
+	}
 
 	zc, err := bf.open()
 	if err != nil {
