@@ -138,6 +138,7 @@ func (s *Server) repo(ctx context.Context, ss *mcp.ServerSession) (string, error
 	if s.root != "" {
 		return s.root, nil
 	}
+	var unusable []string // the client's roots that are no local folder
 	if clientHasRoots(ss) {
 		// A client that said it has roots may still answer that it has
 		// no such method; one that did not say so is not asked, for
@@ -149,7 +150,11 @@ func (s *Server) repo(ctx context.Context, ss *mcp.ServerSession) (string, error
 		if err == nil {
 			broad := ""
 			for _, r := range res.Roots {
-				if dir, ok := rootDir(r.URI); ok {
+				dir, ok := rootDir(r.URI)
+				if !ok {
+					unusable = append(unusable, r.URI)
+				}
+				if ok {
 					// A workspace of the user's home, or of the file
 					// system's root, is no repository: indexing it would
 					// take each call, and the disk, to read everything.
@@ -171,6 +176,9 @@ func (s *Server) repo(ctx context.Context, ss *mcp.ServerSession) (string, error
 	}
 	if s.fallback != "" {
 		return s.fallback, nil
+	}
+	if len(unusable) > 0 {
+		return "", fmt.Errorf("no repository: the client's workspace roots (%s) are no local folder (a file:// URI of a folder that exists), and hone mcp did not start in a git repository; start it with --repo DIR", quote(strings.Join(unusable[:min(len(unusable), 3)], ", ")))
 	}
 	return "", errors.New("no repository: the client named no workspace folder (MCP roots), and hone mcp did not start in a git repository; start it with --repo DIR")
 }

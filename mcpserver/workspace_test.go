@@ -82,6 +82,18 @@ func TestWorkspaceRoots(t *testing.T) {
 	}
 }
 
+// A client whose roots are no local folder hears so, not that it named
+// none.
+func TestWorkspaceRootsNotFolders(t *testing.T) {
+	w := workspaceWire(t, `{"roots":{"listChanged":true}}`)
+	defer w.close()
+	roots, _ := json.Marshal([]map[string]string{{"uri": "https://example.com/x"}, {"uri": "file:///no/such/folder"}})
+	line, asked := callWithRoots(t, w, roots, `{"name":"index_status","arguments":{}}`)
+	if !asked || !strings.Contains(line, `are no local folder`) || !strings.Contains(line, `https://example.com/x, file:///no/such/folder`) || !strings.Contains(line, "start it with --repo") {
+		t.Errorf("index_status with roots that are no folder (asked: %v): %s", asked, line)
+	}
+}
+
 // callWithRoots sends a tools/call of params, as id 1, answers the
 // server's roots/list with roots, and returns the call's answer's line
 // and whether the server asked for the roots.
