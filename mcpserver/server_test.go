@@ -196,7 +196,7 @@ func TestErrorsAndCancellation(t *testing.T) {
 	// A budget too small for the pack's header asks for more by the name
 	// MCP gives it.
 	res, text = call(t, cs, "retrieve_context", map[string]any{"task": "token expiry", "budget_tokens": 40})
-	if res.IsError || !strings.Contains(text, "too small for the header; raise budget_tokens.") || strings.Contains(text, "--budget") {
+	if res.IsError || !strings.Contains(text, "too small for the header; raise budget_tokens to ") || strings.Contains(text, "--budget") {
 		t.Errorf("a budget too small for the header: error %v, %q", res.IsError, text)
 	}
 	res, text = call(t, cs, "search_code", map[string]any{"query": "the of"})

@@ -164,7 +164,9 @@ func Build(res *hone.Result, root string, opts Options) *Pack {
 	if used > opts.Budget*headerMost/100 {
 		// Even the tersest header would leave the code too little
 		// room: the code goes first.
-		head = "# Context pack from hone\nThe budget is too small for the header; raise " + budgetName + ".\n"
+		// It says how much would hold it.
+		need := (used*100 + headerMost - 1) / headerMost
+		head = fmt.Sprintf("# Context pack from hone\nThe budget is too small for the header; raise %s to %d.\n", budgetName, need)
 		used = count(head)
 		if used > opts.Budget {
 			head, used = "", 0

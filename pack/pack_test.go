@@ -123,8 +123,8 @@ func TestHeader(t *testing.T) {
 func TestBudgetName(t *testing.T) {
 	res := run(t, fixture, "fix the auth token expiry bug")
 	for _, tt := range []struct{ name, want string }{
-		{"", "The budget is too small for the header; raise --budget.\n"},
-		{"budget_tokens", "The budget is too small for the header; raise budget_tokens.\n"},
+		{"", "The budget is too small for the header; raise --budget to "},
+		{"budget_tokens", "The budget is too small for the header; raise budget_tokens to "},
 	} {
 		p := Build(res, fixture, Options{Budget: 40, BudgetName: tt.name})
 		if !strings.Contains(p.Text, tt.want) {
@@ -135,6 +135,14 @@ func TestBudgetName(t *testing.T) {
 		}
 		if p.Tokens > 40 {
 			t.Errorf("BudgetName %q: %d tokens, over the budget of 40", tt.name, p.Tokens)
+		}
+		// The budget it asks for holds the header.
+		var need int
+		if _, err := fmt.Sscanf(p.Text[strings.Index(p.Text, tt.want)+len(tt.want):], "%d.", &need); err != nil {
+			t.Fatalf("BudgetName %q: no budget asked for: %v\n%s", tt.name, err, p.Text)
+		}
+		if q := Build(res, fixture, Options{Budget: need, BudgetName: tt.name}); strings.Contains(q.Text, "too small for the header") {
+			t.Errorf("the budget the pack asked for, %d, is still too small for the header:\n%s", need, q.Text)
 		}
 	}
 }
