@@ -1185,10 +1185,6 @@ func importLines(lines []string, inDef func(line int) bool) (from, to int) {
 	return from, to
 }
 
-// importEnd returns the last line of the import statement on line i: the
-// line that closes the bracket it leaves open, the last of its lines
-// continued by a backslash, or i itself; -1 where a bracket stays open
-// for maxImportBlock lines.
 // commentBlockEnd is, where line i opens a block comment (/* … */) or a
 // triple-quoted string (a docstring) that it does not close, the index of
 // the line that closes it (the last line, if none does); else -1.
@@ -1230,6 +1226,10 @@ func commentBlockEnd(lines []string, i int) int {
 	return len(lines) - 1
 }
 
+// importEnd returns the last line of the import statement on line i: the
+// line that closes the bracket it leaves open, the last of its lines
+// continued by a backslash, or i itself; -1 where a bracket stays open
+// for maxImportBlock lines.
 func importEnd(lines []string, i int) int {
 	for _, b := range [][2]byte{{'(', ')'}, {'{', '}'}} {
 		depth := bracketDepth(lines[i], b[0], b[1])
