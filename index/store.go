@@ -186,7 +186,19 @@ import (
 //	      hold it. The line patterns end a definition nested in
 //	      another at its own closing brace, not its parent's
 //	      (structure.nestedEnd): Swift's and Dart's outlines change.
-const schemaVersion = "48"
+//	49    the line patterns end a definition of a brace language at
+//	      the margin at its own closing brace or line (a Rust struct
+//	      no longer runs over the impl after it), and before the
+//	      comments, annotations and attributes that lead to the next
+//	      (structure.leadingEnd); read no definition in a string over
+//	      lines (Go source in a test's backticks); push no container
+//	      for a declaration with no body (type Id = string;); find
+//	      TypeScript methods whose parameters run over lines and
+//	      class fields that hold a function, and C++ functions at the
+//	      margin qualified by a template's class or whole on a line;
+//	      take no C declaration over lines for a function; and a
+//	      regress/ or regression/ folder holds tests.
+const schemaVersion = "49"
 
 // hashSize is the length of a file's content hash, SHA-256 cut short: it
 // tells a file's content from its last (a chance of 2^-128 to take one

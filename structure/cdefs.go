@@ -261,6 +261,42 @@ func bodyFollows(lines []string, i int) bool {
 	return false
 }
 
+// declaredOnly reports whether the parameters opened on line i close with
+// a semicolon after them, within bodyLookahead lines: a declaration over
+// lines (int foo(int a,\n        int b);), not a definition. Strings,
+// characters and comments are skipped.
+func declaredOnly(lines []string, i int) bool {
+	depth, opened, inBlock := 0, false, false
+	for j := i; j < len(lines) && j < i+bodyLookahead; j++ {
+		l := lines[j]
+		for k := 0; k < len(l); k++ {
+			c := l[k]
+			if inBlock {
+				if c == '*' && k+1 < len(l) && l[k+1] == '/' {
+					inBlock = false
+					k++
+				}
+				continue
+			}
+			switch c {
+			case '/':
+				k, inBlock = commentAt(l, k)
+			case '"', '\'':
+				k = skipQuoted(l, k)
+			case '(':
+				depth++
+				opened = true
+			case ')':
+				depth--
+				if opened && depth == 0 {
+					return strings.HasPrefix(strings.TrimSpace(l[k+1:]), ";")
+				}
+			}
+		}
+	}
+	return false
+}
+
 // bodyLookahead: a definition's brace opens within this many lines of its
 // name: a long parameter list, an initializer list.
 const bodyLookahead = 20

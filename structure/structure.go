@@ -219,6 +219,8 @@ var (
 		r(`^(\s+)#?([\w$]+)\s*:\s*`+jsFunctionValue+`(?:\s*[{(]|\s*$)`, "function", 2).needing("function", "=>"),
 		// A function kept in a local name: const done = (value) => {.
 		r(`^(\s+)(?:const|let|var)\s+([\w$]+)\s*(?::[^=]+)?=\s*`+jsFunctionValue, "function", 2).needing("function", "=>"),
+		// A class's field that holds a function: private onChange = (v: string): void => {.
+		r(`^(\s+)(?:(?:public|private|protected|static|readonly|override|declare)\s+)*#?([\w$]+)\s*[?!]?\s*(?::[^=]+)?=\s*`+jsFunctionValue, "function", 2).needing("function", "=>"),
 		// A method, its body opened at the line's end or whole on it (get
 		// size() { return this.n; }, constructor(a) { super(a); }).
 		r(`^(\s+)(?:(?:public|private|protected|static|async|readonly|override|get|set)\s+)*\*?#?([\w$]+)\s*(?:<[^>]*>)?\([^)]*\)?\s*(?::\s*[^{]+)?\{(?:[^{}]*\}\s*[;,]?)?\s*(?://.*)?$`, "method", 2),
@@ -332,7 +334,10 @@ var (
 		r(`^(\s*)(?:template\s*<.*>\s*)?using\s+(\w+)\s*=`, "type", 2),
 		r(`^()#\s*define\s+(\w+)`, "constant", 2),
 		r(`^()typedef\s+.*?\b(\w+)\s*;`, "type", 2),
-		r(`^()[A-Za-z_][\w:*&<>,]*\s+(?:[\w:*&<>,]+\s+)*\**&?((?:\w+::)*~?\w+)\s*\([^;]*$`, "function", 2),
+		// A function at the margin: its name qualified by classes and
+		// templates' (T Container<T>::get() const {), its body to come
+		// or whole on its line (int max2(int a, int b) { return a; }).
+		r(`^()[A-Za-z_][\w:*&<>,]*\s+(?:[\w:*&<>,]+\s+)*\**&?((?:\w+(?:<[\w:*&, ]*>)?::)*~?\w+)\s*\((?:[^;]*$|[^;{}]*\)[\w\s]*\{.*\}\s*$)`, "function", 2),
 	}
 	rubyRules = []rule{
 		r(`^(\s*)(?:(?:private|protected|public|module_function)\s+)?def\s+(?:[\w:]+\.)?(\w+[?!=]?|\[\]=?|[-+*/%~!^&|<=>]+@?)`, "method", 2),
@@ -387,6 +392,126 @@ func bodyOnLine(line string) bool {
 	open := strings.Count(line, "{")
 	return open > 0 && open == strings.Count(line, "}")
 }
+
+// rustImpl matches the line that opens an impl block, and names the type
+// it implements for: impl<T> Trait for a::Type<T> {.
+var rustImpl = lazyre.New(`^\s*(?:unsafe\s+)?impl\b(?:\s*<[^{]*?>)?\s+(?:[^{]*?\s+for\s+)?(?:&\s*)?(?:[\w]+::)*(\w+)`)
+
+// jsOpenParams matches a line that may start a JavaScript or TypeScript
+// method whose parameters go on over the lines after it: its name, then
+// ( at the line's end.
+var jsOpenParams = lazyre.New(`^\s+(?:(?:public|private|protected|static|async|readonly|override|get|set)\s+)*\*?#?([\w$]+)\s*(?:<[^>]*>)?\(\s*$`)
+
+// jsCloseParams matches the line that closes such a method's parameters
+// and opens its body: ) {, ): Promise<void> {.
+var jsCloseParams = lazyre.New(`^\)\s*(?::\s*[^{;]+)?\{\s*(?://.*)?$`)
+
+// jsParamsOpenBody reports whether the parameters opened at the end of
+// line i (0-based) close, at its indentation, on a line that opens a
+// body: a method's, not a call's (whose ) is followed by ; or nothing).
+func jsParamsOpenBody(lines []string, i int) bool {
+	ind := indentOf(lines[i])
+	for k := i + 1; k < len(lines) && k <= i+maxSignatureLines; k++ {
+		t := strings.TrimSpace(lines[k])
+		if t == "" {
+			continue
+		}
+		if indentOf(lines[k]) <= ind {
+			return indentOf(lines[k]) == ind && jsCloseParams().MatchString(t)
+		}
+	}
+	return false
+}
+
+// opensAgain reports whether a line, trimmed, ends opening a bracket or
+// going on with an operator: }: {, }) => {, }: Props & Omit<. (Not with a
+// comma: an object's method ends at its },.)
+func opensAgain(t string) bool {
+	if c := strings.Index(t, "//"); c >= 0 {
+		t = strings.TrimSpace(t[:c])
+	}
+	for _, end := range []string{"{", "(", "[", "=>", "<", "<>", "&", "|", "=", "?", ":"} {
+		if strings.HasSuffix(t, end) {
+			return true
+		}
+	}
+	return false
+}
+
+// signatureGoesOn reports whether the first line from line k (0-based)
+// that is neither blank nor a comment goes on with a signature at
+// indentation ind: a comment between a Kotlin class and its constructor.
+func signatureGoesOn(lines []string, k, ind int) bool {
+	for ; k < len(lines); k++ {
+		t := strings.TrimSpace(lines[k])
+		if t == "" || leads(t) {
+			continue
+		}
+		return indentOf(lines[k]) == ind && kotlinConstructor().MatchString(t)
+	}
+	return false
+}
+
+// isLabel reports whether a line, trimmed, is a label alone: loop:.
+func isLabel(t string) bool {
+	name, ok := strings.CutSuffix(t, ":")
+	return ok && isIdent(name)
+}
+
+// opensBody reports whether the declaration of a brace language on line i
+// (0-based) opens a body: a { on its line or on the lines that go on with
+// it (more indented, or starting with {, ), :, where, extends or
+// implements), before a ; ends it or a line at its indentation starts
+// something else.
+func opensBody(lines []string, i int) bool {
+	ind := indentOf(lines[i])
+	for k := i; k < len(lines) && k < i+maxSignatureLines; k++ {
+		l := lines[k]
+		t := strings.TrimSpace(l)
+		if t == "" {
+			continue
+		}
+		if k > i && (strings.HasPrefix(t, "//") || strings.HasPrefix(t, "/*") || strings.HasPrefix(t, "*")) {
+			continue // a comment between: Kotlin's before its constructor
+		}
+		if k > i && indentOf(l) <= ind && !continuesSignature(t) {
+			return false
+		}
+		code := t
+		if c := strings.Index(code, "//"); c >= 0 {
+			code = strings.TrimSpace(code[:c])
+		}
+		if strings.Contains(code, "{") {
+			return true
+		}
+		if strings.HasSuffix(code, ";") {
+			return false
+		}
+	}
+	return false
+}
+
+// maxSignatureLines: a declaration's signature is read this many lines at
+// most for its body's brace.
+const maxSignatureLines = 20
+
+// continuesSignature reports whether a line at a declaration's own
+// indentation goes on with its signature.
+func continuesSignature(t string) bool {
+	if t[0] == '{' || t[0] == ')' || t[0] == ':' || t[0] == ',' || t[0] == '>' {
+		return true
+	}
+	for _, w := range []string{"where", "extends", "implements", "throws"} {
+		if t == w || strings.HasPrefix(t, w+" ") {
+			return true
+		}
+	}
+	return kotlinConstructor().MatchString(t)
+}
+
+// kotlinConstructor matches a Kotlin class's primary constructor on a
+// line of its own: internal actual constructor(data: ByteArray).
+var kotlinConstructor = lazyre.New(`^(?:(?:@\w+(?:\([^)]*\))?|internal|private|public|protected|actual|expect)\s+)*constructor\b`)
 
 // isJS reports the languages the JavaScript patterns outline.
 func isJS(lang string) bool {
@@ -571,7 +696,7 @@ func splitTextInto(lines []string, s string) []string {
 }
 
 type openDef struct {
-	idx    int
+	name   string // the container's name
 	indent int
 }
 
@@ -608,7 +733,14 @@ func extractDefs(lang string, rules []rule, lines []string) []Def {
 			statement[l] = true
 		}
 	}
+	var strs *stringScan // the strings over lines of a brace language
+	if braceClosed[lang] || lang == "c" || lang == "cpp" {
+		strs = newStringScan(lang)
+	}
 	for i, line := range lines {
+		if strs != nil && strs.line(line) {
+			continue // a string's line: no definition, no closing brace
+		}
 		if len(line) > 400 {
 			continue // minified or data; patterns would only mislead
 		}
@@ -694,7 +826,7 @@ func extractDefs(lang string, rules []rule, lines []string) []Def {
 				d.Container = m[1]
 			}
 			if len(stack) > 0 && ind > stack[len(stack)-1].indent {
-				d.Container = defs[stack[len(stack)-1].idx].Name
+				d.Container = stack[len(stack)-1].name
 				if kind == "function" {
 					d.Kind = "method"
 				}
@@ -704,6 +836,9 @@ func extractDefs(lang string, rules []rule, lines []string) []Def {
 				if len(stack) == 0 {
 					continue
 				}
+			}
+			if (lang == "c" || lang == "cpp") && kind == "function" && declaredOnly(lines, i) {
+				continue
 			}
 			if lang == "dart" && kind == "function" && !dartDeclLike(line, name) {
 				continue
@@ -729,21 +864,46 @@ func extractDefs(lang string, rules []rule, lines []string) []Def {
 				// A body whole on its line (record Point(int x) {},
 				// struct tag {};) contains nothing after it: no closing
 				// line would take it off the stack.
-				if indentScoped || !bodyOnLine(line) {
-					stack = append(stack, openDef{idx: len(defs) - 1, indent: ind})
+				// Nor does a declaration with no body (type Id = string;,
+				// pub struct Marker;, data class Point(val x: Int)).
+				if indentScoped || !bodyOnLine(line) && (strs == nil || opensBody(lines, i)) {
+					stack = append(stack, openDef{name: d.Name, indent: ind})
 				}
 			}
 			break
 		}
+		if !found && lang == "rust" {
+			// An impl block is no definition, but holds its type's
+			// methods: Ready.is_empty in impl Ready { … }.
+			if m := rustImpl().FindStringSubmatch(line); m != nil && opensBody(lines, i) {
+				for len(stack) > 0 && ind <= stack[len(stack)-1].indent {
+					stack = stack[:len(stack)-1]
+				}
+				stack = append(stack, openDef{name: m[1], indent: ind})
+				continue
+			}
+		}
+		if !found && isJS(lang) && ind > 0 {
+			// A method whose parameters run over lines: constructor(,
+			// then a line that closes them and opens the body.
+			if m := jsOpenParams().FindStringSubmatch(line); m != nil && !notNames[m[1]] && jsParamsOpenBody(lines, i) {
+				d := Def{Name: m[1], Kind: "method", Line: i + 1}
+				if len(stack) > 0 && ind > stack[len(stack)-1].indent {
+					d.Container = stack[len(stack)-1].name
+				}
+				defs = append(defs, d)
+				found = true
+			}
+		}
 		if !found && (lang == "java" || lang == "csharp") && len(stack) > 0 && ind > stack[len(stack)-1].indent {
-			class := defs[stack[len(stack)-1].idx].Name
+			class := stack[len(stack)-1].name
 			if name, ok := javaMethodAt(line, class); ok && (lang == "java" || csharpDeclLike(line, name)) {
 				defs = append(defs, Def{Name: name, Kind: "method", Container: class, Line: i + 1})
 			}
 		}
 		if !found && lang == "dart" && len(stack) > 0 && ind > stack[len(stack)-1].indent {
 			// A constructor: the class's own name, or a named one (Point.origin).
-			class := defs[stack[len(stack)-1].idx].Name
+			class := stack[len(stack)-1].name
 			name := ""
 			if rest, ok := strings.CutPrefix(trim, class); ok {
 				switch end := strings.IndexByte(rest, '('); {
@@ -759,7 +919,7 @@ func extractDefs(lang string, rules []rule, lines []string) []Def {
 			}
 		}
 		if !found && lang == "cpp" && len(stack) > 0 && ind > stack[len(stack)-1].indent {
-			class := defs[stack[len(stack)-1].idx].Name
+			class := stack[len(stack)-1].name
 			if name, ok := cConstructorAt(lines, i, class); ok {
 				defs = append(defs, Def{Name: name, Kind: "method", Container: class, Line: i + 1})
 				found = true
@@ -769,7 +929,7 @@ func extractDefs(lang string, rules []rule, lines []string) []Def {
 			if name, from, ok := cFunctionAt(lines, i); ok {
 				d := Def{Name: name, Kind: "function", Line: from + 1}
 				if len(stack) > 0 && ind > stack[len(stack)-1].indent {
-					d.Container = defs[stack[len(stack)-1].idx].Name
+					d.Container = stack[len(stack)-1].name
 					d.Kind = "method"
 				}
 				defs = append(defs, d)
@@ -830,7 +990,24 @@ func extractDefs(lang string, rules []rule, lines []string) []Def {
 				break
 			}
 		}
-		if braceClosed[lang] && ind > 0 {
+		cDef := (lang == "c" || lang == "cpp") && defs[i].Kind != "function" && defs[i].Kind != "method"
+		switch {
+		case braceClosed[lang] && (ind > 0 || lang != "php"):
+			// At the margin too: a struct ends at its brace, not over
+			// the impl after it; a var at its own line. (Not PHP's: a
+			// heredoc's end and the HTML after ?> are at the margin.)
+			end = nestedEnd(lang, lines, defs[i].Line, ind, end)
+		case cDef && strings.HasPrefix(strings.TrimSpace(lines[defs[i].Line-1]), "#"):
+			// A macro ends at its line, or the last its backslashes
+			// continue it to.
+			e := defs[i].Line
+			for e < end && strings.HasSuffix(strings.TrimRight(lines[e-1], " \t"), "\\") {
+				e++
+			}
+			end = e
+		case cDef && ind == 0:
+			// A type ends at its }; or its own line, not over the
+			// declarations after it; a class's labels (public:) go on.
 			end = nestedEnd(lang, lines, defs[i].Line, ind, end)
 		}
 		if (lang == "c" || lang == "cpp") && (defs[i].Kind == "function" || defs[i].Kind == "method") {
@@ -841,12 +1018,45 @@ func extractDefs(lang string, rules []rule, lines []string) []Def {
 				end = e
 			}
 		}
+		if braceClosed[lang] || lang == "c" || lang == "cpp" {
+			// The comments, annotations and attributes before what ends
+			// it lead to that, as in Python.
+			end = leadingEnd(lines, defs[i].Line, ind, end)
+		}
 		for end > defs[i].Line && strings.TrimSpace(lines[end-1]) == "" {
 			end--
 		}
 		defs[i].EndLine = end
 	}
 	return defs
+}
+
+// leadingEnd is where a definition (on line from, indented ind) that runs
+// to end at the latest ends once the lines at its end that lead to what
+// follows are left out: blank lines, comments (a block comment's inner
+// lines one column in), annotations and Rust's attributes, written at its
+// indentation or less.
+func leadingEnd(lines []string, from, ind, end int) int {
+	for end > from {
+		l := lines[end-1]
+		t := strings.TrimSpace(l)
+		if t != "" && (indentOf(l) > ind+1 || !leads(t)) {
+			break
+		}
+		end--
+	}
+	return end
+}
+
+// leads reports whether a line, trimmed, is a comment, an annotation or
+// an attribute: what goes before a definition.
+func leads(t string) bool {
+	for _, p := range []string{"//", "/*", "*", "@", "#[", "#!["} {
+		if strings.HasPrefix(t, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // braceClosed are the languages whose blocks close with a brace, C and
@@ -867,30 +1077,11 @@ var braceClosed = map[string]bool{"go": true, "javascript": true, "typescript": 
 // string over several lines (Go's and JavaScript's backticks, triple
 // quotes).
 func nestedEnd(lang string, lines []string, from, ind, end int) int {
-	quotes := []string{`"""`, "'''"}
-	if lang == "go" || lang == "javascript" || lang == "typescript" {
-		quotes = []string{"`"}
-	}
-	open := "" // the quote of a string over lines the scan is in
-	toggle := func(l string) {
-		for _, q := range quotes {
-			if open == "" || open == q {
-				if strings.Count(l, q)%2 == 1 {
-					if open == "" {
-						open = q
-					} else {
-						open = ""
-					}
-				}
-			}
-		}
-	}
-	toggle(lines[from-1])
+	strs := newStringScan(lang)
+	strs.line(lines[from-1])
 	for k := from; k < end; k++ { // lines[k] is line k+1
 		l := lines[k]
-		inString := open != ""
-		toggle(l)
-		if inString {
+		if strs.line(l) {
 			continue // a line of a string over lines, its last too
 		}
 		t := strings.TrimSpace(l)
@@ -898,6 +1089,9 @@ func nestedEnd(lang string, lines []string, from, ind, end int) int {
 			continue
 		}
 		li := indentOf(l)
+		// At its indentation, a line that closes a bracket and opens
+		// another goes on: the destructured parameters' }: {, then
+		// }) => {.
 		closing := t[0] == '}' || t[0] == ')' || t[0] == ']'
 		switch {
 		case li > ind:
@@ -907,7 +1101,11 @@ func nestedEnd(lang string, lines []string, from, ind, end int) int {
 				return k
 			}
 			continue
-		case t[0] == '{' || t[0] == ')' || strings.HasPrefix(t, "where"):
+		case t[0] == '{' || t[0] == ')' || t[0] == '>' || closing && opensAgain(t) || t == "where" || strings.HasPrefix(t, "where ") || isLabel(t) ||
+			kotlinConstructor().MatchString(t) || leads(t) && signatureGoesOn(lines, k+1, ind):
+			// A signature going on (a generic's parameters closing at
+			// the margin: > {), or a label, which gofmt writes at the
+			// margin (main:).
 			continue
 		case closing:
 			return k + 1
