@@ -115,8 +115,6 @@ var dirKinds = map[string]Kind{
 	"testsuite":     Test, // a project's test programs (netty's testsuite/src/main/java)
 	"testsuites":    Test,
 	"regress":       Test, // regression tests as BSD and C projects keep them (tmux's regress/*.sh)
-	"regression":    Test,
-	"regressions":   Test,
 
 	"vendor":           Vendor,
 	"node_modules":     Vendor,

@@ -24,7 +24,7 @@ func TestClassifyPath(t *testing.T) {
 			"a/FooTests.swift", "a/FooTestCase.kt", "a/FooIT.java", "a/Foo2Test.scala", "a/BarTests.cs",
 			"okio/src/jvmTest/kotlin/okio/A.kt", "src/androidUnitTest/kotlin/B.kt", "src/commonTest/C.kt",
 			"testsuite/src/main/java/a/Echo.java", "types/defineComponent.test-d.tsx", "index.test-d.ts",
-			"base/strings_unittest.cc", "regress/prompt-keys.sh", "tests/regression/Makefile", "src/test/regressions/a.c",
+			"base/strings_unittest.cc", "regress/prompt-keys.sh", "tests/regression/Makefile",
 		}},
 		{0, []string{ // not tests
 			"contest.go", "latest/x.go", "protest_utils.py", "testament.go",
@@ -35,7 +35,8 @@ func TestClassifyPath(t *testing.T) {
 			"cmd/server-test/main.go", "test-utils/render.js", "latests_x/a.go", "specs-go/v1/config.go",
 			"src/main/java/a/Test.java", "a/XCTest.swift", "a/Latest.java", "a/Contest.kt", "a/Audit.java",
 			"a/LoadTest.go", "a/parserTest.py", "src/JvmTest/A.kt", "a/Tests.cs",
-			"a/ABTest.java", "src/main/java/a/Fit.java", "seaborn/_stats/regression.py", "regress.c",
+			"a/ABTest.java", "src/main/java/a/Fit.java", "seaborn/_stats/regression.py", "regress.c", "statsmodels/regression/linear_model.py",
+			"mllib/src/main/scala/org/apache/spark/ml/regression/LinearRegression.scala",
 		}},
 		{Vendor, []string{
 			"vendor/github.com/x/y.go", "node_modules/react/index.js",
