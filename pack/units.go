@@ -139,7 +139,8 @@ const (
 )
 
 // concepts are the task's concepts as the pack weighs them: each
-// concept's stems, and its weight; and the lines its stack traces name.
+// concept's stems, and its weight; and the lines the task names (its
+// stack traces', its links', its prose's: traceFrames).
 type concepts struct {
 	// of maps each of the concepts' stems to the concepts that hold it,
 	// by their index in weight.
@@ -205,16 +206,25 @@ type frame struct {
 //   - the `path:line` of most other traces (Go, Rust, JavaScript, Java's
 //     `(Foo.java:123)`);
 //   - a link to a line or lines of a repository's file:
-//     `…/blob/main/src/x.c#L12`, `#L12-L20` (GitHub, GitLab, Gitea);
+//     `…/blob/main/src/x.c#L12`, `#L12-L20`, `#L12C3-L20C5`,
+//     `README.md?plain=1#L5` (GitHub, GitLab, Gitea);
 //   - prose: `a/b.py line 12`, `a/b.py, lines 12-20`, `a/b.py at line 12`,
 //     `a/b.py in 745 line`, `line 12 of a/b.py`.
-var framePatterns = []func() *regexp.Regexp{
-	lazyre.New(`File "(?P<path>[^"\n]+)", line (?P<from>\d+)`),
-	lazyre.New(`(?P<path>[\w./\\-]+\.[A-Za-z]{1,5}):(?P<from>\d+)`),
-	lazyre.New(`(?P<path>[\w./-]+\.[A-Za-z]{1,5})#L(?P<from>\d+)(?:-L?(?P<to>\d+))?`),
-	lazyre.New(`(?i)(?P<path>[\w./\\-]+\.[a-z]{1,5})[` + "`" + `'"]?,?\s+(?:(?:at|in|on)\s+)?lines?\s+(?P<from>\d+)(?:\s*(?:-|–|to)\s*(?P<to>\d+))?`),
-	lazyre.New(`(?i)(?P<path>[\w./\\-]+\.[a-z]{1,5})[` + "`" + `'"]?,?\s+(?:at|in|on)\s+(?P<from>\d+)(?:st|nd|rd|th)?\s+line`),
-	lazyre.New(`(?i)\blines?\s+(?P<from>\d+)(?:\s*(?:-|–|to)\s*(?P<to>\d+))?\s+(?:of|in)\s+[` + "`" + `'"]?(?P<path>[\w./\\-]+\.[a-z]{1,5})`),
+//
+// A prose match that the words after it give to another file ("a.py, line
+// 40 of b.py") or make a size ("config.py in 80 line width") is none.
+var framePatterns = []struct {
+	re     func() *regexp.Regexp
+	reject func() *regexp.Regexp // what may not follow the match
+}{
+	{re: lazyre.New(`File "(?P<path>[^"\n]+)", line (?P<from>\d+)`)},
+	{re: lazyre.New(`(?P<path>[\w./\\-]+\.[A-Za-z]{1,5}):(?P<from>\d+)`)},
+	{re: lazyre.New(`(?P<path>[\w./-]+\.[A-Za-z]{1,5})(?:\?[\w=&]*)?#L(?P<from>\d+)(?:C\d+)?(?:-L?(?P<to>\d+)(?:C\d+)?)?`)},
+	{re: lazyre.New(`(?i)(?P<path>[\w./\\-]+\.[a-z]{1,5})[` + "`" + `'"]?,?\s+(?:(?:at|in|on)\s+)?lines?\s+(?P<from>\d+)(?:\s*(?:-|–|to)\s*(?P<to>\d+))?\b`),
+		reject: lazyre.New(`(?i)^\s+(?:of|in)\s+[` + "`" + `'"]?[\w./\\-]+\.[a-z]{1,5}\b`)},
+	{re: lazyre.New(`(?i)(?P<path>[\w./\\-]+\.[a-z]{1,5})[` + "`" + `'"]?,?\s+in\s+(?P<from>\d+)(?:st|nd|rd|th)?\s+line\b`),
+		reject: lazyre.New(`(?i)^\s*(?:width|length|limit|long|wrap)`)},
+	{re: lazyre.New(`(?i)\blines?\s+(?P<from>\d+)(?:\s*(?:-|–|to)\s*(?P<to>\d+))?\s+(?:of|in)\s+[` + "`" + `'"]?(?P<path>[\w./\\-]+\.[a-z]{1,5})`)},
 }
 
 // maxFrames: the frames of a task read at most; maxFrameLines: the most
@@ -229,22 +239,34 @@ func traceFrames(task string) []frame {
 	var out []frame
 	seen := map[frame]bool{}
 	for _, p := range framePatterns {
-		re := p()
+		re := p.re()
 		iPath, iFrom, iTo := re.SubexpIndex("path"), re.SubexpIndex("from"), re.SubexpIndex("to")
-		for _, m := range re.FindAllStringSubmatch(task, maxFrames) {
-			from, err := strconv.Atoi(m[iFrom])
+		for _, at := range re.FindAllStringSubmatchIndex(task, maxFrames) {
+			if p.reject != nil && p.reject().MatchString(task[at[1]:]) {
+				continue
+			}
+			group := func(i int) string {
+				if i < 0 || at[2*i] < 0 {
+					return ""
+				}
+				return task[at[2*i]:at[2*i+1]]
+			}
+			from, err := strconv.Atoi(group(iFrom))
 			if err != nil || from <= 0 {
 				continue
 			}
 			to := from
-			if iTo >= 0 && m[iTo] != "" {
-				n, err := strconv.Atoi(m[iTo])
-				if err != nil || n-from >= maxFrameLines {
+			if t := group(iTo); t != "" {
+				n, err := strconv.Atoi(t)
+				if err != nil || n <= 0 {
+					continue
+				}
+				from, to = min(from, n), max(from, n) // lines 5-3: 3 to 5
+				if to-from >= maxFrameLines {
 					continue // a whole file's lines name none
 				}
-				to = max(n, from)
 			}
-			f := frame{strings.ReplaceAll(m[iPath], "\\", "/"), from, to}
+			f := frame{strings.ReplaceAll(group(iPath), "\\", "/"), from, to}
 			if !seen[f] && len(out) < maxFrames {
 				seen[f] = true
 				out = append(out, f)

@@ -178,6 +178,18 @@ func TestTraceFrames(t *testing.T) {
 	if framed == nil || plain == nil || !(framed.worth > plain.worth) {
 		t.Errorf("the unit of line 12: %+v; another: %+v: want it worth more", framed, plain)
 	}
+	for task, want := range map[string][]frame{
+		"see line 12 of a.py, line 40 of b.py":                          {{"a.py", 12, 12}, {"b.py", 40, 40}},
+		"a.py line 12 in parse() is wrong":                              {{"a.py", 12, 12}},
+		"Rewrite config.py in 2 lines; wrap setup.cfg in 80 line width": nil,
+		"lines 5-3 of b.py":                                             {{"b.py", 3, 5}},
+		"https://github.com/o/r/blob/main/a.c#L12C3-L20C5":              {{"//github.com/o/r/blob/main/a.c", 12, 20}},
+		"https://github.com/o/r/blob/main/README.md?plain=1#L5":         {{"//github.com/o/r/blob/main/README.md", 5, 5}},
+	} {
+		if got := traceFrames(task); !slices.Equal(got, want) {
+			t.Errorf("traceFrames(%q) = %v, want %v", task, got, want)
+		}
+	}
 	if fs := traceFrames("no trace here: version 3.10, at 10:30, in 2 lines, line 5 of 7, lines 3-9000 of a.py#L1-L9000"); len(fs) != 0 {
 		t.Errorf("traceFrames found %v in a task with no trace, and a link to too many lines", fs)
 	}
