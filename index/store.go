@@ -196,8 +196,9 @@ import (
 //	      TypeScript methods whose parameters run over lines and
 //	      class fields that hold a function, and C++ functions at the
 //	      margin qualified by a template's class or whole on a line;
-//	      take no C declaration over lines for a function; and a
-//	      regress/ or regression/ folder holds tests.
+//	      take no C declaration over lines for a function (one with
+//	      an attribute before its ; neither); and a regress/ folder
+//	      holds tests.
 const schemaVersion = "49"
 
 // hashSize is the length of a file's content hash, SHA-256 cut short: it

@@ -222,43 +222,18 @@ func returnTypeAbove(lines []string, i int) bool {
 // a body's brace opens, before a semicolon does: within bodyLookahead
 // lines. Strings, characters and comments are skipped.
 func bodyFollows(lines []string, i int) bool {
-	depth, closed := 0, false
-	inBlock := false
-	for j := i; j < len(lines) && j < i+bodyLookahead; j++ {
-		l := lines[j]
-		for k := 0; k < len(l); k++ {
-			c := l[k]
-			if inBlock {
-				if c == '*' && k+1 < len(l) && l[k+1] == '/' {
-					inBlock = false
-					k++
-				}
-				continue
-			}
-			switch c {
-			case '/':
-				k, inBlock = commentAt(l, k)
-			case '"', '\'':
-				k = skipQuoted(l, k)
-			case '(':
-				depth++
-			case ')':
-				depth--
-				if depth == 0 {
-					closed = true
-				}
-			case '{':
-				if depth == 0 {
-					return closed
-				}
-			case ';':
-				if depth == 0 {
-					return false
-				}
-			}
+	closed := false
+	return scanCode(lines, i, func(l string, k, depth int) (bool, bool) {
+		switch l[k] {
+		case ')':
+			closed = closed || depth == 0
+		case '{':
+			return depth == 0, closed
+		case ';':
+			return depth == 0, false
 		}
-	}
-	return false
+		return false, false
+	})
 }
 
 // declaredOnly reports whether the parameters opened on line i close with
@@ -266,7 +241,29 @@ func bodyFollows(lines []string, i int) bool {
 // lines (int foo(int a,\n        int b);), not a definition. Strings,
 // characters and comments are skipped.
 func declaredOnly(lines []string, i int) bool {
-	depth, opened, inBlock := 0, false, false
+	opened := false
+	return scanCode(lines, i, func(l string, k, depth int) (bool, bool) {
+		switch l[k] {
+		case '(':
+			opened = true
+		case ')':
+			if opened && depth == 0 {
+				// A ; after it, or ending its line after an
+				// attribute (int f(int a,\n int b) __THROW;).
+				rest := strings.TrimSpace(l[k+1:])
+				return true, strings.HasPrefix(rest, ";") || strings.HasSuffix(rest, ";") && !strings.Contains(rest, "{")
+			}
+		}
+		return false, false
+	})
+}
+
+// scanCode reads C code from line i on, bodyLookahead lines at most, and
+// calls fn on each bracket and semicolon outside strings, characters and
+// comments, with the depth of parentheses after it, until fn says to stop;
+// it returns what fn said then, or false.
+func scanCode(lines []string, i int, fn func(l string, k, depth int) (stop, result bool)) bool {
+	depth, inBlock := 0, false
 	for j := i; j < len(lines) && j < i+bodyLookahead; j++ {
 		l := lines[j]
 		for k := 0; k < len(l); k++ {
@@ -281,16 +278,20 @@ func declaredOnly(lines []string, i int) bool {
 			switch c {
 			case '/':
 				k, inBlock = commentAt(l, k)
+				continue
 			case '"', '\'':
 				k = skipQuoted(l, k)
+				continue
 			case '(':
 				depth++
-				opened = true
 			case ')':
 				depth--
-				if opened && depth == 0 {
-					return strings.HasPrefix(strings.TrimSpace(l[k+1:]), ";")
-				}
+			case '{', ';':
+			default:
+				continue
+			}
+			if stop, result := fn(l, k, depth); stop {
+				return result
 			}
 		}
 	}

@@ -11,6 +11,7 @@ import "strings"
 type stringScan struct {
 	lang  string
 	pairs []quotePair
+	stops string     // the bytes the scan stops at in code: quotes, /, the pairs' first
 	open  *quotePair // the string the scan is in, or nil
 	block bool       // in a /* */ comment
 	// JavaScript's template literals, nested through their ${}: for
@@ -31,7 +32,7 @@ func multilineQuotes(lang string) []quotePair {
 	switch lang {
 	case "go":
 		return []quotePair{{"`", "`", false}}
-	case "javascript", "typescript", "vue", "svelte":
+	case "javascript", "typescript":
 		return nil // templates: read by the scan itself
 	case "rust":
 		return []quotePair{{`r##"`, `"##`, false}, {`r#"`, `"#`, false}, {`br"`, `"`, false}, {`r"`, `"`, false}, {`"`, `"`, true}}
@@ -44,7 +45,13 @@ func multilineQuotes(lang string) []quotePair {
 }
 
 func newStringScan(lang string) *stringScan {
-	return &stringScan{lang: lang, pairs: multilineQuotes(lang)}
+	s := &stringScan{lang: lang, pairs: multilineQuotes(lang), stops: "\"'`/"}
+	for _, p := range s.pairs {
+		if !strings.Contains(s.stops, p.open[:1]) {
+			s.stops += p.open[:1]
+		}
+	}
+	return s
 }
 
 // line reads the next line and reports whether it starts inside a string:
@@ -70,6 +77,11 @@ func (s *stringScan) line(l string) (inside bool) {
 			i += j + 2
 			s.block = false
 		default:
+			j := strings.IndexAny(l[i:], s.stops)
+			if j < 0 {
+				return inside
+			}
+			i += j
 			if p := s.opener(l[i:]); p != nil {
 				s.open = p
 				i += len(p.open)

@@ -395,7 +395,7 @@ func bodyOnLine(line string) bool {
 
 // rustImpl matches the line that opens an impl block, and names the type
 // it implements for: impl<T> Trait for a::Type<T> {.
-var rustImpl = lazyre.New(`^\s*(?:unsafe\s+)?impl\b(?:\s*<[^{]*?>)?\s+(?:[^{]*?\s+for\s+)?(?:&\s*)?(?:[\w]+::)*(\w+)`)
+var rustImpl = lazyre.New(`^\s*(?:unsafe\s+)?impl\b(?:\s*<[^{]*?>)?\s+(?:[^{]*?\s+for\s+)?(?:&\s*(?:'\w+\s+)?(?:mut\s+)?)?(?:dyn\s+)?(?:[\w]+::)*(\w+)`)
 
 // jsOpenParams matches a line that may start a JavaScript or TypeScript
 // method whose parameters go on over the lines after it: its name, then
@@ -411,7 +411,7 @@ var jsCloseParams = lazyre.New(`^\)\s*(?::\s*[^{;]+)?\{\s*(?://.*)?$`)
 // body: a method's, not a call's (whose ) is followed by ; or nothing).
 func jsParamsOpenBody(lines []string, i int) bool {
 	ind := indentOf(lines[i])
-	for k := i + 1; k < len(lines) && k <= i+maxSignatureLines; k++ {
+	for k := i + 1; k < len(lines) && k <= i+bodyLookahead; k++ {
 		t := strings.TrimSpace(lines[k])
 		if t == "" {
 			continue
@@ -465,7 +465,7 @@ func isLabel(t string) bool {
 // something else.
 func opensBody(lines []string, i int) bool {
 	ind := indentOf(lines[i])
-	for k := i; k < len(lines) && k < i+maxSignatureLines; k++ {
+	for k := i; k < len(lines) && k < i+bodyLookahead; k++ {
 		l := lines[k]
 		t := strings.TrimSpace(l)
 		if t == "" {
@@ -490,10 +490,6 @@ func opensBody(lines []string, i int) bool {
 	}
 	return false
 }
-
-// maxSignatureLines: a declaration's signature is read this many lines at
-// most for its body's brace.
-const maxSignatureLines = 20
 
 // continuesSignature reports whether a line at a declaration's own
 // indentation goes on with its signature.
@@ -1060,22 +1056,25 @@ func leads(t string) bool {
 }
 
 // braceClosed are the languages whose blocks close with a brace, C and
-// C++ aside (braceEnd reads theirs).
+// C++ aside: braceEnd reads their functions' bodies, nestedEnd their
+// types at the margin.
 var braceClosed = map[string]bool{"go": true, "javascript": true, "typescript": true, "java": true, "kotlin": true,
 	"scala": true, "csharp": true, "rust": true, "swift": true, "php": true, "dart": true}
 
-// nestedEnd is where a definition nested in another (indented ind, on line
-// from) ends, at end at the latest: at the line that closes it at its own
-// indentation (}, }), ]), before a closing line less indented (its
-// parent's), or before a statement at its indentation. The next definition
-// at its indentation or less, which ends a definition otherwise, may lie
-// far past it: a nested function's end would run to its parent's, and take
-// its parent's lines for its own. A signature going on at its indentation
-// (a { on a line of its own, a ) that closes its parameters, whatever
-// follows it, Rust's where) is its; so are the lines less indented that
-// close nothing (a string's, a heredoc's, #if and #endif), and those of a
-// string over several lines (Go's and JavaScript's backticks, triple
-// quotes).
+// nestedEnd is where a definition of a brace language (indented ind, on
+// line from: nested in another, or at the margin) ends, at end at the
+// latest: at the line that closes it at its own indentation (}, }), ]),
+// before a closing line less indented (its parent's), or before a
+// statement at its indentation. The next definition at its indentation or
+// less, which ends a definition otherwise, may lie far past it: a nested
+// function's end would run to its parent's, and take its parent's lines
+// for its own; a struct's, over the impl after it. A signature going on at
+// its indentation (a { on a line of its own, a ) or a generic's > that
+// closes its parameters, a } that opens again as destructured parameters
+// do, Rust's where, Kotlin's constructor) is its, and so is a label (Go's
+// main:, C++'s public:); so are the lines less indented that close nothing
+// (a string's, a heredoc's, #if and #endif), and those of a string over
+// several lines (stringScan).
 func nestedEnd(lang string, lines []string, from, ind, end int) int {
 	strs := newStringScan(lang)
 	strs.line(lines[from-1])
