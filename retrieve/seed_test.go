@@ -273,12 +273,16 @@ func TestNothingToSearch(t *testing.T) {
 		if retrieve.HasSearchTerms(task) {
 			t.Errorf("HasSearchTerms(%q) = true, want false", task)
 		}
-		_, err := retrieve.Retrieve(context.Background(), t.TempDir(), task, hone.Options{IndexDir: t.TempDir()})
+		dir := t.TempDir()
+		_, err := retrieve.Retrieve(context.Background(), t.TempDir(), task, hone.Options{IndexDir: dir})
 		if !errors.Is(err, hone.ErrNothingToSearch) {
 			t.Errorf("Retrieve(%q): %v, want ErrNothingToSearch", task, err)
 		}
+		if es, _ := os.ReadDir(dir); len(es) != 0 {
+			t.Errorf("Retrieve(%q) wrote %d entries in the index folder before refusing the task", task, len(es))
+		}
 	}
-	for _, task := range []string{"你好", "fix it", "ok", "重试", "tokenExpiry"} {
+	for _, task := range []string{"你好", "fix it", "ok", "重试", "tokenExpiry", "a.c", "x.h"} {
 		if !retrieve.HasSearchTerms(task) {
 			t.Errorf("HasSearchTerms(%q) = false, want true", task)
 		}

@@ -198,13 +198,15 @@ func cleanTask(task string) string {
 	return task
 }
 
-// analyzeTask turns the task into concepts, weighted against the index.
 // HasSearchTerms reports whether a task has something the loop could search
-// for, whatever the repository: a word or name of two letters or more
-// that is not a stop word nor a number, or a word of a script without
-// spaces (中文). A task it refuses has no concepts in any index; one it
-// passes may still have none (a word no file holds).
+// for, whatever the repository: a path (a.c), a word or name of two
+// letters or more that is not a stop word nor a number, or a word of a
+// script without spaces (中文). A task it refuses has no concepts in any
+// index; one it passes may still have none (a word no file holds).
 func HasSearchTerms(task string) bool {
+	if pathLike().MatchString(task) {
+		return true
+	}
 	found := false
 	tokenize.EachShort(task, func(t tokenize.Token) {
 		switch {
@@ -219,6 +221,7 @@ func HasSearchTerms(task string) bool {
 	return found
 }
 
+// analyzeTask turns the task into concepts, weighted against the index.
 func analyzeTask(task string, ix *index.Index) []*concept {
 	byKey := map[string]*concept{}
 	var order []*concept
