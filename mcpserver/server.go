@@ -178,7 +178,11 @@ func (s *Server) repo(ctx context.Context, ss *mcp.ServerSession) (string, error
 		return s.fallback, nil
 	}
 	if len(unusable) > 0 {
-		return "", fmt.Errorf("no repository: the client's workspace roots (%s) are no local folder (a file:// URI of a folder that exists), and hone mcp did not start in a git repository; start it with --repo DIR", quote(strings.Join(unusable[:min(len(unusable), 3)], ", ")))
+		named := strings.Join(unusable[:min(len(unusable), 3)], ", ")
+		if len(unusable) > 3 {
+			named += fmt.Sprintf(" and %d more", len(unusable)-3)
+		}
+		return "", fmt.Errorf("no repository: the client's workspace roots (%s) are no local folder (a file:// URI of a folder that exists, outside .git), and hone mcp did not start in a git repository; start it with --repo DIR", quote(named))
 	}
 	return "", errors.New("no repository: the client named no workspace folder (MCP roots), and hone mcp did not start in a git repository; start it with --repo DIR")
 }
