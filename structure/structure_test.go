@@ -1401,10 +1401,7 @@ func TestNestedEnd(t *testing.T) {
 // next: its comment, annotations and attributes. A markdown section keeps
 // its list.
 func TestLeadingEnd(t *testing.T) {
-	tests := []struct {
-		name, path, src string
-		want            []string
-	}{
+	checkOutlines(t, []outlineCase{
 		{"Go: a var, then a function's comment", "a.go",
 			"package a\n\nvar v1 = 1\nvar v2 = 2\n\n// F does f.\n// It is F.\nfunc F() {\n\treturn\n}\n\nconst X = 3\n\n// a comment alone\n\ntype T struct {\n\tA int\n}\n",
 			[]string{"v1 constant  3-3", "v2 constant  4-4", "F function  8-10", "X constant  12-12", "T type  16-18"}},
@@ -1432,24 +1429,14 @@ func TestLeadingEnd(t *testing.T) {
 		{"a markdown section's list", "a.md",
 			"# One\n\ntext\n* a\n* b\n\n# Two\n\ntext\n",
 			[]string{"One section  1-5", "Two section  7-9"}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := outlineDefs(ExtractFallback(tt.path, []byte(tt.src))); !slices.Equal(got, tt.want) {
-				t.Errorf("defs %q, want %q", got, tt.want)
-			}
-		})
-	}
+	})
 }
 
 // Strings over lines are a string's lines, not code: they define nothing,
 // close no class and end no definition. A declaration with no body is no
 // container. (A review's cases.)
 func TestOutlineStringsAndBodiless(t *testing.T) {
-	tests := []struct {
-		name, path, src string
-		want            []string
-	}{
+	checkOutlines(t, []outlineCase{
 		{"a Kotlin raw string with a brace at the margin", "a.kt",
 			"class A {\n    fun json(): String {\n        return \"\"\"\n{\n}\n\"\"\".trimIndent()\n    }\n\n    fun other() {\n        go()\n    }\n}\n",
 			[]string{"A class  1-12", "json method A 2-7", "other method A 9-11"}},
@@ -1483,14 +1470,7 @@ func TestOutlineStringsAndBodiless(t *testing.T) {
 		{"a line that starts with where", "a.js",
 			"function outer() {\n  function add(x) { return x; }\n  whereClause = add('a');\n}\n",
 			[]string{"outer function  1-4", "add function  2-2"}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := outlineDefs(ExtractFallback(tt.path, []byte(tt.src))); !slices.Equal(got, tt.want) {
-				t.Errorf("defs %q, want %q", got, tt.want)
-			}
-		})
-	}
+	})
 }
 
 // A review compared the outlines before and after strings, margins and
@@ -1498,10 +1478,7 @@ func TestOutlineStringsAndBodiless(t *testing.T) {
 // repositories, against tree-sitter's): the patterns where the new outline
 // went wrong.
 func TestOutlineReviewCases(t *testing.T) {
-	tests := []struct {
-		name, path, src string
-		want            []string
-	}{
+	checkOutlines(t, []outlineCase{
 		{"a backtick in a regular expression", "a.ts",
 			"const toCamel = (a: string) => a.replace(/`|'/g, '')\n\nexport function next() {\n  return 1;\n}\n",
 			[]string{"toCamel variable  1-1", "next function  3-5"}},
@@ -1535,7 +1512,18 @@ func TestOutlineReviewCases(t *testing.T) {
 		{"Kotlin's constructor on a line of its own", "a.kt",
 			"expect open class ByteString\n// Trusted internal constructor.\ninternal constructor(data: ByteArray) : Comparable<ByteString> {\n    fun utf8(): String\n}\n",
 			[]string{"ByteString class  1-5", "utf8 method ByteString 4-4"}},
-	}
+	})
+}
+
+// outlineCase is a source file and the outline the line patterns should
+// give it (outlineDefs' lines).
+type outlineCase struct {
+	name, path, src string
+	want            []string
+}
+
+func checkOutlines(t *testing.T, tests []outlineCase) {
+	t.Helper()
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			if got := outlineDefs(ExtractFallback(tt.path, []byte(tt.src))); !slices.Equal(got, tt.want) {
