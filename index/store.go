@@ -197,8 +197,9 @@ import (
 //	      class fields that hold a function, and C++ functions at the
 //	      margin qualified by a template's class or whole on a line;
 //	      take no C declaration over lines for a function (one with
-//	      an attribute before its ; neither); and a regress/ folder
-//	      holds tests.
+//	      an attribute before its ; neither); read PHP's HTML between
+//	      ?> and <?php in a method as none of its code; and a
+//	      regress/ folder holds tests.
 const schemaVersion = "49"
 
 // hashSize is the length of a file's content hash, SHA-256 cut short: it

@@ -438,6 +438,27 @@ func opensAgain(t string) bool {
 	return false
 }
 
+// phpLeaves reports whether a PHP line, read from in PHP or (html) out of
+// it, ends out of it: after a ?> that no <?php opens again.
+func phpLeaves(l string, html bool) bool {
+	for l != "" {
+		if html {
+			i := strings.Index(l, "<?")
+			if i < 0 {
+				return true
+			}
+			html, l = false, l[i+2:]
+			continue
+		}
+		i := strings.Index(l, "?>")
+		if i < 0 {
+			return false
+		}
+		html, l = true, l[i+2:]
+	}
+	return html
+}
+
 // signatureGoesOn reports whether the first line from line k (0-based)
 // that is neither blank nor a comment goes on with a signature at
 // indentation ind: a comment between a Kotlin class and its constructor.
@@ -1078,10 +1099,18 @@ var braceClosed = map[string]bool{"go": true, "javascript": true, "typescript": 
 func nestedEnd(lang string, lines []string, from, ind, end int) int {
 	strs := newStringScan(lang)
 	strs.line(lines[from-1])
+	html := lang == "php" && phpLeaves(lines[from-1], false)
 	for k := from; k < end; k++ { // lines[k] is line k+1
 		l := lines[k]
 		if strs.line(l) {
 			continue // a line of a string over lines, its last too
+		}
+		if lang == "php" {
+			// What PHP writes out between ?> and <?php is no code.
+			was := html
+			if html = phpLeaves(l, html); was {
+				continue
+			}
 		}
 		t := strings.TrimSpace(l)
 		if t == "" || t[0] == '#' {
