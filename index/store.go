@@ -193,7 +193,8 @@ import (
 //	      (structure.leadingEnd); read no definition in a string over
 //	      lines (Go source in a test's backticks); push no container
 //	      for a declaration with no body (type Id = string;); find
-//	      TypeScript methods whose parameters run over lines and
+//	      TypeScript methods whose parameters run over lines or take
+//	      a function (fn: (x: T) => void), and
 //	      class fields that hold a function, and C++ functions at the
 //	      margin qualified by a template's class or whole on a line;
 //	      take no C declaration over lines for a function (one with

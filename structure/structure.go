@@ -223,7 +223,7 @@ var (
 		r(`^(\s+)(?:(?:public|private|protected|static|readonly|override|declare)\s+)*#?([\w$]+)\s*[?!]?\s*(?::[^=]+)?=\s*`+jsFunctionValue, "function", 2).needing("function", "=>"),
 		// A method, its body opened at the line's end or whole on it (get
 		// size() { return this.n; }, constructor(a) { super(a); }).
-		r(`^(\s+)(?:(?:public|private|protected|static|async|readonly|override|get|set)\s+)*\*?#?([\w$]+)\s*(?:<[^>]*>)?\([^)]*\)?\s*(?::\s*[^{]+)?\{(?:[^{}]*\}\s*[;,]?)?\s*(?://.*)?$`, "method", 2),
+		r(`^(\s+)(?:(?:public|private|protected|static|async|readonly|override|get|set)\s+)*\*?#?([\w$]+)\s*(?:<[^>]*>)?\((?:[^()]|\([^()]*\))*\)?\s*(?::\s*[^{]+)?\{(?:[^{}]*\}\s*[;,]?)?\s*(?://.*)?$`, "method", 2),
 	}
 	javaRules = []rule{
 		r(`^(\s*)(?:(?:public|private|protected|internal|static|final|abstract|sealed|open|data|partial|override|inline|suspend|case)\s+)*(?:class|object|record|struct)\s+(\w+)`, "class", 2),
@@ -547,7 +547,7 @@ func isJS(lang string) bool {
 // the brace, start with no string, and hold no function or arrow.
 func jsMethodLike(line string) bool {
 	open := strings.IndexByte(line, '(')
-	if open < 0 || strings.Contains(line, "function") || strings.Contains(line, "=>") {
+	if open < 0 || strings.Contains(line, "function") {
 		return false
 	}
 	depth := 0
@@ -559,6 +559,11 @@ func jsMethodLike(line string) bool {
 			depth--
 			if depth == 0 {
 				args := strings.TrimSpace(line[open+1 : i])
+				// An arrow only in a parameter's type (fn: (x: T) =>
+				// void), none after the parameters.
+				if strings.Contains(line[i:], "=>") || strings.Contains(args, "=>") && !strings.Contains(args, ":") {
+					return false
+				}
 				return args == "" || !strings.ContainsAny(args[:1], "'\"`")
 			}
 		}
