@@ -885,7 +885,8 @@ func commentBlocks(lang string, lines []string) []int {
 	out := make([]int, len(lines)+2)
 	k := 0
 	for i := 0; i < len(lines); i++ {
-		if end := commentBlockEnd(lines, i); end >= 0 && strings.HasPrefix(strings.TrimSpace(lines[i]), "/*") {
+		t := strings.TrimSpace(lines[i])
+		if end := commentBlockEnd(lines, i); end >= 0 && strings.HasPrefix(t, "/*") {
 			k++
 			for j := i; j <= end; j++ {
 				out[j+1] = k
@@ -893,11 +894,10 @@ func commentBlocks(lang string, lines []string) []int {
 			i = end
 			continue
 		}
-		t := strings.TrimSpace(lines[i])
 		if !isPreamble(lang, t) || !docComment(t) || strings.HasPrefix(t, "@") {
 			continue
 		}
-		if i == 0 || out[i] == 0 {
+		if out[i] == 0 { // the line above is none of a comment's
 			k++
 		}
 		out[i+1] = k

@@ -427,15 +427,21 @@ func jsParamsOpenBody(lines []string, i int) bool {
 // going on with an operator: }: {, }) => {, }: Props & Omit<. (Not with a
 // comma: an object's method ends at its },.)
 func opensAgain(t string) bool {
-	if c := strings.Index(t, "//"); c >= 0 {
-		t = strings.TrimSpace(t[:c])
-	}
+	t = beforeLineComment(t)
 	for _, end := range []string{"{", "(", "[", "=>", "<", "<>", "&", "|", "=", "?", ":"} {
 		if strings.HasSuffix(t, end) {
 			return true
 		}
 	}
 	return false
+}
+
+// beforeLineComment is a trimmed line without its // comment.
+func beforeLineComment(t string) string {
+	if c := strings.Index(t, "//"); c >= 0 {
+		return strings.TrimSpace(t[:c])
+	}
+	return t
 }
 
 // phpLeaves reports whether a PHP line, read from in PHP or (html) out of
@@ -492,16 +498,13 @@ func opensBody(lines []string, i int) bool {
 		if t == "" {
 			continue
 		}
-		if k > i && (strings.HasPrefix(t, "//") || strings.HasPrefix(t, "/*") || strings.HasPrefix(t, "*")) {
-			continue // a comment between: Kotlin's before its constructor
+		if k > i && leads(t) {
+			continue // a comment or annotation between: Kotlin's before its constructor
 		}
 		if k > i && indentOf(l) <= ind && !continuesSignature(t) {
 			return false
 		}
-		code := t
-		if c := strings.Index(code, "//"); c >= 0 {
-			code = strings.TrimSpace(code[:c])
-		}
+		code := beforeLineComment(t)
 		if strings.Contains(code, "{") {
 			return true
 		}
@@ -755,8 +758,9 @@ func extractDefs(lang string, rules []rule, lines []string) []Def {
 			statement[l] = true
 		}
 	}
+	brace := braceClosed[lang] || lang == "c" || lang == "cpp"
 	var strs *stringScan // the strings over lines of a brace language
-	if braceClosed[lang] || lang == "c" || lang == "cpp" {
+	if brace {
 		strs = newStringScan(lang)
 	}
 	for i, line := range lines {
@@ -888,7 +892,7 @@ func extractDefs(lang string, rules []rule, lines []string) []Def {
 				// line would take it off the stack.
 				// Nor does a declaration with no body (type Id = string;,
 				// pub struct Marker;, data class Point(val x: Int)).
-				if indentScoped || !bodyOnLine(line) && (strs == nil || opensBody(lines, i)) {
+				if indentScoped || !bodyOnLine(line) && (!brace || opensBody(lines, i)) {
 					stack = append(stack, openDef{name: d.Name, indent: ind})
 				}
 			}
@@ -1014,11 +1018,6 @@ func extractDefs(lang string, rules []rule, lines []string) []Def {
 		}
 		cDef := (lang == "c" || lang == "cpp") && defs[i].Kind != "function" && defs[i].Kind != "method"
 		switch {
-		case braceClosed[lang] && (ind > 0 || lang != "php"):
-			// At the margin too: a struct ends at its brace, not over
-			// the impl after it; a var at its own line. (Not PHP's: a
-			// heredoc's end and the HTML after ?> are at the margin.)
-			end = nestedEnd(lang, lines, defs[i].Line, ind, end)
 		case cDef && strings.HasPrefix(strings.TrimSpace(lines[defs[i].Line-1]), "#"):
 			// A macro ends at its line, or the last its backslashes
 			// continue it to.
@@ -1027,9 +1026,12 @@ func extractDefs(lang string, rules []rule, lines []string) []Def {
 				e++
 			}
 			end = e
-		case cDef && ind == 0:
-			// A type ends at its }; or its own line, not over the
-			// declarations after it; a class's labels (public:) go on.
+		case braceClosed[lang] && (ind > 0 || lang != "php"), cDef && ind == 0:
+			// At the margin too: a struct ends at its brace, not over
+			// the impl after it; a var at its own line; a C type at
+			// its };, a class's labels (public:) going on. (Not PHP's
+			// at the margin: a heredoc's end and the HTML after ?> are
+			// there.)
 			end = nestedEnd(lang, lines, defs[i].Line, ind, end)
 		}
 		if (lang == "c" || lang == "cpp") && (defs[i].Kind == "function" || defs[i].Kind == "method") {
@@ -1040,7 +1042,7 @@ func extractDefs(lang string, rules []rule, lines []string) []Def {
 				end = e
 			}
 		}
-		if braceClosed[lang] || lang == "c" || lang == "cpp" {
+		if brace {
 			// The comments, annotations and attributes before what ends
 			// it lead to that, as in Python.
 			end = leadingEnd(lines, defs[i].Line, ind, end)
