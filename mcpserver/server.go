@@ -151,17 +151,15 @@ func (s *Server) repo(ctx context.Context, ss *mcp.ServerSession) (string, error
 			broad := ""
 			for _, r := range res.Roots {
 				dir, ok := rootDir(r.URI)
-				if !ok {
+				switch {
+				case !ok:
 					unusable = append(unusable, r.URI)
-				}
-				if ok {
+				case walk.TooBroad(dir):
 					// A workspace of the user's home, or of the file
 					// system's root, is no repository: indexing it would
 					// take each call, and the disk, to read everything.
-					if walk.TooBroad(dir) {
-						broad = dir
-						continue
-					}
+					broad = dir
+				default:
 					return dir, nil
 				}
 			}
