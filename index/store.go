@@ -201,7 +201,11 @@ import (
 //	      an attribute before its ; neither); read PHP's HTML between
 //	      ?> and <?php in a method as none of its code; and a
 //	      regress/ folder holds tests.
-const schemaVersion = "49"
+//	50    the line patterns read a declaration after its annotations
+//	      or attributes on its line (Java's, Dart's and TypeScript's
+//	      @Name(...), C#'s [Name(...)]) and a C# tuple return type,
+//	      and end a C++ namespace at its brace, as a module.
+const schemaVersion = "50"
 
 // hashSize is the length of a file's content hash, SHA-256 cut short: it
 // tells a file's content from its last (a chance of 2^-128 to take one

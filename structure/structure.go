@@ -797,6 +797,19 @@ func extractDefs(lang string, rules []rule, lines []string) []Def {
 		} else if lang != "markdown" && strings.HasPrefix(trim, "#") {
 			continue
 		}
+		// The patterns read a declaration after its annotations on its
+		// line, and a C# tuple return type as one word.
+		read := trim
+		if n := annotationsEnd(lang, read); n > 0 && n < len(read) {
+			read = read[n:]
+		}
+		if lang == "csharp" {
+			read = csharpTuple(read)
+		}
+		if read != trim {
+			line = line[:len(line)-len(strings.TrimLeft(line, " \t"))] + read
+			trim = read
+		}
 		if lang == "go" && ind0(line) {
 			// A group of constants or variables opens and closes at the
 			// margin.
@@ -847,6 +860,9 @@ func extractDefs(lang string, rules []rule, lines []string) []Def {
 				continue
 			}
 			kind := ru.kind
+			if (lang == "c" || lang == "cpp") && strings.HasPrefix(trim, "namespace") {
+				kind = "module" // C++'s namespace, in a header read as C too
+			}
 			d := Def{Name: name, Kind: kind, Line: i + 1}
 			if lang == "go" && kind == "method" {
 				d.Container = m[1]
@@ -1018,6 +1034,12 @@ func extractDefs(lang string, rules []rule, lines []string) []Def {
 		}
 		cDef := (lang == "c" || lang == "cpp") && defs[i].Kind != "function" && defs[i].Kind != "method"
 		switch {
+		case cDef && defs[i].Kind == "module":
+			// A namespace ends at its brace, past the definitions at
+			// its indentation that it holds.
+			if e := braceEnd(lines, defs[i].Line, len(lines)); e > 0 {
+				end = e
+			}
 		case cDef && strings.HasPrefix(strings.TrimSpace(lines[defs[i].Line-1]), "#"):
 			// A macro ends at its line, or the last its backslashes
 			// continue it to.

@@ -413,6 +413,9 @@ func FuzzExtractFallback(f *testing.F) {
 	f.Add("CMakeLists.txt", "function(f a)\nendfunction()\n")
 	f.Add("a.jl", "f(x) = 2x\ng(x) == 1\nfunction h!\n")
 	f.Add("a.dart", "class A {\n  A.named(this.x);\n  A.\n  A(\n  void Function(int) f;\n  return g(\n  int get x => 1;\n}\n")
+	f.Add("a.java", "class A {\n  @A(\"(\\\"\") @B({1, 2}) public void f() {\n  @C(\n  @\n  @interface D {}\n}\n")
+	f.Add("a.cs", "class A {\n  [X(\"]\")][Y] (int, T) F() {\n  (a, b) = (b, a);\n  [\n  (int a,\n}\n")
+	f.Add("a.hpp", "namespace a {\nnamespace b {\n}\nint f() {}\n")
 	f.Fuzz(func(t *testing.T, p, src string) {
 		defsInRange(t, ExtractFallback(p, []byte(src)), src)
 	})
@@ -720,7 +723,7 @@ enum class color : uint32_t {
 class Forward;
 struct stat st;
 }
-`, []string{"fmt:1-1", "format_error:2-5", "format_error:4-4", "buffer:6-7", "formatter:9-10", "convert_to_int:11-11",
+`, []string{"fmt:1-19", "format_error:2-5", "format_error:4-4", "buffer:6-7", "formatter:9-10", "convert_to_int:11-11",
 			"has_formatter:13-13", "color:14-16"}},
 		{"constructors and destructors outside the class", "section.cpp", `SectionInfo::SectionInfo(SourceLineInfo const& info,
                          std::string const& name)
@@ -1518,6 +1521,21 @@ func TestOutlineReviewCases(t *testing.T) {
 		{"Kotlin's constructor on a line of its own", "a.kt",
 			"expect open class ByteString\n// Trusted internal constructor.\ninternal constructor(data: ByteArray) : Comparable<ByteString> {\n    fun utf8(): String\n}\n",
 			[]string{"ByteString class  1-5", "utf8 method ByteString 4-4"}},
+		{"Java annotations with arguments on a method's line", "A.java",
+			"public class A {\n    @GetMapping(\"/x\") public String list() {\n        return \"a\";\n    }\n    @SuppressWarnings({\"unchecked\", \"(\"}) <T> T cast(Object o) {\n        return (T) o;\n    }\n    @Override\n    public String toString() {\n        return tags.get(0);\n    }\n}\n\n@interface Marker {\n}\n",
+			[]string{"A class  1-12", "list method A 2-4", "cast method A 5-7", "toString method A 9-11", "Marker interface  14-15"}},
+		{"C# attributes on a method's line, tuple return types", "C.cs",
+			"public class C {\n    [HttpGet(\"x\")] public IActionResult Get() {\n        return Ok();\n    }\n    public (int count, string name) Pair() {\n        return (1, \"a\");\n    }\n    [Fact][Trait(\"a\", \"b\")] async Task Runs() {\n        (a, b) = Swap(a, b);\n        var n = (int) Count();\n    }\n}\n",
+			[]string{"C class  1-12", "Get method C 2-4", "Pair method C 5-7", "Runs method C 8-11"}},
+		{"decorators on a method's line", "a.ts",
+			"export class Panel {\n  @Input() name: string;\n  @HostListener('click', ['$event']) onClick(e: Event) {\n    this.open = !this.open;\n  }\n}\n",
+			[]string{"Panel class  1-6", "onClick method Panel 3-5"}},
+		{"Dart annotations with arguments on a method's line", "a.dart",
+			"class Store {\n  @Deprecated('use put') void add(int x) {\n    put(x);\n  }\n}\n",
+			[]string{"Store class  1-5", "add method Store 2-4"}},
+		{"C++ namespaces end at their braces", "a.hpp",
+			"namespace outer {\nnamespace inner\n{\nint f(int a) {\n    return a;\n}\n}  // namespace inner\n}  // namespace outer\n\nint g() {\n    return 1;\n}\n",
+			[]string{"outer module  1-8", "inner module  2-7", "f function  4-6", "g function  10-12"}},
 	})
 }
 
