@@ -10,6 +10,7 @@ import (
 	"github.com/hone-tools/hone/retrieve"
 
 	"github.com/hone-tools/hone/index"
+	"github.com/hone-tools/hone/internal/lazyre"
 	"github.com/hone-tools/hone/internal/warm"
 	"github.com/hone-tools/hone/pack"
 	"github.com/hone-tools/hone/redact"
@@ -42,7 +43,8 @@ func (s *Server) addSearchCode(srv *mcp.Server) {
 	mcp.AddTool(srv, &mcp.Tool{
 		Name: "search_code",
 		Description: "Search the repository's files for keywords or identifiers (identifier-aware: refreshSession matches refresh_session " +
-			"and session refresh), ranked by BM25 over file names, definitions and text, with the lines of each file that hold the most of the query.",
+			"and session refresh), ranked by BM25 over file names, definitions and text, the files that define a name of the query first among equals and tests, docs and examples lower unless the query asks for them, " +
+			"with the lines of each file that hold the most of the query.",
 	}, s.searchCode)
 }
 
@@ -77,9 +79,17 @@ func (s *Server) searchCode(ctx context.Context, req *mcp.CallToolRequest, in Se
 	}
 	defer release()
 	keep := func(e *index.Entry) bool { return retrieve.Searchable(in.Include, in.Exclude, e) }
+	kind := retrieve.SearchPrior(ix, in.Query)
 	var hits []index.Hit
 	err = warm.Repaired(ctx, ix, func() error {
-		hits = ix.Run(index.Search{Terms: terms, Keep: keep, Limit: limit})
+		defined := definerWeights(ix, in.Query, keep)
+		prior := func(e *index.Entry) float64 {
+			if w, ok := defined[e]; ok {
+				return kind(e) * w
+			}
+			return kind(e)
+		}
+		hits = ix.Run(index.Search{Terms: terms, Keep: keep, Prior: prior, Limit: limit})
 		return ix.Err()
 	})
 	if err != nil {
@@ -92,6 +102,37 @@ func (s *Server) searchCode(ctx context.Context, req *mcp.CallToolRequest, in Se
 	}
 	res, out := hitsAnswer("", found)
 	return res, out, nil
+}
+
+// queryName is a name a query may write as code: an identifier, or each
+// part of a dotted one (Command.PersistentFlags).
+var queryName = lazyre.New(`[A-Za-z_$][\w$]{2,}`)
+
+// maxQueryNames: the names of a query looked up among the definitions,
+// at most.
+const maxQueryNames = 32
+
+// definerWeights are what search_code multiplies the score of a file that
+// defines one of the query's names by (PersistentFlags, refresh_session:
+// the name as written): 1 + 1/n, n the searchable files that define it,
+// the most over its names. The file that implements a name outranks the
+// tests and documents that say it more often, as zoekt's symbol matches
+// do; a name many files define weighs little.
+func definerWeights(ix *index.Index, query string, keep func(*index.Entry) bool) map[*index.Entry]float64 {
+	names := queryName().FindAllString(query, maxQueryNames)
+	out := map[*index.Entry]float64{}
+	for _, es := range ix.DefinersOf(names) {
+		var kept []*index.Entry
+		for _, e := range es {
+			if keep(e) && !slices.Contains(kept, e) {
+				kept = append(kept, e)
+			}
+		}
+		for _, e := range kept {
+			out[e] = max(out[e], 1+1/float64(len(kept)))
+		}
+	}
+	return out
 }
 
 // hitsAnswer is search_code's answer of its hits, best first, as many as

@@ -117,3 +117,45 @@ func TestSearchCodeLinesClean(t *testing.T) {
 		t.Errorf("the text holds a control character: %q", text)
 	}
 }
+
+// TestSearchCodeRanking: the file that defines a name the query writes
+// outranks the test and the document that say it more often; tests come
+// first when the query asks for them.
+func TestSearchCodeRanking(t *testing.T) {
+	repo := t.TempDir()
+	files := map[string]string{
+		"command.go": "package cli\n\n// PersistentFlags are the flags of the command and its children.\nfunc (c *Command) PersistentFlags() *FlagSet {\n\treturn c.pflags\n}\n" +
+			strings.Repeat("\nfunc (c *Command) other() {\n\tc.run(c.args, c.flags, c.parent)\n}\n", 20),
+		"command_test.go": "package cli\n\nfunc TestPersistentFlags(t *testing.T) {\n\tc.PersistentFlags().Bool(\"a\")\n\tc.PersistentFlags().Bool(\"b\")\n" +
+			strings.Repeat("\tc.PersistentFlags().Bool(\"c\")\n", 6) + "\tif c.PersistentFlags().Lookup(\"a\") == nil {\n\t\tt.Fatal(\"PersistentFlags lost a\")\n\t}\n}\n",
+		"docs/guide.md":  "# Flags\n\nPersistentFlags are inherited. Use PersistentFlags for global flags:\n\n    root.PersistentFlags().String(\"config\")\n\nPersistentFlags again.\n",
+		"completions.go": "package cli\n\nfunc complete(c *Command) {\n\tc.PersistentFlags().VisitAll(show)\n}\n",
+	}
+	for name, text := range files {
+		p := filepath.Join(repo, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cs := connect(t, repo)
+	for _, c := range []struct{ query, first string }{
+		{"PersistentFlags", "command.go"},
+		{"Command.PersistentFlags", "command.go"},
+		{"PersistentFlags test", "command_test.go"},
+	} {
+		out, text := searchCode(t, cs, c.query)
+		if len(out.Hits) == 0 || out.Hits[0].Path != c.first {
+			t.Errorf("%q: %s first, want %s:\n%s", c.query, first(out.Hits), c.first, text)
+		}
+	}
+}
+
+func first(hits []SearchHit) string {
+	if len(hits) == 0 {
+		return "nothing"
+	}
+	return hits[0].Path
+}

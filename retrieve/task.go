@@ -1010,10 +1010,26 @@ func parseTask(task string, ix *index.Index) *taskParse {
 	tp := &taskParse{clean: clean, shown: shown}
 	tp.concepts = analyzeTask(clean, ix)
 	tp.evidence = readEvidence(clean, tp.concepts, ix)
+	tp.readAsks(clean)
+	return tp
+}
+
+// readAsks reads whether a task, cleaned, asks for tests, vendored or
+// generated code.
+func (tp *taskParse) readAsks(clean string) {
 	tp.aboutTests = mentionsTests(clean)
 	tp.aboutVendor = mentionsAny(clean, vendorWords...)
 	tp.aboutGenerated = mentionsAny(clean, generatedWords...)
-	return tp
+}
+
+// SearchPrior is what a plain search for query (MCP's search_code)
+// multiplies each file's score by: the ranking's prior for a task of the
+// query's words, which lowers tests, documentation, examples, vendored
+// and generated code unless the query asks for them.
+func SearchPrior(ix *index.Index, query string) func(*index.Entry) float64 {
+	tp := &taskParse{}
+	tp.readAsks(cleanTask(query))
+	return func(e *index.Entry) float64 { return prior(ix, e, tp) }
 }
 
 // The words that make a task about vendored or generated code.
