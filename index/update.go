@@ -1344,13 +1344,37 @@ func (w *writer) merge(segs []int64) {
 		return
 	}
 	rows.Close()
+	seg := w.nextSeg()
+	for lo := int64(0); lo < numBlocks && w.err == nil; lo += mergeBlocks {
+		w.mergeBlocks(lo, lo+mergeBlocks, seg, live, marks, args)
+	}
+	if w.err != nil {
+		return
+	}
+	w.exec(`DELETE FROM tomb WHERE seg IN (`+marks+`)`, args...)
+	w.exec(`UPDATE files SET seg = ? WHERE seg IN (`+marks+`)`, append([]any{seg + segBias}, biased...)...)
+	w.touchVersion()
+}
+
+// mergeBlocks: a merge reads, and holds decoded, the postings of this
+// many blocks at once, not all of them: a merge of the whole index after
+// a cold index of 73,000 files of code (570 MB) held 355 MB of them.
+const mergeBlocks = 128
+
+// mergeBlocks merges the postings of blocks lo to hi-1 of segments (their
+// placeholders marks, their values args) into segment seg, keeping the
+// postings of the live files (their segment by id). The rows of seg it
+// writes lie in blocks that no later pass reads.
+func (w *writer) mergeBlocks(lo, hi, seg int64, live map[int64]int64, marks string, args []any) {
+	ctx, tx := w.ctx, w.tx
 	// Collect first: SQLite would see the new rows while reading.
 	type merged struct {
 		surface string
 		ps      []posting
 	}
 	byBlock := map[int64]map[string]*merged{}
-	rows, err = tx.QueryContext(ctx, `SELECT block, seg, data FROM postings WHERE seg IN (`+marks+`)`, args...)
+	bounded := append([]any{lo, hi}, args...)
+	rows, err := tx.QueryContext(ctx, `SELECT block, seg, data FROM postings WHERE block >= ? AND block < ? AND seg IN (`+marks+`)`, bounded...)
 	if err != nil {
 		w.err = err
 		return
@@ -1396,8 +1420,7 @@ func (w *writer) merge(segs []int64) {
 	if w.err != nil {
 		return
 	}
-	seg := w.nextSeg()
-	w.exec(`DELETE FROM postings WHERE seg IN (`+marks+`)`, args...)
+	w.exec(`DELETE FROM postings WHERE block >= ? AND block < ? AND seg IN (`+marks+`)`, bounded...)
 	entries := make(map[int64][]blockEntry, len(byBlock))
 	for b, m := range byBlock {
 		for stem, t := range m {
@@ -1409,9 +1432,6 @@ func (w *writer) merge(segs []int64) {
 		}
 	}
 	w.writeBlocks(seg, entries)
-	w.exec(`DELETE FROM tomb WHERE seg IN (`+marks+`)`, args...)
-	w.exec(`UPDATE files SET seg = ? WHERE seg IN (`+marks+`)`, append([]any{seg + segBias}, biased...)...)
-	w.touchVersion()
 }
 
 // listingsSuffix names the file beside the database that holds the
