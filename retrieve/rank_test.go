@@ -77,6 +77,22 @@ func TestReadEvidence(t *testing.T) {
 			modules: []string{"src/auth/tokens.ts"},
 		},
 		{
+			name: "node trace pasted without its indentation: the first frame is the deepest, a path named twice placed by its first",
+			task: "Error: Cannot create a string longer than 0x1fffffe8 characters\n" +
+				"at Object.isFormData (file:///app/node_modules/x/src/session/session-manager.ts:195:42)\n" +
+				"at Object.transformRequest (file:///app/node_modules/x/src/api/routes.ts:55:30)\n" +
+				"at Object.forEach (file:///app/node_modules/x/src/session/session-manager.ts:251:10)\n" +
+				"at dispatchRequest (file:///app/node_modules/x/src/auth/tokens.ts:40:31)\n",
+			paths: []string{"src/session/session-manager.ts", "src/api/routes.ts", "src/auth/tokens.ts"},
+			last:  "src/session/session-manager.ts",
+		},
+		{
+			name:  "at the start of a line in prose is no frame",
+			task:  "the session breaks\nat least when src/api/routes.ts calls src/session/session-manager.ts",
+			paths: []string{"src/api/routes.ts", "src/session/session-manager.ts"},
+			last:  "src/session/session-manager.ts",
+		},
+		{
 			name:    "dotted module path",
 			task:    "importing src.auth.tokens.issueToken fails",
 			modules: []string{"src/auth/tokens.ts"},

@@ -831,8 +831,11 @@ type taskEvidence struct {
 
 var (
 	errorLine = lazyre.New(`(?m)^\s*(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception|Warning|Failure|Panic)\b:\s*(.{8,300})$`)
-	// deepestFirstTrace: stack traces that print the deepest frame first.
-	deepestFirstTrace = lazyre.New(`(?m)^\s+at \S|^goroutine \d+ \[`)
+	// deepestFirstTrace: stack traces that print the deepest frame first:
+	// JavaScript's and Java's frames (at f (file:line:col), at
+	// a.B.f(B.java:12)), indented or, pasted into an issue, not; Go's
+	// goroutines.
+	deepestFirstTrace = lazyre.New(`(?m)^\s+at \S|^at (?:[^\s(]+ )?\(?[^\s()]+:\d+(?::\d+)?\)?\s*$|^goroutine \d+ \[`)
 	dottedRef         = lazyre.New(`\b[A-Za-z_]\w*(?:\.[A-Za-z_]\w*){1,8}\b`)
 )
 
@@ -844,6 +847,9 @@ func readEvidence(task string, concepts []*concept, ix *index.Index) taskEvidenc
 		pos   int
 		files []string
 	}
+	// Python prints the deepest frame last; JavaScript, Java and Go print
+	// it first. A path named in several frames is placed by its deepest.
+	deepestFirst := deepestFirstTrace().MatchString(task) && !strings.Contains(task, "most recent call last")
 	var named []at
 	for _, c := range concepts {
 		if c.kind != filePath {
@@ -851,12 +857,15 @@ func readEvidence(task string, concepts []*concept, ix *index.Index) taskEvidenc
 		}
 		for _, m := range c.mentions {
 			if len(m.files) > 0 && len(m.files) <= 3 {
-				named = append(named, at{pos: strings.LastIndex(task, m.path), files: m.files})
+				pos := strings.LastIndex(task, m.path)
+				if deepestFirst {
+					pos = strings.Index(task, m.path)
+				}
+				named = append(named, at{pos: pos, files: m.files})
 			}
 		}
 	}
-	// In mention order. Python prints the deepest frame last; JavaScript,
-	// Java and Go print it first.
+	// In mention order.
 	sort.SliceStable(named, func(i, j int) bool { return named[i].pos < named[j].pos })
 	for _, n := range named {
 		ev.paths = append(ev.paths, n.files...)
@@ -864,7 +873,6 @@ func readEvidence(task string, concepts []*concept, ix *index.Index) taskEvidenc
 	// The deepest frame is the deepest in the code under work: a trace
 	// that runs on into the reporter's test, an example or vendored code
 	// passes through the frame that matters on its way there.
-	deepestFirst := deepestFirstTrace().MatchString(task) && !strings.Contains(task, "most recent call last")
 	for i := range named {
 		n := named[len(named)-1-i]
 		if deepestFirst {
