@@ -84,7 +84,7 @@ func (s *Server) searchCode(ctx context.Context, req *mcp.CallToolRequest, in Se
 	err = warm.Repaired(ctx, ix, func() error {
 		defined := definerWeights(ix, in.Query, keep)
 		prior := func(e *index.Entry) float64 {
-			if w, ok := defined[e]; ok {
+			if w, ok := defined[e.Path]; ok {
 				return kind(e) * w
 			}
 			return kind(e)
@@ -112,24 +112,24 @@ var queryName = lazyre.New(`[A-Za-z_$][\w$]{2,}`)
 // at most.
 const maxQueryNames = 32
 
-// definerWeights are what search_code multiplies the score of a file that
-// defines one of the query's names by (PersistentFlags, refresh_session:
-// the name as written): 1 + 1/n, n the searchable files that define it,
-// the most over its names. The file that implements a name outranks the
+// definerWeights are, by path, what search_code multiplies the score of
+// a file that defines one of the query's names by (PersistentFlags,
+// refresh_session: the name as written): 1 + 1/n, n the searchable files
+// that define it, the most over its names. The file that implements a name outranks the
 // tests and documents that say it more often, as zoekt's symbol matches
 // do; a name many files define weighs little.
-func definerWeights(ix *index.Index, query string, keep func(*index.Entry) bool) map[*index.Entry]float64 {
+func definerWeights(ix *index.Index, query string, keep func(*index.Entry) bool) map[string]float64 {
 	names := queryName().FindAllString(query, maxQueryNames)
-	out := map[*index.Entry]float64{}
+	out := map[string]float64{}
 	for _, es := range ix.DefinersOf(names) {
-		var kept []*index.Entry
+		var kept []string
 		for _, e := range es {
-			if keep(e) && !slices.Contains(kept, e) {
-				kept = append(kept, e)
+			if keep(e) && !slices.Contains(kept, e.Path) {
+				kept = append(kept, e.Path)
 			}
 		}
-		for _, e := range kept {
-			out[e] = max(out[e], 1+1/float64(len(kept)))
+		for _, p := range kept {
+			out[p] = max(out[p], 1+1/float64(len(kept)))
 		}
 	}
 	return out
