@@ -87,6 +87,15 @@ func TestReadEvidence(t *testing.T) {
 			last:  "src/session/session-manager.ts",
 		},
 		{
+			name: "C# trace pasted without its indentation",
+			task: "System.NullReferenceException: Object reference not set\n" +
+				"at App.Session.Refresh() in C:\\src\\app\\src\\session\\session-manager.ts:line 12\n" +
+				"at App.Api.Handle() in C:\\src\\app\\src\\api\\routes.ts:line 3\n",
+			paths:    []string{"src/session/session-manager.ts", "src/api/routes.ts"},
+			last:     "src/session/session-manager.ts",
+			messages: 1,
+		},
+		{
 			name:  "at the start of a line in prose is no frame",
 			task:  "the session breaks\nat least when src/api/routes.ts calls src/session/session-manager.ts",
 			paths: []string{"src/api/routes.ts", "src/session/session-manager.ts"},

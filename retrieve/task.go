@@ -832,10 +832,10 @@ type taskEvidence struct {
 var (
 	errorLine = lazyre.New(`(?m)^\s*(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception|Warning|Failure|Panic)\b:\s*(.{8,300})$`)
 	// deepestFirstTrace: stack traces that print the deepest frame first:
-	// JavaScript's and Java's frames (at f (file:line:col), at
-	// a.B.f(B.java:12)), indented or, pasted into an issue, not; Go's
-	// goroutines.
-	deepestFirstTrace = lazyre.New(`(?m)^\s+at \S|^at (?:[^\s(]+ )?\(?[^\s()]+:\d+(?::\d+)?\)?\s*$|^goroutine \d+ \[`)
+	// JavaScript's, Java's and C#'s frames (at f (file:line:col), at
+	// a.B.f(B.java:12), at A.B.F() in C:\src\F.cs:line 12), indented
+	// or, pasted into an issue, not; Go's goroutines.
+	deepestFirstTrace = lazyre.New(`(?m)^\s+at \S|^at (?:[^\s(]+ )?\(?[^\s()]+:\d+(?::\d+)?\)?\s*$|^at [^\s(]+\([^)]*\) in \S+:line \d+|^goroutine \d+ \[`)
 	dottedRef         = lazyre.New(`\b[A-Za-z_]\w*(?:\.[A-Za-z_]\w*){1,8}\b`)
 )
 
