@@ -9,6 +9,7 @@ import (
 
 	"github.com/hone-tools/hone/index"
 	"github.com/hone-tools/hone/internal/rankmodel"
+	"github.com/hone-tools/hone/walk"
 )
 
 func TestReadEvidence(t *testing.T) {
@@ -100,6 +101,28 @@ func TestReadEvidence(t *testing.T) {
 			task:  "the session breaks\nat least when src/api/routes.ts calls src/session/session-manager.ts",
 			paths: []string{"src/api/routes.ts", "src/session/session-manager.ts"},
 			last:  "src/session/session-manager.ts",
+		},
+		{
+			name:  "a place in prose is no frame",
+			task:  "the session breaks when src/api/routes.ts calls src/session/session-manager.ts\nrepro: run the dev server, it listens\nat localhost:3000\nat http://localhost:3000\nat 10:30",
+			paths: []string{"src/api/routes.ts", "src/session/session-manager.ts"},
+			last:  "src/session/session-manager.ts",
+		},
+		{
+			name: "a path the prose names before the trace is placed by its frame",
+			task: "Calling the handler in src/api/routes.ts crashes:\n\n" +
+				"TypeError: Cannot read properties of undefined (reading 'exp')\n" +
+				"    at verify (/app/src/auth/tokens.ts:42:17)\n    at handler (/app/src/api/routes.ts:9:3)",
+			paths:    []string{"src/auth/tokens.ts", "src/api/routes.ts"},
+			last:     "src/auth/tokens.ts",
+			messages: 1,
+		},
+		{
+			name:    "java frames pasted without their indentation",
+			task:    "Exception in thread main\nat src.auth.tokens.issueToken(tokens.ts:51)\nat src.api.routes.handle(routes.ts:9)",
+			paths:   []string{"src/auth/tokens.ts", "src/api/routes.ts"},
+			last:    "src/auth/tokens.ts",
+			modules: []string{"src/api/routes.ts", "src/auth/tokens.ts"},
 		},
 		{
 			name:    "dotted module path",
@@ -347,6 +370,35 @@ func TestRelatedTestsNotTheirOwn(t *testing.T) {
 	for _, rt := range res.RelatedTests {
 		if slices.Contains(rt.For, rt.Path) {
 			t.Errorf("%s is listed as a test of itself: %+v", rt.Path, rt)
+		}
+	}
+}
+
+// TestSearchPrior: a plain search lowers tests, documentation and
+// examples, each unless its query asks for them.
+func TestSearchPrior(t *testing.T) {
+	ix := fixtureIndex(t, "auth-expiry")
+	files := map[string]*index.Entry{
+		"code":    {Path: "src/auth/tokens.ts"},
+		"test":    {Path: "src/auth/tokens.test.ts", Kind: walk.Test},
+		"docs":    {Path: "docs/auth.md", Kind: walk.Docs},
+		"example": {Path: "examples/login.ts", Kind: walk.Example},
+	}
+	for _, c := range []struct {
+		query string
+		full  []string // the kinds at 1; the others lower
+	}{
+		{"token expiry", []string{"code"}},
+		{"token expiry tests", []string{"code", "test"}},
+		{"token expiry in the docs", []string{"code", "docs"}},
+		{"an example of token expiry", []string{"code", "example"}},
+		{"令牌过期的文档", []string{"code", "docs"}},
+	} {
+		p := SearchPrior(ix, c.query)
+		for kind, e := range files {
+			if got, want := p(e) == 1, slices.Contains(c.full, kind); got != want {
+				t.Errorf("%q: the %s file weighs %.2f", c.query, kind, p(e))
+			}
 		}
 	}
 }

@@ -832,12 +832,42 @@ type taskEvidence struct {
 var (
 	errorLine = lazyre.New(`(?m)^\s*(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception|Warning|Failure|Panic)\b:\s*(.{8,300})$`)
 	// deepestFirstTrace: stack traces that print the deepest frame first:
-	// JavaScript's, Java's and C#'s frames (at f (file:line:col), at
-	// a.B.f(B.java:12), at A.B.F() in C:\src\F.cs:line 12), indented
-	// or, pasted into an issue, not; Go's goroutines.
-	deepestFirstTrace = lazyre.New(`(?m)^\s+at \S|^at (?:[^\s(]+ )?\(?[^\s()]+:\d+(?::\d+)?\)?\s*$|^at [^\s(]+\([^)]*\) in \S+:line \d+|^goroutine \d+ \[`)
-	dottedRef         = lazyre.New(`\b[A-Za-z_]\w*(?:\.[A-Za-z_]\w*){1,8}\b`)
+	// JavaScript's frames (at f (file:line:col), at file:line:col, at
+	// new F (file:line:col)), Java's (at a.B.f(B.java:12)) and C#'s (at
+	// A.B.F() in C:\src\F.cs:line 12), indented or, pasted into an
+	// issue, not; Go's goroutines. Unindented, a JavaScript frame's place
+	// has a path (a / or a dot) and both a line and a column, so that
+	// "at localhost:3000" or "at 10:30" is prose.
+	deepestFirstTrace = lazyre.New(`(?m)^\s+at \S|^at (?:[^\s(]+ ){0,2}\(?[^\s()]*[/\\.][^\s()]*:\d+:\d+\)?\s*$|^at [\w$.<>]+\([^\s()]+\.\w+:\d+\)\s*$|^at [^\s(]+\([^)]*\) in \S+:line \d+|^goroutine \d+ \[`)
+	// frameLine: a line of a deepest-first trace that names a place (Go's
+	// file:line +0x12 under its function's line).
+	frameLine = lazyre.New(`^\s*at \S|^\s+\S+:\d+(?: \+0x[0-9a-f]+)?\s*$`)
+	dottedRef = lazyre.New(`\b[A-Za-z_]\w*(?:\.[A-Za-z_]\w*){1,8}\b`)
 )
+
+// firstInFrame is where path is first named on a frame's line of a
+// deepest-first trace (frameLine), or else at (its last mention): a
+// path the prose names before the trace is placed by its frame.
+func firstInFrame(task, path string, at int) int {
+	for i := 0; ; {
+		k := strings.Index(task[i:], path)
+		if k < 0 {
+			return at
+		}
+		k += i
+		from := strings.LastIndexByte(task[:k], '\n') + 1
+		to := strings.IndexByte(task[k:], '\n')
+		if to < 0 {
+			to = len(task)
+		} else {
+			to += k
+		}
+		if frameLine().MatchString(strings.TrimRight(task[from:to], "\r")) {
+			return k
+		}
+		i = k + len(path)
+	}
+}
 
 // readEvidence finds the paths, module paths and messages of a task.
 func readEvidence(task string, concepts []*concept, ix *index.Index) taskEvidence {
@@ -859,7 +889,7 @@ func readEvidence(task string, concepts []*concept, ix *index.Index) taskEvidenc
 			if len(m.files) > 0 && len(m.files) <= 3 {
 				pos := strings.LastIndex(task, m.path)
 				if deepestFirst {
-					pos = strings.Index(task, m.path)
+					pos = firstInFrame(task, m.path, pos)
 				}
 				named = append(named, at{pos: pos, files: m.files})
 			}
@@ -1033,12 +1063,30 @@ func (tp *taskParse) readAsks(clean string) {
 // SearchPrior is what a plain search for query (MCP's search_code)
 // multiplies each file's score by: the ranking's prior for a task of the
 // query's words, which lowers tests, documentation, examples, vendored
-// and generated code unless the query asks for them.
+// and generated code unless the query asks for them. (The ranking lowers
+// documentation and examples whatever the task says, and weighs them
+// with its other signals; a search has none.)
 func SearchPrior(ix *index.Index, query string) func(*index.Entry) float64 {
+	clean := cleanTask(query)
 	tp := &taskParse{}
-	tp.readAsks(cleanTask(query))
-	return func(e *index.Entry) float64 { return prior(ix, e, tp) }
+	tp.readAsks(clean)
+	docs := mentionsAny(clean, docWords...) || strings.Contains(clean, "文档")
+	examples := mentionsAny(clean, exampleWords...) || strings.Contains(clean, "示例") || strings.Contains(clean, "例子")
+	return func(e *index.Entry) float64 {
+		p := prior(ix, e, tp)
+		if docs && p == priorDocs && e.Kind.Has(walk.Docs) || examples && p == priorExample && e.Kind.Has(walk.Example) {
+			return 1
+		}
+		return p
+	}
 }
+
+// The words that make a search's query ask for documentation or
+// examples.
+var (
+	docWords     = []string{"doc", "docs", "documentation", "readme", "guide", "manual", "tutorial"}
+	exampleWords = []string{"example", "examples", "sample", "samples", "demo", "demos"}
+)
 
 // The words that make a task about vendored or generated code.
 var (
