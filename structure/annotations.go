@@ -31,8 +31,11 @@ func annotationsEnd(lang, trim string) int {
 			for j < len(trim) && (isWordByte(trim[j]) || trim[j] == '.' || trim[j] == '$') {
 				j++
 			}
-			if j == i+1 || trim[i+1:j] == "interface" {
-				return 0 // no name, or Java's annotation type (@interface Captor)
+			if j == i+1 {
+				return 0
+			}
+			if trim[i+1:j] == "interface" {
+				return i // Java's annotation type (@interface Captor), after its own annotations
 			}
 			if j < len(trim) && trim[j] == '(' {
 				if j = closing(trim, j); j < 0 {
@@ -71,18 +74,16 @@ func closing(s string, open int) int {
 				return k + 1
 			}
 		case '"', '\'', '`':
-			end := strings.IndexByte(s[k+1:], c)
-			for end > 0 && s[k+end] == '\\' { // an escaped quote
-				next := strings.IndexByte(s[k+end+2:], c)
-				if next < 0 {
-					return -1
+			k++
+			for k < len(s) && s[k] != c {
+				if s[k] == '\\' {
+					k++ // what it escapes, a quote or a backslash
 				}
-				end += next + 1
+				k++
 			}
-			if end < 0 {
+			if k >= len(s) {
 				return -1
 			}
-			k += end + 1
 		}
 	}
 	return -1
@@ -90,7 +91,7 @@ func closing(s string, open int) int {
 
 // csharpTuple is a C# line, trimmed, with a tuple return type after its
 // modifiers ((int, string) Pair() {, public (bool ok, T value) TryGet<T>()
-// {) written as one word, ValueTuple, so that the patterns read the
+// {, (int, int)[] Pairs()) written as one word, ValueTuple, so that the patterns read the
 // method's name after it; any other line as it is. A tuple is two types
 // or more; a cast of one ((int) Count()) is a statement.
 func csharpTuple(trim string) string {
@@ -106,6 +107,12 @@ func csharpTuple(trim string) string {
 	end := closing(trim, open)
 	if end < 0 || !strings.Contains(trim[open:end], ",") || strings.ContainsAny(trim[open:end], "=\"'") {
 		return trim
+	}
+	for end < len(trim) && (trim[end] == '?' || strings.HasPrefix(trim[end:], "[]")) {
+		end++ // (int, string)? F(), (int, int)[] F()
+		if trim[end-1] == '[' {
+			end++
+		}
 	}
 	rest := strings.TrimLeft(trim[end:], " \t")
 	if rest == trim[end:] {

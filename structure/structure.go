@@ -330,7 +330,7 @@ var (
 	// (class Foo;) defines nothing. A C++ alias names a type as typedef
 	// does (using has_formatter = ...).
 	cRules = []rule{
-		r(`^(\s*)(?:template\s*<.*>\s*)?(?:struct|union|enum(?:\s+class|\s+struct)?|class|namespace)\s+(?:(?:[A-Z][A-Z0-9_]*[A-Z0-9]|alignas\s*\([^)]*\)|\[\[[^\]]*\]\]|__attribute__\s*\(\(.*?\)\))\s+)*(\w+)\s*(?:final\s*)?(?::[^;{]*)?(?:\{(?:\s*\}\s*;)?)?\s*(?://.*)?$`, "type", 2),
+		r(`^(\s*)(?:template\s*<.*>\s*)?(?:struct|union|enum(?:\s+class|\s+struct)?|class|(?:inline\s+)?namespace)\s+(?:(?:[A-Z][A-Z0-9_]*[A-Z0-9]|alignas\s*\([^)]*\)|\[\[[^\]]*\]\]|__attribute__\s*\(\(.*?\)\))\s+)*(\w+)\s*(?:final\s*)?(?::[^;{]*)?(?:\{(?:\s*\}\s*;)?)?\s*(?://.*)?$`, "type", 2),
 		r(`^(\s*)(?:template\s*<.*>\s*)?using\s+(\w+)\s*=`, "type", 2),
 		r(`^()#\s*define\s+(\w+)`, "constant", 2),
 		r(`^()typedef\s+.*?\b(\w+)\s*;`, "type", 2),
@@ -860,7 +860,7 @@ func extractDefs(lang string, rules []rule, lines []string) []Def {
 				continue
 			}
 			kind := ru.kind
-			if (lang == "c" || lang == "cpp") && strings.HasPrefix(trim, "namespace") {
+			if (lang == "c" || lang == "cpp") && (strings.HasPrefix(trim, "namespace") || strings.HasPrefix(trim, "inline namespace")) {
 				kind = "module" // C++'s namespace, in a header read as C too
 			}
 			d := Def{Name: name, Kind: kind, Line: i + 1}
@@ -1036,9 +1036,12 @@ func extractDefs(lang string, rules []rule, lines []string) []Def {
 		switch {
 		case cDef && defs[i].Kind == "module":
 			// A namespace ends at its brace, past the definitions at
-			// its indentation that it holds.
+			// its indentation that it holds; where no brace closes it
+			// (both branches of an #if open one), at its own line.
 			if e := braceEnd(lines, defs[i].Line, len(lines)); e > 0 {
 				end = e
+			} else {
+				end = defs[i].Line
 			}
 		case cDef && strings.HasPrefix(strings.TrimSpace(lines[defs[i].Line-1]), "#"):
 			// A macro ends at its line, or the last its backslashes
