@@ -204,7 +204,8 @@ import (
 //	50    the line patterns read a declaration after its annotations
 //	      or attributes on its line (Java's, Dart's and TypeScript's
 //	      @Name(...), C#'s [Name(...)]) and a C# tuple return type,
-//	      and end a C++ namespace at its brace, as a module.
+//	      and end a C++ namespace (an inline one too) at its brace, as
+//	      a module, or at its own line where no brace closes it.
 const schemaVersion = "50"
 
 // hashSize is the length of a file's content hash, SHA-256 cut short: it
