@@ -204,9 +204,12 @@ import (
 //	50    the line patterns read a declaration after its annotations
 //	      or attributes on its line (Java's, Dart's and TypeScript's
 //	      @Name(...), C#'s [Name(...)]) and a C# tuple return type,
-//	      and end a C++ namespace (an inline one too) at its brace, as
-//	      a module, or at its own line where no brace closes it.
-const schemaVersion = "50"
+//	      and end a C++ namespace at its brace, as a module.
+//	51    the line patterns read an inline namespace as one, end a
+//	      namespace that no brace closes at its own line, read C#
+//	      tuples that may be null or in arrays, and a Java annotation
+//	      type after annotations.
+const schemaVersion = "51"
 
 // hashSize is the length of a file's content hash, SHA-256 cut short: it
 // tells a file's content from its last (a chance of 2^-128 to take one
