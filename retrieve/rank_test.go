@@ -118,6 +118,19 @@ func TestReadEvidence(t *testing.T) {
 			messages: 1,
 		},
 		{
+			name: "a short path in the prose is no frame's tail, nor a line of prose that starts with at; a path the prose alone names comes after the frames'",
+			task: "login in auth.ts fails\nat first src/api/routes.ts looked fine:\n" +
+				"    at a (/app/lib/oauth.ts:1:1)\n    at verify (/app/src/auth/tokens.ts:42:17)\n    at handler (/app/src/api/routes.ts:9:3)",
+			paths: []string{"src/auth/tokens.ts", "src/api/routes.ts", "src/auth/auth.ts"},
+			last:  "src/auth/tokens.ts",
+		},
+		{
+			name:  "firefox's frames: the first is the deepest",
+			task:  "TypeError: e is undefined\nverify@http://localhost:3000/src/auth/tokens.ts:42:17\nhandler@http://localhost:3000/src/api/routes.ts:9:3",
+			paths: []string{"src/auth/tokens.ts", "src/api/routes.ts"},
+			last:  "src/auth/tokens.ts",
+		},
+		{
 			name:    "java frames pasted without their indentation",
 			task:    "Exception in thread main\nat src.auth.tokens.issueToken(tokens.ts:51)\nat src.api.routes.handle(routes.ts:9)",
 			paths:   []string{"src/auth/tokens.ts", "src/api/routes.ts"},

@@ -829,25 +829,30 @@ type taskEvidence struct {
 	keys []string
 }
 
+// unindentedFrame: the frames of deepestFirstTrace written at the start
+// of their line.
+const unindentedFrame = `^at (?:[^\s(]+ ){0,2}\(?[^\s()]*[/\\.][^\s()]*:\d+:\d+\)?\s*$|^at [\w$.<>]+\([^\s()]+\.\w+:\d+\)\s*$|^at [^\s(]+\([^)]*\) in \S+:line \d+|^\s*[\w$.<>/]*@\S+:\d+:\d+\s*$`
+
 var (
 	errorLine = lazyre.New(`(?m)^\s*(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception|Warning|Failure|Panic)\b:\s*(.{8,300})$`)
 	// deepestFirstTrace: stack traces that print the deepest frame first:
 	// JavaScript's frames (at f (file:line:col), at file:line:col, at
-	// new F (file:line:col)), Java's (at a.B.f(B.java:12)) and C#'s (at
-	// A.B.F() in C:\src\F.cs:line 12), indented or, pasted into an
-	// issue, not; Go's goroutines. Unindented, a JavaScript frame's place
-	// has a path (a / or a dot) and both a line and a column, so that
-	// "at localhost:3000" or "at 10:30" is prose.
-	deepestFirstTrace = lazyre.New(`(?m)^\s+at \S|^at (?:[^\s(]+ ){0,2}\(?[^\s()]*[/\\.][^\s()]*:\d+:\d+\)?\s*$|^at [\w$.<>]+\([^\s()]+\.\w+:\d+\)\s*$|^at [^\s(]+\([^)]*\) in \S+:line \d+|^goroutine \d+ \[`)
+	// new F (file:line:col); Firefox's and Safari's f@file:line:col),
+	// Java's (at a.B.f(B.java:12)) and C#'s (at A.B.F() in
+	// C:\src\F.cs:line 12), indented or, pasted into an issue, not; Go's
+	// goroutines. Unindented, a JavaScript frame's place has a path (a /
+	// or a dot) and both a line and a column, so that "at localhost:3000"
+	// or "at 10:30" is prose.
+	deepestFirstTrace = lazyre.New(`(?m)^\s+at \S|` + unindentedFrame + `|^goroutine \d+ \[`)
 	// frameLine: a line of a deepest-first trace that names a place (Go's
 	// file:line +0x12 under its function's line).
-	frameLine = lazyre.New(`^\s*at \S|^\s+\S+:\d+(?: \+0x[0-9a-f]+)?\s*$`)
+	frameLine = lazyre.New(`^\s+at \S|` + unindentedFrame + `|^\s+\S+:\d+(?: \+0x[0-9a-f]+)?\s*$`)
 	dottedRef = lazyre.New(`\b[A-Za-z_]\w*(?:\.[A-Za-z_]\w*){1,8}\b`)
 )
 
 // firstInFrame is where path is first named on a frame's line of a
-// deepest-first trace (frameLine), or else at (its last mention): a
-// path the prose names before the trace is placed by its frame.
+// deepest-first trace (frameLine), or else at: a path the prose names
+// before the trace is placed by its frame.
 func firstInFrame(task, path string, at int) int {
 	for i := 0; ; {
 		k := strings.Index(task[i:], path)
@@ -855,6 +860,10 @@ func firstInFrame(task, path string, at int) int {
 			return at
 		}
 		k += i
+		i = k + len(path)
+		if k > 0 && !strings.ContainsRune("/\\(\"' \t:@", rune(task[k-1])) {
+			continue // the tail of a longer path: auth.ts in oauth.ts
+		}
 		from := strings.LastIndexByte(task[:k], '\n') + 1
 		to := strings.IndexByte(task[k:], '\n')
 		if to < 0 {
@@ -865,7 +874,6 @@ func firstInFrame(task, path string, at int) int {
 		if frameLine().MatchString(strings.TrimRight(task[from:to], "\r")) {
 			return k
 		}
-		i = k + len(path)
 	}
 }
 
@@ -889,7 +897,9 @@ func readEvidence(task string, concepts []*concept, ix *index.Index) taskEvidenc
 			if len(m.files) > 0 && len(m.files) <= 3 {
 				pos := strings.LastIndex(task, m.path)
 				if deepestFirst {
-					pos = firstInFrame(task, m.path, pos)
+					// By its first frame; a path the prose alone names
+					// after every frame's.
+					pos = firstInFrame(task, m.path, len(task)+pos)
 				}
 				named = append(named, at{pos: pos, files: m.files})
 			}

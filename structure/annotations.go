@@ -134,3 +134,14 @@ var csharpModifiers = map[string]bool{
 	"override": true, "abstract": true, "sealed": true, "async": true, "extern": true, "unsafe": true,
 	"new": true, "partial": true, "readonly": true,
 }
+
+// cNamespace reports whether a C++ line, trimmed, opens a namespace
+// (namespace a {, inline namespace v1 {).
+func cNamespace(trim string) bool {
+	rest, ok := strings.CutPrefix(trim, "inline")
+	if ok && rest != "" && (rest[0] == ' ' || rest[0] == '\t') {
+		trim = strings.TrimLeft(rest, " \t")
+	}
+	rest, ok = strings.CutPrefix(trim, "namespace")
+	return ok && rest != "" && (rest[0] == ' ' || rest[0] == '\t')
+}

@@ -860,7 +860,7 @@ func extractDefs(lang string, rules []rule, lines []string) []Def {
 				continue
 			}
 			kind := ru.kind
-			if (lang == "c" || lang == "cpp") && (strings.HasPrefix(trim, "namespace") || strings.HasPrefix(trim, "inline namespace")) {
+			if (lang == "c" || lang == "cpp") && kind == "type" && cNamespace(trim) {
 				kind = "module" // C++'s namespace, in a header read as C too
 			}
 			d := Def{Name: name, Kind: kind, Line: i + 1}

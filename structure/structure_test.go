@@ -1540,7 +1540,7 @@ func TestOutlineReviewCases(t *testing.T) {
 			"public class C {\n    public (int, string)? Find() {\n        return null;\n    }\n    (int, int)[] Pairs() {\n        return x;\n    }\n}\n",
 			[]string{"C class  1-8", "Find method C 2-4", "Pairs method C 5-7"}},
 		{"an inline namespace; one an #if leaves open twice ends at its line", "a.cc",
-			"inline namespace v1 {\nint f() {\n    return 1;\n}\n}\nnamespace rocks {\n#ifdef A\nvoid g() {\n#else\nvoid g(int) {\n#endif\n}\n}\n",
+			"inline  namespace v1 {\nint f() {\n    return 1;\n}\n}\nnamespace rocks {\n#ifdef A\nvoid g() {\n#else\nvoid g(int) {\n#endif\n}\n}\n",
 			[]string{"v1 module  1-5", "f function  2-4", "rocks module  6-6", "g function  8-9", "g function  10-12"}},
 		{"C++ namespaces end at their braces", "a.hpp",
 			"namespace outer {\nnamespace inner\n{\nint f(int a) {\n    return a;\n}\n}  // namespace inner\n}  // namespace outer\n\nint g() {\n    return 1;\n}\n",
