@@ -406,6 +406,8 @@ func TestSearchPrior(t *testing.T) {
 		{"token expiry in the docs", []string{"code", "docs"}},
 		{"an example of token expiry", []string{"code", "example"}},
 		{"令牌过期的文档", []string{"code", "docs"}},
+		{"the Guides on token expiry", []string{"code", "docs"}},
+		{"getDocs docId ExampleService", []string{"code"}},
 	} {
 		p := SearchPrior(ix, c.query)
 		for kind, e := range files {

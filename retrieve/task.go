@@ -1080,8 +1080,8 @@ func SearchPrior(ix *index.Index, query string) func(*index.Entry) float64 {
 	clean := cleanTask(query)
 	tp := &taskParse{}
 	tp.readAsks(clean)
-	docs := mentionsAny(clean, docWords...) || strings.Contains(clean, "文档")
-	examples := mentionsAny(clean, exampleWords...) || strings.Contains(clean, "示例") || strings.Contains(clean, "例子")
+	docs := wordsAny(clean, docWords) || strings.Contains(clean, "文档")
+	examples := wordsAny(clean, exampleWords) || strings.Contains(clean, "示例") || strings.Contains(clean, "例子")
 	return func(e *index.Entry) float64 {
 		p := prior(ix, e, tp)
 		if docs && p == priorDocs && e.Kind.Has(walk.Docs) || examples && p == priorExample && e.Kind.Has(walk.Example) {
@@ -1092,11 +1092,25 @@ func SearchPrior(ix *index.Index, query string) func(*index.Entry) float64 {
 }
 
 // The words that make a search's query ask for documentation or
-// examples.
+// examples, written alone (docs, not getDocs or docId), in the singular
+// or the plural.
 var (
-	docWords     = []string{"doc", "docs", "documentation", "readme", "guide", "manual", "tutorial"}
+	docWords     = []string{"doc", "docs", "documentation", "readme", "guide", "guides", "manual", "manuals", "tutorial", "tutorials"}
 	exampleWords = []string{"example", "examples", "sample", "samples", "demo", "demos"}
 )
+
+// wordsAny reports whether text holds one of words, lower-case, as a word
+// of its own: not a part of an identifier.
+func wordsAny(text string, words []string) bool {
+	for w := range strings.FieldsFuncSeq(text, func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_'
+	}) {
+		if slices.Contains(words, strings.ToLower(w)) {
+			return true
+		}
+	}
+	return false
+}
 
 // The words that make a task about vendored or generated code.
 var (
