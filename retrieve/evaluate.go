@@ -315,10 +315,10 @@ func (s support) describe() string {
 	}
 }
 
-// prior lowers files that are rarely what a task is after: tests (unless
-// the task is about them), documentation, examples, vendored and generated
-// code, and another project's code kept with its own licence
-// (index.Foreign).
+// prior lowers files that are rarely what a task is after: tests,
+// documentation, examples, vendored and generated code, and another
+// project's code kept with its own licence (index.Foreign), each unless
+// the task asks for it.
 func prior(ix *index.Index, d *index.Entry, tp *taskParse) float64 {
 	switch {
 	case d.Kind.Has(walk.Vendor) && !tp.aboutVendor, d.Kind.Has(walk.Generated) && !tp.aboutGenerated:
@@ -327,9 +327,11 @@ func prior(ix *index.Index, d *index.Entry, tp *taskParse) float64 {
 		return priorVendored
 	case d.Kind.Has(walk.Test) && !tp.aboutTests:
 		return priorTest
-	case d.Kind.Has(walk.Example):
+	case d.Kind.Has(walk.Example) && !tp.aboutExamples:
 		return priorExample
-	case d.Kind.Has(walk.Docs):
+	case d.Kind.Has(walk.Example):
+		return 1
+	case d.Kind.Has(walk.Docs) && !tp.aboutDocs:
 		return priorDocs
 	}
 	return 1

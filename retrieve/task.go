@@ -1041,6 +1041,10 @@ type taskParse struct {
 	// The task asks for tests, vendored or generated code: they are
 	// searched and not weighed down.
 	aboutTests, aboutVendor, aboutGenerated bool
+	// A search's query asks for documentation or examples (SearchPrior):
+	// the ranking's task never sets them, and weighs those files with
+	// its other signals.
+	aboutDocs, aboutExamples bool
 }
 
 // parseTask reads a task against the repository's index.
@@ -1080,15 +1084,9 @@ func SearchPrior(ix *index.Index, query string) func(*index.Entry) float64 {
 	clean := cleanTask(query)
 	tp := &taskParse{}
 	tp.readAsks(clean)
-	docs := wordsAny(clean, docWords) || strings.Contains(clean, "文档")
-	examples := wordsAny(clean, exampleWords) || strings.Contains(clean, "示例") || strings.Contains(clean, "例子")
-	return func(e *index.Entry) float64 {
-		p := prior(ix, e, tp)
-		if docs && p == priorDocs && e.Kind.Has(walk.Docs) || examples && p == priorExample && e.Kind.Has(walk.Example) {
-			return 1
-		}
-		return p
-	}
+	tp.aboutDocs = wordsAny(clean, docWords) || strings.Contains(clean, "文档")
+	tp.aboutExamples = wordsAny(clean, exampleWords) || strings.Contains(clean, "示例") || strings.Contains(clean, "例子")
+	return func(e *index.Entry) float64 { return prior(ix, e, tp) }
 }
 
 // The words that make a search's query ask for documentation or

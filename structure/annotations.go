@@ -74,16 +74,7 @@ func closing(s string, open int) int {
 				return k + 1
 			}
 		case '"', '\'', '`':
-			k++
-			for k < len(s) && s[k] != c {
-				if s[k] == '\\' {
-					k++ // what it escapes, a quote or a backslash
-				}
-				k++
-			}
-			if k >= len(s) {
-				return -1
-			}
+			k = skipQuoted(s, k) // at its closing quote, or the line's end
 		}
 	}
 	return -1
