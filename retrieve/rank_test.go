@@ -138,6 +138,29 @@ func TestReadEvidence(t *testing.T) {
 			modules: []string{"src/api/routes.ts", "src/auth/tokens.ts"},
 		},
 		{
+			name: "java frames with a module before the class and a jar after the place, pasted without their indentation",
+			task: "Exception in thread main\nat java.base/src.auth.tokens.issueToken(tokens.ts:51) ~[app.jar:1.0]\n" +
+				"at src.api.routes.handle(routes.ts:9) [app.jar:1.0]\n",
+			paths:   []string{"src/auth/tokens.ts", "src/api/routes.ts"},
+			last:    "src/auth/tokens.ts",
+			modules: []string{"src/api/routes.ts", "src/auth/tokens.ts"},
+		},
+		{
+			name: "C# trace whose paths hold spaces, pasted without its indentation",
+			task: "System.NullReferenceException: Object reference not set\n" +
+				"at App.Session.Refresh() in C:\\My Projects\\app\\src\\session\\session-manager.ts:line 12\n" +
+				"at App.Api.Handle() in C:\\My Projects\\app\\src\\api\\routes.ts:line 3\n",
+			paths:    []string{"src/session/session-manager.ts", "src/api/routes.ts"},
+			last:     "src/session/session-manager.ts",
+			messages: 1,
+		},
+		{
+			name:  "a version at a line's start is no frame",
+			task:  "the session breaks when src/api/routes.ts calls src/session/session-manager.ts\nit broke\nat v1.2.3:4:5",
+			paths: []string{"src/api/routes.ts", "src/session/session-manager.ts"},
+			last:  "src/session/session-manager.ts",
+		},
+		{
 			name:    "dotted module path",
 			task:    "importing src.auth.tokens.issueToken fails",
 			modules: []string{"src/auth/tokens.ts"},

@@ -701,17 +701,14 @@ func isNumber(s string) bool {
 }
 
 // mentionsTests reports whether the task is about tests, so test files stay
-// in the search.
+// in the search: it says test, spec or fixture as a word of its own, not
+// as a part of an identifier (GridSpec, X_test, TestEnum, format_spec).
 func mentionsTests(task string) bool {
-	found := strings.Contains(task, "测试")
-	tokenize.Each(task, func(t tokenize.Token) {
-		switch t.Text {
-		case "test", "tests", "testing", "spec", "specs", "pytest", "unittest", "jest", "fixture", "fixtures":
-			found = true
-		}
-	})
-	return found
+	return strings.Contains(task, "测试") || wordsAny(task, testWords)
 }
+
+// testWords are the words that make a task about tests.
+var testWords = []string{"test", "tests", "testing", "spec", "specs", "pytest", "unittest", "jest", "fixture", "fixtures"}
 
 // slashed writes a path as the index does, with forward slashes, however
 // the task wrote it (a Windows traceback's D:\env\app\models.py).
@@ -830,8 +827,15 @@ type taskEvidence struct {
 }
 
 // unindentedFrame: the frames of deepestFirstTrace written at the start
-// of their line.
-const unindentedFrame = `^at (?:[^\s(]+ ){0,2}\(?[^\s()]*[/\\.][^\s()]*:\d+:\d+\)?\s*$|^at [\w$.<>]+\([^\s()]+\.\w+:\d+\)\s*$|^at [^\s(]+\([^)]*\) in \S+:line \d+|^\s*[\w$.<>/]*@\S+:\d+:\d+\s*$`
+// of their line. A JavaScript frame's place holds a folder or ends in a
+// file's extension (at v1.2.3:4:5 is prose); a Java frame may name its
+// module before the class (java.base/, app//) and its jar after the place
+// (~[app.jar:1.0], as Spring's logs do); a C# frame's path may hold
+// spaces.
+const unindentedFrame = `^at (?:[^\s(]+ ){0,2}\(?(?:[^\s()]*[/\\][^\s()]*|[^\s()]*\.[A-Za-z]\w*):\d+:\d+\)?\s*$` +
+	`|^at (?:[\w$.@-]+//?)?[\w$.<>]+\([^\s()]+\.\w+:\d+\)(?:\s*~?\[[^\]]*\])?\s*$` +
+	`|^at [^\s(]+\([^)]*\) in .+:line \d+` +
+	`|^\s*[\w$.<>/]*@\S+:\d+:\d+\s*$`
 
 var (
 	errorLine = lazyre.New(`(?m)^\s*(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception|Warning|Failure|Panic)\b:\s*(.{8,300})$`)

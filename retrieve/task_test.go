@@ -159,6 +159,8 @@ func TestMentionsTests(t *testing.T) {
 	for task, want := range map[string]bool{
 		"the expiry tests fail": true, "add a unit test": true, "测试失败": true,
 		"fix the token expiry": false, "latest contest results": false,
+		"GridSpec ignores its ratios": false, "X_test is scaled twice": false, "TestEnum's set loses order": false,
+		"format_spec parses a fill": false, "Tests: the expiry's": true, "a failing spec.": true,
 	} {
 		if got := mentionsTests(task); got != want {
 			t.Errorf("mentionsTests(%q) = %v", task, got)
