@@ -209,7 +209,10 @@ import (
 //	      namespace that no brace closes at its own line, read C#
 //	      tuples that may be null or in arrays, and a Java annotation
 //	      type after annotations.
-const schemaVersion = "51"
+//	52    the line patterns name a nested namespace whole (namespace
+//	      a::b {), and a class defined out of its own (class
+//	      Outer::Inner {).
+const schemaVersion = "52"
 
 // hashSize is the length of a file's content hash, SHA-256 cut short: it
 // tells a file's content from its last (a chance of 2^-128 to take one

@@ -328,9 +328,11 @@ var (
 	// struct [[nodiscard]] result), and come before final, a base list
 	// (class json : public base {) or an enum's type; a declaration
 	// (class Foo;) defines nothing. A C++ alias names a type as typedef
-	// does (using has_formatter = ...).
+	// does (using has_formatter = ...). A nested namespace is named whole
+	// (namespace a::b {), as is a nested class defined out of its own
+	// (class Outer::Inner {).
 	cRules = []rule{
-		r(`^(\s*)(?:template\s*<.*>\s*)?(?:struct|union|enum(?:\s+class|\s+struct)?|class|(?:inline\s+)?namespace)\s+(?:(?:[A-Z][A-Z0-9_]*[A-Z0-9]|alignas\s*\([^)]*\)|\[\[[^\]]*\]\]|__attribute__\s*\(\(.*?\)\))\s+)*(\w+)\s*(?:final\s*)?(?::[^;{]*)?(?:\{(?:\s*\}\s*;)?)?\s*(?://.*)?$`, "type", 2),
+		r(`^(\s*)(?:template\s*<.*>\s*)?(?:struct|union|enum(?:\s+class|\s+struct)?|class|(?:inline\s+)?namespace)\s+(?:(?:[A-Z][A-Z0-9_]*[A-Z0-9]|alignas\s*\([^)]*\)|\[\[[^\]]*\]\]|__attribute__\s*\(\(.*?\)\))\s+)*(\w+(?:::\w+)*)\s*(?:final\s*)?(?::[^;{]*)?(?:\{(?:\s*\}\s*;)?)?\s*(?://.*)?$`, "type", 2),
 		r(`^(\s*)(?:template\s*<.*>\s*)?using\s+(\w+)\s*=`, "type", 2),
 		r(`^()#\s*define\s+(\w+)`, "constant", 2),
 		r(`^()typedef\s+.*?\b(\w+)\s*;`, "type", 2),

@@ -26,3 +26,8 @@ void h(int) {
 #endif
 }
 }
+
+namespace fmt::detail {
+class Outer::Inner : public Base {
+};
+}
