@@ -212,7 +212,10 @@ import (
 //	52    the line patterns name a nested namespace whole (namespace
 //	      a::b {), and a class defined out of its own (class
 //	      Outer::Inner {).
-const schemaVersion = "52"
+//	53    the line patterns read a function kept in a name at the
+//	      margin (export const f = () => {) as a function, not a
+//	      variable.
+const schemaVersion = "53"
 
 // hashSize is the length of a file's content hash, SHA-256 cut short: it
 // tells a file's content from its last (a chance of 2^-128 to take one

@@ -211,6 +211,9 @@ var (
 		r(`^(\s*)(?:export\s+)?(?:declare\s+)?interface\s+(\w+)`, "interface", 2),
 		r(`^(\s*)(?:export\s+)?(?:declare\s+)?type\s+(\w+)\s*(?:<[^>]*>)?\s*=`, "type", 2),
 		r(`^(\s*)(?:export\s+)?(?:const\s+)?enum\s+(\w+)`, "enum", 2),
+		// A function kept in a name at the margin, as tree-sitter reads it:
+		// export const handler = async (req) => {, const f = function () {.
+		r(`^()(?:export\s+)?(?:const|let|var)\s+([\w$]+)\s*(?::[^=]+)?=\s*`+jsFunctionValue, "function", 2).needing("function", "=>"),
 		r(`^()(?:export\s+)?(?:const|let|var)\s+(\w+)`, "variable", 2),
 		// A function set on an object: proto.week = function (, exports.show = async (req) =>.
 		r(`^(\s*)(?:[\w$]+\.)+#?([\w$]+)\s*=\s*`+jsFunctionValue, "function", 2).needing("function", "=>"),

@@ -98,8 +98,7 @@ const handler = async (req) => {
 `, []wantDef{
 			{"SessionOptions", "interface", "", 3}, {"SessionId", "type", "", 7}, {"SessionManager", "class", "", 9},
 			{"refresh", "method", "SessionManager", 12}, {"refreshSession", "function", "", 20},
-			// tree-sitter sees that handler holds a function (the
-			// fallback patterns took it for a variable).
+			// handler holds a function.
 			{"DEFAULT_TTL", "variable", "", 24}, {"handler", "function", "", 25},
 		}, true},
 		{"lib.rs", `pub struct Pool {
@@ -1484,7 +1483,7 @@ func TestOutlineReviewCases(t *testing.T) {
 	checkOutlines(t, []outlineCase{
 		{"a backtick in a regular expression", "a.ts",
 			"const toCamel = (a: string) => a.replace(/`|'/g, '')\n\nexport function next() {\n  return 1;\n}\n",
-			[]string{"toCamel variable  1-1", "next function  3-5"}},
+			[]string{"toCamel function  1-1", "next function  3-5"}},
 		{"escaped backticks and a nested template", "a.ts",
 			"export function watch() {\n  warn(\n    `\\`watch(fn)\\` moved. ` +\n      `${ctx.isTS ? ` //@ts-ignore\\n` : ``}`,\n  )\n}\n\nexport function doWatch() {\n  return 1;\n}\n",
 			[]string{"watch function  1-6", "doWatch function  8-10"}},
