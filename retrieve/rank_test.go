@@ -146,6 +146,22 @@ func TestReadEvidence(t *testing.T) {
 			modules: []string{"src/api/routes.ts", "src/auth/tokens.ts"},
 		},
 		{
+			name: "java frames with a class loader and a module, and Forge's tail, pasted without their indentation",
+			task: "Exception in thread main\nat com.foo.loader/foo@9.0/src.auth.tokens.issueToken(tokens.ts:51)\n" +
+				"at TRANSFORMER/app@1.19/src.api.routes.handle(routes.ts:9) ~[forge.jar:?] {re:classloading}\n",
+			paths:   []string{"src/auth/tokens.ts", "src/api/routes.ts"},
+			last:    "src/auth/tokens.ts",
+			modules: []string{"src/api/routes.ts", "src/auth/tokens.ts"},
+		},
+		{
+			name: "express's frames, and a path with spaces, pasted without their indentation",
+			task: "TypeError: Cannot read properties of undefined\n" +
+				"at verify (C:\\My Projects\\app\\src\\auth\\tokens.ts:42:17)\n" +
+				"at Layer.handle [as handle_request] (/app/src/api/routes.ts:95:5)\n",
+			paths: []string{"src/auth/tokens.ts", "src/api/routes.ts"},
+			last:  "src/auth/tokens.ts",
+		},
+		{
 			name: "C# trace whose paths hold spaces, pasted without its indentation",
 			task: "System.NullReferenceException: Object reference not set\n" +
 				"at App.Session.Refresh() in C:\\My Projects\\app\\src\\session\\session-manager.ts:line 12\n" +

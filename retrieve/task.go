@@ -701,11 +701,19 @@ func isNumber(s string) bool {
 }
 
 // mentionsTests reports whether the task is about tests, so test files stay
-// in the search: it says test, spec or fixture as a word of its own, not
-// as a part of an identifier (GridSpec, X_test, TestEnum, format_spec).
+// in the search: it says test, spec or fixture as a word of its own, or
+// names a test (test_login, TestServeMux, testRefresh, UserServiceTest)
+// or a test's file (auth_test.go, app.spec.ts); a part of another
+// identifier is none (GridSpec, X_test, format_spec, pytest_configure).
 func mentionsTests(task string) bool {
-	return strings.Contains(task, "测试") || wordsAny(task, testWords)
+	return strings.Contains(task, "测试") || wordsAny(task, testWords) || testName().MatchString(task)
 }
+
+// testName matches a test's name or its file's, as a word of its own.
+var testName = lazyre.New(`(?:^|[^\w$])(?:test_\w+|Test[A-Z0-9_]\w*|test[A-Z]\w*|\w*[a-z0-9]Tests?|[\w-]+_(?:test|spec)\.` + testExt + `|[\w-]+\.(?:test|spec)\.` + testExt + `)(?:[^\w$]|$)`)
+
+// testExt: the extensions of the code files a test's file name ends with.
+const testExt = `(?:go|py|rb|rs|js|jsx|mjs|cjs|ts|tsx|c|cc|cpp|h|java|kt|swift|cs|php|exs?|dart|scala)`
 
 // testWords are the words that make a task about tests.
 var testWords = []string{"test", "tests", "testing", "spec", "specs", "pytest", "unittest", "jest", "fixture", "fixtures"}
@@ -828,12 +836,15 @@ type taskEvidence struct {
 
 // unindentedFrame: the frames of deepestFirstTrace written at the start
 // of their line. A JavaScript frame's place holds a folder or ends in a
-// file's extension (at v1.2.3:4:5 is prose); a Java frame may name its
-// module before the class (java.base/, app//) and its jar after the place
-// (~[app.jar:1.0], as Spring's logs do); a C# frame's path may hold
-// spaces.
-const unindentedFrame = `^at (?:[^\s(]+ ){0,2}\(?(?:[^\s()]*[/\\][^\s()]*|[^\s()]*\.[A-Za-z]\w*):\d+:\d+\)?\s*$` +
-	`|^at (?:[\w$.@-]+//?)?[\w$.<>]+\([^\s()]+\.\w+:\d+\)(?:\s*~?\[[^\]]*\])?\s*$` +
+// file's extension (at v1.2.3:4:5 is prose), in parentheses after any
+// words (Express's at Layer.handle [as handle_request] (…), a path with
+// spaces) or bare; a Java frame may name its class loader and module
+// before the class (java.base/, app//, loader/mod@9.0/) and its jar after
+// the place (~[app.jar:1.0], as Spring's logs do, and Forge's {re:…}); a
+// C# frame's path may hold spaces.
+const unindentedFrame = `^at (?:[^\s(]+ ){0,2}(?:[^\s()]*[/\\][^\s()]*|[^\s()]*\.[A-Za-z]\w*):\d+:\d+\s*$` +
+	`|^at [^()]+\((?:[^()]*[/\\][^()]*|[^()]*\.[A-Za-z]\w*):\d+:\d+\)\s*$` +
+	`|^at (?:(?:[\w$.@-]+/)?[\w$.@-]*/)?[\w$.<>]+\([^\s()]+\.\w+:\d+\)(?:\s*~?\[[^\]]*\])?(?:\s*\{[^}]*\})?\s*$` +
 	`|^at [^\s(]+\([^)]*\) in .+:line \d+` +
 	`|^\s*[\w$.<>/]*@\S+:\d+:\d+\s*$`
 
@@ -844,9 +855,9 @@ var (
 	// new F (file:line:col); Firefox's and Safari's f@file:line:col),
 	// Java's (at a.B.f(B.java:12)) and C#'s (at A.B.F() in
 	// C:\src\F.cs:line 12), indented or, pasted into an issue, not; Go's
-	// goroutines. Unindented, a JavaScript frame's place has a path (a /
-	// or a dot) and both a line and a column, so that "at localhost:3000"
-	// or "at 10:30" is prose.
+	// goroutines. Unindented, a JavaScript frame's place holds a folder
+	// or ends in a file's extension and has both a line and a column, so
+	// that "at localhost:3000", "at 10:30" or "at v1.2.3:4:5" is prose.
 	deepestFirstTrace = lazyre.New(`(?m)^\s+at \S|` + unindentedFrame + `|^goroutine \d+ \[`)
 	// frameLine: a line of a deepest-first trace that names a place (Go's
 	// file:line +0x12 under its function's line).

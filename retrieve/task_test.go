@@ -159,8 +159,11 @@ func TestMentionsTests(t *testing.T) {
 	for task, want := range map[string]bool{
 		"the expiry tests fail": true, "add a unit test": true, "测试失败": true,
 		"fix the token expiry": false, "latest contest results": false,
-		"GridSpec ignores its ratios": false, "X_test is scaled twice": false, "TestEnum's set loses order": false,
+		"GridSpec ignores its ratios": false, "X_test is scaled twice": false, "TestEnum's set loses order": true,
 		"format_spec parses a fill": false, "Tests: the expiry's": true, "a failing spec.": true,
+		"test_login_redirect fails on 3.12": true, "TestServeMux panics under -race": true, "auth_test.go fails": true,
+		"test_auth.py::test_refresh fails": true, "UserServiceTest fails after upgrade": true, "SessionTest.testRefresh throws": true,
+		"app.spec.ts times out": true, "X_test.shape is wrong": false, "pytest_configure runs twice": false, "the latest contest": false,
 	} {
 		if got := mentionsTests(task); got != want {
 			t.Errorf("mentionsTests(%q) = %v", task, got)
