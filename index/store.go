@@ -215,7 +215,13 @@ import (
 //	53    the line patterns read a function kept in a name at the
 //	      margin (export const f = () => {) as a function, not a
 //	      variable.
-const schemaVersion = "53"
+//	54    the line patterns read a function whose type holds an arrow
+//	      (f: () => void = () => {) or whose parameters go over lines
+//	      (export const Button = ({ … }: Props) => {), C++'s qualified
+//	      names with template arguments as none (struct
+//	      std::hash<Foo> {), and constructors of a class named whole
+//	      (class Outer::Inner { Inner() {).
+const schemaVersion = "54"
 
 // hashSize is the length of a file's content hash, SHA-256 cut short: it
 // tells a file's content from its last (a chance of 2^-128 to take one

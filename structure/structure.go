@@ -185,6 +185,10 @@ const dartType = `[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)?(?:<[\w$<>?, .]*>)?\??`
 // parameters stand on the line, with a return type in TypeScript.
 const jsFunctionValue = `(?:async\s+)?(?:function\b|(?:<[^>]*>\s*)?\((?:[^()]|\([^()]*\))*\)\s*(?::\s*[^=]+?)?\s*=>|[\w$]+\s*=>)`
 
+// jsTypeAnnotation: a name's type, which may hold a function's arrow
+// (handler: (req: Request) => Promise<Response> = async (req) => {).
+const jsTypeAnnotation = `(?:[^=]|=>)+`
+
 func r(expr, kind string, name int) rule {
 	return rule{re: lazyre.New(expr), kind: kind, name: name}
 }
@@ -213,7 +217,7 @@ var (
 		r(`^(\s*)(?:export\s+)?(?:const\s+)?enum\s+(\w+)`, "enum", 2),
 		// A function kept in a name at the margin, as tree-sitter reads it:
 		// export const handler = async (req) => {, const f = function () {.
-		r(`^()(?:export\s+)?(?:const|let|var)\s+([\w$]+)\s*(?::[^=]+)?=\s*`+jsFunctionValue, "function", 2).needing("function", "=>"),
+		r(`^()(?:export\s+)?(?:const|let|var)\s+([\w$]+)\s*(?::`+jsTypeAnnotation+`)?=\s*`+jsFunctionValue, "function", 2).needing("function", "=>"),
 		r(`^()(?:export\s+)?(?:const|let|var)\s+(\w+)`, "variable", 2),
 		// A function set on an object: proto.week = function (, exports.show = async (req) =>.
 		r(`^(\s*)(?:[\w$]+\.)+#?([\w$]+)\s*=\s*`+jsFunctionValue, "function", 2).needing("function", "=>"),
@@ -221,9 +225,9 @@ var (
 		// Not a member of an interface or type, whose arrow leads to a type (toJSON: () => object;).
 		r(`^(\s+)#?([\w$]+)\s*:\s*`+jsFunctionValue+`(?:\s*[{(]|\s*$)`, "function", 2).needing("function", "=>"),
 		// A function kept in a local name: const done = (value) => {.
-		r(`^(\s+)(?:const|let|var)\s+([\w$]+)\s*(?::[^=]+)?=\s*`+jsFunctionValue, "function", 2).needing("function", "=>"),
+		r(`^(\s+)(?:const|let|var)\s+([\w$]+)\s*(?::`+jsTypeAnnotation+`)?=\s*`+jsFunctionValue, "function", 2).needing("function", "=>"),
 		// A class's field that holds a function: private onChange = (v: string): void => {.
-		r(`^(\s+)(?:(?:public|private|protected|static|readonly|override|declare)\s+)*#?([\w$]+)\s*[?!]?\s*(?::[^=]+)?=\s*`+jsFunctionValue, "function", 2).needing("function", "=>"),
+		r(`^(\s+)(?:(?:public|private|protected|static|readonly|override|declare)\s+)*#?([\w$]+)\s*[?!]?\s*(?::`+jsTypeAnnotation+`)?=\s*`+jsFunctionValue, "function", 2).needing("function", "=>"),
 		// A method, its body opened at the line's end or whole on it (get
 		// size() { return this.n; }, constructor(a) { super(a); }).
 		r(`^(\s+)(?:(?:public|private|protected|static|async|readonly|override|get|set)\s+)*\*?#?([\w$]+)\s*(?:<[^>]*>)?\((?:[^()]|\([^()]*\))*\)?\s*(?::\s*[^{]+)?\{(?:[^{}]*\}\s*[;,]?)?\s*(?://.*)?$`, "method", 2),
@@ -332,10 +336,12 @@ var (
 	// (class json : public base {) or an enum's type; a declaration
 	// (class Foo;) defines nothing. A C++ alias names a type as typedef
 	// does (using has_formatter = ...). A nested namespace is named whole
-	// (namespace a::b {), as is a nested class defined out of its own
-	// (class Outer::Inner {).
+	// (namespace a::b {, namespace a::inline b {), as is a nested class
+	// defined out of its own (class Outer::Inner {); a name with template
+	// arguments is none (template <> struct std::hash<Foo> {: its base
+	// list never starts with a second colon).
 	cRules = []rule{
-		r(`^(\s*)(?:template\s*<.*>\s*)?(?:struct|union|enum(?:\s+class|\s+struct)?|class|(?:inline\s+)?namespace)\s+(?:(?:[A-Z][A-Z0-9_]*[A-Z0-9]|alignas\s*\([^)]*\)|\[\[[^\]]*\]\]|__attribute__\s*\(\(.*?\)\))\s+)*(\w+(?:::\w+)*)\s*(?:final\s*)?(?::[^;{]*)?(?:\{(?:\s*\}\s*;)?)?\s*(?://.*)?$`, "type", 2),
+		r(`^(\s*)(?:template\s*<.*>\s*)?(?:struct|union|enum(?:\s+class|\s+struct)?|class|(?:inline\s+)?namespace)\s+(?:(?:[A-Z][A-Z0-9_]*[A-Z0-9]|alignas\s*\([^)]*\)|\[\[[^\]]*\]\]|__attribute__\s*\(\(.*?\)\))\s+)*(\w+(?:::(?:inline\s+)?\w+)*)\s*(?:final\s*)?(?::(?:[^:;{][^;{]*)?)?(?:\{(?:\s*\}\s*;)?)?\s*(?://.*)?$`, "type", 2),
 		r(`^(\s*)(?:template\s*<.*>\s*)?using\s+(\w+)\s*=`, "type", 2),
 		r(`^()#\s*define\s+(\w+)`, "constant", 2),
 		r(`^()typedef\s+.*?\b(\w+)\s*;`, "type", 2),
@@ -401,6 +407,34 @@ func bodyOnLine(line string) bool {
 // rustImpl matches the line that opens an impl block, and names the type
 // it implements for: impl<T> Trait for a::Type<T> {.
 var rustImpl = lazyre.New(`^\s*(?:unsafe\s+)?impl\b(?:\s*<[^{]*?>)?\s+(?:[^{]*?\s+for\s+)?(?:&\s*(?:'\w+\s+)?(?:mut\s+)?)?(?:dyn\s+)?(?:[\w]+::)*(\w+)`)
+
+// jsOpenArrow matches a line that gives a name a value in parentheses
+// opened at its end: an arrow function's parameters over lines, maybe
+// destructured (export const Button = ({).
+var jsOpenArrow = lazyre.New(`=\s*(?:async\s+)?(?:<[^>]*>\s*)?\(\s*\{?\s*$`)
+
+// jsArrowOverLines reports whether line i (0-based), at the margin, opens
+// an arrow function's parameters that go on over the lines after it: the
+// first line back at the margin closes them (}: Props) => {, ) => {, or a
+// type's >) => { after its own lines at the margin).
+func jsArrowOverLines(lines []string, i int) bool {
+	if !jsOpenArrow().MatchString(lines[i]) {
+		return false
+	}
+	for k := i + 1; k < len(lines) && k <= i+bodyLookahead; k++ {
+		l := lines[k]
+		if strings.TrimSpace(l) == "" || indentOf(l) > 0 {
+			continue
+		}
+		if !strings.ContainsAny(l[:1], ")}>]") {
+			return false
+		}
+		if strings.Contains(l, "=>") {
+			return true
+		}
+	}
+	return false
+}
 
 // jsOpenParams matches a line that may start a JavaScript or TypeScript
 // method whose parameters go on over the lines after it: its name, then
@@ -865,6 +899,12 @@ func extractDefs(lang string, rules []rule, lines []string) []Def {
 				continue
 			}
 			kind := ru.kind
+			if lang == "cpp" || lang == "c" {
+				name = strings.ReplaceAll(name, "::inline ", "::") // namespace a::inline b
+			}
+			if isJS(lang) && kind == "variable" && jsArrowOverLines(lines, i) {
+				kind = "function" // export const Button = ({ over lines }: Props) => {
+			}
 			if (lang == "c" || lang == "cpp") && kind == "type" && cNamespace(trim) {
 				kind = "module" // C++'s namespace, in a header read as C too
 			}
@@ -967,7 +1007,13 @@ func extractDefs(lang string, rules []rule, lines []string) []Def {
 		}
 		if !found && lang == "cpp" && len(stack) > 0 && ind > stack[len(stack)-1].indent {
 			class := stack[len(stack)-1].name
-			if name, ok := cConstructorAt(lines, i, class); ok {
+			// A class named whole (Outer::Inner) has constructors of its
+			// last part's name.
+			short := class
+			if k := strings.LastIndex(class, "::"); k >= 0 {
+				short = class[k+2:]
+			}
+			if name, ok := cConstructorAt(lines, i, short); ok {
 				defs = append(defs, Def{Name: name, Kind: "method", Container: class, Line: i + 1})
 				found = true
 			}

@@ -31,3 +31,17 @@ namespace fmt::detail {
 class Outer::Inner : public Base {
 };
 }
+
+namespace a::inline b {
+class Outer::Inner {
+ public:
+  Inner(int x) : x_(x) {
+  }
+  ~Inner() {
+  }
+};
+}
+
+template <> struct std::hash<Foo> {
+  size_t operator()(const Foo& f) const { return 0; }
+};
