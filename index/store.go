@@ -221,7 +221,9 @@ import (
 //	      names with template arguments as none (struct
 //	      std::hash<Foo> {), and constructors of a class named whole
 //	      (class Outer::Inner { Inner() {).
-const schemaVersion = "54"
+//	55    the line patterns name namespace a::inline b as a::b
+//	      whatever the spaces or tabs between its words.
+const schemaVersion = "55"
 
 // hashSize is the length of a file's content hash, SHA-256 cut short: it
 // tells a file's content from its last (a chance of 2^-128 to take one

@@ -899,8 +899,9 @@ func extractDefs(lang string, rules []rule, lines []string) []Def {
 				continue
 			}
 			kind := ru.kind
-			if lang == "cpp" || lang == "c" {
-				name = strings.ReplaceAll(name, "::inline ", "::") // namespace a::inline b
+			if (lang == "cpp" || lang == "c") && strings.ContainsAny(name, " \t") {
+				// namespace a::inline b, whatever its spaces
+				name = strings.ReplaceAll(strings.Join(strings.Fields(name), " "), "::inline ", "::")
 			}
 			if isJS(lang) && kind == "variable" && jsArrowOverLines(lines, i) {
 				kind = "function" // export const Button = ({ over lines }: Props) => {

@@ -45,3 +45,6 @@ class Outer::Inner {
 template <> struct std::hash<Foo> {
   size_t operator()(const Foo& f) const { return 0; }
 };
+
+namespace c::inline	  d {
+}
