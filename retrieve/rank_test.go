@@ -171,6 +171,12 @@ func TestReadEvidence(t *testing.T) {
 			messages: 1,
 		},
 		{
+			name:  "a line of prose that starts with at and one after it with a place in parentheses are no frame",
+			task:  "the session breaks when src/api/routes.ts calls src/session/session-manager.ts\nat least one user\nsees a crash (lib/app.ts:12:5)",
+			paths: []string{"src/api/routes.ts", "src/session/session-manager.ts"},
+			last:  "src/session/session-manager.ts",
+		},
+		{
 			name:  "a version at a line's start is no frame",
 			task:  "the session breaks when src/api/routes.ts calls src/session/session-manager.ts\nit broke\nat v1.2.3:4:5",
 			paths: []string{"src/api/routes.ts", "src/session/session-manager.ts"},

@@ -710,7 +710,7 @@ func mentionsTests(task string) bool {
 }
 
 // testName matches a test's name or its file's, as a word of its own.
-var testName = lazyre.New(`(?:^|[^\w$])(?:test_\w+|Test[A-Z0-9_]\w*|test[A-Z]\w*|\w*[a-z0-9]Tests?|[\w-]+_(?:test|spec)\.` + testExt + `|[\w-]+\.(?:test|spec)\.` + testExt + `)(?:[^\w$]|$)`)
+var testName = lazyre.New(`(?:^|[^\w$])(?:test_\w+|Test[A-Z0-9_]\w*|test[A-Z][a-z]\w*|[A-Z]\w*[a-z0-9]Tests?|[\w-]+_(?:test|spec)\.` + testExt + `|[\w-]+\.(?:test|spec)\.` + testExt + `)(?:[^\w$]|$)`)
 
 // testExt: the extensions of the code files a test's file name ends with.
 const testExt = `(?:go|py|rb|rs|js|jsx|mjs|cjs|ts|tsx|c|cc|cpp|h|java|kt|swift|cs|php|exs?|dart|scala)`
@@ -843,8 +843,8 @@ type taskEvidence struct {
 // the place (~[app.jar:1.0], as Spring's logs do, and Forge's {re:…}); a
 // C# frame's path may hold spaces.
 const unindentedFrame = `^at (?:[^\s(]+ ){0,2}(?:[^\s()]*[/\\][^\s()]*|[^\s()]*\.[A-Za-z]\w*):\d+:\d+\s*$` +
-	`|^at [^()]+\((?:[^()]*[/\\][^()]*|[^()]*\.[A-Za-z]\w*):\d+:\d+\)\s*$` +
-	`|^at (?:(?:[\w$.@-]+/)?[\w$.@-]*/)?[\w$.<>]+\([^\s()]+\.\w+:\d+\)(?:\s*~?\[[^\]]*\])?(?:\s*\{[^}]*\})?\s*$` +
+	`|^at [^()\n]+\((?:[^()\n]*[/\\][^()\n]*|[^()\n]*\.[A-Za-z]\w*):\d+:\d+\)\s*$` +
+	`|^at (?:(?:[\w$.@-]+/)?[\w$.@-]*/)?[\w$.<>]+\([^\s()]+\.\w+:\d+\)(?:[ \t]*~?\[[^\]\n]*\])?(?:[ \t]*\{[^}\n]*\})?[ \t]*$` +
 	`|^at [^\s(]+\([^)]*\) in .+:line \d+` +
 	`|^\s*[\w$.<>/]*@\S+:\d+:\d+\s*$`
 

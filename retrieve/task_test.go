@@ -164,6 +164,7 @@ func TestMentionsTests(t *testing.T) {
 		"test_login_redirect fails on 3.12": true, "TestServeMux panics under -race": true, "auth_test.go fails": true,
 		"test_auth.py::test_refresh fails": true, "UserServiceTest fails after upgrade": true, "SessionTest.testRefresh throws": true,
 		"app.spec.ts times out": true, "X_test.shape is wrong": false, "pytest_configure runs twice": false, "the latest contest": false,
+		"testID is not forwarded": false, "the abTest cookie is lost": false, "isTest is ignored": false,
 	} {
 		if got := mentionsTests(task); got != want {
 			t.Errorf("mentionsTests(%q) = %v", task, got)
