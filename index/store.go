@@ -223,7 +223,10 @@ import (
 //	      (class Outer::Inner { Inner() {).
 //	55    the line patterns name namespace a::inline b as a::b
 //	      whatever the spaces or tabs between its words.
-const schemaVersion = "55"
+//	56    the line patterns read a name given a value in parentheses
+//	      over lines as a function only where the line that closes
+//	      them gives their arrow (not const ids = (…).filter((u) =>).
+const schemaVersion = "56"
 
 // hashSize is the length of a file's content hash, SHA-256 cut short: it
 // tells a file's content from its last (a chance of 2^-128 to take one

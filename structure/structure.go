@@ -408,15 +408,20 @@ func bodyOnLine(line string) bool {
 // it implements for: impl<T> Trait for a::Type<T> {.
 var rustImpl = lazyre.New(`^\s*(?:unsafe\s+)?impl\b(?:\s*<[^{]*?>)?\s+(?:[^{]*?\s+for\s+)?(?:&\s*(?:'\w+\s+)?(?:mut\s+)?)?(?:dyn\s+)?(?:[\w]+::)*(\w+)`)
 
-// jsOpenArrow matches a line that gives a name a value in parentheses
-// opened at its end: an arrow function's parameters over lines, maybe
-// destructured (export const Button = ({).
-var jsOpenArrow = lazyre.New(`=\s*(?:async\s+)?(?:<[^>]*>\s*)?\(\s*\{?\s*$`)
+// jsOpenArrow matches a line at the margin that gives a name a value in
+// parentheses opened at its end: an arrow function's parameters over
+// lines, maybe destructured (export const Button = ({).
+var jsOpenArrow = lazyre.New(`^(?:export\s+)?(?:const|let|var)\s+[\w$]+\s*(?::` + jsTypeAnnotation + `)?=\s*(?:async\s+)?(?:<[^>]*>\s*)?\(\s*\{?\s*$`)
+
+// jsArrowClose matches the margin line that closes such parameters and
+// gives their arrow: ) => {, }: Props) => {, >) => {, }): Promise<void> =>.
+var jsArrowClose = lazyre.New(`^(?:[)}>](?:[^()=]|\([^()]*\)|=>)*)?\)\s*(?::[^()=]*)?=>`)
 
 // jsArrowOverLines reports whether line i (0-based), at the margin, opens
 // an arrow function's parameters that go on over the lines after it: the
-// first line back at the margin closes them (}: Props) => {, ) => {, or a
-// type's >) => { after its own lines at the margin).
+// margin lines after it close what it opened (}: { a: T } & Omit<, then
+// >) => {), the one that holds an arrow closing the parameters before it
+// (not the call of ( … ).filter((u) => …)).
 func jsArrowOverLines(lines []string, i int) bool {
 	if !jsOpenArrow().MatchString(lines[i]) {
 		return false
@@ -426,11 +431,11 @@ func jsArrowOverLines(lines []string, i int) bool {
 		if strings.TrimSpace(l) == "" || indentOf(l) > 0 {
 			continue
 		}
-		if !strings.ContainsAny(l[:1], ")}>]") {
+		if !strings.ContainsAny(l[:1], ")}>") {
 			return false
 		}
 		if strings.Contains(l, "=>") {
-			return true
+			return jsArrowClose().MatchString(l)
 		}
 	}
 	return false
