@@ -205,8 +205,8 @@ type frame struct {
 //   - Python's trace frame, `File "a/b.py", line 12`;
 //   - the `path:line` of most other traces (Go, Rust, JavaScript, Java's
 //     `(Foo.java:123)`);
-//   - C#'s `in C:\src\F.cs:line 12` (of a path with spaces, its part
-//     after the last: what a repository's path ends with);
+//   - C#'s `in C:\src\F.cs:line 12`, its path's spaces and all (C:\My
+//     Projects\src\My Lib\F.cs);
 //   - a link to a line or lines of a repository's file:
 //     `…/blob/main/src/x.c#L12`, `#L12-L20`, `#L12C3-L20C5`,
 //     `README.md?plain=1#L5` (GitHub, GitLab, Gitea);
@@ -221,7 +221,7 @@ var framePatterns = []struct {
 }{
 	{re: lazyre.New(`File "(?P<path>[^"\n]+)", line (?P<from>\d+)`)},
 	{re: lazyre.New(`(?P<path>[\w./\\-]+\.[A-Za-z]{1,5}):(?P<from>\d+)`)},
-	{re: lazyre.New(`(?P<path>[\w./\\-]+\.[A-Za-z]{1,5}):line (?P<from>\d+)`)},
+	{re: lazyre.New(`\bin (?P<path>(?:[A-Za-z]:)?[^\s:"'(][^:"'\n]*?\.[A-Za-z]{1,5}):line (?P<from>\d+)`)},
 	{re: lazyre.New(`(?P<path>[\w./-]+\.[A-Za-z]{1,5})(?:\?[\w=&]*)?#L(?P<from>\d+)(?:C\d+)?(?:-L?(?P<to>\d+)(?:C\d+)?)?`)},
 	{re: lazyre.New(`(?i)(?P<path>[\w./\\-]+\.[a-z]{1,5})[` + "`" + `'"]?,?\s+(?:(?:at|in|on)\s+)?lines?\s+(?P<from>\d+)(?:\s*(?:-|–|to)\s*(?P<to>\d+))?\b`),
 		reject: lazyre.New(`(?i)^\s+(?:of|in)\s+[` + "`" + `'"]?[\w./\\-]+\.[a-z]{1,5}\b`)},

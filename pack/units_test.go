@@ -183,7 +183,8 @@ func TestTraceFrames(t *testing.T) {
 		"a.py line 12 in parse() is wrong":                              {{"a.py", 12, 12}},
 		"Rewrite config.py in 2 lines; wrap setup.cfg in 80 line width": nil,
 		"lines 5-3 of b.py":                                             {{"b.py", 3, 5}},
-		"at App.F() in C:\\My Projects\\src\\F.cs:line 12":              {{"Projects/src/F.cs", 12, 12}},
+		"at App.F() in C:\\My Projects\\src\\My Lib\\F.cs:line 12":      {{"C:/My Projects/src/My Lib/F.cs", 12, 12}},
+		"at App.G() in /home/me/app/G.cs:line 3":                        {{"/home/me/app/G.cs", 3, 3}},
 		"https://github.com/o/r/blob/main/a.c#L12C3-L20C5":              {{"//github.com/o/r/blob/main/a.c", 12, 20}},
 		"https://github.com/o/r/blob/main/README.md?plain=1#L5":         {{"//github.com/o/r/blob/main/README.md", 5, 5}},
 	} {
