@@ -189,6 +189,10 @@ const jsFunctionValue = `(?:async\s+)?(?:function\b|(?:<[^>]*>\s*)?\((?:[^()]|\(
 // (handler: (req: Request) => Promise<Response> = async (req) => {).
 const jsTypeAnnotation = `(?:[^=]|=>)+`
 
+// jsNameGiven: a declaration that gives a name (the group) a value, its
+// type between: const handler: (req: Request) => Response = .
+const jsNameGiven = `(?:const|let|var)\s+([\w$]+)\s*(?::` + jsTypeAnnotation + `)?=\s*`
+
 func r(expr, kind string, name int) rule {
 	return rule{re: lazyre.New(expr), kind: kind, name: name}
 }
@@ -217,7 +221,7 @@ var (
 		r(`^(\s*)(?:export\s+)?(?:const\s+)?enum\s+(\w+)`, "enum", 2),
 		// A function kept in a name at the margin, as tree-sitter reads it:
 		// export const handler = async (req) => {, const f = function () {.
-		r(`^()(?:export\s+)?(?:const|let|var)\s+([\w$]+)\s*(?::`+jsTypeAnnotation+`)?=\s*`+jsFunctionValue, "function", 2).needing("function", "=>"),
+		r(`^()(?:export\s+)?`+jsNameGiven+jsFunctionValue, "function", 2).needing("function", "=>"),
 		r(`^()(?:export\s+)?(?:const|let|var)\s+(\w+)`, "variable", 2),
 		// A function set on an object: proto.week = function (, exports.show = async (req) =>.
 		r(`^(\s*)(?:[\w$]+\.)+#?([\w$]+)\s*=\s*`+jsFunctionValue, "function", 2).needing("function", "=>"),
@@ -225,7 +229,7 @@ var (
 		// Not a member of an interface or type, whose arrow leads to a type (toJSON: () => object;).
 		r(`^(\s+)#?([\w$]+)\s*:\s*`+jsFunctionValue+`(?:\s*[{(]|\s*$)`, "function", 2).needing("function", "=>"),
 		// A function kept in a local name: const done = (value) => {.
-		r(`^(\s+)(?:const|let|var)\s+([\w$]+)\s*(?::`+jsTypeAnnotation+`)?=\s*`+jsFunctionValue, "function", 2).needing("function", "=>"),
+		r(`^(\s+)`+jsNameGiven+jsFunctionValue, "function", 2).needing("function", "=>"),
 		// A class's field that holds a function: private onChange = (v: string): void => {.
 		r(`^(\s+)(?:(?:public|private|protected|static|readonly|override|declare)\s+)*#?([\w$]+)\s*[?!]?\s*(?::`+jsTypeAnnotation+`)?=\s*`+jsFunctionValue, "function", 2).needing("function", "=>"),
 		// A method, its body opened at the line's end or whole on it (get
@@ -411,7 +415,7 @@ var rustImpl = lazyre.New(`^\s*(?:unsafe\s+)?impl\b(?:\s*<[^{]*?>)?\s+(?:[^{]*?\
 // jsOpenArrow matches a line at the margin that gives a name a value in
 // parentheses opened at its end: an arrow function's parameters over
 // lines, maybe destructured (export const Button = ({).
-var jsOpenArrow = lazyre.New(`^(?:export\s+)?(?:const|let|var)\s+[\w$]+\s*(?::` + jsTypeAnnotation + `)?=\s*(?:async\s+)?(?:<[^>]*>\s*)?\(\s*\{?\s*$`)
+var jsOpenArrow = lazyre.New(`^(?:export\s+)?` + jsNameGiven + `(?:async\s+)?(?:<[^>]*>\s*)?\(\s*\{?\s*$`)
 
 // jsArrowClose matches the margin line that closes such parameters and
 // gives their arrow: ) => {, }: Props) => {, >) => {, }): Promise<void> =>.
