@@ -226,7 +226,10 @@ import (
 //	56    the line patterns read a name given a value in parentheses
 //	      over lines as a function only where the line that closes
 //	      them gives their arrow (not const ids = (…).filter((u) =>).
-const schemaVersion = "56"
+//	57    the line patterns read a C typedef of a struct, union or enum
+//	      with a body (typedef struct tag { … } name;): its tag and
+//	      its names, not a field's.
+const schemaVersion = "57"
 
 // hashSize is the length of a file's content hash, SHA-256 cut short: it
 // tells a file's content from its last (a chance of 2^-128 to take one

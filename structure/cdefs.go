@@ -381,3 +381,69 @@ func braceEnd(lines []string, from, limit int) int {
 	}
 	return 0
 }
+
+var (
+	// cTypedefOpen is a typedef of a struct, union or enum whose body
+	// opens on its line or the next: "typedef struct ZSTD_CCtx_s {",
+	// "typedef enum {", "typedef struct" with its brace below, "typedef
+	// union { U32 u; } unalign;". Its tag (2), if any, is a type too.
+	cTypedefOpen = lazyre.New(`^typedef\s+(?:const\s+)?(struct|union|enum)\b(?:\s+(?:[A-Z][A-Z0-9_]*[A-Z0-9]|__attribute__\s*\(\(.*?\)\)|alignas\s*\([^)]*\)))*(?:\s+(\w+))?\s*(?::\s*[\w\s]+)?(\{.*|//.*|/\*.*)?$`)
+	// cTypedefClose is what follows the brace that closes it: the names
+	// it gives, after any attribute: "} ZSTD_CCtx;", "} XXH64_hash_t,
+	// *XXH64_hashp;", "} __attribute__((packed)) U16_S;".
+	cTypedefClose = lazyre.New(`^\s*(?:__attribute__\s*\(\(.*?\)\)\s*)?([^;{}]*);`)
+)
+
+// cTypedefAt reports the definitions that a typedef of a struct, union or
+// enum with a body gives, starting at line i (0-based) of lines, C or C++
+// source at the margin: its tag, if named, and the names that follow its
+// closing brace, that are not pointers (*XXH64_hashp is none, as in
+// tree-sitter's tags). Its body may run over lines, and a field's
+// semicolon on its line is not the typedef's (typedef union { U32 u; }
+// unalign;). ok is false where line i opens none of these, or no brace
+// closes it before limit lines.
+func cTypedefAt(lines []string, i, limit int) (defs []Def, ok bool) {
+	m := cTypedefOpen().FindStringSubmatch(lines[i])
+	if m == nil {
+		return nil, false
+	}
+	body := strings.HasPrefix(m[3], "{")
+	if !body {
+		// The brace on a line of its own below: "typedef struct" then "{".
+		for j := i + 1; j < len(lines) && j < i+3; j++ {
+			t := strings.TrimSpace(lines[j])
+			if t == "" {
+				continue
+			}
+			body = t == "{" || strings.HasPrefix(t, "{ ") || strings.HasPrefix(t, "{\t") || strings.HasPrefix(t, "{/")
+			break
+		}
+	}
+	if !body {
+		return nil, false // typedef struct foo foo; reads on its line
+	}
+	end := braceEnd(lines, i+1, limit)
+	if end == 0 {
+		return nil, false
+	}
+	closing := lines[end-1]
+	c := cTypedefClose().FindStringSubmatch(closing[strings.LastIndexByte(closing, '}')+1:])
+	if c == nil {
+		return nil, false
+	}
+	if m[2] != "" && !notNames[m[2]] {
+		kind := "type"
+		if m[1] == "enum" {
+			kind = "enum"
+		}
+		defs = append(defs, Def{Name: m[2], Kind: kind, Line: i + 1})
+	}
+	for _, part := range strings.Split(c[1], ",") {
+		f := strings.Fields(part)
+		if len(f) == 0 || !isIdent(f[0]) || cNotTypes[f[0]] {
+			continue // a pointer, an array, or an attribute macro's call
+		}
+		defs = append(defs, Def{Name: f[0], Kind: "type", Line: i + 1})
+	}
+	return defs, true
+}

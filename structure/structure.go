@@ -889,6 +889,12 @@ func extractDefs(lang string, rules []rule, lines []string) []Def {
 			}
 		}
 		found := false
+		if (lang == "c" || lang == "cpp") && ind == 0 && strings.HasPrefix(trim, "typedef") {
+			if ds, ok := cTypedefAt(lines, i, len(lines)); ok {
+				defs = append(defs, ds...)
+				continue
+			}
+		}
 		for _, ru := range rules {
 			if !may {
 				break

@@ -772,6 +772,25 @@ struct ops {
 };
 int open_impl(void) { return 0; }
 `, []string{"Container<T>::get:2-4", "StringMaker<std::string>::convert:5-7", "max2:8-8", "ops:9-11", "open_impl:12-12"}},
+		{"a typedef's body over lines: its tag and the names after its brace, not a pointer's", "ring.h", `typedef struct ring_s {
+    unsigned head; /* } not here */
+    struct {
+        int depth;
+    } inner;
+} ring_t, *ring_ptr;
+
+typedef enum
+{
+    ring_ok,
+    ring_full
+} ring_status;
+
+typedef union { unsigned u; } __attribute__((packed)) unaligned_u;
+typedef struct ring_s ring_alias;
+typedef struct {
+    int a;
+    } ring_indented_close;
+`, []string{"ring_s:1-6", "ring_t:1-6", "ring_status:8-12", "unaligned_u:14-14", "ring_alias:15-15", "ring_indented_close:16-18"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var got []string
