@@ -126,6 +126,15 @@ var unitKinds = map[string]int{"match": 1, "imports": 2, "lines": 3, "callee": 4
 // the definitions it holds.
 const splitSpan = 80
 
+// dataKinds are the kinds of definition that may hold no code of their
+// own, only values, fields or signatures: one longer than splitSpan lines
+// (a C enum of a hundred parameters, each with its comment; a Go struct's
+// fields; a TypeScript interface's options) is cut into runs of lines as
+// the lines between definitions are, so that the value a change needs can
+// go in without the rest. (One whose methods are units gives way to them
+// whatever its length.)
+var dataKinds = map[string]bool{"type": true, "enum": true, "struct": true, "interface": true}
+
 const (
 	// maxGap: lines between definitions go in runs of at most this many.
 	maxGap = 40
@@ -609,7 +618,8 @@ func fileUnits(file int, path string, lines []string, spans []hone.Span, relevan
 				inDef[l] = true
 			}
 		}
-		if d.Kind != "section" && d.Line >= 1 && d.Line <= min(d.EndLine, n) {
+		if d.Kind != "section" && d.Line >= 1 && d.Line <= min(d.EndLine, n) &&
+			!(dataKinds[d.Kind] && d.EndLine-d.Line+1 > splitSpan) {
 			sym := d.Name
 			if d.Container != "" {
 				sym = d.Container + "." + d.Name

@@ -621,3 +621,57 @@ func TestGapRunsKeepComments(t *testing.T) {
 		})
 	}
 }
+
+// A type that holds values or fields only is one unit while short; a long
+// one (a C enum of many parameters, a Go struct of many fields) is cut
+// into runs of lines, so that the value a change needs goes in without
+// the rest. A long class whose methods are units is cut by them.
+func TestLongDataTypeIsCut(t *testing.T) {
+	enum := func(n int) string {
+		var b strings.Builder
+		b.WriteString("typedef enum {\n")
+		for i := 0; i < n; i++ {
+			fmt.Fprintf(&b, "    /* parameter %d */\n    param_%d = %d,\n", i, i, i)
+		}
+		b.WriteString("} params_t;\n")
+		return b.String()
+	}
+	fields := func(n int) string {
+		var b strings.Builder
+		b.WriteString("type Engine struct {\n")
+		for i := 0; i < n; i++ {
+			fmt.Fprintf(&b, "\tField%d int\n", i)
+		}
+		b.WriteString("}\n")
+		return b.String()
+	}
+	fn := "\nint use(void)\n{\n    return 0;\n}\n" + strings.Repeat("int pad;\n", 80)
+	tests := []struct {
+		name, path, src string
+		symbol          string // the type's name
+		whole           bool   // whether the type is one unit
+	}{
+		{"a short C enum", "p.h", enum(10) + fn, "params_t", true},
+		{"a long C enum", "p.h", enum(60) + fn, "params_t", false},
+		{"a short Go struct", "e.go", "package e\n\n" + fields(20) + strings.Repeat("var pad int\n", 80), "Engine", true},
+		{"a long Go struct", "e.go", "package e\n\n" + fields(100) + strings.Repeat("var pad int\n", 80), "Engine", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			lines := strings.Split(strings.TrimRight(tt.src, "\n"), "\n")
+			whole, longest := false, 0
+			for _, u := range fileUnits(0, tt.path, lines, nil, 1, concepts{}, UnitWeights) {
+				if u.symbol == tt.symbol {
+					whole = true
+				}
+				longest = max(longest, u.to-u.from+1)
+			}
+			if whole != tt.whole {
+				t.Errorf("%s a unit: %v, want %v", tt.symbol, whole, tt.whole)
+			}
+			if !tt.whole && longest > maxGap {
+				t.Errorf("a unit of %d lines, want runs of %d at most", longest, maxGap)
+			}
+		})
+	}
+}
