@@ -229,7 +229,11 @@ import (
 //	57    the line patterns read a C typedef of a struct, union or enum
 //	      with a body (typedef struct tag { … } name;): its tag and
 //	      its names, not a field's.
-const schemaVersion = "57"
+//	58    the line patterns read C and C++ types and namespaces indented
+//	      in a namespace or a class (not a class's aliases of its member
+//	      types), and a type whose body is whole on its line (enum class
+//	      Mode { Run, List };).
+const schemaVersion = "58"
 
 // hashSize is the length of a file's content hash, SHA-256 cut short: it
 // tells a file's content from its last (a chance of 2^-128 to take one

@@ -338,14 +338,15 @@ var (
 	// line, and an export macro or attribute (class FMT_API buffer,
 	// struct [[nodiscard]] result), and come before final, a base list
 	// (class json : public base {) or an enum's type; a declaration
-	// (class Foo;) defines nothing. A C++ alias names a type as typedef
+	// (class Foo;) defines nothing, but a body whole on its line does
+	// (enum class Mode { Run, List };). A C++ alias names a type as typedef
 	// does (using has_formatter = ...). A nested namespace is named whole
 	// (namespace a::b {, namespace a::inline b {), as is a nested class
 	// defined out of its own (class Outer::Inner {); a name with template
 	// arguments is none (template <> struct std::hash<Foo> {: its base
 	// list never starts with a second colon).
 	cRules = []rule{
-		r(`^(\s*)(?:template\s*<.*>\s*)?(?:struct|union|enum(?:\s+class|\s+struct)?|class|(?:inline\s+)?namespace)\s+(?:(?:[A-Z][A-Z0-9_]*[A-Z0-9]|alignas\s*\([^)]*\)|\[\[[^\]]*\]\]|__attribute__\s*\(\(.*?\)\))\s+)*(\w+(?:::(?:inline\s+)?\w+)*)\s*(?:final\s*)?(?::(?:[^:;{][^;{]*)?)?(?:\{(?:\s*\}\s*;)?)?\s*(?://.*)?$`, "type", 2),
+		r(`^(\s*)(?:template\s*<.*>\s*)?(?:struct|union|enum(?:\s+class|\s+struct)?|class|(?:inline\s+)?namespace)\s+(?:(?:[A-Z][A-Z0-9_]*[A-Z0-9]|alignas\s*\([^)]*\)|\[\[[^\]]*\]\]|__attribute__\s*\(\(.*?\)\))\s+)*(\w+(?:::(?:inline\s+)?\w+)*)\s*(?:final\s*)?(?::(?:[^:;{][^;{]*)?)?(?:\{(?:[^{}]*\}\s*;)?)?\s*(?://.*)?$`, "type", 2),
 		r(`^(\s*)(?:template\s*<.*>\s*)?using\s+(\w+)\s*=`, "type", 2),
 		r(`^()#\s*define\s+(\w+)`, "constant", 2),
 		r(`^()typedef\s+.*?\b(\w+)\s*;`, "type", 2),
@@ -1118,12 +1119,13 @@ func extractDefs(lang string, rules []rule, lines []string) []Def {
 				e++
 			}
 			end = e
-		case braceClosed[lang] && (ind > 0 || lang != "php"), cDef && ind == 0:
+		case braceClosed[lang] && (ind > 0 || lang != "php"), cDef:
 			// At the margin too: a struct ends at its brace, not over
 			// the impl after it; a var at its own line; a C type at
-			// its };, a class's labels (public:) going on. (Not PHP's
-			// at the margin: a heredoc's end and the HTML after ?> are
-			// there.)
+			// its };, a class's labels (public:) going on, or, indented
+			// in a namespace, before the brace that closes that. (Not
+			// PHP's at the margin: a heredoc's end and the HTML after
+			// ?> are there.)
 			end = nestedEnd(lang, lines, defs[i].Line, ind, end)
 		}
 		if (lang == "c" || lang == "cpp") && (defs[i].Kind == "function" || defs[i].Kind == "method") {
@@ -1374,6 +1376,18 @@ func mayDefine(lang, line, trim string) bool {
 		}
 		return strings.HasPrefix(first, "pub") || strings.HasPrefix(first, "macro_rules!")
 	case "c", "cpp":
+		// A type or namespace may be indented in the namespace or class
+		// that holds it (namespace Catch {, then class Session {); the
+		// type pattern needs its body, or its line's end, so that a
+		// variable (struct stat st;) is none. A class's aliases of its
+		// member types (using value_type = T;, every container's) are
+		// not read there.
+		switch first {
+		case "class", "struct", "union", "enum", "namespace":
+			return true
+		case "template":
+			return !indented || !strings.Contains(trim, "using ")
+		}
 		return !indented
 	case "ruby":
 		switch first {

@@ -791,6 +791,25 @@ typedef struct {
     int a;
     } ring_indented_close;
 `, []string{"ring_s:1-6", "ring_t:1-6", "ring_status:8-12", "unaligned_u:14-14", "ring_alias:15-15", "ring_indented_close:16-18"}},
+		{"types indented in a namespace and a class; a member type's alias and a local variable of a struct type are none", "session.hpp", `namespace Catch {
+    namespace Detail {
+        struct Tag {};
+    }
+    class Session : public NonCopyable {
+    public:
+        enum class Mode { Run, List };
+        template <typename T>
+        struct Holder {
+            T value;
+        };
+        using Clock = std::chrono::steady_clock;
+        void run() {
+            struct stat st;
+            class Forward;
+        }
+    };
+}
+`, []string{"Catch:1-18", "Detail:2-4", "Tag:3-3", "Session:5-17", "Mode:7-7", "Holder:9-11", "run:13-16"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var got []string
