@@ -233,7 +233,9 @@ import (
 //	      in a namespace or a class (not a class's aliases of its member
 //	      types), and a type whose body is whole on its line (enum class
 //	      Mode { Run, List };).
-const schemaVersion = "58"
+//	59    the line patterns read a C typedef's names on the line below
+//	      its closing brace (} then queue_t;).
+const schemaVersion = "59"
 
 // hashSize is the length of a file's content hash, SHA-256 cut short: it
 // tells a file's content from its last (a chance of 2^-128 to take one

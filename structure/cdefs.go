@@ -397,11 +397,11 @@ var (
 // cTypedefAt reports the definitions that a typedef of a struct, union or
 // enum with a body gives, starting at line i (0-based) of lines, C or C++
 // source at the margin: its tag, if named, and the names that follow its
-// closing brace, that are not pointers (*XXH64_hashp is none, as in
-// tree-sitter's tags). Its body may run over lines, and a field's
-// semicolon on its line is not the typedef's (typedef union { U32 u; }
-// unalign;). ok is false where line i opens none of these, or no brace
-// closes it before limit lines.
+// closing brace, or on the line below it, that are not pointers
+// (*XXH64_hashp is none, as in tree-sitter's tags). Its body may run over
+// lines, and a field's semicolon on its line is not the typedef's
+// (typedef union { U32 u; } unalign;). ok is false where line i opens
+// none of these, or no brace closes it before limit lines.
 func cTypedefAt(lines []string, i, limit int) (defs []Def, ok bool) {
 	m := cTypedefOpen().FindStringSubmatch(lines[i])
 	if m == nil {
@@ -427,7 +427,11 @@ func cTypedefAt(lines []string, i, limit int) (defs []Def, ok bool) {
 		return nil, false
 	}
 	closing := lines[end-1]
-	c := cTypedefClose().FindStringSubmatch(closing[strings.LastIndexByte(closing, '}')+1:])
+	closing = closing[strings.LastIndexByte(closing, '}')+1:]
+	if strings.TrimSpace(closing) == "" && end < len(lines) {
+		closing = lines[end] // the names on the line below the brace
+	}
+	c := cTypedefClose().FindStringSubmatch(closing)
 	if c == nil {
 		return nil, false
 	}

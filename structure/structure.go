@@ -1127,6 +1127,10 @@ func extractDefs(lang string, rules []rule, lines []string) []Def {
 			// PHP's at the margin: a heredoc's end and the HTML after
 			// ?> are there.)
 			end = nestedEnd(lang, lines, defs[i].Line, ind, end)
+			if cDef && end < len(lines) && strings.TrimSpace(lines[end-1]) == "}" &&
+				strings.HasPrefix(lines[defs[i].Line-1], "typedef") && cTypedefClose().MatchString(lines[end]) {
+				end++ // a typedef's names on the line below its brace
+			}
 		}
 		if (lang == "c" || lang == "cpp") && (defs[i].Kind == "function" || defs[i].Kind == "method") {
 			// A body ends at its closing brace, not at the next

@@ -790,7 +790,13 @@ typedef struct ring_s ring_alias;
 typedef struct {
     int a;
     } ring_indented_close;
-`, []string{"ring_s:1-6", "ring_t:1-6", "ring_status:8-12", "unaligned_u:14-14", "ring_alias:15-15", "ring_indented_close:16-18"}},
+typedef struct
+{
+    int b;
+}
+ring_name_below;
+`, []string{"ring_s:1-6", "ring_t:1-6", "ring_status:8-12", "unaligned_u:14-14", "ring_alias:15-15", "ring_indented_close:16-18",
+			"ring_name_below:19-23"}},
 		{"types indented in a namespace and a class; a member type's alias and a local variable of a struct type are none", "session.hpp", `namespace Catch {
     namespace Detail {
         struct Tag {};

@@ -1,18 +1,21 @@
-typedef struct ring_s {
-    unsigned head; /* } not here */
-    struct {
-        int depth;
-    } inner;
-} ring_t, *ring_ptr;
+/* Typedefs of types with bodies: the tag and the names after the brace. */
+typedef struct queue_node {
+    struct queue_node *next;
+    void *item;
+} queue_node_t, *queue_node_p;
 
-typedef enum
+typedef struct
 {
-    ring_ok,
-    ring_full
-} ring_status;
+    unsigned capacity; /* } in a comment */
+    queue_node_t *head;
+}
+queue_t;
 
-typedef union { unsigned u; } __attribute__((packed)) unaligned_u;
-typedef struct ring_s ring_alias;
-typedef struct {
-    int a;
-    } ring_indented_close;
+typedef enum queue_error { QUEUE_OK, QUEUE_EMPTY } queue_error_t;
+
+typedef union {
+    long whole;
+    struct { int low, high; } parts;
+} queue_word;
+
+typedef queue_t *queue_ref;
