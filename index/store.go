@@ -230,12 +230,19 @@ import (
 //	      with a body (typedef struct tag { … } name;): its tag and
 //	      its names, not a field's.
 //	58    the line patterns read C and C++ types and namespaces indented
-//	      in a namespace or a class (not a class's aliases of its member
-//	      types), and a type whose body is whole on its line (enum class
-//	      Mode { Run, List };).
+//	      in a namespace or a class (not an alias indented: using
+//	      value_type = T;), and a type whose body is whole on its line
+//	      (enum class Mode { Run, List };).
 //	59    the line patterns read a C typedef's names on the line below
 //	      its closing brace (} then queue_t;).
-const schemaVersion = "59"
+//	60    a C or C++ type ends at the brace that closes its body (not at
+//	      a label with a comment), a typedef whole on its line at its
+//	      line; a typedef's comments, nested attributes and macro words
+//	      are read past (} __attribute__((aligned(16))) PACKED name;), a
+//	      tag in capitals is a tag, a macro's continued lines define
+//	      nothing; an indented type needs its brace, an indented inline
+//	      namespace is one.
+const schemaVersion = "60"
 
 // hashSize is the length of a file's content hash, SHA-256 cut short: it
 // tells a file's content from its last (a chance of 2^-128 to take one

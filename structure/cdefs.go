@@ -384,40 +384,54 @@ func braceEnd(lines []string, from, limit int) int {
 
 var (
 	// cTypedefOpen is a typedef of a struct, union or enum whose body
-	// opens on its line or the next: "typedef struct ZSTD_CCtx_s {",
+	// opens on its line or below it: "typedef struct ZSTD_CCtx_s {",
 	// "typedef enum {", "typedef struct" with its brace below, "typedef
-	// union { U32 u; } unalign;". Its tag (2), if any, is a type too.
-	cTypedefOpen = lazyre.New(`^typedef\s+(?:const\s+)?(struct|union|enum)\b(?:\s+(?:[A-Z][A-Z0-9_]*[A-Z0-9]|__attribute__\s*\(\(.*?\)\)|alignas\s*\([^)]*\)))*(?:\s+(\w+))?\s*(?::\s*[\w\s]+)?(\{.*|//.*|/\*.*)?$`)
-	// cTypedefClose is what follows the brace that closes it: the names
-	// it gives, after any attribute: "} ZSTD_CCtx;", "} XXH64_hash_t,
-	// *XXH64_hashp;", "} __attribute__((packed)) U16_S;".
-	cTypedefClose = lazyre.New(`^\s*(?:__attribute__\s*\(\(.*?\)\)\s*)?([^;{}]*);`)
+	// union { U32 u; } unalign;" (its comments taken out first). Its
+	// tag (3) may follow an export macro or attribute (2); a word in
+	// capitals with no tag after it is the tag (typedef struct RGB {).
+	cTypedefOpen = lazyre.New(`^typedef\s+(?:const\s+)?(struct|union|enum)\b((?:\s+(?:[A-Z][A-Z0-9_]*[A-Z0-9]|__attribute__\s*\(\(.*?\)\)|alignas\s*\([^)]*\)))*)(?:\s+(\w+))?\s*(?::\s*[\w\s]+)?(\{.*)?$`)
+	// cTypedefClose is what follows the brace that closes it, its
+	// attributes and comments taken out: the names it gives, "ZSTD_CCtx;",
+	// "XXH64_hash_t, *XXH64_hashp;", "PACKED U16_S;".
+	cTypedefClose = lazyre.New(`^\s*([^;{}()]*);`)
+	// cCapsWord is a word in capitals, most often a macro.
+	cCapsWord = lazyre.New(`^[A-Z][A-Z0-9_]*[A-Z0-9]$`)
 )
 
 // cTypedefAt reports the definitions that a typedef of a struct, union or
 // enum with a body gives, starting at line i (0-based) of lines, C or C++
 // source at the margin: its tag, if named, and the names that follow its
 // closing brace, or on the line below it, that are not pointers
-// (*XXH64_hashp is none, as in tree-sitter's tags). Its body may run over
-// lines, and a field's semicolon on its line is not the typedef's
-// (typedef union { U32 u; } unalign;). ok is false where line i opens
-// none of these, or no brace closes it before limit lines.
+// (*XXH64_hashp is none, as in tree-sitter's tags); each ends where the
+// typedef does. Its body may run over lines, and a field's semicolon on
+// its line is not the typedef's (typedef union { U32 u; } unalign;). ok
+// is false where line i opens none of these (a macro's continued line is
+// the macro's), or no brace closes it before limit lines.
 func cTypedefAt(lines []string, i, limit int) (defs []Def, ok bool) {
-	m := cTypedefOpen().FindStringSubmatch(lines[i])
+	continued := func(k int) bool { return k >= 0 && strings.HasSuffix(strings.TrimRight(lines[k], " \t"), "\\") }
+	if continued(i) || continued(i-1) {
+		return nil, false
+	}
+	m := cTypedefOpen().FindStringSubmatch(cNoAttributes(cNoComments(lines[i])))
 	if m == nil {
 		return nil, false
 	}
-	body := strings.HasPrefix(m[3], "{")
-	if !body {
-		// The brace on a line of its own below: "typedef struct" then "{".
-		for j := i + 1; j < len(lines) && j < i+3; j++ {
-			t := strings.TrimSpace(lines[j])
-			if t == "" {
-				continue
-			}
-			body = t == "{" || strings.HasPrefix(t, "{ ") || strings.HasPrefix(t, "{\t") || strings.HasPrefix(t, "{/")
-			break
+	tag := m[3]
+	if tag == "" {
+		if f := strings.Fields(m[2]); len(f) > 0 && cCapsWord().MatchString(f[len(f)-1]) {
+			tag = f[len(f)-1]
 		}
+	}
+	body := strings.HasPrefix(m[4], "{")
+	for j := i + 1; !body && j < len(lines) && j < i+4; j++ {
+		// The brace on a line of its own below: "typedef struct", then
+		// perhaps a comment, then "{".
+		t := strings.TrimSpace(cNoComments(lines[j]))
+		if t == "" {
+			continue
+		}
+		body = strings.HasPrefix(t, "{")
+		break
 	}
 	if !body {
 		return nil, false // typedef struct foo foo; reads on its line
@@ -426,28 +440,140 @@ func cTypedefAt(lines []string, i, limit int) (defs []Def, ok bool) {
 	if end == 0 {
 		return nil, false
 	}
-	closing := lines[end-1]
+	closing := cNoComments(lines[end-1])
 	closing = closing[strings.LastIndexByte(closing, '}')+1:]
 	if strings.TrimSpace(closing) == "" && end < len(lines) {
-		closing = lines[end] // the names on the line below the brace
+		closing = cNoComments(lines[end]) // the names on the line below the brace
+		if cTypedefClose().MatchString(closing) {
+			end++
+		}
 	}
-	c := cTypedefClose().FindStringSubmatch(closing)
-	if c == nil {
-		return nil, false
-	}
-	if m[2] != "" && !notNames[m[2]] {
+	if tag != "" && !notNames[tag] {
 		kind := "type"
 		if m[1] == "enum" {
 			kind = "enum"
 		}
-		defs = append(defs, Def{Name: m[2], Kind: kind, Line: i + 1})
+		defs = append(defs, Def{Name: tag, Kind: kind, Line: i + 1, EndLine: end})
 	}
-	for _, part := range strings.Split(c[1], ",") {
-		f := strings.Fields(part)
-		if len(f) == 0 || !isIdent(f[0]) || cNotTypes[f[0]] {
-			continue // a pointer, an array, or an attribute macro's call
-		}
-		defs = append(defs, Def{Name: f[0], Kind: "type", Line: i + 1})
+	for _, name := range cTypedefNames(closing) {
+		defs = append(defs, Def{Name: name, Kind: "type", Line: i + 1, EndLine: end})
 	}
 	return defs, true
+}
+
+// cTypedefNames are the names a typedef's declarators give, from what
+// follows its closing brace: each that is not a pointer, an array or a
+// function's, its attributes left out, and a word in capitals beside it
+// taken for a macro (PACKED U16_S, name MEM_ALIGN).
+func cTypedefNames(closing string) []string {
+	c := cTypedefClose().FindStringSubmatch(cNoAttributes(closing))
+	if c == nil {
+		return nil
+	}
+	var names []string
+	for _, part := range strings.Split(c[1], ",") {
+		if strings.ContainsAny(part, "*[&") {
+			continue
+		}
+		f := strings.Fields(part)
+		words := f[:0]
+		for _, w := range f {
+			if isIdent(w) && !cNotTypes[w] {
+				words = append(words, w)
+			}
+		}
+		if len(words) > 1 {
+			named := words[:0]
+			for _, w := range words {
+				if !cCapsWord().MatchString(w) {
+					named = append(named, w)
+				}
+			}
+			if len(named) > 0 {
+				words = named
+			}
+		}
+		if len(words) > 0 {
+			names = append(names, words[len(words)-1])
+		}
+	}
+	return names
+}
+
+// cNoComments is a line of C with its comments taken out: a block
+// comment whole on it, or what a comment opened on it leaves.
+func cNoComments(l string) string {
+	for {
+		k := strings.Index(l, "/*")
+		d := strings.Index(l, "//")
+		switch {
+		case d >= 0 && (k < 0 || d < k):
+			return l[:d]
+		case k < 0:
+			return l
+		}
+		e := strings.Index(l[k+2:], "*/")
+		if e < 0 {
+			return l[:k]
+		}
+		l = l[:k] + " " + l[k+2+e+2:]
+	}
+}
+
+// cNoAttributes is s with its attributes taken out, however their
+// parentheses nest: __attribute__((aligned(16))), __declspec(align(8)),
+// alignas(16).
+func cNoAttributes(s string) string {
+	for _, kw := range []string{"__attribute__", "__declspec", "alignas"} {
+		for {
+			k := strings.Index(s, kw)
+			if k < 0 {
+				break
+			}
+			j := k + len(kw)
+			for j < len(s) && (s[j] == ' ' || s[j] == '\t') {
+				j++
+			}
+			if j == len(s) || s[j] != '(' {
+				s = s[:k] + s[j:]
+				continue
+			}
+			depth := 0
+			for ; j < len(s); j++ {
+				if s[j] == '(' {
+					depth++
+				} else if s[j] == ')' {
+					depth--
+					if depth == 0 {
+						break
+					}
+				}
+			}
+			s = s[:k] + " " + s[min(j+1, len(s)):]
+		}
+	}
+	return s
+}
+
+// cTemplateAlias is a template's alias whole on its line: "template
+// <typename T> using decay_t = ...".
+var cTemplateAlias = lazyre.New(`^template\s*<.*>\s*using\s`)
+
+// cIndentedType reports whether line i (0-based) of lines, an indented
+// line the type pattern matched, opens a type's body: its brace on the
+// line, or a base list or a brace starting the next line that is not
+// blank ("class Session", then ": public Base {"). An indented keyword
+// and name alone (enum color, then c = RED;) are a statement's.
+func cIndentedType(lines []string, i int) bool {
+	if strings.Contains(cNoComments(lines[i]), "{") || strings.HasSuffix(strings.TrimSpace(cNoComments(lines[i])), ":") {
+		return true
+	}
+	for j := i + 1; j < len(lines) && j < i+3; j++ {
+		t := strings.TrimSpace(cNoComments(lines[j]))
+		if t == "" {
+			continue
+		}
+		return strings.HasPrefix(t, "{") || strings.HasPrefix(t, ":") && !strings.HasPrefix(t, "::")
+	}
+	return false
 }

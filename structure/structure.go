@@ -922,6 +922,9 @@ func extractDefs(lang string, rules []rule, lines []string) []Def {
 			if isJS(lang) && kind == "variable" && jsArrowOverLines(lines, i) {
 				kind = "function" // export const Button = ({ over lines }: Props) => {
 			}
+			if (lang == "c" || lang == "cpp") && kind == "type" && ind > 0 && !cIndentedType(lines, i) {
+				continue // enum color, then c = RED; in a function
+			}
 			if (lang == "c" || lang == "cpp") && kind == "type" && cNamespace(trim) {
 				kind = "module" // C++'s namespace, in a header read as C too
 			}
@@ -1056,6 +1059,9 @@ func extractDefs(lang string, rules []rule, lines []string) []Def {
 	// decorators that lead to one: module code after a class (an
 	// assignment, a call) is not the class's last method's.
 	for i := range defs {
+		if defs[i].EndLine > 0 {
+			continue // a C typedef's, which ends where its brace found it
+		}
 		end := len(lines)
 		ind := indentOf(lines[defs[i].Line-1])
 		for j := i + 1; j < len(defs); j++ {
@@ -1119,18 +1125,26 @@ func extractDefs(lang string, rules []rule, lines []string) []Def {
 				e++
 			}
 			end = e
-		case braceClosed[lang] && (ind > 0 || lang != "php"), cDef:
-			// At the margin too: a struct ends at its brace, not over
-			// the impl after it; a var at its own line; a C type at
-			// its };, a class's labels (public:) going on, or, indented
-			// in a namespace, before the brace that closes that. (Not
-			// PHP's at the margin: a heredoc's end and the HTML after
-			// ?> are there.)
-			end = nestedEnd(lang, lines, defs[i].Line, ind, end)
-			if cDef && end < len(lines) && strings.TrimSpace(lines[end-1]) == "}" &&
-				strings.HasPrefix(lines[defs[i].Line-1], "typedef") && cTypedefClose().MatchString(lines[end]) {
-				end++ // a typedef's names on the line below its brace
+		case cDef:
+			// A C or C++ type ends at the brace that closes its body,
+			// whatever its labels (public: // Base), comments and
+			// preprocessor lines; a declaration whole on its line (a
+			// typedef) at its line. Where the braces do not balance
+			// before the next definition (an #if's branches each open
+			// one), it ends as a nested definition does.
+			if e := braceEnd(lines, defs[i].Line, end); e > 0 {
+				end = e
+			} else if strings.HasSuffix(strings.TrimSpace(cNoComments(lines[defs[i].Line-1])), ";") {
+				end = defs[i].Line
+			} else {
+				end = nestedEnd(lang, lines, defs[i].Line, ind, end)
 			}
+		case braceClosed[lang] && (ind > 0 || lang != "php"):
+			// At the margin too: a struct ends at its brace, not over
+			// the impl after it; a var at its own line. (Not PHP's at
+			// the margin: a heredoc's end and the HTML after ?> are
+			// there.)
+			end = nestedEnd(lang, lines, defs[i].Line, ind, end)
 		}
 		if (lang == "c" || lang == "cpp") && (defs[i].Kind == "function" || defs[i].Kind == "method") {
 			// A body ends at its closing brace, not at the next
@@ -1383,14 +1397,16 @@ func mayDefine(lang, line, trim string) bool {
 		// A type or namespace may be indented in the namespace or class
 		// that holds it (namespace Catch {, then class Session {); the
 		// type pattern needs its body, or its line's end, so that a
-		// variable (struct stat st;) is none. A class's aliases of its
-		// member types (using value_type = T;, every container's) are
-		// not read there.
+		// variable (struct stat st;) is none, and an indented one its
+		// brace (see cIndentedType). An alias indented (using value_type
+		// = T;, every container's member types) is not read.
 		switch first {
 		case "class", "struct", "union", "enum", "namespace":
 			return true
+		case "inline":
+			return !indented || strings.HasPrefix(trim, "inline namespace")
 		case "template":
-			return !indented || !strings.Contains(trim, "using ")
+			return !indented || !cTemplateAlias().MatchString(trim)
 		}
 		return !indented
 	case "ruby":

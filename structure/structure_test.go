@@ -797,6 +797,59 @@ typedef struct
 ring_name_below;
 `, []string{"ring_s:1-6", "ring_t:1-6", "ring_status:8-12", "unaligned_u:14-14", "ring_alias:15-15", "ring_indented_close:16-18",
 			"ring_name_below:19-23"}},
+		{"typedefs, a review's cases: comments, attributes, capitals, a macro's lines", "review.h", `extern "C" {
+typedef int handle_t;
+}
+typedef enum {
+A,
+B
+} margin_enum;
+typedef struct cmt_s {
+    int a;
+/* margin comment */
+    int b;
+} cmt_t;
+typedef struct {
+    int a;
+} bar_t; /* see {} */
+typedef struct foo_s /* doc */ {
+    int a;
+} __attribute__((aligned(16))) foo_t;
+typedef struct
+/* comment */
+{
+    int a;
+} PACKED packed_t, *packed_p;
+typedef enum MY_ENUM {
+  C
+} my_enum_t;
+#define VEC(T, name) \\
+typedef struct { \\
+    T *data; \\
+} name; \\
+
+`, []string{"handle_t:2-2", "margin_enum:4-7", "cmt_s:8-12", "cmt_t:8-12", "bar_t:13-15", "foo_s:16-18", "foo_t:16-18",
+			"packed_t:19-23", "MY_ENUM:24-26", "my_enum_t:24-26", "VEC:27-30"}},
+		{"indented, a review's cases: an inline namespace, a trait whole on its line, a statement's type and name", "traits.hpp", `namespace types {
+    inline namespace v2 {
+        struct Y {};
+    }
+    template <typename T> struct remove_ref { using type = T; };
+    template <typename T> using decay_t = T;
+    class Reporter
+        : public Base {
+    public: // Base
+        Reporter();
+    // a comment at the class's indentation
+    public:
+        int n;
+    };
+}
+void paint(void) {
+    enum color
+        c = RED;
+}
+`, []string{"types:1-15", "v2:2-4", "Y:3-3", "remove_ref:5-5", "Reporter:7-14", "paint:16-19"}},
 		{"types indented in a namespace and a class; a member type's alias and a local variable of a struct type are none", "session.hpp", `namespace Catch {
     namespace Detail {
         struct Tag {};
