@@ -600,7 +600,7 @@ func fileUnits(file int, path string, lines []string, spans []hone.Span, relevan
 	// The intervals, innermost first: the retrieval's spans, then the
 	// outline's definitions, the shortest first; one that overlaps a
 	// kept one gives way.
-	var spanIvs, defIvs []iv
+	var spanIvs, defIvs, cutIvs []iv
 	for _, s := range spans {
 		if s.Start >= 1 && s.Start <= min(s.End, n) {
 			spanIvs = append(spanIvs, iv{s.Start, min(s.End, n), s.Symbol, s.Why})
@@ -618,13 +618,17 @@ func fileUnits(file int, path string, lines []string, spans []hone.Span, relevan
 				inDef[l] = true
 			}
 		}
-		if d.Kind != "section" && d.Line >= 1 && d.Line <= min(d.EndLine, n) &&
-			!(dataKinds[d.Kind] && d.EndLine-d.Line+1 > splitSpan) {
+		if d.Kind != "section" && d.Line >= 1 && d.Line <= min(d.EndLine, n) {
 			sym := d.Name
 			if d.Container != "" {
 				sym = d.Container + "." + d.Name
 			}
-			defIvs = append(defIvs, iv{d.Line, min(d.EndLine, n), sym, "definition"})
+			v := iv{d.Line, min(d.EndLine, n), sym, "definition"}
+			if dataKinds[d.Kind] && d.EndLine-d.Line+1 > splitSpan {
+				cutIvs = append(cutIvs, v) // no unit, but its runs are within it
+			} else {
+				defIvs = append(defIvs, v)
+			}
 		}
 	}
 	// A long span that holds definitions (a class the task names, around
@@ -726,14 +730,16 @@ func fileUnits(file int, path string, lines []string, spans []hone.Span, relevan
 		for last > first && strings.TrimSpace(lines[last-1]) == "" {
 			last--
 		}
-		best := -1
-		for i, d := range defIvs {
-			if d.from <= first && last <= d.to && (best < 0 || d.to-d.from < defIvs[best].to-defIvs[best].from) {
-				best = i
+		var best *iv
+		for _, ivs := range [][]iv{defIvs, cutIvs} {
+			for i, d := range ivs {
+				if d.from <= first && last <= d.to && (best == nil || d.to-d.from < best.to-best.from) {
+					best = &ivs[i]
+				}
 			}
 		}
-		if best >= 0 {
-			u.within = defIvs[best].symbol
+		if best != nil {
+			u.within = best.symbol
 		}
 		out = append(out, u)
 		l = end + 1

@@ -625,7 +625,7 @@ func TestGapRunsKeepComments(t *testing.T) {
 // A type that holds values or fields only is one unit while short; a long
 // one (a C enum of many parameters, a Go struct of many fields) is cut
 // into runs of lines, so that the value a change needs goes in without
-// the rest. A long class whose methods are units is cut by them.
+// the rest, each run named as part of the type.
 func TestLongDataTypeIsCut(t *testing.T) {
 	enum := func(n int) string {
 		var b strings.Builder
@@ -659,12 +659,18 @@ func TestLongDataTypeIsCut(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			lines := strings.Split(strings.TrimRight(tt.src, "\n"), "\n")
-			whole, longest := false, 0
+			whole, longest, parts := false, 0, 0
 			for _, u := range fileUnits(0, tt.path, lines, nil, 1, concepts{}, UnitWeights) {
 				if u.symbol == tt.symbol {
 					whole = true
 				}
+				if u.within == tt.symbol {
+					parts++
+				}
 				longest = max(longest, u.to-u.from+1)
+			}
+			if !tt.whole && parts < 2 {
+				t.Errorf("%d runs named as part of %s, want the type's runs", parts, tt.symbol)
 			}
 			if whole != tt.whole {
 				t.Errorf("%s a unit: %v, want %v", tt.symbol, whole, tt.whole)
