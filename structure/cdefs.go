@@ -555,9 +555,28 @@ func cNoAttributes(s string) string {
 	return s
 }
 
-// cTemplateAlias is a template's alias whole on its line: "template
-// <typename T> using decay_t = ...".
-var cTemplateAlias = lazyre.New(`^template\s*<.*>\s*using\s`)
+// cAfterTemplate is what follows a template's parameters on a line that
+// starts with them: "struct remove_ref { using type = T; };" after
+// "template <typename T>", however its angle brackets nest; "" where they
+// do not close on the line.
+func cAfterTemplate(trim string) string {
+	k := strings.IndexByte(trim, '<')
+	if k < 0 {
+		return ""
+	}
+	depth := 0
+	for j := k; j < len(trim); j++ {
+		switch trim[j] {
+		case '<':
+			depth++
+		case '>':
+			if depth--; depth == 0 {
+				return trim[j+1:]
+			}
+		}
+	}
+	return ""
+}
 
 // cIndentedType reports whether line i (0-based) of lines, an indented
 // line the type pattern matched, opens a type's body: its brace on the

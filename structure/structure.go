@@ -1399,14 +1399,21 @@ func mayDefine(lang, line, trim string) bool {
 		// type pattern needs its body, or its line's end, so that a
 		// variable (struct stat st;) is none, and an indented one its
 		// brace (see cIndentedType). An alias indented (using value_type
-		// = T;, every container's member types) is not read.
+		// = T;, every container's member types, or a template's) is not
+		// read.
 		switch first {
 		case "class", "struct", "union", "enum", "namespace":
 			return true
 		case "inline":
 			return !indented || strings.HasPrefix(trim, "inline namespace")
 		case "template":
-			return !indented || !cTemplateAlias().MatchString(trim)
+			if !indented {
+				return true
+			}
+			// Its type on its line, not an alias's nor a function's; a
+			// type on the next line is read there.
+			f := strings.Fields(cAfterTemplate(trim))
+			return len(f) > 0 && (f[0] == "class" || f[0] == "struct" || f[0] == "union")
 		}
 		return !indented
 	case "ruby":
