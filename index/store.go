@@ -242,7 +242,9 @@ import (
 //	      tag in capitals is a tag, a macro's continued lines define
 //	      nothing; an indented type needs its brace, an indented inline
 //	      namespace is one.
-const schemaVersion = "60"
+//	61    the line patterns give a C or C++ enum the kind enum, as a
+//	      typedef's enum tag has and tree-sitter gives, not type.
+const schemaVersion = "61"
 
 // hashSize is the length of a file's content hash, SHA-256 cut short: it
 // tells a file's content from its last (a chance of 2^-128 to take one

@@ -1667,3 +1667,17 @@ func checkOutlines(t *testing.T, tests []outlineCase) {
 		})
 	}
 }
+
+// TestFallbackCEnumKind: a C or C++ enum is of kind enum however it is
+// written, as tree-sitter's tags have it; a typedef's name is a type.
+func TestFallbackCEnumKind(t *testing.T) {
+	src := "enum color { RED, GREEN };\nenum class Mode : int {\n  Run,\n};\ntypedef enum level {\n  LOW\n} level_t;\nstruct enumerated {\n  int n;\n};\n"
+	want := []string{"enum color", "enum Mode", "enum level", "type level_t", "type enumerated"}
+	var got []string
+	for _, d := range ExtractFallback("e.h", []byte(src)).Defs {
+		got = append(got, d.Kind+" "+d.Name)
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("defs %q, want %q", got, want)
+	}
+}
