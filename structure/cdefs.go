@@ -386,10 +386,10 @@ var (
 	// cTypedefOpen is a typedef of a struct, union or enum whose body
 	// opens on its line or below it: "typedef struct ZSTD_CCtx_s {",
 	// "typedef enum {", "typedef struct" with its brace below, "typedef
-	// union { U32 u; } unalign;" (its comments taken out first). Its
-	// tag (3) may follow an export macro or attribute (2); a word in
+	// union { U32 u; } unalign;" (its comments and attributes taken out
+	// first). Its tag (3) may follow an export macro (2); a word in
 	// capitals with no tag after it is the tag (typedef struct RGB {).
-	cTypedefOpen = lazyre.New(`^typedef\s+(?:const\s+)?(struct|union|enum)\b((?:\s+(?:[A-Z][A-Z0-9_]*[A-Z0-9]|__attribute__\s*\(\(.*?\)\)|alignas\s*\([^)]*\)))*)(?:\s+(\w+))?\s*(?::\s*[\w\s]+)?(\{.*)?$`)
+	cTypedefOpen = lazyre.New(`^typedef\s+(?:const\s+)?(struct|union|enum)\b((?:\s+[A-Z][A-Z0-9_]*[A-Z0-9])*)(?:\s+(\w+))?\s*(?::\s*[\w\s]+)?(\{.*)?$`)
 	// cTypedefClose is what follows the brace that closes it, its
 	// attributes and comments taken out: the names it gives, "ZSTD_CCtx;",
 	// "XXH64_hash_t, *XXH64_hashp;", "PACKED U16_S;".
@@ -440,11 +440,11 @@ func cTypedefAt(lines []string, i, limit int) (defs []Def, ok bool) {
 	if end == 0 {
 		return nil, false
 	}
-	closing := cNoComments(lines[end-1])
-	closing = closing[strings.LastIndexByte(closing, '}')+1:]
-	if strings.TrimSpace(closing) == "" && end < len(lines) {
-		closing = cNoComments(lines[end]) // the names on the line below the brace
-		if cTypedefClose().MatchString(closing) {
+	last := cNoComments(lines[end-1])
+	names := cTypedefNames(last[strings.LastIndexByte(last, '}')+1:])
+	if len(names) == 0 && end < len(lines) {
+		// The names on the line below the brace.
+		if names = cTypedefNames(cNoComments(lines[end])); len(names) > 0 {
 			end++
 		}
 	}
@@ -455,7 +455,7 @@ func cTypedefAt(lines []string, i, limit int) (defs []Def, ok bool) {
 		}
 		defs = append(defs, Def{Name: tag, Kind: kind, Line: i + 1, EndLine: end})
 	}
-	for _, name := range cTypedefNames(closing) {
+	for _, name := range names {
 		defs = append(defs, Def{Name: name, Kind: "type", Line: i + 1, EndLine: end})
 	}
 	return defs, true
@@ -534,22 +534,12 @@ func cNoAttributes(s string) string {
 			for j < len(s) && (s[j] == ' ' || s[j] == '\t') {
 				j++
 			}
-			if j == len(s) || s[j] != '(' {
-				s = s[:k] + s[j:]
-				continue
-			}
-			depth := 0
-			for ; j < len(s); j++ {
-				if s[j] == '(' {
-					depth++
-				} else if s[j] == ')' {
-					depth--
-					if depth == 0 {
-						break
-					}
+			if j < len(s) && s[j] == '(' {
+				if j = closing(s, j); j < 0 {
+					j = len(s) // not closed on the line: the rest is its
 				}
 			}
-			s = s[:k] + " " + s[min(j+1, len(s)):]
+			s = s[:k] + " " + s[j:]
 		}
 	}
 	return s
@@ -584,7 +574,7 @@ func cAfterTemplate(trim string) string {
 // blank ("class Session", then ": public Base {"). An indented keyword
 // and name alone (enum color, then c = RED;) are a statement's.
 func cIndentedType(lines []string, i int) bool {
-	if strings.Contains(cNoComments(lines[i]), "{") || strings.HasSuffix(strings.TrimSpace(cNoComments(lines[i])), ":") {
+	if code := strings.TrimSpace(cNoComments(lines[i])); strings.Contains(code, "{") || strings.HasSuffix(code, ":") {
 		return true
 	}
 	for j := i + 1; j < len(lines) && j < i+3; j++ {

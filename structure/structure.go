@@ -928,7 +928,7 @@ func extractDefs(lang string, rules []rule, lines []string) []Def {
 			if (lang == "c" || lang == "cpp") && kind == "type" && cNamespace(trim) {
 				kind = "module" // C++'s namespace, in a header read as C too
 			}
-			if (lang == "c" || lang == "cpp") && kind == "type" && strings.HasPrefix(trim, "enum") && !isWordByte(trim[min(4, len(trim)-1)]) {
+			if (lang == "c" || lang == "cpp") && kind == "type" && len(trim) > 4 && strings.HasPrefix(trim, "enum") && !isWordByte(trim[4]) {
 				kind = "enum" // enum color {, enum class Mode {, as a typedef's enum tag is
 			}
 			d := Def{Name: name, Kind: kind, Line: i + 1}
