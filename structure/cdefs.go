@@ -384,15 +384,15 @@ func braceEnd(lines []string, from, limit int) int {
 
 var (
 	// cTypedefOpen is a typedef of a struct, union or enum whose body
-	// opens on its line or below it: "typedef struct ZSTD_CCtx_s {",
+	// opens on its line or below it: "typedef struct queue_s {",
 	// "typedef enum {", "typedef struct" with its brace below, "typedef
 	// union { U32 u; } unalign;" (its comments and attributes taken out
 	// first). Its tag (3) may follow an export macro (2); a word in
 	// capitals with no tag after it is the tag (typedef struct RGB {).
 	cTypedefOpen = lazyre.New(`^typedef\s+(?:const\s+)?(struct|union|enum)\b((?:\s+[A-Z][A-Z0-9_]*[A-Z0-9])*)(?:\s+(\w+))?\s*(?::\s*[\w\s]+)?(\{.*)?$`)
 	// cTypedefClose is what follows the brace that closes it, its
-	// attributes and comments taken out: the names it gives, "ZSTD_CCtx;",
-	// "XXH64_hash_t, *XXH64_hashp;", "PACKED U16_S;".
+	// attributes and comments taken out: the names it gives, "queue_t;",
+	// "hash64_t, *hash64_p;", "PACKED word_t;".
 	cTypedefClose = lazyre.New(`^\s*([^;{}()]*);`)
 	// cCapsWord is a word in capitals, most often a macro.
 	cCapsWord = lazyre.New(`^[A-Z][A-Z0-9_]*[A-Z0-9]$`)
@@ -402,7 +402,7 @@ var (
 // enum with a body gives, starting at line i (0-based) of lines, C or C++
 // source at the margin: its tag, if named, and the names that follow its
 // closing brace, or on the line below it, that are not pointers
-// (*XXH64_hashp is none, as in tree-sitter's tags); each ends where the
+// (*hash64_p is none, as in tree-sitter's tags); each ends where the
 // typedef does. Its body may run over lines, and a field's semicolon on
 // its line is not the typedef's (typedef union { U32 u; } unalign;). ok
 // is false where line i opens none of these (a macro's continued line is

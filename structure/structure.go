@@ -1398,7 +1398,7 @@ func mayDefine(lang, line, trim string) bool {
 		return strings.HasPrefix(first, "pub") || strings.HasPrefix(first, "macro_rules!")
 	case "c", "cpp":
 		// A type or namespace may be indented in the namespace or class
-		// that holds it (namespace Catch {, then class Session {); the
+		// that holds it (namespace app {, then class Session {); the
 		// type pattern needs its body, or its line's end, so that a
 		// variable (struct stat st;) is none, and an indented one its
 		// brace (see cIndentedType). An alias indented (using value_type

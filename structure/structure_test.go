@@ -850,7 +850,7 @@ void paint(void) {
         c = RED;
 }
 `, []string{"types:1-15", "v2:2-4", "Y:3-3", "remove_ref:5-5", "Reporter:7-14", "paint:16-19"}},
-		{"types indented in a namespace and a class; a member type's alias and a local variable of a struct type are none", "session.hpp", `namespace Catch {
+		{"types indented in a namespace and a class; a member type's alias and a local variable of a struct type are none", "session.hpp", `namespace app {
     namespace Detail {
         struct Tag {};
     }
@@ -868,7 +868,7 @@ void paint(void) {
         }
     };
 }
-`, []string{"Catch:1-18", "Detail:2-4", "Tag:3-3", "Session:5-17", "Mode:7-7", "Holder:9-11", "run:13-16"}},
+`, []string{"app:1-18", "Detail:2-4", "Tag:3-3", "Session:5-17", "Mode:7-7", "Holder:9-11", "run:13-16"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var got []string
