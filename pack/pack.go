@@ -741,6 +741,24 @@ type block struct {
 	// last shown with it, as context (see leadContext): its file's lines
 	// lead[0] to lead[1] and tail[0] to tail[1], none where [1] is 0.
 	lead, tail [2]int
+	// head are the lines of the signature of its first unit, the body of
+	// a definition cut from its docstring, shown above it; none where
+	// [1] is 0.
+	head [2]int
+}
+
+// afterDocstring reports whether b, the body of a definition cut from
+// its docstring, goes in one block with a, a unit of its file before it,
+// across the lines of the docstring between them that are left out: a
+// is the signature, or a run of the docstring.
+func afterDocstring(a, b *unit) bool {
+	return b.doc[1] > 0 && a.file == b.file && a.to >= b.head[1] && a.to < b.from-1
+}
+
+// docstringLeft says, in a block, that lines from..to of a definition's
+// docstring are left out.
+func docstringLeft(from, to int) string {
+	return fmt.Sprintf("    … lines %d-%d (%d lines) of the docstring left out; ask for them by range …", from, to, to-from+1)
 }
 
 // layout lays the chosen units out, files in order, each file's in line
@@ -768,15 +786,22 @@ func layout(files []hone.File, texts [][]string, units []*unit) []block {
 		shown := 0 // the last line of the file's blocks laid out so far
 		for len(us) > 0 {
 			k := 1
-			for k < len(us) && us[k].from == us[k-1].to+1 {
+			for k < len(us) && (us[k].from == us[k-1].to+1 || afterDocstring(us[k-1], us[k])) {
 				k++
 			}
 			run := us[:k]
 			us = us[k:]
 			from, to, total := run[0].from, run[len(run)-1].to, len(texts[i])
-			cut := false
-			for _, u := range run {
+			cut, gapped := false, false
+			for j, u := range run {
 				cut = cut || u.trimmed()
+				gapped = gapped || j > 0 && u.from > run[j-1].to+1
+			}
+			// A definition's body cut from its docstring comes with its
+			// signature, when no block above showed it.
+			var head [2]int
+			if r := run[0]; r.doc[1] > 0 && r.head[0] > shown {
+				head, from, gapped = r.head, r.head[0], true
 			}
 			// The lines that join the block to what lies around it: a
 			// change that goes between two definitions is read with
@@ -792,10 +817,11 @@ func layout(files []hone.File, texts [][]string, units []*unit) []block {
 			}
 			shown = to
 			title := fmt.Sprintf("%s (lines %d-%d of %d)", qpath, from, to, total)
-			// A whole file is one whose units hold it whole: context
-			// lines that reach its edges make none, and the title
+			// A whole file is one whose units hold it whole, nothing
+			// left out between them: context lines that reach its
+			// edges make none, and the title
 			// names the block's definitions.
-			if run[0].from == 1 && run[len(run)-1].to == total && !cut {
+			if run[0].from == 1 && run[len(run)-1].to == total && !cut && !gapped {
 				title = qpath + " (whole file)"
 			} else {
 				var syms []string
@@ -803,6 +829,8 @@ func layout(files []hone.File, texts [][]string, units []*unit) []block {
 					switch {
 					case u.why == "imports":
 						syms = append(syms, "imports")
+					case u.doc[1] > 0 && slices.Contains(syms, u.symbol):
+						// A body after its own signature: named once.
 					case u.symbol != "":
 						syms = append(syms, u.symbol)
 					case u.within != "":
@@ -821,21 +849,38 @@ func layout(files []hone.File, texts [][]string, units []*unit) []block {
 				}
 			}
 			// Each unit as it goes in: a cut one with its middle left
-			// out, saying so, wherever it lies in the block.
+			// out, saying so, wherever it lies in the block, and the
+			// lines of a docstring left out between a definition's
+			// signature and its body.
 			body := strings.Join(texts[i][from-1:to], "\n")
-			if cut {
+			if cut || gapped {
 				var parts []string
-				for _, u := range run {
+				add := func(a, b int) {
+					if a <= b {
+						parts = append(parts, strings.Join(texts[i][a-1:b], "\n"))
+					}
+				}
+				if head[1] > 0 {
+					add(from, head[1])
+					parts = append(parts, docstringLeft(head[1]+1, run[0].from-1))
+				} else {
+					add(from, run[0].from-1)
+				}
+				for j, u := range run {
+					if j > 0 && u.from > run[j-1].to+1 {
+						parts = append(parts, docstringLeft(run[j-1].to+1, u.from-1))
+					}
 					if u.trimmed() {
 						parts = append(parts, elided(texts[i], u))
 					} else {
-						parts = append(parts, strings.Join(texts[i][u.from-1:u.to], "\n"))
+						add(u.from, u.to)
 					}
 				}
+				add(run[len(run)-1].to+1, to)
 				body = strings.Join(parts, "\n")
 			}
 			ticks := backticksFor(body)
-			out = append(out, block{units: run, tail: tail, lead: lead, text: fmt.Sprintf("### %s\n%s%s\n%s\n%s\n", title, ticks, fence(f.Path), body, ticks)})
+			out = append(out, block{units: run, tail: tail, lead: lead, head: head, text: fmt.Sprintf("### %s\n%s%s\n%s\n%s\n", title, ticks, fence(f.Path), body, ticks)})
 		}
 	}
 	return out
@@ -854,6 +899,9 @@ func (p *Pack) assemble(head string, files []hone.File, texts [][]string, blocks
 		b.WriteString(bl.text)
 		if bl.lead[1] > 0 {
 			p.Ranges = append(p.Ranges, Range{Path: files[bl.units[0].file].Path, Start: bl.lead[0], End: bl.lead[1]})
+		}
+		if bl.head[1] > 0 {
+			p.Ranges = append(p.Ranges, Range{Path: files[bl.units[0].file].Path, Start: bl.head[0], End: bl.head[1]})
 		}
 		for _, u := range bl.units {
 			path := files[u.file].Path

@@ -1260,3 +1260,102 @@ func TestFenceLanguage(t *testing.T) {
 		}
 	}
 }
+
+// TestDocstringLeftOut: the body of a definition cut from its long
+// docstring comes in one block with its signature, and the block says
+// which of the docstring's lines it leaves out.
+func TestDocstringLeftOut(t *testing.T) {
+	lines := []string{"import os", "", "def load(path):", `    """Load the file at path.`}
+	for i := 5; i <= 32; i++ {
+		lines = append(lines, fmt.Sprintf("    param_%d: what it sets.", i))
+	}
+	lines = append(lines, `    """`, "    x = 1", "    return x", "", "MAX = 3")
+	files := []hone.File{{Path: "a.py"}}
+	units := func(chosen ...int) []*unit {
+		us := []*unit{
+			{from: 1, to: 1, why: "imports"},
+			{from: 2, to: 2},
+			{from: 3, to: 3, symbol: "load"},
+			{from: 4, to: 23, within: "load", why: "lines"},
+			{from: 24, to: 33, within: "load", why: "lines"},
+			{from: 34, to: 35, symbol: "load", head: [2]int{3, 3}, doc: [2]int{4, 33}},
+			{from: 36, to: 36},
+			{from: 37, to: 37, symbol: "MAX"},
+		}
+		for _, k := range chosen {
+			us[k].chosen, us[k].worth = true, 1
+		}
+		return us
+	}
+	body := "    x = 1\n    return x\n"
+	tests := []struct {
+		name   string
+		chosen []int
+		text   string  // the block's text
+		ranges []Range // the lines shown
+	}{
+		{"the body alone brings its signature", []int{5},
+			"### a.py: load (lines 3-37 of 37)\n```py\ndef load(path):\n" + docstringLeft(4, 33) + "\n" + body + "\nMAX = 3\n```\n",
+			[]Range{{"a.py", 3, 3}, {"a.py", 34, 35}, {"a.py", 36, 37}}},
+		{"the signature and the body, named once", []int{2, 5},
+			"### a.py: load (lines 3-37 of 37)\n```py\ndef load(path):\n" + docstringLeft(4, 33) + "\n" + body + "\nMAX = 3\n```\n",
+			[]Range{{"a.py", 3, 3}, {"a.py", 34, 35}, {"a.py", 36, 37}}},
+		{"a run of the docstring in, the rest left out", []int{2, 3, 5},
+			"### a.py: load, part of load (lines 3-37 of 37)\n```py\n" + strings.Join(lines[2:23], "\n") + "\n" + docstringLeft(24, 33) + "\n" + body + "\nMAX = 3\n```\n",
+			[]Range{{"a.py", 3, 3}, {"a.py", 4, 23}, {"a.py", 34, 35}, {"a.py", 36, 37}}},
+		{"the docstring whole: nothing left out", []int{2, 3, 4, 5},
+			"### a.py: load, part of load (lines 3-37 of 37)\n```py\n" + strings.Join(lines[2:], "\n") + "\n```\n",
+			[]Range{{"a.py", 3, 3}, {"a.py", 4, 23}, {"a.py", 24, 33}, {"a.py", 34, 35}, {"a.py", 36, 37}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			us := units(tt.chosen...)
+			blocks := layout(files, [][]string{lines}, us)
+			if len(blocks) != 1 {
+				t.Fatalf("%d blocks, want 1", len(blocks))
+			}
+			if blocks[0].text != tt.text {
+				t.Errorf("block:\n%s\nwant:\n%s", blocks[0].text, tt.text)
+			}
+			var p Pack
+			p.assemble("", files, [][]string{lines}, blocks)
+			if !slices.Equal(p.Ranges, tt.ranges) {
+				t.Errorf("ranges %v, want %v", p.Ranges, tt.ranges)
+			}
+		})
+	}
+}
+
+// TestDocstringLeftOutBuild: a pack too small for a function's long
+// docstring holds its signature and its body, within the budget, and
+// lists the docstring's runs as left out.
+func TestDocstringLeftOutBuild(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	b.WriteString("import os\n\n\ndef convert(expr, modules=None):\n    \"\"\"Convert an expression into a function.\n\n")
+	for i := 0; i < 60; i++ {
+		fmt.Fprintf(&b, "    Parameter %d tells how the modules and the printers work together, in detail.\n", i)
+	}
+	b.WriteString("    \"\"\"\n    printer = choose_printer(modules)\n    return printer.doprint(expr)\n")
+	for i := 0; i < 30; i++ {
+		fmt.Fprintf(&b, "\n\ndef helper_%d(x):\n    return x + %d\n", i, i)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "conv.py"), []byte(b.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	res := &hone.Result{Task: "convert picks the wrong printer when modules is None", Files: []hone.File{{Path: "conv.py", Relevance: 0.9, Role: hone.RoleTarget,
+		Spans: []hone.Span{{Start: 4, End: 70, Symbol: "convert", Why: "match"}}}}}
+	p := Build(res, dir, Options{Budget: 700})
+	if p.Tokens > 700 {
+		t.Fatalf("the pack holds %d tokens, over 700", p.Tokens)
+	}
+	want := "def convert(expr, modules=None):\n" + docstringLeft(5, 67) + "\n    printer = choose_printer(modules)\n    return printer.doprint(expr)\n"
+	if !strings.Contains(p.Text, want) {
+		t.Errorf("want the signature, a note that the docstring is left out, and the body:\n%s", p.Text)
+	}
+	if !slices.ContainsFunc(p.Omitted, func(s string) bool {
+		return strings.HasPrefix(s, "conv.py:5-") && strings.HasSuffix(s, " part of convert")
+	}) {
+		t.Errorf("the docstring's first run is not listed as left out: %q", p.Omitted)
+	}
+}

@@ -50,6 +50,11 @@ type unit struct {
 	// definition it lies in (a function whose nested functions are units
 	// of their own): it is shown and listed as part of that definition.
 	within string
+	// head and doc are, for the body of a Python definition cut from
+	// its long docstring (docstringCut), the lines of its signature and
+	// of its docstring: a block that shows the body shows the signature
+	// above it, and says that the docstring between them is left out.
+	head, doc [2]int
 	// dropped is how many lines of its preamble (doc comment, decorators)
 	// a copy cut by its bytes left out before from, where the preamble
 	// and the signature did not fit together; they are listed as left
@@ -682,7 +687,18 @@ func fileUnits(file int, path string, lines []string, spans []hone.Span, relevan
 	for l := 1; l <= n; {
 		if k := owner[l]; k != 0 {
 			v := kept[k-1]
-			out = append(out, weigh(&unit{from: v.from, to: v.to, symbol: v.symbol, why: v.why}))
+			parts := docstringCut(path, lines, v)
+			for i, p := range parts {
+				u := &unit{from: p.from, to: p.to, symbol: p.symbol, why: p.why}
+				switch {
+				case p.why == "lines":
+					u.within = v.symbol
+				case i > 0: // the body
+					u.head = [2]int{parts[0].from, parts[0].to}
+					u.doc = [2]int{parts[1].from, parts[i-1].to}
+				}
+				out = append(out, weigh(u))
+			}
 			l = v.to + 1
 			continue
 		}
@@ -745,6 +761,98 @@ func fileUnits(file int, path string, lines []string, spans []hone.Span, relevan
 		l = end + 1
 	}
 	return out
+}
+
+// minDocstring: a Python definition's docstring of this many lines or
+// more is no part of its definition's unit (see docstringCut).
+const minDocstring = 20
+
+// Python's definition line and a docstring's opening quotes.
+var (
+	pyDefinition = lazyre.New(`^\s*(async\s+def|def|class)\b`)
+	pyDocstring  = lazyre.New(`^\s*[rRuU]?("""|\'\'\')`)
+)
+
+// docstringCut cuts a Python definition whose docstring runs to
+// minDocstring lines or more (numpy's style: a paragraph for each
+// parameter, examples) into three parts: its signature, with its
+// decorators; its docstring, in runs of maxGap lines at most, each ending
+// at a blank line where one is near; and its body. A fix changes the
+// body's code far more often than the docstring's prose, and the prose,
+// which names the task's words, made the whole definition a unit too
+// large for a pack beside the rest (a function of 740 lines, 600 of them
+// its docstring). The body keeps the definition's name and kind; the runs
+// are lines within it. Any other interval is returned as it is.
+func docstringCut(path string, lines []string, v iv) []iv {
+	if v.why == "imports" || v.to-v.from+1 < minDocstring+2 || structure.Language(path) != "python" {
+		return []iv{v}
+	}
+	// The definition's line: the first of the interval that its
+	// decorators and comments leave, indented no deeper than its first.
+	def := 0
+	for l := v.from; l <= min(v.to, v.from+maxPreamble); l++ {
+		if pyDefinition().MatchString(lines[l-1]) {
+			if indentOf(lines[l-1]) <= indentOf(lines[v.from-1]) {
+				def = l
+			}
+			break
+		}
+	}
+	if def == 0 {
+		return []iv{v}
+	}
+	// The signature ends at the line that closes its brackets with a
+	// colon, a comment after it aside.
+	sig, depth := 0, 0
+	for l := def; l <= min(v.to, def+maxPreamble) && sig == 0; l++ {
+		t := lines[l-1]
+		if i := strings.Index(t, "#"); i >= 0 && !strings.ContainsAny(t[:i], `"'`) {
+			t = t[:i]
+		}
+		depth += strings.Count(t, "(") + strings.Count(t, "[") + strings.Count(t, "{") -
+			strings.Count(t, ")") - strings.Count(t, "]") - strings.Count(t, "}")
+		if depth <= 0 && strings.HasSuffix(strings.TrimSpace(t), ":") {
+			sig = l
+		}
+	}
+	if sig == 0 {
+		return []iv{v}
+	}
+	open := sig + 1
+	for open <= v.to && strings.TrimSpace(lines[open-1]) == "" {
+		open++
+	}
+	if open > v.to {
+		return []iv{v}
+	}
+	m := pyDocstring().FindStringSubmatchIndex(lines[open-1])
+	if m == nil || strings.Contains(lines[open-1][m[3]:], lines[open-1][m[2]:m[3]]) {
+		return []iv{v} // no docstring, or one on its line
+	}
+	quote, end := lines[open-1][m[2]:m[3]], 0
+	for l := open + 1; l <= v.to && end == 0; l++ {
+		if strings.Contains(lines[l-1], quote) {
+			end = l
+		}
+	}
+	if end == 0 || end-open+1 < minDocstring || end >= v.to {
+		return []iv{v} // unclosed, short, or all there is
+	}
+	out := []iv{{v.from, open - 1, v.symbol, v.why}}
+	for l := open; l <= end; {
+		e := min(l+maxGap-1, end)
+		if e < end {
+			for b := e; b > l+maxGap/2; b-- {
+				if strings.TrimSpace(lines[b-1]) == "" {
+					e = b
+					break
+				}
+			}
+		}
+		out = append(out, iv{l, e, "", "lines"})
+		l = e + 1
+	}
+	return append(out, iv{end + 1, v.to, v.symbol, v.why})
 }
 
 // ownsImports are the kinds of definition whose bodies' imports are their

@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -677,6 +678,79 @@ func TestLongDataTypeIsCut(t *testing.T) {
 			}
 			if !tt.whole && longest > maxGap {
 				t.Errorf("a unit of %d lines, want runs of %d at most", longest, maxGap)
+			}
+		})
+	}
+}
+
+func TestLongDocstringIsCut(t *testing.T) {
+	// doc is a docstring of n lines, its quotes on lines of their own,
+	// indented by ind, a blank line every tenth.
+	doc := func(ind string, n int) string {
+		var b strings.Builder
+		b.WriteString(ind + `"""Summary of the function.` + "\n")
+		for i := 2; i < n; i++ {
+			if i%10 == 0 {
+				b.WriteString("\n")
+				continue
+			}
+			fmt.Fprintf(&b, "%s    param_%d : int, what it sets\n", ind, i)
+		}
+		b.WriteString(ind + `"""` + "\n")
+		return b.String()
+	}
+	pad := strings.Repeat("\ndef pad():\n    return 0\n", 30)
+	type part struct {
+		from, to int
+		body     bool // the definition's own unit, else a run within it
+	}
+	tests := []struct {
+		name, path, src string
+		symbol          string
+		want            []part // the units of the definition, in order
+	}{
+		{"a long docstring: signature, docstring, body", "m.py",
+			"import os\n\ndef load(path):\n" + doc("    ", 30) + "    x = os.path.join(path)\n    return x\n" + pad,
+			"load", []part{{3, 3, true}, {4, 33, false}, {34, 35, true}}},
+		{"decorators and a signature over lines, a '#' in a default", "m.py",
+			"import os\n\n@cache\n@other(1)\ndef load(path,\n         sep='#',  # the separator\n         ):\n" + doc("    ", 25) + "    return sep\n" + pad,
+			"load", []part{{3, 7, true}, {8, 32, false}, {33, 33, true}}},
+		{"a method's docstring in a class", "m.py",
+			"import os\n\nclass Loader:\n    def load(self):\n" + doc("        ", 22) + "        return 1\n\n    def other(self):\n        return 2\n" + pad,
+			"Loader.load", []part{{4, 4, true}, {5, 26, false}, {27, 27, true}}},
+		{"a docstring longer than a run goes in runs", "m.py",
+			"import os\n\ndef load(path):\n" + doc("    ", 70) + "    return path\n" + pad,
+			"load", []part{{3, 3, true}, {4, 43, false}, {44, 73, false}, {74, 74, true}}},
+		{"a short docstring stays", "m.py",
+			"import os\n\ndef load(path):\n" + doc("    ", 10) + "    return path\n" + strings.Repeat("    path += 1\n", 20) + pad,
+			"load", []part{{3, 34, true}}},
+		{"a docstring with no code after it stays", "m.py",
+			"import os\n\ndef load(path):\n" + doc("    ", 30) + pad,
+			"load", []part{{3, 33, true}}},
+		{"a string that is no docstring stays", "m.py",
+			"import os\n\ndef load(path):\n    x = 1\n" + strings.Replace(doc("    ", 30), `"""Summary`, `y = """Summary`, 1) + "    return x\n" + pad,
+			"load", []part{{3, 35, true}}},
+		{"a one-line docstring stays", "m.py",
+			"import os\n\ndef load(path):\n    \"\"\"Load it.\"\"\"\n" + strings.Repeat("    path += 1\n", 30) + pad,
+			"load", []part{{3, 34, true}}},
+		{"not Python: a JavaScript doc comment stays", "m.js",
+			"import os from 'os';\n\nfunction load(path) {\n" + strings.Repeat("  // a comment line\n", 30) + "  return path;\n}\n" + strings.Repeat("\nfunction pad() {\n  return 0;\n}\n", 30),
+			"load", []part{{3, 35, true}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			lines := strings.Split(strings.TrimRight(tt.src, "\n"), "\n")
+			var got []part
+			for _, u := range fileUnits(0, tt.path, lines, nil, 1, concepts{}, UnitWeights) {
+				switch {
+				case u.symbol == tt.symbol:
+					got = append(got, part{u.from, u.to, true})
+				case u.within == tt.symbol:
+					got = append(got, part{u.from, u.to, false})
+				}
+			}
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("units of %s: %v, want %v", tt.symbol, got, tt.want)
 			}
 		})
 	}
