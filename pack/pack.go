@@ -442,24 +442,7 @@ func Build(res *hone.Result, root string, opts Options) *Pack {
 		// What went in is what the blocks kept hold, not the last try's.
 		text = p.assemble(head, files, texts, blocks)
 	}
-	var omitted []*unit
-	for _, u := range units {
-		if u.chosen && u.dropped > 0 {
-			// The preamble a unit cut by its bytes went without.
-			omitted = append(omitted, &unit{file: u.file, from: u.from - u.dropped, to: u.from - 1, symbol: u.symbol, why: "preamble", worth: u.worth})
-		}
-		switch {
-		case !u.chosen:
-			omitted = append(omitted, u)
-		case u.cut[0] > 0:
-			// The middle left out of a unit shown in part is listed as
-			// what did not fit, by its lines.
-			omitted = append(omitted, &unit{file: u.file, from: u.cut[0], to: u.cut[1], symbol: u.symbol, within: u.within, why: "middle", worth: u.worth})
-		case u.bytes[1] > 0:
-			from, to := lineAt(u, texts[u.file], u.bytes[0]), lineAt(u, texts[u.file], u.bytes[1])
-			omitted = append(omitted, &unit{file: u.file, from: from, to: to, symbol: u.symbol, within: u.within, why: "middle", worth: u.worth})
-		}
-	}
+	omitted := leftOut(units, blocks, texts)
 	// What did not fit, the most worth first, ready to ask for.
 	sort.SliceStable(omitted, func(i, j int) bool { return omitted[i].worth > omitted[j].worth })
 	for _, u := range omitted {
@@ -478,6 +461,41 @@ func Build(res *hone.Result, root string, opts Options) *Pack {
 	p.Text = text
 	p.Tokens = count(text)
 	return p
+}
+
+// leftOut is what the pack leaves out of the units: those not chosen,
+// but the signatures its blocks show above their definitions' parts (see
+// layout); the middles of units shown in part; the preambles of units
+// cut by their bytes that went without them.
+func leftOut(units []*unit, blocks []block, texts [][]string) []*unit {
+	heads := map[[3]int]bool{}
+	for _, bl := range blocks {
+		if bl.head[1] > 0 {
+			heads[[3]int{bl.units[0].file, bl.head[0], bl.head[1]}] = true
+		}
+	}
+	var omitted []*unit
+	for _, u := range units {
+		if !u.chosen && heads[[3]int{u.file, u.from, u.to}] {
+			continue
+		}
+		if u.chosen && u.dropped > 0 {
+			// The preamble a unit cut by its bytes went without.
+			omitted = append(omitted, &unit{file: u.file, from: u.from - u.dropped, to: u.from - 1, symbol: u.symbol, why: "preamble", worth: u.worth})
+		}
+		switch {
+		case !u.chosen:
+			omitted = append(omitted, u)
+		case u.cut[0] > 0:
+			// The middle left out of a unit shown in part is listed as
+			// what did not fit, by its lines.
+			omitted = append(omitted, &unit{file: u.file, from: u.cut[0], to: u.cut[1], symbol: u.symbol, within: u.within, why: "middle", worth: u.worth})
+		case u.bytes[1] > 0:
+			from, to := lineAt(u, texts[u.file], u.bytes[0]), lineAt(u, texts[u.file], u.bytes[1])
+			omitted = append(omitted, &unit{file: u.file, from: from, to: to, symbol: u.symbol, within: u.within, why: "middle", worth: u.worth})
+		}
+	}
+	return omitted
 }
 
 // fillGaps takes the short runs of units left out between two chosen
@@ -747,12 +765,12 @@ type block struct {
 	head [2]int
 }
 
-// afterDocstring reports whether b, the body of a definition cut from
-// its docstring, goes in one block with a, a unit of its file before it,
-// across the lines of the docstring between them that are left out: a
-// is the signature, or a run of the docstring.
-func afterDocstring(a, b *unit) bool {
-	return b.doc[1] > 0 && a.file == b.file && a.to >= b.head[1] && a.to < b.from-1
+// sameCut reports whether a and b, two units of a file, a before b with
+// lines between them, are parts of one definition cut from its docstring
+// (docstringCut): they go in one block, and the lines of the docstring
+// between them are said to be left out.
+func sameCut(a, b *unit) bool {
+	return a.doc[1] > 0 && a.file == b.file && a.head == b.head && a.doc == b.doc && a.to < b.from-1
 }
 
 // docstringLeft says, in a block, that lines from..to of a definition's
@@ -786,7 +804,7 @@ func layout(files []hone.File, texts [][]string, units []*unit) []block {
 		shown := 0 // the last line of the file's blocks laid out so far
 		for len(us) > 0 {
 			k := 1
-			for k < len(us) && (us[k].from == us[k-1].to+1 || afterDocstring(us[k-1], us[k])) {
+			for k < len(us) && (us[k].from == us[k-1].to+1 || sameCut(us[k-1], us[k])) {
 				k++
 			}
 			run := us[:k]
@@ -797,10 +815,11 @@ func layout(files []hone.File, texts [][]string, units []*unit) []block {
 				cut = cut || u.trimmed()
 				gapped = gapped || j > 0 && u.from > run[j-1].to+1
 			}
-			// A definition's body cut from its docstring comes with its
-			// signature, when no block above showed it.
+			// A part of a definition cut from its docstring, its
+			// docstring's run or its body, comes with its signature
+			// (no block above shows it: tailContext stops above it).
 			var head [2]int
-			if r := run[0]; r.doc[1] > 0 && r.head[0] > shown {
+			if r := run[0]; r.doc[1] > 0 && r.from != r.head[0] && r.head[0] > shown {
 				head, from, gapped = r.head, r.head[0], true
 			}
 			// The lines that join the block to what lies around it: a
@@ -829,8 +848,12 @@ func layout(files []hone.File, texts [][]string, units []*unit) []block {
 					switch {
 					case u.why == "imports":
 						syms = append(syms, "imports")
-					case u.doc[1] > 0 && slices.Contains(syms, u.symbol):
-						// A body after its own signature: named once.
+					case u.doc[1] > 0:
+						// The parts of a definition cut from its
+						// docstring name it once.
+						if name := u.symbol + u.within; name != "" && !slices.Contains(syms, name) {
+							syms = append(syms, name)
+						}
 					case u.symbol != "":
 						syms = append(syms, u.symbol)
 					case u.within != "":
@@ -860,15 +883,22 @@ func layout(files []hone.File, texts [][]string, units []*unit) []block {
 						parts = append(parts, strings.Join(texts[i][a-1:b], "\n"))
 					}
 				}
+				// The docstring's lines left out between two lines
+				// shown, a and b.
+				left := func(u *unit, a, b int) {
+					if a, b := max(a+1, u.doc[0]), min(b-1, u.doc[1]); a <= b {
+						parts = append(parts, docstringLeft(a, b))
+					}
+				}
 				if head[1] > 0 {
 					add(from, head[1])
-					parts = append(parts, docstringLeft(head[1]+1, run[0].from-1))
+					left(run[0], head[1], run[0].from)
 				} else {
 					add(from, run[0].from-1)
 				}
 				for j, u := range run {
 					if j > 0 && u.from > run[j-1].to+1 {
-						parts = append(parts, docstringLeft(run[j-1].to+1, u.from-1))
+						left(u, run[j-1].to, u.from)
 					}
 					if u.trimmed() {
 						parts = append(parts, elided(texts[i], u))
@@ -1526,6 +1556,9 @@ func tailContext(lines []string, to int, next []*unit) int {
 	stop := len(lines) + 1
 	if len(next) > 0 {
 		stop = next[0].from
+		if next[0].doc[1] > 0 {
+			stop = min(stop, next[0].head[0]) // its block shows the signature
+		}
 	}
 	for l := to + 1; l < stop && l <= len(lines) && l-to <= contextLines; l++ {
 		if strings.TrimSpace(lines[l-1]) != "" {

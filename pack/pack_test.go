@@ -1261,61 +1261,85 @@ func TestFenceLanguage(t *testing.T) {
 	}
 }
 
-// TestDocstringLeftOut: the body of a definition cut from its long
-// docstring comes in one block with its signature, and the block says
+// TestDocstringLeftOut: the parts of a definition cut from its long
+// docstring come in one block with its signature, and the block says
 // which of the docstring's lines it leaves out.
 func TestDocstringLeftOut(t *testing.T) {
-	lines := []string{"import os", "", "def load(path):", `    """Load the file at path.`}
-	for i := 5; i <= 32; i++ {
+	lines := []string{"def pad():", "    return 0", "", "@cache", "def load(path):", `    """Load the file at path.`}
+	for i := 7; i <= 34; i++ {
 		lines = append(lines, fmt.Sprintf("    param_%d: what it sets.", i))
 	}
 	lines = append(lines, `    """`, "    x = 1", "    return x", "", "MAX = 3")
 	files := []hone.File{{Path: "a.py"}}
+	part := func(u *unit) *unit {
+		u.head, u.doc = [2]int{4, 5}, [2]int{6, 35}
+		return u
+	}
 	units := func(chosen ...int) []*unit {
 		us := []*unit{
-			{from: 1, to: 1, why: "imports"},
-			{from: 2, to: 2},
-			{from: 3, to: 3, symbol: "load"},
-			{from: 4, to: 23, within: "load", why: "lines"},
-			{from: 24, to: 33, within: "load", why: "lines"},
-			{from: 34, to: 35, symbol: "load", head: [2]int{3, 3}, doc: [2]int{4, 33}},
-			{from: 36, to: 36},
-			{from: 37, to: 37, symbol: "MAX"},
+			{from: 1, to: 2, symbol: "pad"},
+			{from: 3, to: 3},
+			part(&unit{from: 4, to: 5, symbol: "load"}),
+			part(&unit{from: 6, to: 25, within: "load", why: "lines"}),
+			part(&unit{from: 26, to: 35, within: "load", why: "lines"}),
+			part(&unit{from: 36, to: 37, symbol: "load"}),
+			{from: 38, to: 38},
+			{from: 39, to: 39, symbol: "MAX"},
 		}
 		for _, k := range chosen {
 			us[k].chosen, us[k].worth = true, 1
 		}
 		return us
 	}
-	body := "    x = 1\n    return x\n"
+	sig, body := "@cache\ndef load(path):\n", "    x = 1\n    return x\n\nMAX = 3\n```\n"
 	tests := []struct {
 		name   string
 		chosen []int
-		text   string  // the block's text
-		ranges []Range // the lines shown
+		text   []string // the blocks' texts
+		ranges []Range  // the lines shown
 	}{
 		{"the body alone brings its signature", []int{5},
-			"### a.py: load (lines 3-37 of 37)\n```py\ndef load(path):\n" + docstringLeft(4, 33) + "\n" + body + "\nMAX = 3\n```\n",
-			[]Range{{"a.py", 3, 3}, {"a.py", 34, 35}, {"a.py", 36, 37}}},
+			[]string{"### a.py: load (lines 2-39 of 39)\n```py\n    return 0\n\n" + sig + docstringLeft(6, 35) + "\n" + body},
+			[]Range{{"a.py", 2, 3}, {"a.py", 4, 5}, {"a.py", 36, 37}, {"a.py", 38, 39}}},
 		{"the signature and the body, named once", []int{2, 5},
-			"### a.py: load (lines 3-37 of 37)\n```py\ndef load(path):\n" + docstringLeft(4, 33) + "\n" + body + "\nMAX = 3\n```\n",
-			[]Range{{"a.py", 3, 3}, {"a.py", 34, 35}, {"a.py", 36, 37}}},
-		{"a run of the docstring in, the rest left out", []int{2, 3, 5},
-			"### a.py: load, part of load (lines 3-37 of 37)\n```py\n" + strings.Join(lines[2:23], "\n") + "\n" + docstringLeft(24, 33) + "\n" + body + "\nMAX = 3\n```\n",
-			[]Range{{"a.py", 3, 3}, {"a.py", 4, 23}, {"a.py", 34, 35}, {"a.py", 36, 37}}},
+			[]string{"### a.py: load (lines 2-39 of 39)\n```py\n    return 0\n\n" + sig + docstringLeft(6, 35) + "\n" + body},
+			[]Range{{"a.py", 2, 3}, {"a.py", 4, 5}, {"a.py", 36, 37}, {"a.py", 38, 39}}},
+		{"the docstring's first run in, the rest left out", []int{2, 3, 5},
+			[]string{"### a.py: load (lines 2-39 of 39)\n```py\n    return 0\n\n" + strings.Join(lines[3:25], "\n") + "\n" + docstringLeft(26, 35) + "\n" + body},
+			[]Range{{"a.py", 2, 3}, {"a.py", 4, 5}, {"a.py", 6, 25}, {"a.py", 36, 37}, {"a.py", 38, 39}}},
+		{"the docstring's second run in, with the signature and the body", []int{2, 4, 5},
+			[]string{"### a.py: load (lines 2-39 of 39)\n```py\n    return 0\n\n" + sig + docstringLeft(6, 25) + "\n" + strings.Join(lines[25:], "\n") + "\n```\n"},
+			[]Range{{"a.py", 2, 3}, {"a.py", 4, 5}, {"a.py", 26, 35}, {"a.py", 36, 37}, {"a.py", 38, 39}}},
+		{"a run alone brings the signature", []int{4},
+			[]string{"### a.py: load (lines 2-36 of 39)\n```py\n    return 0\n\n" + sig + docstringLeft(6, 25) + "\n" + strings.Join(lines[25:36], "\n") + "\n```\n"},
+			[]Range{{"a.py", 2, 3}, {"a.py", 4, 5}, {"a.py", 26, 35}, {"a.py", 36, 36}}},
 		{"the docstring whole: nothing left out", []int{2, 3, 4, 5},
-			"### a.py: load, part of load (lines 3-37 of 37)\n```py\n" + strings.Join(lines[2:], "\n") + "\n```\n",
-			[]Range{{"a.py", 3, 3}, {"a.py", 4, 23}, {"a.py", 24, 33}, {"a.py", 34, 35}, {"a.py", 36, 37}}},
+			[]string{"### a.py: load (lines 2-39 of 39)\n```py\n" + strings.Join(lines[1:], "\n") + "\n```\n"},
+			[]Range{{"a.py", 2, 3}, {"a.py", 4, 5}, {"a.py", 6, 25}, {"a.py", 26, 35}, {"a.py", 36, 37}, {"a.py", 38, 39}}},
+		{"the block above stops its context at the signature", []int{0, 5},
+			[]string{"### a.py: pad (lines 1-2 of 39)\n```py\ndef pad():\n    return 0\n```\n",
+				"### a.py: load (lines 4-39 of 39)\n```py\n" + sig + docstringLeft(6, 35) + "\n" + body},
+			[]Range{{"a.py", 1, 2}, {"a.py", 4, 5}, {"a.py", 36, 37}, {"a.py", 38, 39}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			us := units(tt.chosen...)
 			blocks := layout(files, [][]string{lines}, us)
-			if len(blocks) != 1 {
-				t.Fatalf("%d blocks, want 1", len(blocks))
+			// The signature, shown above a part or chosen, is not left
+			// out.
+			shown := us[2].chosen
+			for _, b := range blocks {
+				shown = shown || b.head == us[2].head
 			}
-			if blocks[0].text != tt.text {
-				t.Errorf("block:\n%s\nwant:\n%s", blocks[0].text, tt.text)
+			if left := slices.Contains(leftOut(us, blocks, [][]string{lines}), us[2]); left == shown {
+				t.Errorf("the signature shown: %v, left out: %v", shown, left)
+			}
+			var texts []string
+			for _, b := range blocks {
+				texts = append(texts, b.text)
+			}
+			if !slices.Equal(texts, tt.text) {
+				t.Errorf("blocks:\n%s\nwant:\n%s", strings.Join(texts, ""), strings.Join(tt.text, ""))
 			}
 			var p Pack
 			p.assemble("", files, [][]string{lines}, blocks)
@@ -1357,5 +1381,9 @@ func TestDocstringLeftOutBuild(t *testing.T) {
 		return strings.HasPrefix(s, "conv.py:5-") && strings.HasSuffix(s, " part of convert")
 	}) {
 		t.Errorf("the docstring's first run is not listed as left out: %q", p.Omitted)
+	}
+	// The signature, shown, is not listed as left out.
+	if slices.Contains(p.Omitted, "conv.py:4-4 convert") {
+		t.Errorf("the signature shown is listed as left out: %q", p.Omitted)
 	}
 }

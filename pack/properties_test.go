@@ -46,6 +46,18 @@ func genPy(r *rand.Rand, n int, crlf bool) string {
 			b.WriteString("@decorator\n# comment on token\n")
 		}
 		fmt.Fprintf(&b, "def token_expiry_%d(x):\n", i)
+		if r.Intn(3) == 0 {
+			// A docstring, long enough to be cut or not.
+			b.WriteString(`    """Check the token's expiry.` + "\n")
+			for j := range 10 + r.Intn(70) {
+				if j%7 == 6 {
+					b.WriteString("\n")
+					continue
+				}
+				fmt.Fprintf(&b, "    token %d: when it expires, %s\n", j, strings.Repeat("y", r.Intn(40)))
+			}
+			b.WriteString(`    """` + "\n")
+		}
 		body := 1 + r.Intn(60)
 		if r.Intn(6) == 0 {
 			body = 150 + r.Intn(200)
@@ -69,8 +81,10 @@ func genPy(r *rand.Rand, n int, crlf bool) string {
 }
 
 var (
-	markerRE = regexp.MustCompile(`… lines (\d+)-(\d+) \((\d+) lines\) left out: over the budget`)
-	blockRE  = regexp.MustCompile("(?s)### ([^\n]*)\n```[^\n]*\n(.*?)\n```\n")
+	markerRE    = regexp.MustCompile(`… lines (\d+)-(\d+) \((\d+) lines\) left out: over the budget`)
+	omittedRE   = regexp.MustCompile(`^(\S+):(\d+)-(\d+)`)
+	docMarkerRE = regexp.MustCompile(`(?m)^    … lines (\d+)-(\d+) \((\d+) lines\) of the docstring left out`)
+	blockRE     = regexp.MustCompile("(?s)### ([^\n]*)\n```[^\n]*\n(.*?)\n```\n")
 )
 
 // checkPack holds a pack to what it promises: within its budget and
@@ -126,9 +140,48 @@ func checkPack(t *testing.T, root string, p *Pack, budget int, tag string) {
 			t.Errorf("%s: a marker that leaves out nothing: %s", tag, m[0])
 		}
 	}
+	// A docstring's marker counts its lines right, and none of them is
+	// shown. (The pack's blocks are of one file each, and these packs'
+	// files are all Python; a marker's lines are the file's whose block
+	// holds it.)
 	for _, b := range blockRE.FindAllStringSubmatch(p.Text, -1) {
-		if strings.HasSuffix(b[1], "(whole file)") && markerRE.MatchString(b[2]) {
+		path, _, _ := strings.Cut(b[1], ":")
+		path, _, _ = strings.Cut(path, " (")
+		for _, m := range docMarkerRE.FindAllStringSubmatch(b[2], -1) {
+			from, _ := strconv.Atoi(m[1])
+			to, _ := strconv.Atoi(m[2])
+			if n, _ := strconv.Atoi(m[3]); to < from || n != to-from+1 {
+				t.Errorf("%s: a docstring's marker that counts wrong: %s", tag, m[0])
+			}
+			for l := from; l <= to; l++ {
+				if seen[fmt.Sprintf("%s:%d", path, l)] {
+					t.Errorf("%s: %s:%d shown, yet said to be left out: %s", tag, path, l, m[0])
+					break
+				}
+			}
+		}
+	}
+	for _, b := range blockRE.FindAllStringSubmatch(p.Text, -1) {
+		if strings.HasSuffix(b[1], "(whole file)") && (markerRE.MatchString(b[2]) || docMarkerRE.MatchString(b[2])) {
 			t.Errorf("%s: %q holds lines left out", tag, b[1])
+		}
+	}
+	// Nothing of more lines than a block's context is listed as left out
+	// while the pack shows it whole (a definition's signature, shown
+	// above its body, among them).
+	for _, o := range p.Omitted {
+		m := omittedRE.FindStringSubmatch(o)
+		if m == nil {
+			continue
+		}
+		from, _ := strconv.Atoi(m[2])
+		to, _ := strconv.Atoi(m[3])
+		whole := to-from+1 > contextLines
+		for l := from; l <= to && whole; l++ {
+			whole = seen[fmt.Sprintf("%s:%d", m[1], l)]
+		}
+		if whole {
+			t.Errorf("%s: listed as left out, yet shown: %s", tag, o)
 		}
 	}
 	for _, o := range p.Omitted {

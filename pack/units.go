@@ -50,10 +50,12 @@ type unit struct {
 	// definition it lies in (a function whose nested functions are units
 	// of their own): it is shown and listed as part of that definition.
 	within string
-	// head and doc are, for the body of a Python definition cut from
-	// its long docstring (docstringCut), the lines of its signature and
-	// of its docstring: a block that shows the body shows the signature
-	// above it, and says that the docstring between them is left out.
+	// head and doc are, for each part of a Python definition cut from
+	// its long docstring (docstringCut: its signature, its docstring's
+	// runs, its body), the lines of its signature and of its docstring,
+	// zeros for any other unit: a block that shows a part shows the
+	// signature above it, and says which of the docstring's lines it
+	// leaves out (see layout).
 	head, doc [2]int
 	// dropped is how many lines of its preamble (doc comment, decorators)
 	// a copy cut by its bytes left out before from, where the preamble
@@ -688,14 +690,14 @@ func fileUnits(file int, path string, lines []string, spans []hone.Span, relevan
 		if k := owner[l]; k != 0 {
 			v := kept[k-1]
 			parts := docstringCut(path, lines, v)
-			for i, p := range parts {
+			for _, p := range parts {
 				u := &unit{from: p.from, to: p.to, symbol: p.symbol, why: p.why}
-				switch {
-				case p.why == "lines":
-					u.within = v.symbol
-				case i > 0: // the body
+				if len(parts) > 1 {
 					u.head = [2]int{parts[0].from, parts[0].to}
-					u.doc = [2]int{parts[1].from, parts[i-1].to}
+					u.doc = [2]int{parts[1].from, parts[len(parts)-2].to}
+				}
+				if p.why == "lines" {
+					u.within = v.symbol
 				}
 				out = append(out, weigh(u))
 			}
@@ -709,12 +711,7 @@ func fileUnits(file int, path string, lines []string, spans []hone.Span, relevan
 			end++
 		}
 		if end-l+1 == maxGap && end < n && owner[end+1] == 0 {
-			for b := end; b > l+maxGap/2; b-- {
-				if strings.TrimSpace(lines[b-1]) == "" {
-					end = b
-					break
-				}
-			}
+			end = blankEnd(lines, l, end)
 			// Nor in a comment's middle: the run ends above a comment
 			// that the cut would split, or takes a long one (a doc
 			// comment longer than a preamble, left above its definition)
@@ -776,42 +773,45 @@ var (
 // docstringCut cuts a Python definition whose docstring runs to
 // minDocstring lines or more (numpy's style: a paragraph for each
 // parameter, examples) into three parts: its signature, with its
-// decorators; its docstring, in runs of maxGap lines at most, each ending
-// at a blank line where one is near; and its body. A fix changes the
-// body's code far more often than the docstring's prose, and the prose,
-// which names the task's words, made the whole definition a unit too
-// large for a pack beside the rest (a function of 740 lines, 600 of them
-// its docstring). The body keeps the definition's name and kind; the runs
-// are lines within it. Any other interval is returned as it is.
+// decorators and comments; its docstring, in runs of maxGap lines at
+// most, each ending at a blank line where one is near; and its body. A
+// fix changes the body's code far more often than the docstring's prose,
+// and the prose, which names the task's words, made the whole definition
+// a unit too large for a pack beside the rest (a function of 740 lines,
+// 600 of them its docstring). The signature and the body keep the
+// definition's name and kind; the runs are lines within it. Any other
+// interval, one that starts in a definition's body among them, is
+// returned as it is.
 func docstringCut(path string, lines []string, v iv) []iv {
 	if v.why == "imports" || v.to-v.from+1 < minDocstring+2 || structure.Language(path) != "python" {
 		return []iv{v}
 	}
-	// The definition's line: the first of the interval that its
-	// decorators and comments leave, indented no deeper than its first.
-	def := 0
-	for l := v.from; l <= min(v.to, v.from+maxPreamble); l++ {
-		if pyDefinition().MatchString(lines[l-1]) {
-			if indentOf(lines[l-1]) <= indentOf(lines[v.from-1]) {
-				def = l
-			}
-			break
+	// The definition's line: the first of the interval that its blank
+	// lines, comments and decorators (over lines too) leave.
+	def, depth := 0, 0
+	for l := v.from; l <= min(v.to, v.from+maxPreamble) && def == 0; l++ {
+		code := pyCode(lines[l-1])
+		t := strings.TrimSpace(code)
+		switch {
+		case depth > 0 || strings.HasPrefix(t, "@"):
+			depth = max(0, depth+brackets(code))
+		case t == "":
+		case pyDefinition().MatchString(code):
+			def = l
+		default:
+			return []iv{v} // a statement: the interval starts in a body
 		}
 	}
 	if def == 0 {
 		return []iv{v}
 	}
 	// The signature ends at the line that closes its brackets with a
-	// colon, a comment after it aside.
-	sig, depth := 0, 0
-	for l := def; l <= min(v.to, def+maxPreamble) && sig == 0; l++ {
-		t := lines[l-1]
-		if i := strings.Index(t, "#"); i >= 0 && !strings.ContainsAny(t[:i], `"'`) {
-			t = t[:i]
-		}
-		depth += strings.Count(t, "(") + strings.Count(t, "[") + strings.Count(t, "{") -
-			strings.Count(t, ")") - strings.Count(t, "]") - strings.Count(t, "}")
-		if depth <= 0 && strings.HasSuffix(strings.TrimSpace(t), ":") {
+	// colon, outside strings and comments.
+	sig := 0
+	for l, depth := def, 0; l <= min(v.to, def+maxPreamble) && sig == 0; l++ {
+		code := pyCode(lines[l-1])
+		depth += brackets(code)
+		if depth <= 0 && strings.HasSuffix(strings.TrimSpace(code), ":") {
 			sig = l
 		}
 	}
@@ -842,17 +842,59 @@ func docstringCut(path string, lines []string, v iv) []iv {
 	for l := open; l <= end; {
 		e := min(l+maxGap-1, end)
 		if e < end {
-			for b := e; b > l+maxGap/2; b-- {
-				if strings.TrimSpace(lines[b-1]) == "" {
-					e = b
-					break
-				}
-			}
+			e = blankEnd(lines, l, e)
 		}
 		out = append(out, iv{l, e, "", "lines"})
 		l = e + 1
 	}
 	return append(out, iv{end + 1, v.to, v.symbol, v.why})
+}
+
+// blankEnd is where a run of lines from l, cut at end, ends: at the last
+// blank line in its second half, or at end where there is none.
+func blankEnd(lines []string, l, end int) int {
+	for b := end; b > l+(end-l+1)/2; b-- {
+		if strings.TrimSpace(lines[b-1]) == "" {
+			return b
+		}
+	}
+	return end
+}
+
+// pyCode is a Python line's code, its strings' contents blanked and its
+// comment cut off: enough to count its brackets and see its last
+// character. A string that goes on past the line (a triple-quoted one)
+// is blanked to the line's end.
+func pyCode(line string) string {
+	b := []byte(line)
+	var quote byte
+	for i := 0; i < len(b); i++ {
+		c := b[i]
+		switch {
+		case quote != 0:
+			switch {
+			case c == '\\' && i+1 < len(b):
+				b[i], b[i+1] = ' ', ' '
+				i++
+			case c == quote:
+				quote = 0
+			default:
+				b[i] = ' '
+			}
+		case c == '"' || c == '\'':
+			quote = c
+		case c == '#':
+			return string(b[:i])
+		}
+	}
+	return string(b)
+}
+
+// brackets is how many brackets a line's code opens, less those it
+// closes.
+func brackets(code string) int {
+	return strings.Count(code, "(") + strings.Count(code, "[") + strings.Count(code, "{") -
+		strings.Count(code, ")") - strings.Count(code, "]") - strings.Count(code, "}")
 }
 
 // ownsImports are the kinds of definition whose bodies' imports are their
@@ -890,8 +932,14 @@ func withPreambles(lang string, lines []string, groups ...[]iv) {
 		above := func(from int) bool {
 			return from > 1 && isPreamble(lang, lines[from-2]) && indentOf(lines[from-2]) <= indent+1
 		}
-		for above(from) && d.from-from < maxPreamble {
-			from--
+		for d.from-from < maxPreamble {
+			if above(from) {
+				from--
+			} else if at := decoratorOpen(lang, lines, from-1, indent); at > 0 && d.from-at <= maxPreamble {
+				from = at // a decorator's arguments over lines
+			} else {
+				break
+			}
 		}
 		if above(from) {
 			// A doc comment longer than the bound is left whole above
@@ -916,6 +964,41 @@ func withPreambles(lang string, lines []string, groups ...[]iv) {
 		}
 		d.from = from
 	}
+}
+
+// decoratorOpen is the line that opens a decorator or annotation whose
+// arguments run over lines and close on line l (@retry(\n  times=3,\n)),
+// indented as a definition at indent is, or one more; 0 where line l
+// closes none.
+func decoratorOpen(lang string, lines []string, l, indent int) int {
+	if l < 2 || lang == "c" || lang == "cpp" || !structure.IsCode(lang) {
+		return 0
+	}
+	code := func(k int) string {
+		if lang == "python" {
+			return pyCode(lines[k-1])
+		}
+		return lines[k-1]
+	}
+	if !strings.HasSuffix(strings.TrimSpace(code(l)), ")") {
+		return 0
+	}
+	depth := 0
+	for k := l; k >= 1 && l-k < maxPreamble; k-- {
+		c := code(k)
+		depth += brackets(c)
+		switch {
+		case depth > 0 || depth == 0 && k == l:
+			return 0 // line l closes nothing that a line above opens
+		case depth == 0:
+			t := strings.TrimSpace(c)
+			if strings.HasPrefix(t, "@") && indentOf(lines[k-1]) <= indent+1 {
+				return k
+			}
+			return 0
+		}
+	}
+	return 0
 }
 
 // wholeComments returns where lines from..to-1, a definition's preamble,

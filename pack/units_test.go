@@ -708,40 +708,53 @@ func TestLongDocstringIsCut(t *testing.T) {
 		name, path, src string
 		symbol          string
 		want            []part // the units of the definition, in order
+		spans           []hone.Span
 	}{
 		{"a long docstring: signature, docstring, body", "m.py",
 			"import os\n\ndef load(path):\n" + doc("    ", 30) + "    x = os.path.join(path)\n    return x\n" + pad,
-			"load", []part{{3, 3, true}, {4, 33, false}, {34, 35, true}}},
+			"load", []part{{3, 3, true}, {4, 33, false}, {34, 35, true}}, nil},
 		{"decorators and a signature over lines, a '#' in a default", "m.py",
 			"import os\n\n@cache\n@other(1)\ndef load(path,\n         sep='#',  # the separator\n         ):\n" + doc("    ", 25) + "    return sep\n" + pad,
-			"load", []part{{3, 7, true}, {8, 32, false}, {33, 33, true}}},
+			"load", []part{{3, 7, true}, {8, 32, false}, {33, 33, true}}, nil},
 		{"a method's docstring in a class", "m.py",
 			"import os\n\nclass Loader:\n    def load(self):\n" + doc("        ", 22) + "        return 1\n\n    def other(self):\n        return 2\n" + pad,
-			"Loader.load", []part{{4, 4, true}, {5, 26, false}, {27, 27, true}}},
+			"Loader.load", []part{{4, 4, true}, {5, 26, false}, {27, 27, true}}, nil},
 		{"a docstring longer than a run goes in runs", "m.py",
 			"import os\n\ndef load(path):\n" + doc("    ", 70) + "    return path\n" + pad,
-			"load", []part{{3, 3, true}, {4, 43, false}, {44, 73, false}, {74, 74, true}}},
+			"load", []part{{3, 3, true}, {4, 43, false}, {44, 73, false}, {74, 74, true}}, nil},
 		{"a short docstring stays", "m.py",
 			"import os\n\ndef load(path):\n" + doc("    ", 10) + "    return path\n" + strings.Repeat("    path += 1\n", 20) + pad,
-			"load", []part{{3, 34, true}}},
+			"load", []part{{3, 34, true}}, nil},
 		{"a docstring with no code after it stays", "m.py",
 			"import os\n\ndef load(path):\n" + doc("    ", 30) + pad,
-			"load", []part{{3, 33, true}}},
+			"load", []part{{3, 33, true}}, nil},
 		{"a string that is no docstring stays", "m.py",
 			"import os\n\ndef load(path):\n    x = 1\n" + strings.Replace(doc("    ", 30), `"""Summary`, `y = """Summary`, 1) + "    return x\n" + pad,
-			"load", []part{{3, 35, true}}},
+			"load", []part{{3, 35, true}}, nil},
 		{"a one-line docstring stays", "m.py",
 			"import os\n\ndef load(path):\n    \"\"\"Load it.\"\"\"\n" + strings.Repeat("    path += 1\n", 30) + pad,
-			"load", []part{{3, 34, true}}},
+			"load", []part{{3, 34, true}}, nil},
+		{"a comment after a quoted default, brackets in a string", "m.py",
+			"import os\n\ndef load(path, mode=\"r\", sep=\"(\"):  # noqa: D401\n" + doc("    ", 25) + "    return sep\n" + pad,
+			"load", []part{{3, 3, true}, {4, 28, false}, {29, 29, true}}, nil},
+		{"a decorator over lines and a comment above the definition", "m.py",
+			"import os\n\n@retry(\n    times=3,\n)\n# Load it.\ndef load(path):\n" + doc("    ", 25) + "    return path\n" + pad,
+			"load", []part{{3, 7, true}, {8, 32, false}, {33, 33, true}}, nil},
+		{"a span from the blank line above a method", "m.py",
+			"import os\n\nclass Loader:\n    x = 1\n\n    def load(self):\n" + doc("        ", 25) + "        return 1\n" + pad,
+			"load", []part{{5, 6, true}, {7, 31, false}, {32, 32, true}}, []hone.Span{{Start: 5, End: 32, Symbol: "load", Why: "match"}}},
+		{"a span from a statement in a body stays", "m.py",
+			"import os\n\ndef outer():\n    y = 2\n    def load(self):\n" + doc("        ", 25) + "        return 1\n    return y\n" + pad,
+			"inner", []part{{4, 32, true}}, []hone.Span{{Start: 4, End: 32, Symbol: "inner", Why: "match"}}},
 		{"not Python: a JavaScript doc comment stays", "m.js",
 			"import os from 'os';\n\nfunction load(path) {\n" + strings.Repeat("  // a comment line\n", 30) + "  return path;\n}\n" + strings.Repeat("\nfunction pad() {\n  return 0;\n}\n", 30),
-			"load", []part{{3, 35, true}}},
+			"load", []part{{3, 35, true}}, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			lines := strings.Split(strings.TrimRight(tt.src, "\n"), "\n")
 			var got []part
-			for _, u := range fileUnits(0, tt.path, lines, nil, 1, concepts{}, UnitWeights) {
+			for _, u := range fileUnits(0, tt.path, lines, tt.spans, 1, concepts{}, UnitWeights) {
 				switch {
 				case u.symbol == tt.symbol:
 					got = append(got, part{u.from, u.to, true})
