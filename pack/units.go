@@ -790,7 +790,7 @@ func docstringCut(path string, lines []string, v iv) []iv {
 	// lines, comments and decorators (over lines too) leave.
 	def, depth := 0, 0
 	for l := v.from; l <= min(v.to, v.from+maxPreamble) && def == 0; l++ {
-		code := pyCode(lines[l-1])
+		code := structure.LineCode(lines[l-1], false)
 		t := strings.TrimSpace(code)
 		switch {
 		case depth > 0 || strings.HasPrefix(t, "@"):
@@ -809,7 +809,7 @@ func docstringCut(path string, lines []string, v iv) []iv {
 	// colon, outside strings and comments.
 	sig := 0
 	for l, depth := def, 0; l <= min(v.to, def+maxPreamble) && sig == 0; l++ {
-		code := pyCode(lines[l-1])
+		code := structure.LineCode(lines[l-1], false)
 		depth += brackets(code)
 		if depth <= 0 && strings.HasSuffix(strings.TrimSpace(code), ":") {
 			sig = l
@@ -859,35 +859,6 @@ func blankEnd(lines []string, l, end int) int {
 		}
 	}
 	return end
-}
-
-// pyCode is a Python line's code, its strings' contents blanked and its
-// comment cut off: enough to count its brackets and see its last
-// character. A string that goes on past the line (a triple-quoted one)
-// is blanked to the line's end.
-func pyCode(line string) string {
-	b := []byte(line)
-	var quote byte
-	for i := 0; i < len(b); i++ {
-		c := b[i]
-		switch {
-		case quote != 0:
-			switch {
-			case c == '\\' && i+1 < len(b):
-				b[i], b[i+1] = ' ', ' '
-				i++
-			case c == quote:
-				quote = 0
-			default:
-				b[i] = ' '
-			}
-		case c == '"' || c == '\'':
-			quote = c
-		case c == '#':
-			return string(b[:i])
-		}
-	}
-	return string(b)
 }
 
 // brackets is how many brackets a line's code opens, less those it
@@ -976,7 +947,7 @@ func decoratorOpen(lang string, lines []string, l, indent int) int {
 	}
 	code := func(k int) string {
 		if lang == "python" {
-			return pyCode(lines[k-1])
+			return structure.LineCode(lines[k-1], false)
 		}
 		return lines[k-1]
 	}

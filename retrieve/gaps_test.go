@@ -9,21 +9,6 @@ import (
 	"github.com/hone-tools/hone/index"
 )
 
-func TestCodeOfLine(t *testing.T) {
-	for _, c := range []struct{ in, want string }{
-		{`x = expire(token)`, `x = expire(token)`},
-		{`log.Errorf("token %s expired", id)`, `log.Errorf("                ", id)`},
-		{`print('it\'s the token')  # expiry`, `print('               ')  `},
-		{"msg := `token`", "msg := `     `"},
-		{`refresh(session) // token expiry`, `refresh(session) `},
-		{`"unclosed token`, `"              `},
-	} {
-		if got := codeOfLine(c.in); got != c.want {
-			t.Errorf("codeOfLine(%q) = %q, want %q", c.in, got, c.want)
-		}
-	}
-}
-
 func TestCommonCall(t *testing.T) {
 	for name, want := range map[string]bool{
 		"str": true, "len": true, "values": true, "Errorf": true, "Write": true, "info": true,

@@ -478,7 +478,7 @@ func (rf *refiner) gapsOf(d *index.Doc, q, next *query, rec *record) []hone.Gap 
 		// critical; the file's other calls are context, not gaps.
 		critical := false
 		if c.Line-1 < len(fc.text.lines) {
-			tokenize.Each(codeOfLine(fc.text.lines[c.Line-1]), func(t tokenize.Token) {
+			tokenize.Each(structure.LineCode(fc.text.lines[c.Line-1], true), func(t tokenize.Token) {
 				critical = critical || !t.Whole && stems[t.Stem]
 			})
 		}
@@ -1006,34 +1006,6 @@ var commonMethods = func() map[string]bool {
 	}
 	return m
 }()
-
-// codeOfLine is a line of code with its string literals' contents and
-// its trailing comment left out: what the line does, not what it says.
-func codeOfLine(line string) string {
-	b := []byte(line)
-	var quote byte
-	for i := 0; i < len(b); i++ {
-		c := b[i]
-		switch {
-		case quote != 0:
-			if c == '\\' && i+1 < len(b) {
-				b[i], b[i+1] = ' ', ' '
-				i++
-				continue
-			}
-			if c == quote {
-				quote = 0
-				continue
-			}
-			b[i] = ' '
-		case c == '"' || c == '\'' || c == '`':
-			quote = c
-		case c == '#' || c == '/' && i+1 < len(b) && b[i+1] == '/':
-			return string(b[:i])
-		}
-	}
-	return string(b)
-}
 
 // modelGaps are the definitions a model said a file it judged related
 // needs: each identifier of its missing context that one or two files

@@ -231,3 +231,35 @@ func closingAt(l string, p *quotePair) int {
 	}
 	return -1
 }
+
+// LineCode is a line of code with its string literals' contents blanked
+// and its trailing comment cut off: what the line does, not what it
+// says; its brackets counted and its last character read without a
+// string's or a comment's. A # starts a comment, and so does // where
+// slashes is true (not in Python, where // divides). A string that runs
+// past the line (a triple-quoted one) is blanked to the line's end.
+func LineCode(line string, slashes bool) string {
+	b := []byte(line)
+	var quote byte
+	for i := 0; i < len(b); i++ {
+		c := b[i]
+		switch {
+		case quote != 0:
+			if c == '\\' && i+1 < len(b) {
+				b[i], b[i+1] = ' ', ' '
+				i++
+				continue
+			}
+			if c == quote {
+				quote = 0
+				continue
+			}
+			b[i] = ' '
+		case c == '"' || c == '\'' || c == '`':
+			quote = c
+		case c == '#' || slashes && c == '/' && i+1 < len(b) && b[i+1] == '/':
+			return string(b[:i])
+		}
+	}
+	return string(b)
+}

@@ -42,3 +42,25 @@ func FuzzSpans(f *testing.F) {
 		}
 	})
 }
+
+func TestLineCode(t *testing.T) {
+	for _, c := range []struct {
+		in      string
+		slashes bool
+		want    string
+	}{
+		{`x = expire(token)`, true, `x = expire(token)`},
+		{`log.Errorf("token %s expired", id)`, true, `log.Errorf("                ", id)`},
+		{`print('it\'s the token')  # expiry`, true, `print('               ')  `},
+		{"msg := `token`", true, "msg := `     `"},
+		{`refresh(session) // token expiry`, true, `refresh(session) `},
+		{`"unclosed token`, true, `"              `},
+		// Python's // divides; a # in a string starts no comment.
+		{`def f(n=a // 2, sep="#("):  # noqa`, false, `def f(n=a // 2, sep="  "):  `},
+		{`    """Docstring`, false, `    """         `},
+	} {
+		if got := LineCode(c.in, c.slashes); got != c.want {
+			t.Errorf("LineCode(%q, %v) = %q, want %q", c.in, c.slashes, got, c.want)
+		}
+	}
+}
