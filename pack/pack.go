@@ -759,9 +759,9 @@ type block struct {
 	// last shown with it, as context (see leadContext): its file's lines
 	// lead[0] to lead[1] and tail[0] to tail[1], none where [1] is 0.
 	lead, tail [2]int
-	// head are the lines of the signature of its first unit, the body of
-	// a definition cut from its docstring, shown above it; none where
-	// [1] is 0.
+	// head are the lines of the signature shown above its first unit, a
+	// part of a definition cut from its docstring (its docstring's run or
+	// its body); none where [1] is 0.
 	head [2]int
 }
 
@@ -873,8 +873,9 @@ func layout(files []hone.File, texts [][]string, units []*unit) []block {
 			}
 			// Each unit as it goes in: a cut one with its middle left
 			// out, saying so, wherever it lies in the block, and the
-			// lines of a docstring left out between a definition's
-			// signature and its body.
+			// lines of a docstring left out between two parts of its
+			// definition, or between its signature and the block's first
+			// part.
 			body := strings.Join(texts[i][from-1:to], "\n")
 			if cut || gapped {
 				var parts []string

@@ -788,13 +788,13 @@ func docstringCut(path string, lines []string, v iv) []iv {
 	}
 	// The definition's line: the first of the interval that its blank
 	// lines, comments and decorators (over lines too) leave.
-	def, depth := 0, 0
+	def, deco := 0, 0 // deco: the brackets a decorator left open
 	for l := v.from; l <= min(v.to, v.from+maxPreamble) && def == 0; l++ {
 		code := structure.LineCode(lines[l-1], false)
 		t := strings.TrimSpace(code)
 		switch {
-		case depth > 0 || strings.HasPrefix(t, "@"):
-			depth = max(0, depth+brackets(code))
+		case deco > 0 || strings.HasPrefix(t, "@"):
+			deco = max(0, deco+brackets(code))
 		case t == "":
 		case pyDefinition().MatchString(code):
 			def = l
