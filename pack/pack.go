@@ -776,6 +776,9 @@ func sameCut(a, b *unit) bool {
 // docstringLeft says, in a block, that lines from..to of a definition's
 // docstring are left out.
 func docstringLeft(from, to int) string {
+	if from == to {
+		return fmt.Sprintf("    … line %d of the docstring left out; ask for it by range …", from)
+	}
 	return fmt.Sprintf("    … lines %d-%d (%d lines) of the docstring left out; ask for them by range …", from, to, to-from+1)
 }
 
@@ -819,7 +822,7 @@ func layout(files []hone.File, texts [][]string, units []*unit) []block {
 			// docstring's run or its body, comes with its signature
 			// (no block above shows it: tailContext stops above it).
 			var head [2]int
-			if r := run[0]; r.doc[1] > 0 && r.from != r.head[0] && r.head[0] > shown {
+			if r := run[0]; r.doc[1] > 0 && r.to >= r.doc[0] && r.head[0] > shown {
 				head, from, gapped = r.head, r.head[0], true
 			}
 			// The lines that join the block to what lies around it: a

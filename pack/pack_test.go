@@ -1387,3 +1387,47 @@ func TestDocstringLeftOutBuild(t *testing.T) {
 		t.Errorf("the signature shown is listed as left out: %q", p.Omitted)
 	}
 }
+
+// TestDocstringCutSignatureElided: a signature too long for the room,
+// cut by its bytes without its preamble, is shown once: its block gets no
+// second copy of it as a head.
+func TestDocstringCutSignatureElided(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("import os\n\n")
+	for i := range 3 {
+		fmt.Fprintf(&b, "# token expiry note %d, %s\n", i, strings.Repeat("about the way the token expires ", 8))
+	}
+	b.WriteString("def token_expiry(\n" + strings.Repeat("    a,\n", 30) + "):\n    \"\"\"Check the token.\n")
+	for i := range 30 {
+		fmt.Fprintf(&b, "    param %d: the value\n", i)
+	}
+	b.WriteString("    \"\"\"\n    return a\n" + strings.Repeat("\ndef pad():\n    return 0\n", 30))
+	lines := strings.Split(strings.TrimRight(b.String(), "\n"), "\n")
+	us := fileUnits(0, "a.py", lines, nil, 0.9, taskConcepts(&hone.Result{}), UnitWeights)
+	k := slices.IndexFunc(us, func(u *unit) bool { return u.doc[1] > 0 && u.from == u.head[0] })
+	if k < 0 {
+		t.Fatal("no signature part")
+	}
+	v := elide(us[k], "python", lines, 230, CountTokens)
+	if v == nil || v.dropped == 0 {
+		t.Fatalf("want a copy cut without its preamble, got %+v", v)
+	}
+	v.chosen, v.worth = true, 1
+	us[k] = v
+	files := []hone.File{{Path: "a.py"}}
+	blocks := layout(files, [][]string{lines}, us)
+	var p Pack
+	p.assemble("", files, [][]string{lines}, blocks)
+	seen := map[int]bool{}
+	for _, r := range p.Ranges {
+		for l := r.Start; l <= r.End; l++ {
+			if seen[l] {
+				t.Fatalf("line %d shown twice: ranges %v", l, p.Ranges)
+			}
+			seen[l] = true
+		}
+	}
+	if len(blocks) != 1 || blocks[0].head[1] != 0 {
+		t.Errorf("%d blocks, the first's head %v: want one block, no head", len(blocks), blocks[0].head)
+	}
+}

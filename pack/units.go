@@ -903,14 +903,8 @@ func withPreambles(lang string, lines []string, groups ...[]iv) {
 		above := func(from int) bool {
 			return from > 1 && isPreamble(lang, lines[from-2]) && indentOf(lines[from-2]) <= indent+1
 		}
-		for d.from-from < maxPreamble {
-			if above(from) {
-				from--
-			} else if at := decoratorOpen(lang, lines, from-1, indent); at > 0 && d.from-at <= maxPreamble {
-				from = at // a decorator's arguments over lines
-			} else {
-				break
-			}
+		for above(from) && d.from-from < maxPreamble {
+			from--
 		}
 		if above(from) {
 			// A doc comment longer than the bound is left whole above
@@ -935,41 +929,6 @@ func withPreambles(lang string, lines []string, groups ...[]iv) {
 		}
 		d.from = from
 	}
-}
-
-// decoratorOpen is the line that opens a decorator or annotation whose
-// arguments run over lines and close on line l (@retry(\n  times=3,\n)),
-// indented as a definition at indent is, or one more; 0 where line l
-// closes none.
-func decoratorOpen(lang string, lines []string, l, indent int) int {
-	if l < 2 || lang == "c" || lang == "cpp" || !structure.IsCode(lang) {
-		return 0
-	}
-	code := func(k int) string {
-		if lang == "python" {
-			return structure.LineCode(lines[k-1], false)
-		}
-		return lines[k-1]
-	}
-	if !strings.HasSuffix(strings.TrimSpace(code(l)), ")") {
-		return 0
-	}
-	depth := 0
-	for k := l; k >= 1 && l-k < maxPreamble; k-- {
-		c := code(k)
-		depth += brackets(c)
-		switch {
-		case depth > 0 || depth == 0 && k == l:
-			return 0 // line l closes nothing that a line above opens
-		case depth == 0:
-			t := strings.TrimSpace(c)
-			if strings.HasPrefix(t, "@") && indentOf(lines[k-1]) <= indent+1 {
-				return k
-			}
-			return 0
-		}
-	}
-	return 0
 }
 
 // wholeComments returns where lines from..to-1, a definition's preamble,
