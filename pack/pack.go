@@ -1389,16 +1389,8 @@ func directiveDepth(line string) int {
 // bracketDepth is how many more of open than of close a line holds,
 // outside its strings and its trailing comment.
 func bracketDepth(line string, open, shut byte) int {
-	d := 0
-	scanCode(line, func(c byte) {
-		switch c {
-		case open:
-			d++
-		case shut:
-			d--
-		}
-	})
-	return d
+	code := structure.LineCode(line, true)
+	return strings.Count(code, string(open)) - strings.Count(code, string(shut))
 }
 
 // requireBlock returns the last line of an import whose braces open on
@@ -1454,32 +1446,7 @@ func backticksFor(body string) string {
 
 // codeOf is a line less its trailing comment ("//" or "#" outside a
 // string): enough to find an import block's closing bracket.
-func codeOf(line string) string { return line[:scanCode(line, nil)] }
-
-// scanCode calls fn, where it is not nil, with each byte of line outside
-// its strings, up to its trailing comment ("//" or "#" outside a string),
-// and returns where that comment starts, or the line's length.
-func scanCode(line string, fn func(c byte)) int {
-	var quote byte
-	for i := 0; i < len(line); i++ {
-		c := line[i]
-		switch {
-		case quote != 0:
-			if c == '\\' {
-				i++
-			} else if c == quote {
-				quote = 0
-			}
-		case c == '"' || c == '\'' || c == '`':
-			quote = c
-		case c == '#' || c == '/' && i+1 < len(line) && line[i+1] == '/':
-			return i
-		case fn != nil:
-			fn(c)
-		}
-	}
-	return len(line)
-}
+func codeOf(line string) string { return line[:len(structure.LineCode(line, true))] }
 
 // isComment reports whether a trimmed line is a comment line.
 func isComment(t string) bool {
