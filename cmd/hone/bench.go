@@ -891,7 +891,7 @@ func parseBudgets(s string) ([]int, error) {
 }
 
 const packsUsage = `hone bench packs --dump DIR[,DIR...] [--pack-budget N,...] [--out ROWS.jsonl] [--misses] [--repos DIR [--map FILE]]
-   or: hone bench packs --fit --dump DIR[,DIR...] [--test DIR[,DIR...]] [--pack-budget N,...|none] [--repos DIR [--map FILE]]`
+   or: hone bench packs --fit --dump DIR[,DIR...] [--test DIR[,DIR...]] [--pack-budget N,...|none] [--l2 X] [--repos DIR [--map FILE]]`
 
 // cmdBenchPacks builds the context packs again from the folders runs'
 // --pack-dump wrote, a set each, and reports how they hold the gold hunks:
@@ -906,6 +906,7 @@ func cmdBenchPacks(args []string, stdout io.Writer) error {
 	misses := fs.Bool("misses", false, "list, for each pack that misses a hunk, the hunks, what went in and what was left out")
 	fit := fs.Bool("fit", false, "fit the units' weights on the gold files of the sets, and measure the fit held out by repository")
 	testDirs := fs.String("test", "", "with --fit: sets measured with the weights fitted on the others, never fitted on")
+	l2 := fs.Float64("l2", 1e-3, "with --fit: the ridge penalty on the units' weights")
 	repos := fs.String("repos", "", "directory holding a git directory of each repository: the past commits' lines of dumps written without them are read there")
 	mapping := fs.String("map", "", "file of \"owner/name = path\" lines, where a repository lives under --repos")
 	words, err := parseFlags(fs, args, stdout, packsUsage)
@@ -926,6 +927,9 @@ func cmdBenchPacks(args []string, stdout io.Writer) error {
 	}
 	if *mapping != "" && *repos == "" {
 		return usagef("--map says where repositories live under --repos: give --repos too")
+	}
+	if *l2 < 0 {
+		return usagef("--l2 is a penalty, 0 or more: not %g", *l2)
 	}
 	var rs *bench.Repos
 	if *repos != "" {
@@ -965,7 +969,7 @@ func cmdBenchPacks(args []string, stdout io.Writer) error {
 				return err
 			}
 		}
-		bench.FitPackUnits(stdout, sets, test, budgets, pack.CountTokens, bench.FitConfig{})
+		bench.FitPackUnits(stdout, sets, test, budgets, pack.CountTokens, bench.FitConfig{L2: *l2})
 		return nil
 	}
 	// The rows' file is made first, so that a path that cannot be
