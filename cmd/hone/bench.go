@@ -928,8 +928,8 @@ func cmdBenchPacks(args []string, stdout io.Writer) error {
 	if *mapping != "" && *repos == "" {
 		return usagef("--map says where repositories live under --repos: give --repos too")
 	}
-	if *l2 < 0 {
-		return usagef("--l2 is a penalty, 0 or more: not %g", *l2)
+	if !(*l2 > 0) { // NaN too; 0 would mean the fit's default
+		return usagef("--l2 is a penalty above 0: not %g", *l2)
 	}
 	var rs *bench.Repos
 	if *repos != "" {
