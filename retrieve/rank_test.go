@@ -462,3 +462,25 @@ func TestSearchPrior(t *testing.T) {
 		}
 	}
 }
+
+func TestReadAsks(t *testing.T) {
+	for _, c := range []struct {
+		task              string
+		vendor, generated bool
+	}{
+		{"files under node_modules are scanned twice", true, false},
+		{"third_party code is linted", true, false},
+		{"bump the vendored copy", true, false},
+		{"the generated parser drops a rule", false, true},
+		{"Protobuf messages lose their fields", false, true},
+		{"getGenerated returns nil", false, false},
+		{"vendorId is missing from the receipt", false, false},
+		{"token expiry is off by one", false, false},
+	} {
+		tp := &taskParse{}
+		tp.readAsks(cleanTask(c.task))
+		if tp.aboutVendor != c.vendor || tp.aboutGenerated != c.generated {
+			t.Errorf("%q: vendored %v, generated %v; want %v, %v", c.task, tp.aboutVendor, tp.aboutGenerated, c.vendor, c.generated)
+		}
+	}
+}
