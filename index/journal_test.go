@@ -18,6 +18,16 @@ func journalModeOf(t *testing.T, ix *Index) string {
 	return mode
 }
 
+// mmapSizeOf is the bytes of ix's file that SQLite reads through a mapping.
+func mmapSizeOf(t *testing.T, ix *Index) int64 {
+	t.Helper()
+	var n int64
+	if err := ix.db.QueryRowContext(context.Background(), `PRAGMA mmap_size`).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
 // TestFirstBuildJournal: a new index file is built in rollback-journal
 // mode, without syncs, and is in WAL mode once its first update ends; a
 // file left in rollback-journal mode (a first build that never ended, or
@@ -47,11 +57,19 @@ func TestFirstBuildJournal(t *testing.T) {
 		if got := journalModeOf(t, ix); got != "delete" {
 			t.Errorf("a new file's journal: %q, want delete until its first update ends", got)
 		}
+		// The first build reads its pages unmapped, each page it merges
+		// would stay in the process's memory; the reads after it mapped.
+		if got := mmapSizeOf(t, ix); got != 0 {
+			t.Errorf("a new file's mapping: %d bytes, want none until its first update ends", got)
+		}
 		if _, err := ix.Update(ctx, nil); err != nil {
 			t.Fatal(err)
 		}
 		if got := journalModeOf(t, ix); got != "wal" {
 			t.Errorf("after the first update: %q, want wal", got)
+		}
+		if got := mmapSizeOf(t, ix); got != mmapBytes {
+			t.Errorf("after the first update, mapped: %d bytes, want %d", got, mmapBytes)
 		}
 		if ix.N() != len(files) {
 			t.Errorf("%d files indexed, want %d", ix.N(), len(files))

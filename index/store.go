@@ -23,6 +23,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -425,14 +426,20 @@ type Index struct {
 }
 
 // dsnOf is the database URI of the index at path: with synchronous
-// commits (NORMAL, which in WAL mode syncs at checkpoints), or none.
+// commits (NORMAL, which in WAL mode syncs at checkpoints) and its pages
+// read through a mapping of the file; or, for a new file's first build,
+// neither (see open).
 func dsnOf(path string, synced bool) string {
-	sync := "NORMAL"
+	sync, mapped := "NORMAL", mmapBytes
 	if !synced {
-		sync = "OFF"
+		sync, mapped = "OFF", 0
 	}
-	return "file:" + uriPath(path) + "?_pragma=busy_timeout(60000)&_pragma=synchronous(" + sync + ")&_pragma=cell_size_check(1)&_pragma=mmap_size(1073741824)&_txlock=immediate" + testPragmas
+	return "file:" + uriPath(path) + "?_pragma=busy_timeout(60000)&_pragma=synchronous(" + sync + ")&_pragma=cell_size_check(1)&_pragma=mmap_size(" + strconv.Itoa(mapped) + ")&_txlock=immediate" + testPragmas
 }
+
+// mmapBytes is how much of the index file SQLite reads through a mapping
+// (mmap_size): all of it, up to 1 GiB.
+const mmapBytes = 1 << 30
 
 // uriPath is path as part of a URI: what would end or alter it escaped.
 func uriPath(path string) string {
@@ -677,7 +684,13 @@ func (ix *Index) open(ctx context.Context) error {
 	// index is SQLite's alone, as its lock says.
 	//
 	// A new file's first build writes without waiting for the disk
-	// (synchronous OFF), until journalWAL: see there.
+	// (synchronous OFF), until journalWAL: see there. It reads its pages
+	// into SQLite's page cache instead of through the mapping: the build
+	// meets every page of the file as it merges its segments, and each
+	// page mapped stayed in the process's memory until it ended (the file
+	// is mapped again with the WAL mode, for the reads that follow). The
+	// cold index of 51,243 files of code (398 MB) peaked at 552 MB instead
+	// of 714 MB, django's at 312 MB instead of 328 MB, in the same time.
 	newFile := isNewFile(ix.Path)
 	db, err := sql.Open("sqlite", dsnOf(ix.Path, !newFile))
 	if err != nil {
