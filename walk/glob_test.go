@@ -1,6 +1,7 @@
 package walk
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -25,9 +26,40 @@ func TestMatchGlob(t *testing.T) {
 		{"[ab]/**/?", "a/c", true},
 		{"[ab]/**/?", "c/a/b", false},
 		{"**", "a/b", true},
+		{"**/*.log", "a/b/c.log", true},
+		{"**/*.log", "a/b/c.log.txt", false},
+		{"**/build-*", "x/build-7", true},
+		{"**/tmp*/**", "a/tmp1/b", true},
+		{"**/*.py[co]", "a/b.pyc", true},
+		{"**/*.py[co]", "a/b.pyd", false},
+		{"**/a?c", "x/abc", true},
+		{"**/a?c", "x/abbc", false},
 	} {
-		if got := matchGlob(strings.Split(tt.pat, "/"), strings.Split(tt.path, "/")); got != tt.want {
+		pat, elems := strings.Split(tt.pat, "/"), strings.Split(tt.path, "/")
+		if got := matchGlob(pat, elems); got != tt.want {
 			t.Errorf("matchGlob(%q, %q) = %v, want %v", tt.pat, tt.path, got, tt.want)
+		}
+		// An ignore rule's pattern, compiled, matches the same.
+		var compiled []nameMatcher
+		for _, e := range pat {
+			compiled = append(compiled, globElem(e))
+		}
+		if got := matchCompiled(compiled, elems); got != tt.want {
+			t.Errorf("matchCompiled(%q, %q) = %v, want %v", tt.pat, tt.path, got, tt.want)
+		}
+	}
+}
+
+// An ignore rule's elements are compiled as git reads them: "[!t]" is a
+// negated class, as matchGlob's path.Match would not read it.
+func TestMatchCompiledClass(t *testing.T) {
+	var pat []nameMatcher
+	for _, e := range strings.Split("src/**/[!t]*.go", "/") {
+		pat = append(pat, globElem(e))
+	}
+	for path, want := range map[string]bool{"src/x/main.go": true, "src/x/t.go": false, "src/t.go": false, "src/a/b/c.go": true} {
+		if got := matchCompiled(pat, strings.Split(path, "/")); got != want {
+			t.Errorf("src/**/[!t]*.go against %q: %v, want %v", path, got, want)
 		}
 	}
 }
@@ -47,5 +79,27 @@ func TestMatchGlobBounded(t *testing.T) {
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("matchGlob took over 10 s")
+	}
+}
+
+// BenchmarkDecideGeneric: the entries of a folder four deep, decided by a
+// root ignore file with rules of "**" (a monorepo's), as every warm walk
+// decides them.
+func BenchmarkDecideGeneric(b *testing.B) {
+	rules := parseIgnore([]byte("**/node_modules\n**/*.log\n**/build-*/**\n**/.cache\n**/*.py[co]\n**/tmp?/\nsrc/**/gen_*.go\n"), nil)
+	elems := []string{"src", "server", "handlers", "auth"}
+	rs := compile(rules, elems)
+	var names []string
+	for i := range 100 {
+		names = append(names, fmt.Sprintf("handler_%d.go", i), fmt.Sprintf("handler_%d_test.go", i))
+	}
+	var scratch []string
+	b.ResetTimer()
+	for range b.N {
+		for _, n := range names {
+			if rs.ignored(n, false, elems, &scratch) {
+				b.Fatal(n, "ignored")
+			}
+		}
 	}
 }
