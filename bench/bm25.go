@@ -13,10 +13,13 @@ import (
 // task's words, on the same index, over the code alone: no tests, docs,
 // examples, vendored, generated or secret files, which the loop ranks low
 // too (a changelog repeats every fix's words). No concepts, no synonyms, no
-// structure, one pass. Its ranking is the baseline the loop must beat; it
-// returns no files.
-// bm25Files is how many of its best files the baseline returns.
-const bm25Files = 5
+// structure, one pass. Its ranking is the baseline the loop must beat.
+// bm25Files is how many of its best files the baseline returns;
+// bm25Tests how many tests to run, as many as hone lists at most.
+const (
+	bm25Files = 5
+	bm25Tests = 5
+)
 
 func BM25(ctx context.Context, repo, task string, opts hone.Options) (*hone.Result, error) {
 	start := time.Now()
@@ -39,6 +42,11 @@ func BM25(ctx context.Context, repo, task string, opts hone.Options) (*hone.Resu
 		if i < bm25Files {
 			res.Files = append(res.Files, hone.File{Path: h.Entry.Path, Relevance: h.Score / hits[0].Score, Role: hone.RoleTarget})
 		}
+	}
+	// Its tests to run are the tests that best match the task's words.
+	res.RelatedTests = []hone.RelatedTest{}
+	for _, h := range ix.Run(index.Search{Terms: terms, Limit: bm25Tests, Keep: func(e *index.Entry) bool { return e.Kind.Has(walk.Test) }}) {
+		res.RelatedTests = append(res.RelatedTests, hone.RelatedTest{Path: h.Entry.Path, For: []string{}, Reason: "matches the task"})
 	}
 	res.ElapsedMS = time.Since(start).Milliseconds()
 	return res, ix.Err()

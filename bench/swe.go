@@ -23,6 +23,7 @@ import (
 	"github.com/hone-tools/hone/internal/lazyre"
 	"github.com/hone-tools/hone/pack"
 	"github.com/hone-tools/hone/retrieve"
+	"github.com/hone-tools/hone/walk"
 	"github.com/hone-tools/hone/zoekt"
 
 	"github.com/hone-tools/hone"
@@ -215,6 +216,11 @@ type Row struct {
 	// Packs are how the context packs of the result, at each budget
 	// asked for, hold the gold hunks.
 	Packs []PackRow `json:"packs,omitempty"`
+	// GoldTests are the test files of the base commit that the change
+	// itself modified, where the set records its commit (goldTests);
+	// Tests are the result's tests to run, in order (its RelatedTests).
+	GoldTests []string `json:"gold_tests,omitempty"`
+	Tests     []string `json:"tests,omitempty"`
 	// Model is what a model evaluator spent on the instance.
 	Model *hone.Usage `json:"model,omitempty"`
 }
@@ -495,6 +501,12 @@ func RunSWE(ctx context.Context, cfg SWEConfig) ([]Row, error) {
 				continue
 			}
 			prev = in.BaseCommit
+			if in.Commit != "" {
+				// The tests the change modified: what its tests to run
+				// are measured against. A history that cannot be read
+				// leaves them out.
+				row.GoldTests, _ = goldTests(ctx, co.gitDir, co.tree, in.BaseCommit, in.Commit)
+			}
 			start := time.Now()
 			retrieve := retrieve.Retrieve
 			if cfg.Baseline {
@@ -617,8 +629,52 @@ func score(row *Row, res *hone.Result, tree string, count func(string) int) {
 			row.Tokens += count(string(b))
 		}
 	}
+	for _, t := range res.RelatedTests {
+		row.Tests = append(row.Tests, t.Path)
+	}
 	row.Cycles = len(res.Cycles)
 	row.Stop = string(res.StopReason)
+}
+
+// goldTests are the test files of the base commit (as the walk classifies
+// them, read in tree, its checkout) that commit modified: not those it
+// adds, which no retrieve of the base can name, nor those it deletes.
+func goldTests(ctx context.Context, gitDir, tree, base, commit string) ([]string, error) {
+	out, err := gitOutput(ctx, gitDir, "diff", "--name-status", "--no-renames", "-z", base, commit)
+	if err != nil {
+		return nil, err
+	}
+	var tests []string
+	fields := strings.Split(strings.TrimSuffix(string(out), "\x00"), "\x00")
+	for i := 0; i+1 < len(fields); i += 2 {
+		status, p := fields[i], fields[i+1]
+		if status != "M" {
+			continue
+		}
+		head, err := readHead(filepath.Join(tree, filepath.FromSlash(p)))
+		if err != nil {
+			continue
+		}
+		if walk.Classify(p, head).Has(walk.Test) {
+			tests = append(tests, p)
+		}
+	}
+	return tests, nil
+}
+
+// readHead reads the first KiB of a file, what walk.Classify judges.
+func readHead(name string) ([]byte, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	head := make([]byte, 1024)
+	n, err := io.ReadFull(f, head)
+	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
+		return nil, err
+	}
+	return head[:n], nil
 }
 
 // Summary is a benchmark's figures.
@@ -1091,6 +1147,65 @@ func PrintPacks(w io.Writer, rows []Row) {
 	fmt.Fprintf(w, "%7s %4s %7s %7s %7s\n", "budget", "n", "every", "any", "tokens")
 	for _, p := range ps {
 		fmt.Fprintf(w, "%7d %4d %6.1f%% %6.1f%% %7.0f\n", p.Budget, p.N, p.Every, p.Any, p.Tokens)
+	}
+}
+
+// TestsSummary is how the results' tests to run name the tests the
+// changes modified, over the instances whose change modified one.
+type TestsSummary struct {
+	N int
+	// At are the shares of them, in percent, whose first k tests to run
+	// (k of TestsK) hold one of those tests.
+	At map[int]float64
+	// Listed is the mean number of tests to run.
+	Listed float64
+}
+
+// TestsK are the k of TestsSummary.At.
+var TestsK = []int{1, 3, 5}
+
+// SummarizeTests computes the tests-to-run figures of a set of rows.
+func SummarizeTests(rows []Row) TestsSummary {
+	s := TestsSummary{At: map[int]float64{}}
+	var listed int
+	for _, r := range rows {
+		if len(r.GoldTests) == 0 || r.Error != "" {
+			continue
+		}
+		s.N++
+		listed += len(r.Tests)
+		first := 0
+		for i, t := range r.Tests {
+			if slices.Contains(r.GoldTests, t) {
+				first = i + 1
+				break
+			}
+		}
+		for _, k := range TestsK {
+			if first > 0 && first <= k {
+				s.At[k]++
+			}
+		}
+	}
+	if s.N > 0 {
+		for k := range s.At {
+			s.At[k] = 100 * s.At[k] / float64(s.N)
+		}
+		s.Listed = float64(listed) / float64(s.N)
+	}
+	return s
+}
+
+// PrintTests writes the tests-to-run figures, if the rows record the
+// tests their changes modified.
+func PrintTests(w io.Writer, rows []Row) {
+	s := SummarizeTests(rows)
+	if s.N == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\ntests to run: of %d instances whose change modified a test of the base commit, those with one among the first k (mean %.1f listed)\n", s.N, s.Listed)
+	for _, k := range TestsK {
+		fmt.Fprintf(w, "  first %d: %5.1f%%\n", k, s.At[k])
 	}
 }
 

@@ -186,6 +186,7 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 func printRows(stdout io.Writer, rows []bench.Row) {
 	bench.PrintSummary(stdout, rows)
 	bench.PrintPacks(stdout, rows)
+	bench.PrintTests(stdout, rows)
 	bench.PrintModel(stdout, rows)
 	fmt.Fprintln(stdout)
 	bench.PrintCalibration(stdout, rows)
