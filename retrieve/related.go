@@ -19,6 +19,9 @@ import (
 const (
 	maxRelatedTests = 5
 	taskTests       = 10
+	// taskOnly is the weight of a test that matches the task, the best
+	// of them, where nothing else ties it to the result.
+	taskOnly = 0.5
 )
 
 // relatedTests finds the tests of the result's files: test files named for
@@ -37,13 +40,13 @@ func (rk *ranker) relatedTests(files []hone.File) []hone.RelatedTest {
 		}
 		c := found[p]
 		if c == nil {
-			c = &cand{reason: reason}
+			c = &cand{reason: reason, for_: []string{}}
 			found[p] = c
 		}
 		if score > c.score {
 			c.score, c.reason = score, reason
 		}
-		if !slices.Contains(c.for_, f) {
+		if f != "" && !slices.Contains(c.for_, f) {
 			c.for_ = append(c.for_, f)
 			c.score += 0.1 // a test of several result files is worth more
 		}
@@ -65,6 +68,7 @@ func (rk *ranker) relatedTests(files []hone.File) []hone.RelatedTest {
 	// file: the tests of the behaviour the task is about, ranked with the
 	// tests named for the file.
 	if terms := rk.q.taskTerms(); len(terms) > 0 {
+		calls := rk.callsInto(files)
 		for i, h := range rk.ix.Run(index.Search{Terms: terms, Keep: isTest, Limit: taskTests}) {
 			for fi, f := range files {
 				at := 1 / (1 + 0.3*float64(fi))
@@ -76,8 +80,19 @@ func (rk *ranker) relatedTests(files []hone.File) []hone.RelatedTest {
 					// often reach the file through a helper that builds
 					// what it tests.
 					add(h.Entry.Path, f.Path, at*(0.9-0.05*float64(i)), "matches the task, in a folder named for "+redact.QuotePath(path.Base(f.Path)))
+				default:
+					// test/res.cookie.js, of lib/response.js: a test that
+					// reaches the file through the package it imports
+					// whole calls what the file defines.
+					if name := calls(h.Entry.Path, f.Path); name != "" {
+						add(h.Entry.Path, f.Path, at*(0.85-0.05*float64(i)), "matches the task, calls its "+name+"()")
+					}
 				}
 			}
+			// A test that matches the task well is worth running though
+			// nothing ties it to a file of the result: the tests of a
+			// command line (tests/integration_tests.rs) run the program.
+			add(h.Entry.Path, "", taskOnly-0.05*float64(i), "matches the task")
 		}
 	}
 	for fi, f := range files {
@@ -149,6 +164,53 @@ func (rk *ranker) relatedTests(files []hone.File) []hone.RelatedTest {
 	}
 	return out
 }
+
+// callsInto returns what tells, for a test and one of files, a name the
+// test calls that the file defines (a function, a method, a class) and
+// that at most callerDefiners files define, or "" when there is none:
+// a name many files define (get, run) says nothing of which one the
+// test reaches.
+func (rk *ranker) callsInto(files []hone.File) func(test, file string) string {
+	defined := map[string]map[string]bool{}
+	var names []string
+	for _, f := range files {
+		d := rk.ix.Doc(f.Path)
+		if d == nil {
+			continue
+		}
+		m := map[string]bool{}
+		for _, def := range d.Defs {
+			if def.Kind != "section" && len(def.Name) >= minCalledName {
+				m[def.Name] = true
+				names = append(names, def.Name)
+			}
+		}
+		defined[f.Path] = m
+	}
+	var definers map[string][]*index.Entry
+	return func(test, file string) string {
+		own := defined[file]
+		if len(own) == 0 {
+			return ""
+		}
+		d := rk.ix.Doc(test)
+		if d == nil {
+			return ""
+		}
+		if definers == nil {
+			definers = rk.ix.DefinersOf(names)
+		}
+		for _, name := range d.CallsOut() {
+			if own[name] && len(callable(d.Lang, definers[name])) <= callerDefiners {
+				return name
+			}
+		}
+		return ""
+	}
+}
+
+// minCalledName: a name shorter than this (id, of) ties a test to no file.
+const minCalledName = 4
 
 // testNamedFor reports whether a test file's name is the source file's
 // base with a test prefix or suffix.

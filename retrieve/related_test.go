@@ -136,6 +136,59 @@ func TestRelatedTestsInFolderFor(t *testing.T) {
 	}
 }
 
+// A test that imports the package whole, not the file, is the file's test
+// when it matches the task and calls what the file defines (express's
+// test/res.cookie.js, of lib/response.js); a name many files define ties
+// it to none. A test that matches the task with nothing to tie it to a
+// result file comes after those that have, for no file.
+func TestRelatedTestsCallTheFile(t *testing.T) {
+	repo := writeFiles(t, map[string]string{
+		"lib/response.js": "'use strict';\n\nvar res = module.exports = {};\n\n" +
+			"// cookie sets a cookie, its expiry from maxAge.\nres.cookie = function cookie(name, value, options) {\n  return this.set('Set-Cookie', name + '=' + value);\n};\n\n" +
+			"res.send = function send(body) {\n  return this.end(body);\n};\n",
+		"lib/request.js": "'use strict';\n\nvar req = module.exports = {};\n\nreq.send = function send(body) {\n  return body;\n};\n",
+		"lib/other.js":   "'use strict';\n\nexports.send = function send(x) {\n  return x;\n};\n",
+		"lib/router.js":  "'use strict';\n\nexports.send = function send(route) {\n  return route;\n};\n",
+		"lib/express.js": "'use strict';\n\nexports.response = require('./response');\nexports.request = require('./request');\n",
+		"index.js":       "module.exports = require('./lib/express');\n",
+		"test/res.cookie.js": "var express = require('../');\n\ndescribe('res.cookie(name, value, options)', function () {\n" +
+			"  it('should set the cookie expiry from maxAge', function () {\n    express.response.cookie('name', 'tobi', { maxAge: 1000 });\n  });\n});\n",
+		"test/res.send.js":           "var express = require('../');\n\ndescribe('res.send(body)', function () {\n  it('should send a cookie body with maxAge', function () {\n    express.response.send('cookie maxAge');\n  });\n});\n",
+		"test/acceptance/cookies.js": "var request = require('supertest');\n\ndescribe('cookies example', function () {\n  it('should remember the cookie for maxAge', function () {\n    request('/remember');\n  });\n});\n",
+	})
+	res, err := Retrieve(context.Background(), repo, "a cookie set with maxAge gets no expiry", hone.Options{IndexDir: t.TempDir(), MaxCycles: 1, Threshold: 0.01})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Files) == 0 || res.Files[0].Path != "lib/response.js" {
+		t.Fatalf("files %v: want lib/response.js first", res.Files)
+	}
+	byPath := map[string]hone.RelatedTest{}
+	var order []string
+	for _, rt := range res.RelatedTests {
+		byPath[rt.Path] = rt
+		order = append(order, rt.Path)
+	}
+	if len(order) == 0 || order[0] != "test/res.cookie.js" {
+		t.Fatalf("related tests %v: want test/res.cookie.js first", order)
+	}
+	if got, want := byPath["test/res.cookie.js"].Reason, "matches the task, calls its cookie()"; got != want {
+		t.Errorf("its reason %q, want %q", got, want)
+	}
+	// send is defined by four files: it ties test/res.send.js to none
+	// of them, and it is listed, if at all, for matching the task.
+	if rt, ok := byPath["test/res.send.js"]; ok && (rt.Reason != "matches the task" || len(rt.For) != 0) {
+		t.Errorf("test/res.send.js listed %+v: want it tied to no file", rt)
+	}
+	rt, ok := byPath["test/acceptance/cookies.js"]
+	if !ok {
+		t.Fatalf("related tests %v lack test/acceptance/cookies.js, which matches the task", order)
+	}
+	if rt.Reason != "matches the task" || rt.For == nil || len(rt.For) != 0 {
+		t.Errorf("test/acceptance/cookies.js listed %+v: want it for no file, an empty list", rt)
+	}
+}
+
 func TestHelperPath(t *testing.T) {
 	for p, want := range map[string]bool{
 		"test/helpers/context.js":       true,

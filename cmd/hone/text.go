@@ -182,6 +182,10 @@ func writeText(w io.Writer, res *hone.Result) error {
 	if len(res.RelatedTests) > 0 {
 		fmt.Fprintf(b, "\nTests to run:\n")
 		for _, t := range res.RelatedTests {
+			if len(t.For) == 0 {
+				fmt.Fprintf(b, "  %s  (%s)\n", redact.QuotePath(t.Path), t.Reason)
+				continue
+			}
 			fmt.Fprintf(b, "  %s  (%s; for %s)\n", redact.QuotePath(t.Path), t.Reason, strings.Join(quoteAll(t.For), ", "))
 		}
 	}
