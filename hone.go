@@ -495,9 +495,10 @@ type Span struct {
 // agent should run after changing them.
 type RelatedTest struct {
 	Path string `json:"path"`
-	// For are the result's files it exercises.
+	// For are the result's files it exercises: none for a test listed
+	// for matching the task alone.
 	For []string `json:"for"`
-	// Reason says how it was found: named for the file, importing it, or
-	// calling its definitions.
+	// Reason says how it was found: named for the file, importing it,
+	// calling its definitions, or matching the task.
 	Reason string `json:"reason"`
 }
