@@ -43,9 +43,16 @@ func (rk *ranker) relatedTests(files []hone.File) []hone.RelatedTest {
 			c = &cand{reason: reason, for_: []string{}}
 			found[p] = c
 		}
-		if score > c.score {
-			c.score, c.reason = score, reason
+		// Its reason is its best tie's; matching the task alone is its
+		// reason only while nothing ties it to a file, whatever the
+		// scores.
+		tied := len(c.for_) > 0
+		switch {
+		case f == "" && tied:
+		case f != "" && !tied, score > c.score:
+			c.reason = reason
 		}
+		c.score = max(c.score, score)
 		if f != "" && !slices.Contains(c.for_, f) {
 			c.for_ = append(c.for_, f)
 			c.score += 0.1 // a test of several result files is worth more
@@ -201,7 +208,13 @@ func (rk *ranker) callsInto(files []hone.File) func(test, file string) string {
 			definers = rk.ix.DefinersOf(names)
 		}
 		for _, name := range d.CallsOut() {
-			if own[name] && len(callable(d.Lang, definers[name])) <= callerDefiners {
+			if !own[name] {
+				continue
+			}
+			// The file among the definers the test's language can call:
+			// a Python test's cookie() is not a JavaScript file's.
+			ds := callable(d.Lang, definers[name])
+			if len(ds) <= callerDefiners && slices.ContainsFunc(ds, func(e *index.Entry) bool { return e.Path == file }) {
 				return name
 			}
 		}

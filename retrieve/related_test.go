@@ -189,6 +189,36 @@ func TestRelatedTestsCallTheFile(t *testing.T) {
 	}
 }
 
+// A test's reason is its tie's whenever it has one, and "matches the task"
+// only with no file for it, whichever scored more; and a name a result file
+// defines ties it to no test in another language that calls the same name.
+func TestRelatedTestsReasonAndFor(t *testing.T) {
+	repo := writeFiles(t, map[string]string{
+		"pkg/session.py":                    "def expire_session_cookies(session, max_age):\n    \"\"\"Expire the session cookies after max_age.\"\"\"\n    return session\n",
+		"tests/test_session.py":             "from pkg.session import expire_session_cookies\n\n\ndef test_expire():\n    assert expire_session_cookies({}, 1) == {}\n",
+		"tests/test_views.py":               "# expire_session_cookies is called by the views\n\n\ndef test_views():\n    assert True\n",
+		"tests/test_integration.py":         "# session cookies expire after max_age: expire_session_cookies\n\n\ndef test_session_cookies_max_age():\n    assert True\n",
+		"lib/response.js":                   "'use strict';\n\n// cookie sets a session cookie with max_age.\nexports.cookie = function cookie(name, maxAge) {\n  return name;\n};\n",
+		"tools/browser.py":                  "def cookie(name):\n    return name\n",
+		"tools/tests/test_cookie_expiry.py": "from tools.browser import cookie\n\n\ndef test_session_cookie_expiry():\n    # session cookies and max_age\n    assert cookie('a') == 'a'\n",
+	})
+	res, err := Retrieve(context.Background(), repo, "session cookies do not expire after max_age", hone.Options{IndexDir: t.TempDir(), MaxCycles: 1, Threshold: 0.01})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.RelatedTests) == 0 {
+		t.Fatalf("no related tests; files %v", res.Files)
+	}
+	for _, rt := range res.RelatedTests {
+		if taskOnly := rt.Reason == "matches the task"; taskOnly != (len(rt.For) == 0) {
+			t.Errorf("%s: reason %q for %v: matching the task alone is the reason of a test for no file, and only of one", rt.Path, rt.Reason, rt.For)
+		}
+		if rt.Path == "tools/tests/test_cookie_expiry.py" && slices.Contains(rt.For, "lib/response.js") {
+			t.Errorf("%s tied to lib/response.js (%s): a Python test's cookie() is not a JavaScript file's", rt.Path, rt.Reason)
+		}
+	}
+}
+
 func TestHelperPath(t *testing.T) {
 	for p, want := range map[string]bool{
 		"test/helpers/context.js":       true,
