@@ -2,63 +2,36 @@ package bench
 
 import (
 	"context"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
 )
 
 // TestGoldTests: the tests a change modified, of those its base commit
 // holds: not a test it adds or deletes, nor the code it changes.
 func TestGoldTests(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git is not installed")
+	dir, commit := scratchRepo(t)
+	base := commit("base", map[string]string{
+		"src/cookie.go":         "package src\n\nfunc Cookie() {}\n",
+		"src/cookie_test.go":    "package src\n\nfunc TestCookie() {}\n",
+		"tests/test_session.py": "def test_session():\n    pass\n",
+		"tests/test_gone.py":    "def test_gone():\n    pass\n",
+		"docs/cookies.md":       "# Cookies\n",
+	})
+	change := commit("change", map[string]string{
+		"src/cookie.go":         "package src\n\nfunc Cookie() { _ = 1 }\n",
+		"src/cookie_test.go":    "package src\n\nfunc TestCookie() { _ = 2 }\n",
+		"tests/test_session.py": "def test_session():\n    assert True\n",
+		"tests/test_new.py":     "def test_new():\n    pass\n",
+		"docs/cookies.md":       "# Cookies\n\nMaxAge.\n",
+	}, "tests/test_gone.py")
+	// The tree at the base, as the harness checks it out.
+	if out, err := exec.Command("git", "-C", dir, "checkout", "-q", base).CombinedOutput(); err != nil {
+		t.Fatalf("git checkout: %v: %s", err, out)
 	}
-	dir := t.TempDir()
-	git := func(args ...string) string {
-		t.Helper()
-		cmd := exec.Command("git", args...)
-		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@t")
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("git %v: %v: %s", args, err, out)
-		}
-		return strings.TrimSpace(string(out))
-	}
-	write := func(p, body string) {
-		t.Helper()
-		full := filepath.Join(dir, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(full, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	git("init", "-q")
-	write("src/cookie.go", "package src\n\nfunc Cookie() {}\n")
-	write("src/cookie_test.go", "package src\n\nfunc TestCookie() {}\n")
-	write("tests/test_session.py", "def test_session():\n    pass\n")
-	write("tests/test_gone.py", "def test_gone():\n    pass\n")
-	write("docs/cookies.md", "# Cookies\n")
-	git("add", ".")
-	git("commit", "-qm", "base")
-	base := git("rev-parse", "HEAD")
-	write("src/cookie.go", "package src\n\nfunc Cookie() { _ = 1 }\n")
-	write("src/cookie_test.go", "package src\n\nfunc TestCookie() { _ = 2 }\n")
-	write("tests/test_session.py", "def test_session():\n    assert True\n")
-	write("tests/test_new.py", "def test_new():\n    pass\n")
-	write("docs/cookies.md", "# Cookies\n\nMaxAge.\n")
-	git("rm", "-q", "tests/test_gone.py")
-	git("add", "-A")
-	git("commit", "-qm", "change")
-	change := git("rev-parse", "HEAD")
-	git("checkout", "-q", base)
-
-	got, err := goldTests(context.Background(), filepath.Join(dir, ".git"), dir, base, change)
+	gitDir := filepath.Join(dir, ".git")
+	got, err := goldTests(context.Background(), gitDir, dir, base, change)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,7 +39,7 @@ func TestGoldTests(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("goldTests = %q, want %q", got, want)
 	}
-	if _, err := goldTests(context.Background(), filepath.Join(dir, ".git"), dir, base, "0000000000000000000000000000000000000000"); err == nil {
+	if _, err := goldTests(context.Background(), gitDir, dir, base, "0000000000000000000000000000000000000000"); err == nil {
 		t.Error("a commit the history lacks: no error")
 	}
 }

@@ -6,26 +6,28 @@ import (
 	"testing"
 )
 
-// journalModeOf is the journal mode the file at path is in, as a new
-// connection to it finds it: "wal" for a file in WAL mode, "delete" for
-// one in rollback-journal mode.
-func journalModeOf(t *testing.T, ix *Index) string {
+// pragmaOf reads a pragma of ix's database, as one of its connections
+// finds it.
+func pragmaOf[T any](t *testing.T, ix *Index, name string) T {
 	t.Helper()
-	var mode string
-	if err := ix.db.QueryRowContext(context.Background(), `PRAGMA journal_mode`).Scan(&mode); err != nil {
+	var v T
+	if err := ix.db.QueryRowContext(context.Background(), `PRAGMA `+name).Scan(&v); err != nil {
 		t.Fatal(err)
 	}
-	return mode
+	return v
+}
+
+// journalModeOf is the journal mode the file is in: "wal" for a file in
+// WAL mode, "delete" for one in rollback-journal mode.
+func journalModeOf(t *testing.T, ix *Index) string {
+	t.Helper()
+	return pragmaOf[string](t, ix, "journal_mode")
 }
 
 // mmapSizeOf is the bytes of ix's file that SQLite reads through a mapping.
 func mmapSizeOf(t *testing.T, ix *Index) int64 {
 	t.Helper()
-	var n int64
-	if err := ix.db.QueryRowContext(context.Background(), `PRAGMA mmap_size`).Scan(&n); err != nil {
-		t.Fatal(err)
-	}
-	return n
+	return pragmaOf[int64](t, ix, "mmap_size")
 }
 
 // TestFirstBuildJournal: a new index file is built in rollback-journal
