@@ -51,8 +51,10 @@ func TestRetrieveNamesNotUTF8(t *testing.T) {
 		fmt.Fprintf(&src, "\ndef calc_item_%d(items):\n    total = sum(items) + %d\n    return calc_tax(total)\n", i, i)
 	}
 	repo := gitRepo(t, map[string]string{
-		"cal\xe9.py":            src.String(),
-		"tests/test_cal\xe9.py": "from cal import calc_total\n\ndef test_calc_total():\n    assert calc_total([1, 2]) == 3\n",
+		"cal\xe9.py": src.String(),
+		// Named for the file, and matching none of the task's words, so
+		// that its reason is the name's, not a call's or the task's.
+		"tests/test_cal\xe9.py": "import cal\n\ndef test_cal():\n    assert cal\n",
 	}, "calc_total sums the items")
 	cs := connect(t, repo)
 	res, text := call(t, cs, "retrieve_context", map[string]any{"task": "calc_total calc_tax sum items", "budget_tokens": 6000})
