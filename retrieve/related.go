@@ -88,7 +88,7 @@ func (rk *ranker) relatedTests(files []hone.File) []hone.RelatedTest {
 					// what it tests.
 					add(h.Entry.Path, f.Path, at*(0.9-0.05*float64(i)), "matches the task, in a folder named for "+redact.QuotePath(path.Base(f.Path)))
 				default:
-					// test/res.cookie.js, of lib/response.js: a test that
+					// test/reply.cookie.js, of lib/reply.js: a test that
 					// reaches the file through the package it imports
 					// whole calls what the file defines.
 					if name := calls(h.Entry.Path, f.Path); name != "" {

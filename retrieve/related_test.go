@@ -137,31 +137,31 @@ func TestRelatedTestsInFolderFor(t *testing.T) {
 }
 
 // A test that imports the package whole, not the file, is the file's test
-// when it matches the task and calls what the file defines (express's
-// test/res.cookie.js, of lib/response.js); a name many files define ties
+// when it matches the task and calls what the file defines
+// (test/reply.cookie.js, of lib/reply.js); a name many files define ties
 // it to none. A test that matches the task with nothing to tie it to a
 // result file comes after those that have, for no file.
 func TestRelatedTestsCallTheFile(t *testing.T) {
 	repo := writeFiles(t, map[string]string{
-		"lib/response.js": "'use strict';\n\nvar res = module.exports = {};\n\n" +
+		"lib/reply.js": "'use strict';\n\nvar res = module.exports = {};\n\n" +
 			"// cookie sets a cookie, its expiry from maxAge.\nres.cookie = function cookie(name, value, options) {\n  return this.set('Set-Cookie', name + '=' + value);\n};\n\n" +
 			"res.send = function send(body) {\n  return this.end(body);\n};\n",
 		"lib/request.js": "'use strict';\n\nvar req = module.exports = {};\n\nreq.send = function send(body) {\n  return body;\n};\n",
 		"lib/other.js":   "'use strict';\n\nexports.send = function send(x) {\n  return x;\n};\n",
 		"lib/router.js":  "'use strict';\n\nexports.send = function send(route) {\n  return route;\n};\n",
-		"lib/express.js": "'use strict';\n\nexports.response = require('./response');\nexports.request = require('./request');\n",
-		"index.js":       "module.exports = require('./lib/express');\n",
-		"test/res.cookie.js": "var express = require('../');\n\ndescribe('res.cookie(name, value, options)', function () {\n" +
-			"  it('should set the cookie expiry from maxAge', function () {\n    express.response.cookie('name', 'tobi', { maxAge: 1000 });\n  });\n});\n",
-		"test/res.send.js":           "var express = require('../');\n\ndescribe('res.send(body)', function () {\n  it('should send a cookie body with maxAge', function () {\n    express.response.send('cookie maxAge');\n  });\n});\n",
+		"lib/app.js":     "'use strict';\n\nexports.response = require('./response');\nexports.request = require('./request');\n",
+		"index.js":       "module.exports = require('./lib/app');\n",
+		"test/reply.cookie.js": "var app = require('../');\n\ndescribe('res.cookie(name, value, options)', function () {\n" +
+			"  it('should set the cookie expiry from maxAge', function () {\n    app.response.cookie('name', 'tobi', { maxAge: 1000 });\n  });\n});\n",
+		"test/reply.send.js":         "var app = require('../');\n\ndescribe('res.send(body)', function () {\n  it('should send a cookie body with maxAge', function () {\n    app.response.send('cookie maxAge');\n  });\n});\n",
 		"test/acceptance/cookies.js": "var request = require('supertest');\n\ndescribe('cookies example', function () {\n  it('should remember the cookie for maxAge', function () {\n    request('/remember');\n  });\n});\n",
 	})
 	res, err := Retrieve(context.Background(), repo, "a cookie set with maxAge gets no expiry", hone.Options{IndexDir: t.TempDir(), MaxCycles: 1, Threshold: 0.01})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(res.Files) == 0 || res.Files[0].Path != "lib/response.js" {
-		t.Fatalf("files %v: want lib/response.js first", res.Files)
+	if len(res.Files) == 0 || res.Files[0].Path != "lib/reply.js" {
+		t.Fatalf("files %v: want lib/reply.js first", res.Files)
 	}
 	byPath := map[string]hone.RelatedTest{}
 	var order []string
@@ -169,16 +169,16 @@ func TestRelatedTestsCallTheFile(t *testing.T) {
 		byPath[rt.Path] = rt
 		order = append(order, rt.Path)
 	}
-	if len(order) == 0 || order[0] != "test/res.cookie.js" {
-		t.Fatalf("related tests %v: want test/res.cookie.js first", order)
+	if len(order) == 0 || order[0] != "test/reply.cookie.js" {
+		t.Fatalf("related tests %v: want test/reply.cookie.js first", order)
 	}
-	if got, want := byPath["test/res.cookie.js"].Reason, "matches the task, calls its cookie()"; got != want {
+	if got, want := byPath["test/reply.cookie.js"].Reason, "matches the task, calls its cookie()"; got != want {
 		t.Errorf("its reason %q, want %q", got, want)
 	}
-	// send is defined by four files: it ties test/res.send.js to none
+	// send is defined by four files: it ties test/reply.send.js to none
 	// of them, and it is listed, if at all, for matching the task.
-	if rt, ok := byPath["test/res.send.js"]; ok && (rt.Reason != "matches the task" || len(rt.For) != 0) {
-		t.Errorf("test/res.send.js listed %+v: want it tied to no file", rt)
+	if rt, ok := byPath["test/reply.send.js"]; ok && (rt.Reason != "matches the task" || len(rt.For) != 0) {
+		t.Errorf("test/reply.send.js listed %+v: want it tied to no file", rt)
 	}
 	rt, ok := byPath["test/acceptance/cookies.js"]
 	if !ok {
@@ -198,7 +198,7 @@ func TestRelatedTestsReasonAndFor(t *testing.T) {
 		"tests/test_session.py":             "from pkg.session import expire_session_cookies\n\n\ndef test_expire():\n    assert expire_session_cookies({}, 1) == {}\n",
 		"tests/test_views.py":               "# expire_session_cookies is called by the views\n\n\ndef test_views():\n    assert True\n",
 		"tests/test_integration.py":         "# session cookies expire after max_age: expire_session_cookies\n\n\ndef test_session_cookies_max_age():\n    assert True\n",
-		"lib/response.js":                   "'use strict';\n\n// cookie sets a session cookie with max_age.\nexports.cookie = function cookie(name, maxAge) {\n  return name;\n};\n",
+		"lib/reply.js":                      "'use strict';\n\n// cookie sets a session cookie with max_age.\nexports.cookie = function cookie(name, maxAge) {\n  return name;\n};\n",
 		"tools/browser.py":                  "def cookie(name):\n    return name\n",
 		"tools/tests/test_cookie_expiry.py": "from tools.browser import cookie\n\n\ndef test_session_cookie_expiry():\n    # session cookies and max_age\n    assert cookie('a') == 'a'\n",
 	})
@@ -213,8 +213,8 @@ func TestRelatedTestsReasonAndFor(t *testing.T) {
 		if taskOnly := rt.Reason == "matches the task"; taskOnly != (len(rt.For) == 0) {
 			t.Errorf("%s: reason %q for %v: matching the task alone is the reason of a test for no file, and only of one", rt.Path, rt.Reason, rt.For)
 		}
-		if rt.Path == "tools/tests/test_cookie_expiry.py" && slices.Contains(rt.For, "lib/response.js") {
-			t.Errorf("%s tied to lib/response.js (%s): a Python test's cookie() is not a JavaScript file's", rt.Path, rt.Reason)
+		if rt.Path == "tools/tests/test_cookie_expiry.py" && slices.Contains(rt.For, "lib/reply.js") {
+			t.Errorf("%s tied to lib/reply.js (%s): a Python test's cookie() is not a JavaScript file's", rt.Path, rt.Reason)
 		}
 	}
 }
