@@ -651,30 +651,17 @@ func goldTests(ctx context.Context, gitDir, tree, base, commit string) ([]string
 		if status != "M" {
 			continue
 		}
-		head, err := readHead(filepath.Join(tree, filepath.FromSlash(p)))
+		// Classify reads what the walk reads of it, its first HeadSize
+		// bytes.
+		content, err := os.ReadFile(filepath.Join(tree, filepath.FromSlash(p)))
 		if err != nil {
 			continue
 		}
-		if walk.Classify(p, head).Has(walk.Test) {
+		if walk.Classify(p, content).Has(walk.Test) {
 			tests = append(tests, p)
 		}
 	}
 	return tests, nil
-}
-
-// readHead reads the first KiB of a file, what walk.Classify judges.
-func readHead(name string) ([]byte, error) {
-	f, err := os.Open(name)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	head := make([]byte, 1024)
-	n, err := io.ReadFull(f, head)
-	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
-		return nil, err
-	}
-	return head[:n], nil
 }
 
 // Summary is a benchmark's figures.
