@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -27,9 +28,10 @@ func TestWalkAgreesWithGitRandom(t *testing.T) {
 	if testing.Short() {
 		rounds = 25
 	}
-	dirNames := []string{"a", "b", "ab", "tmp"}
-	fileNames := []string{"x.go", "a.go", "b.py"}
-	pieces := []string{"a", "b", "ab", "*", "**", "*.go", "a*", "*b", "[ab]", "x.go", "tmp", "?", "a*b", "*a*", "[!a]*", "", `\!a`}
+	dirNames := []string{"a", "b", "ab", "tmp", "é"}
+	fileNames := []string{"x.go", "a.go", "b.py", "é.go"}
+	pieces := []string{"a", "b", "ab", "*", "**", "*.go", "a*", "*b", "[ab]", "x.go", "tmp", "?", "a*b", "*a*", "[!a]*", "", `\!a`,
+		"a**", "***", "??.go", "?.go", "[é]*", `a\/b`, "[z-a]*"}
 	rng := rand.New(rand.NewPCG(3, 4))
 	pick := func(s []string) string { return s[rng.IntN(len(s))] }
 	randPattern := func() string {
@@ -185,6 +187,63 @@ func reportMismatch(t *testing.T, round int, at string, files map[string]string,
 				}
 			}
 			t.Fatalf("round %d, walking %q, ignore files %s\nthe walk keeps what git ignores: %q\nthe walk drops what git keeps: %q", round, at, strings.Join(ig, "; "), extra, missing)
+		}
+	}
+}
+
+// TestWalkAgreesWithGitEdges checks patterns where git's reading is easy
+// to get wrong, one root ignore file of one pattern at a time, against
+// git itself: "?" and classes match a byte, not a character; a run of
+// stars is "**" only between slashes, or glued to the literal part before
+// a pattern's first wildcard ("a**/b"); an escaped slash is a slash; a
+// class range's first byte is a member ("[z-a]"); a class that does not
+// close matches nothing; trailing spaces go but an escaped one.
+func TestWalkAgreesWithGitEdges(t *testing.T) {
+	git, err := exec.LookPath("git")
+	if err != nil {
+		t.Skip("git not found")
+	}
+	if runtime.GOOS == "windows" {
+		t.Skip("file names with tabs, brackets and trailing spaces")
+	}
+	tree := map[string]string{}
+	for _, p := range []string{"é.go", "éa.go", "a.go", "ab.go", "x/é/b.go", "ab/c/b", "ab/b", "a/b",
+		"a/x/y/b", "axx/b", "b", "ab/c/d.go", "a]b", "]", "a[b", "ü/z.go", "日本.go", "a b", "a\tb",
+		"[a].go", "2.go", "A.go", "xa/b/c", "sp ", "sp"} {
+		tree[p] = "x\n"
+	}
+	for _, p := range []string{"?.go", "??.go", "???.go", "[é].go", "[!a].go", "[^a].go", "***", "a***",
+		"a**/b", "a**", "**b", "***/b", "a/***", `a\/b`, "a[/]b", "a[/]*", "[a-é]*", `\é.go`, "a/**/**/b",
+		"**/**", "*/", "[[:alpha:]]*", "[[:digit:]].go", "[[:upper:]].go", "[]]", "[]a]*", "[!]]", "a[",
+		"[a", `\`, `a\`, "[a-]*", "[-a]*", "[z-a]*", "[[:foo:]]*", "[[:alpha:]", "[a].go", `\[a\].go`,
+		"?", "[?]*", "*/b", "**/b/**", "ab/**/b", "a b", "a?b", "[[]*", "x/?/b.go", "x/??/b.go", "*/*/",
+		"ab/c/", "/ab/c", "ab/c", "[é]*", "[!é]*", "?*.go", "日?.go", "日??.go", "xa/**/", "**/c", "a/**b",
+		"x**/é", "a?**/b", `a**\/b`, "sp ", `sp\ `, `sp\  `, "sp  ", "[[:x]*", "[[:]]*"} {
+		root := t.TempDir()
+		files := map[string]string{".gitignore": p + "\n"}
+		for k, v := range tree {
+			files[k] = v
+		}
+		writeTree(t, root, files)
+		if out, err := gitAt(git, root, root, "init", "-q").CombinedOutput(); err != nil {
+			t.Fatalf("git init: %v\n%s", err, out)
+		}
+		want := gitListed(t, git, root, root)
+		got := walkPaths(t, root, Options{})
+		slices.Sort(got)
+		if !slices.Equal(got, want) {
+			var extra, missing []string
+			for _, x := range got {
+				if !slices.Contains(want, x) {
+					extra = append(extra, x)
+				}
+			}
+			for _, x := range want {
+				if !slices.Contains(got, x) {
+					missing = append(missing, x)
+				}
+			}
+			t.Errorf("pattern %q: the walk keeps what git ignores %q, and drops what git keeps %q", p, extra, missing)
 		}
 	}
 }

@@ -80,7 +80,7 @@ const (
 //
 // Matching is compiled per directory (see compile) so that a walk matches
 // each entry against the few rules that can decide it, mostly without
-// path.Match.
+// the general matcher (pattern), which matches bytes as git does.
 type rule struct {
 	kind    ruleKind
 	exclude bool // false for a negated ("!") pattern
@@ -93,6 +93,9 @@ type rule struct {
 	name nameMatcher   // ruleBase: the pattern
 	segs []nameMatcher // ruleSegs: the pattern's non-empty elements
 	glob []nameMatcher // ruleGeneric: the pattern's non-empty elements, "**" among them (globElem)
+	// path: a ruleGeneric git matches as one string, not element by
+	// element (gluedStars); glob is then empty.
+	path *pathPattern
 	// above are the path elements from a folder above the walk's root,
 	// whose ignore file holds a ruleGeneric, down to the root: they lead
 	// every path the rule matches.
@@ -136,9 +139,7 @@ func newRule(line string, domain []string) *rule {
 		r.exclude = false
 		p = p[1:]
 	}
-	if !strings.HasSuffix(p, `\ `) {
-		p = strings.TrimRight(p, " ")
-	}
+	p = trimTrailingSpaces(p)
 	if strings.HasSuffix(p, "/") {
 		r.dirOnly = true
 		p = p[:len(p)-1]
@@ -151,6 +152,9 @@ func newRule(line string, domain []string) *rule {
 		// git matches "a//b" and "a//" as written: no path has an empty
 		// element, so they match nothing (a rule of no elements).
 		r.kind = ruleSegs
+	case gluedStars(strings.TrimPrefix(p, "/")):
+		r.kind = ruleGeneric
+		r.path = newPathPattern(strings.TrimPrefix(p, "/"))
 	case strings.Contains(p, "**"):
 		r.kind = ruleGeneric
 		for _, s := range strings.Split(p, "/") {
@@ -182,11 +186,12 @@ func matchGlob(pat, elems []string) bool {
 }
 
 // globElem compiles one element of a gitignore pattern with "**": "**"
-// itself (opStars), or a name matcher, which matches the common shapes
-// without path.Match (a fifth of a warm retrieve's CPU on a tree of 63
-// repositories, each with its ignore files, went to path.Match).
+// itself, or any longer run of stars, which git reads as "**" between
+// slashes (opStars), or a name matcher, which matches the common shapes
+// without the general matcher (a fifth of a warm retrieve's CPU on a tree
+// of 63 repositories, each with its ignore files, went to path.Match).
 func globElem(s string) nameMatcher {
-	if s == "**" {
+	if len(s) > 1 && strings.Trim(s, "*") == "" {
 		return nameMatcher{op: opStars}
 	}
 	return newNameMatcher(s)
@@ -347,7 +352,7 @@ func (rs *ruleSet) decide(name string, isDir bool, elems []string, scratch *[]st
 		if len(c.generic.above) > 0 {
 			q = slices.Concat(c.generic.above, q)
 		}
-		if matchCompiled(c.generic.glob, q) {
+		if pp := c.generic.path; pp != nil && pp.match(strings.Join(q, "/")) || pp == nil && matchCompiled(c.generic.glob, q) {
 			return c.exclude, c.own
 		}
 	}
@@ -364,16 +369,16 @@ const (
 	opContains                    // *s*
 	opPrefixSuffix                // s*t
 	opSuffixClass                 // *s[t]
-	opGlob                        // anything else, by path.Match
+	opGlob                        // anything else, by the general matcher (pattern)
 	opStars                       // "**" in a pattern with slashes: any number of elements (matchCompiled)
 )
 
 // nameMatcher matches a file name against one path element of a pattern,
-// as path.Match does, but without it for the common simple shapes.
+// as git does, the common simple shapes without the general matcher.
 type nameMatcher struct {
 	op   matchOp
 	s, t string
-	glob string
+	glob pattern
 }
 
 // newNameMatcher returns a matcher of names against the pattern p, which
@@ -407,92 +412,7 @@ func newNameMatcher(p string) nameMatcher {
 		}
 		return nameMatcher{op: opPrefixSuffix, s: pre, t: suf}
 	}
-	return nameMatcher{op: opGlob, glob: goClass(p)}
-}
-
-// goClass writes a gitignore pattern's bracket expressions as Go's
-// path.Match reads them: a negation "[!a]" as "[^a]" (Go takes "!" for a
-// character of the class, which turned the rule's meaning round); a "]"
-// first in the class, and a "-" first or last, as themselves; POSIX
-// classes ("[[:digit:]]") as the ranges they name. Go's path.Match
-// refuses what it cannot read, and a refused pattern matches nothing, as a
-// class that does not close matches nothing in git.
-func goClass(p string) string {
-	if !strings.Contains(p, "[") {
-		return p
-	}
-	var b strings.Builder
-	for i := 0; i < len(p); i++ {
-		c := p[i]
-		switch {
-		case c == '\\' && i+1 < len(p):
-			b.WriteString(p[i : i+2])
-			i++
-		case c == '[':
-			class, end, ok := bracket(p, i)
-			if !ok {
-				// git's wildmatch gives up on a class that does not
-				// close, or names no class it knows: the pattern
-				// matches nothing, as Go's refusal of it does.
-				return p
-			}
-			b.WriteString(class)
-			i = end
-		default:
-			b.WriteByte(c)
-		}
-	}
-	return b.String()
-}
-
-// posixClasses are the character classes of a bracket expression, as
-// ranges Go reads.
-var posixClasses = map[string]string{
-	"alnum": "0-9A-Za-z", "alpha": "A-Za-z", "blank": " \t", "cntrl": "\x00-\x1f\x7f",
-	"digit": "0-9", "graph": "!-~", "lower": "a-z", "print": " -~",
-	"punct": "!-/:-@\\[-`{-~", "space": " \t\n\v\f\r", "upper": "A-Z", "xdigit": "0-9A-Fa-f",
-}
-
-// bracket reads the bracket expression of p at i, a "[": it returns it as
-// Go writes it, where it ends, and whether it is one (closed, and of
-// classes it knows).
-func bracket(p string, i int) (string, int, bool) {
-	var b strings.Builder
-	b.WriteByte('[')
-	j := i + 1
-	if j < len(p) && (p[j] == '!' || p[j] == '^') {
-		b.WriteByte('^')
-		j++
-	}
-	first := j
-	for ; j < len(p); j++ {
-		c := p[j]
-		switch {
-		case c == ']' && j > first:
-			b.WriteByte(']')
-			return b.String(), j, true
-		case c == '[' && j+1 < len(p) && p[j+1] == ':':
-			end := strings.Index(p[j+2:], ":]")
-			if end < 0 {
-				return "", 0, false
-			}
-			ranges, ok := posixClasses[p[j+2:j+2+end]]
-			if !ok {
-				return "", 0, false
-			}
-			b.WriteString(ranges)
-			j += 2 + end + 1
-		case c == '\\' && j+1 < len(p):
-			b.WriteString(p[j : j+2])
-			j++
-		case c == ']' || c == '-' && (j == first || j+1 < len(p) && p[j+1] == ']') || c == '^':
-			b.WriteByte('\\')
-			b.WriteByte(c)
-		default:
-			b.WriteByte(c)
-		}
-	}
-	return "", 0, false
+	return nameMatcher{op: opGlob, glob: compilePattern(p)}
 }
 
 // match reports whether name, a path element, matches.
@@ -512,11 +432,7 @@ func (m *nameMatcher) match(name string) bool {
 		n := len(name) - 1
 		return n >= 0 && strings.IndexByte(m.t, name[n]) >= 0 && strings.HasSuffix(name[:n], m.s)
 	}
-	// path.Match, not filepath.Match: a name is one element, and a
-	// backslash escapes the next character of a gitignore pattern on
-	// every system (filepath.Match on Windows takes it for a separator).
-	ok, err := path.Match(m.glob, name)
-	return ok && err == nil
+	return m.glob.match(name)
 }
 
 // IsGitDir reports whether dir is a git directory itself, a bare
