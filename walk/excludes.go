@@ -205,6 +205,9 @@ func (sc configScope) includeIf(cond string) bool {
 	if sc.gitDir == "" || pat == "" {
 		return false
 	}
+	// A pattern of the including file's folder ("./") compares that
+	// folder as it is, and matches only the rest, as git does.
+	literal := ""
 	switch {
 	case strings.HasPrefix(pat, "~/"):
 		if sc.home == "" {
@@ -216,41 +219,49 @@ func (sc configScope) includeIf(cond string) bool {
 		if real, err := filepath.EvalSymlinks(file); err == nil {
 			file = real // git takes the including file's real path
 		}
-		pat = filepath.ToSlash(filepath.Dir(file)) + pat[1:]
+		literal, pat = filepath.ToSlash(filepath.Dir(file))+"/", pat[2:]
 	case !strings.HasPrefix(pat, "/"):
 		pat = "**/" + pat
 	}
-	if strings.HasSuffix(pat, "/") {
+	if strings.HasSuffix(pat, "/") || pat == "" {
 		pat += "**"
 	}
-	dir := filepath.ToSlash(sc.gitDir)
-	if abs, err := filepath.Abs(sc.gitDir); err == nil {
-		dir = filepath.ToSlash(abs)
-	}
 	if fold {
-		pat, dir = strings.ToLower(pat), strings.ToLower(dir)
+		literal, pat = lowerASCII(literal), lowerASCII(pat)
 	}
-	elems := func(s string) []string {
-		var out []string
-		for _, e := range strings.Split(s, "/") {
-			if e != "" {
-				out = append(out, e)
-			}
+	g := compilePattern(pat)
+	match := func(dir string) bool {
+		dir = filepath.ToSlash(dir)
+		if fold {
+			dir = lowerASCII(dir)
 		}
-		return out
+		rest, ok := strings.CutPrefix(dir, literal)
+		return ok && g.match(rest)
 	}
-	if matchGlob(elems(pat), elems(dir)) {
+	dir := sc.gitDir
+	if abs, err := filepath.Abs(sc.gitDir); err == nil {
+		dir = abs
+	}
+	if match(dir) {
 		return true
 	}
 	// git matches the real path as well: a temporary folder behind a link.
 	if real, err := filepath.EvalSymlinks(sc.gitDir); err == nil {
-		real = filepath.ToSlash(real)
-		if fold {
-			real = strings.ToLower(real)
-		}
-		return matchGlob(elems(pat), elems(real))
+		return match(real)
 	}
 	return false
+}
+
+// lowerASCII is s with its ASCII letters in lower case, as git folds
+// case in a pattern and a path: byte by byte.
+func lowerASCII(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
 }
 
 // configString reads a git configuration value: quotes joined away,

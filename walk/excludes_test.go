@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -305,4 +306,58 @@ func gitUntracked(t *testing.T, git, root string) []string {
 	fromGit := splitNUL(out)
 	slices.Sort(fromGit)
 	return fromGit
+}
+
+// TestIncludeIfAgreesWithGit: an includeIf's gitdir pattern holds where
+// git's does (git config --get, the condition in the user's
+// configuration), patterns matched as git matches them: "**" glued to a
+// name is "*", a class a byte, case folded for gitdir/i.
+func TestIncludeIfAgreesWithGit(t *testing.T) {
+	git, err := exec.LookPath("git")
+	if err != nil {
+		t.Skip("git not found")
+	}
+	if runtime.GOOS == "windows" {
+		t.Skip("slash paths in the conditions")
+	}
+	base := t.TempDir()
+	if real, err := filepath.EvalSymlinks(base); err == nil {
+		base = real
+	}
+	repo := filepath.Join(base, "wörk", "Repo1")
+	if out, err := exec.Command(git, "init", "-q", repo).CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v\n%s", err, out)
+	}
+	b := filepath.ToSlash(base)
+	for _, cond := range []string{
+		"gitdir:" + b + "/wörk/Repo1/", "gitdir:" + b + "/wörk/", "gitdir:" + b + "/w**/", "gitdir:" + b + "/w**k/",
+		"gitdir:" + b + "/w?rk/", "gitdir:" + b + "/w??rk/", "gitdir:" + b + "/*/Repo1/.git", "gitdir:Repo1/",
+		"gitdir:Repo[0-9]/", "gitdir:repo1/", "gitdir/i:repo1/", "gitdir/i:" + strings.ToUpper(b) + "/WÖRK/", "gitdir:**/Re*/.git",
+		"gitdir:~/", "gitdir:./", "gitdir:./wörk/", "gitdir:" + b + "/wörk/Repo1/.g[a-i]t", "gitdir:" + b + "/wörk/**/.git",
+	} {
+		home := t.TempDir()
+		writeTree(t, home, map[string]string{
+			".gitconfig": "[includeIf \"" + cond + "\"]\n\tpath = " + filepath.ToSlash(filepath.Join(home, "inc")) + "\n",
+			"inc":        "[x]\n\ty = 1\n",
+		})
+		cmd := exec.Command(git, "config", "--get", "x.y")
+		cmd.Dir = repo
+		cmd.Env = append(os.Environ(), "HOME="+home, "XDG_CONFIG_HOME="+home, "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL="+filepath.Join(home, ".gitconfig"))
+		out, _ := cmd.Output()
+		want := strings.TrimSpace(string(out)) == "1"
+		sc := configScope{file: filepath.Join(home, ".gitconfig"), home: home, gitDir: filepath.Join(repo, ".git")}
+		if strings.Contains(cond, ":./") {
+			// The including file's folder: the repository's parent.
+			sc.file = filepath.Join(base, ".gitconfig")
+			writeTree(t, base, map[string]string{".gitconfig": "[includeIf \"" + cond + "\"]\n\tpath = " + filepath.ToSlash(filepath.Join(home, "inc")) + "\n"})
+			cmd := exec.Command(git, "config", "--get", "x.y")
+			cmd.Dir = repo
+			cmd.Env = append(os.Environ(), "HOME="+home, "XDG_CONFIG_HOME="+home, "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL="+filepath.Join(base, ".gitconfig"))
+			out, _ := cmd.Output()
+			want = strings.TrimSpace(string(out)) == "1"
+		}
+		if got := sc.includeIf(cond); got != want {
+			t.Errorf("includeIf %q: %v, git %v", cond, got, want)
+		}
+	}
 }

@@ -3,7 +3,6 @@ package walk
 import (
 	"bytes"
 	"os"
-	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -174,17 +173,6 @@ func newRule(line string, domain []string) *rule {
 	return r
 }
 
-// matchGlob reports whether the path elements match the pattern's
-// elements, "**" standing for any number of them; a last "**" for one or
-// more. An element is matched as path.Match does (a bad pattern matches
-// nothing, as in git).
-func matchGlob(pat, elems []string) bool {
-	return matchElems(len(pat), func(i int) bool { return pat[i] == "**" }, func(i int, e string) bool {
-		ok, err := path.Match(pat[i], e)
-		return ok && err == nil
-	}, elems)
-}
-
 // globElem compiles one element of a gitignore pattern with "**": "**"
 // itself, or any longer run of stars, which git reads as "**" between
 // slashes (opStars), or a name matcher, which matches the common shapes
@@ -197,14 +185,16 @@ func globElem(s string) nameMatcher {
 	return newNameMatcher(s)
 }
 
-// matchCompiled is matchGlob for a pattern's compiled elements (globElem).
+// matchCompiled reports whether the path elements match a pattern's
+// compiled elements (globElem), "**" standing for any number of them; a
+// last "**" for one or more.
 func matchCompiled(pat []nameMatcher, elems []string) bool {
 	return matchElems(len(pat), func(i int) bool { return pat[i].op == opStars }, func(i int, e string) bool {
 		return pat[i].match(e)
 	}, elems)
 }
 
-// matchElems is matchGlob's walk, for a pattern of n elements, stars(i)
+// matchElems is matchCompiled's walk, for a pattern of n elements, stars(i)
 // telling a "**" and match(i, e) whether the i-th element matches e. It
 // fills a table of which pattern suffix matches which path suffix, in
 // steps of the pattern's length times the path's: trying each split of
