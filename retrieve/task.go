@@ -356,6 +356,7 @@ func analyzeTask(task string, ix *index.Index) []*concept {
 		words = append(words, t.Text)
 	})
 	addProse(words, add)
+	addCompounds(task, ix, add, func(stem string) *concept { return byKey[stem] })
 	addLanguageCodes(order, ix)
 
 	// Weigh each concept by how telling it is in this repository.
@@ -644,6 +645,90 @@ func addProse(words []string, add func(*concept)) {
 			add(&concept{label: labels[i], kind: prose, alts: []alt{{stems: []string{stems[i]}, label: labels[i], discount: 1, source: "task"}}})
 		}
 	}
+}
+
+// addCompounds finds two words the task writes apart that the code may
+// write as one: two plain words in a row, apart by spaces, or the two
+// parts of a name a hyphen joins ("back-off"), whose joined stem is a
+// term of the index that no more files hold than hold either word (where
+// the code says it at all). A word and a particle ("back off" for
+// backoff, "log in", "time out") make a concept of their own, which the
+// particle alone never was; a word and another stop word ("element it")
+// make nothing. Two words ("time stamp", "file name", "health check")
+// whose joined form code in general writes as one word make it one more
+// way the second word's concept shows in code, which leaves the
+// concept's weight as it was.
+func addCompounds(task string, ix *index.Index, add func(*concept), conceptOf func(stem string) *concept) {
+	type word struct {
+		text, stem string
+		pos        int
+		stop       bool
+	}
+	var ws []word
+	parts := map[int]int{} // tokens at each position: an identifier's parts share one
+	tokenize.Each(task, func(t tokenize.Token) {
+		parts[t.Pos]++
+		if !t.Whole {
+			ws = append(ws, word{t.Text, t.Stem, t.Pos, t.Stop})
+		}
+	})
+	ascii := func(s string) bool {
+		for i := 0; i < len(s); i++ {
+			if c := s[i]; c < 'a' || c > 'z' {
+				return false
+			}
+		}
+		return true
+	}
+	word1 := func(w word) bool { return len(w.text) >= 2 && ascii(w.text) && !genericWords[w.text] }
+	plain := func(w word) bool {
+		return parts[w.pos] == 1 && w.pos+len(w.text) <= len(task) && strings.EqualFold(task[w.pos:w.pos+len(w.text)], w.text)
+	}
+	for i := 0; i+1 < len(ws); i++ {
+		a, b := ws[i], ws[i+1]
+		if !word1(a) || !word1(b) || a.stop && !particles[a.text] || b.stop && !particles[b.text] || a.stop && b.stop || len(a.text)+len(b.text) < 6 {
+			continue
+		}
+		// "back off", or "back-off", which the tokenizer reads as one
+		// name of two parts.
+		hyphened := a.pos == b.pos && parts[a.pos] == 3 && len(task)-a.pos >= len(a.text)+1+len(b.text) &&
+			strings.EqualFold(task[a.pos:a.pos+len(a.text)+1+len(b.text)], a.text+"-"+b.text)
+		if !hyphened && (!plain(a) || !plain(b) || strings.Trim(task[a.pos+len(a.text):b.pos], " \t") != "") {
+			continue
+		}
+		stem := tokenize.Stem(a.text + b.text)
+		if stem == a.stem || stem == b.stem {
+			continue
+		}
+		df := ix.DF(stem)
+		rarer := func(w word) bool {
+			d := ix.DF(w.stem)
+			return w.stop || d == 0 || df <= d
+		}
+		if df == 0 || !rarer(a) || !rarer(b) {
+			continue
+		}
+		joined := alt{stems: []string{stem}, label: a.text + b.text, discount: 1, source: "task"}
+		if a.stop || b.stop {
+			add(&concept{label: a.text + " " + b.text, kind: prose, alts: []alt{joined}})
+			continue
+		}
+		// Two words join where code in general writes them as one word
+		// (the general vocabulary or the synonym table knows it):
+		// timestamp, filename, but not cssQuery, a name some repository
+		// gave one parameter.
+		known := len(lexicon.Associated(stem)) > 0 || len(lexicon.Synonyms(a.text+b.text)) > 0
+		if c := conceptOf(b.stem); known && c != nil && c.kind == prose && !c.hasStems(joined.stems) {
+			c.alts = append(c.alts, joined)
+		}
+	}
+}
+
+// particles are the stop words that make one word with the word beside
+// them: back off, log in, set up, time out, roll back, up load.
+var particles = map[string]bool{
+	"up": true, "down": true, "in": true, "out": true, "on": true, "off": true,
+	"over": true, "back": true, "away": true, "by": true, "through": true,
 }
 
 // wholeStem is the stem the index gives an identifier as a whole, as the

@@ -172,6 +172,58 @@ func TestMentionsTests(t *testing.T) {
 	}
 }
 
+// Two words the task writes apart that the code writes as one: a word
+// and a particle make a concept of their own, two words one more form of
+// the second's concept.
+func TestCompounds(t *testing.T) {
+	ix, err := buildIndex(writeFiles(t, map[string]string{
+		"retry.go": "package x\n\n// wait before the next try\nvar backoff = 2\n\nfunc wait() {}\n",
+		"log.go":   "package x\n\nvar timestamp int\n\nfunc stamp() {}\n",
+		"check.go": "package x\n\n// check the times\nfunc checkTimes() {}\n\ntype ElementIt struct{}\n",
+	}), index.Options{Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	for _, tt := range []struct {
+		task    string
+		concept string // a concept of the joined form, by its label
+		alt     string // or the concept that shows it as one more alternative
+		stem    string
+	}{
+		{task: "the client should back off when the server is busy", concept: "back off", stem: "backoff"},
+		{task: "the client should back-off", concept: "back off", stem: "backoff"},
+		{task: "the time stamp of a log line is wrong", alt: "stamp", stem: "timestamp"},
+		{task: "it should check times first"}, // checkTime, a name, not a word code writes
+		{task: "we moved to the back office"},
+		{task: "go back, off we go"},
+		{task: "log it in to the file"},
+		{task: "the element it points at"}, // "it" is no particle
+	} {
+		cs := analyzeTask(tt.task, ix)
+		var found []string
+		for _, c := range cs {
+			for i, a := range c.alts {
+				if i > 0 || c.kind == prose && strings.Contains(c.label, " ") {
+					if len(a.stems) == 1 && !slices.Contains(stemsOf(c.label), a.stems[0]) {
+						found = append(found, c.label+"="+a.stems[0])
+					}
+				}
+			}
+		}
+		var want []string
+		switch {
+		case tt.concept != "":
+			want = []string{tt.concept + "=" + tt.stem}
+		case tt.alt != "":
+			want = []string{tt.alt + "=" + tt.stem}
+		}
+		if !slices.Equal(found, want) {
+			t.Errorf("%q: joined forms %q, want %q", tt.task, found, want)
+		}
+	}
+}
+
 func TestPhraseStems(t *testing.T) {
 	if got := phraseStems("sign in"); !slices.Equal(got, []string{"signin"}) {
 		t.Errorf("sign in: %v", got)
