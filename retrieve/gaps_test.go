@@ -3,6 +3,7 @@ package retrieve
 import (
 	"context"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/hone-tools/hone"
@@ -68,6 +69,53 @@ def save_expiry(token):
 	for _, not := range []string{"values", "str", "log_event", "purge"} {
 		if slices.Contains(gaps, not) {
 			t.Errorf("call gaps %v hold %s", gaps, not)
+		}
+	}
+}
+
+// A Go package imported whole lists each of its files: the import gaps
+// are those that define what the file calls, not the package's every
+// file in the order of their names when it calls none (it uses a type).
+func TestImportGapsOfAPackage(t *testing.T) {
+	repo := writeFiles(t, map[string]string{
+		"go.mod": "module example.com/app\n\ngo 1.22\n",
+		"session/expire.go": `package session
+
+import (
+	"example.com/app/model"
+	"example.com/app/store"
+)
+
+// ExpireSession expires the session when its token expiry passes.
+func ExpireSession(row model.Row, token string) {
+	store.SaveExpiry(token)
+}
+`,
+		"store/doc.go":     "// Package store keeps things.\npackage store\n",
+		"store/save.go":    "package store\n\nfunc SaveExpiry(token string) {}\n",
+		"model/a_doc.go":   "// Package model holds the rows.\npackage model\n",
+		"model/b_row.go":   "package model\n\ntype Row struct{ ID int }\n",
+		"model/c_col.go":   "package model\n\ntype Col struct{ Name string }\n",
+		"model/d_other.go": "package model\n\nfunc Other() {}\n",
+	})
+	res, err := Retrieve(context.Background(), repo, "expire the session token expiry", hone.Options{IndexDir: t.TempDir(), MaxCycles: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var gaps []string
+	for _, c := range res.Cycles {
+		for _, g := range c.Gaps {
+			if g.From == "session/expire.go" {
+				gaps = append(gaps, g.Where)
+			}
+		}
+	}
+	if !slices.Contains(gaps, "store/save.go") {
+		t.Errorf("gaps of session/expire.go %q, want store/save.go", gaps)
+	}
+	for _, g := range gaps {
+		if strings.HasPrefix(g, "model/") || g == "store/doc.go" {
+			t.Errorf("gaps of session/expire.go %q hold %s", gaps, g)
 		}
 	}
 }

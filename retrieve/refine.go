@@ -434,6 +434,7 @@ func (rf *refiner) gapsOf(d *index.Doc, q, next *query, rec *record) []hone.Gap 
 		}
 	}
 	definers := rf.ix.DefinersOf(names)
+	called := map[string]bool{} // the files that define a name the file calls, plainly
 	var gaps []hone.Gap
 	seen := map[string]bool{}
 	perTarget := map[string]int{}
@@ -448,6 +449,9 @@ func (rf *refiner) gapsOf(d *index.Doc, q, next *query, rec *record) []hone.Gap 
 		reach := callable(d.Lang, definers[c.Name])
 		if commonCall(c.Name) || len(reach) > maxDefiners {
 			continue
+		}
+		for _, o := range reach {
+			called[o.Path] = true
 		}
 		var target *index.Entry
 		var defs []*index.Entry
@@ -497,7 +501,18 @@ func (rf *refiner) gapsOf(d *index.Doc, q, next *query, rec *record) []hone.Gap 
 	for _, g := range gaps {
 		targets[g.Where] = true
 	}
+	// A package's folder imported whole (Go's, a Java wildcard) lists
+	// each of its files: of those, a gap is a file that defines a name
+	// the file calls, not every file of the package in the order of
+	// their names.
+	perDir := map[string]int{}
 	for _, p := range imports {
+		perDir[path.Dir(p)]++
+	}
+	for _, p := range imports {
+		if perDir[path.Dir(p)] > 1 && !called[p] {
+			continue
+		}
 		if o := rf.ix.Entry(p); o != nil && !targets[p] && q.keep(o) {
 			if _, evaluated := rec.seen[p]; !evaluated {
 				gaps = append(gaps, hone.Gap{Name: path.Base(p), Kind: "import", From: d.Path, Where: p})
