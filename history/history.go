@@ -76,7 +76,9 @@ CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHO
 //	9  a message that holds the byte ending messages in fetch's format
 //	   names none of the commit's files (parseLog): a cache read before
 //	   may hold files such a message made up, and terms it did not mask.
-const schemaVersion = "9"
+//	10 the tokenizer keeps IPv6 whole (the term ipv6, not pv6), as the
+//	   index's format 62 does.
+const schemaVersion = "10"
 
 // Commit is one commit of the history, as a search reads it.
 type Commit struct {

@@ -245,7 +245,10 @@ import (
 //	      namespace is one.
 //	61    the line patterns give a C or C++ enum the kind enum, as a
 //	      typedef's enum tag has and tree-sitter gives, not type.
-const schemaVersion = "61"
+//	62    the tokenizer keeps a version's "v" and number with the
+//	      acronym before it: IPv6 is the term ipv6, as lower-case code
+//	      writes it, not pv6.
+const schemaVersion = "62"
 
 // hashSize is the length of a file's content hash, SHA-256 cut short: it
 // tells a file's content from its last (a chance of 2^-128 to take one

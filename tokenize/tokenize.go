@@ -260,7 +260,9 @@ func emitIdent(s string, start, end int, lb *lowbuf, fn func(Token)) {
 			case clsUpper:
 				// "HTTPRequest": the last capital before a lower-case
 				// letter starts a new word, unless it is a plural "s"
-				// ending the acronym ("IDs", "URLsFor").
+				// ending the acronym ("IDs", "URLsFor") or a version's
+				// "v" and its number ("IPv6", "TLSv1"), which the acronym
+				// keeps as lower-case code writes it (ipv6).
 				if j := i + size; j < len(id) {
 					if ncls, nsize := class(id, j); ncls == clsLower {
 						plural := id[j] == 's'
@@ -269,7 +271,12 @@ func emitIdent(s string, start, end int, lb *lowbuf, fn func(Token)) {
 								plural = false
 							}
 						}
-						boundary = !plural
+						version := false
+						if k := j + nsize; id[j] == 'v' && k < len(id) {
+							kcls, _ := class(id, k)
+							version = kcls == clsDigit
+						}
+						boundary = !plural && !version
 					}
 				}
 			}

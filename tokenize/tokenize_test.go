@@ -43,6 +43,12 @@ func TestTokens(t *testing.T) {
 		{"userID", "user id *userid"},
 		{"getIDs", "get ids *getids"},
 		{"URLsFor", "urls for *urlsfor"},
+		// A version keeps with its acronym, as lower-case code writes it.
+		{"IPv6", "ipv6"},
+		{"EnableIPv6", "enable ipv6 *enableipv6"},
+		{"IPv4Address", "ipv4 address *ipv4address"},
+		{"useTLSv1Only", "use tlsv1 only *usetlsv1only"},
+		{"IPvFoo", "pv foo *ipvfoo"},
 		{"HTML", "html"},
 		{"ASet", "set *aset"},
 		// digits
