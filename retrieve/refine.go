@@ -699,13 +699,17 @@ func synonymsOf(c *concept) []string {
 var synonymsByStems = sync.OnceValue(func() map[string][]string {
 	m := map[string][]string{}
 	for _, term := range lexicon.Terms() {
-		key := strings.Join(stemsOf(term), " ")
-		if key == "" {
-			continue
-		}
-		for _, s := range lexicon.Synonyms(term) {
-			if !slices.Contains(m[key], s) {
-				m[key] = append(m[key], s)
+		// A phrase with stop words by its other words' stems and as
+		// code joins it ("sign in": sign, and signin), as addProse
+		// makes its concept.
+		for _, key := range []string{strings.Join(stemsOf(term), " "), strings.Join(phraseStems(term), " ")} {
+			if key == "" {
+				continue
+			}
+			for _, s := range lexicon.Synonyms(term) {
+				if !slices.Contains(m[key], s) {
+					m[key] = append(m[key], s)
+				}
 			}
 		}
 	}

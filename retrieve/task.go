@@ -580,17 +580,32 @@ func codeNames(p, code string) bool {
 const namedForFiles = 10
 
 // addProse makes concepts of prose words, joining the phrases the synonym
-// table knows ("rate limit") into one concept.
+// table knows ("rate limit", and "sign in" or "out of memory", whose stop
+// words must be there as written) into one concept.
 func addProse(words []string, add func(*concept)) {
-	phrases := map[string][]string{} // first stem -> phrase stems
+	// A phrase is matched word by word: a stop word as it is written
+	// ("=in"), any other by its stem.
+	phrases := map[string][][]string{} // the first word's key -> the phrases' keys
 	for _, p := range lexicon.Phrases() {
-		st := stemsOf(p)
-		if len(st) > 1 {
-			phrases[st[0]] = append(phrases[st[0]], strings.Join(st, " "))
+		ws := strings.Fields(strings.ToLower(p))
+		if len(ws) < 2 {
+			continue
+		}
+		keys := make([]string, len(ws))
+		content := 0
+		for i, w := range ws {
+			if tokenize.IsStopWord(w) && !tokenize.IsNameWord(w) {
+				keys[i] = "=" + w
+				continue
+			}
+			keys[i] = tokenize.Stem(w)
+			content++
+		}
+		if content > 0 {
+			phrases[keys[0]] = append(phrases[keys[0]], keys)
 		}
 	}
-	var stems []string
-	var labels []string
+	var stems, labels, raws []string
 	for _, w := range words {
 		if strings.HasPrefix(w, "\x00") {
 			// a translated segment: its first English alternative names it.
@@ -608,6 +623,7 @@ func addProse(words []string, add func(*concept)) {
 			add(c)
 			continue
 		}
+		raws = append(raws, strings.ToLower(w))
 		if tokenize.IsStopWord(w) && !tokenize.IsNameWord(w) || genericWords[w] || len(w) < 2 || isNumber(w) {
 			stems = append(stems, "")
 			labels = append(labels, "")
@@ -616,32 +632,43 @@ func addProse(words []string, add func(*concept)) {
 		stems = append(stems, tokenize.Stem(w))
 		labels = append(labels, w)
 	}
+	matches := func(i int, keys []string) bool {
+		if i+len(keys) > len(stems) {
+			return false
+		}
+		for j, k := range keys {
+			if w, ok := strings.CutPrefix(k, "="); ok && raws[i+j] != w || !ok && stems[i+j] != k {
+				return false
+			}
+		}
+		return true
+	}
 	for i := 0; i < len(stems); i++ {
-		if stems[i] == "" {
-			continue
+		var cands [][]string
+		if stems[i] != "" {
+			cands = phrases[stems[i]]
+		}
+		if raws[i] != "" {
+			cands = append(cands[:len(cands):len(cands)], phrases["="+raws[i]]...)
 		}
 		matched := false
-		for _, ph := range phrases[stems[i]] {
-			ps := strings.Split(ph, " ")
-			if i+len(ps) > len(stems) {
+		for _, keys := range cands {
+			if !matches(i, keys) {
 				continue
 			}
-			ok := true
-			for j, s := range ps {
-				if stems[i+j] != s {
-					ok = false
-					break
-				}
+			label := strings.Join(raws[i:i+len(keys)], " ")
+			c := &concept{label: label, kind: prose, alts: []alt{{stems: phraseStems(label), label: label, discount: 1, source: "task"}}}
+			// A phrase with stop words is searched as code joins it
+			// (signin, outofmemory), and by its other words too.
+			if own := stemsOf(label); !c.hasStems(own) && len(own) > 0 {
+				c.alts = append(c.alts, alt{stems: own, label: label, discount: splitDiscount, source: "task"})
 			}
-			if ok {
-				label := strings.Join(labels[i:i+len(ps)], " ")
-				add(&concept{label: label, kind: prose, alts: []alt{{stems: ps, label: label, discount: 1, source: "task"}}})
-				i += len(ps) - 1
-				matched = true
-				break
-			}
+			add(c)
+			i += len(keys) - 1
+			matched = true
+			break
 		}
-		if !matched && len(labels[i]) >= 3 {
+		if !matched && stems[i] != "" && len(labels[i]) >= 3 {
 			add(&concept{label: labels[i], kind: prose, alts: []alt{{stems: []string{stems[i]}, label: labels[i], discount: 1, source: "task"}}})
 		}
 	}

@@ -81,6 +81,18 @@ func TestAnalyzeTask(t *testing.T) {
 			not:  []string{"rate", "limiting", "add"},
 		},
 		{
+			// A phrase with stop words, as written: not "sign" (a
+			// signature's) nor "memory" alone.
+			task: "users cannot sign in after the worker ran out of memory",
+			want: []string{"sign in", "out of memory", "users", "worker"},
+			not:  []string{"sign", "memory"},
+		},
+		{
+			task: "sign the token; it is out of date",
+			want: []string{"sign", "token"},
+			not:  []string{"sign in", "out of memory"},
+		},
+		{
 			// import, include and export name things in code: kept.
 			task: "the import block is cut; `include()` ignores the namespace; export fails",
 			want: []string{"import", "block", "include", "export"},
