@@ -51,16 +51,10 @@ def save_expiry(token):
 		"app/a.py": "def purge(x):\n    return x\n",
 		"app/b.py": "def purge(x):\n    return x\n",
 	})
-	res, err := Retrieve(context.Background(), repo, "expire the session token expiry", hone.Options{IndexDir: t.TempDir(), MaxCycles: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
 	var gaps []string
-	for _, c := range res.Cycles {
-		for _, g := range c.Gaps {
-			if g.Kind == "call" {
-				gaps = append(gaps, g.Name)
-			}
+	for _, g := range firstCycleGaps(t, repo) {
+		if g.Kind == "call" {
+			gaps = append(gaps, g.Name)
 		}
 	}
 	if !slices.Contains(gaps, "save_expiry") {
@@ -98,16 +92,10 @@ func ExpireSession(row model.Row, token string) {
 		"model/c_col.go":   "package model\n\ntype Col struct{ Name string }\n",
 		"model/d_other.go": "package model\n\nfunc Other() {}\n",
 	})
-	res, err := Retrieve(context.Background(), repo, "expire the session token expiry", hone.Options{IndexDir: t.TempDir(), MaxCycles: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
 	var gaps []string
-	for _, c := range res.Cycles {
-		for _, g := range c.Gaps {
-			if g.From == "session/expire.go" {
-				gaps = append(gaps, g.Where)
-			}
+	for _, g := range firstCycleGaps(t, repo) {
+		if g.From == "session/expire.go" {
+			gaps = append(gaps, g.Where)
 		}
 	}
 	if !slices.Contains(gaps, "store/save.go") {
@@ -118,6 +106,21 @@ func ExpireSession(row model.Row, token string) {
 			t.Errorf("gaps of session/expire.go %q hold %s", gaps, g)
 		}
 	}
+}
+
+// firstCycleGaps are the gaps of one cycle of a retrieve in repo for a task
+// about a session's token expiry.
+func firstCycleGaps(t *testing.T, repo string) []hone.Gap {
+	t.Helper()
+	res, err := Retrieve(context.Background(), repo, "expire the session token expiry", hone.Options{IndexDir: t.TempDir(), MaxCycles: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var gaps []hone.Gap
+	for _, c := range res.Cycles {
+		gaps = append(gaps, c.Gaps...)
+	}
+	return gaps
 }
 
 // A bare name reaches the definitions its caller's language can call: a

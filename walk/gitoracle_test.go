@@ -175,17 +175,7 @@ func reportMismatch(t *testing.T, round int, at string, files map[string]string,
 				}
 			}
 			slices.Sort(ig)
-			var extra, missing []string
-			for _, p := range got {
-				if !slices.Contains(want, p) {
-					extra = append(extra, p)
-				}
-			}
-			for _, p := range want {
-				if !slices.Contains(got, p) {
-					missing = append(missing, p)
-				}
-			}
+			extra, missing := pathDiff(got, want)
 			t.Fatalf("round %d, walking %q, ignore files %s\nthe walk keeps what git ignores: %q\nthe walk drops what git keeps: %q", round, at, strings.Join(ig, "; "), extra, missing)
 		}
 	}
@@ -232,18 +222,24 @@ func TestWalkAgreesWithGitEdges(t *testing.T) {
 		got := walkPaths(t, root, Options{})
 		slices.Sort(got)
 		if !slices.Equal(got, want) {
-			var extra, missing []string
-			for _, x := range got {
-				if !slices.Contains(want, x) {
-					extra = append(extra, x)
-				}
-			}
-			for _, x := range want {
-				if !slices.Contains(got, x) {
-					missing = append(missing, x)
-				}
-			}
+			extra, missing := pathDiff(got, want)
 			t.Errorf("pattern %q: the walk keeps what git ignores %q, and drops what git keeps %q", p, extra, missing)
 		}
 	}
+}
+
+// pathDiff lists the paths of got that want lacks, and those of want that
+// got lacks.
+func pathDiff(got, want []string) (extra, missing []string) {
+	for _, p := range got {
+		if !slices.Contains(want, p) {
+			extra = append(extra, p)
+		}
+	}
+	for _, p := range want {
+		if !slices.Contains(got, p) {
+			missing = append(missing, p)
+		}
+	}
+	return extra, missing
 }
