@@ -168,7 +168,15 @@ func configSection(h string) (name, sub string, hasSub bool) {
 	if len(rest) >= 2 && rest[0] == '"' && rest[len(rest)-1] == '"' {
 		rest = rest[1 : len(rest)-1]
 	}
-	return strings.ToLower(name), strings.ReplaceAll(strings.ReplaceAll(rest, `\"`, `"`), `\\`, `\`), true
+	// git takes a backslash's next character as it is, whatever it is.
+	var b strings.Builder
+	for i := 0; i < len(rest); i++ {
+		if rest[i] == '\\' && i+1 < len(rest) {
+			i++
+		}
+		b.WriteByte(rest[i])
+	}
+	return strings.ToLower(name), b.String(), true
 }
 
 // path places an include's path: ~/ in the home folder, a relative one
@@ -227,16 +235,15 @@ func (sc configScope) includeIf(cond string) bool {
 		pat += "**"
 	}
 	if fold {
-		literal, pat = lowerASCII(literal), lowerASCII(pat)
+		literal = lowerASCII(literal)
 	}
-	g := compilePattern(pat)
+	pp := &pathPattern{literal: literal, rest: compileFolded(pat, fold)}
 	match := func(dir string) bool {
 		dir = filepath.ToSlash(dir)
 		if fold {
 			dir = lowerASCII(dir)
 		}
-		rest, ok := strings.CutPrefix(dir, literal)
-		return ok && g.match(rest)
+		return pp.match(dir)
 	}
 	dir := sc.gitDir
 	if abs, err := filepath.Abs(sc.gitDir); err == nil {
@@ -253,7 +260,7 @@ func (sc configScope) includeIf(cond string) bool {
 }
 
 // lowerASCII is s with its ASCII letters in lower case, as git folds
-// case in a pattern and a path: byte by byte.
+// case in a path: byte by byte.
 func lowerASCII(s string) string {
 	b := []byte(s)
 	for i, c := range b {

@@ -308,6 +308,22 @@ func gitUntracked(t *testing.T, git, root string) []string {
 	return fromGit
 }
 
+// A section's subsection takes a backslash's next character as it is,
+// whatever it is, as git does.
+func TestConfigSection(t *testing.T) {
+	for _, tt := range []struct{ head, name, sub string }{
+		{`includeIf "gitdir:~/w/"`, "includeif", "gitdir:~/w/"},
+		{`includeIf "gitdir/i:**/\Repo1/"`, "includeif", "gitdir/i:**/Repo1/"},
+		{`includeIf "a\"b\\c"`, "includeif", `a"b\c`},
+		{`Core`, "core", ""},
+	} {
+		name, sub, _ := configSection(tt.head)
+		if name != tt.name || sub != tt.sub {
+			t.Errorf("configSection(%q) = %q, %q; want %q, %q", tt.head, name, sub, tt.name, tt.sub)
+		}
+	}
+}
+
 // TestIncludeIfAgreesWithGit: an includeIf's gitdir pattern holds where
 // git's does (git config --get, the condition in the user's
 // configuration), patterns matched as git matches them: "**" glued to a
@@ -334,6 +350,8 @@ func TestIncludeIfAgreesWithGit(t *testing.T) {
 		"gitdir:" + b + "/w?rk/", "gitdir:" + b + "/w??rk/", "gitdir:" + b + "/*/Repo1/.git", "gitdir:Repo1/",
 		"gitdir:Repo[0-9]/", "gitdir:repo1/", "gitdir/i:repo1/", "gitdir/i:" + strings.ToUpper(b) + "/WÖRK/", "gitdir:**/Re*/.git",
 		"gitdir:~/", "gitdir:./", "gitdir:./wörk/", "gitdir:" + b + "/wörk/Repo1/.g[a-i]t", "gitdir:" + b + "/wörk/**/.git",
+		// git folds a pattern's plain letters, not a class's members.
+		"gitdir/i:**/[R]epo1/", "gitdir/i:**/Rep[O]1/", "gitdir/i:**/[!R]epo1/", "gitdir/i:**/[[:upper:]]epo1/", "gitdir/i:**/[p-s]epo1/",
 	} {
 		home := t.TempDir()
 		writeTree(t, home, map[string]string{

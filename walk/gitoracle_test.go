@@ -199,7 +199,7 @@ func TestWalkAgreesWithGitEdges(t *testing.T) {
 	tree := map[string]string{}
 	for _, p := range []string{"é.go", "éa.go", "a.go", "ab.go", "x/é/b.go", "ab/c/b", "ab/b", "a/b",
 		"a/x/y/b", "axx/b", "b", "ab/c/d.go", "a]b", "]", "a[b", "ü/z.go", "日本.go", "a b", "a\tb",
-		"[a].go", "2.go", "A.go", "xa/b/c", "sp ", "sp"} {
+		"[a].go", "2.go", "A.go", "xa/b/c", "sp ", "sp", "axb", "z", "q\v", "q "} {
 		tree[p] = "x\n"
 	}
 	for _, p := range []string{"?.go", "??.go", "???.go", "[é].go", "[!a].go", "[^a].go", "***", "a***",
@@ -208,7 +208,8 @@ func TestWalkAgreesWithGitEdges(t *testing.T) {
 		"[a", `\`, `a\`, "[a-]*", "[-a]*", "[z-a]*", "[[:foo:]]*", "[[:alpha:]", "[a].go", `\[a\].go`,
 		"?", "[?]*", "*/b", "**/b/**", "ab/**/b", "a b", "a?b", "[[]*", "x/?/b.go", "x/??/b.go", "*/*/",
 		"ab/c/", "/ab/c", "ab/c", "[é]*", "[!é]*", "?*.go", "日?.go", "日??.go", "xa/**/", "**/c", "a/**b",
-		"x**/é", "a?**/b", `a**\/b`, "sp ", `sp\ `, `sp\  `, "sp  ", "[[:x]*", "[[:]]*"} {
+		"x**/é", "a?**/b", `a**\/b`, "sp ", `sp\ `, `sp\  `, "sp  ", "[[:x]*", "[[:]]*",
+		"a[!/]b", "[z/]", "a**//b", "a**//", "q[[:space:]]", "q[[:blank:]]"} {
 		root := t.TempDir()
 		files := map[string]string{".gitignore": p + "\n"}
 		for k, v := range tree {

@@ -58,7 +58,9 @@ const (
 	ruleSegs
 	// ruleGeneric is a pattern with "**", matched element by element
 	// against the path below its domain, "**" standing for any number of
-	// elements.
+	// elements; or one git matches as one string, not element by element
+	// (wholePath: "a**/b", "a\/b", "a[!/]b"), matched against the whole
+	// path below its domain.
 	ruleGeneric
 )
 
@@ -93,7 +95,7 @@ type rule struct {
 	segs []nameMatcher // ruleSegs: the pattern's non-empty elements
 	glob []nameMatcher // ruleGeneric: the pattern's non-empty elements, "**" among them (globElem)
 	// path: a ruleGeneric git matches as one string, not element by
-	// element (gluedStars); glob is then empty.
+	// element (wholePath); glob is then empty.
 	path *pathPattern
 	// above are the path elements from a folder above the walk's root,
 	// whose ignore file holds a ruleGeneric, down to the root: they lead
@@ -147,13 +149,14 @@ func newRule(line string, domain []string) *rule {
 	case !strings.Contains(p, "/"):
 		r.kind = ruleBase
 		r.name = newNameMatcher(p)
-	case strings.Contains("/"+strings.TrimPrefix(p, "/")+"/", "//"):
-		// git matches "a//b" and "a//" as written: no path has an empty
-		// element, so they match nothing (a rule of no elements).
-		r.kind = ruleSegs
-	case gluedStars(strings.TrimPrefix(p, "/")):
+	case wholePath(strings.TrimPrefix(p, "/")):
 		r.kind = ruleGeneric
 		r.path = newPathPattern(strings.TrimPrefix(p, "/"))
+	case strings.Contains("/"+strings.TrimPrefix(p, "/")+"/", "//"):
+		// Without a glued "**", git matches "a//b" and "a//" as
+		// written: no path has an empty element, so they match nothing
+		// (a rule of no elements).
+		r.kind = ruleSegs
 	case strings.Contains(p, "**"):
 		r.kind = ruleGeneric
 		for _, s := range strings.Split(p, "/") {

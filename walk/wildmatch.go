@@ -6,8 +6,9 @@ import "strings"
 // match as git matches it (gitignore(5), and git's wildmatch): byte by
 // byte, not rune by rune. "?" and a bracket expression match one byte, so
 // "?" does not match "é" (two bytes) and "??" does; "*" any bytes but a
-// slash; "**" between slashes, or at the start or end, any bytes; "**/"
-// also nothing at all. A pattern git gives up on (a class that does not
+// slash; "**" any bytes where it stands alone between slashes or the
+// pattern's ends ("**/b", "a/**", not "**b", which is "*b"); "**/" also
+// nothing at all. A pattern git gives up on (a class that does not
 // close, or names no class git knows, or a trailing backslash) matches
 // nothing.
 type pattern struct {
@@ -52,13 +53,20 @@ var posixClasses = map[string][]byte{
 	"alnum": []byte("09AZaz"), "alpha": []byte("AZaz"), "blank": []byte("  \t\t"),
 	"cntrl": {0, 0x1f, 0x7f, 0x7f}, "digit": []byte("09"), "graph": []byte("!~"),
 	"lower": []byte("az"), "print": []byte(" ~"), "punct": []byte("!/:@[`{~"),
-	"space": []byte("\t\r  "), "upper": []byte("AZ"), "xdigit": []byte("09AFaf"),
+	"space": []byte("\t\n\r\r  "), "upper": []byte("AZ"), "xdigit": []byte("09AFaf"),
 }
 
 // compilePattern compiles p. A run of stars is "**" where git reads it
 // so: at the start of p or after a slash, and at its end or before a
 // slash; anywhere else it is "*".
-func compilePattern(p string) pattern {
+func compilePattern(p string) pattern { return compileFolded(p, false) }
+
+// compileFolded is compilePattern, or with fold the pattern as git matches
+// it ignoring case (WM_CASEFOLD), against a text in lower case
+// (lowerASCII): git folds the pattern's plain letters, but not an escaped
+// one nor a class's members; a range holds as well the lower case letters
+// whose upper case it holds, and "[:upper:]" the lower case letters.
+func compileFolded(p string, fold bool) pattern {
 	var g pattern
 	for i := 0; i < len(p); i++ {
 		switch c := p[i]; c {
@@ -71,7 +79,7 @@ func compilePattern(p string) pattern {
 		case '?':
 			g.toks = append(g.toks, tok{kind: tokAny})
 		case '[':
-			set, end, ok := parseClass(p, i)
+			set, end, ok := parseClass(p, i, fold)
 			if !ok {
 				return pattern{bad: true}
 			}
@@ -101,6 +109,9 @@ func compilePattern(p string) pattern {
 			}
 			i = j - 1
 		default:
+			if fold && 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
 			g.toks = append(g.toks, tok{kind: tokByte, b: c})
 		}
 	}
@@ -114,7 +125,7 @@ func compilePattern(p string) pattern {
 // It returns the set, the index of the closing "]", and false for a
 // class git gives up on: one that does not close, or a class name it does
 // not know.
-func parseClass(p string, i int) (*byteSet, int, bool) {
+func parseClass(p string, i int, fold bool) (*byteSet, int, bool) {
 	set := new(byteSet)
 	j := i + 1
 	negated := j < len(p) && (p[j] == '!' || p[j] == '^')
@@ -155,6 +166,11 @@ func parseClass(p string, i int) (*byteSet, int, bool) {
 			if byte(prev) <= hi {
 				set.add(byte(prev), hi)
 			}
+			for c := byte('a'); fold && c <= 'z'; c++ {
+				if up := c - 'a' + 'A'; byte(prev) <= up && up <= hi {
+					set.add(c, c)
+				}
+			}
 			prev = -1
 		case c == '[' && j+1 < len(p) && p[j+1] == ':':
 			end := strings.IndexByte(p[j+2:], ']')
@@ -174,6 +190,9 @@ func parseClass(p string, i int) (*byteSet, int, bool) {
 			}
 			for k := 0; k+1 < len(ranges); k += 2 {
 				set.add(ranges[k], ranges[k+1])
+			}
+			if fold && p[j+2:end-1] == "upper" {
+				set.add('a', 'z')
 			}
 			prev = -1
 			j = end
@@ -257,7 +276,7 @@ func (t *tok) one(c byte) bool {
 // are, then the rest matched against the rest of the path. So a "**" right
 // after that literal part is at the rest's start: "a**/b" matches "ab",
 // "a/b" and "ax/y/b", as "a" then "**/b". newRule keeps these for the
-// patterns whose elements cannot be matched one by one (gluedStars).
+// patterns whose elements cannot be matched one by one (wholePath).
 type pathPattern struct {
 	literal string
 	rest    pattern
@@ -276,18 +295,27 @@ func (pp *pathPattern) match(path string) bool {
 	return ok && pp.rest.match(rest)
 }
 
-// gluedStars reports whether a pattern with slashes (its leading and
+// wholePath reports whether a pattern with slashes (its leading and
 // trailing slash taken off) must be matched as a whole path, not element
-// by element: it has an escaped slash, which git matches as a slash, or
-// its first wildcard is a "**" glued to the literal part before it, which
-// git reads as "**" (see pathPattern).
-func gluedStars(p string) bool {
+// by element: it has an escaped slash, which git matches as a slash, or a
+// bracket expression with a slash ("[!/]"), which splitting at slashes
+// would break apart, or its first wildcard is a "**" glued to the literal
+// part before it, which git reads as "**" (see pathPattern).
+func wholePath(p string) bool {
 	for i := 0; i < len(p); i++ {
-		if p[i] == '\\' && i+1 < len(p) {
-			if p[i+1] == '/' {
+		switch p[i] {
+		case '\\':
+			if i+1 < len(p) && p[i+1] == '/' {
 				return true
 			}
 			i++
+		case '[':
+			if _, end, ok := parseClass(p, i, false); ok {
+				if strings.IndexByte(p[i:end], '/') >= 0 {
+					return true
+				}
+				i = end
+			}
 		}
 	}
 	n := strings.IndexAny(p, `*?[\`)

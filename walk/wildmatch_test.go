@@ -73,8 +73,8 @@ func TestPathPattern(t *testing.T) {
 		{"a/b**c", false, nil},
 		{`a\\/b`, false, nil},
 	} {
-		if got := gluedStars(tt.pat); got != tt.glued {
-			t.Errorf("gluedStars(%q) = %v, want %v", tt.pat, got, tt.glued)
+		if got := wholePath(tt.pat); got != tt.glued {
+			t.Errorf("wholePath(%q) = %v, want %v", tt.pat, got, tt.glued)
 		}
 		pp := newPathPattern(tt.pat)
 		for p, want := range tt.paths {
