@@ -108,6 +108,32 @@ func ExpireSession(row model.Row, token string) {
 	}
 }
 
+// Two files of one folder that a Python file imports by name are no
+// package imported whole: the gap to each stays.
+func TestImportGapsOfSiblings(t *testing.T) {
+	repo := writeFiles(t, map[string]string{
+		"app/session.py": `from app.config import MAX_AGE
+from app.errors import Gone
+
+def expire_session(session):
+    """Expire the session when its token expiry passes."""
+    if session.age > MAX_AGE:
+        raise Gone(session.token)
+`,
+		"app/config.py": "MAX_AGE = 3600\n",
+		"app/errors.py": "class Gone(Exception):\n    pass\n",
+	})
+	var gaps []string
+	for _, g := range firstCycleGaps(t, repo) {
+		if g.From == "app/session.py" {
+			gaps = append(gaps, g.Where)
+		}
+	}
+	if !slices.Contains(gaps, "app/config.py") {
+		t.Errorf("gaps of app/session.py %q, want app/config.py", gaps)
+	}
+}
+
 // firstCycleGaps are the gaps of one cycle of a retrieve in repo for a task
 // about a session's token expiry.
 func firstCycleGaps(t *testing.T, repo string) []hone.Gap {

@@ -501,16 +501,25 @@ func (rf *refiner) gapsOf(d *index.Doc, q, next *query, rec *record) []hone.Gap 
 	for _, g := range gaps {
 		targets[g.Where] = true
 	}
-	// A package's folder imported whole (Go's, a Java wildcard) lists
+	// A package's folder imported whole (Go's) lists
 	// each of its files: of those, a gap is a file that defines a name
 	// the file calls, not every file of the package in the order of
 	// their names.
-	perDir := map[string]int{}
-	for _, p := range imports {
-		perDir[path.Dir(p)]++
+	whole := map[string]int{} // a folder an import names whole (Go's): its files among the imports
+	for _, spec := range d.Imports {
+		for _, p := range structure.Resolve(d.Lang, d.Path, spec, rf.ix.Exists) {
+			if strings.HasSuffix(p, "/") {
+				whole[strings.TrimSuffix(p, "/")] = 0
+			}
+		}
 	}
 	for _, p := range imports {
-		if perDir[path.Dir(p)] > 1 && !called[p] {
+		if n, ok := whole[path.Dir(p)]; ok {
+			whole[path.Dir(p)] = n + 1
+		}
+	}
+	for _, p := range imports {
+		if whole[path.Dir(p)] > 1 && !called[p] {
 			continue
 		}
 		if o := rf.ix.Entry(p); o != nil && !targets[p] && q.keep(o) {
@@ -702,7 +711,7 @@ var synonymsByStems = sync.OnceValue(func() map[string][]string {
 		// A phrase with stop words by its other words' stems and as
 		// code joins it ("sign in": sign, and signin), as addProse
 		// makes its concept.
-		for _, key := range []string{strings.Join(stemsOf(term), " "), strings.Join(phraseStems(term), " ")} {
+		for _, key := range []string{strings.Join(phraseStems(term), " ")} {
 			if key == "" {
 				continue
 			}

@@ -355,8 +355,8 @@ func analyzeTask(task string, ix *index.Index) []*concept {
 		}
 		words = append(words, t.Text)
 	})
-	addProse(words, add)
-	addCompounds(task, ix, add, func(stem string) *concept { return byKey[stem] })
+	phrased := addProse(words, add)
+	addCompounds(task, ix, add, func(stem string) *concept { return byKey[stem] }, phrased)
 	addLanguageCodes(order, ix)
 
 	// Weigh each concept by how telling it is in this repository.
@@ -582,10 +582,15 @@ const namedForFiles = 10
 // addProse makes concepts of prose words, joining the phrases the synonym
 // table knows ("rate limit", and "sign in" or "out of memory", whose stop
 // words must be there as written) into one concept.
-func addProse(words []string, add func(*concept)) {
+func addProse(words []string, add func(*concept)) (phrased map[string]int) {
+	phrased = map[string]int{}
 	// A phrase is matched word by word: a stop word as it is written
 	// ("=in"), any other by its stem.
-	phrases := map[string][][]string{} // the first word's key -> the phrases' keys
+	type phrase struct {
+		text string
+		keys []string
+	}
+	phrases := map[string][]phrase{} // the first word's key -> the phrases
 	for _, p := range lexicon.Phrases() {
 		ws := strings.Fields(strings.ToLower(p))
 		if len(ws) < 2 {
@@ -602,7 +607,7 @@ func addProse(words []string, add func(*concept)) {
 			content++
 		}
 		if content > 0 {
-			phrases[keys[0]] = append(phrases[keys[0]], keys)
+			phrases[keys[0]] = append(phrases[keys[0]], phrase{strings.Join(ws, " "), keys})
 		}
 	}
 	var stems, labels, raws []string
@@ -611,6 +616,8 @@ func addProse(words []string, add func(*concept)) {
 			// a translated segment: its first English alternative names it.
 			alts := strings.Split(w[1:], "|")
 			st := stemsOf(alts[0])
+			// nor does a phrase run across it.
+			stems, labels, raws = append(stems, ""), append(labels, ""), append(raws, "")
 			if len(st) == 0 || genericWords[alts[0]] {
 				continue
 			}
@@ -644,34 +651,45 @@ func addProse(words []string, add func(*concept)) {
 		return true
 	}
 	for i := 0; i < len(stems); i++ {
-		var cands [][]string
+		var cands []phrase
 		if stems[i] != "" {
 			cands = phrases[stems[i]]
 		}
 		if raws[i] != "" {
 			cands = append(cands[:len(cands):len(cands)], phrases["="+raws[i]]...)
 		}
-		matched := false
-		for _, keys := range cands {
-			if !matches(i, keys) {
-				continue
+		// The first phrase that matches, or one the task writes as the
+		// table does ("time out", not "timed out").
+		var ph *phrase
+		for k := range cands {
+			p := &cands[k]
+			if matches(i, p.keys) && (ph == nil || p.text == strings.Join(raws[i:i+len(p.keys)], " ")) {
+				ph = p
 			}
-			label := strings.Join(raws[i:i+len(keys)], " ")
-			c := &concept{label: label, kind: prose, alts: []alt{{stems: phraseStems(label), label: label, discount: 1, source: "task"}}}
+		}
+		if ph != nil {
+			label := strings.Join(raws[i:i+len(ph.keys)], " ")
+			// As the table writes it ("log out" for "logging out"), then
+			// as the task does.
+			c := &concept{label: label, kind: prose, alts: []alt{{stems: phraseStems(ph.text), label: label, discount: 1, source: "task"}}}
+			if as := phraseStems(label); !c.hasStems(as) {
+				c.alts = append(c.alts, alt{stems: as, label: label, discount: 1, source: "task"})
+			}
 			// A phrase with stop words is searched as code joins it
 			// (signin, outofmemory), and by its other words too.
 			if own := stemsOf(label); !c.hasStems(own) && len(own) > 0 {
 				c.alts = append(c.alts, alt{stems: own, label: label, discount: splitDiscount, source: "task"})
 			}
 			add(c)
-			i += len(keys) - 1
-			matched = true
-			break
+			phrased[label]++
+			i += len(ph.keys) - 1
+			continue
 		}
-		if !matched && stems[i] != "" && len(labels[i]) >= 3 {
+		if stems[i] != "" && len(labels[i]) >= 3 {
 			add(&concept{label: labels[i], kind: prose, alts: []alt{{stems: []string{stems[i]}, label: labels[i], discount: 1, source: "task"}}})
 		}
 	}
+	return phrased
 }
 
 // addCompounds finds two words the task writes apart that the code may
@@ -680,12 +698,14 @@ func addProse(words []string, add func(*concept)) {
 // term of the index that no more files hold than hold either word (where
 // the code says it at all). A word and a particle ("back off" for
 // backoff, "log in", "time out") make a concept of their own, which the
-// particle alone never was; a word and another stop word ("element it")
-// make nothing. Two words ("time stamp", "file name", "health check")
-// whose joined form code in general writes as one word make it one more
-// way the second word's concept shows in code, which leaves the
-// concept's weight as it was.
-func addCompounds(task string, ix *index.Index, add func(*concept), conceptOf func(stem string) *concept) {
+// particle alone never was, unless addProse made that mention a phrase
+// of the synonym table (phrased); a word and another stop word ("element
+// it") make nothing. Two words ("time stamp", "file name", "health
+// check") whose joined form code in general writes as one word make it
+// one more way the second word's concept shows in code: the concept is
+// weighed by the word's own files, or by the joined form's where the code
+// never says the word alone.
+func addCompounds(task string, ix *index.Index, add func(*concept), conceptOf func(stem string) *concept, phrased map[string]int) {
 	type word struct {
 		text, stem string
 		pos        int
@@ -713,7 +733,7 @@ func addCompounds(task string, ix *index.Index, add func(*concept), conceptOf fu
 	}
 	for i := 0; i+1 < len(ws); i++ {
 		a, b := ws[i], ws[i+1]
-		if !word1(a) || !word1(b) || a.stop && !particles[a.text] || b.stop && !particles[b.text] || a.stop && b.stop || len(a.text)+len(b.text) < 6 {
+		if !word1(a) || !word1(b) || a.stop && !particles[a.text] || b.stop && !particles[b.text] || a.stop && b.stop || len(a.text)+len(b.text) < 5 {
 			continue
 		}
 		// "back off", or "back-off", which the tokenizer reads as one
@@ -737,6 +757,10 @@ func addCompounds(task string, ix *index.Index, add func(*concept), conceptOf fu
 		}
 		joined := alt{stems: []string{stem}, label: a.text + b.text, discount: 1, source: "task"}
 		if a.stop || b.stop {
+			if label := a.text + " " + b.text; phrased[label] > 0 {
+				phrased[label]-- // addProse made this mention a phrase
+				continue
+			}
 			add(&concept{label: a.text + " " + b.text, kind: prose, alts: []alt{joined}})
 			continue
 		}
@@ -752,10 +776,10 @@ func addCompounds(task string, ix *index.Index, add func(*concept), conceptOf fu
 }
 
 // particles are the stop words that make one word with the word beside
-// them: back off, log in, set up, time out, roll back, up load.
+// them: back off, log in, set up, time out, up load.
 var particles = map[string]bool{
 	"up": true, "down": true, "in": true, "out": true, "on": true, "off": true,
-	"over": true, "back": true, "away": true, "by": true, "through": true,
+	"over": true, "by": true, "through": true,
 }
 
 // wholeStem is the stem the index gives an identifier as a whole, as the

@@ -236,6 +236,43 @@ func TestCompounds(t *testing.T) {
 	}
 }
 
+// A phrase of the synonym table counts once a mention, whether or not
+// code joins it, and is searched as the table writes it ("log out" for
+// "logging out", "time out" for "time out", not "timed out").
+func TestPhraseConcepts(t *testing.T) {
+	ix, err := buildIndex(writeFiles(t, map[string]string{
+		"auth.go":  "package x\n\n// signin handles a user's sign in\nfunc signin() {}\n\nvar timeout = 3\n",
+		"other.go": "package x\n\n// sign the request\nfunc sign() {}\n\nfunc logout() {}\n",
+	}), index.Options{Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	for _, tt := range []struct {
+		task, label, first string
+		count              int
+	}{
+		{"users cannot sign in", "sign in", "signin", 1},
+		{"users cannot sign in; sign in fails", "sign in", "signin", 2},
+		{"the request should time out", "time out", "timeout", 1},
+		{"logging out leaves the session", "logging out", "logout", 1},
+	} {
+		var got *concept
+		for _, c := range analyzeTask(tt.task, ix) {
+			if c.label == tt.label {
+				got = c
+			}
+		}
+		if got == nil {
+			t.Errorf("%q: no concept %q", tt.task, tt.label)
+			continue
+		}
+		if got.count != tt.count || strings.Join(got.alts[0].stems, " ") != tt.first {
+			t.Errorf("%q: %q counted %d, first searched as %v; want %d, %s", tt.task, tt.label, got.count, got.alts[0].stems, tt.count, tt.first)
+		}
+	}
+}
+
 func TestPhraseStems(t *testing.T) {
 	if got := phraseStems("sign in"); !slices.Equal(got, []string{"signin"}) {
 		t.Errorf("sign in: %v", got)

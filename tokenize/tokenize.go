@@ -57,7 +57,8 @@ const MaxLen = 64
 //   - lower or digit followed by upper: "getUser" -> get, user
 //   - an acronym ends before its last capital when that capital starts a
 //     lower-case word: "XMLHttpRequest" -> xml, http, request; a trailing
-//     plural "s" stays with the acronym: "getIDs" -> get, ids
+//     plural "s" stays with the acronym: "getIDs" -> get, ids; so does a
+//     version's "v" and number: "EnableIPv6" -> enable, ipv6
 //   - digits stay attached to the letters before them, and lower-case
 //     letters after digits continue the part: "getUserID2" -> get, user,
 //     id2; "utf8Decode" -> utf8, decode; "md5sum" -> md5sum
