@@ -708,17 +708,16 @@ func synonymsOf(c *concept) []string {
 var synonymsByStems = sync.OnceValue(func() map[string][]string {
 	m := map[string][]string{}
 	for _, term := range lexicon.Terms() {
-		// A phrase with stop words by its other words' stems and as
-		// code joins it ("sign in": sign, and signin), as addProse
-		// makes its concept.
-		for _, key := range []string{strings.Join(phraseStems(term), " ")} {
-			if key == "" {
-				continue
-			}
-			for _, s := range lexicon.Synonyms(term) {
-				if !slices.Contains(m[key], s) {
-					m[key] = append(m[key], s)
-				}
+		// A phrase with stop words as code joins it ("sign in":
+		// signin), as addProse makes its concept's first form; not by
+		// its other words, which would give "sign" login's synonyms.
+		key := strings.Join(phraseStems(term), " ")
+		if key == "" {
+			continue
+		}
+		for _, s := range lexicon.Synonyms(term) {
+			if !slices.Contains(m[key], s) {
+				m[key] = append(m[key], s)
 			}
 		}
 	}

@@ -190,20 +190,11 @@ func globElem(s string) nameMatcher {
 
 // matchCompiled reports whether the path elements match a pattern's
 // compiled elements (globElem), "**" standing for any number of them; a
-// last "**" for one or more.
+// last "**" for one or more. It fills a table of which pattern suffix
+// matches which path suffix, in steps of the pattern's length times the
+// path's: trying each split of the path for each "**" in turn would take
+// steps exponential in their number, which an ignore file chooses.
 func matchCompiled(pat []nameMatcher, elems []string) bool {
-	return matchElems(len(pat), func(i int) bool { return pat[i].op == opStars }, func(i int, e string) bool {
-		return pat[i].match(e)
-	}, elems)
-}
-
-// matchElems is matchCompiled's walk, for a pattern of n elements, stars(i)
-// telling a "**" and match(i, e) whether the i-th element matches e. It
-// fills a table of which pattern suffix matches which path suffix, in
-// steps of the pattern's length times the path's: trying each split of
-// the path for each "**" in turn would take steps exponential in their
-// number, which an ignore file chooses.
-func matchElems(n int, stars func(int) bool, match func(int, string) bool, elems []string) bool {
 	m := len(elems)
 	var buf [2][32]bool
 	next, cur := buf[0][:0], buf[1][:0]
@@ -214,8 +205,8 @@ func matchElems(n int, stars func(int) bool, match func(int, string) bool, elems
 	next, cur = next[:m+1], cur[:m+1]
 	clear(next)
 	next[m] = true
-	for i := n - 1; i >= 0; i-- {
-		star, last := stars(i), i == n-1
+	for i := len(pat) - 1; i >= 0; i-- {
+		star, last := pat[i].op == opStars, i == len(pat)-1
 		for j := m; j >= 0; j-- {
 			switch {
 			case star && last:
@@ -225,7 +216,7 @@ func matchElems(n int, stars func(int) bool, match func(int, string) bool, elems
 			case j == m:
 				cur[j] = false
 			default:
-				cur[j] = next[j+1] && match(i, elems[j])
+				cur[j] = next[j+1] && pat[i].match(elems[j])
 			}
 		}
 		next, cur = cur, next
