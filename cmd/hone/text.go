@@ -30,7 +30,7 @@ func writeText(w io.Writer, res *hone.Result) error {
 	for _, c := range res.Cycles {
 		fmt.Fprintf(b, "\n── Cycle %d ──\n", c.N)
 		fmt.Fprintf(b, "Dispatch\n")
-		fmt.Fprintf(b, "  keywords:    %s\n", list(c.Query.Keywords, 16))
+		fmt.Fprintf(b, "  keywords:    %s\n", list(keywordLabels(c.Query), 16))
 		if len(c.Query.Patterns) > 0 {
 			fmt.Fprintf(b, "  patterns:    %s\n", list(c.Query.Patterns, 8))
 		} else {
@@ -294,6 +294,26 @@ func band(r float64) string {
 		return "tangential"
 	}
 	return "irrelevant"
+}
+
+// keywordLabels are a query's search terms as the task or the code writes
+// them ("duration", "isinstance"), in the query's order, each once: the
+// stems that Keywords holds ("durat", "isinst") are what the index
+// matches, not what a reader knows.
+func keywordLabels(q hone.Query) []string {
+	out := []string{}
+	seen := map[string]bool{}
+	for _, t := range q.Terms {
+		l := t.Label
+		if l == "" {
+			l = strings.Join(t.Stems, " ")
+		}
+		if k := strings.ToLower(l); !seen[k] {
+			seen[k] = true
+			out = append(out, l)
+		}
+	}
+	return out
 }
 
 func list(ss []string, max int) string {

@@ -83,3 +83,41 @@ func TestTextCycleBlock(t *testing.T) {
 		})
 	}
 }
+
+// A cycle's keywords are its terms as the task and the code write them,
+// each once whatever its case, in the query's order; a term without a
+// label shows its stems.
+func TestTextKeywords(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		terms []hone.Term
+		want  string
+	}{
+		{"labels, not stems", []hone.Term{
+			{Stems: []string{"durat"}, Label: "duration"},
+			{Stems: []string{"interv"}, Label: "interval"},
+		}, "  keywords:    duration, interval\n"},
+		{"each once", []hone.Term{
+			{Stems: []string{"token"}, Label: "token"},
+			{Stems: []string{"token"}, Label: "Token"},
+			{Stems: []string{"queryset"}, Label: "QuerySet"},
+			{Stems: []string{"queri", "set"}, Label: "QuerySet"},
+		}, "  keywords:    token, QuerySet\n"},
+		{"stems where no label", []hone.Term{
+			{Stems: []string{"access", "token"}},
+		}, "  keywords:    access token\n"},
+		{"none", nil, "  keywords:    \n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res := &hone.Result{Task: "t", Threshold: hone.DefaultThreshold, StopReason: hone.StopMaxCycles,
+				Cycles: []hone.Cycle{{N: 1, Query: hone.Query{Terms: tc.terms}}}}
+			var b strings.Builder
+			if err := writeText(&b, res); err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(b.String(), tc.want) {
+				t.Errorf("text lacks %q:\n%s", tc.want, b.String())
+			}
+		})
+	}
+}
