@@ -361,8 +361,11 @@ func conceptEvidence(ix *index.Index, d *index.Doc, c *concept) (e, about float6
 		about = math.Max(about, ab)
 		if v > e {
 			e, at = v, strongestField(d, s, a.stems)
-			if a.source == "synonym" || a.source == "vocabulary" || a.source == "thesaurus" || a.source == "glossary" {
+			switch {
+			case a.source == "synonym" || a.source == "vocabulary" || a.source == "thesaurus" || a.source == "glossary":
 				at.as = a.label
+			case c.kind == prose && len(a.stems) == 1:
+				at.as = otherWord(surfaceOf(d, at, a.stems[0]), a.label)
 			}
 		}
 	}
@@ -371,6 +374,55 @@ func conceptEvidence(ix *index.Index, d *index.Doc, c *concept) (e, about float6
 		about *= otherPathShare
 	}
 	return e, about, at
+}
+
+// surfaceOf is the word the file writes for a stem where it matched: the
+// word of its name, of its folders, or of the definition that matched,
+// else the shortest word the file has for it. "" where none shows it.
+func surfaceOf(d *index.Doc, at where, stem string) string {
+	find := func(s string) string {
+		w := ""
+		tokenize.EachShort(s, func(t tokenize.Token) {
+			if w == "" && t.Stem == stem {
+				w = t.Text
+			}
+		})
+		return w
+	}
+	switch at.field {
+	case "name":
+		base := path.Base(d.Path)
+		if w := find(strings.TrimSuffix(base, path.Ext(base))); w != "" {
+			return w
+		}
+		return find(path.Base(path.Dir(d.Path))) // index.ts, named for its folder
+	case "path":
+		return find(path.Dir(d.Path))
+	case "definitions":
+		if at.def != "" {
+			return find(at.def)
+		}
+	}
+	i := sort.Search(len(d.Terms), func(i int) bool { return d.Terms[i].Stem >= stem })
+	if i < len(d.Terms) && d.Terms[i].Stem == stem {
+		if d.Terms[i].Surface != "" {
+			return d.Terms[i].Surface
+		}
+		return stem
+	}
+	return ""
+}
+
+// otherWord is the file's word where it is another word than the task's
+// that the stemmer took for the same ("container" for "containing",
+// "expires" for "expiry"), for a reason to name both; "" where it is the
+// task's word, or the one inflected ("tokens" for "token").
+func otherWord(file, task string) string {
+	f, t := strings.ToLower(file), strings.ToLower(task)
+	if f == "" || strings.HasPrefix(f, t) || strings.HasPrefix(t, f) {
+		return ""
+	}
+	return file
 }
 
 func aboutness(tf [index.NumFields]uint16) float64 {

@@ -84,3 +84,38 @@ func TestReason(t *testing.T) {
 		}
 	}
 }
+
+// A reason names the file's own word where the stemmer took another word
+// of the task for it: a file named container.go matched "containing",
+// and its reason says so; a plural or a longer form of the task's word
+// is the word itself.
+func TestReasonNamesTheFilesWord(t *testing.T) {
+	doc := &index.Doc{
+		Entry: index.Entry{Path: "daemon/container/container.go"},
+		Terms: []index.TermFreq{{Stem: "contain", Surface: "contains"}, {Stem: "expir", Surface: "expires"}, {Stem: "token", Surface: "tokens"}},
+	}
+	for _, c := range []struct {
+		at   where
+		stem string
+		task string
+		want string
+	}{
+		{where{field: "name"}, "contain", "containing", "container"},
+		{where{field: "name"}, "contain", "Container", ""},
+		{where{field: "path"}, "contain", "containing", "container"},
+		{where{field: "definitions", def: "ContainerStart"}, "contain", "containing", "container"},
+		{where{field: "body"}, "contain", "containing", "contains"},
+		{where{field: "body"}, "expir", "expiry", "expires"},
+		{where{field: "body"}, "token", "token", ""},
+		{where{field: "body"}, "token", "tokens", ""},
+		{where{field: "body"}, "absent", "absent", ""},
+	} {
+		if got := otherWord(surfaceOf(doc, c.at, c.stem), c.task); got != c.want {
+			t.Errorf("%+v %s for %q: %q, want %q", c.at, c.stem, c.task, got, c.want)
+		}
+	}
+	m := match{label: "containing", where: where{field: "name", as: otherWord(surfaceOf(doc, where{field: "name"}, "contain"), "containing")}}
+	if got, want := m.text(true), `named for "container" (for "containing")`; got != want {
+		t.Errorf("reason %s, want %s", got, want)
+	}
+}
