@@ -203,6 +203,23 @@ func TestTranslate(t *testing.T) {
 		{"快照恢复", "snapshot|restore"},
 		{"部分片段丢失", "lost"},
 		{"分布式锁的副本和分片", "distributed|lock|replica|shard"},
+		// Systems, tooling and interfaces (2026-12-07); 卷积 stays
+		// convolution, and 卷入 is no volume.
+		{"删除卷的时候如果卷还在被容器使用应该报错", "delete|volume|volume|container|error"},
+		{"构建缓存清理命令不会删除悬空的缓存", "build|cache|cleanup|command|delete|dangling|cache"},
+		{"容器日志轮转后停止输出", "container|log|rotate|stop|output"},
+		{"卷积层的参数", "convolution|layer|parameter"},
+		{"他被卷入了", ""},
+		{"给守护进程加健康检查", "daemon|health check"},
+		{"用打桩替换网络请求", "stub|replace|network|request"},
+		{"进程退出码不对", "process|exit code"},
+		{"读写锁导致死锁", "rwlock|deadlock"},
+		// No term takes a character of the common words around it:
+		// 宏观 is no macro, 卷起 no volume.
+		{"存在线程安全问题", "thread|security|issue"},
+		{"宏观上", ""},
+		{"把表格卷起来", "table"},
+		{"断点处暂停", "breakpoint|pause"},
 		{"", ""},
 		{"hello world", ""},
 		{"天气很好", ""},
