@@ -17,7 +17,7 @@ type fileText struct {
 	lines   []string
 
 	mu      sync.Mutex
-	stems   [][]string // each line's distinct stems once tokenized, whole identifiers left out
+	stems   [][]string // each line's distinct stems once tokenized, whole identifiers and stop words left out
 	done    []bool
 	scratch []string
 }
@@ -35,8 +35,12 @@ func (ft *fileText) lineStems(i int) []string {
 		// Gathered in a scratch slice, kept in one of their size: a
 		// line's slice grown stem by stem cost a third of the tokenizing.
 		ft.scratch = ft.scratch[:0]
+		// Stop words are left out, as the index leaves them out of a
+		// file's text: kept, they would only meet the other words that
+		// stem as they do ("does" the name Doe, "only" a term "onli"). The
+		// name words (import, include, export) stay, as the task keeps them.
 		tokenize.EachShort(ft.lines[i], func(t tokenize.Token) {
-			if !t.Whole && !slices.Contains(ft.scratch, t.Stem) {
+			if !t.Whole && (!t.Stop || tokenize.IsNameWord(t.Text)) && !slices.Contains(ft.scratch, t.Stem) {
 				ft.scratch = append(ft.scratch, t.Stem)
 			}
 		})

@@ -41,6 +41,27 @@ func TestTextCache(t *testing.T) {
 	}
 }
 
+// A line's stems are the words the index holds of a file's text: no stop
+// word, which would meet only the words that stem as it does ("does" the
+// name Doe's "doe"), but the name words the task keeps.
+func TestLineStemsStopWords(t *testing.T) {
+	ft := newTextCache(1 << 10).of([]byte("// it only does what was said, before the import\n// signed: Jane Doe\n"))
+	got := ft.lineStems(0)
+	for _, w := range []string{"onli", "doe", "befor", "the", "it"} {
+		if slices.Contains(got, w) {
+			t.Errorf("line 0's stems %q hold %q, a stop word's", got, w)
+		}
+	}
+	for _, w := range []string{"said", "import"} {
+		if !slices.Contains(got, w) {
+			t.Errorf("line 0's stems %q lack %q", got, w)
+		}
+	}
+	if got := ft.lineStems(1); !slices.Contains(got, "doe") {
+		t.Errorf("line 1's stems %q lack doe, a name's", got)
+	}
+}
+
 // BenchmarkLineStems tokenizes every line of a file of this repository,
 // as refine and the ranking do for each candidate they read.
 func BenchmarkLineStems(b *testing.B) {
