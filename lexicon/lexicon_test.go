@@ -215,8 +215,21 @@ func TestTranslate(t *testing.T) {
 		{"进程退出码不对", "process|exit code"},
 		{"读写锁导致死锁", "rwlock|deadlock"},
 		// No term takes a character of the common words around it:
-		// 宏观 is no macro, 卷起 no volume.
-		{"存在线程安全问题", "thread|security|issue"},
+		// 宏观 is no macro, 卷起 and 问卷 no volume, 检查点击 no
+		// checkpoint, 不断点击 no breakpoint, 简单例子 no singleton.
+		{"存在线程安全问题", "thread safe|issue"},
+		{"管理员拥有所有权限", "admin|permission"},
+		{"检查点击事件是否触发", "check|click|event|trigger"},
+		{"用户不断点击按钮", "user|click|button"},
+		{"这是一个简单例子", ""},
+		{"区别名称大小写", "name|case"},
+		{"凭借用户的令牌访问", "user|token|access"},
+		{"上报文件失败", "report|file|failure"},
+		{"执行计划任务时失败", "execute|scheduled task|failure"},
+		{"单元数据", "unit|data"},
+		{"问卷调查", ""},
+		{"卷轴组件", "scroll|component"},
+		{"充电桩状态同步失败", "state|sync|failure"},
 		{"宏观上", ""},
 		{"把表格卷起来", "table"},
 		{"断点处暂停", "breakpoint|pause"},
