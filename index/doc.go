@@ -114,11 +114,17 @@ type Doc struct {
 
 // TF returns the term's frequency in each field of the file.
 func (d *Doc) TF(stem string) [NumFields]uint16 {
+	t, _ := d.Term(stem)
+	return t.TF
+}
+
+// Term returns the file's term for a stem, and whether it has one.
+func (d *Doc) Term(stem string) (TermFreq, bool) {
 	i := sort.Search(len(d.Terms), func(i int) bool { return d.Terms[i].Stem >= stem })
 	if i < len(d.Terms) && d.Terms[i].Stem == stem {
-		return d.Terms[i].TF
+		return d.Terms[i], true
 	}
-	return [NumFields]uint16{}
+	return TermFreq{}, false
 }
 
 // CallsOut returns the names the file calls that it does not define

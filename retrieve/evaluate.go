@@ -350,7 +350,8 @@ func conceptEvidence(ix *index.Index, d *index.Doc, c *concept) (e, about float6
 			return sameNameEvidence, sameNameEvidence, where{field: "file name"}
 		}
 	}
-	for _, a := range c.alts {
+	var best *alt
+	for i, a := range c.alts {
 		tf, ok := altFreqs(d, a.stems)
 		if !ok {
 			continue
@@ -360,14 +361,15 @@ func conceptEvidence(ix *index.Index, d *index.Doc, c *concept) (e, about float6
 		ab := a.discount * aboutness(tf)
 		about = math.Max(about, ab)
 		if v > e {
-			e, at = v, strongestField(d, s, a.stems)
-			switch {
-			case a.source == "synonym" || a.source == "vocabulary" || a.source == "thesaurus" || a.source == "glossary":
-				at.as = a.label
-			case c.kind == prose && len(a.stems) == 1:
-				at.as = otherWord(surfaceOf(d, at, a.stems[0]), a.label)
-			}
+			e, at, best = v, strongestField(d, s, a.stems), &c.alts[i]
 		}
+	}
+	switch {
+	case best == nil:
+	case best.source == "synonym" || best.source == "vocabulary" || best.source == "thesaurus" || best.source == "glossary":
+		at.as = best.label
+	case c.kind == prose && len(best.stems) == 1:
+		at.as = otherWord(surfaceOf(d, at, best.stems[0]), best.label)
 	}
 	if c.kind == filePath {
 		e *= otherPathShare // another file of the same name: weak
@@ -392,7 +394,11 @@ func surfaceOf(d *index.Doc, at where, stem string) string {
 	switch at.field {
 	case "name":
 		base := path.Base(d.Path)
-		if w := find(strings.TrimSuffix(base, path.Ext(base))); w != "" {
+		name := strings.TrimSuffix(base, path.Ext(base))
+		if name == "" {
+			name = base // .env, as the index names it
+		}
+		if w := find(name); w != "" {
 			return w
 		}
 		return find(path.Base(path.Dir(d.Path))) // index.ts, named for its folder
@@ -403,10 +409,9 @@ func surfaceOf(d *index.Doc, at where, stem string) string {
 			return find(at.def)
 		}
 	}
-	i := sort.Search(len(d.Terms), func(i int) bool { return d.Terms[i].Stem >= stem })
-	if i < len(d.Terms) && d.Terms[i].Stem == stem {
-		if d.Terms[i].Surface != "" {
-			return d.Terms[i].Surface
+	if t, ok := d.Term(stem); ok {
+		if t.Surface != "" {
+			return t.Surface
 		}
 		return stem
 	}
@@ -416,13 +421,31 @@ func surfaceOf(d *index.Doc, at where, stem string) string {
 // otherWord is the file's word where it is another word than the task's
 // that the stemmer took for the same ("container" for "containing",
 // "expires" for "expiry"), for a reason to name both; "" where it is the
-// task's word, or the one inflected ("tokens" for "token").
+// task's word, or the one inflected ("tokens" for "token", "caching" for
+// "cache", "policies" for "policy").
 func otherWord(file, task string) string {
-	f, t := strings.ToLower(file), strings.ToLower(task)
-	if f == "" || strings.HasPrefix(f, t) || strings.HasPrefix(t, f) {
+	if file == "" || uninflected(strings.ToLower(file)) == uninflected(strings.ToLower(task)) {
 		return ""
 	}
 	return file
+}
+
+// uninflected is a lower-case English word without its inflection: the
+// plural's or the verb's ending (-s, -es, -ies, -ed, -ied, -ing) and a
+// final e, so that a word's forms meet ("caching" and "cache" are cach,
+// "policies" and "policy" policy, "classes" and "class" class) and a
+// word of its own does not ("container" is not "contain").
+func uninflected(w string) string {
+	for _, end := range []struct{ from, to string }{{"ies", "y"}, {"ied", "y"}, {"ing", ""}, {"ed", ""}, {"es", ""}, {"s", ""}} {
+		if end.from == "s" && (strings.HasSuffix(w, "ss") || strings.HasSuffix(w, "us") || strings.HasSuffix(w, "is")) {
+			break // class, status, basis: no plural
+		}
+		if r, ok := strings.CutSuffix(w, end.from); ok && len(r) >= 3 {
+			w = r + end.to
+			break
+		}
+	}
+	return strings.TrimSuffix(w, "e")
 }
 
 func aboutness(tf [index.NumFields]uint16) float64 {

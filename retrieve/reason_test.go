@@ -104,7 +104,7 @@ func TestReasonNamesTheFilesWord(t *testing.T) {
 		{where{field: "name"}, "contain", "Container", ""},
 		{where{field: "path"}, "contain", "containing", "container"},
 		{where{field: "definitions", def: "ContainerStart"}, "contain", "containing", "container"},
-		{where{field: "body"}, "contain", "containing", "contains"},
+		{where{field: "body"}, "contain", "containing", ""}, // contains, as inflected
 		{where{field: "body"}, "expir", "expiry", "expires"},
 		{where{field: "body"}, "token", "token", ""},
 		{where{field: "body"}, "token", "tokens", ""},
@@ -117,5 +117,49 @@ func TestReasonNamesTheFilesWord(t *testing.T) {
 	m := match{label: "containing", where: where{field: "name", as: otherWord(surfaceOf(doc, where{field: "name"}, "contain"), "containing")}}
 	if got, want := m.text(true), `named for "container" (for "containing")`; got != want {
 		t.Errorf("reason %s, want %s", got, want)
+	}
+}
+
+// The task's word and the file's are the same word where only their
+// inflection differs.
+func TestOtherWord(t *testing.T) {
+	for _, c := range []struct{ file, task, want string }{
+		{"container", "containing", "container"},
+		{"caching", "cache", ""},
+		{"policies", "policy", ""},
+		{"retried", "retry", ""},
+		{"classes", "class", ""},
+		{"statuses", "status", ""},
+		{"Tokens", "token", ""},
+		{"expires", "expiry", "expires"},
+		{"logger", "log", "logger"},
+		{"", "log", ""},
+	} {
+		if got := otherWord(c.file, c.task); got != c.want {
+			t.Errorf("otherWord(%q, %q) = %q, want %q", c.file, c.task, got, c.want)
+		}
+	}
+}
+
+// conceptEvidence names the file's word where it matched the task's
+// another way: the reason a ranking shows comes from it.
+func TestConceptEvidenceNamesTheFilesWord(t *testing.T) {
+	ix, err := buildIndex(writeFiles(t, map[string]string{
+		"daemon/container.go": "package daemon\n\nfunc Start() {}\n",
+		"daemon/tokens.go":    "package daemon\n\nfunc Sign() {}\n",
+	}), index.Options{Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	for _, c := range []struct{ path, word, stem, want string }{
+		{"daemon/container.go", "containing", "contain", "container"},
+		{"daemon/tokens.go", "token", "token", ""},
+	} {
+		cpt := &concept{label: c.word, kind: prose, alts: []alt{{stems: []string{c.stem}, label: c.word, discount: 1, source: "task"}}}
+		e, _, at := conceptEvidence(ix, ix.Doc(c.path), cpt)
+		if e == 0 || at.field != "name" || at.as != c.want {
+			t.Errorf("%s for %q: evidence %.2f in %q as %q, want the name as %q", c.path, c.word, e, at.field, at.as, c.want)
+		}
 	}
 }

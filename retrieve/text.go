@@ -38,7 +38,8 @@ func (ft *fileText) lineStems(i int) []string {
 		// Stop words are left out, as the index leaves them out of a
 		// file's text: kept, they would only meet the other words that
 		// stem as they do ("does" the name Doe, "only" a term "onli"). The
-		// name words (import, include, export) stay, as the task keeps them.
+		// name words (import, include, export) stay, though the index leaves
+		// them out of a file's text too: the task keeps them as concepts.
 		tokenize.EachShort(ft.lines[i], func(t tokenize.Token) {
 			if !t.Whole && (!t.Stop || tokenize.IsNameWord(t.Text)) && !slices.Contains(ft.scratch, t.Stem) {
 				ft.scratch = append(ft.scratch, t.Stem)
