@@ -230,6 +230,25 @@ func TestTranslate(t *testing.T) {
 		{"问卷调查", ""},
 		{"卷轴组件", "scroll|component"},
 		{"充电桩状态同步失败", "state|sync|failure"},
+		// A second review's sentences: 报错 stays an error after 上, 线上
+		// and 以上; 一轮 is no rotation, 除非阻塞 no nonblocking, 改变基础
+		// no rebase, 临时延长 no latency, 联网关闭 no gateway, 例子模块
+		// no submodule, 流水合并 no hydration.
+		{"线上报错500", "error"},
+		{"出现以上报错信息", "error"},
+		{"线上报警", "alert"},
+		{"一轮转换后数据丢失", "convert|data|lost"},
+		{"除非阻塞时间过长", "block|time"},
+		{"改变基础镜像后构建失败", "change|image|build|failure"},
+		{"临时延长超时时间", "temporary|timeout|time"},
+		{"联网关闭后重试", "close|retry"},
+		{"这个例子模块导入失败", "module|import|failure"},
+		{"流水合并", "stream|merge"},
+		{"所有权重都是零", "weight"},
+		{"不断开连接", "disconnect|connection"},
+		{"测试里不断言返回值", "test|assert|return value"},
+		{"精简单元测试", "unit test"},
+		{"地区别名", "region|alias"},
 		{"宏观上", ""},
 		{"把表格卷起来", "table"},
 		{"断点处暂停", "breakpoint|pause"},
