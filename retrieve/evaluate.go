@@ -430,22 +430,33 @@ func otherWord(file, task string) string {
 	return file
 }
 
-// uninflected is a lower-case English word without its inflection: the
-// plural's or the verb's ending (-s, -es, -ies, -ed, -ied, -ing) and a
-// final e, so that a word's forms meet ("caching" and "cache" are cach,
-// "policies" and "policy" policy, "classes" and "class" class) and a
-// word of its own does not ("container" is not "contain").
+// uninflected is a lower-case English word without its inflections: up to
+// two of the plural's or the verb's endings (-s, -es, -ies, -ed, -ied,
+// -ing; "settings" is set), a consonant doubled before -ing or -ed
+// ("running" is run), a final e, and a final y as i, so that a word's
+// forms meet ("caching" and "cache" are cach, "policies" and "policy"
+// polici, "cookies" and "cookie" cooki) and a word of its own does not
+// ("container" is not "contain").
 func uninflected(w string) string {
-	for _, end := range []struct{ from, to string }{{"ies", "y"}, {"ied", "y"}, {"ing", ""}, {"ed", ""}, {"es", ""}, {"s", ""}} {
-		if end.from == "s" && (strings.HasSuffix(w, "ss") || strings.HasSuffix(w, "us") || strings.HasSuffix(w, "is")) {
-			break // class, status, basis: no plural
-		}
-		if r, ok := strings.CutSuffix(w, end.from); ok && len(r) >= 3 {
-			w = r + end.to
-			break
+	for pass := 0; pass < 2; pass++ { // settings, setting: sett
+		for _, end := range []struct{ from, to string }{{"ies", "i"}, {"ied", "i"}, {"ing", ""}, {"ed", ""}, {"es", ""}, {"s", ""}} {
+			if end.from == "s" && (strings.HasSuffix(w, "ss") || strings.HasSuffix(w, "us")) {
+				break // class, status: no plural
+			}
+			if r, ok := strings.CutSuffix(w, end.from); ok && len(r) >= 2 {
+				if n := len(r); end.to == "" && (end.from == "ing" || end.from == "ed") && n >= 3 && r[n-1] == r[n-2] && !strings.ContainsRune("aeiouylsz", rune(r[n-1])) {
+					r = r[:n-1] // running, stopped, committed
+				}
+				w = r + end.to
+				break
+			}
 		}
 	}
-	return strings.TrimSuffix(w, "e")
+	w = strings.TrimSuffix(w, "e")
+	if r, ok := strings.CutSuffix(w, "y"); ok && len(r) >= 2 {
+		w = r + "i" // policy, policies; cookie, cookies
+	}
+	return w
 }
 
 func aboutness(tf [index.NumFields]uint16) float64 {

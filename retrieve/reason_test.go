@@ -133,6 +133,15 @@ func TestOtherWord(t *testing.T) {
 		{"Tokens", "token", ""},
 		{"expires", "expiry", "expires"},
 		{"logger", "log", "logger"},
+		{"strings", "string", ""},
+		{"settings", "setting", ""},
+		{"running", "run", ""},
+		{"stopped", "stop", ""},
+		{"committed", "commit", ""},
+		{"cookies", "cookie", ""},
+		{"apis", "api", ""},
+		{"ids", "id", ""},
+		{"mapping", "maps", ""},
 		{"", "log", ""},
 	} {
 		if got := otherWord(c.file, c.task); got != c.want {
