@@ -438,7 +438,7 @@ func otherWord(file, task string) string {
 // polici, "cookies" and "cookie" cooki) and a word of its own does not
 // ("container" is not "contain").
 func uninflected(w string) string {
-	for pass := 0; pass < 2; pass++ { // settings, setting: sett
+	for pass := 0; pass < 2; pass++ { // settings: setting, then set
 		for _, end := range []struct{ from, to string }{{"ies", "i"}, {"ied", "i"}, {"ing", ""}, {"ed", ""}, {"es", ""}, {"s", ""}} {
 			if end.from == "s" && (strings.HasSuffix(w, "ss") || strings.HasSuffix(w, "us")) {
 				break // class, status: no plural
