@@ -153,6 +153,22 @@ var moduleIndex = map[string]bool{
 	"__init__.py": true, "mod.rs": true, "lib.rs": true,
 }
 
+// NameTexts are the texts a file's name field is read from: its name
+// without its extension (the whole name where that leaves nothing:
+// .env), and for a module's index file (index.ts, __init__.py, mod.rs)
+// its folder's name, for which the module is named ("" for other files).
+func NameTexts(p string) (name, module string) {
+	base := path.Base(p)
+	name = strings.TrimSuffix(base, path.Ext(base))
+	if name == "" {
+		name = base
+	}
+	if moduleIndex[base] {
+		module = path.Base(path.Dir(p))
+	}
+	return name, module
+}
+
 // analyze tokenizes one file's content into a Doc. src is nil for files whose
 // contents must not be read (secrets) or could not be; it is the doc's from
 // then on, the names of its outline parts of it: nothing may write to it.
@@ -197,15 +213,10 @@ func analyzeWith(f walk.File, src []byte, withPairs bool) *Doc {
 		}
 		return i
 	}
-	base := path.Base(f.Path)
-	stem := strings.TrimSuffix(base, path.Ext(base))
-	if stem == "" {
-		stem = base
-	}
-	tokenize.EachShort(stem, func(t tokenize.Token) { add(Name, t) })
-	if moduleIndex[base] {
-		// index.ts, __init__.py, mod.rs: the module is named for its folder.
-		tokenize.EachShort(path.Base(path.Dir(f.Path)), func(t tokenize.Token) { add(Name, t) })
+	name, module := NameTexts(f.Path)
+	tokenize.EachShort(name, func(t tokenize.Token) { add(Name, t) })
+	if module != "" {
+		tokenize.EachShort(module, func(t tokenize.Token) { add(Name, t) })
 	}
 	if dir := path.Dir(f.Path); dir != "." {
 		tokenize.EachShort(dir, func(t tokenize.Token) { add(Dir, t) })

@@ -393,15 +393,11 @@ func surfaceOf(d *index.Doc, at where, stem string) string {
 	}
 	switch at.field {
 	case "name":
-		base := path.Base(d.Path)
-		name := strings.TrimSuffix(base, path.Ext(base))
-		if name == "" {
-			name = base // .env, as the index names it
-		}
-		if w := find(name); w != "" {
+		name, module := index.NameTexts(d.Path)
+		if w := find(name); w != "" || module == "" {
 			return w
 		}
-		return find(path.Base(path.Dir(d.Path))) // index.ts, named for its folder
+		return find(module) // index.ts, named for its folder
 	case "path":
 		return find(path.Dir(d.Path))
 	case "definitions":
