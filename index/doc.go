@@ -91,9 +91,20 @@ func nanos(t time.Time) int64 {
 
 // TermFreq is how often one term occurs in each field of a file.
 type TermFreq struct {
-	Stem    string
-	Surface string // the shortest word seen for the stem in this file
+	Stem string
+	// Surface is the shortest word seen for the stem in this file;
+	// empty where that word is the stem itself (Word).
+	Surface string
 	TF      [NumFields]uint16
+}
+
+// Word is the shortest word seen for the stem in the file: its Surface,
+// or the stem itself.
+func (t TermFreq) Word() string {
+	if t.Surface == "" {
+		return t.Stem
+	}
+	return t.Surface
 }
 
 // Doc is one indexed file with its terms and outline.

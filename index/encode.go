@@ -677,7 +677,8 @@ func blockOf(stem string) int64 {
 	return int64(h % numBlocks)
 }
 
-// blockEntry is one stem's postings in a block.
+// blockEntry is one stem's postings in a block, with its surface: the
+// shortest word its files write for it, which may be the stem itself.
 type blockEntry struct {
 	stem, surface string
 	df            int
@@ -698,7 +699,11 @@ func encodeBlock(block, seg int64, entries []blockEntry) []byte {
 	e.uint(uint64(len(entries)))
 	for _, b := range entries {
 		e.str(b.stem)
-		e.str(b.surface)
+		if b.surface == b.stem {
+			e.str("") // the most common surface, in no bytes
+		} else {
+			e.str(b.surface)
+		}
 		e.uint(uint64(b.df))
 		e.uint(uint64(len(b.data)))
 	}
@@ -720,7 +725,9 @@ func decodeBlock(block, seg int64, b []byte) ([]blockEntry, error) {
 	lens := make([]int, len(out))
 	for i := range out {
 		out[i].stem = d.str()
-		out[i].surface = d.str()
+		if out[i].surface = d.str(); out[i].surface == "" {
+			out[i].surface = out[i].stem
+		}
 		out[i].df = int(d.uint())
 		lens[i] = d.count()
 		if i > 0 && out[i].stem <= out[i-1].stem {

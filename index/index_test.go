@@ -89,6 +89,34 @@ func TestFields(t *testing.T) {
 	}
 }
 
+// A term's surface is the shortest word any file writes for it, the stem
+// itself where one file writes that: a file whose word is its stem once
+// counted for none, and "clear" read as "clears", whichever file came
+// first, in a build, a block read back and an update's delta alike.
+func TestSurfaceIsTheShortestWord(t *testing.T) {
+	for _, files := range []map[string]string{
+		{"a.py": "# clears the cache\n", "b.py": "# clear the cache\n"},
+		{"a.py": "# clear the cache\n", "b.py": "# clears the cache\n"},
+		{"a.py": "# clearing the cache\n", "b.py": "# clears the cache\n", "c.py": "# clear the cache\n"},
+	} {
+		ix := build(t, files)
+		if got := ix.Surface(tokenize.Stem("clear")); got != "clear" {
+			t.Errorf("%v: surface of clear %q, want clear", files, got)
+		}
+	}
+	ix := build(t, map[string]string{"a.py": "# clears the cache\n"})
+	if got := ix.Surface(tokenize.Stem("clear")); got != "clears" {
+		t.Errorf("one file writes clears: surface %q, want clears", got)
+	}
+	writeTree(t, ix.Root, map[string]string{"b.py": "# clear the cache\n"})
+	if _, err := ix.Update(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	if got := ix.Surface(tokenize.Stem("clear")); got != "clear" {
+		t.Errorf("after an update adds a file that writes clear: surface %q, want clear", got)
+	}
+}
+
 func TestRun(t *testing.T) {
 	ix := build(t, map[string]string{
 		"throttle.ts": "export function throttle() { /* throttle requests */ }\n",

@@ -119,6 +119,11 @@ func FuzzDecodeBlock(f *testing.F) {
 				t.Fatalf("findEntry(%q) = %v", e.stem, got)
 			}
 		}
+		for _, e := range entries {
+			if e.surface == "" {
+				t.Fatalf("%q: no surface; a block's surface is its stem where it writes none", e.stem)
+			}
+		}
 		again, err := decodeBlock(3, 1, encodeBlock(3, 1, entries))
 		if err != nil || !reflect.DeepEqual(normal(again), normal(entries)) {
 			t.Fatalf("written again and read: %v, %+v; want %+v", err, again, entries)

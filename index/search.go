@@ -173,7 +173,7 @@ func (ix *Index) stat(stem string) *termStat {
 			continue
 		}
 		ts.df += e.df
-		if ts.surface == "" || e.surface != "" && shorter(e.surface, ts.surface) {
+		if ts.surface == "" || shorter(e.surface, ts.surface) {
 			ts.surface = e.surface
 		}
 		ts.segs = append(ts.segs, segPostings{seg: sb.seg, data: e.data})

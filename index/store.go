@@ -248,7 +248,11 @@ import (
 //	62    the tokenizer keeps a version's "v" and number with the
 //	      acronym before it: IPv6 is the term ipv6, as lower-case code
 //	      writes it, not pv6.
-const schemaVersion = "62"
+//	63    a term's surface in the postings is its shortest word over all
+//	      files, the stem itself where some file writes it so (clear,
+//	      not clears): a file whose word is its stem had counted for
+//	      none. A block writes such a surface as nothing.
+const schemaVersion = "63"
 
 // hashSize is the length of a file's content hash, SHA-256 cut short: it
 // tells a file's content from its last (a chance of 2^-128 to take one

@@ -1129,8 +1129,8 @@ func (ix *Index) shiftOf(stem string) shift {
 				}
 				sh := ix.dfShift[t.Stem]
 				sh.df++
-				if t.Surface != "" && (sh.surface == "" || shorter(t.Surface, sh.surface)) {
-					sh.surface = t.Surface
+				if w := t.Word(); sh.surface == "" || shorter(w, sh.surface) {
+					sh.surface = w
 				}
 				ix.dfShift[t.Stem] = sh
 			}

@@ -1213,8 +1213,8 @@ func postingBlocksIn(docs []*Doc, parts int) map[int64][]blockEntry {
 					l = &list{block: b}
 					post[t.Stem] = l
 				}
-				if t.Surface != "" && (l.surface == "" || shorter(t.Surface, l.surface)) {
-					l.surface = t.Surface
+				if w := t.Word(); l.surface == "" || shorter(w, l.surface) {
+					l.surface = w
 				}
 				l.ps = append(l.ps, posting{id: d.ID, tf: t.TF})
 			}
@@ -1401,7 +1401,7 @@ func (w *writer) mergeBlocks(lo, hi, seg int64, live map[int64]int64, marks stri
 			if t == nil {
 				t = &merged{surface: e.surface}
 				m[e.stem] = t
-			} else if e.surface != "" && (t.surface == "" || shorter(e.surface, t.surface)) {
+			} else if shorter(e.surface, t.surface) {
 				t.surface = e.surface
 			}
 			if err := eachPosting(e.data, func(p posting) {

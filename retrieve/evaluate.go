@@ -406,10 +406,7 @@ func surfaceOf(d *index.Doc, at where, stem string) string {
 		}
 	}
 	if t, ok := d.Term(stem); ok {
-		if t.Surface != "" {
-			return t.Surface
-		}
-		return stem
+		return t.Word()
 	}
 	return ""
 }
