@@ -251,7 +251,9 @@ import (
 //	63    a term's surface in the postings is its shortest word over all
 //	      files, the stem itself where some file writes it so (clear,
 //	      not clears): a file whose word is its stem had counted for
-//	      none. A block writes such a surface as nothing.
+//	      none. A block writes such a surface as nothing. The line
+//	      patterns read a label with a comment after it (walk: // loop)
+//	      inside its function, which had ended there.
 const schemaVersion = "63"
 
 // hashSize is the length of a file's content hash, SHA-256 cut short: it

@@ -528,8 +528,14 @@ func signatureGoesOn(lines []string, k, ind int) bool {
 	return false
 }
 
-// isLabel reports whether a line, trimmed, is a label alone: loop:.
+// isLabel reports whether a line, trimmed, is a label alone: loop:, or
+// walk: // Outer loop, a comment after it; C++'s public: too.
 func isLabel(t string) bool {
+	for _, c := range []string{"//", "/*"} {
+		if i := strings.Index(t, c); i > 0 {
+			t = strings.TrimSpace(t[:i])
+		}
+	}
 	name, ok := strings.CutSuffix(t, ":")
 	return ok && isIdent(name)
 }
