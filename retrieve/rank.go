@@ -576,15 +576,16 @@ func (rk *ranker) result(res *hone.Result) {
 				best++
 			}
 		}
-		n := fmt.Sprintf("the best file is returned, at %.2f", res.Files[0].Relevance)
+		n, them := fmt.Sprintf("the best file is returned, at %.2f", res.Files[0].Relevance), "it"
 		if best > 1 {
+			them = "them"
 			hi, lo := fmt.Sprintf("%.2f", res.Files[0].Relevance), fmt.Sprintf("%.2f", res.Files[best-1].Relevance)
 			n = fmt.Sprintf("the best %d files are returned, at %s", best, hi)
 			if lo != hi {
 				n += " to " + lo // a range only where its ends differ
 			}
 		}
-		res.Notice = fmt.Sprintf("no file reached relevance %s: %s, as the evidence supports no more; check before relying on them", hone.ThresholdText(rk.opts.Threshold), n)
+		res.Notice = fmt.Sprintf("no file reached relevance %s: %s, as the evidence supports no more; check before relying on %s", hone.ThresholdText(rk.opts.Threshold), n, them)
 	}
 	res.RelatedTests = rk.relatedTests(res.Files)
 }

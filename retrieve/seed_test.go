@@ -327,6 +327,9 @@ func TestResultContract(t *testing.T) {
 		if f.Relevance < res.Threshold && !strings.Contains(res.Notice, "no file reached") {
 			t.Errorf("files[%d] %s at %.2f, under the threshold, and no notice says why", i, f.Path, f.Relevance)
 		}
+		if them := strings.HasSuffix(res.Notice, "relying on them"); res.Notice != "" && strings.Contains(res.Notice, "no file reached") && them != strings.Contains(res.Notice, " files are returned") {
+			t.Errorf("notice %q: one file is it, more are them", res.Notice)
+		}
 		switch f.Role {
 		case hone.RoleTarget:
 			targets++

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/hone-tools/hone"
 	"github.com/hone-tools/hone/redact"
@@ -30,7 +31,14 @@ func writeText(w io.Writer, res *hone.Result) error {
 	for _, c := range res.Cycles {
 		fmt.Fprintf(b, "\n── Cycle %d ──\n", c.N)
 		fmt.Fprintf(b, "Dispatch\n")
-		fmt.Fprintf(b, "  keywords:    %s\n", list(keywordLabels(c.Query), 16))
+		own, related, learned := keywordRows(c.Query)
+		fmt.Fprintf(b, "  keywords:    %s\n", list(own, 16))
+		if len(related) > 0 {
+			fmt.Fprintf(b, "  related:     %s\n", listSep(related, 6, "; "))
+		}
+		if len(learned) > 0 {
+			fmt.Fprintf(b, "  learned:     %s\n", list(learned, 8))
+		}
 		if len(c.Query.Patterns) > 0 {
 			fmt.Fprintf(b, "  patterns:    %s\n", list(c.Query.Patterns, 8))
 		} else {
@@ -75,7 +83,11 @@ func writeText(w io.Writer, res *hone.Result) error {
 			if ev.ModelScore != nil {
 				model = fmt.Sprintf("  (model %.2f)", *ev.ModelScore)
 			}
-			fmt.Fprintf(b, "  %.2f  %.2f  %-40s %s%s\n", ev.Score, ev.Relevance, redact.QuotePath(ev.Path), band(ev.Relevance), model)
+			name, gap := redact.QuotePath(ev.Path), " "
+			if utf8.RuneCountInString(name) >= 40 {
+				gap = "  " // a long path stands apart from its band
+			}
+			fmt.Fprintf(b, "  %.2f  %.2f  %-40s%s%s%s\n", ev.Score, ev.Relevance, name, gap, band(ev.Relevance), model)
 		}
 		if u := c.ModelUsage; u != nil {
 			fmt.Fprintf(b, "  model:       %s\n", usageLine(*u))
@@ -205,8 +217,14 @@ func writeText(w io.Writer, res *hone.Result) error {
 	if u := res.Evaluator; u != nil {
 		fmt.Fprintf(b, "\nModel: %s\n", usageLine(*u))
 	}
-	fmt.Fprintf(b, "\nStopped: %s. %d cycle%s, %d file%s evaluated, %d ms.\n",
-		stopText(res), len(res.Cycles), plural(len(res.Cycles)), len(res.Ranking), plural(len(res.Ranking)), res.ElapsedMS)
+	// The files the cycles evaluated, and those the ranking's search after
+	// them did (Ranking holds both).
+	more := ""
+	if n := len(res.Ranking) - len(inCycles); n > 0 {
+		more = fmt.Sprintf(" and %d more for the ranking", n)
+	}
+	fmt.Fprintf(b, "\nStopped: %s. %d cycle%s, %d file%s evaluated%s, %d ms.\n",
+		stopText(res), len(res.Cycles), plural(len(res.Cycles)), len(inCycles), plural(len(inCycles)), more, res.ElapsedMS)
 	fmt.Fprintf(b, "Time: %s.\n", timingsText(res.Timings))
 	return b.Flush()
 }
@@ -296,31 +314,56 @@ func band(r float64) string {
 	return "irrelevant"
 }
 
-// keywordLabels are a query's search terms as the task or the code writes
+// keywordRows are a query's search terms as the task or the code writes
 // them ("duration", "isinstance"), in the query's order, each once: the
 // stems that Keywords holds ("durat", "isinst") are what the index
-// matches, not what a reader knows.
-func keywordLabels(q hone.Query) []string {
-	out := []string{}
+// matches, not what a reader knows. Own are the task's words and their
+// translations; related the other words searched for a task word,
+// grouped after it ("expire, ttl (for expiry)": its synonyms, the general
+// vocabulary's, the repository's thesaurus's), so that a word the task
+// never wrote says where it comes from; learned the terms learned from
+// the codebase.
+func keywordRows(q hone.Query) (own, related, learned []string) {
+	own, related, learned = []string{}, []string{}, []string{}
 	seen := map[string]bool{}
+	var groups []string // concepts in the order of their first related term
+	byConcept := map[string][]string{}
 	for _, t := range q.Terms {
 		l := t.Label
 		if l == "" {
 			l = strings.Join(t.Stems, " ")
 		}
-		if k := strings.ToLower(l); !seen[k] {
-			seen[k] = true
-			out = append(out, l)
+		k := strings.ToLower(l)
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		switch {
+		case t.Kind == "learned":
+			learned = append(learned, l)
+		case t.Source == "" || t.Source == "task" || t.Source == "glossary" || t.Concept == "":
+			own = append(own, l)
+		default:
+			if _, ok := byConcept[t.Concept]; !ok {
+				groups = append(groups, t.Concept)
+			}
+			byConcept[t.Concept] = append(byConcept[t.Concept], l)
 		}
 	}
-	return out
+	for _, c := range groups {
+		related = append(related, strings.Join(byConcept[c], ", ")+" (for "+c+")")
+	}
+	return own, related, learned
 }
 
-func list(ss []string, max int) string {
+func list(ss []string, max int) string { return listSep(ss, max, ", ") }
+
+// listSep joins the first max of ss with sep, and says how many more.
+func listSep(ss []string, max int, sep string) string {
 	if len(ss) > max {
-		return strings.Join(ss[:max], ", ") + fmt.Sprintf(", … (%d more)", len(ss)-max)
+		return strings.Join(ss[:max], sep) + fmt.Sprintf("%s… (%d more)", sep, len(ss)-max)
 	}
-	return strings.Join(ss, ", ")
+	return strings.Join(ss, sep)
 }
 
 func orNone(s string) string {

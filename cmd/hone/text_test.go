@@ -107,6 +107,21 @@ func TestTextKeywords(t *testing.T) {
 			{Stems: []string{"access", "token"}},
 		}, "  keywords:    access token\n"},
 		{"none", nil, "  keywords:    \n"},
+		{"other words after the task's word they are searched for", []hone.Term{
+			{Concept: "expiry", Kind: "word", Source: "task", Stems: []string{"expiri"}, Label: "expiry"},
+			{Concept: "expiry", Kind: "word", Source: "synonym", Stems: []string{"expir"}, Label: "expire"},
+			{Concept: "token", Kind: "word", Source: "task", Stems: []string{"token"}, Label: "token"},
+			{Concept: "expiry", Kind: "word", Source: "vocabulary", Stems: []string{"ttl"}, Label: "ttl"},
+			{Concept: "token", Kind: "word", Source: "thesaurus", Stems: []string{"jwt"}, Label: "jwt"},
+		}, "  keywords:    expiry, token\n  related:     expire, ttl (for expiry); jwt (for token)\n"},
+		{"a translation is the task's word", []hone.Term{
+			{Concept: "lost", Kind: "word", Source: "glossary", Stems: []string{"lost"}, Label: "lost"},
+			{Concept: "lost", Kind: "word", Source: "glossary", Stems: []string{"miss"}, Label: "missing"},
+		}, "  keywords:    lost, missing\n  patterns:"},
+		{"learned terms on a row of their own", []hone.Term{
+			{Concept: "token", Kind: "word", Source: "task", Stems: []string{"token"}, Label: "token"},
+			{Concept: "session", Kind: "learned", Source: "feedback", Stems: []string{"session"}, Label: "session"},
+		}, "  keywords:    token\n  learned:     session\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			res := &hone.Result{Task: "t", Threshold: hone.DefaultThreshold, StopReason: hone.StopMaxCycles,
@@ -119,5 +134,28 @@ func TestTextKeywords(t *testing.T) {
 				t.Errorf("text lacks %q:\n%s", tc.want, b.String())
 			}
 		})
+	}
+}
+
+// The stop line counts the files the cycles evaluated, and says apart
+// those the ranking's search after them evaluated; a path of 40
+// characters or more stands two spaces from its band.
+func TestTextCounts(t *testing.T) {
+	long := "daemon/internal/libcontainerd/local/local_windows.go"
+	res := &hone.Result{Task: "t", Threshold: hone.DefaultThreshold, StopReason: hone.StopMaxCycles,
+		Cycles: []hone.Cycle{
+			{N: 1, Evaluated: []hone.Evaluation{{Path: "a.go", Score: 0.9, Cycle: 1}, {Path: long, Score: 0.5, Relevance: 0.01, Cycle: 1}}},
+			{N: 2, Evaluated: []hone.Evaluation{{Path: "a.go", Score: 0.9, Cycle: 2}, {Path: "b.go", Score: 0.4, Cycle: 2}}},
+		},
+		Ranking: []hone.Ranked{{Path: "a.go"}, {Path: long}, {Path: "b.go"}, {Path: "c.go"}, {Path: "d.go"}},
+	}
+	var b strings.Builder
+	if err := writeText(&b, res); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"2 cycles, 3 files evaluated and 2 more for the ranking,", long + "  irrelevant"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("text lacks %q:\n%s", want, b.String())
+		}
 	}
 }
