@@ -195,18 +195,13 @@ func (s *Server) answer(ctx context.Context, ss *mcp.ServerSession, progress fun
 	return call, out, nil
 }
 
-// packCutNote ends an answer whose pack was cut to its budget.
-const packCutNote = "\n(The pack was cut to its budget: raise budget_tokens, or read what was left out with read_span.)\n"
-
-// packWithin builds the pack so that the answer, head and the note of a
-// cut pack with it, stays within the budget: a pack that is cut is built
-// again in what the two leave.
+// packWithin builds the pack so that the answer, head with it, stays
+// within the budget: a pack with a head is built again in what the head
+// leaves. The pack itself says what it left out and how to have it, as
+// the command line's does.
 func packWithin(res *hone.Result, root string, opts pack.Options, head string) *pack.Pack {
 	p := pack.Build(res, root, opts)
 	extra := pack.CountTokens(head)
-	if len(p.Omitted) > 0 {
-		extra += pack.CountTokens(packCutNote)
-	}
 	if extra == 0 || opts.Budget-extra < pack.MinBudget {
 		return p
 	}
@@ -241,9 +236,9 @@ func (s *Server) runOptions(in RetrieveParams, ev hone.Evaluator, note string) (
 }
 
 // answerOf is retrieve_context's answer: head, then the pack's text, and the
-// result's structured form. The answer stays within budget: head, and the
-// note of a cut pack, go in where they fit (a budget too small for the
-// pack built again in what they leave, see packWithin). The structured
+// result's structured form. The answer stays within budget: head goes in
+// where it fits (a budget too small for the pack built again in what it
+// leaves, see packWithin). The structured
 // form lists as much of what the pack left out as keeps the whole answer,
 // text and structured form together, within maxAnswerTokens (budget is
 // packBudget's, which leaves room for the rest of it).
@@ -252,9 +247,6 @@ func answerOf(res *hone.Result, p *pack.Pack, head string, budget int) (*mcp.Cal
 	text := p.Text
 	if head != "" && pack.CountTokens(head+text) <= budget {
 		text = head + text
-	}
-	if len(p.Omitted) > 0 && pack.CountTokens(text+packCutNote) <= budget {
-		text += packCutNote
 	}
 	listOmitted(&out, p.Omitted, maxAnswerTokens-pack.CountTokens(text))
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}, out

@@ -1,6 +1,7 @@
 package mcpserver
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -9,7 +10,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hone-tools/hone"
+	"github.com/hone-tools/hone/history"
 	"github.com/hone-tools/hone/pack"
+	"github.com/hone-tools/hone/retrieve"
 )
 
 // gitRepo makes a repository of files, committed with message.
@@ -169,6 +173,41 @@ func TestListOmitted(t *testing.T) {
 				t.Errorf("%s: listed %q at %d, want %q: the most worth first, as the pack has them", tt.name, o, i, omitted[i])
 				break
 			}
+		}
+	}
+}
+
+// retrieve_context's pack is the command line's: the same result packed
+// at the same budget gives the same text, but for the name the budget
+// goes by, with no note of its own after it.
+func TestRetrievePackIsTheCommandLines(t *testing.T) {
+	var src strings.Builder
+	for i := range 60 {
+		fmt.Fprintf(&src, "\ndef expire_token_%d(token):\n    \"\"\"Drop token %d once its expiry passed.\"\"\"\n    return token.expiry < %d\n", i, i, i)
+	}
+	files := map[string]string{"tokens.py": src.String(), "session.py": "def refresh_session(token):\n    return token\n"}
+	repo := gitRepo(t, files, "token expiry")
+	task := "token expiry is checked too late"
+	cs := connect(t, repo)
+	for _, budget := range []int{800, 2000} {
+		res, text := call(t, cs, "retrieve_context", map[string]any{"task": task, "budget_tokens": budget})
+		if res.IsError {
+			t.Fatal(text)
+		}
+		r, err := retrieve.Retrieve(context.Background(), repo, task, hone.Options{IndexDir: t.TempDir()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		past, err := history.Added(context.Background(), repo, "", r.PastCommits)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cli := pack.Build(r, repo, pack.Options{Budget: packBudget(r, budget), PastLines: past})
+		if len(cli.Omitted) == 0 {
+			t.Fatalf("budget %d: nothing left out; the test wants a pack cut to its budget", budget)
+		}
+		if want := strings.ReplaceAll(cli.Text, "--budget", "budget_tokens"); text != want {
+			t.Errorf("budget %d: retrieve_context's text differs from the command line's pack:\n%s\n---\n%s", budget, text, want)
 		}
 	}
 }

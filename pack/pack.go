@@ -9,6 +9,7 @@
 package pack
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"maps"
@@ -78,6 +79,11 @@ type Pack struct {
 	// Unreadable lists the result's files whose contents could not be
 	// read for the pack (gone, or unreadable since they were indexed).
 	Unreadable []string
+	// Withheld lists the result's files whose paths hold a secret: the
+	// result names them redacted, and the pack holds none of their code.
+	Withheld []string
+
+	budgetName string // what the caller calls the budget, for the text
 }
 
 // Range is a file's lines from Start to End, 1-based and inclusive.
@@ -103,7 +109,7 @@ func Build(res *hone.Result, root string, opts Options) *Pack {
 	if budgetName == "" {
 		budgetName = "--budget"
 	}
-	p := &Pack{Budget: opts.Budget, Included: []string{}, Omitted: []string{}, Ranges: []Range{}}
+	p := &Pack{Budget: opts.Budget, Included: []string{}, Omitted: []string{}, Ranges: []Range{}, budgetName: budgetName}
 	files, called := packFiles(res)
 	// The header names the ranking's next files; the files the result
 	// calls are named in its missing context already.
@@ -157,6 +163,13 @@ func Build(res *hone.Result, root string, opts Options) *Pack {
 			q = append(q, redact.QuotePath(u))
 		}
 		head += "Could not be read for this pack (changed or unreadable since indexing): " + strings.Join(q, ", ") + "\n\n"
+	}
+	if len(p.Withheld) > 0 {
+		var q []string
+		for _, u := range p.Withheld {
+			q = append(q, redact.QuotePath(u))
+		}
+		head += "Withheld, their paths holding a secret (open them by their real names): " + strings.Join(q, ", ") + "\n\n"
 	}
 	head, n := redact.String(head)
 	p.Redacted += n
@@ -355,7 +368,12 @@ func Build(res *hone.Result, root string, opts Options) *Pack {
 	// What goes out is what is worth least per token, as the fill would
 	// have left it, not what comes last: the best file's best unit often
 	// lies at its end.
-	for real := count(text); real > opts.Budget && len(blocks) > 0; real = count(text) {
+	// The list of what did not fit has room for its heading and a line
+	// that says how much there is (withOmitted): the code keeps out of
+	// it, but for an eighth of the budget at most, which a budget too
+	// small for the header gives to the code.
+	codeBudget := opts.Budget - min(count(omittedHead(budgetName))+count(fmt.Sprintf("- and %d more\n", len(units))), opts.Budget/8)
+	for real := count(text); real > codeBudget && len(blocks) > 0; real = count(text) {
 		var in []*unit
 		estimated := 0
 		at := map[*unit]int{}
@@ -368,7 +386,7 @@ func Build(res *hone.Result, root string, opts Options) *Pack {
 		}
 		// The units' estimates, scaled to what the pack counts.
 		scale := max(1, float64(real-headTokens)/float64(max(estimated, 1)))
-		over := float64(real - opts.Budget)
+		over := float64(real - codeBudget)
 		sort.SliceStable(in, func(i, j int) bool {
 			return in[i].worth/float64(in[i].tokens) < in[j].worth/float64(in[j].tokens)
 		})
@@ -420,7 +438,7 @@ func Build(res *hone.Result, root string, opts Options) *Pack {
 			text = p.assemble(head, files, texts, blocks)
 		}
 		placed := false
-		for room := opts.Budget - count(text); best != nil && room > minUnitTokens; room = room * 3 / 4 {
+		for room := codeBudget - count(text); best != nil && room > minUnitTokens; room = room * 3 / 4 {
 			v := elide(best, structure.Language(files[best.file].Path), texts[best.file], room, count)
 			if v == nil {
 				break
@@ -429,7 +447,7 @@ func Build(res *hone.Result, root string, opts Options) *Pack {
 			k := slices.Index(units, best)
 			units[k] = v
 			nb := layout(files, texts, units)
-			if nt := p.assemble(head, files, texts, nb); count(nt) <= opts.Budget {
+			if nt := p.assemble(head, files, texts, nb); count(nt) <= codeBudget {
 				blocks, text, placed = nb, nt, true
 				break
 			}
@@ -734,6 +752,11 @@ const (
 // read reads a file for the pack, redacted, in lines; a secret-bearing
 // file is never read, and one that cannot be read is noted.
 func (p *Pack) read(root, path string) ([]string, bool) {
+	if redact.HasPlaceholder(path) {
+		// The result names it redacted: no file has that name.
+		p.Withheld = append(p.Withheld, path)
+		return nil, false
+	}
 	data, err := ReadFile(root, path)
 	if err != nil {
 		if !errors.Is(err, ErrSecret) {
@@ -965,14 +988,23 @@ func (p *Pack) assemble(head string, files []hone.File, texts [][]string, blocks
 	return b.String()
 }
 
+// omittedHead heads the list of what did not fit, which says how to
+// have it: a larger budget (budgetName, as the caller calls it), or a
+// read of each by its range.
+func omittedHead(budgetName string) string {
+	return "\n## Not included (over the budget: raise " + budgetName + ", or read them by path and line range; the most likely needed first)\n"
+}
+
 // withOmitted appends the list of what did not fit, as much of it as the
-// budget allows.
+// budget allows, and how many more entries there are where it stops: a
+// list cut short says so.
 func (p *Pack) withOmitted(text string, count func(string) int) string {
 	used := count(text)
-	head := "\n## Not included (over the budget, the most likely needed first; read them by path and line range)\n"
 	// The heading comes with one line under it at least, the first entry
-	// or how many there are, or not at all.
-	first := min(count("- "+p.Omitted[0]+"\n"), count(fmt.Sprintf("- and %d more\n", len(p.Omitted))))
+	// or how many there are, or not at all (the code keeps room for both).
+	more := func(n int) string { return fmt.Sprintf("- and %d more\n", n) }
+	head := omittedHead(cmp.Or(p.budgetName, "--budget"))
+	first := min(count("- "+p.Omitted[0]+"\n"), count(more(len(p.Omitted))))
 	if used+count(head)+first > p.Budget {
 		return text
 	}
@@ -980,11 +1012,13 @@ func (p *Pack) withOmitted(text string, count func(string) int) string {
 	used = count(text)
 	for i, name := range p.Omitted {
 		line := "- " + name + "\n"
-		if used+count(line) > p.Budget {
-			rest := fmt.Sprintf("- and %d more\n", len(p.Omitted)-i)
-			if used+count(rest) <= p.Budget {
-				text += rest
-			}
+		// An entry leaves room for the line that counts those after it.
+		after := 0
+		if i+1 < len(p.Omitted) {
+			after = count(more(len(p.Omitted) - i - 1))
+		}
+		if used+count(line)+after > p.Budget {
+			text += more(len(p.Omitted) - i)
 			break
 		}
 		text += line

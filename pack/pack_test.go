@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/hone-tools/hone"
+	"github.com/hone-tools/hone/redact"
 	"github.com/hone-tools/hone/redact/redacttest"
 	"github.com/hone-tools/hone/retrieve"
 	"github.com/hone-tools/hone/walk"
@@ -234,6 +235,27 @@ func TestHostileFiles(t *testing.T) {
 	}
 	if want := []string{"gitcfg.txt", ".git/config", "gone.py"}; len(p.Unreadable) != len(want) {
 		t.Errorf("unreadable = %q, want %q", p.Unreadable, want)
+	}
+}
+
+// A file named for a secret comes redacted in the result: the pack says
+// it is withheld for its path, not that it could not be read, and reads
+// no file of the placeholder's name.
+func TestWithheldPath(t *testing.T) {
+	repo := t.TempDir()
+	name := "pay/" + redact.Placeholder("github-pat") + ".py"
+	os.MkdirAll(filepath.Join(repo, "pay"), 0o755)
+	if err := os.WriteFile(filepath.Join(repo, filepath.FromSlash(name)), []byte("def planted():\n    return 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res := &hone.Result{Task: "pay", Threshold: 0.7, StopReason: hone.StopSufficient,
+		Files: []hone.File{{Path: name, Relevance: 0.9, Role: hone.RoleTarget, Reason: "test"}}}
+	p := Build(res, repo, Options{Budget: 4000})
+	if len(p.Withheld) != 1 || len(p.Unreadable) != 0 || !strings.Contains(p.Text, "Withheld, their paths holding a secret") || strings.Contains(p.Text, "Could not be read") {
+		t.Errorf("withheld %q, unreadable %q:\n%s", p.Withheld, p.Unreadable, p.Text)
+	}
+	if strings.Contains(p.Text, "planted") {
+		t.Errorf("the pack read a file by a redacted name:\n%s", p.Text)
 	}
 }
 
@@ -763,7 +785,7 @@ func TestOmittedHoldsCode(t *testing.T) {
 // The list of what did not fit never is a heading alone: it comes with an
 // entry, or with how many there are, or not at all.
 func TestOmittedHeadingNeverAlone(t *testing.T) {
-	head := "\n## Not included (over the budget, the most likely needed first; read them by path and line range)\n"
+	head := omittedHead("--budget")
 	text := "# Context pack from hone\n"
 	omitted := []string{"src/sessions/interface/secure_cookie_session_interface.py:284-385 SecureCookieSessionInterface", "b.py:1-2"}
 	base := CountTokens(text) + CountTokens(head)
@@ -1429,5 +1451,43 @@ func TestDocstringCutSignatureElided(t *testing.T) {
 	}
 	if len(blocks) != 1 || blocks[0].head[1] != 0 {
 		t.Errorf("%d blocks, the first's head %v: want one block, no head", len(blocks), blocks[0].head)
+	}
+}
+
+// The list of what did not fit is never cut short in silence: it ends
+// with its last entry, or with a line that counts those it leaves out,
+// at every budget from the smallest with room for the header on; and a
+// pack that left code out has the list.
+func TestOmittedListSaysWhereItStops(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	b.WriteString("package tok\n\n")
+	for i := range 120 {
+		fmt.Fprintf(&b, "// expireToken%d drops token %d once its expiry has passed.\nfunc expireToken%d(t Token) bool {\n\treturn t.expiry < %d\n}\n\n", i, i, i, i)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "tok.go"), []byte(b.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	res := &hone.Result{Task: "token expiry is checked too late", Files: []hone.File{{Path: "tok.go", Relevance: 0.9, Role: hone.RoleTarget, Reason: "test"}},
+		Concepts: []hone.Concept{{Label: "token", Kind: "word", Weight: 1, Terms: []string{"token"}}, {Label: "expiry", Kind: "word", Weight: 0.8, Terms: []string{"expiri"}}}}
+	for budget := 400; budget <= 4000; budget += 150 {
+		p := Build(res, dir, Options{Budget: budget})
+		if p.Tokens > budget {
+			t.Fatalf("budget %d: %d tokens", budget, p.Tokens)
+		}
+		if len(p.Omitted) == 0 {
+			continue
+		}
+		_, list, ok := strings.Cut(p.Text, "## Not included")
+		if !ok {
+			t.Errorf("budget %d: %d units left out, and no list of them:\n%s", budget, len(p.Omitted), p.Text)
+			continue
+		}
+		lines := strings.Split(strings.TrimRight(list, "\n"), "\n")
+		last := lines[len(lines)-1]
+		listed := len(lines) - 1
+		if listed < len(p.Omitted) && last != fmt.Sprintf("- and %d more", len(p.Omitted)-listed+1) {
+			t.Errorf("budget %d: the list stops at %q after %d of %d entries, and does not say how many more", budget, last, listed, len(p.Omitted))
+		}
 	}
 }

@@ -710,6 +710,11 @@ const placeholderPrefix = "[redacted: "
 // Placeholder is what a secret found by a rule is replaced with.
 func Placeholder(rule string) string { return placeholderPrefix + rule + "]" }
 
+// HasPlaceholder reports whether a text holds a secret's placeholder: a
+// path that does, a file named for a secret, is redacted and names no
+// file.
+func HasPlaceholder(s string) bool { return strings.Contains(s, placeholderPrefix) }
+
 // String hides the secrets in a text and counts them.
 func (r *Redactor) String(text string) (string, int) { return r.File("", text) }
 
