@@ -1491,3 +1491,51 @@ func TestOmittedListSaysWhereItStops(t *testing.T) {
 		}
 	}
 }
+
+// A definition with a long doc comment, cut to a room too small for it
+// whole, shows its signature: the head holds the doc comment whole, or
+// starts at the signature, and never stops inside the comment (gin's
+// SetTrustedProxies had shown "s []string) error {" after half its
+// comment). Its middle, where it is cut by bytes, is more than a few.
+func TestElideKeepsTheSignature(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("package gin\n\n")
+	for i := range 8 {
+		fmt.Fprintf(&b, "// SetTrustedProxies note %d: %s\n", i, strings.Repeat("trusted proxies and their CIDRs ", 3))
+	}
+	b.WriteString("func (engine *Engine) SetTrustedProxies(trustedProxies []string) error {\n\tengine.trustedProxies = trustedProxies\n\treturn engine.parseTrustedProxies()\n}\n")
+	for i := range 40 {
+		fmt.Fprintf(&b, "\nfunc after%d() int {\n\treturn %d\n}\n", i, i)
+	}
+	lines := strings.Split(strings.TrimRight(b.String(), "\n"), "\n")
+	us := fileUnits(0, "gin.go", lines, nil, 0.9, taskConcepts(&hone.Result{}), UnitWeights)
+	k := slices.IndexFunc(us, func(u *unit) bool { return strings.HasPrefix(lines[u.to-1], "}") && u.to-u.from > 5 })
+	if k < 0 {
+		t.Fatalf("no unit for SetTrustedProxies: %+v", us)
+	}
+	sig := "func (engine *Engine) SetTrustedProxies(trustedProxies []string) error {"
+	shown := 0
+	for room := 40; room <= 400; room += 5 {
+		v := elide(us[k], "go", lines, room, CountTokens)
+		if v == nil {
+			continue
+		}
+		text := strings.Join(lines[v.from-1:v.to], "\n")
+		if v.trimmed() {
+			text = elided(lines, v)
+		}
+		if !strings.Contains(text, sig) {
+			if strings.Contains(text, "// SetTrustedProxies note 0") {
+				t.Errorf("room %d: the head stops inside the doc comment, the signature hidden:\n%s", room, text)
+			}
+			continue
+		}
+		shown++
+		if v.bytes[1] > 0 && v.bytes[1]-v.bytes[0] < minElidedBytes {
+			t.Errorf("room %d: %d bytes left out of its middle, fewer than %d", room, v.bytes[1]-v.bytes[0], minElidedBytes)
+		}
+	}
+	if shown == 0 {
+		t.Error("the signature shown at no room")
+	}
+}

@@ -1108,8 +1108,10 @@ func (u *unit) name(path string) string {
 // as fit, and leaves out its middle, a line at least; nil when not even a
 // few lines fit. The head counts from the definition's own first line:
 // its doc comment, decorators and attributes (lang's preamble) come with
-// it, where they fit. Where the unit's own count fits after all, the
-// copy is the whole unit, so counted.
+// it whole where they fit, and are left out where they do not, so that
+// the head never stops inside the preamble and hides the signature.
+// Where the unit's own count fits after all, the copy is the whole unit,
+// so counted.
 func elide(u *unit, lang string, lines []string, room int, count func(string) int) *unit {
 	// A unit cut before is cut again from the whole.
 	w := *u
@@ -1126,8 +1128,10 @@ func elide(u *unit, lang string, lines []string, room int, count func(string) in
 	for pre < n-1 && isPreamble(lang, lines[u.from-1+pre]) {
 		pre++
 	}
-	cutAt := func(pre int) (best int) {
-		for lo, hi := 1, (n-pre-1)/2; lo <= hi; {
+	// cutAt is the most lines of its head past its first pre, and of its
+	// tail, that a unit keeps within room.
+	cutAt := func(u *unit, pre int) (best int) {
+		for lo, hi := 1, (u.to-u.from+1-pre-1)/2; lo <= hi; {
 			k := (lo + hi) / 2
 			v := *u
 			v.cut = [2]int{u.from + pre + k, u.to - k}
@@ -1139,41 +1143,59 @@ func elide(u *unit, lang string, lines []string, room int, count func(string) in
 		}
 		return best
 	}
-	best := cutAt(pre)
-	if best == 0 && pre > 0 {
-		pre = 0 // the preamble alone is more than fits
-		best = cutAt(0)
+	lineCut := func(u *unit, pre, best int) *unit {
+		v := *u
+		v.cut = [2]int{u.from + pre + best, u.to - best}
+		v.tokens = count(elided(lines, &v)) + titleTokens
+		return &v
 	}
-	if best < 3 {
-		// Few lines fit: the head and tail by their bytes, or, where
-		// not even those fit, the lines that do (a signature and the
-		// end), before nothing.
-		skip := 0 // the preamble's bytes, its lines' ends with them
-		for _, l := range lines[u.from-1 : u.from-1+pre] {
-			skip += len(l) + 1
+	// The definition from its own first line, the preamble left out.
+	bare := *u
+	bare.from += pre
+	bare.dropped = pre
+	best := cutAt(u, pre)
+	if best >= 3 {
+		return lineCut(u, pre, best) // the preamble whole, and lines of the head past it
+	}
+	bareBest := 0
+	if pre > 0 {
+		if whole := count(strings.Join(lines[bare.from-1:bare.to], "\n")) + blockTokens; whole <= room {
+			v := bare
+			v.tokens = whole
+			return &v
 		}
-		v := elideBytes(u, lines, room, count, skip)
-		if v == nil && pre > 0 {
-			// The preamble and the signature do not fit together:
-			// the definition from its own first line, the preamble
-			// left out.
-			bare := *u
-			bare.from += pre
-			bare.dropped = pre
-			v = elideBytes(&bare, lines, room, count, 0)
+		if bareBest = cutAt(&bare, 0); bareBest >= 3 {
+			return lineCut(&bare, 0, bareBest)
 		}
-		if v != nil || best == 0 {
+	}
+	// Few lines fit: the head and tail by their bytes, the preamble's
+	// bytes and the signature's in the head, or the signature's alone;
+	// where not even those fit, the lines that do (a signature and the
+	// end), before nothing.
+	skip := 0 // the preamble's bytes, its lines' ends with them
+	for _, l := range lines[u.from-1 : u.from-1+pre] {
+		skip += len(l) + 1
+	}
+	if v := elideBytes(u, lines, room, count, skip); v != nil {
+		return v
+	}
+	if pre > 0 {
+		if v := elideBytes(&bare, lines, room, count, 0); v != nil {
 			return v
 		}
 	}
-	v := *u
-	v.cut = [2]int{u.from + pre + best, u.to - best}
-	v.tokens = count(elided(lines, &v)) + titleTokens
-	return &v
+	switch {
+	case best > 0:
+		return lineCut(u, pre, best)
+	case bareBest > 0:
+		return lineCut(&bare, 0, bareBest)
+	}
+	return nil
 }
 
 // minElidedBytes: a unit cut by its bytes keeps this many of its head
-// and as many of its tail at least, or is left out.
+// and as many of its tail at least, or is left out, and leaves out this
+// many of its middle at least.
 const minElidedBytes = 64
 
 // elideBytes is elide for a unit of lines too few or too long to leave
@@ -1184,7 +1206,9 @@ const minElidedBytes = 64
 func elideBytes(u *unit, lines []string, room int, count func(string) int, skip int) *unit {
 	text := strings.Join(lines[u.from-1:u.to], "\n")
 	best := 0
-	for lo, hi := minElidedBytes, (len(text)-skip-1)/2; lo <= hi; {
+	// The middle left out is minElidedBytes at least: a cut of a few
+	// bytes ("… 1 bytes … left out …") costs more than it saves.
+	for lo, hi := minElidedBytes, (len(text)-skip-minElidedBytes)/2; lo <= hi; {
 		k := (lo + hi) / 2
 		v := *u
 		v.bytes = byteCut(text, skip+k, k)
