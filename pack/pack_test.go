@@ -1539,3 +1539,31 @@ func TestElideKeepsTheSignature(t *testing.T) {
 		t.Error("the signature shown at no room")
 	}
 }
+
+// A C++ template head over lines comes whole with its definition, in a
+// .hpp file and in a .h file (C's by its name): no unit starts inside it.
+func TestTemplateHeadWithItsDefinition(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("#include <cstddef>\n\nnamespace fmt {\n\n")
+	for i := range 12 {
+		fmt.Fprintf(&b, "template <typename OutputIt, typename... T,\n          FMT_ENABLE_IF(is_output_iterator<OutputIt, wchar_t>::value)>\nauto format_to_n%d(OutputIt out, size_t n, T&&... args)\n    -> format_to_n_result<OutputIt> {\n  return vformat_to_n(out, n, %d);\n}\n\n", i, i)
+	}
+	b.WriteString("}  // namespace fmt\n")
+	lines := strings.Split(strings.TrimRight(b.String(), "\n"), "\n")
+	for _, path := range []string{"xchar.hpp", "xchar.h"} {
+		us := fileUnits(0, path, lines, nil, 0.9, taskConcepts(&hone.Result{}), UnitWeights)
+		found := 0
+		for _, u := range us {
+			if !strings.Contains(strings.Join(lines[u.from-1:u.to], "\n"), "auto format_to_n") {
+				continue
+			}
+			found++
+			if first := strings.TrimSpace(lines[u.from-1]); !strings.HasPrefix(first, "template <") {
+				t.Errorf("%s: the unit of lines %d-%d starts at %q, inside its template head", path, u.from, u.to, first)
+			}
+		}
+		if found == 0 {
+			t.Errorf("%s: no unit holds a format_to_n", path)
+		}
+	}
+}

@@ -900,6 +900,13 @@ func withPreambles(lang string, lines []string, groups ...[]iv) {
 		}
 		indent := indentOf(lines[d.from-1])
 		from := d.from
+		if lang == "cpp" || lang == "c" {
+			// A template head over lines (template <typename T,
+			// FMT_ENABLE_IF(...)>) comes whole with its definition (a
+			// .h file is C's by its name, and often C++'s).
+			from = templateHead(lines, from)
+		}
+		base := from
 		above := func(from int) bool {
 			return from > 1 && isPreamble(lang, lines[from-2]) && indentOf(lines[from-2]) <= indent+1
 		}
@@ -910,7 +917,7 @@ func withPreambles(lang string, lines []string, groups ...[]iv) {
 			// A doc comment longer than the bound is left whole above
 			// the definition, not cut in its middle: the definition
 			// takes its attributes and decorators alone.
-			from = d.from
+			from = base
 			for above(from) && !docComment(strings.TrimSpace(lines[from-2])) {
 				from--
 			}
@@ -983,6 +990,27 @@ func docComment(t string) bool {
 	return isComment(t) && !strings.HasPrefix(t, "#[") && !strings.HasPrefix(t, "#![")
 }
 
+// templateHead is the line a C++ template head over lines opens on, for
+// a definition at line from (1-based): the nearest line above that starts
+// with template, within maxTemplateHead lines, where every line between
+// goes on with it (none blank, none ending a statement or a block); from
+// where there is none.
+func templateHead(lines []string, from int) int {
+	for k := from - 1; k >= 1 && from-k <= maxTemplateHead; k-- {
+		t := strings.TrimSpace(lines[k-1])
+		if t == "" || strings.HasSuffix(t, ";") || strings.HasSuffix(t, "}") || strings.HasSuffix(t, "{") || strings.HasPrefix(t, "//") || strings.HasPrefix(t, "#") {
+			return from
+		}
+		if t == "template" || strings.HasPrefix(t, "template<") || strings.HasPrefix(t, "template <") {
+			return k
+		}
+	}
+	return from
+}
+
+// maxTemplateHead: a template head runs over this many lines at most.
+const maxTemplateHead = 8
+
 // maxPreamble: a definition takes this many lines above it at most as
 // its decorators, attributes and doc comment.
 const maxPreamble = 40
@@ -1005,7 +1033,7 @@ func isPreamble(lang, line string) bool {
 	case strings.HasPrefix(t, "#"):
 		return lang == "python" || lang == "ruby" || lang == "shell" || lang == "perl" || lang == "r"
 	case strings.HasPrefix(t, "template") && (t == "template" || strings.HasPrefix(t[len("template"):], "<") || strings.HasPrefix(t[len("template"):], " <")):
-		return lang == "cpp"
+		return lang == "cpp" || lang == "c" // a .h file is C's by its name, and often C++'s
 	case strings.HasPrefix(t, "[") && strings.HasSuffix(t, "]"):
 		return lang == "csharp"
 	}
