@@ -32,11 +32,15 @@ func (rk *ranker) relatedTests(files []hone.File) []hone.RelatedTest {
 		score  float64
 		for_   []string
 		reason string
+		first  bool // a test among the files, listed first
 	}
 	found := map[string]*cand{}
 	add := func(p, f string, score float64, reason string) {
 		if p == f {
 			return // a test among the files is not its own test
+		}
+		if c := found[p]; c != nil && c.first {
+			return // listed first for what it is
 		}
 		c := found[p]
 		if c == nil {
@@ -58,9 +62,11 @@ func (rk *ranker) relatedTests(files []hone.File) []hone.RelatedTest {
 			c.score += 0.1 // a test of several result files is worth more
 		}
 	}
-	// A test to run: test code, not what the tests read.
+	// A test to run: test code, not what the tests read, and none the
+	// caller excluded.
 	isTest := func(e *index.Entry) bool {
-		return e.Kind.Has(walk.Test) && runnable(e.Lang) && !dataPath(e.Path) && !helperPath(e.Path)
+		return e.Kind.Has(walk.Test) && runnable(e.Lang) && !dataPath(e.Path) && !helperPath(e.Path) &&
+			runnerCollects(e.Path, e.Lang) && !matchAny(rk.opts.Exclude, e.Path)
 	}
 	var tests []*index.Entry
 	for _, e := range rk.ix.Entries() {
@@ -68,8 +74,18 @@ func (rk *ranker) relatedTests(files []hone.File) []hone.RelatedTest {
 			tests = append(tests, e)
 		}
 	}
-	if len(tests) == 0 {
+	if len(tests) == 0 || len(files) == 0 {
+		// No file found, no test of one: a test that matches the task
+		// alone is no answer either.
 		return []hone.RelatedTest{}
+	}
+	// A test among the result's files is the first to run: the task is
+	// about it.
+	for fi, f := range files {
+		if e := rk.ix.Entry(f.Path); e != nil && isTest(e) {
+			add(f.Path, "", 2-0.1*float64(fi), "among the result's files")
+			found[f.Path].first = true
+		}
 	}
 	// The tests that best match the task, of those that import a result
 	// file: the tests of the behaviour the task is about, ranked with the
@@ -294,6 +310,33 @@ func imports(ix *index.Index, p, target string) bool {
 // language's own tests, `.bats`), never markup, text or data (a template or the expected output
 // the tests read).
 func runnable(lang string) bool { return lang == "" || structure.IsCode(lang) }
+
+// runnerCollects reports whether a test file of the language lang is one
+// its test runner collects by name, where the runner goes by names and a
+// tests' folder also holds what they share: pytest's and unittest's
+// test*.py and *_test.py, not conftest.py nor a Django test app's
+// models.py; JUnit's and Maven's Test*, *Test, *Tests, *TestCase and *IT
+// classes (and Spock's and Kotest's *Spec), not a server a test starts.
+// Elsewhere the walk's test files are tests to run.
+func runnerCollects(p, lang string) bool {
+	name := path.Base(p)
+	name = strings.TrimSuffix(name, path.Ext(name))
+	switch lang {
+	case "python":
+		return strings.HasPrefix(name, "test") || strings.HasSuffix(name, "_test")
+	case "java", "kotlin", "scala", "groovy":
+		if strings.HasPrefix(name, "Test") {
+			return true
+		}
+		for _, suf := range []string{"Test", "Tests", "TestCase", "IT", "Spec"} {
+			if strings.HasSuffix(name, suf) {
+				return true
+			}
+		}
+		return false
+	}
+	return true
+}
 
 // dataPath reports whether a path lies under a folder of test data or
 // fixtures: files the tests read, not tests to run.

@@ -219,6 +219,86 @@ func TestRelatedTestsReasonAndFor(t *testing.T) {
 	}
 }
 
+func TestRunnerCollects(t *testing.T) {
+	for _, c := range []struct {
+		path, lang string
+		want       bool
+	}{
+		{"tests/test_views.py", "python", true},
+		{"tests/admin_views/tests.py", "python", true},
+		{"pkg/views_test.py", "python", true},
+		{"tests/conftest.py", "python", false},
+		{"tests/prefetch_related/models.py", "python", false},
+		{"tests/user_commands/management/commands/subparser.py", "python", false},
+		{"src/test/java/org/a/HttpConnectionTest.java", "java", true},
+		{"src/test/java/org/a/TestFiler.java", "java", true},
+		{"src/test/java/org/a/ParserTests.java", "java", true},
+		{"src/test/java/org/a/ConnectIT.java", "java", true},
+		{"src/test/kotlin/a/ClientSpec.kt", "kotlin", true},
+		{"src/test/java/org/a/netty/NettyProxyServer.java", "java", false},
+		{"test/response/redirect.js", "javascript", true},
+		{"tests/parse_examples.c", "c", true},
+	} {
+		if got := runnerCollects(c.path, c.lang); got != c.want {
+			t.Errorf("runnerCollects(%q, %q) = %v, want %v", c.path, c.lang, got, c.want)
+		}
+	}
+}
+
+// The tests to run: a test among the result's files first; none the
+// caller excluded, nor a tests' folder's shared code (conftest.py, a test
+// app's models.py); and none at all where no file was found.
+func TestRelatedTestsListed(t *testing.T) {
+	repo := writeFiles(t, map[string]string{
+		"pkg/session.py":            "def expire_session_cookies(session, max_age):\n    \"\"\"Expire the session cookies after max_age.\"\"\"\n    return session\n",
+		"tests/test_session.py":     "from pkg.session import expire_session_cookies\n\n\ndef test_expire_session_cookies():\n    assert expire_session_cookies({}, 1) == {}\n",
+		"tests/conftest.py":         "import pytest\nfrom pkg.session import expire_session_cookies\n\n\n@pytest.fixture\ndef session_cookies():\n    return expire_session_cookies({}, 1)\n",
+		"tests/models.py":           "from pkg.session import expire_session_cookies\n\n\nclass SessionCookies:\n    expire = expire_session_cookies\n",
+		"other/test_session_max.py": "from pkg.session import expire_session_cookies\n\n\ndef test_max_age():\n    assert expire_session_cookies({}, 2) == {}\n",
+	})
+	paths := func(res *hone.Result) []string {
+		var got []string
+		for _, rt := range res.RelatedTests {
+			got = append(got, rt.Path)
+		}
+		return got
+	}
+	res, err := Retrieve(context.Background(), repo, "session cookies do not expire after max_age", hone.Options{IndexDir: t.TempDir(), MaxCycles: 1, Threshold: 0.01})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := paths(res)
+	if !slices.Contains(got, "tests/test_session.py") {
+		t.Errorf("tests to run %v lack tests/test_session.py", got)
+	}
+	for _, not := range []string{"tests/conftest.py", "tests/models.py"} {
+		if slices.Contains(got, not) {
+			t.Errorf("tests to run %v hold %s, which pytest does not collect", got, not)
+		}
+	}
+	res, err = Retrieve(context.Background(), repo, "session cookies do not expire after max_age", hone.Options{IndexDir: t.TempDir(), MaxCycles: 1, Threshold: 0.01, Exclude: []string{"other/**"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := paths(res); slices.Contains(got, "other/test_session_max.py") {
+		t.Errorf("tests to run %v hold a test the caller excluded", got)
+	}
+	res, err = Retrieve(context.Background(), repo, "test_expire_session_cookies in tests/test_session.py fails", hone.Options{IndexDir: t.TempDir(), MaxCycles: 1, Threshold: 0.01})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := paths(res); len(got) == 0 || got[0] != "tests/test_session.py" || res.RelatedTests[0].Reason != "among the result's files" {
+		t.Errorf("files %v: tests to run %+v, want tests/test_session.py first, as a file of the result", res.Files, res.RelatedTests)
+	}
+	res, err = Retrieve(context.Background(), repo, "session cookies do not expire after max_age", hone.Options{IndexDir: t.TempDir(), MaxCycles: 1, Include: []string{"nomatch/**"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Files) != 0 || len(res.RelatedTests) != 0 {
+		t.Errorf("include matching nothing: files %v, tests to run %v; want neither", res.Files, paths(res))
+	}
+}
+
 func TestHelperPath(t *testing.T) {
 	for p, want := range map[string]bool{
 		"test/helpers/context.js":       true,
