@@ -10,6 +10,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"golang.org/x/text/width"
+
 	"github.com/hone-tools/hone/index"
 	"github.com/hone-tools/hone/internal/lazyre"
 	"github.com/hone-tools/hone/lexicon"
@@ -189,8 +191,12 @@ var htmlComment = lazyre.New(`(?s)<!--.*?-->`)
 
 // cleanTask drops what a task's author did not write about the task: an
 // issue template's hidden instructions, headings and placeholders, and
-// environment reports.
+// environment reports. It first folds full-width letters, digits and
+// signs to the ASCII they stand for, as a Chinese or Japanese input
+// method types them (ＲｏｕｔｅｒＧｒｏｕｐ is RouterGroup, and the
+// ideographic space a space), for code writes the ASCII.
 func cleanTask(task string) string {
+	task = width.Fold.String(task)
 	task = htmlComment().ReplaceAllString(task, "")
 	for _, re := range []*regexp.Regexp{versionLine(), versionList(), sessionLine(), templateHeading(), templatePlaceholder(), environmentItem()} {
 		task = re.ReplaceAllString(task, "")

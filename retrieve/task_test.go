@@ -351,6 +351,30 @@ func TestCleanTask(t *testing.T) {
 	}
 }
 
+// A task typed with full-width letters, digits and spaces, as a Chinese
+// input method gives them, reads as the same task in ASCII.
+func TestCleanTaskFoldsWidth(t *testing.T) {
+	ix := fixtureIndex(t, "auth-expiry")
+	for _, tc := range []struct{ wide, narrow string }{
+		{"修复ＲｏｕｔｅｒＧｒｏｕｐ的问题", "修复RouterGroup的问题"},
+		{"ｒｅｆｒｅｓｈＳｅｓｓｉｏｎ（）　令牌过期", "refreshSession() 令牌过期"},
+		{"ＦＩＸ　ＴＯＫＥＮ　ＥＸＰＩＲＹ２", "FIX TOKEN EXPIRY2"},
+	} {
+		if got := cleanTask(tc.wide); got != tc.narrow {
+			t.Errorf("cleanTask(%q) = %q, want %q", tc.wide, got, tc.narrow)
+		}
+		wide, narrow := analyzeTask(cleanTask(tc.wide), ix), analyzeTask(cleanTask(tc.narrow), ix)
+		if len(wide) == 0 || len(wide) != len(narrow) {
+			t.Fatalf("%q: %d concepts, %q: %d", tc.wide, len(wide), tc.narrow, len(narrow))
+		}
+		for i := range wide {
+			if wide[i].alts[0].label != narrow[i].alts[0].label {
+				t.Errorf("%q: concept %d %q, want %q", tc.wide, i, wide[i].alts[0].label, narrow[i].alts[0].label)
+			}
+		}
+	}
+}
+
 // TestTaskNoise checks each pattern of what cleanTask drops, line by line:
 // what it must drop, and what it must keep.
 func TestTaskNoise(t *testing.T) {
