@@ -824,7 +824,14 @@ func (rk *ranker) ranking() []hone.Ranked {
 	out := make([]hone.Ranked, 0, len(all))
 	joined := false
 	for i, a := range all {
-		if m, ok := rk.rec.bestModel[a.ev.Path]; ok {
+		m, judged := rk.rec.bestModel[a.ev.Path]
+		if !judged && a.ev.Score < hone.ExcludeBelow && rel[i] > irrelevantMost {
+			// Every verdict called it irrelevant: the signals alone do
+			// not make it more than tangential (a one-word task whose
+			// word one file holds, "improve performance").
+			rel[i], joined = irrelevantMost, true
+		}
+		if judged {
 			rel[i], joined = hone.JoinScores(rel[i], m), true
 		}
 		r := hone.Ranked{Path: a.ev.Path, Relevance: math.Round(rel[i]*100) / 100}
@@ -834,7 +841,8 @@ func (rk *ranker) ranking() []hone.Ranked {
 		out = append(out, r)
 	}
 	if joined {
-		// A model's verdicts reorder the files by their joined relevance.
+		// A model's verdicts reorder the files by their joined relevance,
+		// as does a relevance held down.
 		order := make([]int, len(out))
 		for i := range order {
 			order[i] = i

@@ -1,6 +1,7 @@
 package retrieve
 
 import (
+	"context"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -481,6 +482,47 @@ func TestReadAsks(t *testing.T) {
 		tp.readAsks(cleanTask(c.task))
 		if tp.aboutVendor != c.vendor || tp.aboutGenerated != c.generated {
 			t.Errorf("%q: vendored %v, generated %v; want %v, %v", c.task, tp.aboutVendor, tp.aboutGenerated, c.vendor, c.generated)
+		}
+	}
+}
+
+// A file every verdict called irrelevant is tangential at most, whatever
+// its signals: a one-word task whose word one file holds in passing
+// makes that file the search's first, and no target.
+func TestIrrelevantIsAtMostTangential(t *testing.T) {
+	repo := writeFiles(t, map[string]string{
+		"client/urls.py":    "def copy_with(url, **kwargs):\n    # perform the copy field by field\n    return url\n",
+		"client/session.py": "def send(request):\n    return request\n",
+		"client/models.py":  "class Response:\n    def read(self):\n        return b''\n",
+	})
+	res, err := Retrieve(context.Background(), repo, "improve performance", hone.Options{IndexDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	best := map[string]float64{}
+	for _, c := range res.Cycles {
+		for _, ev := range c.Evaluated {
+			best[ev.Path] = max(best[ev.Path], ev.Score)
+		}
+	}
+	held := 0
+	for _, r := range res.Ranking {
+		if b, ok := best[r.Path]; ok && b < hone.ExcludeBelow {
+			held++
+			if r.Relevance > irrelevantMost {
+				t.Errorf("%s scored %.2f at best, at relevance %.2f: over %.2f", r.Path, b, r.Relevance, irrelevantMost)
+			}
+		}
+	}
+	if held == 0 {
+		t.Fatalf("no file scored under %.2f: ranking %+v", hone.ExcludeBelow, res.Ranking)
+	}
+	if len(res.Files) > 0 && res.Files[0].Relevance >= res.Threshold {
+		t.Errorf("files %+v: a file the evaluator called irrelevant reached the threshold", res.Files)
+	}
+	for i := 1; i < len(res.Ranking); i++ {
+		if res.Ranking[i].Relevance > res.Ranking[i-1].Relevance {
+			t.Errorf("ranking not by relevance at %d: %+v", i, res.Ranking)
 		}
 	}
 }
