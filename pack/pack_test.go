@@ -1567,3 +1567,31 @@ func TestTemplateHeadWithItsDefinition(t *testing.T) {
 		}
 	}
 }
+
+// A long run of decorators over lines, with no blank line among them
+// (click's options above one command), goes in runs of whole decorators:
+// no run starts inside one.
+func TestDecoratorRunsWhole(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("import click\n\n\n")
+	for i := range 30 {
+		fmt.Fprintf(&b, "@click.option(\n    \"--opt%d\",\n    \"-o%d\",\n    type=str,\n    help=\"Option %d.\",\n)\n", i, i, i)
+	}
+	b.WriteString("def main(**kwargs):\n    return kwargs\n")
+	lines := strings.Split(strings.TrimRight(b.String(), "\n"), "\n")
+	us := fileUnits(0, "cli.py", lines, nil, 0.9, taskConcepts(&hone.Result{}), UnitWeights)
+	runs := 0
+	for _, u := range us {
+		first := strings.TrimSpace(lines[u.from-1])
+		if u.why != "lines" || first == "" || strings.HasPrefix(first, "import") {
+			continue
+		}
+		runs++
+		if !strings.HasPrefix(first, "@") {
+			t.Errorf("the run of lines %d-%d starts at %q, inside a decorator", u.from, u.to, first)
+		}
+	}
+	if runs == 0 {
+		t.Fatalf("no run of decorators: %d units", len(us))
+	}
+}

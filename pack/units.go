@@ -851,10 +851,19 @@ func docstringCut(path string, lines []string, v iv) []iv {
 }
 
 // blankEnd is where a run of lines from l, cut at end, ends: at the last
-// blank line in its second half, or at end where there is none.
+// blank line in its second half, or else before the last decorator that
+// starts there, or at end where there is neither.
 func blankEnd(lines []string, l, end int) int {
 	for b := end; b > l+(end-l+1)/2; b-- {
 		if strings.TrimSpace(lines[b-1]) == "" {
+			return b
+		}
+	}
+	// No blank line: the line before a decorator's, so that a long run
+	// of decorators (click's @click.option( over lines, a hundred of
+	// them above one function) goes in runs of whole decorators.
+	for b := end; b > l+(end-l+1)/2; b-- {
+		if b < len(lines) && strings.HasPrefix(strings.TrimSpace(lines[b]), "@") {
 			return b
 		}
 	}
