@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -130,8 +131,17 @@ func parseFlags(fs *flag.FlagSet, args []string, stdout io.Writer, usage string)
 	}
 	if err != nil {
 		if word, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: "); ok && strings.Contains(usage, "WORDS") {
-			// A task's first word may start with a dash: "-verbose is ignored".
-			return nil, usagef("%v (run \"hone %s -h\" for the flags; a task that starts with a dash goes after --: hone %s -- %s ...)", err, fs.Name(), fs.Name(), word)
+			// A task's word may start with a dash: "-verbose is
+			// ignored", "fix the -v flag". The suggestion is the task
+			// as given, its words before the dash's and all after it.
+			task := word + " ..."
+			if i := slices.IndexFunc(args, func(a string) bool {
+				a, _, _ = strings.Cut(a, "=")
+				return a == word || a == "-"+word
+			}); i >= 0 {
+				task = strings.Join(append(slices.Clone(words), args[i:]...), " ")
+			}
+			return nil, usagef("%v (run \"hone %s -h\" for the flags; a task with a word that starts with a dash goes after --: hone %s -- %s)", err, fs.Name(), fs.Name(), task)
 		}
 		return nil, usagef("%v (run \"hone %s -h\" for the flags)", err, fs.Name())
 	}

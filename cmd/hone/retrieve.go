@@ -182,6 +182,10 @@ func cmdRetrieve(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		return usagef("%v", err)
 	}
 	if strings.TrimSpace(task) == "" {
+		if *taskFile == "" && piped(stdin) {
+			// echo "the task" | hone retrieve: the words went nowhere.
+			return usagef("the task is empty: say what you need context for, e.g. hone retrieve \"fix the token expiry bug\", or give --task-file - to read it from standard input")
+		}
 		return usagef("the task is empty: say what you need context for, e.g. hone retrieve \"fix the token expiry bug\"")
 	}
 	if !retrieve.HasSearchTerms(task) {
@@ -320,7 +324,7 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 	var words []string
 	for {
 		if err := fs.Parse(args); err != nil {
-			return nil, err
+			return words, err // the words before the flag that failed
 		}
 		rest := fs.Args()
 		if len(rest) == 0 {
@@ -463,4 +467,15 @@ func buildRevision() string {
 		rev += "+dirty"
 	}
 	return rev
+}
+
+// piped reports whether r is a pipe or a file, not a terminal: what a
+// shell gives a command after |, or < file.
+func piped(r io.Reader) bool {
+	f, ok := r.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice == 0 && (fi.Mode()&os.ModeNamedPipe != 0 || fi.Mode().IsRegular())
 }
