@@ -117,6 +117,11 @@ func (ix *Index) saveSkipped(ctx context.Context, s Skipped) error {
 	if old == s {
 		return nil
 	}
+	if s.Any() {
+		// Said when it changes, not on every update: the first index
+		// of a tree with a folder it may not read says so once.
+		ix.notice("left out " + s.String() + "; hone status lists what it skips")
+	}
 	v, _ := json.Marshal(s)
 	return ix.write(ctx, "write", func(w *writer) {
 		w.exec(`INSERT INTO meta(key, value) VALUES('skipped', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`, string(v))

@@ -63,13 +63,23 @@ func TestSkipped(t *testing.T) {
 	}
 	ctx := context.Background()
 	dir := t.TempDir()
-	ix, err := Open(ctx, repo, Options{Dir: dir})
+	var notices []string
+	notice := func(n string) { notices = append(notices, n) }
+	ix, err := Open(ctx, repo, Options{Dir: dir, Notice: notice})
 	if err != nil {
 		t.Fatal(err)
 	}
 	st, err := ix.Update(ctx, nil)
 	if err != nil {
 		t.Fatal(err)
+	}
+	// Said once, when it changes: not again on an update that skips the
+	// same.
+	if len(notices) != 1 || !strings.HasPrefix(notices[0], "left out ") || !strings.Contains(notices[0], "length limit") {
+		t.Errorf("notices %q: want one that says what was left out", notices)
+	}
+	if _, err := ix.Update(ctx, nil); err != nil || len(notices) != 1 {
+		t.Errorf("a second update (%v): notices %q, want the first alone", err, notices)
 	}
 	if st.Skipped.TooLong != 1 || st.Skipped.Unreadable != wantUnreadable {
 		t.Errorf("update skipped %+v, want 1 path too long and %d unreadable", st.Skipped, wantUnreadable)

@@ -1,6 +1,7 @@
 package walk
 
 import (
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -377,5 +378,36 @@ func TestIncludeIfAgreesWithGit(t *testing.T) {
 		if got := sc.includeIf(cond); got != want {
 			t.Errorf("includeIf %q: %v, git %v", cond, got, want)
 		}
+	}
+}
+
+// An excludes file below a file (HOME itself a file, as a sandbox may
+// set it) is none, as git reads it: not an ignore file the walk failed
+// to read.
+func TestExcludesFileUnderAFile(t *testing.T) {
+	home := filepath.Join(t.TempDir(), "home")
+	if err := os.WriteFile(home, []byte("not a folder\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("HOME", home)
+	t.Setenv("XDG_CONFIG_HOME", "")
+	root := t.TempDir()
+	if err := os.WriteFile(filepath.Join(root, "a.go"), []byte("package a\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(root, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	var failed []string
+	opts := Options{OnError: func(rel string, err error) error {
+		failed = append(failed, rel+": "+err.Error())
+		return nil
+	}}
+	files, err := Files(context.Background(), root, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(failed) != 0 || len(files) != 1 {
+		t.Errorf("files %v, failed %q: want a.go, and no excludes file that failed", files, failed)
 	}
 }

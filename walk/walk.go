@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 )
 
@@ -906,7 +907,9 @@ func excludeRules(wt workTree, domain []string, infoName string, failed func(rel
 		switch {
 		case err == nil:
 			rules = append(rules, parseIgnore(data, domain)...)
-		case !errors.Is(err, fs.ErrNotExist):
+		case !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR):
+			// A file below a file (HOME a file) is none, as git reads
+			// it (access_error_is_ok), not one it cannot read.
 			if err := failed(f.rel, err); err != nil {
 				return nil, err
 			}
