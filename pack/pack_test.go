@@ -1595,3 +1595,31 @@ func TestDecoratorRunsWhole(t *testing.T) {
 		t.Fatalf("no run of decorators: %d units", len(us))
 	}
 }
+
+// A doc comment a blank line above its definition (koa's style: /** …
+// */, a blank line, then the method) comes with it: no unit starts right
+// after the comment's */, and none ends with its /**.
+func TestDocCommentABlankLineAbove(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("'use strict'\n\nmodule.exports = {\n")
+	for i := range 30 {
+		fmt.Fprintf(&b, "\n  /**\n   * Return the value %d.\n   *\n   * @return {Number}\n   * @api public\n   */\n\n  get value%d () {\n    return this.res.value%d\n  },\n", i, i, i)
+	}
+	b.WriteString("}\n")
+	lines := strings.Split(strings.TrimRight(b.String(), "\n"), "\n")
+	us := fileUnits(0, "lib/response.js", lines, nil, 0.9, taskConcepts(&hone.Result{}), UnitWeights)
+	methods := 0
+	for _, u := range us {
+		text := strings.Join(lines[u.from-1:u.to], "\n")
+		if !strings.Contains(text, "get value") {
+			continue
+		}
+		methods++
+		if first := strings.TrimSpace(lines[u.from-1]); first != "/**" {
+			t.Errorf("the unit of lines %d-%d starts at %q, not at its doc comment", u.from, u.to, first)
+		}
+	}
+	if methods == 0 {
+		t.Fatalf("no unit holds a method: %d units", len(us))
+	}
+}

@@ -915,6 +915,11 @@ func withPreambles(lang string, lines []string, groups ...[]iv) {
 			// .h file is C's by its name, and often C++'s).
 			from = templateHead(lines, from)
 		}
+		if lang != "python" && lang != "ruby" && lang != "shell" && docAbove(lines, from) {
+			// A doc comment a blank line above (koa's /** … */, then a
+			// blank, then the method) is the definition's still.
+			from--
+		}
 		base := from
 		above := func(from int) bool {
 			return from > 1 && isPreamble(lang, lines[from-2]) && indentOf(lines[from-2]) <= indent+1
@@ -997,6 +1002,26 @@ func indentOf(line string) int {
 // attribute's (Rust's #[…] and #![…]).
 func docComment(t string) bool {
 	return isComment(t) && !strings.HasPrefix(t, "#[") && !strings.HasPrefix(t, "#![")
+}
+
+// docAbove reports whether one blank line stands between a definition
+// at line from (1-based) and a doc comment that closes right above it:
+// a block comment opened with /** whose */ ends the line before the
+// blank, within maxPreamble lines.
+func docAbove(lines []string, from int) bool {
+	if from < 3 || strings.TrimSpace(lines[from-2]) != "" || strings.TrimSpace(lines[from-3]) != "*/" && !strings.HasSuffix(strings.TrimSpace(lines[from-3]), "*/") {
+		return false
+	}
+	for k := from - 2; k >= 1 && from-k <= maxPreamble; k-- {
+		t := strings.TrimSpace(lines[k-1])
+		switch {
+		case strings.HasPrefix(t, "/**"):
+			return true
+		case strings.HasPrefix(t, "/*"), t == "":
+			return false
+		}
+	}
+	return false
 }
 
 // templateHead is the line a C++ template head over lines opens on, for
