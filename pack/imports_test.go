@@ -39,6 +39,8 @@ func TestImportLines(t *testing.T) {
 		{"go, a bracket in a path", "package a\n\nimport (\n\t\"fmt\"\n\tx \"example.com/a)b\"\n\t\"os\"\n)\n\nfunc F() {}\n", 1, 7, [2]int{}},
 		{"c, a conditional among the includes", "#include <stdio.h>\n#ifdef _WIN32\n#include <windows.h>\n#endif\n\nint main(void) {}\n", 1, 4, [2]int{}},
 		{"c, a conditional around the includes", "#ifdef _WIN32\n#include <windows.h>\n#else\n#include <unistd.h>\n#endif\n\nint main(void) {}\n", 1, 5, [2]int{}},
+		{"cpp, a conditional whose #if goes on over lines", "#include \"format.h\"\n\n#ifndef FMT_USE_FCNTL\n// UWP has no _pipe.\n#  if FMT_HAS_INCLUDE(\"winapifamily.h\")\n#    include <winapifamily.h>\n#  endif\n#  if (FMT_HAS_INCLUDE(<fcntl.h>) || \\\n       defined(__linux__)) && \\\n      !defined(__wasm__)\n#    include <fcntl.h>\n#    define FMT_USE_FCNTL 1\n#  else\n#    define FMT_USE_FCNTL 0\n#  endif\n#endif\n\nint f(void);\n", 1, 16, [2]int{}},
+		{"cpp, a conditional that nothing closes is left out", "#include <a.h>\n\n#ifndef B\n#  include <b.h>\nint g;\n#endif\n\nint f(void);\n", 1, 1, [2]int{}},
 		{"c, a header's guard is not the includes'", "#ifndef A_H\n#define A_H\n\n#include <stdio.h>\n\nint f(void);\n\n#endif\n", 4, 4, [2]int{}},
 		{"typescript, a re-export over lines", "import a from 'a';\nexport {\n  b,\n  c,\n} from './bc';\nexport type {\n  D,\n} from './d';\n\nexport const e = 1;\n", 1, 8, [2]int{}},
 		{"typescript, an export list is no import", "import a from 'a';\n\nconst b = 1;\nexport {\n  b,\n};\n", 1, 1, [2]int{}},
@@ -81,12 +83,16 @@ func TestImportLines(t *testing.T) {
 		// No bracket of code is left open, nor a preprocessor
 		// conditional.
 		paren, brace, cond := 0, 0, 0
+		directive := false // a preprocessor directive's line, or one it goes on to
 		for _, l := range lines[max(from-1, 0):to] {
-			paren += bracketDepth(l, '(', ')')
-			if !strings.HasPrefix(strings.TrimSpace(l), "#") {
+			t := strings.TrimSpace(l)
+			directive = strings.HasPrefix(t, "#") || directive
+			if !directive {
+				paren += bracketDepth(l, '(', ')')
 				brace += bracketDepth(l, '{', '}')
 			}
 			cond += directiveDepth(l)
+			directive = directive && strings.HasSuffix(t, "\\")
 		}
 		if paren != 0 || brace != 0 || cond != 0 {
 			t.Errorf("%s: lines %d-%d cut a block: ( %+d, { %+d, #if %+d", tt.lang, from, to, paren, brace, cond)

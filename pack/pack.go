@@ -1380,12 +1380,18 @@ func balanceConditionals(lines []string, from, to int) (int, int) {
 	}
 	closeAt := func(from, to int) (int, bool) {
 		d := depth(from, to)
+		cont := strings.HasSuffix(strings.TrimRight(lines[to-1], " \t"), "\\")
 		for j := to; d > 0 && j < len(lines) && j < to+maxImportBlock; j++ {
 			t := strings.TrimSpace(lines[j])
-			if t != "" && !strings.HasPrefix(t, "#") && !isComment(t) {
+			// A directive's continued lines (#if A || \ then B) are
+			// the directive's.
+			if !cont && t != "" && !strings.HasPrefix(t, "#") && !isComment(t) {
 				return to, false
 			}
-			d += directiveDepth(t)
+			cont = strings.HasSuffix(t, "\\")
+			if !cont || strings.HasPrefix(t, "#") {
+				d += directiveDepth(t)
+			}
 			if d == 0 {
 				return j + 1, true
 			}
@@ -1399,6 +1405,16 @@ func balanceConditionals(lines []string, from, to int) (int, int) {
 	}
 	if end, ok := closeAt(from, to); ok {
 		return from, end
+	}
+	// A conditional the run opens and nothing closes: the run ends
+	// before it, whole, rather than open.
+	for d, k := 0, to; k >= from; k-- {
+		d += directiveDepth(lines[k-1])
+		if d > 0 {
+			for to = k - 1; to > from && strings.TrimSpace(lines[to-1]) == ""; to-- {
+			}
+			return from, max(to, from)
+		}
 	}
 	return from, to
 }
