@@ -1424,8 +1424,7 @@ func TestDocstringCutSignatureElided(t *testing.T) {
 		fmt.Fprintf(&b, "    param %d: the value\n", i)
 	}
 	b.WriteString("    \"\"\"\n    return a\n" + strings.Repeat("\ndef pad():\n    return 0\n", 30))
-	lines := strings.Split(strings.TrimRight(b.String(), "\n"), "\n")
-	us := fileUnits(0, "a.py", lines, nil, 0.9, taskConcepts(&hone.Result{}), UnitWeights)
+	lines, us := unitsOf("a.py", b.String())
 	k := slices.IndexFunc(us, func(u *unit) bool { return u.doc[1] > 0 && u.from == u.head[0] })
 	if k < 0 {
 		t.Fatal("no signature part")
@@ -1507,8 +1506,7 @@ func TestElideKeepsTheSignature(t *testing.T) {
 	for i := range 40 {
 		fmt.Fprintf(&b, "\nfunc after%d() int {\n\treturn %d\n}\n", i, i)
 	}
-	lines := strings.Split(strings.TrimRight(b.String(), "\n"), "\n")
-	us := fileUnits(0, "gin.go", lines, nil, 0.9, taskConcepts(&hone.Result{}), UnitWeights)
+	lines, us := unitsOf("gin.go", b.String())
 	k := slices.IndexFunc(us, func(u *unit) bool { return strings.HasPrefix(lines[u.to-1], "}") && u.to-u.from > 5 })
 	if k < 0 {
 		t.Fatalf("no unit for SetTrustedProxies: %+v", us)
@@ -1549,9 +1547,8 @@ func TestTemplateHeadWithItsDefinition(t *testing.T) {
 		fmt.Fprintf(&b, "template <typename OutputIt, typename... T,\n          FMT_ENABLE_IF(is_output_iterator<OutputIt, wchar_t>::value)>\nauto format_to_n%d(OutputIt out, size_t n, T&&... args)\n    -> format_to_n_result<OutputIt> {\n  return vformat_to_n(out, n, %d);\n}\n\n", i, i)
 	}
 	b.WriteString("}  // namespace fmt\n")
-	lines := strings.Split(strings.TrimRight(b.String(), "\n"), "\n")
 	for _, path := range []string{"xchar.hpp", "xchar.h"} {
-		us := fileUnits(0, path, lines, nil, 0.9, taskConcepts(&hone.Result{}), UnitWeights)
+		lines, us := unitsOf(path, b.String())
 		found := 0
 		for _, u := range us {
 			if !strings.Contains(strings.Join(lines[u.from-1:u.to], "\n"), "auto format_to_n") {
@@ -1578,8 +1575,7 @@ func TestDecoratorRunsWhole(t *testing.T) {
 		fmt.Fprintf(&b, "@click.option(\n    \"--opt%d\",\n    \"-o%d\",\n    type=str,\n    help=\"Option %d.\",\n)\n", i, i, i)
 	}
 	b.WriteString("def main(**kwargs):\n    return kwargs\n")
-	lines := strings.Split(strings.TrimRight(b.String(), "\n"), "\n")
-	us := fileUnits(0, "cli.py", lines, nil, 0.9, taskConcepts(&hone.Result{}), UnitWeights)
+	lines, us := unitsOf("cli.py", b.String())
 	runs := 0
 	for _, u := range us {
 		first := strings.TrimSpace(lines[u.from-1])
@@ -1606,8 +1602,7 @@ func TestDocCommentABlankLineAbove(t *testing.T) {
 		fmt.Fprintf(&b, "\n  /**\n   * Return the value %d.\n   *\n   * @return {Number}\n   * @api public\n   */\n\n  get value%d () {\n    return this.res.value%d\n  },\n", i, i, i)
 	}
 	b.WriteString("}\n")
-	lines := strings.Split(strings.TrimRight(b.String(), "\n"), "\n")
-	us := fileUnits(0, "lib/response.js", lines, nil, 0.9, taskConcepts(&hone.Result{}), UnitWeights)
+	lines, us := unitsOf("lib/response.js", b.String())
 	methods := 0
 	for _, u := range us {
 		text := strings.Join(lines[u.from-1:u.to], "\n")
@@ -1622,4 +1617,11 @@ func TestDocCommentABlankLineAbove(t *testing.T) {
 	if methods == 0 {
 		t.Fatalf("no unit holds a method: %d units", len(us))
 	}
+}
+
+// unitsOf is a file's lines and the units a pack makes of them, as a
+// file of relevance 0.9 with no task's concepts.
+func unitsOf(path, src string) ([]string, []*unit) {
+	lines := strings.Split(strings.TrimRight(src, "\n"), "\n")
+	return lines, fileUnits(0, path, lines, nil, 0.9, taskConcepts(&hone.Result{}), UnitWeights)
 }
