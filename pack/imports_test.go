@@ -40,6 +40,7 @@ func TestImportLines(t *testing.T) {
 		{"c, a conditional among the includes", "#include <stdio.h>\n#ifdef _WIN32\n#include <windows.h>\n#endif\n\nint main(void) {}\n", 1, 4, [2]int{}},
 		{"c, a conditional around the includes", "#ifdef _WIN32\n#include <windows.h>\n#else\n#include <unistd.h>\n#endif\n\nint main(void) {}\n", 1, 5, [2]int{}},
 		{"cpp, a conditional whose #if goes on over lines", "#include \"format.h\"\n\n#ifndef FMT_USE_FCNTL\n// UWP has no _pipe.\n#  if FMT_HAS_INCLUDE(\"winapifamily.h\")\n#    include <winapifamily.h>\n#  endif\n#  if (FMT_HAS_INCLUDE(<fcntl.h>) || \\\n       defined(__linux__)) && \\\n      !defined(__wasm__)\n#    include <fcntl.h>\n#    define FMT_USE_FCNTL 1\n#  else\n#    define FMT_USE_FCNTL 0\n#  endif\n#endif\n\nint f(void);\n", 1, 16, [2]int{}},
+		{"c, nested conditionals that nothing closes are left out, the outer one too", "#include <a.h>\n#if A\n#include <b.h>\n#if B\n#include <c.h>\nint x;\n#endif\n#endif\n\nint f(void);\n", 1, 1, [2]int{}},
 		{"cpp, a conditional that nothing closes is left out", "#include <a.h>\n\n#ifndef B\n#  include <b.h>\nint g;\n#endif\n\nint f(void);\n", 1, 1, [2]int{}},
 		{"c, a header's guard is not the includes'", "#ifndef A_H\n#define A_H\n\n#include <stdio.h>\n\nint f(void);\n\n#endif\n", 4, 4, [2]int{}},
 		{"typescript, a re-export over lines", "import a from 'a';\nexport {\n  b,\n  c,\n} from './bc';\nexport type {\n  D,\n} from './d';\n\nexport const e = 1;\n", 1, 8, [2]int{}},

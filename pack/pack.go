@@ -58,6 +58,10 @@ type Options struct {
 	PastLines map[string][]string
 }
 
+// defaultBudgetName is what a pack calls the budget where Options say
+// nothing: the command line's flag.
+const defaultBudgetName = "--budget"
+
 // Pack is a built context pack.
 type Pack struct {
 	Text   string
@@ -105,10 +109,7 @@ func Build(res *hone.Result, root string, opts Options) *Pack {
 	if count == nil {
 		count = CountTokens
 	}
-	budgetName := opts.BudgetName
-	if budgetName == "" {
-		budgetName = "--budget"
-	}
+	budgetName := cmp.Or(opts.BudgetName, defaultBudgetName)
 	p := &Pack{Budget: opts.Budget, Included: []string{}, Omitted: []string{}, Ranges: []Range{}, budgetName: budgetName}
 	files, called := packFiles(res)
 	// The header names the ranking's next files; the files the result
@@ -372,7 +373,7 @@ func Build(res *hone.Result, root string, opts Options) *Pack {
 	// that says how much there is (withOmitted): the code keeps out of
 	// it, but for an eighth of the budget at most, which a budget too
 	// small for the header gives to the code.
-	codeBudget := opts.Budget - min(count(omittedHead(budgetName))+count(fmt.Sprintf("- and %d more\n", len(units))), opts.Budget/8)
+	codeBudget := opts.Budget - min(count(omittedHead(budgetName))+count(more(len(units))), opts.Budget/8)
 	for real := count(text); real > codeBudget && len(blocks) > 0; real = count(text) {
 		var in []*unit
 		estimated := 0
@@ -498,7 +499,7 @@ func leftOut(units []*unit, blocks []block, texts [][]string) []*unit {
 			continue
 		}
 		if u.chosen && u.dropped > 0 {
-			// The preamble a unit cut by its bytes went without.
+			// The preamble a unit cut to fit went without.
 			omitted = append(omitted, &unit{file: u.file, from: u.from - u.dropped, to: u.from - 1, symbol: u.symbol, why: "preamble", worth: u.worth})
 		}
 		switch {
@@ -988,6 +989,10 @@ func (p *Pack) assemble(head string, files []hone.File, texts [][]string, blocks
 	return b.String()
 }
 
+// more is the line that counts n entries of the list of what did not
+// fit that it leaves out.
+func more(n int) string { return fmt.Sprintf("- and %d more\n", n) }
+
 // omittedHead heads the list of what did not fit, which says how to
 // have it: a larger budget (budgetName, as the caller calls it), or a
 // read of each by its range.
@@ -1002,9 +1007,14 @@ func (p *Pack) withOmitted(text string, count func(string) int) string {
 	used := count(text)
 	// The heading comes with one line under it at least, the first entry
 	// or how many there are, or not at all (the code keeps room for both).
-	more := func(n int) string { return fmt.Sprintf("- and %d more\n", n) }
-	head := omittedHead(cmp.Or(p.budgetName, "--budget"))
-	first := min(count("- "+p.Omitted[0]+"\n"), count(more(len(p.Omitted))))
+	head := omittedHead(cmp.Or(p.budgetName, defaultBudgetName))
+	// The first line: the first entry, with room for the count of the
+	// rest after it, or the count of all.
+	first := count("- " + p.Omitted[0] + "\n")
+	if len(p.Omitted) > 1 {
+		first += count(more(len(p.Omitted) - 1))
+	}
+	first = min(first, count(more(len(p.Omitted))))
 	if used+count(head)+first > p.Budget {
 		return text
 	}
@@ -1369,8 +1379,9 @@ func importEnd(lines []string, i int) int {
 // balanceConditionals widens a run of imports to the preprocessor
 // conditionals it leaves open: an "#if" on the line just before it, whose
 // "#endif" the run or the directives after it close, and an "#endif"
-// after it, past directives, blank lines and comments alone. A
-// conditional that does not close so leaves the run as it was.
+// after it, past directives (their continued lines too), blank lines and
+// comments alone. Where the run opens conditionals that nothing closes
+// so, it ends before the first of them.
 func balanceConditionals(lines []string, from, to int) (int, int) {
 	depth := func(a, b int) (d int) {
 		for _, l := range lines[a-1 : b] {
@@ -1389,9 +1400,8 @@ func balanceConditionals(lines []string, from, to int) (int, int) {
 				return to, false
 			}
 			cont = strings.HasSuffix(t, "\\")
-			if !cont || strings.HasPrefix(t, "#") {
-				d += directiveDepth(t)
-			}
+			d += directiveDepth(t) // 0 for a line that goes on one
+
 			if d == 0 {
 				return j + 1, true
 			}
@@ -1406,15 +1416,21 @@ func balanceConditionals(lines []string, from, to int) (int, int) {
 	if end, ok := closeAt(from, to); ok {
 		return from, end
 	}
-	// A conditional the run opens and nothing closes: the run ends
-	// before it, whole, rather than open.
-	for d, k := 0, to; k >= from; k-- {
-		d += directiveDepth(lines[k-1])
-		if d > 0 {
-			for to = k - 1; to > from && strings.TrimSpace(lines[to-1]) == ""; to-- {
-			}
-			return from, max(to, from)
+	// Conditionals the run opens and nothing closes: the run ends before
+	// the first of them, whole, rather than open.
+	var open []int // the lines of the conditionals open, outermost first
+	for k := from; k <= to; k++ {
+		switch d := directiveDepth(lines[k-1]); {
+		case d > 0:
+			open = append(open, k)
+		case d < 0 && len(open) > 0:
+			open = open[:len(open)-1]
 		}
+	}
+	if len(open) > 0 {
+		for to = open[0] - 1; to > from && strings.TrimSpace(lines[to-1]) == ""; to-- {
+		}
+		return from, max(to, from)
 	}
 	return from, to
 }

@@ -811,6 +811,19 @@ func TestOmittedHeadingNeverAlone(t *testing.T) {
 			t.Errorf("budget %d: %d tokens", tt.budget, n)
 		}
 	}
+	// A short first entry and many after it: the count of the rest comes
+	// with the entry, or the count of all alone, within the budget.
+	omitted = []string{"a"}
+	for i := range 11 {
+		omitted = append(omitted, fmt.Sprintf("src/some/long/path/number_%d/of/a/file.py:100-200 SomeClass.some_method_%d", i, i))
+	}
+	for budget := base; budget <= base+40; budget++ {
+		p := &Pack{Budget: budget, Omitted: omitted}
+		got := p.withOmitted(text, CountTokens)
+		if n := CountTokens(got); n > budget {
+			t.Errorf("budget %d: %d tokens:\n%s", budget, n, got)
+		}
+	}
 }
 
 // A secret over several lines (a private key) is hidden line by line: the
@@ -1536,6 +1549,36 @@ func TestElideKeepsTheSignature(t *testing.T) {
 	if shown == 0 {
 		t.Error("the signature shown at no room")
 	}
+	// A template head over lines, and a doc comment a blank line above
+	// its method: preambles withPreambles gives, which isPreamble alone
+	// does not read.
+	for _, tc := range []struct{ path, head, sig string }{
+		{"xchar.h", "template <typename OutputIt, typename... T,\n          FMT_ENABLE_IF(detail::is_output_iterator<OutputIt, wchar_t>::value && !std::is_same<OutputIt, char>::value)>\n", "auto format_to_n(OutputIt out, size_t n, T&&... args) -> format_to_n_result<OutputIt> {"},
+		{"response.js", "  /**\n   * Return the value, " + strings.Repeat("and more of it, ", 6) + "as it stands.\n   */\n\n", "  get value () {"},
+	} {
+		var b strings.Builder
+		b.WriteString(tc.head + tc.sig + "\n")
+		for i := range 40 {
+			fmt.Fprintf(&b, "  step(%d);\n", i)
+		}
+		b.WriteString("}\n")
+		lines := strings.Split(strings.TrimRight(b.String(), "\n"), "\n")
+		u := &unit{from: 1, to: len(lines), symbol: "f", why: "definition"}
+		lang := map[string]string{"xchar.h": "c", "response.js": "javascript"}[tc.path]
+		for room := 40; room <= 300; room += 5 {
+			v := elide(u, lang, lines, room, CountTokens)
+			if v == nil {
+				continue
+			}
+			text := strings.Join(lines[v.from-1:v.to], "\n")
+			if v.trimmed() {
+				text = elided(lines, v)
+			}
+			if !strings.Contains(text, strings.TrimSpace(tc.sig)) {
+				t.Errorf("%s, room %d: the signature hidden:\n%s", tc.path, room, text)
+			}
+		}
+	}
 }
 
 // A C++ template head over lines comes whole with its definition, in a
@@ -1624,4 +1667,23 @@ func TestDocCommentABlankLineAbove(t *testing.T) {
 func unitsOf(path, src string) ([]string, []*unit) {
 	lines := strings.Split(strings.TrimRight(src, "\n"), "\n")
 	return lines, fileUnits(0, path, lines, nil, 0.9, taskConcepts(&hone.Result{}), UnitWeights)
+}
+
+func TestDocAbove(t *testing.T) {
+	for _, tc := range []struct {
+		name, src string
+		want      bool
+	}{
+		{"a doc comment, a blank line, the method", "x = {\n  /**\n   * Doc.\n   */\n\n  get v () {\n", true},
+		{"no blank line", "x = {\n  /**\n   * Doc.\n   */\n  get v () {\n", false},
+		{"a block comment, not a doc comment", "x = {\n  /*\n   * Note.\n   */\n\n  get v () {\n", false},
+		{"code with a comment after it", "/** doc of a */\nint a = f(); /* note */\n\nint b(void) {\n", false},
+		{"a file's header", "/** @license MIT */\n\nint b(void) {\n", false},
+		{"at the file's start", "\nint b(void) {\n", false},
+	} {
+		lines := strings.Split(strings.TrimRight(tc.src, "\n"), "\n")
+		if got := docAbove(lines, len(lines)); got != tc.want {
+			t.Errorf("%s: docAbove = %v, want %v", tc.name, got, tc.want)
+		}
+	}
 }

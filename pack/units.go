@@ -58,9 +58,9 @@ type unit struct {
 	// leaves out (see layout).
 	head, doc [2]int
 	// dropped is how many lines of its preamble (doc comment, decorators)
-	// a copy cut by its bytes left out before from, where the preamble
-	// and the signature did not fit together; they are listed as left
-	// out.
+	// a copy cut to fit left out before from, where the preamble and the
+	// signature did not fit together (elide's bare copy, whole or cut);
+	// they are listed as left out.
 	dropped int
 }
 
@@ -891,9 +891,10 @@ type iv struct {
 }
 
 // withPreambles gives each interval its decorators, attributes and doc
-// comment: the lines just above it, with no blank line between, that the
-// language writes for a definition, indented as it is or one more (a doc
-// comment's continued lines). The outline may have counted them in the
+// comment: the lines just above it, with no blank line between (but one
+// under a /** doc comment, docAbove), that the language writes for a
+// definition, indented as it is or one more (a doc comment's continued
+// lines), and a C++ template head over lines (templateHead). The outline may have counted them in the
 // definition before, whose end is then moved up to before them; a
 // definition that holds this one whole keeps them.
 func withPreambles(lang string, lines []string, groups ...[]iv) {
@@ -915,7 +916,7 @@ func withPreambles(lang string, lines []string, groups ...[]iv) {
 			// .h file is C's by its name, and often C++'s).
 			from = templateHead(lines, from)
 		}
-		if lang != "python" && lang != "ruby" && lang != "shell" && docAbove(lines, from) {
+		if slashComments(lang) && docAbove(lines, from) {
 			// A doc comment a blank line above (koa's /** … */, then a
 			// blank, then the method) is the definition's still.
 			from--
@@ -1009,20 +1010,60 @@ func docComment(t string) bool {
 // a block comment opened with /** whose */ ends the line before the
 // blank, within maxPreamble lines.
 func docAbove(lines []string, from int) bool {
-	if from < 3 || strings.TrimSpace(lines[from-2]) != "" || strings.TrimSpace(lines[from-3]) != "*/" && !strings.HasSuffix(strings.TrimSpace(lines[from-3]), "*/") {
+	if from < 3 || strings.TrimSpace(lines[from-2]) != "" {
+		return false
+	}
+	// The comment's last line closes it, and no code stands before its
+	// */ (int a = f(); /* note */ is code).
+	if last := strings.TrimSpace(lines[from-3]); !strings.HasSuffix(last, "*/") || !strings.HasPrefix(last, "*") && !strings.HasPrefix(last, "/**") {
 		return false
 	}
 	for k := from - 2; k >= 1 && from-k <= maxPreamble; k-- {
 		t := strings.TrimSpace(lines[k-1])
 		switch {
 		case strings.HasPrefix(t, "/**"):
-			return true
-		case strings.HasPrefix(t, "/*"), t == "":
-			return false
+			// A file's header (a licence) is no definition's.
+			return k > 1
+		case !strings.HasPrefix(t, "*"):
+			return false // a line of no doc block
 		}
 	}
 	return false
 }
+
+// preambleOf is how many lines of a unit from line from to line to
+// (1-based) lie above its definition's own first line, as withPreambles
+// gave them to it: its decorators, attributes and comments, a template
+// head's lines, and a blank line under a doc comment.
+func preambleOf(lang string, lines []string, from, to int) int {
+	pre, angles := 0, 0
+	for l := from; l < to; l++ {
+		t := strings.TrimSpace(lines[l-1])
+		switch {
+		case angles > 0:
+			// A template head's lines go on until its angle closes.
+			angles += strings.Count(t, "<") - strings.Count(t, ">")
+		case isTemplateLine(t) && (lang == "cpp" || lang == "c"):
+			angles = strings.Count(t, "<") - strings.Count(t, ">")
+		case isPreamble(lang, lines[l-1]):
+		case t == "" && pre > 0 && strings.HasSuffix(strings.TrimSpace(lines[l-2]), "*/"):
+			// The blank line under a doc comment (docAbove).
+		default:
+			return pre
+		}
+		pre++
+	}
+	return pre
+}
+
+// isTemplateLine reports whether a trimmed line opens a C++ template head.
+func isTemplateLine(t string) bool {
+	return t == "template" || strings.HasPrefix(t, "template<") || strings.HasPrefix(t, "template <")
+}
+
+// slashComments reports whether lang's comments start with // or /*, not
+// with # (Python's, Ruby's, the shell's).
+func slashComments(lang string) bool { return lang != "python" && lang != "ruby" && lang != "shell" }
 
 // templateHead is the line a C++ template head over lines opens on, for
 // a definition at line from (1-based): the nearest line above that starts
@@ -1035,7 +1076,7 @@ func templateHead(lines []string, from int) int {
 		if t == "" || strings.HasSuffix(t, ";") || strings.HasSuffix(t, "}") || strings.HasSuffix(t, "{") || strings.HasPrefix(t, "//") || strings.HasPrefix(t, "#") {
 			return from
 		}
-		if t == "template" || strings.HasPrefix(t, "template<") || strings.HasPrefix(t, "template <") {
+		if isTemplateLine(t) {
 			return k
 		}
 	}
@@ -1061,12 +1102,12 @@ func isPreamble(lang, line string) bool {
 	case strings.HasPrefix(t, "@"):
 		return lang != "c" && lang != "cpp"
 	case strings.HasPrefix(t, "//"), strings.HasPrefix(t, "/*"), strings.HasPrefix(t, "*"):
-		return lang != "python" && lang != "ruby" && lang != "shell"
+		return slashComments(lang)
 	case strings.HasPrefix(t, "#["), strings.HasPrefix(t, "#!["):
 		return lang == "rust" || lang == "php"
 	case strings.HasPrefix(t, "#"):
 		return lang == "python" || lang == "ruby" || lang == "shell" || lang == "perl" || lang == "r"
-	case strings.HasPrefix(t, "template") && (t == "template" || strings.HasPrefix(t[len("template"):], "<") || strings.HasPrefix(t[len("template"):], " <")):
+	case isTemplateLine(t):
 		return lang == "cpp" || lang == "c" // a .h file is C's by its name, and often C++'s
 	case strings.HasPrefix(t, "[") && strings.HasSuffix(t, "]"):
 		return lang == "csharp"
@@ -1180,16 +1221,21 @@ func elide(u *unit, lang string, lines []string, room int, count func(string) in
 	w.cut, w.bytes = [2]int{}, [2]int{}
 	w.from, w.dropped = w.from-w.dropped, 0
 	u = &w
-	if whole := count(strings.Join(lines[u.from-1:u.to], "\n")) + blockTokens; whole <= room {
+	// whole is a copy of u, counted, where it fits whole; nil where not.
+	whole := func(u *unit) *unit {
+		c := count(strings.Join(lines[u.from-1:u.to], "\n")) + blockTokens
+		if c > room {
+			return nil
+		}
 		v := *u
-		v.tokens = whole
+		v.tokens = c
 		return &v
 	}
-	n := u.to - u.from + 1
-	pre := 0
-	for pre < n-1 && isPreamble(lang, lines[u.from-1+pre]) {
-		pre++
+	if v := whole(u); v != nil {
+		return v
 	}
+	n := u.to - u.from + 1
+	pre := min(preambleOf(lang, lines, u.from, u.to), n-1)
 	// cutAt is the most lines of its head past its first pre, and of its
 	// tail, that a unit keeps within room.
 	cutAt := func(u *unit, pre int) (best int) {
@@ -1221,10 +1267,8 @@ func elide(u *unit, lang string, lines []string, room int, count func(string) in
 	}
 	bareBest := 0
 	if pre > 0 {
-		if whole := count(strings.Join(lines[bare.from-1:bare.to], "\n")) + blockTokens; whole <= room {
-			v := bare
-			v.tokens = whole
-			return &v
+		if v := whole(&bare); v != nil {
+			return v
 		}
 		if bareBest = cutAt(&bare, 0); bareBest >= 3 {
 			return lineCut(&bare, 0, bareBest)

@@ -22,6 +22,10 @@ const (
 	// taskOnly is the weight of a test that matches the task, the best
 	// of them, where nothing else ties it to the result.
 	taskOnly = 0.5
+	// firstTest is the weight of a test among the result's files, above
+	// any tie's (a tie scores 1 at most, and 0.1 more for each further
+	// file it tests, of ten files at most).
+	firstTest = 10
 )
 
 // relatedTests finds the tests of the result's files: test files named for
@@ -83,7 +87,7 @@ func (rk *ranker) relatedTests(files []hone.File) []hone.RelatedTest {
 	// about it.
 	for fi, f := range files {
 		if e := rk.ix.Entry(f.Path); e != nil && isTest(e) {
-			add(f.Path, "", 2-0.1*float64(fi), "among the result's files")
+			add(f.Path, "", firstTest-0.1*float64(fi), "among the result's files")
 			found[f.Path].first = true
 		}
 	}
