@@ -1058,6 +1058,22 @@ func writeTask(b *strings.Builder, task string) {
 	b.WriteString("\n")
 }
 
+// clip cuts s to n bytes at most, and says so with " …": at the end of
+// its last clause that fits ("; "), else at a word's end, never in a
+// word's or a character's middle, where the cut keeps some word.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := strings.ToValidUTF8(s[:n], "")
+	if i := strings.LastIndex(cut, "; "); i > 0 {
+		cut = cut[:i]
+	} else if i := strings.LastIndexAny(cut, " \n"); i > 0 {
+		cut = cut[:i]
+	}
+	return strings.TrimRight(cut, " ;,") + " …"
+}
+
 // header is the pack's header at a terseness, 0 the fullest: each level
 // past it says less of what the result's JSON holds whole (see terse).
 func header(res *hone.Result, extra []hone.File, level int) string {
@@ -1065,9 +1081,7 @@ func header(res *hone.Result, extra []hone.File, level int) string {
 	var b strings.Builder
 	b.WriteString("# Context pack from hone\n\n")
 	task, _ := redact.CleanText(strings.TrimSpace(res.Task))
-	if len(task) > t.task {
-		task = strings.ToValidUTF8(task[:t.task], "") + " …"
-	}
+	task = clip(task, t.task)
 	writeTask(&b, task)
 	if len(res.Files) == 0 {
 		// The notice says why, in a clause of the sentence: "nothing
@@ -1079,10 +1093,11 @@ func header(res *hone.Result, extra []hone.File, level int) string {
 		b.WriteString(".\n")
 		return b.String()
 	}
-	fmt.Fprintf(&b, "Files (each with its role, target to change, context to read or test, and its relevance, the probability the task needs it; stopped: %s):\n", res.StopReason)
 	if res.Notice != "" {
-		fmt.Fprintf(&b, "Note: %s.\n", res.Notice)
+		// Above the list, not among its entries.
+		fmt.Fprintf(&b, "Note: %s.\n\n", res.Notice)
 	}
+	fmt.Fprintf(&b, "Files (each with its role, target to change, context to read or test, and its relevance, the probability the task needs it; stopped: %s):\n", res.StopReason)
 	for _, f := range res.Files {
 		role := f.Role
 		if role == "" {
@@ -1091,9 +1106,7 @@ func header(res *hone.Result, extra []hone.File, level int) string {
 		// Redacted before it is cut, so that a secret cut in half is
 		// still found.
 		reason, _ := redact.String(f.Reason)
-		if len(reason) > t.reason {
-			reason = strings.ToValidUTF8(reason[:t.reason], "") + " …"
-		}
+		reason = clip(reason, t.reason)
 		fmt.Fprintf(&b, "- %s (%s, %.2f): %s\n", redact.QuotePath(f.Path), role, f.Relevance, reason)
 		if m := f.MissingContext; len(m) > 0 && t.missing > 0 {
 			if len(m) > t.missing {

@@ -656,7 +656,7 @@ func TestTaskInAQuote(t *testing.T) {
 		t.Fatalf("no line \"Task:\" in\n%s", p.Text)
 	}
 	end := start + 1
-	for end < len(lines) && !strings.HasPrefix(lines[end], "Files (") {
+	for end < len(lines) && !strings.HasPrefix(lines[end], "Files (") && !strings.HasPrefix(lines[end], "Note: ") {
 		end++
 	}
 	if end == len(lines) {
@@ -1684,6 +1684,25 @@ func TestDocAbove(t *testing.T) {
 		lines := strings.Split(strings.TrimRight(tc.src, "\n"), "\n")
 		if got := docAbove(lines, len(lines)); got != tc.want {
 			t.Errorf("%s: docAbove = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+func TestClip(t *testing.T) {
+	for _, tc := range []struct {
+		s    string
+		n    int
+		want string
+	}{
+		{"short", 10, "short"},
+		{`defines Html ("html"); named for "tag" (for "tags"); 3 more of the task's words`, 40, `defines Html ("html") …`},
+		{`defines Html ("html"); named for "tag" (for "tags"); 3 more of the task's words`, 62, `defines Html ("html"); named for "tag" (for "tags") …`},
+		{`defines Html ("html"); named for "tag" (for "tags")`, 30, `defines Html ("html") …`},
+		{"a long sentence without clauses goes on", 20, "a long sentence …"},
+		{"令牌过期后接口没有返回401", 10, "令牌过 …"},
+	} {
+		if got := clip(tc.s, tc.n); got != tc.want {
+			t.Errorf("clip(%q, %d) = %q, want %q", tc.s, tc.n, got, tc.want)
 		}
 	}
 }
