@@ -104,6 +104,9 @@ func (s *Server) retrieveContext(ctx context.Context, req *mcp.CallToolRequest, 
 	// on between round trips sends none once the call that started it
 	// has its answer.
 	progress := progressOf(ctx, req)
+	if in.BudgetTokens > maxAnswerTokens {
+		return nil, RetrieveResult{}, fmt.Errorf("budget_tokens must be at most %d, not %d: an answer holds that many tokens at most", maxAnswerTokens, in.BudgetTokens)
+	}
 	if in.BudgetTokens > 0 && in.BudgetTokens < pack.MinBudget {
 		return nil, RetrieveResult{}, fmt.Errorf("budget_tokens must be at least %d, not %d: a pack's header alone takes some (leave it out for the default, %d)", pack.MinBudget, in.BudgetTokens, defaultBudget)
 	}

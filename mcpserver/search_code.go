@@ -37,6 +37,8 @@ type SearchHit struct {
 type SearchResult struct {
 	Hits      []SearchHit `json:"hits"`
 	Truncated bool        `json:"truncated"`
+	// More says that more files matched than limit asked for.
+	More bool `json:"more"`
 }
 
 func (s *Server) addSearchCode(srv *mcp.Server) {
@@ -52,11 +54,13 @@ func (s *Server) searchCode(ctx context.Context, req *mcp.CallToolRequest, in Se
 	if err := notNegative("limit", in.Limit); err != nil {
 		return nil, SearchResult{}, err
 	}
+	if in.Limit > maxSearchLimit {
+		return nil, SearchResult{}, fmt.Errorf("limit must be at most %d, not %d: narrow the search with include globs instead", maxSearchLimit, in.Limit)
+	}
 	limit := in.Limit
 	if limit <= 0 {
 		limit = 10
 	}
-	limit = min(limit, 50)
 	if err := checkLen("the query", in.Query, maxQueryBytes); err != nil {
 		return nil, SearchResult{}, err
 	}
@@ -66,10 +70,11 @@ func (s *Server) searchCode(ctx context.Context, req *mcp.CallToolRequest, in Se
 	if err := checkGlobs("exclude", in.Exclude); err != nil {
 		return nil, SearchResult{}, err
 	}
-	terms := index.Words(in.Query)
+	query, terms := retrieve.SearchWords(in.Query)
 	if len(terms) == 0 {
 		return nil, SearchResult{}, fmt.Errorf("the query %s has no words to search for", quote(in.Query))
 	}
+	in.Query = query // full-width letters folded
 	if s.zoekt != nil {
 		return s.searchZoekt(ctx, in, terms, limit)
 	}
@@ -89,20 +94,32 @@ func (s *Server) searchCode(ctx context.Context, req *mcp.CallToolRequest, in Se
 			}
 			return kind(e)
 		}
-		hits = ix.Run(index.Search{Terms: terms, Keep: keep, Prior: prior, Limit: limit})
+		// One more than the limit: whether more files matched.
+		hits = ix.Run(index.Search{Terms: terms, Keep: keep, Prior: prior, Limit: limit + 1})
 		return ix.Err()
 	})
 	if err != nil {
 		return nil, SearchResult{}, fmt.Errorf("search the index: %w", err)
 	}
+	more := len(hits) > limit
+	hits = hits[:min(len(hits), limit)]
 	weights := lineWeights(ix, terms)
 	found := make([]SearchHit, 0, len(hits))
 	for _, h := range hits {
 		found = append(found, SearchHit{Path: h.Entry.Path, Score: h.Score, Lines: s.matchingLines(ix, h.Entry, weights, shownLines)})
 	}
 	res, out := hitsAnswer("", found)
+	if more && !out.Truncated {
+		out.More = true
+		if tc, ok := res.Content[0].(*mcp.TextContent); ok {
+			tc.Text += fmt.Sprintf("(More files matched: raise limit, up to %d, or narrow with include globs.)\n", maxSearchLimit)
+		}
+	}
 	return res, out, nil
 }
+
+// maxSearchLimit: search_code returns this many files at most.
+const maxSearchLimit = 50
 
 // queryName is a name a query may write as code: an identifier, or each
 // part of a dotted one (Command.PersistentFlags).

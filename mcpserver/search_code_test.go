@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -158,4 +159,48 @@ func first(hits []SearchHit) string {
 		return "nothing"
 	}
 	return hits[0].Path
+}
+
+// A query in Chinese searches the English of its words, and full-width
+// letters read as ASCII, as retrieve_context reads a task; a limit over
+// the most is refused; and an answer whose files the limit cut says more
+// matched.
+func TestSearchCodeWordsAndLimits(t *testing.T) {
+	repo := t.TempDir()
+	files := map[string]string{
+		"routergroup.go": "package gin\n\n// RouterGroup groups the routes under a prefix, with their middleware.\ntype RouterGroup struct {\n\tHandlers []HandlerFunc\n}\n\nfunc (group *RouterGroup) Use(middleware ...HandlerFunc) {\n\tgroup.Handlers = append(group.Handlers, middleware...)\n}\n",
+		"context.go":     "package gin\n\n// Context carries a request.\ntype Context struct{}\n",
+	}
+	for i := range 4 {
+		files[fmt.Sprintf("route%d.go", i)] = fmt.Sprintf("package gin\n\n// route%d is a route.\nfunc route%d() {}\n", i, i)
+	}
+	for name, text := range files {
+		if err := os.WriteFile(filepath.Join(repo, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cs := connect(t, repo)
+	for _, q := range []string{"为路由组添加中间件", "ＲｏｕｔｅｒＧｒｏｕｐ"} {
+		out, text := searchCode(t, cs, q)
+		if first(out.Hits) != "routergroup.go" {
+			t.Errorf("%q: %s first, want routergroup.go:\n%s", q, first(out.Hits), text)
+		}
+	}
+	res, text := call(t, cs, "search_code", map[string]any{"query": "route", "limit": 51})
+	if !res.IsError || !strings.Contains(text, "limit must be at most 50") {
+		t.Errorf("limit 51: error %v, %q", res.IsError, text)
+	}
+	res, text = call(t, cs, "search_code", map[string]any{"query": "route", "limit": 2})
+	out, _ := structuredAs[SearchResult](t, res.StructuredContent)
+	if res.IsError || len(out.Hits) != 2 || !out.More || !strings.Contains(text, "More files matched") {
+		t.Errorf("limit 2 of 5 files: %d hits, more %v:\n%s", len(out.Hits), out.More, text)
+	}
+	res, text = call(t, cs, "search_code", map[string]any{"query": "RouterGroup"})
+	if out, _ := structuredAs[SearchResult](t, res.StructuredContent); out.More || strings.Contains(text, "More files matched") {
+		t.Errorf("one file matched, and the answer says more did:\n%s", text)
+	}
+	res, text = call(t, cs, "retrieve_context", map[string]any{"task": "route group middleware", "budget_tokens": 50000})
+	if !res.IsError || !strings.Contains(text, "budget_tokens must be at most 20000") {
+		t.Errorf("budget_tokens 50000: error %v, %q", res.IsError, text)
+	}
 }

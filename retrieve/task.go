@@ -204,6 +204,36 @@ func cleanTask(task string) string {
 	return task
 }
 
+// SearchWords are a keyword query's terms, as search_code searches them:
+// its words, full-width letters folded to ASCII, and the English of its
+// Chinese words (路由 is route), the glossary's first sense as much as a
+// word of the query, the others at 0.8. It returns the query folded too,
+// for the names it writes as code.
+func SearchWords(query string) (string, []index.QueryTerm) {
+	query = width.Fold.String(query)
+	weight := map[string]float64{}
+	for _, t := range index.Words(query) {
+		weight[t.Stem] = t.Weight
+	}
+	for _, alts := range lexicon.TranslateAll(query) {
+		for i, en := range alts {
+			w := 1.0
+			if i > 0 {
+				w = 0.8
+			}
+			for _, t := range index.Words(en) {
+				weight[t.Stem] = max(weight[t.Stem], w*t.Weight)
+			}
+		}
+	}
+	terms := make([]index.QueryTerm, 0, len(weight))
+	for st, w := range weight {
+		terms = append(terms, index.QueryTerm{Stem: st, Weight: w})
+	}
+	sort.Slice(terms, func(i, j int) bool { return terms[i].Stem < terms[j].Stem })
+	return query, terms
+}
+
 // HasSearchTerms reports whether a task has something the loop could search
 // for, whatever the repository: a path (a.c), a word or name of two
 // letters or more that is not a stop word nor a number, or a word of a
