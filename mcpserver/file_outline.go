@@ -1,6 +1,7 @@
 package mcpserver
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -63,6 +64,14 @@ func (s *Server) fileOutline(ctx context.Context, req *mcp.CallToolRequest, in O
 	}
 	if in.FromLine < 0 || in.FromLine > maxPosition {
 		return nil, OutlineResult{}, fmt.Errorf("from_line %d is not a line number: give one from 1 to %d, or leave it out for the whole outline", in.FromLine, maxPosition)
+	}
+	total := bytes.Count(src, []byte("\n"))
+	if len(src) > 0 && src[len(src)-1] != '\n' {
+		total++ // a last line with no newline
+	}
+	if in.FromLine > max(total, 1) {
+		// As read_span says of a line past the end.
+		return nil, OutlineResult{}, fmt.Errorf("%s has %d lines; from_line %d is past its end", redact.QuotePath(slash), total, in.FromLine)
 	}
 	o := structure.Extract(slash, src)
 	if in.FromLine > 1 {

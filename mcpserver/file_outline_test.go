@@ -197,9 +197,13 @@ func TestFileOutlinePages(t *testing.T) {
 			t.Fatalf("definition %d is %s: the pages skip or repeat", i, n)
 		}
 	}
-	for _, bad := range []int{-1, 1 << 31} {
+	for _, bad := range []int{-1, 1 << 31, 999999} {
 		if res, text := call(t, cs, "file_outline", map[string]any{"path": "many.py", "from_line": bad}); !res.IsError || !strings.Contains(text, "from_line") {
 			t.Errorf("from_line %d: %v %q, want an error that names from_line", bad, res.IsError, text)
 		}
+	}
+	// Past the file's end, as read_span says it; its last line is a line.
+	if res, text := call(t, cs, "file_outline", map[string]any{"path": "many.py", "from_line": 999999}); !strings.Contains(text, "is past its end") {
+		t.Errorf("from_line past the end: %v %q", res.IsError, text)
 	}
 }
