@@ -37,7 +37,7 @@ func TestInputLimits(t *testing.T) {
 		{"10 MB path", "read_span", map[string]any{"path": big, "start_line": 1}, "the path is 10485760 bytes long, over the 4096"},
 		{"2 MB path", "file_outline", map[string]any{"path": mid}, "the path is 2097152 bytes long, over the 4096"},
 		{"path at the limit", "read_span", map[string]any{"path": strings.Repeat("x", maxPathBytes), "start_line": 1}, "no such file"},
-		{"query with no words", "search_code", map[string]any{"query": strings.Repeat("the ", 1000)}, "has no words to search for"},
+		{"query with no words", "search_code", map[string]any{"query": strings.Repeat("the ", 1000)}, "has no words to search for: common words"},
 		{"start_line a 2 MB string", "read_span", map[string]any{"path": "a.go", "start_line": mid}, "start_line must be a whole number, not a string"},
 		{"path null", "read_span", map[string]any{"path": nil, "start_line": 1}, "path must be a string, not null"},
 		{"path an array", "read_span", map[string]any{"path": []string{"a"}, "start_line": 1}, "path must be a string, not an array"},

@@ -72,7 +72,7 @@ func (s *Server) searchCode(ctx context.Context, req *mcp.CallToolRequest, in Se
 	}
 	query, terms := retrieve.SearchWords(in.Query)
 	if len(terms) == 0 {
-		return nil, SearchResult{}, fmt.Errorf("the query %s has no words to search for", quote(in.Query))
+		return nil, SearchResult{}, fmt.Errorf("the query %s has no words to search for: common words (the, of, and) and single letters are left out; give names or keywords", quote(in.Query))
 	}
 	in.Query = query // full-width letters folded
 	if s.zoekt != nil {
