@@ -1549,6 +1549,31 @@ func TestElideKeepsTheSignature(t *testing.T) {
 	if shown == 0 {
 		t.Error("the signature shown at no room")
 	}
+	// A signature longer than the fewest bytes a cut keeps, above a few
+	// long lines: cut by its bytes, the head holds the whole signature.
+	long := "func (engine *Engine) SetTrustedProxiesWithCIDRsAndPlatformHeaders(trustedProxies []string, trustedPlatform string, remoteIPHeaders []string) error {"
+	var lb strings.Builder
+	lb.WriteString(long + "\n")
+	for i := range 4 {
+		fmt.Fprintf(&lb, "\tcheck(%q)\n", strings.Repeat(fmt.Sprintf("proxy %d ", i), 150))
+	}
+	lb.WriteString("}\n")
+	llines := strings.Split(strings.TrimRight(lb.String(), "\n"), "\n")
+	lu := &unit{from: 1, to: len(llines), symbol: "f", why: "definition"}
+	cut := 0
+	for room := 60; room <= 400; room += 10 {
+		v := elide(lu, "go", llines, room, CountTokens)
+		if v == nil || v.bytes[1] == 0 {
+			continue
+		}
+		cut++
+		if text := elided(llines, v); !strings.Contains(text, long) {
+			t.Errorf("room %d: cut by its bytes, the signature not whole:\n%s", room, text)
+		}
+	}
+	if cut == 0 {
+		t.Error("no room cut the long-lined unit by its bytes")
+	}
 	// A template head over lines, and a doc comment a blank line above
 	// its method: preambles withPreambles gives, which isPreamble alone
 	// does not read.

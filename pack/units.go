@@ -1299,6 +1299,11 @@ func elide(u *unit, lang string, lines []string, room int, count func(string) in
 	return nil
 }
 
+// maxSignatureBytes: a first line this long at most is kept whole in the
+// head of a unit cut by its bytes; a longer one (a minified bundle's) is
+// cut as any.
+const maxSignatureBytes = 400
+
 // minElidedBytes: a unit cut by its bytes keeps this many of its head
 // and as many of its tail at least, or is left out, and leaves out this
 // many of its middle at least.
@@ -1311,14 +1316,21 @@ const minElidedBytes = 64
 // definition's preamble, so that its signature shows).
 func elideBytes(u *unit, lines []string, room int, count func(string) int, skip int) *unit {
 	text := strings.Join(lines[u.from-1:u.to], "\n")
+	// The head holds the definition's first line whole past skip (its
+	// signature), where that line is maxSignatureBytes long at most; the
+	// middle left out is minElidedBytes at least: a cut of a few bytes
+	// ("… 1 bytes … left out …") costs more than it saves.
+	headMin := 0
+	if sig := strings.IndexByte(text[skip:], '\n'); sig >= 0 && sig+1 <= maxSignatureBytes {
+		headMin = sig + 1
+	}
+	cutOf := func(k int) [2]int { return byteCut(text, skip+max(k, headMin), k) }
 	best := 0
-	// The middle left out is minElidedBytes at least: a cut of a few
-	// bytes ("… 1 bytes … left out …") costs more than it saves.
-	for lo, hi := minElidedBytes, (len(text)-skip-minElidedBytes)/2; lo <= hi; {
+	for lo, hi := minElidedBytes, (len(text)-skip)/2; lo <= hi; {
 		k := (lo + hi) / 2
 		v := *u
-		v.bytes = byteCut(text, skip+k, k)
-		if count(elided(lines, &v))+titleTokens <= room {
+		v.bytes = cutOf(k)
+		if v.bytes[1]-v.bytes[0] >= minElidedBytes && count(elided(lines, &v))+titleTokens <= room {
 			best, lo = k, k+1
 		} else {
 			hi = k - 1
@@ -1328,7 +1340,7 @@ func elideBytes(u *unit, lines []string, room int, count func(string) int, skip 
 		return nil
 	}
 	v := *u
-	v.bytes = byteCut(text, skip+best, best)
+	v.bytes = cutOf(best)
 	v.tokens = count(elided(lines, &v)) + titleTokens
 	return &v
 }
