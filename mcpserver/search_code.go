@@ -72,7 +72,7 @@ func (s *Server) searchCode(ctx context.Context, req *mcp.CallToolRequest, in Se
 	}
 	query, terms := retrieve.SearchWords(in.Query)
 	if len(terms) == 0 {
-		return nil, SearchResult{}, fmt.Errorf("the query %s has no words to search for: common words (the, of, and) and single letters are left out; give names or keywords", quote(in.Query))
+		return nil, SearchResult{}, errNoWords(in.Query)
 	}
 	in.Query = query // full-width letters folded
 	if s.zoekt != nil {
@@ -108,13 +108,7 @@ func (s *Server) searchCode(ctx context.Context, req *mcp.CallToolRequest, in Se
 	for _, h := range hits {
 		found = append(found, SearchHit{Path: h.Entry.Path, Score: h.Score, Lines: s.matchingLines(ix, h.Entry, weights, shownLines)})
 	}
-	res, out := hitsAnswer("", found)
-	if more && !out.Truncated {
-		out.More = true
-		if tc, ok := res.Content[0].(*mcp.TextContent); ok {
-			tc.Text += fmt.Sprintf("(More files matched: raise limit, up to %d, or narrow with include globs.)\n", maxSearchLimit)
-		}
-	}
+	res, out := hitsAnswer("", found, more)
 	return res, out, nil
 }
 
@@ -154,7 +148,14 @@ func definerWeights(ix *index.Index, query string, keep func(*index.Entry) bool)
 
 // hitsAnswer is search_code's answer of its hits, best first, as many as
 // the answer's size allows; head goes before them.
-func hitsAnswer(head string, hits []SearchHit) (*mcp.CallToolResult, SearchResult) {
+// errNoWords refuses a query that leaves nothing to search for.
+func errNoWords(query string) error {
+	return fmt.Errorf("the query %s has no words to search for: common words (the, of, and) and single letters are left out; give names or keywords", quote(query))
+}
+
+// hitsAnswer is search_code's answer: head, then the hits as fit the
+// answer's size; more says that the limit left files out.
+func hitsAnswer(head string, hits []SearchHit, more bool) (*mcp.CallToolResult, SearchResult) {
 	out := SearchResult{Hits: []SearchHit{}}
 	var b strings.Builder
 	b.WriteString(head)
@@ -181,6 +182,9 @@ func hitsAnswer(head string, hits []SearchHit) (*mcp.CallToolResult, SearchResul
 	}
 	if out.Truncated {
 		b.WriteString("(Cut to stay within the answer size: narrow with include globs or a smaller limit.)\n")
+	} else if more {
+		out.More = true
+		fmt.Fprintf(&b, "(More files matched: raise limit, up to %d, or narrow with include globs.)\n", maxSearchLimit)
 	}
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: b.String()}}}, out
 }

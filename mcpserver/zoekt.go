@@ -120,7 +120,7 @@ func (s *Server) fetchZoekt(ctx context.Context, p string) error {
 func (s *Server) searchZoekt(ctx context.Context, in SearchParams, terms []index.QueryTerm, limit int) (*mcp.CallToolResult, SearchResult, error) {
 	q := zoekt.TaskQuery(in.Query, in.Include, in.Exclude)
 	if q == "" {
-		return nil, SearchResult{}, fmt.Errorf("the query %s has no words to search for: common words (the, of, and) and single letters are left out; give names or keywords", quote(in.Query))
+		return nil, SearchResult{}, errNoWords(in.Query)
 	}
 	files, err := s.zoekt.Search(ctx, q, limit)
 	if err != nil {
@@ -145,7 +145,7 @@ func (s *Server) searchZoekt(ctx context.Context, in SearchParams, terms []index
 		}
 		hits = append(hits, SearchHit{Path: p, Score: f.Score, Lines: shownLinesOf(f.Path, f.Content, weights, shownLines)})
 	}
-	res, out := hitsAnswer("Searched: "+s.zoekt.Name()+"\n\n", hits)
+	res, out := hitsAnswer("Searched: "+s.zoekt.Name()+"\n\n", hits, false)
 	return res, out, nil
 }
 

@@ -158,19 +158,18 @@ func Build(res *hone.Result, root string, opts Options) *Pack {
 			units = append(units, u)
 		}
 	}
-	if len(p.Unreadable) > 0 {
-		var q []string
-		for _, u := range p.Unreadable {
-			q = append(q, redact.QuotePath(u))
+	quoted := func(paths []string) string {
+		q := make([]string, len(paths))
+		for i, u := range paths {
+			q[i] = redact.QuotePath(u)
 		}
-		head += "Could not be read for this pack (changed or unreadable since indexing): " + strings.Join(q, ", ") + "\n\n"
+		return strings.Join(q, ", ")
+	}
+	if len(p.Unreadable) > 0 {
+		head += "Could not be read for this pack (changed or unreadable since indexing): " + quoted(p.Unreadable) + "\n\n"
 	}
 	if len(p.Withheld) > 0 {
-		var q []string
-		for _, u := range p.Withheld {
-			q = append(q, redact.QuotePath(u))
-		}
-		head += "Withheld, their paths holding a secret (open them by their real names): " + strings.Join(q, ", ") + "\n\n"
+		head += "Withheld, their paths holding a secret (open them by their real names): " + quoted(p.Withheld) + "\n\n"
 	}
 	head, n := redact.String(head)
 	p.Redacted += n

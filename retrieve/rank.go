@@ -822,17 +822,17 @@ func (rk *ranker) ranking() []hone.Ranked {
 	}
 	rel := rankmodel.Calibrated(scores, xs, rk.w.temperature, rk.w.calibration)
 	out := make([]hone.Ranked, 0, len(all))
-	joined := false
+	reorder := false
 	for i, a := range all {
 		m, judged := rk.rec.bestModel[a.ev.Path]
 		if !judged && a.ev.Score < hone.ExcludeBelow && rel[i] > irrelevantMost {
 			// Every verdict called it irrelevant: the signals alone do
 			// not make it more than tangential (a one-word task whose
 			// word one file holds, "improve performance").
-			rel[i], joined = irrelevantMost, true
+			rel[i], reorder = irrelevantMost, true
 		}
 		if judged {
-			rel[i], joined = hone.JoinScores(rel[i], m), true
+			rel[i], reorder = hone.JoinScores(rel[i], m), true
 		}
 		r := hone.Ranked{Path: a.ev.Path, Relevance: math.Round(rel[i]*100) / 100}
 		if rk.opts.Signals {
@@ -840,7 +840,7 @@ func (rk *ranker) ranking() []hone.Ranked {
 		}
 		out = append(out, r)
 	}
-	if joined {
+	if reorder {
 		// A model's verdicts reorder the files by their joined relevance,
 		// as does a relevance held down.
 		order := make([]int, len(out))
