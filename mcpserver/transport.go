@@ -347,7 +347,10 @@ type boundedConn struct {
 
 	mu      sync.Mutex
 	pending map[jsonrpc.ID]bool
-	hook    func(int)
+	// held counts the slots taken: the requests in progress and the
+	// replies not yet written; hook learns it each time it changes.
+	held int
+	hook func(int)
 	// cancelled are the requests in progress that the client cancelled,
 	// whose replies are not sent; under mu.
 	cancelled map[jsonrpc.ID]bool
@@ -529,11 +532,11 @@ const codeBusy = -32000
 // admit counts a call in progress, its slot taken.
 func (c *boundedConn) admit(req *jsonrpc.Request) {
 	c.mu.Lock()
+	defer c.mu.Unlock()
 	c.pending[req.ID] = true
-	n := len(c.pending)
-	c.mu.Unlock()
+	c.held++
 	if c.hook != nil {
-		c.hook(n)
+		c.hook(c.held)
 	}
 }
 
@@ -558,27 +561,37 @@ func (c *boundedConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 		default:
 		}
 	}
-	if resp, ok := msg.(*jsonrpc.Response); ok {
-		// The request is over before its reply goes: a client may send
-		// the next under the same id as soon as it reads the reply.
-		c.mu.Lock()
-		had := c.pending[resp.ID]
-		delete(c.pending, resp.ID)
-		dropped := c.cancelled[resp.ID]
-		delete(c.cancelled, resp.ID)
-		n := len(c.pending)
-		c.mu.Unlock()
-		if had {
-			<-c.slots
-			if c.hook != nil {
-				c.hook(n)
-			}
-		}
-		if dropped {
-			return nil // the client cancelled the request: no reply
-		}
+	resp, ok := msg.(*jsonrpc.Response)
+	if !ok {
+		return c.inner.Write(ctx, msg)
 	}
-	return c.inner.Write(ctx, msg)
+	// The request is over before its reply goes: a client may send the
+	// next under the same id as soon as it reads the reply. Its slot is
+	// freed once the reply is written, not before: a client that stops
+	// reading holds the slots of the replies it has not taken, and the
+	// connection reads no more than the slots and the queue hold.
+	c.mu.Lock()
+	had := c.pending[resp.ID]
+	delete(c.pending, resp.ID)
+	dropped := c.cancelled[resp.ID]
+	delete(c.cancelled, resp.ID)
+	c.mu.Unlock()
+	var err error
+	if !dropped { // a request the client cancelled gets no reply
+		err = c.inner.Write(ctx, msg)
+	}
+	if had {
+		// Counted out before the slot is freed, so that the count never
+		// passes the slots.
+		c.mu.Lock()
+		c.held--
+		if c.hook != nil {
+			c.hook(c.held)
+		}
+		c.mu.Unlock()
+		<-c.slots
+	}
+	return err
 }
 
 // drainLimit bounds how long the end of the client's input waits for the
@@ -596,7 +609,7 @@ func (c *boundedConn) drain(ctx context.Context, limit time.Duration) {
 	defer tick.Stop()
 	for {
 		c.mu.Lock()
-		n := len(c.pending)
+		n := c.held
 		c.mu.Unlock()
 		if n == 0 {
 			return
