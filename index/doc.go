@@ -241,6 +241,8 @@ func analyzeWith(f walk.File, src []byte, withPairs bool) *Doc {
 		// The text read where it lies, not copied: src is this call's, and
 		// nothing writes to it again. The doc's names are parts of it.
 		text := unsafe.String(unsafe.SliceData(src), len(src))
+		// A .h file's language is its text's: C's, or C++'s.
+		d.Lang = structure.LanguageOf(f.Path, text)
 		var spans [][2]int
 		if !f.Kind.Has(walk.Generated) {
 			// The fast extractor for every file; Index.Outline parses the

@@ -254,7 +254,11 @@ import (
 //	      none. A block writes such a surface as nothing. The line
 //	      patterns read a label with a comment after it (walk: // loop)
 //	      inside its function, which had ended there.
-const schemaVersion = "63"
+//	64    a .h file's language is read from its text: C++'s where its
+//	      code has a namespace, a template, a class, an access label,
+//	      a using declaration, std:: or a standard header with no .h
+//	      (structure.LanguageOf), and it is outlined with C++'s grammar.
+const schemaVersion = "64"
 
 // hashSize is the length of a file's content hash, SHA-256 cut short: it
 // tells a file's content from its last (a chance of 2^-128 to take one

@@ -275,7 +275,7 @@ func Build(res *hone.Result, root string, opts Options) *Pack {
 		if !best.chosen && used < limit {
 			// The unit is larger than the file's room: its head and
 			// tail, the middle left out, visibly.
-			if u := elide(best, structure.Language(f.Path), texts[i], min(share, limit-used), count); u != nil {
+			if u := elide(best, structure.LanguageOfLines(f.Path, texts[i]), texts[i], min(share, limit-used), count); u != nil {
 				choose(u)
 				units[slices.Index(units, best)] = u
 			}
@@ -439,7 +439,7 @@ func Build(res *hone.Result, root string, opts Options) *Pack {
 		}
 		placed := false
 		for room := codeBudget - count(text); best != nil && room > minUnitTokens; room = room * 3 / 4 {
-			v := elide(best, structure.Language(files[best.file].Path), texts[best.file], room, count)
+			v := elide(best, structure.LanguageOfLines(files[best.file].Path, texts[best.file]), texts[best.file], room, count)
 			if v == nil {
 				break
 			}
@@ -818,6 +818,7 @@ func layout(files []hone.File, texts [][]string, units []*unit) []block {
 		}
 		sort.Slice(us, func(a, b int) bool { return us[a].from < us[b].from })
 		qpath := redact.QuotePath(f.Path)
+		info := fence(f.Path, structure.LanguageOfLines(f.Path, texts[i]))
 		// No context line is one of the file's imports left out: they
 		// come whole or not at all.
 		var imports [2]int
@@ -937,7 +938,7 @@ func layout(files []hone.File, texts [][]string, units []*unit) []block {
 				body = strings.Join(parts, "\n")
 			}
 			ticks := backticksFor(body)
-			out = append(out, block{units: run, tail: tail, lead: lead, head: head, text: fmt.Sprintf("### %s\n%s%s\n%s\n%s\n", title, ticks, fence(f.Path), body, ticks)})
+			out = append(out, block{units: run, tail: tail, lead: lead, head: head, text: fmt.Sprintf("### %s\n%s%s\n%s\n%s\n", title, ticks, info, body, ticks)})
 		}
 	}
 	return out
@@ -1550,13 +1551,14 @@ var importLine = lazyre.New(`^((@\w+(\([^)]*\))?\s+)*import\b|from\s+\S+\s+impor
 	`alias\s+[A-Z][\w.]*(\.\{|\s*(,|#|$))|local\s+\w+\s*=\s*require\b|(pub\s+)?const\s+\w+\s*=\s*@import\s*\()`)
 
 // fence is the info string of a file's code block: its language, as the
-// outlines name it (one table of extensions, structure.Language's).
-func fence(p string) string {
+// outlines name it (structure.LanguageOf's, the file's text read where
+// its name leaves it open).
+func fence(p, lang string) string {
 	switch ext := strings.ToLower(path.Ext(p)); ext {
 	case ".tsx", ".jsx":
 		return ext[1:] // highlighted apart from plain TypeScript and JavaScript
 	}
-	return fenceNames[structure.Language(p)]
+	return fenceNames[lang]
 }
 
 // fenceNames are the info strings that fence a language's code, by the

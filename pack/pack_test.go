@@ -3,7 +3,6 @@ package pack
 import (
 	"context"
 	"fmt"
-	"github.com/hone-tools/hone/internal/testenv"
 	"os"
 	"path/filepath"
 	"slices"
@@ -11,9 +10,11 @@ import (
 	"testing"
 
 	"github.com/hone-tools/hone"
+	"github.com/hone-tools/hone/internal/testenv"
 	"github.com/hone-tools/hone/redact"
 	"github.com/hone-tools/hone/redact/redacttest"
 	"github.com/hone-tools/hone/retrieve"
+	"github.com/hone-tools/hone/structure"
 	"github.com/hone-tools/hone/walk"
 )
 
@@ -1277,21 +1278,25 @@ func TestByteCutKeepsTheSignature(t *testing.T) {
 }
 
 // TestFenceLanguage: a block's fence names its language, C++ by any of
-// its extensions (a review saw .hpp and .dart blocks fenced bare).
+// its extensions (a review saw .hpp and .dart blocks fenced bare), and a
+// .h file by its text: C's, or C++'s.
 func TestFenceLanguage(t *testing.T) {
-	for path, want := range map[string]string{
-		"include/nlohmann/detail/output/serializer.hpp": "cpp",
-		"src/a.cc":      "cpp",
-		"lib/bloc.dart": "dart",
-		"app/Main.KT":   "kt",
-		"x/types.pyi":   "py",
-		"ci.yml":        "yaml",
-		"main.go":       "go",
-		"LICENSE":       "",
-		"data.bin":      "",
+	for _, tt := range []struct{ path, text, want string }{
+		{"include/json/detail/output/serializer.hpp", "", "cpp"},
+		{"src/a.cc", "", "cpp"},
+		{"lib/state.dart", "", "dart"},
+		{"app/Main.KT", "", "kt"},
+		{"x/types.pyi", "", "py"},
+		{"ci.yml", "", "yaml"},
+		{"main.go", "", "go"},
+		{"LICENSE", "", ""},
+		{"data.bin", "", ""},
+		{"src/list.h", "#ifdef __cplusplus\nextern \"C\" {\n#endif\nint list_len(const struct list *l);\n", "c"},
+		{"include/fmt/chars.h", "#include <string>\n\ntemplate <typename Char> auto to_n(Char c) -> int;\n", "cpp"},
 	} {
-		if got := fence(path); got != want {
-			t.Errorf("fence(%q) = %q, want %q", path, got, want)
+		lines := strings.Split(tt.text, "\n")
+		if got := fence(tt.path, structure.LanguageOfLines(tt.path, lines)); got != tt.want {
+			t.Errorf("fence(%q) = %q, want %q", tt.path, got, tt.want)
 		}
 	}
 }
@@ -1589,7 +1594,7 @@ func TestElideKeepsTheSignature(t *testing.T) {
 		b.WriteString("}\n")
 		lines := strings.Split(strings.TrimRight(b.String(), "\n"), "\n")
 		u := &unit{from: 1, to: len(lines), symbol: "f", why: "definition"}
-		lang := map[string]string{"xchar.h": "c", "response.js": "javascript"}[tc.path]
+		lang := structure.LanguageOfLines(tc.path, lines) // the .h file's text says C++
 		for room := 40; room <= 300; room += 5 {
 			v := elide(u, lang, lines, room, CountTokens)
 			if v == nil {
@@ -1607,7 +1612,7 @@ func TestElideKeepsTheSignature(t *testing.T) {
 }
 
 // A C++ template head over lines comes whole with its definition, in a
-// .hpp file and in a .h file (C's by its name): no unit starts inside it.
+// .hpp file and in a .h file (C++'s by its text): no unit starts inside it.
 func TestTemplateHeadWithItsDefinition(t *testing.T) {
 	var b strings.Builder
 	b.WriteString("#include <cstddef>\n\nnamespace fmt {\n\n")

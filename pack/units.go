@@ -573,6 +573,7 @@ func (c concepts) features(path string, u *unit, text string) []float64 {
 // its definitions.
 func fileUnits(file int, path string, lines []string, spans []hone.Span, relevance float64, c concepts, w []float64) (out []*unit) {
 	n := len(lines)
+	lang := structure.LanguageOfLines(path, lines)
 	rel := max(relevance, worthFloor)
 	weigh := func(u *unit) *unit {
 		u.file = file
@@ -660,7 +661,7 @@ func fileUnits(file int, path string, lines []string, spans []hone.Span, relevan
 		}
 	}
 	spanIvs = whole
-	withPreambles(structure.Language(path), lines, spanIvs, defIvs)
+	withPreambles(lang, lines, spanIvs, defIvs)
 	sort.SliceStable(spanIvs, func(i, j int) bool { return spanIvs[i].to-spanIvs[i].from < spanIvs[j].to-spanIvs[j].from })
 	sort.SliceStable(defIvs, func(i, j int) bool { return defIvs[i].to-defIvs[i].from < defIvs[j].to-defIvs[j].from })
 	owner := make([]int, n+1) // 0: free; else 1 + the index in kept
@@ -717,7 +718,7 @@ func fileUnits(file int, path string, lines []string, spans []hone.Span, relevan
 			// comment longer than a preamble, left above its definition)
 			// whole, up to maxComment lines.
 			if comments == nil {
-				comments = commentBlocks(structure.Language(path), lines)
+				comments = commentBlocks(lang, lines)
 			}
 			if k := comments[end]; k != 0 && comments[end+1] == k {
 				from := end
@@ -910,10 +911,10 @@ func withPreambles(lang string, lines []string, groups ...[]iv) {
 		}
 		indent := indentOf(lines[d.from-1])
 		from := d.from
-		if lang == "cpp" || lang == "c" {
+		if lang == "cpp" {
 			// A template head over lines (template <typename T,
 			// FMT_ENABLE_IF(...)>) comes whole with its definition (a
-			// .h file is C's by its name, and often C++'s).
+			// .h file with templates is C++'s: structure.LanguageOf).
 			from = templateHead(lines, from)
 		}
 		if slashComments(lang) && docAbove(lines, from) {
@@ -1043,7 +1044,7 @@ func preambleOf(lang string, lines []string, from, to int) int {
 		case angles > 0:
 			// A template head's lines go on until its angle closes.
 			angles += strings.Count(t, "<") - strings.Count(t, ">")
-		case isTemplateLine(t) && (lang == "cpp" || lang == "c"):
+		case isTemplateLine(t) && lang == "cpp":
 			angles = strings.Count(t, "<") - strings.Count(t, ">")
 		case isPreamble(lang, lines[l-1]):
 		case t == "" && pre > 0 && strings.HasSuffix(strings.TrimSpace(lines[l-2]), "*/"):
@@ -1108,7 +1109,7 @@ func isPreamble(lang, line string) bool {
 	case strings.HasPrefix(t, "#"):
 		return lang == "python" || lang == "ruby" || lang == "shell" || lang == "perl" || lang == "r"
 	case isTemplateLine(t):
-		return lang == "cpp" || lang == "c" // a .h file is C's by its name, and often C++'s
+		return lang == "cpp" // a .h file with templates is C++'s (structure.LanguageOf)
 	case strings.HasPrefix(t, "[") && strings.HasSuffix(t, "]"):
 		return lang == "csharp"
 	}

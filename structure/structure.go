@@ -736,7 +736,7 @@ func ExtractFallbackText(p, text string) Outline {
 // ExtractFallbackDefs is ExtractFallbackText without the calls, for a
 // caller that needs their names alone (CallNames).
 func ExtractFallbackDefs(p, text string) Outline {
-	o := Outline{Lang: Language(p), Parser: ParserFallback}
+	o := Outline{Lang: LanguageOf(p, text), Parser: ParserFallback}
 	rules := familyRules[o.Lang]
 	lp := linePool.Get().(*[]string)
 	lines := splitTextInto((*lp)[:0], text)

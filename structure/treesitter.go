@@ -238,7 +238,7 @@ func (g *grammar) put(w *worker) {
 // Outline.Err saying why. It reports false for a language without a
 // grammar.
 func extractTreeSitter(p string, src []byte) (Outline, bool) {
-	lang := Language(p)
+	lang := LanguageOf(p, unsafe.String(unsafe.SliceData(src), len(src))) // read, never kept
 	g := grammarFor(p, lang)
 	if g == nil {
 		return Outline{}, false

@@ -1,0 +1,69 @@
+package structure
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestLanguageOf: a .h file is C's by its name and C++'s by its text; no
+// other file's language depends on its text.
+func TestLanguageOf(t *testing.T) {
+	for _, tt := range []struct {
+		name, path, text, want string
+	}{
+		{"C header", "src/list.h", "#ifndef LIST_H\n#define LIST_H\n#include <stddef.h>\n\nstruct list { int n; };\nint list_len(const struct list *l);\n#endif\n", "c"},
+		{"C header guarded for C++", "include/codec.h", "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\ntypedef struct codec codec;\n\n#ifdef __cplusplus\n}\n#endif\n", "c"},
+		{"C words in comments", "lib/a.h", "/* a class of errors;\n   namespace of the library,\n   template <for the reader> */\n// using namespace std in C++ callers\nint a(void);\n", "c"},
+		{"a C identifier named class", "lib/b.h", "struct token {\n  int class;\n  class = 3,\n};\n", "c"},
+		{"namespace", "include/fmt/base.h", "#pragma once\nnamespace fmt {\nint f();\n}\n", "cpp"},
+		{"inline namespace", "include/fmt/base.h", "inline namespace v11 {\n}\n", "cpp"},
+		{"template", "include/xchar.h", "/* the chars */\ntemplate <typename Char>\nauto to_n(Char c) -> int;\n", "cpp"},
+		{"class with a macro", "src/db.h", "class ROCKS_API Reader : public Base {\n};\n", "cpp"},
+		{"forward class", "src/fwd.h", "class Reader;\n", "cpp"},
+		{"access label", "src/s.h", "struct S {\n public:\n  int x;\n};\n", "cpp"},
+		{"std", "src/s.h", "typedef std::vector<int> ints;\n", "cpp"},
+		{"using", "src/s.h", "using value_type = int;\n", "cpp"},
+		{"standard header", "src/s.h", "#include <cstdint>\nint32_t f(void);\n", "cpp"},
+		{"standard header with a C name", "src/s.h", "#include <sys/types.h>\n#include <stdint.h>\n", "c"},
+		{"after a comment closed on its line", "src/s.h", "/* x */ namespace a {\n}\n", "cpp"},
+		{"not a header", "src/a.c", "namespace x {\n", "c"},
+		{"C++ by name", "src/a.hpp", "int f(void);\n", "cpp"},
+		{"Python", "a.py", "class A:\n", "python"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := LanguageOf(tt.path, tt.text); got != tt.want {
+				t.Errorf("LanguageOf(%q) = %q, want %q", tt.path, got, tt.want)
+			}
+			if got := LanguageOfLines(tt.path, strings.Split(tt.text, "\n")); got != tt.want {
+				t.Errorf("LanguageOfLines(%q) = %q, want %q", tt.path, got, tt.want)
+			}
+		})
+	}
+}
+
+// TestExtractCppHeader: a C++ header named .h is outlined as C++: its
+// outline's language says so, and a template's name is its own, not that
+// of the function its body calls.
+func TestExtractCppHeader(t *testing.T) {
+	src := "#pragma once\n#include <string>\n\nnamespace fmt {\n\ntemplate <typename OutputIt, typename... T>\nauto format_to_n(OutputIt out, size_t n, const T&... args) -> result<OutputIt> {\n  return vformat_to_n(out, n, args...);\n}\n\n}  // namespace fmt\n"
+	for _, o := range []Outline{Extract("include/fmt/chars.h", []byte(src)), ExtractFallback("include/fmt/chars.h", []byte(src))} {
+		if o.Lang != "cpp" {
+			t.Errorf("%s: language %q, want cpp", o.Parser, o.Lang)
+		}
+		var names []string
+		for _, d := range o.Defs {
+			names = append(names, d.Name)
+		}
+		if !strings.Contains(strings.Join(names, " "), "format_to_n") || strings.Contains(" "+strings.Join(names, " ")+" ", " vformat_to_n ") {
+			t.Errorf("%s: definitions %q, want format_to_n and not vformat_to_n", o.Parser, names)
+		}
+	}
+}
+
+func BenchmarkLanguageOfC(b *testing.B) {
+	text := strings.Repeat("/* a comment */\nstruct list { int n; };\nint list_len(const struct list *l);\n", 2000)
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		LanguageOf("src/list.h", text)
+	}
+}
