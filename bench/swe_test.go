@@ -151,18 +151,18 @@ func TestSummarize(t *testing.T) {
 
 func TestReposGitDir(t *testing.T) {
 	dir := t.TempDir()
-	for _, d := range []string{"psf+requests/repo", "flask.git", "mirror-x"} {
+	for _, d := range []string{"acme+fetcher/repo", "kiln.git", "mirror-x"} {
 		os.MkdirAll(filepath.Join(dir, d, "objects"), 0o755)
 		os.WriteFile(filepath.Join(dir, d, "HEAD"), []byte("ref: refs/heads/main\n"), 0o644)
 	}
-	r := Repos{Dir: dir, Mapping: map[string]string{"django/django": "mirror-x"}}
-	for repo, want := range map[string]string{"psf/requests": "psf+requests/repo", "pallets/flask": "flask.git", "django/django": "mirror-x"} {
+	r := Repos{Dir: dir, Mapping: map[string]string{"bazaar/bazaar": "mirror-x"}}
+	for repo, want := range map[string]string{"acme/fetcher": "acme+fetcher/repo", "lanterns/kiln": "kiln.git", "bazaar/bazaar": "mirror-x"} {
 		got, err := r.GitDir(repo)
 		if err != nil || got != filepath.Join(dir, want) {
 			t.Errorf("GitDir(%s) = %s, %v", repo, got, err)
 		}
 	}
-	if _, err := r.GitDir("sympy/sympy"); err == nil || !strings.Contains(err.Error(), "mapping file") {
+	if _, err := r.GitDir("algebra/algebra"); err == nil || !strings.Contains(err.Error(), "mapping file") {
 		t.Errorf("missing repository: %v", err)
 	}
 }

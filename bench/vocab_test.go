@@ -404,24 +404,24 @@ func TestEvalVocab(t *testing.T) {
 // A repository is excluded by its name, in a mirror's forms, or as one of
 // an excluded project's organisation.
 func TestExcludedRepo(t *testing.T) {
-	excluded := map[string]bool{"tokio-rs/tokio": true, "vuejs/core": true, "textualize/textual": true, "jqlang/jq": true,
-		"google/gson": true, "pallets/flask": true, "django/django": true}
+	excluded := map[string]bool{"spindle-rs/spindle": true, "vuejs/core": true, "quillize/quill": true, "kqlang/kq": true,
+		"bigco/gparse": true, "lanterns/kiln": true, "bazaar/bazaar": true}
 	for _, tt := range []struct {
 		repo string
 		want bool
 	}{
-		{"tokio-rs/tokio", true},
-		{"Tokio-RS/Tokio", true},
-		{"swe-bench/django__django", true},
-		{"tokio-rs/bytes", true},       // the organisation is named for tokio
-		{"Textualize/rich", true},      // for textual
-		{"jqlang/jq-website", true},    // for jq
+		{"spindle-rs/spindle", true},
+		{"Spindle-RS/Spindle", true},
+		{"swe-bench/bazaar__bazaar", true},
+		{"spindle-rs/buffers", true},   // the organisation is named for spindle
+		{"Quillize/rich", true},        // for quill
+		{"kqlang/kq-website", true},    // for kq
 		{"vuejs/vue", true},            // named for this one, vue
 		{"vuejs/router", false},        // neither: vuejs names vue, not router
-		{"google/guice", false},        // google names neither gson nor guice
-		{"pallets/jinja", false},       // pallets names neither
-		{"psf/black", false},           // no excluded one of psf
-		{"django-extensions/x", false}, // another organisation
+		{"bigco/ginject", false},       // bigco names neither gparse nor ginject
+		{"lanterns/glaze", false},      // lanterns names neither
+		{"tsf/black", false},           // no excluded one of tsf
+		{"bazaar-extensions/x", false}, // another organisation
 	} {
 		if got := excludedRepo(tt.repo, excluded); got != tt.want {
 			t.Errorf("excludedRepo(%q) = %v, want %v", tt.repo, got, tt.want)

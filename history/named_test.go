@@ -7,12 +7,12 @@ import (
 
 func namedLog() *Log {
 	return &Log{Commits: []*Commit{
-		{Hash: "d6aff369ad33d1e8bd6b5a1c3a7b0dd1d1a0e5f2", Subject: "Fixed #26052 -- Dropped the If-Modified-Since parser's tolerance", Files: []string{"django/views/static.py", "django/utils/http.py"}},
-		{Hash: "3f1a2b4c5d6e7f8091a2b3c4d5e6f708192a3b4c", Subject: "Refs #32554 -- Made Q objects deconstruct their children", Files: []string{"django/db/models/query_utils.py"}},
+		{Hash: "d6aff369ad33d1e8bd6b5a1c3a7b0dd1d1a0e5f2", Subject: "Fixed #28917 -- Dropped the If-Modified-Since parser's tolerance", Files: []string{"shop/views/static.py", "shop/utils/http.py"}},
+		{Hash: "3f1a2b4c5d6e7f8091a2b3c4d5e6f708192a3b4c", Subject: "Refs #47316 -- Made Filter objects deconstruct their children", Files: []string{"shop/db/models/query_utils.py"}},
 		{Hash: "3f1a2b4c99999999999999999999999999999999", Subject: "Merge branch 'main'"},
-		{Hash: "3f1a2b4d00000000000000000000000000000000", Subject: "Fixed #32554 -- Allowed pickling Q objects", Files: []string{"django/db/models/query_utils.py", "tests/queryset_pickle/tests.py"}},
+		{Hash: "3f1a2b4d00000000000000000000000000000000", Subject: "Fixed #47316 -- Allowed pickling Filter objects", Files: []string{"shop/db/models/query_utils.py", "tests/filter_pickle/tests.py"}},
 		{Hash: "aa11bb22cc33dd44ee55ff6677889900aabbccdd", Subject: "Fix the parser for empty headers (#812)", Files: []string{"src/parser.py"}},
-		{Hash: "deadbee0000000000000000000000000000000aa", Subject: "Mentions #3255 only", Files: []string{"src/other.py"}},
+		{Hash: "deadbee0000000000000000000000000000000aa", Subject: "Mentions #4731 only", Files: []string{"src/other.py"}},
 	}}
 }
 
@@ -24,10 +24,10 @@ func TestNamed(t *testing.T) {
 	}{
 		{"a short hash", "It raises an exception since d6aff369ad3.", []string{"d6aff369"}},
 		{"a full hash in a commit URL", "Broken by https://github.com/o/r/commit/aa11bb22cc33dd44ee55ff6677889900aabbccdd today", []string{"aa11bb22"}},
-		{"a ticket number", "Similar to what ticket:32554 describes.", []string{"3f1a2b4c", "3f1a2b4d"}},
+		{"a ticket number", "Similar to what ticket:47316 describes.", []string{"3f1a2b4c", "3f1a2b4d"}},
 		{"an issue number", "A regression of #812?", []string{"aa11bb22"}},
 		{"a pull request URL", "See https://github.com/o/r/pull/812 for more", []string{"aa11bb22"}},
-		{"a number other than cited", "since #325 and #32", nil},
+		{"a number other than cited", "since #473 and #47", nil},
 		{"an ambiguous prefix", "since 3f1a2b4", nil},
 		{"a merge has no files", "since 3f1a2b4c999", nil},
 		{"an unknown hash", "since 0123456789abc", nil},
@@ -57,7 +57,7 @@ func TestNamed(t *testing.T) {
 }
 
 func FuzzNamed(f *testing.F) {
-	f.Add("since d6aff369ad3, see #32554 and ticket:812")
+	f.Add("since d6aff369ad3, see #47316 and ticket:812")
 	f.Add("https://github.com/o/r/pull/812 /commit/aa11bb22cc33")
 	l := namedLog()
 	f.Fuzz(func(t *testing.T, task string) {

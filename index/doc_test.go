@@ -6,7 +6,7 @@ import "testing"
 // module's index file from its folder's name too.
 func TestNameTexts(t *testing.T) {
 	for _, c := range []struct{ path, name, module string }{
-		{"daemon/container.go", "container", ""},
+		{"engine/container.go", "container", ""},
 		{"config/.env", ".env", ""},
 		{"Makefile", "Makefile", ""},
 		{"src/router/index.ts", "index", "router"},

@@ -157,7 +157,7 @@ func TestRun(t *testing.T) {
 
 func TestStructure(t *testing.T) {
 	ix := build(t, map[string]string{
-		"src/auth/auth.ts":               "import { refreshSession } from '../session/session-manager';\nimport express from 'express';\nexport function authenticate() { refreshSession('x'); }\n",
+		"src/auth/auth.ts":               "import { refreshSession } from '../session/session-manager';\nimport lodash from 'lodash';\nexport function authenticate() { refreshSession('x'); }\n",
 		"src/session/session-manager.ts": "export function refreshSession(id: string) {}\n",
 		"pkg/models/__init__.py":         "from .fields import Field\n",
 		"pkg/models/fields.py":           "class Field:\n    pass\n",

@@ -18,7 +18,7 @@ func TestNameWords(t *testing.T) {
 		// the keyword in the text is not counted; the definition's name is.
 		{"pack/lines.go", "package pack\n\nimport \"strings\"\n\nfunc importLines() {}\n", "import",
 			[NumFields]uint16{Def: 1}},
-		{"urls/conf.py", "from x import y\n\ndef include(arg):\n    pass\n", "includ",
+		{"routes/conf.py", "from x import y\n\ndef include(arg):\n    pass\n", "includ",
 			[NumFields]uint16{Def: 1}},
 		{"src/export.ts", "export function toSvg() {}\n", "export",
 			[NumFields]uint16{Name: 1}},

@@ -168,11 +168,11 @@ func first(hits []SearchHit) string {
 func TestSearchCodeWordsAndLimits(t *testing.T) {
 	repo := t.TempDir()
 	files := map[string]string{
-		"routergroup.go": "package gin\n\n// RouterGroup groups the routes under a prefix, with their middleware.\ntype RouterGroup struct {\n\tHandlers []HandlerFunc\n}\n\nfunc (group *RouterGroup) Use(middleware ...HandlerFunc) {\n\tgroup.Handlers = append(group.Handlers, middleware...)\n}\n",
-		"context.go":     "package gin\n\n// Context carries a request.\ntype Context struct{}\n",
+		"router_group.go": "package web\n\n// RouterGroup groups the routes under a prefix, with their middleware.\ntype RouterGroup struct {\n\tHandlers []HandlerFunc\n}\n\nfunc (group *RouterGroup) Use(middleware ...HandlerFunc) {\n\tgroup.Handlers = append(group.Handlers, middleware...)\n}\n",
+		"context.go":      "package web\n\n// Context carries a request.\ntype Context struct{}\n",
 	}
 	for i := range 4 {
-		files[fmt.Sprintf("route%d.go", i)] = fmt.Sprintf("package gin\n\n// route%d is a route.\nfunc route%d() {}\n", i, i)
+		files[fmt.Sprintf("route%d.go", i)] = fmt.Sprintf("package web\n\n// route%d is a route.\nfunc route%d() {}\n", i, i)
 	}
 	for name, text := range files {
 		if err := os.WriteFile(filepath.Join(repo, name), []byte(text), 0o644); err != nil {
@@ -182,8 +182,8 @@ func TestSearchCodeWordsAndLimits(t *testing.T) {
 	cs := connect(t, repo)
 	for _, q := range []string{"为路由组添加中间件", "ＲｏｕｔｅｒＧｒｏｕｐ"} {
 		out, text := searchCode(t, cs, q)
-		if first(out.Hits) != "routergroup.go" {
-			t.Errorf("%q: %s first, want routergroup.go:\n%s", q, first(out.Hits), text)
+		if first(out.Hits) != "router_group.go" {
+			t.Errorf("%q: %s first, want router_group.go:\n%s", q, first(out.Hits), text)
 		}
 	}
 	res, text := call(t, cs, "search_code", map[string]any{"query": "route", "limit": 51})

@@ -1511,25 +1511,25 @@ func TestOmittedListSaysWhereItStops(t *testing.T) {
 
 // A definition with a long doc comment, cut to a room too small for it
 // whole, shows its signature: the head holds the doc comment whole, or
-// starts at the signature, and never stops inside the comment (gin's
-// SetTrustedProxies had shown "s []string) error {" after half its
+// starts at the signature, and never stops inside the comment (a web
+// framework's method had shown "s []string) error {" after half its
 // comment). Its middle, where it is cut by bytes, is more than a few.
 func TestElideKeepsTheSignature(t *testing.T) {
 	var b strings.Builder
-	b.WriteString("package gin\n\n")
+	b.WriteString("package web\n\n")
 	for i := range 8 {
-		fmt.Fprintf(&b, "// SetTrustedProxies note %d: %s\n", i, strings.Repeat("trusted proxies and their CIDRs ", 3))
+		fmt.Fprintf(&b, "// SetForwardedHosts note %d: %s\n", i, strings.Repeat("forwarded hosts and their CIDRs ", 3))
 	}
-	b.WriteString("func (engine *Engine) SetTrustedProxies(trustedProxies []string) error {\n\tengine.trustedProxies = trustedProxies\n\treturn engine.parseTrustedProxies()\n}\n")
+	b.WriteString("func (engine *Engine) SetForwardedHosts(forwardedHosts []string) error {\n\tengine.forwardedHosts = forwardedHosts\n\treturn engine.parseForwardedHosts()\n}\n")
 	for i := range 40 {
 		fmt.Fprintf(&b, "\nfunc after%d() int {\n\treturn %d\n}\n", i, i)
 	}
-	lines, us := unitsOf("gin.go", b.String())
+	lines, us := unitsOf("web.go", b.String())
 	k := slices.IndexFunc(us, func(u *unit) bool { return strings.HasPrefix(lines[u.to-1], "}") && u.to-u.from > 5 })
 	if k < 0 {
-		t.Fatalf("no unit for SetTrustedProxies: %+v", us)
+		t.Fatalf("no unit for SetForwardedHosts: %+v", us)
 	}
-	sig := "func (engine *Engine) SetTrustedProxies(trustedProxies []string) error {"
+	sig := "func (engine *Engine) SetForwardedHosts(forwardedHosts []string) error {"
 	shown := 0
 	for room := 40; room <= 400; room += 5 {
 		v := elide(us[k], "go", lines, room, CountTokens)
@@ -1541,7 +1541,7 @@ func TestElideKeepsTheSignature(t *testing.T) {
 			text = elided(lines, v)
 		}
 		if !strings.Contains(text, sig) {
-			if strings.Contains(text, "// SetTrustedProxies note 0") {
+			if strings.Contains(text, "// SetForwardedHosts note 0") {
 				t.Errorf("room %d: the head stops inside the doc comment, the signature hidden:\n%s", room, text)
 			}
 			continue
@@ -1556,7 +1556,7 @@ func TestElideKeepsTheSignature(t *testing.T) {
 	}
 	// A signature longer than the fewest bytes a cut keeps, above a few
 	// long lines: cut by its bytes, the head holds the whole signature.
-	long := "func (engine *Engine) SetTrustedProxiesWithCIDRsAndPlatformHeaders(trustedProxies []string, trustedPlatform string, remoteIPHeaders []string) error {"
+	long := "func (engine *Engine) SetForwardedHostsWithCIDRsAndPlatformHeaders(forwardedHosts []string, forwardedPlatform string, remoteIPHeaders []string) error {"
 	var lb strings.Builder
 	lb.WriteString(long + "\n")
 	for i := range 4 {
@@ -1583,7 +1583,7 @@ func TestElideKeepsTheSignature(t *testing.T) {
 	// its method: preambles withPreambles gives, which isPreamble alone
 	// does not read.
 	for _, tc := range []struct{ path, head, sig string }{
-		{"xchar.h", "template <typename OutputIt, typename... T,\n          FMT_ENABLE_IF(detail::is_output_iterator<OutputIt, wchar_t>::value && !std::is_same<OutputIt, char>::value)>\n", "auto format_to_n(OutputIt out, size_t n, T&&... args) -> format_to_n_result<OutputIt> {"},
+		{"wtext.h", "template <typename OutputIt, typename... T,\n          TXT_ENABLE_IF(detail::is_output_iterator<OutputIt, wchar_t>::value && !std::is_same<OutputIt, char>::value)>\n", "auto render_to_n(OutputIt out, size_t n, T&&... args) -> render_to_n_result<OutputIt> {"},
 		{"response.js", "  /**\n   * Return the value, " + strings.Repeat("and more of it, ", 6) + "as it stands.\n   */\n\n", "  get value () {"},
 	} {
 		var b strings.Builder
@@ -1615,16 +1615,16 @@ func TestElideKeepsTheSignature(t *testing.T) {
 // .hpp file and in a .h file (C++'s by its text): no unit starts inside it.
 func TestTemplateHeadWithItsDefinition(t *testing.T) {
 	var b strings.Builder
-	b.WriteString("#include <cstddef>\n\nnamespace fmt {\n\n")
+	b.WriteString("#include <cstddef>\n\nnamespace txt {\n\n")
 	for i := range 12 {
-		fmt.Fprintf(&b, "template <typename OutputIt, typename... T,\n          FMT_ENABLE_IF(is_output_iterator<OutputIt, wchar_t>::value)>\nauto format_to_n%d(OutputIt out, size_t n, T&&... args)\n    -> format_to_n_result<OutputIt> {\n  return vformat_to_n(out, n, %d);\n}\n\n", i, i)
+		fmt.Fprintf(&b, "template <typename OutputIt, typename... T,\n          TXT_ENABLE_IF(is_output_iterator<OutputIt, wchar_t>::value)>\nauto render_to_n%d(OutputIt out, size_t n, T&&... args)\n    -> render_to_n_result<OutputIt> {\n  return vrender_to_n(out, n, %d);\n}\n\n", i, i)
 	}
-	b.WriteString("}  // namespace fmt\n")
-	for _, path := range []string{"xchar.hpp", "xchar.h"} {
+	b.WriteString("}  // namespace txt\n")
+	for _, path := range []string{"wtext.hpp", "wtext.h"} {
 		lines, us := unitsOf(path, b.String())
 		found := 0
 		for _, u := range us {
-			if !strings.Contains(strings.Join(lines[u.from-1:u.to], "\n"), "auto format_to_n") {
+			if !strings.Contains(strings.Join(lines[u.from-1:u.to], "\n"), "auto render_to_n") {
 				continue
 			}
 			found++
@@ -1633,19 +1633,19 @@ func TestTemplateHeadWithItsDefinition(t *testing.T) {
 			}
 		}
 		if found == 0 {
-			t.Errorf("%s: no unit holds a format_to_n", path)
+			t.Errorf("%s: no unit holds a render_to_n", path)
 		}
 	}
 }
 
 // A long run of decorators over lines, with no blank line among them
-// (click's options above one command), goes in runs of whole decorators:
+// (a CLI library's options above one command), goes in runs of whole decorators:
 // no run starts inside one.
 func TestDecoratorRunsWhole(t *testing.T) {
 	var b strings.Builder
-	b.WriteString("import click\n\n\n")
+	b.WriteString("import clikit\n\n\n")
 	for i := range 30 {
-		fmt.Fprintf(&b, "@click.option(\n    \"--opt%d\",\n    \"-o%d\",\n    type=str,\n    help=\"Option %d.\",\n)\n", i, i, i)
+		fmt.Fprintf(&b, "@clikit.option(\n    \"--opt%d\",\n    \"-o%d\",\n    type=str,\n    help=\"Option %d.\",\n)\n", i, i, i)
 	}
 	b.WriteString("def main(**kwargs):\n    return kwargs\n")
 	lines, us := unitsOf("cli.py", b.String())
@@ -1665,7 +1665,7 @@ func TestDecoratorRunsWhole(t *testing.T) {
 	}
 }
 
-// A doc comment a blank line above its definition (koa's style: /** …
+// A doc comment a blank line above its definition (a JavaScript style: /** …
 // */, a blank line, then the method) comes with it: no unit starts right
 // after the comment's */, and none ends with its /**.
 func TestDocCommentABlankLineAbove(t *testing.T) {

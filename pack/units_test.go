@@ -132,8 +132,8 @@ func TestTraceFrames(t *testing.T) {
 		"  File \"/usr/lib/python3/site-packages/app/models.py\", line 12, in save\n" +
 		"panic: at src/lib.rs:7:5 and at Parser.parse (Parser.java:3)\n" +
 		"see C:\\work\\app\\views.py:2\n" +
-		"the link https://github.com/o/r/blob/4f7183d/lib/zstd.c#L1443 and #L30-L34 of https://gitlab.com/o/r/-/blob/main/src/a.rs#L30-L34\n" +
-		"At django/db/sql/query.py in 745 line there is a snippet; see also conf/settings.py, lines 40-42, and line 9 of `web/urls.py`.\n"
+		"the link https://github.com/o/r/blob/4f7183d/lib/lzpack.c#L1443 and #L30-L34 of https://gitlab.com/o/r/-/blob/main/src/a.rs#L30-L34\n" +
+		"At shop/db/sql/query.py in 745 line there is a snippet; see also conf/settings.py, lines 40-42, and line 9 of `web/urls.py`.\n"
 	c := concepts{frames: traceFrames(task)}
 	tests := []struct {
 		path     string
@@ -147,8 +147,8 @@ func TestTraceFrames(t *testing.T) {
 		{"src/main/java/x/Parser.java", 1, 5, true}, // a bare name, as Java writes it
 		{"app/views.py", 1, 3, true},                // a Windows path
 		{"models.py", 12, 12, true},                 // the frame's path ends with /models.py
-		{"lib/zstd.c", 1400, 1450, true},            // a link's line
-		{"lib/zstd.c", 1444, 1450, false},
+		{"lib/lzpack.c", 1400, 1450, true},          // a link's line
+		{"lib/lzpack.c", 1444, 1450, false},
 		{"src/a.rs", 34, 40, true}, // a link's lines, to their last
 		{"src/a.rs", 35, 40, false},
 		{"db/sql/query.py", 740, 760, true}, // prose: "in 745 line"
@@ -523,12 +523,12 @@ func TestLocalImportsStayInTheirDefinition(t *testing.T) {
 // TestNestedDefinitionsName: a function whose nested functions are units
 // of their own is cut into runs of its other lines; each run is named as
 // part of it, in the block's title and in the lists, not left nameless (a
-// review saw axios's dispatchHttpRequest shown as "http.js (lines
+// review saw an HTTP client's request function shown as "http.js (lines
 // 373-412)").
 func TestNestedDefinitionsName(t *testing.T) {
 	var b strings.Builder
-	b.WriteString("const axios = require('axios');\n\n")
-	b.WriteString("function dispatchHttpRequest(config) {\n")
+	b.WriteString("const fetchy = require('fetchy');\n\n")
+	b.WriteString("function sendHttpRequest(config) {\n")
 	for i := range 50 {
 		fmt.Fprintf(&b, "  const v%d = config.value%d;\n", i, i)
 	}
@@ -549,10 +549,10 @@ func TestNestedDefinitionsName(t *testing.T) {
 			}
 		case inOuter:
 			parts++
-			if u.within != "dispatchHttpRequest" {
-				t.Errorf("lines %d-%d of dispatchHttpRequest say within %q", u.from, u.to, u.within)
+			if u.within != "sendHttpRequest" {
+				t.Errorf("lines %d-%d of sendHttpRequest say within %q", u.from, u.to, u.within)
 			}
-			if name := u.name("lib/http.js"); !strings.HasSuffix(name, " part of dispatchHttpRequest") {
+			if name := u.name("lib/http.js"); !strings.HasSuffix(name, " part of sendHttpRequest") {
 				t.Errorf("lines %d-%d listed as %q", u.from, u.to, name)
 			}
 		case u.symbol == "after" || u.why == "imports":
@@ -563,14 +563,14 @@ func TestNestedDefinitionsName(t *testing.T) {
 		}
 	}
 	if parts < 2 {
-		t.Fatalf("%d runs of dispatchHttpRequest's own lines: the test tests nothing", parts)
+		t.Fatalf("%d runs of sendHttpRequest's own lines: the test tests nothing", parts)
 	}
 	// Two runs of it in one block name it once.
 	for _, u := range us {
 		u.chosen = u.why == "lines" && u.to <= 53
 	}
 	blocks := layout([]hone.File{{Path: "lib/http.js"}}, [][]string{lines}, us)
-	if len(blocks) == 0 || !strings.Contains(blocks[0].text, ": part of dispatchHttpRequest (lines") {
+	if len(blocks) == 0 || !strings.Contains(blocks[0].text, ": part of sendHttpRequest (lines") {
 		t.Errorf("block title: %.120q", blocks[0].text)
 	}
 }

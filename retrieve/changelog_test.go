@@ -19,7 +19,7 @@ func TestChangelogShares(t *testing.T) {
 		"core/src/b.rs":     "fn b() {}\n",
 		"deep/er/NEWS.md":   "news\n", // two folders down: no changelog of the project's
 		// A folder of release notes: its notes are the root's.
-		"release-notes/VERSION-3.x": "2.1: fixed\n",
+		"release-notes/VERSION-5.x": "2.1: fixed\n",
 		"release-notes/README.md":   "How to write a note\n",
 		"release-notes/make.py":     "print(1)\n",
 	})
@@ -38,7 +38,7 @@ func TestChangelogShares(t *testing.T) {
 		{Files: []string{"core/src/b.rs"}},
 		{Files: []string{"core/src/b.rs", "core/CHANGELOG.md"}},
 		{}, // a merge: no files
-		{Files: []string{"src/a.go", "release-notes/VERSION-3.x"}},
+		{Files: []string{"src/a.go", "release-notes/VERSION-5.x"}},
 		{Files: []string{"release-notes/make.py", "release-notes/README.md"}},
 	}}
 	got := changelogShares(ix, log)
@@ -46,7 +46,7 @@ func TestChangelogShares(t *testing.T) {
 	// code under the root); core's the changes under core/, 2 of 4; the
 	// release notes are the root's, 1 of 8; their README and script are
 	// no changelog.
-	want := map[string]float64{"CHANGELOG.md": 1.0 / 8, "release-notes/VERSION-3.x": 1.0 / 8, "core/CHANGELOG.md": 0.5}
+	want := map[string]float64{"CHANGELOG.md": 1.0 / 8, "release-notes/VERSION-5.x": 1.0 / 8, "core/CHANGELOG.md": 0.5}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("shares %v, want %v", got, want)
 	}
@@ -95,12 +95,12 @@ func TestWithChangelog(t *testing.T) {
 		{"none for another folder", ranked("core-util/src/b.rs", 0.8),
 			map[string]float64{"core/CHANGELOG.md": 0.3},
 			"[{core-util/src/b.rs 0.8}]"},
-		{"of two in one folder, the one written more", ranked("src/main.c", 0.8, "src/jv.c", 0.05),
+		{"of two in one folder, the one written more", ranked("src/main.c", 0.8, "src/val.c", 0.05),
 			map[string]float64{"ChangeLog": 0.01, "NEWS.md": 0.2, "NEWS": 0.2},
-			"[{src/main.c 0.8} {NEWS 0.2} {src/jv.c 0.05}]"},
+			"[{src/main.c 0.8} {NEWS 0.2} {src/val.c 0.05}]"},
 		{"release notes are the root's", ranked("src/main/Mapper.java", 0.8, "src/main/Reader.java", 0.3),
-			map[string]float64{"release-notes/VERSION-3.x": 0.5, "release-notes/CONTRIBUTORS-3.x": 0.1},
-			"[{src/main/Mapper.java 0.8} {release-notes/VERSION-3.x 0.5} {src/main/Reader.java 0.3}]"},
+			map[string]float64{"release-notes/VERSION-5.x": 0.5, "release-notes/CONTRIBUTORS-5.x": 0.1},
+			"[{src/main/Mapper.java 0.8} {release-notes/VERSION-5.x 0.5} {src/main/Reader.java 0.3}]"},
 		{"a folder's own notes before the root's", ranked("sub/src/a.rs", 0.8, "sub/src/b.rs", 0.5),
 			map[string]float64{"CHANGELOG.md": 0.6, "sub/changes/notes.md": 0.3},
 			"[{sub/src/a.rs 0.8} {sub/src/b.rs 0.5} {sub/changes/notes.md 0.3}]"},

@@ -16,7 +16,7 @@ func foreignRepo(t *testing.T) *index.Index {
 	t.Helper()
 	repo := writeFiles(t, map[string]string{
 		"LICENSE":                      "MIT\n",
-		"src/number.c":                 "/* numbers */\nint jv_number(double d) { return 0; }\n",
+		"src/number.c":                 "/* numbers */\nint num_make(double d) { return 0; }\n",
 		"src/decimal/ICU-license.html": "<p>ICU License</p>\n",
 		"src/decimal/decNumber.c":      "/* Copyright (c) IBM Corporation, 2000. */\n/* decimal numbers */\nint decNumberFromString(const char *s) { return 0; }\n",
 		"src/decimal/glue.c":           "int decimal_glue(void) { return 0; }\n",

@@ -36,21 +36,21 @@ func TestMatchOne(t *testing.T) {
 		// directory's pattern everything under it, a leading slash the
 		// root alone, a trailing one directories alone (a review found
 		// --exclude migrations, **/migrations and migrations/ excluding
-		// nothing of django's).
-		{"migrations", "django/contrib/auth/migrations/0011_update.py", true},
-		{"migrations/", "django/contrib/auth/migrations/0011_update.py", true},
-		{"**/migrations", "django/contrib/auth/migrations/0011_update.py", true},
-		{"*/migrations", "django/contrib/auth/migrations/0011_update.py", false},
+		// nothing of a web framework's).
+		{"migrations", "shop/contrib/accounts/migrations/0011_update.py", true},
+		{"migrations/", "shop/contrib/accounts/migrations/0011_update.py", true},
+		{"**/migrations", "shop/contrib/accounts/migrations/0011_update.py", true},
+		{"*/migrations", "shop/contrib/accounts/migrations/0011_update.py", false},
 		{"*/migrations", "auth/migrations/0011_update.py", true},
-		{"0011_update.py", "django/contrib/auth/migrations/0011_update.py", true},
-		{"0011_update.py/", "django/contrib/auth/migrations/0011_update.py", false},
-		{"/migrations", "django/contrib/auth/migrations/0011_update.py", false},
+		{"0011_update.py", "shop/contrib/accounts/migrations/0011_update.py", true},
+		{"0011_update.py/", "shop/contrib/accounts/migrations/0011_update.py", false},
+		{"/migrations", "shop/contrib/accounts/migrations/0011_update.py", false},
 		{"/migrations", "migrations/0001.py", true},
 		{"/README.md", "README.md", true},
 		{"/README.md", "docs/README.md", false},
 		{"README.md", "docs/README.md", true},
-		{"migr*", "django/migrations/x.py", true},
-		{"migr*/", "django/migrations", false},
+		{"migr*", "shop/migrations/x.py", true},
+		{"migr*/", "shop/migrations", false},
 		{"test_*.py", "tests/test_a.py", true},
 		{"src/auth/*.ts", "src/auth/deep/x.ts", false},
 		{"vendor/**", "vendor", false},
@@ -115,7 +115,7 @@ var odd = regexp.MustCompile(`\*\*\*|[^/]\*\*|\*\*[^/]|\*[{}]|[{}]\*`)
 // keep.
 func FuzzGlobPrefilter(f *testing.F) {
 	for _, c := range [][2]string{
-		{"migrations", "django/contrib/auth/migrations/0011.py"}, {"**/migrations", "a/migrations/x.py"},
+		{"migrations", "shop/contrib/accounts/migrations/0011.py"}, {"**/migrations", "a/migrations/x.py"},
 		{"migrations/", "a/migrations/x.py"}, {"/vendor", "vendor/a.go"}, {"*.ts", "src/a.ts"},
 		{"src/auth", "src/auth/x.ts"}, {"src/{auth,lib}/*.ts", "src/lib/a.ts"}, {"a/b/", "a/b"},
 	} {
@@ -168,7 +168,7 @@ func BenchmarkMatchAny(b *testing.B) {
 func TestInRepository(t *testing.T) {
 	root := filepath.FromSlash("/home/me/repo")
 	for _, tt := range []struct{ in, want string }{
-		{"/home/me/repo/src/flask/sessions.py", "/src/flask/sessions.py"},
+		{"/home/me/repo/src/kiln/sessions.py", "/src/kiln/sessions.py"},
 		{"/home/me/repo/src/**/*.py", "/src/**/*.py"},
 		{"/home/me/repo", "."},
 		{"/home/me/repository/x.py", "/home/me/repository/x.py"},

@@ -10,10 +10,10 @@ func TestDeclaredKeys(t *testing.T) {
 		task string
 		want []string
 	}{
-		{"`--recursive=y` ignores `ignore-paths`", []string{"--recursive", "ignore-paths"}},
+		{"`--deep=y` ignores `skip-paths`", []string{"--deep", "skip-paths"}},
 		{"pytest --collect-only -q shows nothing", []string{"--collect-only"}},
-		{"admin.E108 is raised, and W0511 too; flake8 says E501", []string{"admin.E108", "W0511", "E501"}},
-		{"too-many-locals fires in src/my-app/x.py, see https://github.com/pytest-dev/pytest", []string{"too-many-locals"}},
+		{"forms.E214 is raised, and W0511 too; flake8 says E501", []string{"forms.E214", "W0511", "E501"}},
+		{"too-many-locals fires in src/my-app/x.py, see https://github.com/lintkit-dev/lintkit", []string{"too-many-locals"}},
 		{"plain words, utf-8 text and a 2023-05-10 date", nil},
 		{"a--b and ---- rules", nil},
 		{"(too-many-locals) (empty-comment), then --a-flag --b-flag.", []string{"too-many-locals", "--a-flag", "--b-flag"}},

@@ -155,10 +155,10 @@ func TestReadEvidence(t *testing.T) {
 			modules: []string{"src/api/routes.ts", "src/auth/tokens.ts"},
 		},
 		{
-			name: "express's frames, and a path with spaces, pasted without their indentation",
+			name: "a router's frames, and a path with spaces, pasted without their indentation",
 			task: "TypeError: Cannot read properties of undefined\n" +
 				"at verify (C:\\My Projects\\app\\src\\auth\\tokens.ts:42:17)\n" +
-				"at Layer.handle [as handle_request] (/app/src/api/routes.ts:95:5)\n",
+				"at Stack.run [as run_layer] (/app/src/api/routes.ts:95:5)\n",
 			paths: []string{"src/auth/tokens.ts", "src/api/routes.ts"},
 			last:  "src/auth/tokens.ts",
 		},
@@ -397,8 +397,8 @@ func TestIsAux(t *testing.T) {
 		want bool
 	}{
 		{"scripts/release.py", true},
-		{"benchmark/benchmain/main.go", true},
-		{"interop/client/client.go", true},
+		{"benchmark/loadgen/main.go", true},
+		{"interop/peer/peer.go", true},
 		{".github/workflows/test.yml", true},
 		{"tools/gen/Main.java", true},
 		{"lib/legacy/codec_v05.c", true},
@@ -407,14 +407,14 @@ func TestIsAux(t *testing.T) {
 		{"src/legacy.rs", false},
 		{"server.go", false},
 		{"src/scripts.ts", false},
-		{"internal/transport/http2_server.go", false},
+		{"internal/wire/frame_server.go", false},
 		{"src/benchmark.rs", false},
-		{"src/benchmark/executor.rs", false},
-		{"jib-core/src/main/java/com/google/cloud/tools/jib/api/Jib.java", false},
+		{"src/benchmark/runner.rs", false},
+		{"imgkit-core/src/main/java/com/example/cloud/tools/imgkit/api/ImgKit.java", false},
 		{"Sources/Tools/Plugin.swift", false},
-		{"clap_bench/benches/ripgrep.rs", true},
-		{"Tools/generate-manual/main.swift", true},
-		{"okio/jvm/jmh/src/jmh/java/a/BufferBenchmark.java", true},
+		{"args_bench/benches/grep_like.rs", true},
+		{"Tools/make-docs/main.swift", true},
+		{"sinkio/jvm/jmh/src/jmh/java/a/BufferBenchmark.java", true},
 		{"src/.github/x.yml", true},
 	} {
 		if got := isAux(tt.path); got != tt.want {

@@ -91,7 +91,7 @@ func TestReason(t *testing.T) {
 // is the word itself.
 func TestReasonNamesTheFilesWord(t *testing.T) {
 	doc := &index.Doc{
-		Entry: index.Entry{Path: "daemon/container/container.go"},
+		Entry: index.Entry{Path: "engine/container/container.go"},
 		Terms: []index.TermFreq{{Stem: "contain", Surface: "contains"}, {Stem: "expir", Surface: "expires"}, {Stem: "token", Surface: "tokens"}},
 	}
 	for _, c := range []struct {
@@ -154,16 +154,16 @@ func TestOtherWord(t *testing.T) {
 // another way: the reason a ranking shows comes from it.
 func TestConceptEvidenceNamesTheFilesWord(t *testing.T) {
 	ix, err := buildIndex(writeFiles(t, map[string]string{
-		"daemon/container.go": "package daemon\n\nfunc Start() {}\n",
-		"daemon/tokens.go":    "package daemon\n\nfunc Sign() {}\n",
+		"engine/container.go": "package engine\n\nfunc Start() {}\n",
+		"engine/tokens.go":    "package engine\n\nfunc Sign() {}\n",
 	}), index.Options{Dir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer ix.Close()
 	for _, c := range []struct{ path, word, stem, want string }{
-		{"daemon/container.go", "containing", "contain", "container"},
-		{"daemon/tokens.go", "token", "token", ""},
+		{"engine/container.go", "containing", "contain", "container"},
+		{"engine/tokens.go", "token", "token", ""},
 	} {
 		cpt := &concept{label: c.word, kind: prose, alts: []alt{{stems: []string{c.stem}, label: c.word, discount: 1, source: "task"}}}
 		e, _, at := conceptEvidence(ix, ix.Doc(c.path), cpt)

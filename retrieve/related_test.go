@@ -13,18 +13,18 @@ func TestMirrors(t *testing.T) {
 		test, src string
 		want      bool
 	}{
-		{"tests", "requests", true},
-		{"sympy/core/tests", "sympy/core", true},
+		{"tests", "contests", true},
+		{"algebra/core/tests", "algebra/core", true},
 		{"src/test/java/com/acme", "src/main/java/com/acme", true},
 		{"test/com/acme", "src/main/java/com/acme/web", true},
-		{"internal/xds/clients/internal", "internal", false},
+		{"internal/mesh/clients/internal", "internal", false},
 		{"tests/web", "app/api", false},
 	} {
 		if got := mirrors(c.test, c.src); got != c.want {
 			t.Errorf("mirrors(%q, %q) = %v, want %v", c.test, c.src, got, c.want)
 		}
 	}
-	for p, want := range map[string]bool{"testdata/x509/create.sh": true, "tests/fixtures/a_test.py": true, "tests/test_a.py": false} {
+	for p, want := range map[string]bool{"testdata/certs/create.sh": true, "tests/fixtures/a_test.py": true, "tests/test_a.py": false} {
 		if got := dataPath(p); got != want {
 			t.Errorf("dataPath(%q) = %v, want %v", p, got, want)
 		}
@@ -41,13 +41,13 @@ func TestMirrors(t *testing.T) {
 // template or data file among the tests, is not a test to run.
 func TestRelatedTestsBelong(t *testing.T) {
 	repo := writeFiles(t, map[string]string{
-		"internal/internal.go":                  "package internal\n\n// ExpireTokens drops expired tokens.\nfunc ExpireTokens() {}\n",
-		"internal/internal_test.go":             "package internal\n\nimport \"testing\"\n\nfunc TestExpireTokens(t *testing.T) { ExpireTokens() }\n",
-		"xds/clients/internal/internal.go":      "package internal\n\nfunc Other() {}\n",
-		"xds/clients/internal/internal_test.go": "package internal\n\nimport \"testing\"\n\nfunc TestOther(t *testing.T) { Other() }\n",
-		"testdata/x509/internal_test.sh":        "#!/bin/sh\n# expire tokens\necho ExpireTokens\n",
-		"tests/templates/internal.html":         "<p>{{ ExpireTokens }}</p>\n",
-		"tests/expected/internal.json":          "{\"ExpireTokens\": true}\n",
+		"internal/internal.go":                   "package internal\n\n// ExpireTokens drops expired tokens.\nfunc ExpireTokens() {}\n",
+		"internal/internal_test.go":              "package internal\n\nimport \"testing\"\n\nfunc TestExpireTokens(t *testing.T) { ExpireTokens() }\n",
+		"mesh/clients/internal/internal.go":      "package internal\n\nfunc Other() {}\n",
+		"mesh/clients/internal/internal_test.go": "package internal\n\nimport \"testing\"\n\nfunc TestOther(t *testing.T) { Other() }\n",
+		"testdata/certs/internal_test.sh":        "#!/bin/sh\n# expire tokens\necho ExpireTokens\n",
+		"tests/templates/internal.html":          "<p>{{ ExpireTokens }}</p>\n",
+		"tests/expected/internal.json":           "{\"ExpireTokens\": true}\n",
 	})
 	res, err := Retrieve(context.Background(), repo, "expire tokens", hone.Options{IndexDir: t.TempDir(), MaxCycles: 1, Threshold: 0.01})
 	if err != nil {
@@ -64,7 +64,7 @@ func TestRelatedTestsBelong(t *testing.T) {
 		t.Errorf("related tests %v lack internal/internal_test.go", got)
 	}
 	// A template or a data file among the tests is read by them, not run.
-	for _, not := range []string{"xds/clients/internal/internal_test.go", "testdata/x509/internal_test.sh", "tests/templates/internal.html", "tests/expected/internal.json"} {
+	for _, not := range []string{"mesh/clients/internal/internal_test.go", "testdata/certs/internal_test.sh", "tests/templates/internal.html", "tests/expected/internal.json"} {
 		if slices.Contains(got, not) {
 			t.Errorf("related tests %v hold %s", got, not)
 		}
@@ -97,28 +97,28 @@ func TestRelatedTestsMatchTheTask(t *testing.T) {
 
 // A test in a folder named for a result file is its test when it matches
 // the task, though it reaches the file only through a helper that builds
-// what it tests (koa's test/context/throw.js, of lib/context.js).
+// what it tests (test/context/abort.js, of lib/context.js).
 func TestRelatedTestsInFolderFor(t *testing.T) {
 	repo := writeFiles(t, map[string]string{
 		"lib/context.js": "'use strict';\n\n// The context of a request.\nmodule.exports = {\n" +
-			"  // throw raises an HTTP error with the status given.\n  throw(...args) {\n    throw createError(...args);\n  },\n\n" +
-			"  inspect() {\n    return this.toJSON();\n  },\n};\n",
-		"lib/application.js":      "'use strict';\n\nconst context = require('./context');\n\nmodule.exports = class Application {\n  createContext(req, res) {\n    return Object.create(context);\n  }\n};\n",
-		"index.js":                "module.exports = require('./lib/application');\n",
-		"test/helpers/context.js": "'use strict';\n\nconst Koa = require('../..');\n\nmodule.exports = () => new Koa().createContext({}, {});\n",
-		"test/context/throw.js": "'use strict';\n\nconst context = require('../helpers/context');\n\n" +
-			"describe('ctx.throw(status)', () => {\n  it('should throw an error with the status', () => {\n    const ctx = context();\n    ctx.throw(404);\n  });\n});\n",
-		"test/context/inspect.js": "'use strict';\n\nconst context = require('../helpers/context');\n\ndescribe('ctx.inspect()', () => {\n  it('should return a json', () => {\n    context().inspect();\n  });\n});\n",
+			"  // abort raises an HTTP error with the status given.\n  abort(...args) {\n    throw createError(...args);\n  },\n\n" +
+			"  snapshot() {\n    return this.toJSON();\n  },\n};\n",
+		"lib/server.js":           "'use strict';\n\nconst context = require('./context');\n\nmodule.exports = class Server {\n  createContext(req, res) {\n    return Object.create(context);\n  }\n};\n",
+		"index.js":                "module.exports = require('./lib/server');\n",
+		"test/helpers/context.js": "'use strict';\n\nconst Kite = require('../..');\n\nmodule.exports = () => new Kite().createContext({}, {});\n",
+		"test/context/abort.js": "'use strict';\n\nconst context = require('../helpers/context');\n\n" +
+			"describe('ctx.abort(status)', () => {\n  it('should abort with an error of the status', () => {\n    const ctx = context();\n    ctx.abort(404);\n  });\n});\n",
+		"test/context/snapshot.js": "'use strict';\n\nconst context = require('../helpers/context');\n\ndescribe('ctx.snapshot()', () => {\n  it('should return a json', () => {\n    context().snapshot();\n  });\n});\n",
 	})
-	res, err := Retrieve(context.Background(), repo, "ctx.throw loses the status of the error", hone.Options{IndexDir: t.TempDir(), MaxCycles: 1, Threshold: 0.01})
+	res, err := Retrieve(context.Background(), repo, "ctx.abort loses the status of the error", hone.Options{IndexDir: t.TempDir(), MaxCycles: 1, Threshold: 0.01})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(res.Files) == 0 || res.Files[0].Path != "lib/context.js" {
 		t.Fatalf("files %v: want lib/context.js first", res.Files)
 	}
-	if len(res.RelatedTests) == 0 || res.RelatedTests[0].Path != "test/context/throw.js" {
-		t.Fatalf("related tests %v: want test/context/throw.js first", res.RelatedTests)
+	if len(res.RelatedTests) == 0 || res.RelatedTests[0].Path != "test/context/abort.js" {
+		t.Fatalf("related tests %v: want test/context/abort.js first", res.RelatedTests)
 	}
 	if got, want := res.RelatedTests[0].Reason, "matches the task, in a folder named for context.js"; got != want {
 		t.Errorf("its reason %q, want %q", got, want)
@@ -153,8 +153,8 @@ func TestRelatedTestsCallTheFile(t *testing.T) {
 		"index.js":       "module.exports = require('./lib/app');\n",
 		"test/reply.cookie.js": "var app = require('../');\n\ndescribe('res.cookie(name, value, options)', function () {\n" +
 			"  it('should set the cookie expiry from maxAge', function () {\n    app.response.cookie('name', 'tobi', { maxAge: 1000 });\n  });\n});\n",
-		"test/reply.send.js":         "var app = require('../');\n\ndescribe('res.send(body)', function () {\n  it('should send a cookie body with maxAge', function () {\n    app.response.send('cookie maxAge');\n  });\n});\n",
-		"test/acceptance/cookies.js": "var request = require('supertest');\n\ndescribe('cookies example', function () {\n  it('should remember the cookie for maxAge', function () {\n    request('/remember');\n  });\n});\n",
+		"test/reply.send.js":            "var app = require('../');\n\ndescribe('res.send(body)', function () {\n  it('should send a cookie body with maxAge', function () {\n    app.response.send('cookie maxAge');\n  });\n});\n",
+		"test/acceptance/cookie-jar.js": "var request = require('supertest');\n\ndescribe('cookies example', function () {\n  it('should remember the cookie for maxAge', function () {\n    request('/remember');\n  });\n});\n",
 	})
 	res, err := Retrieve(context.Background(), repo, "a cookie set with maxAge gets no expiry", hone.Options{IndexDir: t.TempDir(), MaxCycles: 1, Threshold: 0.01})
 	if err != nil {
@@ -180,12 +180,12 @@ func TestRelatedTestsCallTheFile(t *testing.T) {
 	if rt, ok := byPath["test/reply.send.js"]; ok && (rt.Reason != "matches the task" || len(rt.For) != 0) {
 		t.Errorf("test/reply.send.js listed %+v: want it tied to no file", rt)
 	}
-	rt, ok := byPath["test/acceptance/cookies.js"]
+	rt, ok := byPath["test/acceptance/cookie-jar.js"]
 	if !ok {
-		t.Fatalf("related tests %v lack test/acceptance/cookies.js, which matches the task", order)
+		t.Fatalf("related tests %v lack test/acceptance/cookie-jar.js, which matches the task", order)
 	}
 	if rt.Reason != "matches the task" || rt.For == nil || len(rt.For) != 0 {
-		t.Errorf("test/acceptance/cookies.js listed %+v: want it for no file, an empty list", rt)
+		t.Errorf("test/acceptance/cookie-jar.js listed %+v: want it for no file, an empty list", rt)
 	}
 }
 
@@ -225,19 +225,19 @@ func TestRunnerCollects(t *testing.T) {
 		want       bool
 	}{
 		{"tests/test_views.py", "python", true},
-		{"tests/admin_views/tests.py", "python", true},
+		{"tests/shop_views/tests.py", "python", true},
 		{"pkg/views_test.py", "python", true},
 		{"tests/conftest.py", "python", false},
-		{"tests/prefetch_related/models.py", "python", false},
-		{"tests/user_commands/management/commands/subparser.py", "python", false},
+		{"tests/eager_loading/models.py", "python", false},
+		{"tests/shop_commands/management/commands/subparser.py", "python", false},
 		{"src/test/java/org/a/HttpConnectionTest.java", "java", true},
 		{"src/test/java/org/a/TestFiler.java", "java", true},
 		{"src/test/java/org/a/ParserTests.java", "java", true},
 		{"src/test/java/org/a/ConnectIT.java", "java", true},
 		{"src/test/kotlin/a/ClientSpec.kt", "kotlin", true},
-		{"src/test/java/org/a/netty/NettyProxyServer.java", "java", false},
-		{"test/response/redirect.js", "javascript", true},
-		{"tests/parse_examples.c", "c", true},
+		{"src/test/java/org/a/relay/RelayProxyServer.java", "java", false},
+		{"test/response/location.js", "javascript", true},
+		{"tests/parse_samples.c", "c", true},
 	} {
 		if got := runnerCollects(c.path, c.lang); got != c.want {
 			t.Errorf("runnerCollects(%q, %q) = %v, want %v", c.path, c.lang, got, c.want)
@@ -306,7 +306,7 @@ func TestHelperPath(t *testing.T) {
 		"src/__mocks__/fs.js":           true,
 		"internal/testutil/server.go":   true,
 		"internal/testutil/url_test.go": false, // a test of the helpers
-		"test/context/throw.js":         false,
+		"test/context/abort.js":         false,
 		"tests/test_helpers.py":         false,
 		// named as a test the way walk tells one: rspec-rails' helper
 		// specs, googletest's unit tests.
@@ -329,17 +329,17 @@ func TestInFolderFor(t *testing.T) {
 		test, src string
 		want      bool
 	}{
-		{"test/context/throw.js", "lib/context.js", true},
-		{"test/Context/throw.js", "lib/context.js", true},
-		{"test/context/throw.js", "lib/context/index.js", true},
-		{"lib/context/throw.js", "lib/context.js", true},
-		{"test/request/accepts.js", "lib/context.js", false},
-		{"lib/context/throw.test.js", "lib/context/index.js", false}, // beside it
+		{"test/context/abort.js", "lib/context.js", true},
+		{"test/Context/abort.js", "lib/context.js", true},
+		{"test/context/abort.js", "lib/context/index.js", true},
+		{"lib/context/abort.js", "lib/context.js", true},
+		{"test/request/accept-types.js", "lib/context.js", false},
+		{"lib/context/abort.test.js", "lib/context/index.js", false}, // beside it
 		// the tests' own folder is named for no file: mocha's lib/test.js.
 		{"test/reporter.spec.js", "lib/test.js", false},
 		{"spec/user_spec.rb", "lib/spec.rb", false},
-		{"tests/test_views.py", "django/test/testcases.py", false},
-		{"tests/test_views.py", "flask/tests.py", false},
+		{"tests/test_views.py", "shop/test/testcases.py", false},
+		{"tests/test_views.py", "kiln/tests.py", false},
 	} {
 		if got := inFolderFor(tc.test, tc.src); got != tc.want {
 			t.Errorf("inFolderFor(%q, %q) = %v, want %v", tc.test, tc.src, got, tc.want)

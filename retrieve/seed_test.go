@@ -908,8 +908,8 @@ func TestNoEvidenceNoFiles(t *testing.T) {
 	dir := t.TempDir()
 	for p, body := range map[string]string{
 		"lib/app.js":              "'use strict'\n\nmodule.exports = function serve (req, res) { res.end('ok') }\n",
-		"test-helpers/context.js": "'use strict'\n\nmodule.exports = function context (req, res) { return { req, res } }\n",
-		"__tests__/limit.test.js": "const context = require('../test-helpers/context')\n\ndescribe('rate limit', () => { it('throttles', () => context()) })\n",
+		"test-helpers/harness.js": "'use strict'\n\nmodule.exports = function harness (req, res) { return { req, res } }\n",
+		"__tests__/limit.test.js": "const harness = require('../test-helpers/harness')\n\ndescribe('rate limit', () => { it('throttles', () => harness()) })\n",
 	} {
 		full := filepath.Join(dir, filepath.FromSlash(p))
 		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {

@@ -100,7 +100,7 @@ func TestAnalyzeTask(t *testing.T) {
 		},
 		{
 			// the keywords as the task's code writes them are code.
-			task: "Symbol fails:\n>>> from sympy import Symbol\nimport numpy as np\n#include <stdio.h>\nexport default App",
+			task: "Vector fails:\n>>> from geomkit import Vector\nimport numpy as np\n#include <stdio.h>\nexport default App",
 			not:  []string{"import", "include", "export"},
 		},
 		{
@@ -316,9 +316,9 @@ func TestCodeBlockNames(t *testing.T) {
 		name, task string
 		want       []string
 	}{
-		{"fenced block", "Mod is wrong:\n```python\nfrom sympy import Symbol, Mod\ni = Symbol('i', integer=True)\nprint(Mod(3*i, 2))\n```\n",
-			[]string{"Symbol", "Mod"}},
-		{"interpreter prompt", "It fails:\n>>> lambdify(x, expr)(1)\n... nsolve(f, 0)\nTypeError\n", []string{"lambdify", "nsolve"}},
+		{"fenced block", "Clamp is wrong:\n```python\nfrom geomkit import Vector, Clamp\nv = Vector('v', bounded=True)\nprint(Clamp(3*v, 2))\n```\n",
+			[]string{"Vector", "Clamp"}},
+		{"interpreter prompt", "It fails:\n>>> tabulate(x, expr)(1)\n... rootscan(f, 0)\nTypeError\n", []string{"tabulate", "rootscan"}},
 		{"ipython prompt", "In [3]: df.groupby('a').resample('1D')\n", []string{"groupby", "resample"}},
 		{"traceback block is left out", "```\nTraceback (most recent call last):\n  File \"a.py\", line 3, in <module>\n    foo(1)\n```\n", nil},
 		{"prose calls are not code", "Calling foo(x) breaks.\n", nil},
@@ -394,20 +394,20 @@ func TestTaskNoise(t *testing.T) {
 			{"attrs==20.3.0", true},
 			{"numpy 1.19.2\r", true},
 			{"numpy\n1.19.2", false},
-			{"  * Matplotlib version: 3.1.2 (conda-forge)", false},
-			{"Mod(3*i, 2) returns 3.5 instead", false},
-			{"Creating AxesGrid raises TypeError", false},
+			{"  * Plotkit version: 3.1.2 (conda-forge)", false},
+			{"Clamp(3*v, 2) returns 3.5 instead", false},
+			{"Creating PanelGrid raises TypeError", false},
 			{"python: 3.8.5 (default, Sep  4 2020, 07:30:14)", false},
 		}},
 		{"list of versions", versionList, cases{
 			{"platform darwin -- Python 3.7.6, pytest-5.4.3, py-1.9.0, pluggy-0.13.0", true},
 			{"platform linux -- Python 3.9.7, pytest-6.2.5, py-1.10.0, pluggy-1.0.0 -- /usr/bin/python3", true},
 			{"plugins: xdist-1.29.0, hypothesis-4.36.2, forked-1.0.2, repeat-0.8.0, asyncio-0.10.0, cov-2.8.1", true},
-			{"Versions: numpy 1.19.2, scipy 1.5.2, matplotlib 3.3.1", true},
+			{"Versions: numpy 1.19.2, scipy 1.5.2, plotkit 3.3.1", true},
 			{"plugins: cov-2.8.1", false},
 			{"It fails with numpy 1.19 and works with 1.18", false},
-			{"Mod(3*i, 2) returns 3.5, 2.5 and 1.5 instead", false},
-			{"Creating AxesGrid raises TypeError, ValueError, KeyError", false},
+			{"Clamp(3*v, 2) returns 3.5, 2.5 and 1.5 instead", false},
+			{"Creating PanelGrid raises TypeError, ValueError, KeyError", false},
 			{"x = Point(1.5, 2.5, 3.5)", false},
 			{"Matrix([x-1.5, y-2.5, z-3.5])", false},
 		}},
@@ -436,7 +436,7 @@ func TestTaskNoise(t *testing.T) {
 		}},
 		{"environment answer", environmentItem, cases{
 			{"- OS and Version: macOS (whatever)", true},
-			{"- jq version: jq-1.7rc1-25-gf94a9d4", true},
+			{"- kq version: kq-1.7rc1-25-gf94a9d4", true},
 			{" * Browser [e.g. chrome, safari]: ff", true},
 			{"- the version string is parsed wrong", false},
 			{"- OS threads leak when the pool stops", false},
@@ -556,9 +556,9 @@ func TestResolvePath(t *testing.T) {
 // this machine, names its file.
 func TestTaskAbsolutePaths(t *testing.T) {
 	repo := writeFiles(t, map[string]string{
-		"src/click/parser.py": "def parse_args(args):\n    return args\n",
-		"src/click/core.py":   "def main():\n    pass\n",
-		"setup.py":            "from setuptools import setup\n",
+		"src/clikit/parser.py": "def parse_args(args):\n    return args\n",
+		"src/clikit/core.py":   "def main():\n    pass\n",
+		"setup.py":             "from setuptools import setup\n",
 	})
 	ix, err := buildIndex(repo, index.Options{Dir: t.TempDir()})
 	if err != nil {
@@ -570,9 +570,9 @@ func TestTaskAbsolutePaths(t *testing.T) {
 		want  []string // the files the path concept names
 	}{
 		{"/home/me/app/parser.py", nil},
-		{"/usr/lib/python3/site-packages/click/core.py", []string{"src/click/core.py"}},
+		{"/usr/lib/python3/site-packages/clikit/core.py", []string{"src/clikit/core.py"}},
 		{ix.Root + "/setup.py", []string{"setup.py"}},
-		{"src/click/parser.py", []string{"src/click/parser.py"}},
+		{"src/clikit/parser.py", []string{"src/clikit/parser.py"}},
 	} {
 		task := "Traceback (most recent call last):\n  File \"" + tc.frame + "\", line 3, in <module>\nValueError: bad"
 		var got []string
@@ -659,18 +659,18 @@ func FuzzQuotedRuns(f *testing.F) {
 // a file is named for one; a repository with none gains nothing.
 func TestLanguageCodes(t *testing.T) {
 	locales := writeFiles(t, map[string]string{
-		"src/locale/bg.js":              "// Bulgarian\nexport default { name: 'bg', ordinal: n => `${n}.` }\n",
-		"src/locale/de.js":              "// German\nexport default { name: 'de', ordinal: n => `${n}.` }\n",
-		"src/locale/nb.js":              "// Norwegian Bokmal\nexport default { name: 'nb' }\n",
-		"src/locale/pt-br.js":           "// Portuguese (Brazil)\nexport default { name: 'pt-br' }\n",
-		"src/locale/it.js":              "// Italian\nexport default { name: 'it' }\n",
-		"src/plugin/isBetween/index.js": "// isBetween compares two dates\nexport default (a, b) => a < b\n",
-		"src/format.js":                 "export function format(d, locale) { return locale.ordinal(d) }\n",
+		"src/lang/bg.js":               "// Bulgarian\nexport default { name: 'bg', ordinal: n => `${n}.` }\n",
+		"src/lang/de.js":               "// German\nexport default { name: 'de', ordinal: n => `${n}.` }\n",
+		"src/lang/nb.js":               "// Norwegian Bokmal\nexport default { name: 'nb' }\n",
+		"src/lang/pt-br.js":            "// Portuguese (Brazil)\nexport default { name: 'pt-br' }\n",
+		"src/lang/it.js":               "// Italian\nexport default { name: 'it' }\n",
+		"src/plugin/isWithin/index.js": "// isWithin compares two dates\nexport default (a, b) => a < b\n",
+		"src/format.js":                "export function format(d, locale) { return locale.ordinal(d) }\n",
 	})
 	folders := writeFiles(t, map[string]string{
-		"conf/locale/he/formats.py": "DATE_FORMAT = 'j F Y'\n",
-		"conf/locale/de/formats.py": "DATE_FORMAT = 'j. F Y'\n",
-		"conf/locale/__init__.py":   "LANG_INFO = {}\n",
+		"site/locale/he/formats.py": "DATE_FORMAT = 'j F Y'\n",
+		"site/locale/de/formats.py": "DATE_FORMAT = 'j. F Y'\n",
+		"site/locale/__init__.py":   "LOCALE_INFO = {}\n",
 	})
 	plain := writeFiles(t, map[string]string{
 		"src/format.js": "export function format(d, locale) { return locale.ordinal(d) }\n",
@@ -687,7 +687,7 @@ func TestLanguageCodes(t *testing.T) {
 		{"no file named for it", plain, "The German translation prints ordinals wrong", "german", nil},
 		{"a code that is a stop word", locales, "The Italian months are capitalized", "italian", []string{"it"}},
 		{"a stop word's file in a folder", folders, "Hebrew dates are reversed", "hebrew", []string{"he"}},
-		{"a code as a word of a camelCase name", locales, "The Icelandic months are capitalized", "icelandic", nil}, // isBetween is no file of Icelandic's
+		{"a code as a word of a camelCase name", locales, "The Icelandic months are capitalized", "icelandic", nil}, // isWithin is no file of Icelandic's
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ix, err := buildIndex(tc.repo, index.Options{Dir: t.TempDir()})
@@ -721,7 +721,7 @@ func TestLanguageCodes(t *testing.T) {
 // the keyword itself; said in prose, they are not.
 func TestKeywordUse(t *testing.T) {
 	for s, code := range map[string]bool{
-		"from sympy import *":                     true,
+		"from geomkit import *":                   true,
 		">>> from a.b import c":                   true,
 		"import numpy as np":                      true,
 		"x\nimport os\n":                          true,
@@ -772,12 +772,12 @@ func TestCodeNames(t *testing.T) {
 		path, code string
 		want       bool
 	}{
-		{"src/locale/it.js", "it", true},
-		{"src/locale/pt-br.js", "pt", true},
+		{"src/lang/it.js", "it", true},
+		{"src/lang/pt-br.js", "pt", true},
 		{"src/main/resources/messages_fr.properties", "fr", true},
-		{"django/conf/locale/he/formats.py", "he", true},
-		{"django/conf/locale/de/LC_MESSAGES/django.po", "de", true},
-		{"src/plugin/isBetween/index.js", "is", false},
+		{"shop/conf/locale/he/formats.py", "he", true},
+		{"shop/conf/locale/de/LC_MESSAGES/shop.po", "de", true},
+		{"src/plugin/isWithin/index.js", "is", false},
 		{"src/utils/deepMerge.ts", "de", false},
 		{"src/main/java/de/acme/web/Server.java", "de", false},
 	} {

@@ -45,7 +45,7 @@ func benchFiles(b *testing.B, lang string) (paths []string, srcs [][]byte, size 
 // reports the CPU time spent and how many files fell back.
 //
 //	HONE_BENCH_DIR=/tmp/dj go test -run '^$' -bench ExtractDir -benchtime 3x ./structure
-//	HONE_BENCH_DIR=/tmp/insomnia HONE_BENCH_LANG=typescript go test -run '^$' -bench ExtractDir/fallback ./structure
+//	HONE_BENCH_DIR=/tmp/ts-app HONE_BENCH_LANG=typescript go test -run '^$' -bench ExtractDir/fallback ./structure
 func BenchmarkExtractDir(b *testing.B) {
 	for _, mode := range []struct {
 		name string

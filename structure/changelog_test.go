@@ -12,8 +12,8 @@ func TestChangelogOwner(t *testing.T) {
 		{"NEWS", ".", true},
 		{"deep/er/NEWS.md", "", false},
 		{"src/history.py", "", false}, // a name that says history, under src/: code
-		{"release-notes/VERSION-3.x", ".", true},
-		{"Release_Notes/CONTRIBUTORS-3.x", ".", true},
+		{"release-notes/VERSION-5.x", ".", true},
+		{"Release_Notes/CONTRIBUTORS-5.x", ".", true},
 		{"sub/changes/notes.md", "sub", true},
 		{"a/b/changes/notes.md", "", false}, // the notes folder two down
 		{"changelog/README.md", "", false},

@@ -78,7 +78,7 @@ func TestTokens(t *testing.T) {
 		{"well-known", "well known *wellknown"},
 		{"end-", "end"},
 		// dotted paths and paths
-		{"django.db.models", "django db models"},
+		{"shop.db.models", "shop db models"},
 		{"Class.method", "class method"},
 		{"os.path.join()", "os path join"},
 		{"src/auth/session-manager.ts", "src auth session manager *sessionmanager ts"},
@@ -367,8 +367,8 @@ func (m *SessionManager) RefreshToken(ctx context.Context, userID string) (*Toke
 }
 `
 
-const pySnippet = `from django.db import models
-from django.utils import timezone
+const pySnippet = `from shop.db import models
+from shop.utils import timezone
 
 
 class RateLimiter(models.Model):

@@ -19,23 +19,23 @@ func TestClassifyPath(t *testing.T) {
 			"internal/testing/x.go", "spec/a.rb", "pkg/testdata/input.json",
 			"fixtures/a.yaml", "Test/Foo.cs", "src/__mocks__/fs.js", "foo_test.cc",
 			"tests_integration/run.js", "tests_config/utils.js", "integration-tests/a.go",
-			"e2e/login.ts", "unit_tests/a.c", "src/e2e-utils/a.py", "js_tests/admin/a.js",
+			"e2e/login.ts", "unit_tests/a.c", "src/e2e-utils/a.py", "js_tests/shop/a.js",
 			"core/src/main/java/a/ParserTest.java", "src/integration-test/java/a/BuildIntegrationTest.java",
 			"a/FooTests.swift", "a/FooTestCase.kt", "a/FooIT.java", "a/Foo2Test.scala", "a/BarTests.cs",
-			"okio/src/jvmTest/kotlin/okio/A.kt", "src/androidUnitTest/kotlin/B.kt", "src/commonTest/C.kt",
+			"sinkio/src/jvmTest/kotlin/sinkio/A.kt", "src/androidUnitTest/kotlin/B.kt", "src/commonTest/C.kt",
 			"testsuite/src/main/java/a/Echo.java", "types/defineComponent.test-d.tsx", "index.test-d.ts",
-			"base/strings_unittest.cc", "regress/prompt-keys.sh", "tests/regression/Makefile",
+			"base/strings_unittest.cc", "regress/quote-args.sh", "tests/compat/Makefile",
 		}},
 		{0, []string{ // not tests
 			"contest.go", "latest/x.go", "protest_utils.py", "testament.go",
 			"attest.py", "src/test_utils.go", "latest_version.py", "testing.go",
 			"specific/x.go", "app.spec", "inspect.py", "x.tester.js", "tests.go",
-			"contest/x.go", "mytests/x.go", "src/_pytest/python.py", "latest-release/x.go",
+			"contest/x.go", "mytests/x.go", "src/_qtest/runner.py", "latest-release/x.go",
 			"testutil/x.go", "protest-kit/a.js", "e2etool/a.go",
 			"cmd/server-test/main.go", "test-utils/render.js", "latests_x/a.go", "specs-go/v1/config.go",
 			"src/main/java/a/Test.java", "a/XCTest.swift", "a/Latest.java", "a/Contest.kt", "a/Audit.java",
 			"a/LoadTest.go", "a/parserTest.py", "src/JvmTest/A.kt", "a/Tests.cs",
-			"a/ABTest.java", "src/main/java/a/Fit.java", "seaborn/_stats/regression.py", "regress.c", "statsmodels/regression/linear_model.py",
+			"a/ABTest.java", "src/main/java/a/Fit.java", "plotkit/_stats/regression.py", "regress.c", "statsmodels/regression/linear_model.py",
 			"mllib/src/main/scala/org/apache/spark/ml/regression/LinearRegression.scala",
 		}},
 		{Vendor, []string{
@@ -52,7 +52,7 @@ func TestClassifyPath(t *testing.T) {
 			"src/Foo.generated.cs", "x.generated.ts", "zz_deepcopy.gen.go", "models_generated.go",
 			"static/app.min.js", "static/site.min.css", "package-lock.json", "yarn.lock",
 			"go.sum", "Cargo.lock", "poetry.lock", "pnpm-lock.yaml", "web/yarn.lock",
-			"Gemfile.lock", "app.js.map", "dist/axios.js", "dist/node/axios.cjs", "packages/ui/dist/index.d.ts",
+			"Gemfile.lock", "app.js.map", "dist/fetchy.js", "dist/node/fetchy.cjs", "packages/ui/dist/index.d.ts",
 		}},
 		{0, []string{
 			"generated.go", "generator.go", "gen.go", "admin.js", "minimal.js", "dist.go",
@@ -174,8 +174,8 @@ func TestClassifyContent(t *testing.T) {
 		// in the words its tool chose; not a header that says one of the
 		// two, nor such words below the file's first line of code (the
 		// script that writes them).
-		{"amalgamation's block comment", "single_include/lib.hpp", "/*\n *  Lib v2.13.0\n *  " + gen + ": 2020-07-12 20:07:49\n *  ----\n *  This file has been merged from multiple headers. Please don't " + edit + " it directly\n */\n#ifndef LIB_HPP\n", Generated},
-		{"amalgamation's line comments", "extras/lib.cpp", "\n//  Lib v3.7.1\n//  " + gen + ": 2024-09-17\n//  This file is an amalgamation of multiple different files.\n//  You probably shouldn't " + edit + " it directly.\n#include \"lib.hpp\"\n", Generated},
+		{"amalgamation's block comment", "single_include/lib.hpp", "/*\n *  Lib v1.4.2\n *  " + gen + ": 2021-03-09 11:22:33\n *  ----\n *  This file has been merged from multiple headers. Please don't " + edit + " it directly\n */\n#ifndef LIB_HPP\n", Generated},
+		{"amalgamation's line comments", "extras/lib.cpp", "\n//  Lib v2.0.5\n//  " + gen + ": 2023-01-30\n//  This file is an amalgamation of multiple different files.\n//  You probably shouldn't " + edit + " it directly.\n#include \"lib.hpp\"\n", Generated},
 		{"capitals, one line", "parser.py", "\n# encoding: utf-8\n\n# *** " + strings.ToUpper(gen) + " BY `setup.py antlr`, DO NOT " + strings.ToUpper(edit) + " BY HAND ***\nimport sys\n", Generated},
 		{"the script that writes the header", "build_parser.py", "import os\n\nheader = '''\n# *** " + strings.ToUpper(gen) + " BY `setup.py antlr`, DO NOT " + strings.ToUpper(edit) + " BY HAND ***\n'''\n", 0},
 		{"generated alone", "report.py", "# Reports " + gen + " each night are kept here.\nx = 1\n", 0},

@@ -141,7 +141,7 @@ func TestTextKeywords(t *testing.T) {
 // those the ranking's search after them evaluated; a path of 40
 // characters or more stands two spaces from its band.
 func TestTextCounts(t *testing.T) {
-	long := "daemon/internal/libcontainerd/local/local_windows.go"
+	long := "engine/internal/runnerd/local/local_windows.go"
 	res := &hone.Result{Task: "t", Threshold: hone.DefaultThreshold, StopReason: hone.StopMaxCycles,
 		Cycles: []hone.Cycle{
 			{N: 1, Evaluated: []hone.Evaluation{{Path: "a.go", Score: 0.9, Cycle: 1}, {Path: long, Score: 0.5, Relevance: 0.01, Cycle: 1}}},

@@ -27,7 +27,7 @@ void h(int) {
 }
 }
 
-namespace fmt::detail {
+namespace txt::detail {
 class Outer::Inner : public Base {
 };
 }
