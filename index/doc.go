@@ -241,14 +241,13 @@ func analyzeWith(f walk.File, src []byte, withPairs bool) *Doc {
 		// The text read where it lies, not copied: src is this call's, and
 		// nothing writes to it again. The doc's names are parts of it.
 		text := unsafe.String(unsafe.SliceData(src), len(src))
-		// A .h file's language is its text's: C's, or C++'s.
-		d.Lang = structure.LanguageOf(f.Path, text)
 		var spans [][2]int
 		if !f.Kind.Has(walk.Generated) {
 			// The fast extractor for every file; Index.Outline parses the
 			// few files a retrieval looks at closely with tree-sitter.
 			o := structure.ExtractFallbackDefs(f.Path, text)
-			d.Defs, d.Imports = o.Defs, o.Imports
+			// A .h file's language is its text's: C's, or C++'s.
+			d.Lang, d.Defs, d.Imports = o.Lang, o.Defs, o.Imports
 			for _, def := range d.Defs {
 				tokenize.EachShort(def.Name, func(t tokenize.Token) { add(Def, t) })
 			}
@@ -256,6 +255,8 @@ func analyzeWith(f walk.File, src []byte, withPairs bool) *Doc {
 				d.Calls = structure.CallNames(text, d.Defs)
 			}
 			spans, strs = structure.Spans(d.Lang, src)
+		} else {
+			d.Lang = structure.LanguageOf(f.Path, text)
 		}
 		// One pass over the text: a token inside a comment counts in both
 		// the body and the comments.

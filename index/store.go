@@ -258,7 +258,12 @@ import (
 //	      code has a namespace, a template, a class, an access label,
 //	      a using declaration, std:: or a standard header with no .h
 //	      (structure.LanguageOf), and it is outlined with C++'s grammar.
-const schemaVersion = "64"
+//	65    comments, strings and a macro's continued lines are left out
+//	      of that reading, and a scope (a::b), a C++ cast, an included
+//	      .hpp header also say C++; tree-sitter's C++ outline names the
+//	      functions and methods that return a pointer, a pointer to a
+//	      pointer or a reference.
+const schemaVersion = "65"
 
 // hashSize is the length of a file's content hash, SHA-256 cut short: it
 // tells a file's content from its last (a chance of 2^-128 to take one

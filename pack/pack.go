@@ -127,20 +127,22 @@ func Build(res *hone.Result, root string, opts Options) *Pack {
 		weights = opts.UnitWeights
 	}
 	texts := make([][]string, len(files))
+	// Each file's language, read once: a .h file's is its text's.
+	langs := make([]string, len(files))
 	var units []*unit
 	for i, f := range files {
 		lines, ok := p.read(root, f.Path)
 		if !ok {
 			continue
 		}
-		texts[i] = lines
+		texts[i], langs[i] = lines, structure.LanguageOfLines(f.Path, lines)
 		// Tokens are estimated from the bytes, at the file's rate as a
 		// sample of it is counted: counting every unit of a large file
 		// would cost more than the rest of the pack. The pack as a whole
 		// is counted, and held to the budget, at the end.
 		rate := tokenRate(lines, count)
 		c.past = pastSet(opts.PastLines[f.Path])
-		fu := fileUnits(i, f.Path, lines, f.Spans, f.Relevance, c, weights)
+		fu := fileUnits(i, f.Path, langs[i], lines, f.Spans, f.Relevance, c, weights)
 		if _, ok := structure.ChangelogOwner(f.Path); ok {
 			newestFirst(fu, f.Relevance)
 		}
@@ -275,7 +277,7 @@ func Build(res *hone.Result, root string, opts Options) *Pack {
 		if !best.chosen && used < limit {
 			// The unit is larger than the file's room: its head and
 			// tail, the middle left out, visibly.
-			if u := elide(best, structure.LanguageOfLines(f.Path, texts[i]), texts[i], min(share, limit-used), count); u != nil {
+			if u := elide(best, langs[i], texts[i], min(share, limit-used), count); u != nil {
 				choose(u)
 				units[slices.Index(units, best)] = u
 			}
@@ -323,7 +325,7 @@ func Build(res *hone.Result, root string, opts Options) *Pack {
 	setChosen(units, bestSet)
 	used = bestUsed
 	used = fillGaps(units, used, limit)
-	blocks := layout(files, texts, units)
+	blocks := layout(files, texts, langs, units)
 	// The units' tokens are estimated with a margin, and units that
 	// follow one another share a block: the pack counted often holds
 	// less than the estimates said. What it leaves is filled again, the
@@ -353,7 +355,7 @@ func Build(res *hone.Result, root string, opts Options) *Pack {
 		if slices.Equal(was, chosenOf(units)) {
 			break
 		}
-		nb := layout(files, texts, units)
+		nb := layout(files, texts, langs, units)
 		if measure(nb) > limit {
 			for i, u := range units {
 				u.chosen = was[i]
@@ -416,7 +418,7 @@ func Build(res *hone.Result, root string, opts Options) *Pack {
 			}
 		}
 		unbridge(units)
-		blocks = layout(files, texts, units)
+		blocks = layout(files, texts, langs, units)
 		text = p.assemble(head, files, texts, blocks)
 	}
 	// A pack that lost all its code to the count (its one unit fit by the
@@ -434,19 +436,19 @@ func Build(res *hone.Result, root string, opts Options) *Pack {
 		was, wasBlocks, wasText := chosenOf(units), blocks, text
 		if !noCode {
 			setChosen(units, make([]bool, len(units)))
-			blocks = layout(files, texts, units)
+			blocks = layout(files, texts, langs, units)
 			text = p.assemble(head, files, texts, blocks)
 		}
 		placed := false
 		for room := codeBudget - count(text); best != nil && room > minUnitTokens; room = room * 3 / 4 {
-			v := elide(best, structure.LanguageOfLines(files[best.file].Path, texts[best.file]), texts[best.file], room, count)
+			v := elide(best, langs[best.file], texts[best.file], room, count)
 			if v == nil {
 				break
 			}
 			v.chosen = true
 			k := slices.Index(units, best)
 			units[k] = v
-			nb := layout(files, texts, units)
+			nb := layout(files, texts, langs, units)
 			if nt := p.assemble(head, files, texts, nb); count(nt) <= codeBudget {
 				blocks, text, placed = nb, nt, true
 				break
@@ -807,7 +809,7 @@ func docstringLeft(from, to int) string {
 
 // layout lays the chosen units out, files in order, each file's in line
 // order, those that follow one another in one block.
-func layout(files []hone.File, texts [][]string, units []*unit) []block {
+func layout(files []hone.File, texts [][]string, langs []string, units []*unit) []block {
 	var out []block
 	for i, f := range files {
 		var us []*unit
@@ -818,7 +820,7 @@ func layout(files []hone.File, texts [][]string, units []*unit) []block {
 		}
 		sort.Slice(us, func(a, b int) bool { return us[a].from < us[b].from })
 		qpath := redact.QuotePath(f.Path)
-		info := fence(f.Path, structure.LanguageOfLines(f.Path, texts[i]))
+		info := fence(f.Path, langs[i])
 		// No context line is one of the file's imports left out: they
 		// come whole or not at all.
 		var imports [2]int

@@ -572,7 +572,7 @@ func TestLongUnitWorthMore(t *testing.T) {
 	}, Files: []hone.File{{Path: "tokens.py", Relevance: 0.9, Role: hone.RoleTarget}}}
 	lines := strings.Split(strings.TrimRight(b.String(), "\n"), "\n")
 	byName := map[string]*unit{}
-	for _, u := range fileUnits(0, "tokens.py", lines, nil, 0.9, taskConcepts(res), UnitWeights) {
+	for _, u := range fileUnits(0, "tokens.py", structure.LanguageOfLines("tokens.py", lines), lines, nil, 0.9, taskConcepts(res), UnitWeights) {
 		byName[u.symbol] = u
 	}
 	best, long, helper := byName["rotate_token"], byName["refresh_expiry"], byName["helper_0"]
@@ -1149,7 +1149,7 @@ func TestLayoutContext(t *testing.T) {
 		{file: 0, from: 3, to: n - 2, symbol: "expire_token", chosen: true, worth: 1},
 		{file: 0, from: n - 1, to: n},
 	}
-	blocks := layout(files, [][]string{lines}, units)
+	blocks := layout(files, [][]string{lines}, langsOf(files, [][]string{lines}), units)
 	if len(blocks) != 1 {
 		t.Fatalf("%d blocks, want 1", len(blocks))
 	}
@@ -1174,7 +1174,7 @@ func TestLayoutContext(t *testing.T) {
 	units[2].to = 10
 	units = append(units[:3], &unit{file: 0, from: 11, to: 11}, &unit{file: 0, from: 12, to: n - 2, symbol: "rest", chosen: true, worth: 1}, units[3])
 	lines[10] = ""
-	blocks = layout(files, [][]string{lines}, units)
+	blocks = layout(files, [][]string{lines}, langsOf(files, [][]string{lines}), units)
 	p.assemble("", files, [][]string{lines}, blocks)
 	seen := map[int]bool{}
 	for _, r := range p.Ranges {
@@ -1214,7 +1214,7 @@ func TestContextSkipsImports(t *testing.T) {
 		}, "```go\npackage a\n\nimport (", [2]int{1, 2}, [2]int{}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			blocks := layout(files, [][]string{lines}, tt.units)
+			blocks := layout(files, [][]string{lines}, langsOf(files, [][]string{lines}), tt.units)
 			if len(blocks) == 0 {
 				t.Fatal("no block")
 			}
@@ -1364,7 +1364,7 @@ func TestDocstringLeftOut(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			us := units(tt.chosen...)
-			blocks := layout(files, [][]string{lines}, us)
+			blocks := layout(files, [][]string{lines}, langsOf(files, [][]string{lines}), us)
 			// The signature, shown above a part or chosen, is not left
 			// out.
 			shown := us[2].chosen
@@ -1454,7 +1454,7 @@ func TestDocstringCutSignatureElided(t *testing.T) {
 	v.chosen, v.worth = true, 1
 	us[k] = v
 	files := []hone.File{{Path: "a.py"}}
-	blocks := layout(files, [][]string{lines}, us)
+	blocks := layout(files, [][]string{lines}, langsOf(files, [][]string{lines}), us)
 	var p Pack
 	p.assemble("", files, [][]string{lines}, blocks)
 	seen := map[int]bool{}
@@ -1696,7 +1696,7 @@ func TestDocCommentABlankLineAbove(t *testing.T) {
 // file of relevance 0.9 with no task's concepts.
 func unitsOf(path, src string) ([]string, []*unit) {
 	lines := strings.Split(strings.TrimRight(src, "\n"), "\n")
-	return lines, fileUnits(0, path, lines, nil, 0.9, taskConcepts(&hone.Result{}), UnitWeights)
+	return lines, fileUnits(0, path, structure.LanguageOfLines(path, lines), lines, nil, 0.9, taskConcepts(&hone.Result{}), UnitWeights)
 }
 
 func TestDocAbove(t *testing.T) {
@@ -1735,4 +1735,13 @@ func TestClip(t *testing.T) {
 			t.Errorf("clip(%q, %d) = %q, want %q", tc.s, tc.n, got, tc.want)
 		}
 	}
+}
+
+// langsOf is each file's language, as Build reads it.
+func langsOf(files []hone.File, texts [][]string) []string {
+	langs := make([]string, len(files))
+	for i, f := range files {
+		langs[i] = structure.LanguageOfLines(f.Path, texts[i])
+	}
+	return langs
 }

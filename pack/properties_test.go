@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/hone-tools/hone"
+	"github.com/hone-tools/hone/structure"
 )
 
 // genGo writes a Go file of n functions, some of them long enough to be
@@ -241,7 +242,7 @@ func TestPackProperties(t *testing.T) {
 // a digit: a NaN worth would compare false with every other.
 func TestUnitsOfNoWordsWorthNothing(t *testing.T) {
 	lines := strings.Split(strings.Repeat("----\n\n", 60), "\n")
-	us := fileUnits(0, "sep.txt", lines, nil, 0.9, concepts{}, UnitWeights)
+	us := fileUnits(0, "sep.txt", structure.LanguageOfLines("sep.txt", lines), lines, nil, 0.9, concepts{}, UnitWeights)
 	if len(us) == 0 {
 		t.Fatal("no units")
 	}

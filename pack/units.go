@@ -571,9 +571,8 @@ func (c concepts) features(path string, u *unit, text string) []float64 {
 // fileUnits splits a file's lines into units and weighs them. spans are
 // what the retrieval found in the file; the fast outline gives the rest of
 // its definitions.
-func fileUnits(file int, path string, lines []string, spans []hone.Span, relevance float64, c concepts, w []float64) (out []*unit) {
+func fileUnits(file int, path, lang string, lines []string, spans []hone.Span, relevance float64, c concepts, w []float64) (out []*unit) {
 	n := len(lines)
-	lang := structure.LanguageOfLines(path, lines)
 	rel := max(relevance, worthFloor)
 	weigh := func(u *unit) *unit {
 		u.file = file
@@ -1412,7 +1411,7 @@ func FileUnits(res *hone.Result, root, path string, past []string) []Unit {
 	var out []Unit
 	c := taskConcepts(res)
 	c.past = pastSet(past)
-	for _, u := range fileUnits(0, path, lines, spans, 1, c, UnitWeights) {
+	for _, u := range fileUnits(0, path, structure.LanguageOfLines(path, lines), lines, spans, 1, c, UnitWeights) {
 		if u.x != nil && !u.whole {
 			out = append(out, Unit{From: u.from, To: u.to, Kind: u.why, X: u.x})
 		}

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/hone-tools/hone"
+	"github.com/hone-tools/hone/structure"
 )
 
 // A file's units cover each of its lines once: the imports, the innermost
@@ -34,7 +35,7 @@ func TestFileUnits(t *testing.T) {
 		{Kind: "word", Weight: 0.5, Terms: []string{"cooki"}},
 	}}
 	spans := []hone.Span{{Start: 10, End: 11, Symbol: "Session.delete_cookie", Why: "match"}}
-	us := fileUnits(0, "sessions.py", lines, spans, 0.9, taskConcepts(res), UnitWeights)
+	us := fileUnits(0, "sessions.py", structure.LanguageOfLines("sessions.py", lines), lines, spans, 0.9, taskConcepts(res), UnitWeights)
 	next := 1
 	byName := map[string]*unit{}
 	for _, u := range us {
@@ -87,7 +88,7 @@ func TestFileUnits(t *testing.T) {
 		t.Errorf("the units are worth %v in all, want the file's relevance 0.9", total)
 	}
 	// A small file is one unit, the whole file.
-	small := fileUnits(0, "a.py", lines[:20], nil, 0.5, taskConcepts(res), UnitWeights)
+	small := fileUnits(0, "a.py", structure.LanguageOfLines("a.py", lines[:20]), lines[:20], nil, 0.5, taskConcepts(res), UnitWeights)
 	if len(small) != 1 || !small[0].whole || small[0].name("a.py") != "a.py" {
 		t.Errorf("a small file's units: %+v, want the whole file", small)
 	}
@@ -166,7 +167,7 @@ func TestTraceFrames(t *testing.T) {
 	for i := 0; i < 100; i++ {
 		src = append(src, fmt.Sprintf("def f%d():", i), "    return 1", "")
 	}
-	us := fileUnits(0, "app/models.py", src, nil, 0.9, c, UnitWeights)
+	us := fileUnits(0, "app/models.py", structure.LanguageOfLines("app/models.py", src), src, nil, 0.9, c, UnitWeights)
 	var framed, plain *unit
 	for _, u := range us {
 		switch {
@@ -257,7 +258,7 @@ func padded(b *strings.Builder) []string {
 // unitWorths is the worth of each unit of the file, by its symbol.
 func unitWorths(path string, lines []string, c concepts) map[string]float64 {
 	worth := map[string]float64{}
-	for _, u := range fileUnits(0, path, lines, nil, 1, c, UnitWeights) {
+	for _, u := range fileUnits(0, path, structure.LanguageOfLines(path, lines), lines, nil, 1, c, UnitWeights) {
 		worth[u.symbol] = u.worth
 	}
 	return worth
@@ -327,7 +328,7 @@ func TestSplitSpan(t *testing.T) {
 		{Start: 1, End: 93, Symbol: "Session", Why: "match"},
 		{Start: n - 3, End: n, Symbol: "outer", Why: "caller"},
 	}
-	us := fileUnits(0, "sessions.py", lines, spans, 0.9, taskConcepts(res), UnitWeights)
+	us := fileUnits(0, "sessions.py", structure.LanguageOfLines("sessions.py", lines), lines, spans, 0.9, taskConcepts(res), UnitWeights)
 	byName := map[string]*unit{}
 	var best *unit
 	for _, u := range us {
@@ -464,7 +465,7 @@ func TestPreamble(t *testing.T) {
 		for len(lines) <= smallFile {
 			lines = append(lines, "")
 		}
-		us := fileUnits(0, tc.path, lines, nil, 0.9, taskConcepts(&hone.Result{}), UnitWeights)
+		us := fileUnits(0, tc.path, structure.LanguageOfLines(tc.path, lines), lines, nil, 0.9, taskConcepts(&hone.Result{}), UnitWeights)
 		var got *unit
 		for _, u := range us {
 			if u.symbol == tc.symbol {
@@ -506,7 +507,7 @@ func TestLocalImportsStayInTheirDefinition(t *testing.T) {
 	} {
 		lines := strings.Split(strings.TrimRight(tt.src, "\n"), "\n")
 		var names []string
-		for _, u := range fileUnits(0, tt.path, lines, nil, 0.9, concepts{}, UnitWeights) {
+		for _, u := range fileUnits(0, tt.path, structure.LanguageOfLines(tt.path, lines), lines, nil, 0.9, concepts{}, UnitWeights) {
 			names = append(names, u.name(tt.path))
 		}
 		for _, w := range tt.want {
@@ -538,7 +539,7 @@ func TestNestedDefinitionsName(t *testing.T) {
 	}
 	b.WriteString("}\n\nfunction after() {\n  return 1;\n}\n")
 	lines := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
-	us := fileUnits(0, "lib/http.js", lines, nil, 0.9, concepts{}, UnitWeights)
+	us := fileUnits(0, "lib/http.js", structure.LanguageOfLines("lib/http.js", lines), lines, nil, 0.9, concepts{}, UnitWeights)
 	parts := 0
 	for _, u := range us {
 		inOuter := u.why == "lines" && u.to >= 3 && u.from <= 107 // the function's own lines: 3-107
@@ -569,7 +570,7 @@ func TestNestedDefinitionsName(t *testing.T) {
 	for _, u := range us {
 		u.chosen = u.why == "lines" && u.to <= 53
 	}
-	blocks := layout([]hone.File{{Path: "lib/http.js"}}, [][]string{lines}, us)
+	blocks := layout([]hone.File{{Path: "lib/http.js"}}, [][]string{lines}, langsOf([]hone.File{{Path: "lib/http.js"}}, [][]string{lines}), us)
 	if len(blocks) == 0 || !strings.Contains(blocks[0].text, ": part of sendHttpRequest (lines") {
 		t.Errorf("block title: %.120q", blocks[0].text)
 	}
@@ -611,7 +612,7 @@ func TestGapRunsKeepComments(t *testing.T) {
 					t.Fatalf("line %d is %q, not the comment's", l, lines[l-1])
 				}
 			}
-			for _, u := range fileUnits(0, tt.path, lines, nil, 1, concepts{}, UnitWeights) {
+			for _, u := range fileUnits(0, tt.path, structure.LanguageOfLines(tt.path, lines), lines, nil, 1, concepts{}, UnitWeights) {
 				if u.from > tt.from && u.from <= tt.to {
 					t.Errorf("unit %d-%d (%s %s) starts in the comment's lines %d-%d", u.from, u.to, u.why, u.symbol, tt.from, tt.to)
 				}
@@ -661,7 +662,7 @@ func TestLongDataTypeIsCut(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			lines := strings.Split(strings.TrimRight(tt.src, "\n"), "\n")
 			whole, longest, parts := false, 0, 0
-			for _, u := range fileUnits(0, tt.path, lines, nil, 1, concepts{}, UnitWeights) {
+			for _, u := range fileUnits(0, tt.path, structure.LanguageOfLines(tt.path, lines), lines, nil, 1, concepts{}, UnitWeights) {
 				if u.symbol == tt.symbol {
 					whole = true
 				}
@@ -754,7 +755,7 @@ func TestLongDocstringIsCut(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			lines := strings.Split(strings.TrimRight(tt.src, "\n"), "\n")
 			var got []part
-			for _, u := range fileUnits(0, tt.path, lines, tt.spans, 1, concepts{}, UnitWeights) {
+			for _, u := range fileUnits(0, tt.path, structure.LanguageOfLines(tt.path, lines), lines, tt.spans, 1, concepts{}, UnitWeights) {
 				switch {
 				case u.symbol == tt.symbol:
 					got = append(got, part{u.from, u.to, true})

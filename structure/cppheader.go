@@ -3,6 +3,7 @@ package structure
 import (
 	"path"
 	"strings"
+	"unsafe"
 )
 
 // LanguageOf is Language, told by the file's text where the name leaves
@@ -49,35 +50,27 @@ func openHeader(p, lang string) bool {
 	return lang == "c" && strings.EqualFold(path.Ext(p), ".h")
 }
 
-// cppReader reads a header's lines in turn, comments left out, for what
-// only C++ writes: a namespace, a template, a class, an access label, a
-// using declaration, std::, extern "C++", or a standard header named
-// without .h (<string>, <cstdint>). A C header's guard for C++ readers
-// (#ifdef __cplusplus / extern "C" {) is none of these.
+// cppReader reads a header's lines in turn, for what only C++ writes in
+// its code (comments, strings and a macro's continued lines left out): a
+// namespace, a template, a class, an access label, a using declaration, a
+// scope (std::, a::b), a C++ cast, extern "C++", or an included header
+// named without .h (<string>, <cstdint>) or as C++'s (.hpp, .hh). A C
+// header's guard for C++ readers (#ifdef __cplusplus / extern "C" {) is
+// none of these, nor C23's attributes ([[gnu::unused]]).
 type cppReader struct {
-	inComment bool // inside a /* */ comment begun on an earlier line
+	inComment bool   // inside a /* */ comment begun on an earlier line
+	continued bool   // on a preprocessor line that the last one continued
+	buf       []byte // the code of the line being read
 }
 
 // cpp reads the next line and reports whether it is C++'s alone.
 func (r *cppReader) cpp(l string) bool {
-	t := strings.TrimSpace(l)
-	if r.inComment {
-		end := strings.Index(t, "*/")
-		if end < 0 {
-			return false
-		}
-		r.inComment = false
-		t = strings.TrimSpace(t[end+2:])
-	}
-	for strings.HasPrefix(t, "/*") {
-		end := strings.Index(t[2:], "*/")
-		if end < 0 {
-			r.inComment = true
-			return false
-		}
-		t = strings.TrimSpace(t[2+end+2:])
-	}
-	if t == "" || strings.HasPrefix(t, "//") {
+	l = strings.TrimPrefix(l, "\ufeff") // a byte-order mark
+	directive := r.continued
+	wasComment := r.inComment
+	t := strings.TrimSpace(r.code(l))
+	r.continued = (directive || strings.HasPrefix(t, "#")) && strings.HasSuffix(strings.TrimRight(l, " \t\r"), "\\")
+	if t == "" || directive {
 		return false
 	}
 	if t[0] == '#' {
@@ -86,28 +79,35 @@ func (r *cppReader) cpp(l string) bool {
 			rest = strings.TrimSpace(rest)
 			if strings.HasPrefix(rest, "<") {
 				name, _, closed := strings.Cut(rest[1:], ">")
-				return closed && name != "" && !strings.ContainsAny(name, "./")
+				ext := path.Ext(name)
+				return closed && name != "" && (!strings.Contains(name, ".") || ext == ".hpp" || ext == ".hh" || ext == ".hxx")
 			}
 		}
 		return false
 	}
-	if strings.Contains(t, "std::") || strings.HasPrefix(t, `extern "C++"`) {
+	if !wasComment && strings.HasPrefix(strings.TrimSpace(l), `extern "C++"`) {
 		return true
 	}
-	switch t {
-	case "public:", "private:", "protected:":
+	if strings.Contains(t, "::") && !strings.Contains(t, "[[") {
 		return true
+	}
+	for _, cast := range [...]string{"static_cast<", "dynamic_cast<", "reinterpret_cast<", "const_cast<"} {
+		if strings.Contains(t, cast) {
+			return true
+		}
 	}
 	word, rest := leadingWord(t)
 	if word == "inline" || word == "export" {
 		word, rest = leadingWord(rest)
 	}
 	switch word {
+	case "public", "private", "protected":
+		return strings.HasPrefix(rest, ":")
 	case "namespace":
 		// namespace fmt {, namespace detail, namespace {, namespace a::b {
 		return rest == "" || rest[0] == '{' || isWordByte(rest[0])
 	case "template":
-		return strings.HasPrefix(rest, "<")
+		return rest == "" || strings.HasPrefix(rest, "<")
 	case "class":
 		// class name, class FMT_API name : base {, class name;
 		return rest != "" && (isWordByte(rest[0]) && !strings.ContainsAny(rest, "=(") || rest[0] == '{')
@@ -116,6 +116,49 @@ func (r *cppReader) cpp(l string) bool {
 		return rest != "" && isWordByte(rest[0])
 	}
 	return false
+}
+
+// code is a line's code: its comments left out (a /* */ comment may go on
+// over lines), its strings' and characters' contents too. It lies in r's
+// buffer, until the next line, unless the line has none of them.
+func (r *cppReader) code(l string) string {
+	if !r.inComment && strings.IndexAny(l, "/\"'") < 0 {
+		return l
+	}
+	r.buf = r.buf[:0]
+	for i := 0; i < len(l); {
+		if r.inComment {
+			end := strings.Index(l[i:], "*/")
+			if end < 0 {
+				break
+			}
+			i += end + 2
+			r.inComment = false
+			r.buf = append(r.buf, ' ')
+			continue
+		}
+		switch c := l[i]; {
+		case c == '/' && i+1 < len(l) && l[i+1] == '/':
+			i = len(l)
+		case c == '/' && i+1 < len(l) && l[i+1] == '*':
+			r.inComment = true
+			i += 2
+		case c == '"' || c == '\'':
+			j := i + 1
+			for j < len(l) && l[j] != c {
+				if l[j] == '\\' {
+					j++
+				}
+				j++
+			}
+			r.buf = append(r.buf, c, c)
+			i = j + 1
+		default:
+			r.buf = append(r.buf, c)
+			i++
+		}
+	}
+	return unsafe.String(unsafe.SliceData(r.buf), len(r.buf))
 }
 
 // leadingWord splits a line after its first word (letters, digits,

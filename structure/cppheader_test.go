@@ -26,6 +26,23 @@ func TestLanguageOf(t *testing.T) {
 		{"standard header", "src/s.h", "#include <cstdint>\nint32_t f(void);\n", "cpp"},
 		{"standard header with a C name", "src/s.h", "#include <sys/types.h>\n#include <stdint.h>\n", "c"},
 		{"after a comment closed on its line", "src/s.h", "/* x */ namespace a {\n}\n", "cpp"},
+		{"a comment begun after code", "src/x.h", "int a; /* the flag,\n   using the lock below */\n", "c"},
+		{"a comment begun after an enum's value", "src/x.h", "enum e { E_A, /* errors of\n class A and B */ };\n", "c"},
+		{"a comment begun on a directive", "src/x.h", "#define MAXN 16 /* max\n   using this many */\n", "c"},
+		{"code after a comment closed on a later line", "src/x.h", "int a; /* x\n */ namespace n {\n", "cpp"},
+		{"std:: in a string", "src/x.h", "static const char msg[] = \"not std::string\";\n", "c"},
+		{"std:: in a line comment", "src/x.h", "int n; // like std::size_t\n", "c"},
+		{"std:: in a block comment", "src/x.h", "int n; /* like std::size_t */\n", "c"},
+		{"a byte-order mark", "src/x.h", "\ufeffnamespace a {\n", "cpp"},
+		{"a byte-order mark before a comment", "src/x.h", "\ufeff/*\n using this file\n */\nint a;\n", "c"},
+		{"a macro's continued line", "src/x.h", "#define DECL(T) \\\n  namespace T {\nint a;\n", "c"},
+		{"a C++ header included", "src/x.h", "#include <boost/shared_ptr.hpp>\n", "cpp"},
+		{"template alone on its line", "src/x.h", "template\n<typename T> T f(T);\n", "cpp"},
+		{"an access label with a comment", "src/x.h", "struct S {\n public:  // api\n  int x;\n};\n", "cpp"},
+		{"a cast", "src/x.h", "static inline unsigned f(long x) { return static_cast<unsigned>(x); }\n", "cpp"},
+		{"a scope", "src/x.h", "#define LOG(x) x\nvoid f() { LIB_NS::Log(1); }\n", "cpp"},
+		{"a C23 attribute", "src/x.h", "[[gnu::unused]] static int x;\n", "c"},
+		{"extern C++", "src/x.h", "extern \"C++\" {\n", "cpp"},
 		{"not a header", "src/a.c", "namespace x {\n", "c"},
 		{"C++ by name", "src/a.hpp", "int f(void);\n", "cpp"},
 		{"Python", "a.py", "class A:\n", "python"},
@@ -65,5 +82,25 @@ func BenchmarkLanguageOfC(b *testing.B) {
 	b.SetBytes(int64(len(text)))
 	for b.Loop() {
 		LanguageOf("src/list.h", text)
+	}
+}
+
+// TestCppPointerDeclarations: tree-sitter's C++ outline names functions
+// and methods declared or defined returning a pointer, a pointer to a
+// pointer or a reference, as C's outline names them.
+func TestCppPointerDeclarations(t *testing.T) {
+	if Parser() != ParserTreeSitter {
+		t.Skip("tree-sitter needs cgo")
+	}
+	src := "namespace cache {\nclass Table {\n public:\n  Handle** FindSlot(const Key& key, unsigned hash);\n  char* Name();\n  int& Count();\n  Handle** Head() { return &head_; }\n};\nHandle** find_slot(Table* t);\nNode& top(Stack& s);\nchar** split_words(const char* s) { return 0; }\n}\n"
+	o := Extract("src/table.h", []byte(src))
+	got := map[string]bool{}
+	for _, d := range o.Defs {
+		got[d.Name] = true
+	}
+	for _, name := range []string{"FindSlot", "Name", "Count", "Head", "find_slot", "top", "split_words"} {
+		if !got[name] {
+			t.Errorf("%s not among the definitions %v (%s, %s)", name, o.Defs, o.Lang, o.Parser)
+		}
 	}
 }

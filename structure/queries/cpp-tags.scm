@@ -3,7 +3,8 @@
 ; declarator); a method defined out of its class has the class as its
 ; @container; namespaces, enums and macros are definitions; calls and type
 ; identifiers are references; includes are captured for structure's
-; import list.
+; import list; functions and methods declared or defined with a pointer,
+; a pointer to a pointer or a reference returned are definitions.
 
 (struct_specifier name: (type_identifier) @name body:(_)) @definition.class
 
@@ -24,6 +25,7 @@
   declarator: [
     (function_declarator declarator: [(identifier) (field_identifier) (operator_name) (destructor_name)] @name)
     (pointer_declarator declarator: (function_declarator declarator: [(identifier) (field_identifier)] @name))
+    (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator declarator: [(identifier) (field_identifier)] @name)))
     (reference_declarator (function_declarator declarator: [(identifier) (field_identifier)] @name))
   ]) @definition.function
 
@@ -31,10 +33,17 @@
   declarator: [
     (function_declarator declarator: (identifier) @name)
     (pointer_declarator declarator: (function_declarator declarator: (identifier) @name))
+    (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator declarator: (identifier) @name)))
+    (reference_declarator (function_declarator declarator: (identifier) @name))
   ]) @definition.function
 
 (field_declaration
-  declarator: (function_declarator declarator: (field_identifier) @name)) @definition.method
+  declarator: [
+    (function_declarator declarator: (field_identifier) @name)
+    (pointer_declarator declarator: (function_declarator declarator: (field_identifier) @name))
+    (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator declarator: (field_identifier) @name)))
+    (reference_declarator (function_declarator declarator: (field_identifier) @name))
+  ]) @definition.method
 
 (type_definition declarator: (type_identifier) @name) @definition.type
 
