@@ -101,8 +101,9 @@ func ReadExcluded(path string) (map[string]bool, error) {
 // forms a mirror may give it ("owner/name", "swe-bench/owner__name"), or
 // of the same project: a repository of an excluded one's organisation
 // where the organisation is named for the project, the excluded one's
-// (tokio-rs/tokio leaves out tokio-rs/bytes, prometheus/prometheus its
-// client libraries) or this one's (vuejs/core leaves out vuejs/vue).
+// (an excluded acme-rs/acme leaves out acme-rs/widgets, an excluded
+// kiln/kiln its client libraries) or this one's (an excluded acmejs/core
+// leaves out acmejs/acme).
 func excludedRepo(repo string, excluded map[string]bool) bool {
 	r := strings.ToLower(repo)
 	if excluded[r] {
@@ -129,7 +130,7 @@ func excludedRepo(repo string, excluded map[string]bool) bool {
 
 // namedFor reports whether an organisation's name holds a project's: the
 // project's whole name, of min letters or more, its punctuation aside
-// (textualize holds textual, jqlang jq, tokio-rs tokio).
+// (quillize holds quill, kqlang kq, spindle-rs spindle).
 func namedFor(owner, project string, min int) bool {
 	squash := func(s string) string {
 		return strings.Map(func(r rune) rune {

@@ -7,8 +7,8 @@ import (
 	"github.com/hone-tools/hone/internal/lazyre"
 )
 
-// A task that names a commit, "broken since d6aff369ad3", or an issue or
-// pull request, "a regression of #32554", points at what that commit
+// A task that names a commit, "broken since 3f1a2b4c5d6", or an issue or
+// pull request, "a regression of #47316", points at what that commit
 // changed: for a regression, the code that broke.
 var (
 	// numberRef is an issue or pull-request number: #1234, ticket 1234,
@@ -86,7 +86,7 @@ func (l *Log) Named(task string) []Match {
 // hexWords are the task's words that may be commit hashes as git
 // abbreviates them: seven to forty hex digits, with a digit and a letter,
 // lower-cased; maxRefs at most. Words are cut at anything but letters and
-// digits, so a hash in a URL (/commit/d6aff36) counts.
+// digits, so a hash in a URL (/commit/5e0c7a9) counts.
 func hexWords(task string) []string {
 	var out []string
 	words := strings.FieldsFunc(task, func(r rune) bool {

@@ -218,7 +218,7 @@ func BenchmarkRetrieveInstantModel(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	task := "Allow QuerySet.in_bulk() for fields with total UniqueConstraints"
+	task := "looking records up in bulk by a field fails when the field is unique only through a model constraint"
 	for _, c := range []struct {
 		name string
 		ev   func() hone.Evaluator

@@ -917,7 +917,7 @@ func withPreambles(lang string, lines []string, groups ...[]iv) {
 			from = templateHead(lines, from)
 		}
 		if slashComments(lang) && docAbove(lines, from) {
-			// A doc comment a blank line above (koa's /** … */, then a
+			// A doc comment a blank line above (/** … */, then a
 			// blank, then the method) is the definition's still.
 			from--
 		}

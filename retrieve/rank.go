@@ -868,8 +868,8 @@ type chosen struct {
 // code a legacy folder keeps for compatibility (lib/legacy/v05.c). A
 // folder whose name is true here is auxiliary wherever it lies; one whose
 // name is false, only outside a source tree (see sourceRoots): inside
-// one it is a module of the product, as hyperfine's src/benchmark/ is,
-// or a part of a package's name (com/google/cloud/tools/jib/).
+// one it is a module of the product, as a benchmarking tool's
+// src/benchmark/ is, or a part of a package's name (com/example/tools/).
 var auxFolders = map[string]bool{
 	"scripts": false, "script": false, "benchmark": false, "benchmarks": false, "bench": false, "benches": false,
 	"tools": false, "tool": false, "interop": false, "contrib": false, "hack": true, "ci": true, ".github": true,

@@ -318,8 +318,7 @@ func runnable(lang string) bool { return lang == "" || structure.IsCode(lang) }
 // runnerCollects reports whether a test file of the language lang is one
 // its test runner collects by name, where the runner goes by names and a
 // tests' folder also holds what they share: pytest's and unittest's
-// test*.py and *_test.py, not conftest.py nor a Django test app's
-// models.py; JUnit's and Maven's Test*, *Test, *Tests, *TestCase and *IT
+// test*.py and *_test.py, not conftest.py nor a test app's models.py; JUnit's and Maven's Test*, *Test, *Tests, *TestCase and *IT
 // classes (and Spock's and Kotest's *Spec), not a server a test starts.
 // Elsewhere the walk's test files are tests to run.
 func runnerCollects(p, lang string) bool {

@@ -597,7 +597,7 @@ func namedFor(ix *index.Index, stem, code string) bool {
 // codeNames reports whether a path names a language by its code: the code
 // is a part between separators of the file's name or of one of its two
 // nearest folders' (it.js, pt-br.js, messages_fr.properties,
-// locale/he/formats.py, locale/de/LC_MESSAGES/django.po), not a word of
+// locale/he/formats.py, locale/de/LC_MESSAGES/app.po), not a word of
 // a name written in camelCase (isBetween, deepMerge), nor a folder far
 // above the file (a Java package's de/, which holds all its files).
 func codeNames(p, code string) bool {

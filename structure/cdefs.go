@@ -9,7 +9,7 @@ import (
 // The line patterns of C and C++ (cRules) see a function whose return
 // type and name share a line at the margin. These escape them:
 //   - the return type on a line of its own, the name at the margin (BSD
-//     and GNU style: tmux, nginx, PostgreSQL, much of OpenBSD and GNU):
+//     and GNU style: nginx, PostgreSQL, much of OpenBSD and GNU):
 //
 //     static int
 //     server_client_check_nested(struct client *c)

@@ -13,8 +13,8 @@ import (
 var changelogName = lazyre.New(`(?i)^(changelog|changes|history|news|release[-_ ]?notes)(\.(md|rst|txt|markdown|adoc))?$`)
 
 // notesFolder is the name of a folder of release notes, one file a
-// release line or a kind of note: release-notes/VERSION-3.x beside
-// release-notes/CONTRIBUTORS-3.x.
+// release line or a kind of note: release-notes/VERSION-2.x beside
+// release-notes/AUTHORS-2.x.
 var notesFolder = lazyre.New(`(?i)^(changelogs?|changes|release[-_ ]?notes)$`)
 
 // ChangelogOwner is the folder whose code a changelog's entries are

@@ -4,7 +4,7 @@ import "strings"
 
 // The line patterns of Java (javaRules) see a method only after a
 // modifier: "public void close() {". A package-private method has none
-// ("void append(char c) {", jsoup's way), nor does a constructor, and an
+// ("void append(char c) {", as many libraries write), nor does a constructor, and an
 // annotation may stand between the modifiers and the type ("public
 // @Nullable Tag get("). javaMethodAt finds them inside a class: there, a
 // type word and a name before parameters, or the class's own name, can

@@ -17,7 +17,7 @@ func IsStopWord(w string) bool {
 // IsNameWord reports whether a lower-case stop word names a topic where it
 // names a file or a definition: import, include and export, which code
 // writes everywhere as keywords and a task writes of imports, inclusions
-// and exports (a function importLines, django's include(), a file
+// and exports (a function importLines, a web framework's include(), a file
 // export.ts). The index keeps them in a file's name and its definitions'
 // names, never in its text, and a task's words keep them, so that they
 // match only names.

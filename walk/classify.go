@@ -112,9 +112,9 @@ var dirKinds = map[string]Kind{
 	"__mocks__":     Test,
 	"__snapshots__": Test,
 	"e2e":           Test,
-	"testsuite":     Test, // a project's test programs (netty's testsuite/src/main/java)
+	"testsuite":     Test, // a project's test programs (testsuite/src/main/java)
 	"testsuites":    Test,
-	"regress":       Test, // regression tests as BSD and C projects keep them (tmux's regress/*.sh)
+	"regress":       Test, // regression tests as BSD and C projects keep them (regress/*.sh)
 
 	"vendor":           Vendor,
 	"node_modules":     Vendor,
