@@ -61,7 +61,7 @@ func TestDispatch(t *testing.T) {
 		notWant   []string
 		firstPath string // the first candidate, when set
 	}{
-		{name: "the task's terms", q: first, limit: 25, want: []string{"src/auth/tokens.ts", "src/auth/auth.ts"}, notWant: []string{"src/auth/auth.test.ts", "dist/auth/auth.js"}},
+		{name: "the task's terms", q: first, limit: 25, want: []string{"src/auth/tokens.ts", "src/auth/auth.ts"}, notWant: []string{"src/auth/auth.test.ts"}},
 		{name: "an excluded file is never dispatched", q: excluded, limit: 25, want: []string{"src/auth/auth.ts"}, notWant: []string{"src/auth/tokens.ts"}},
 		{name: "include is a hard filter, whatever the kind", q: included, limit: 25, want: []string{"src/auth/tokens.ts", "src/auth/auth.test.ts"}, notWant: []string{"src/session/session-manager.ts", "src/lib/jwt-utils.ts"}},
 		{name: "a gap's file comes first", q: aimed, limit: 25, firstPath: "src/utils/date-format.ts"},
