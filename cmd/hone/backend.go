@@ -17,9 +17,11 @@ import (
 // default) or a zoekt cluster.
 type backendFlags struct {
 	kind, url, repos string
+	fs               *flag.FlagSet // where they were registered
 }
 
 func (f *backendFlags) register(fs *flag.FlagSet) {
+	f.fs = fs
 	fs.StringVar(&f.kind, "backend", envOr("HONE_BACKEND", "index"), "where to search: index (the embedded index of --repo, the default) or zoekt (a zoekt-webserver's JSON API; see --zoekt-url) ($HONE_BACKEND)")
 	fs.StringVar(&f.url, "zoekt-url", os.Getenv("HONE_ZOEKT_URL"), "with --backend zoekt: the zoekt-webserver, started with -rpc, e.g. http://localhost:6070 ($HONE_ZOEKT_URL)")
 	fs.StringVar(&f.repos, "zoekt-repos", os.Getenv("HONE_ZOEKT_REPOS"), "with --backend zoekt: the repositories to search, by their names in zoekt, comma-separated (default: all) ($HONE_ZOEKT_REPOS)")
@@ -29,6 +31,9 @@ func (f *backendFlags) register(fs *flag.FlagSet) {
 func (f *backendFlags) open() (*zoekt.Client, error) {
 	switch f.kind {
 	case "", "index":
+		if name := givenOf(f.fs, "zoekt-url", "zoekt-repos"); name != "" {
+			return nil, usagef("--%s is for a zoekt cluster: give --backend zoekt (or HONE_BACKEND=zoekt), or leave --%s out", name, name)
+		}
 		return nil, nil
 	case "zoekt":
 	default:

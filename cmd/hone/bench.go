@@ -82,6 +82,7 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	ef.register(fs)
 	var bf backendFlags
 	bf.register(fs)
+	fs.Lookup("backend").Usage = "where to search: index (an embedded index of each instance's checkout, the default) or zoekt (a zoekt-webserver's JSON API; see --zoekt-url and --zoekt-index-cmd) ($HONE_BACKEND)"
 	zoektIndex := fs.String("zoekt-index-cmd", "", "with --backend zoekt: the command that indexes each instance's work tree into the shards the webserver serves, {tree} standing for the tree, e.g. \"zoekt-index -index /tmp/shards {tree}\"")
 	packBudgets := fs.String("pack-budget", "", "build each result's context pack at these budgets in tokens, comma-separated (2000,4000,8000,16000), and measure how they hold the gold hunks")
 	packDump := fs.String("pack-dump", "", "with --pack-budget: keep each result and the files its pack reads in this folder, for hone bench packs")

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -21,9 +22,11 @@ type evalFlags struct {
 	callTokens, answerTokens    int
 	timeout                     time.Duration
 	priceIn, priceOut           float64
+	fs                          *flag.FlagSet // where they were registered
 }
 
 func (f *evalFlags) register(fs *flag.FlagSet) {
+	f.fs = fs
 	fs.StringVar(&f.kind, "evaluator", envOr("HONE_EVALUATOR", "none"), "none (the default: offline, nothing leaves the machine), openai (any OpenAI-compatible endpoint; key in OPENAI_API_KEY) or anthropic (key in ANTHROPIC_API_KEY): a model that judges each cycle's best candidates beside the lexical evaluator ($HONE_EVALUATOR)")
 	fs.StringVar(&f.model, "model", os.Getenv("HONE_MODEL"), "the evaluator's model, e.g. gpt-4.1-mini, qwen2.5-coder:14b or claude-sonnet-4-5 ($HONE_MODEL)")
 	fs.StringVar(&f.baseURL, "base-url", "", "the evaluator's API root, e.g. http://localhost:11434/v1 for Ollama (default: $OPENAI_BASE_URL or $ANTHROPIC_BASE_URL, else the provider's own)")
@@ -38,10 +41,31 @@ func (f *evalFlags) register(fs *flag.FlagSet) {
 	fs.Float64Var(&f.priceOut, "price-out", 0, "the model's price in US dollars per million output tokens, for the cost account")
 }
 
+// givenOf is the first of names that the command line gives, "" for
+// none (a nil fs gives none).
+func givenOf(fs *flag.FlagSet, names ...string) string {
+	if fs == nil {
+		return ""
+	}
+	given := ""
+	fs.Visit(func(fl *flag.Flag) {
+		if given == "" && slices.Contains(names, fl.Name) {
+			given = fl.Name
+		}
+	})
+	return given
+}
+
 // open dials the evaluator the flags ask for, nil for none; what it has
 // to say of a default it could not use goes to notice.
 func (f *evalFlags) open(notice func(string)) (*modeleval.Model, error) {
 	if f.kind == "" || f.kind == "none" {
+		// A model's flag given with no model to use is a mistake to say,
+		// not to pass over: the retrieve would run without the model.
+		if name := givenOf(f.fs, "model", "base-url", "model-top", "model-batch", "model-concurrency", "model-call-tokens",
+			"model-answer-tokens", "model-timeout", "model-cache", "price-in", "price-out"); name != "" {
+			return nil, usagef("--%s is for a model evaluator: give --evaluator openai or anthropic (or HONE_EVALUATOR), or leave --%s out", name, name)
+		}
 		return nil, nil
 	}
 	// A key read from a file keeps its line's end: it is taken off, and a

@@ -26,7 +26,7 @@ type indexFlags struct {
 }
 
 func (f *indexFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&f.repo, "repo", "", "the repository (default: the git root enclosing the working directory)")
+	fs.StringVar(&f.repo, "repo", "", "the repository (default: the git root enclosing the working directory; outside git, the working directory itself, unless it is a home folder or the file system's root)")
 	fs.StringVar(&f.dir, "index-dir", "", "where indexes live (default: $HONE_INDEX_DIR, else the user's cache directory)")
 }
 

@@ -18,6 +18,7 @@ func cmdMCP(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	fs := flag.NewFlagSet("mcp", flag.ContinueOnError)
 	var f indexFlags
 	f.register(fs)
+	fs.Lookup("repo").Usage = "the repository (default: each client's workspace, its MCP roots; for a client that names none, the git root enclosing the working directory)"
 	logFile := fs.String("log-file", "", "write logs to FILE instead of standard error")
 	var ef evalFlags
 	ef.register(fs)
