@@ -1,7 +1,9 @@
 package hone
 
 // ValidGlob reports whether pat is a glob that Options.Include and
-// Options.Exclude take: see validGlob.
+// Options.Exclude take, in doublestar's grammar (** for any folders):
+// every escape escapes something, every character class is closed and not
+// empty, and braces balance.
 func ValidGlob(pat string) bool { return validGlob(pat) }
 
 // validGlob reports whether a pattern of Options.Include or

@@ -469,7 +469,7 @@ func (o Options) Check() error {
 type PastCommit struct {
 	Hash    string   `json:"hash"`
 	Subject string   `json:"subject"`
-	Files   []string `json:"files"` // the files it changed, maxCommitFiles at most
+	Files   []string `json:"files"` // the files it changed, ten at most
 	Score   float64  `json:"score"` // its message's match to the task, 1 for the best
 	// Relevance is on the files' scale: the relevance of the most
 	// relevant file it changed, the chance that it touched what the task

@@ -28,8 +28,9 @@ type Endpoint struct {
 	Client *http.Client
 	// Timeout bounds each attempt; 0 means DefaultTimeout.
 	Timeout time.Duration
-	// Retries are the attempts made again after a 429, a 5xx or a broken
-	// connection; 0 means 3, and a negative number none.
+	// Retries are the attempts made again after a 429, a 408, a 5xx or a
+	// broken connection (and once after an attempt that ran out of time);
+	// 0 means 3, and a negative number none.
 	Retries int
 	// MaxWait bounds one wait between attempts, Retry-After's included;
 	// 0 means 30 seconds. A server that asks for longer fails the call.

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/hone-tools/hone/retrieve"
 )
 
 var update = flag.Bool("update", false, "rewrite the README's generated examples from a real run")
@@ -108,4 +110,19 @@ func indent(command, out string, n int) string {
 		b.WriteString("    …\n")
 	}
 	return trailingSpace.ReplaceAllString(b.String(), "\n")
+}
+
+// TestReadmeSignalCount: the README and the ranking's notes count the
+// signals as retrieve.SignalNames has them.
+func TestReadmeSignalCount(t *testing.T) {
+	want := fmt.Sprintf("%d signals in all (`retrieve.SignalNames`)", len(retrieve.SignalNames))
+	for _, p := range []string{filepath.Join("..", "..", "README.md"), filepath.Join("..", "..", "docs", "ranking.md")} {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(strings.Join(strings.Fields(string(data)), " "), want) {
+			t.Errorf("%s does not say %q", p, want)
+		}
+	}
 }
