@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/binary"
+	"errors"
 	"hash/crc32"
 	"os"
 	"path"
@@ -198,8 +199,16 @@ func TestStructure(t *testing.T) {
 }
 
 func TestOpenErrors(t *testing.T) {
-	if _, err := Open(context.Background(), filepath.Join(t.TempDir(), "missing"), Options{Dir: t.TempDir()}); err == nil {
-		t.Error("missing root: no error")
+	_, err := Open(context.Background(), filepath.Join(t.TempDir(), "missing"), Options{Dir: t.TempDir()})
+	if !errors.Is(err, os.ErrNotExist) || !strings.Contains(err.Error(), "the repository does not exist") {
+		t.Errorf("missing root: %v; want an error that says the repository does not exist", err)
+	}
+	file := filepath.Join(t.TempDir(), "a.go")
+	if err := os.WriteFile(file, []byte("package a\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Open(context.Background(), file, Options{Dir: t.TempDir()}); err == nil || !strings.Contains(err.Error(), "not a directory") {
+		t.Errorf("a file as the root: %v; want an error that says it is not a directory", err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()

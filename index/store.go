@@ -629,11 +629,13 @@ func openIndex(ctx context.Context, root string, opts Options, create, lazy bool
 		return nil, fmt.Errorf("open index of %s: %w", root, err)
 	}
 	fi, err := os.Stat(abs)
-	if err != nil {
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return nil, fmt.Errorf("open index of %s: the repository does not exist: give the path of a repository's folder: %w", root, err)
+	case err != nil:
 		return nil, fmt.Errorf("open index of %s: %w", root, err)
-	}
-	if !fi.IsDir() {
-		return nil, fmt.Errorf("open index of %s: not a directory", root)
+	case !fi.IsDir():
+		return nil, fmt.Errorf("open index of %s: not a directory: give the path of a repository's folder, not a file in it", root)
 	}
 	path, err := PathOf(abs, opts)
 	if err != nil {
