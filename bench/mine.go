@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/hone-tools/hone/internal/lazyre"
+	"github.com/hone-tools/hone/redact"
 	"github.com/hone-tools/hone/structure"
 	"github.com/hone-tools/hone/walk"
 )
@@ -114,7 +115,9 @@ func Mine(ctx context.Context, opt MineOptions) ([]Instance, MineStats, error) {
 			st.Revert++
 			continue
 		}
-		task := mineTask(msg, opt.KeepScope)
+		// A commit message may hold a token or a password: the task is
+		// written as every output is, redacted.
+		task, _ := redact.String(mineTask(msg, opt.KeepScope))
 		if len([]rune(task)) < opt.MinChars {
 			st.Short++
 			continue

@@ -69,7 +69,10 @@ func (s *Skipped) skip(rel string, err error) {
 		if errors.As(err, &pe) {
 			cause = pe.Err
 		}
-		s.Example = shortPath(rel) + ": " + cause.Error()
+		// Redacted whole before it is cut: a token the cut split would
+		// pass the redaction in pieces.
+		shown, _ := redact.String(rel)
+		s.Example = shortPath(shown) + ": " + cause.Error()
 	}
 }
 

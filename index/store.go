@@ -262,7 +262,8 @@ import (
 //	      of that reading, and a scope (a::b), a C++ cast, an included
 //	      .hpp header also say C++; tree-sitter's C++ outline names the
 //	      functions and methods that return a pointer, a pointer to a
-//	      pointer or a reference.
+//	      pointer or a reference. A URL's password with no user name
+//	      before it (redis://:pw@host) is masked.
 const schemaVersion = "65"
 
 // hashSize is the length of a file's content hash, SHA-256 cut short: it

@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -110,12 +111,21 @@ func cutErrors(next mcp.MethodHandler) mcp.MethodHandler {
 // kept.
 func safeError(err error) error {
 	msg, n := redact.String(err.Error())
+	// A protocol error's data may quote what the client sent (the URI of
+	// a resource it asked for): redacted as the message is.
+	we := (*jsonrpc.Error)(nil)
+	isRPC := errors.As(err, &we)
+	var data json.RawMessage
+	if isRPC && len(we.Data) > 0 {
+		d, dn := redact.String(string(we.Data))
+		data, n = json.RawMessage(d), n+dn
+	}
 	if n == 0 && len(msg) <= maxErrorBytes {
 		return err
 	}
 	msg = cutTo(msg, maxErrorBytes)
-	if we := (*jsonrpc.Error)(nil); errors.As(err, &we) {
-		return &jsonrpc.Error{Code: we.Code, Message: msg, Data: we.Data}
+	if isRPC {
+		return &jsonrpc.Error{Code: we.Code, Message: msg, Data: data}
 	}
 	return errors.New(msg)
 }

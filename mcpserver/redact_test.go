@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/hone-tools/hone/redact/redacttest"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
 
 // read_span and search_code hide secrets, by the file's own rules, and a
@@ -233,5 +234,19 @@ func TestNamesQuotedInOutlineAndErrors(t *testing.T) {
 		if first, _, _ := strings.Cut(text, "\n"); strings.ContainsRune(text, '\uFFFD') || tt.isError && first != strings.TrimSuffix(text, "\n") {
 			t.Errorf("%s %q: the name is not quoted whole on one line: %q", tt.tool, tt.args["path"], text)
 		}
+	}
+}
+
+// TestSafeErrorRedactsData: a protocol error's data, which may quote what
+// the client sent (a resource's URI), is redacted as its message is.
+func TestSafeErrorRedactsData(t *testing.T) {
+	const token = "ghp_rPmvA1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6"
+	err := safeError(&jsonrpc.Error{Code: -32002, Message: "resource not found", Data: json.RawMessage(`{"uri":"file:///` + token + `"}`)})
+	we, ok := err.(*jsonrpc.Error)
+	if !ok {
+		t.Fatalf("safeError gave %T, want a *jsonrpc.Error", err)
+	}
+	if strings.Contains(string(we.Data), "ghp_rPmv") || !json.Valid(we.Data) {
+		t.Errorf("data %s: want valid JSON with the token redacted", we.Data)
 	}
 }

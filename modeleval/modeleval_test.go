@@ -773,3 +773,13 @@ func TestUsageCountsChecked(t *testing.T) {
 		}
 	}
 }
+
+// TestOneLineRedactsBeforeItCuts: a token that the cut would split is
+// redacted whole first, so that its head does not show.
+func TestOneLineRedactsBeforeItCuts(t *testing.T) {
+	const token = "ghp_rPmvA1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6"
+	got := oneLine(strings.Repeat("x", 185)+" "+token+" and more", 200)
+	if strings.Contains(got, "ghp_rPmv") {
+		t.Errorf("oneLine shows the token's head: %q", got)
+	}
+}

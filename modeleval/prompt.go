@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/hone-tools/hone"
+	"github.com/hone-tools/hone/redact"
 )
 
 // systemPrompt is the seed's rubric, for a model.
@@ -213,7 +214,10 @@ func snippet(s string) string {
 	return fmt.Sprintf("%q", s)
 }
 
+// oneLine is s on one line, of n bytes at most, redacted before it is
+// cut: a secret the cut split would pass the redaction in pieces.
 func oneLine(s string, n int) string {
+	s, _ = redact.String(s)
 	s = strings.Join(strings.Fields(s), " ")
 	if len(s) > n {
 		cut := n

@@ -36,7 +36,7 @@ const secretName = `(?:[\w.-]*(?:passw(?:or)?d|pwd|passphrase|secret|token|api[_
 var secretKeywords = []string{"pass", "pwd", "secret", "token", "key", "credential"}
 
 var (
-	urlPassword = lazyre.New(`(?i)\b[a-z][a-z0-9+.-]{1,20}://[^\s:/@'"<>]{1,128}:([^\s@/'"<>]{1,256})@[\w\[.-]`)
+	urlPassword = lazyre.New(`(?i)\b[a-z][a-z0-9+.-]{1,20}://[^\s:/@'"<>]{0,128}:([^\s@/'"<>]{1,256})@[\w\[.-]`)
 	urlToken    = lazyre.New(`(?i)\b[a-z][a-z0-9+.-]{1,20}://([\w~.-]{16,256})@[\w\[.-]`)
 	// name = "value", "name": "value", name: 'value', NAME := `value`
 	quotedSecret = lazyre.New(`(?i)(` + secretName + `)["']?[ \t]*(?::=|=>|\?=|[=:])[ \t]*(?:[rbuf]{0,2})["'` + "`" + `]([^"'` + "`" + `\n\\]{4,512})["'` + "`" + `]`)

@@ -324,7 +324,10 @@ func (c *Client) once(ctx context.Context, path string, body []byte, out any) er
 func errorMessage(b []byte) string {
 	var e struct{ Error string }
 	if json.Unmarshal(b, &e) == nil && e.Error != "" {
-		s := strings.Join(strings.Fields(e.Error), " ")
+		// Redacted before it is cut: a secret the cut split would pass
+		// the redaction in pieces.
+		s, _ := redact.String(e.Error)
+		s = strings.Join(strings.Fields(s), " ")
 		if len(s) > 200 {
 			s = s[:200] + "…"
 		}

@@ -491,7 +491,11 @@ const progressAfter = time.Second
 
 func newProgressBar(w io.Writer) *progressBar {
 	b := &progressBar{w: w, start: time.Now()}
-	if f, ok := w.(*os.File); ok {
+	under := w // the terminal, if any, under the redaction
+	if r, ok := w.(redactWriter); ok {
+		under = r.w
+	}
+	if f, ok := under.(*os.File); ok {
 		if fi, err := f.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
 			b.tty = true
 		}

@@ -166,6 +166,15 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	out := &checkedWriter{w: stdout}
 	if args[0] != "mcp" && args[0] != "serve" {
 		stdout = out
+		// What the commands say beside their results (notices, progress,
+		// paths) passes the redaction as it is written, as do the index's
+		// and the status's reports, which are made of paths and counts:
+		// a repository's path may hold a token (a clone's folder named
+		// for it). The servers' logs are redacted as they are made.
+		stderr = redactWriter{stderr}
+		if args[0] == "index" || args[0] == "status" {
+			stdout = redactWriter{stdout}
+		}
 	}
 	err := dispatch(ctx, args, stdin, stdout, stderr)
 	if err == nil && out.err != nil {
@@ -199,6 +208,19 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	msg, _ := redact.String(err.Error())
 	fmt.Fprintf(stderr, "hone: %s\n", redact.Line(msg))
 	return 1
+}
+
+// redactWriter writes what passed the redaction: each write is whole
+// lines, or a progress line, as fmt writes them, so that no secret is cut
+// across two writes.
+type redactWriter struct{ w io.Writer }
+
+func (r redactWriter) Write(p []byte) (int, error) {
+	s, _ := redact.String(string(p))
+	if _, err := io.WriteString(r.w, s); err != nil {
+		return 0, err
+	}
+	return len(p), nil
 }
 
 // checkedWriter is a writer that remembers the first error a write to it

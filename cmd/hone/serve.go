@@ -72,7 +72,8 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	pack.Warm()
 	h := &serveHandler{ctx: ctx, dir: *dir, pool: pool, log: log}
 	s := &serve.Server{Version: serveBuild(), Handle: h.handle, Log: log, Idle: *idle, Env: readingEnv()}
-	fmt.Fprintf(stderr, "hone serve: answering for the indexes in %s (socket %s); stop it with Ctrl-C\n", *dir, serve.Path(*dir))
+	banner, _ := redact.String(fmt.Sprintf("hone serve: answering for the indexes in %s (socket %s); stop it with Ctrl-C\n", redact.QuotePath(*dir), redact.QuotePath(serve.Path(*dir))))
+	fmt.Fprint(stderr, banner)
 	err = s.Serve(ctx, l)
 	stop() // the background reads stop too
 	h.background.Wait()

@@ -73,6 +73,7 @@ func Formats(seed uint64) []Planted {
 		{"npm token", "npm-access-token", "//registry.npmjs.org/:_authToken=" + npm, npm},
 		{"private key block", "private-key", "key = \"\"\"\n" + key + "\n\"\"\"", body},
 		{"password in a url", "url-password", "DATABASE_URL = \"postgres://app:" + urlPass + "@db.internal:5432/app\"", urlPass},
+		{"password in a url with no user", "url-password", "CACHE_URL = \"redis://:" + urlPass + "@cache.internal:6379/0\"", urlPass},
 		{"unquoted yaml password", "assigned-secret", "database:\n  user: app\n  password: " + yamlPass + "\n", yamlPass},
 		{"envrc export", "", "export API_KEY=" + envKey, envKey},
 		{"environ default", "env-default", `SECRET_KEY = os.environ.get("SECRET_KEY", "` + envDefault + `")`, envDefault},
