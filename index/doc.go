@@ -1,7 +1,6 @@
 package index
 
 import (
-	"errors"
 	"io"
 	"io/fs"
 	"math"
@@ -372,15 +371,15 @@ func shorter(a, b string) bool {
 
 // readFile reads a walked file for indexing. It returns the content, nil
 // for secret-bearing files, whose contents are never read, and for files
-// that vanished, turned binary or grew past maxSize (negative for no
-// limit) since the walk; and f with the status of the content read, taken
+// that turned binary or grew past maxSize (negative for no limit) since
+// the walk; and f with the status of the content read, taken
 // from the open file before and after reading it, so that the index never
 // records a status with a content it does not belong to. checked is when
 // that status was taken (nanoseconds since the epoch; for a file not read,
 // the walk's status is kept and checked is walked, when the walk began),
 // 0 when the file kept changing as it was read: the content is then the
-// last read. err says why a file could not be read, nil for one that
-// vanished.
+// last read. err says why a file could not be read: an fs.ErrNotExist for
+// one that vanished since the walk met it.
 func readFile(root string, f walk.File, walked, maxSize int64) (src []byte, read walk.File, checked int64, err error) {
 	if f.Kind.Has(walk.Secret) {
 		return nil, f, walked, nil
@@ -389,10 +388,9 @@ func readFile(root string, f walk.File, walked, maxSize int64) (src []byte, read
 		maxSize = math.MaxInt64 - 1
 	}
 	fh, err := os.OpenFile(filepath.Join(root, filepath.FromSlash(f.Path)), openFlags, 0)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, f, walked, nil
-	}
 	if err != nil {
+		// A file gone since the walk met it (an ErrNotExist) is the
+		// caller's to take out of the index, not a file of no content.
 		return nil, f, walked, err
 	}
 	defer fh.Close()

@@ -7,6 +7,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -472,7 +473,13 @@ func (ix *Index) update(ctx context.Context, progress func(Progress)) (Stats, er
 		own = ownFolder(ix.Root, filepath.Dir(ix.Path)) // the indexes kept at the root itself
 	}
 	err = walk.Walk(walkCtx, ix.Root, walk.Options{
-		Dir:         func(p string) { walked = append(walked, p) },
+		Dir: func(p string) {
+			// The indexes' own folder is no folder to watch: every
+			// update writes there.
+			if own == "" || p != own && !strings.HasPrefix(p, own+"/") {
+				walked = append(walked, p)
+			}
+		},
 		Listings:    listings,
 		MaxFileSize: ix.opts.MaxFileSize,
 		OnError: func(p string, err error) error {
@@ -609,7 +616,8 @@ func (ix *Index) update(ctx context.Context, progress func(Progress)) (Stats, er
 	var read int64
 	// The docs this update put in the delta, by id, until it is flushed.
 	pending := map[int64]*Doc{}
-	wrote := false // whether any change was written
+	wrote := false        // whether any change was written
+	var vanished []string // the catalog's files gone since the walk
 	lastCommit := time.Now()
 	write := func(final bool, gone []string) error {
 		n, err := ix.writeBatch(ctx, batch, gone, pending, final, &st)
@@ -632,6 +640,14 @@ func (ix *Index) update(ctx context.Context, progress func(Progress)) (Stats, er
 		if progress != nil {
 			progress(Progress{Done: done, Total: len(todo), Bytes: read})
 		}
+		if errors.Is(c.err, fs.ErrNotExist) {
+			// Gone since the walk met it (a checkout under way): out of
+			// the index, if it was there, as a file the walk missed is.
+			if cat[c.file.Path] != nil {
+				vanished = append(vanished, c.file.Path)
+			}
+			continue
+		}
 		if c.err != nil {
 			st.Skipped.skip(c.file.Path, c.err)
 			continue
@@ -650,6 +666,10 @@ func (ix *Index) update(ctx context.Context, progress func(Progress)) (Stats, er
 	}
 	wg.Wait()
 	st.Bytes = read
+	if len(vanished) > 0 {
+		gone = append(gone, vanished...)
+		sort.Strings(gone)
+	}
 	if !wrote && len(gone) == 0 && ix.complete() {
 		// Only racy files read again, unchanged: nothing to write.
 		st.Files = len(cat)
@@ -1476,9 +1496,20 @@ func (ix *Index) saveListings(l *walk.Listings) {
 }
 
 // ownFolder is the slash path of the folder of indexes dir relative to the
-// repository root, where it lies inside the repository, else "".
+// repository root, where it lies inside the repository, else "". Both are
+// made absolute and their links followed first: a relative --index-dir
+// (.hone), or a root named through a link, lies where the walk finds it.
 func ownFolder(root, dir string) string {
-	rel, err := filepath.Rel(root, dir)
+	resolve := func(p string) string {
+		if abs, err := filepath.Abs(p); err == nil {
+			p = abs
+		}
+		if real, err := filepath.EvalSymlinks(p); err == nil {
+			p = real
+		}
+		return p
+	}
+	rel, err := filepath.Rel(resolve(root), resolve(dir))
 	if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
 		return ""
 	}

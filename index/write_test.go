@@ -2,6 +2,7 @@ package index
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -76,6 +77,63 @@ func TestIndexFolderInsideTheRepository(t *testing.T) {
 			}
 			if i > 0 && (st.Added != 0 || st.Changed != 0 || st.Deleted != 0) {
 				t.Errorf("index in %s, build %d, nothing changed: %+v", dir, i, st)
+			}
+		}
+	}
+}
+
+// TestIndexFolderInsideTheRepositoryNamedOtherwise: the folder of indexes
+// inside the repository is left out whether it is named by a relative
+// path (--index-dir .hone, run at the root), or the repository through a
+// link to it.
+func TestIndexFolderInsideTheRepositoryNamedOtherwise(t *testing.T) {
+	ctx := context.Background()
+	for _, tc := range []struct {
+		name     string
+		viaLink  bool   // the repository named through a link to it
+		dir      string // the folder of indexes, under the root
+		dirLink  bool   // the folder named through the link
+		relative bool   // the folder named from the root, the working directory
+	}{
+		{name: "relative", dir: ".hone", relative: true},
+		{name: "the repository through a link", viaLink: true, dir: ".hone"},
+		{name: "the folder through a link", dir: ".hone", dirLink: true},
+	} {
+		root := t.TempDir()
+		writeTree(t, root, map[string]string{"a.go": "package a\n", "b/b.go": "package b\n"})
+		link := filepath.Join(t.TempDir(), "repo")
+		if err := os.Symlink(root, link); err != nil {
+			t.Skip(err)
+		}
+		repo, dir := root, filepath.Join(root, tc.dir)
+		switch {
+		case tc.viaLink:
+			repo = link
+		case tc.dirLink:
+			dir = filepath.Join(link, tc.dir)
+		case tc.relative:
+			t.Chdir(root)
+			dir = tc.dir
+		}
+		for i := range 3 {
+			ix, err := buildAt(ctx, repo, Options{Dir: dir})
+			if err != nil {
+				t.Fatal(err)
+			}
+			st, err := ix.Update(ctx, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var paths []string
+			for _, e := range ix.Entries() {
+				paths = append(paths, e.Path)
+			}
+			ix.Close()
+			if !slices.Equal(paths, []string{"a.go", "b/b.go"}) {
+				t.Errorf("%s, build %d: files %v, want a.go and b/b.go alone", tc.name, i, paths)
+			}
+			if i > 0 && (st.Added != 0 || st.Changed != 0 || st.Deleted != 0) {
+				t.Errorf("%s, build %d, nothing changed: %+v", tc.name, i, st)
 			}
 		}
 	}

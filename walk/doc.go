@@ -30,10 +30,10 @@
 // A root that git ignores, or that lies in a folder git ignores, is walked
 // all the same: it is what the caller asked for.
 //
-// Limitations: .git/info/exclude and the excludes file are read only for
-// the repository that holds the root (not for nested repositories), git
-// configuration's includes are not followed in looking for
-// core.excludesFile, and a pattern matches as
+// Limitations: git configuration's includes are not followed in looking
+// for core.excludesFile (a nested repository's .git/info/exclude and
+// excludes file are read, as its own git reads them), and a pattern
+// matches as
 // git's do (TestWalkAgreesWithGitRandom holds the walk to git itself) but
 // for two shapes no ignore file writes: a bracket expression holding a
 // slash, which git reads as one class and the walk as two elements, and
