@@ -54,30 +54,38 @@ func TestNewFileWrittenMeanwhile(t *testing.T) {
 // it: its files are not indexed, and an update with nothing changed finds
 // nothing changed.
 func TestIndexFolderInsideTheRepository(t *testing.T) {
-	ctx := context.Background()
 	for _, dir := range []string{".hone-idx", "."} {
 		root := t.TempDir()
 		writeTree(t, root, map[string]string{"a.go": "package a\n", "b/b.go": "package b\n"})
-		for i := range 3 {
-			ix, err := buildAt(ctx, root, Options{Dir: filepath.Join(root, dir)})
-			if err != nil {
-				t.Fatal(err)
-			}
-			st, err := ix.Update(ctx, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var paths []string
-			for _, e := range ix.Entries() {
-				paths = append(paths, e.Path)
-			}
-			ix.Close()
-			if !slices.Equal(paths, []string{"a.go", "b/b.go"}) {
-				t.Errorf("index in %s, build %d: files %v, want a.go and b/b.go alone", dir, i, paths)
-			}
-			if i > 0 && (st.Added != 0 || st.Changed != 0 || st.Deleted != 0) {
-				t.Errorf("index in %s, build %d, nothing changed: %+v", dir, i, st)
-			}
+		ownFolderLeftOut(t, "index in "+dir, root, filepath.Join(root, dir))
+	}
+}
+
+// ownFolderLeftOut builds the index of repo, whose files are a.go and
+// b/b.go, in dir three times, and checks that the index holds those two
+// alone and that nothing changed between the builds.
+func ownFolderLeftOut(t *testing.T, name, repo, dir string) {
+	t.Helper()
+	ctx := context.Background()
+	for i := range 3 {
+		ix, err := buildAt(ctx, repo, Options{Dir: dir})
+		if err != nil {
+			t.Fatal(err)
+		}
+		st, err := ix.Update(ctx, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var paths []string
+		for _, e := range ix.Entries() {
+			paths = append(paths, e.Path)
+		}
+		ix.Close()
+		if !slices.Equal(paths, []string{"a.go", "b/b.go"}) {
+			t.Errorf("%s, build %d: files %v, want a.go and b/b.go alone", name, i, paths)
+		}
+		if i > 0 && (st.Added != 0 || st.Changed != 0 || st.Deleted != 0) {
+			t.Errorf("%s, build %d, nothing changed: %+v", name, i, st)
 		}
 	}
 }
@@ -87,7 +95,6 @@ func TestIndexFolderInsideTheRepository(t *testing.T) {
 // path (--index-dir .hone, run at the root), or the repository through a
 // link to it.
 func TestIndexFolderInsideTheRepositoryNamedOtherwise(t *testing.T) {
-	ctx := context.Background()
 	for _, tc := range []struct {
 		name     string
 		viaLink  bool   // the repository named through a link to it
@@ -115,26 +122,6 @@ func TestIndexFolderInsideTheRepositoryNamedOtherwise(t *testing.T) {
 			t.Chdir(root)
 			dir = tc.dir
 		}
-		for i := range 3 {
-			ix, err := buildAt(ctx, repo, Options{Dir: dir})
-			if err != nil {
-				t.Fatal(err)
-			}
-			st, err := ix.Update(ctx, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var paths []string
-			for _, e := range ix.Entries() {
-				paths = append(paths, e.Path)
-			}
-			ix.Close()
-			if !slices.Equal(paths, []string{"a.go", "b/b.go"}) {
-				t.Errorf("%s, build %d: files %v, want a.go and b/b.go alone", tc.name, i, paths)
-			}
-			if i > 0 && (st.Added != 0 || st.Changed != 0 || st.Deleted != 0) {
-				t.Errorf("%s, build %d, nothing changed: %+v", tc.name, i, st)
-			}
-		}
+		ownFolderLeftOut(t, tc.name, repo, dir)
 	}
 }
