@@ -264,7 +264,10 @@ import (
 //	      functions and methods that return a pointer, a pointer to a
 //	      pointer or a reference. A URL's password with no user name
 //	      before it (redis://:pw@host) is masked.
-const schemaVersion = "65"
+//	66    a connection string's password (?user=a&password=x, libpq's
+//	      user=a password=x, ADO.NET's Password=x;, MySQL's
+//	      a:x@tcp(...)) and a bearer token written out are masked.
+const schemaVersion = "66"
 
 // hashSize is the length of a file's content hash, SHA-256 cut short: it
 // tells a file's content from its last (a chance of 2^-128 to take one

@@ -85,6 +85,13 @@ func TestCodeIsLeftAlone(t *testing.T) {
 		`token := strings.TrimPrefix(header, "Bearer ")`,
 		`    request.withCredentials = !!_config.withCredentials;`,
 		`credentials = &cfg.Credentials`,
+		`conn = connect(host="db", password=pw)`,
+		`conn = connect(host=host, user=user, password=settings.DB_PASSWORD)`,
+		`req.Header.Set("Authorization", "Bearer "+token)`,
+		`Authorization: Bearer <token>`,
+		`const auth = "Bearer YOUR_ACCESS_TOKEN_HERE"`,
+		`dsn := fmt.Sprintf("%s:%s@tcp(%s)/%s", user, pass, host, db)`,
+		`url = "https://db/app?user=app&password=${DB_PASSWORD}"`,
 	}
 	for _, l := range lines {
 		if out, n := redact.String(l); n != 0 {

@@ -10,9 +10,10 @@ import (
 )
 
 // honeRules are the formats that gitleaks' rules leave to other tools, or
-// catch only with high entropy: a password in a URL, a value assigned to a
-// password or secret name (quoted anywhere, unquoted in a config or env
-// file's line), and the default value of an environment lookup.
+// catch only with high entropy: a password in a URL or in a connection
+// string, a bearer token written out, a value assigned to a password or
+// secret name (quoted anywhere, unquoted in a config or env file's line),
+// and the default value of an environment lookup.
 func honeRules() []rule {
 	return []rule{
 		withMaybe(reRule("url-password", urlPassword, func(m []string) bool { return !placeholder(m[1]) }, "://"), mayURLUser),
@@ -23,6 +24,11 @@ func honeRules() []rule {
 		// one may not (Sum,mer24, Hunter 22), and the rule runs on
 		// configuration files' lines alone.
 		inConfig(reRule("assigned-secret", configSecret, configIsSecret, secretKeywords...)),
+		reRule("connection-password", dsnPassword, func(m []string) bool { return !placeholder(m[1]) && !typeWords[strings.ToLower(m[1])] }, "password=", "passwd=", "pwd="),
+		reRule("connection-password", tcpPassword, func(m []string) bool { return !placeholder(m[1]) }, "@tcp(", "@unix("),
+		reRule("bearer-token", bearerToken, func(m []string) bool {
+			return shannon(m[1]) > 3.5 && strings.ContainsAny(m[1], "0123456789") && strings.IndexFunc(m[1], isLetter) >= 0
+		}, "bearer"),
 		reRule("env-default", envDefault, func(m []string) bool { return !placeholder(m[2]) }, "getenv", "environ", "env"),
 		reRule("env-default", jsEnvDefault, func(m []string) bool { return !placeholder(m[2]) }, "process.env"),
 	}
@@ -46,6 +52,14 @@ var (
 	// comment after a space (# or ;): a comma, a # or a space inside it is
 	// its own (Hunt#er22, Sum,mer24, Hunter 22).
 	configSecret = lazyre.New(`(?im)^[ \t]*()(` + secretName + `)[ \t]*(=|:)[ \t]*([^\s"'` + "`" + `][^\r\n]{0,511}?)(?:[ \t]+[#;][^\r\n]*)?[ \t]*\r?$`)
+	// A connection string's password, after another of its parts: a URL's
+	// query (?user=app&password=x), ADO.NET's (Server=db;Password=x;),
+	// libpq's (host=db user=app password=x).
+	dsnPassword = lazyre.New(`(?i)(?:[?&;]|\b(?:user|username|uid|host|server|dbname|database|port|sslmode)=[^\s"'&;,()]*[ \t]+)(?:password|passwd|pwd)=([^&;\s"'\\(),]{4,256})`)
+	// Go's MySQL DSN: user:password@tcp(host:3306)/db.
+	tcpPassword = lazyre.New(`[\w.-]{1,64}:([^\s:@/'"<>]{1,256})@(?:tcp|unix)\(`)
+	// A bearer token written out: "Authorization: Bearer 9fKq2...".
+	bearerToken = lazyre.New(`(?i)\bbearer[ \t]+([A-Za-z0-9._~+/-]{20,512}=*)`)
 	// os.environ.get("API_KEY", "default"), getenv('TOKEN', 'x'), ENV.fetch("SECRET", "x")
 	envDefault = lazyre.New(`(?i)\b(?:getenv|environ\.get|environ\.setdefault|env\.get|env\.fetch|env)\s*\(\s*["']([A-Z0-9_]*(?:KEY|SECRET|TOKEN|PASS|PWD|CREDENTIAL|AUTH)[A-Z0-9_]*)["']\s*,\s*(?:default\s*=\s*)?["']([^"'\n]{4,512})["']`)
 	// process.env.API_KEY || "default"
@@ -463,3 +477,6 @@ func hasDigitOrMixed(v string) bool {
 	}
 	return digit || upper && lower
 }
+
+// isLetter reports whether r is an ASCII letter.
+func isLetter(r rune) bool { return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' }
