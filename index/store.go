@@ -439,8 +439,9 @@ type Index struct {
 	// rollback: the file is new, in rollback-journal mode and written
 	// without syncs, until journalWAL.
 	rollback bool
-	// walked are the folders the last update's walk read.
-	walked []string
+	// walked are the folders the last update's walk read; trees, those of
+	// them that are nested work trees' tops.
+	walked, trees []string
 	// listings are the folders' entries as the walks found them, kept in
 	// the file beside the database named by listingsSuffix; nil until an
 	// update reads them.

@@ -305,6 +305,17 @@ func (ix *Index) Walked() []string {
 	return slices.Clone(ix.walked)
 }
 
+// WorkTrees returns the slash paths of the folders the last update's walk
+// met that are the tops of nested git work trees (submodules, or any
+// repository inside this one): git's files there decide what the index
+// takes in them (walk.WorkTreeRuleFiles), and a caller that watches the
+// repository watches them. It is nil before an update.
+func (ix *Index) WorkTrees() []string {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	return slices.Clone(ix.trees)
+}
+
 func (ix *Index) update(ctx context.Context, progress func(Progress)) (Stats, error) {
 	start := time.Now()
 	var st Stats
@@ -382,7 +393,7 @@ func (ix *Index) update(ctx context.Context, progress func(Progress)) (Stats, er
 	// Every status is taken after this time: a file whose times are not
 	// well before it is racy.
 	checked := time.Now().UnixNano()
-	var walked []string
+	var walked, trees []string
 	listings := ix.loadListings()
 	// What changed is known as the walk goes: no list of every file is
 	// kept, which at 100,000 files cost a tenth of a no-change update;
@@ -480,6 +491,7 @@ func (ix *Index) update(ctx context.Context, progress func(Progress)) (Stats, er
 				walked = append(walked, p)
 			}
 		},
+		WorkTree:    func(p string) { trees = append(trees, p) },
 		Listings:    listings,
 		MaxFileSize: ix.opts.MaxFileSize,
 		OnError: func(p string, err error) error {
@@ -541,7 +553,7 @@ func (ix *Index) update(ctx context.Context, progress func(Progress)) (Stats, er
 	}
 	todo := q.files() // the walk is over: the feed grows no more
 	ix.mu.Lock()
-	ix.walked = walked
+	ix.walked, ix.trees = walked, trees
 	ix.mu.Unlock()
 	ix.saveListings(listings)
 	if testHookAfterWalk != nil {

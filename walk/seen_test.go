@@ -95,3 +95,35 @@ func TestWalkDirHook(t *testing.T) {
 		t.Errorf("dirs %v, want %v", dirs, want)
 	}
 }
+
+// TestWorkTreeCallback: the walk names each nested work tree's top it
+// meets (a submodule, or a repository inside the repository), and
+// WorkTreeRuleFiles names git's files there that decide what it takes.
+func TestWorkTreeCallback(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{
+		"a.go":                  "package a\n",
+		".git/HEAD":             "ref: refs/heads/main\n",
+		"vendor/lib/.git/HEAD":  "ref: refs/heads/main\n",
+		"vendor/lib/lib.go":     "package lib\n",
+		"tools/gen/.git/HEAD":   "ref: refs/heads/main\n",
+		"tools/gen/main.go":     "package main\n",
+		"docs/notes/.gitkeep":   "",
+		"docs/notes/readme.txt": "notes\n",
+	})
+	var trees []string
+	if _, err := Files(context.Background(), root, Options{WorkTree: func(p string) { trees = append(trees, p) }}); err != nil {
+		t.Fatal(err)
+	}
+	slices.Sort(trees)
+	if want := []string{"tools/gen", "vendor/lib"}; !slices.Equal(trees, want) {
+		t.Errorf("work trees %v, want %v", trees, want)
+	}
+	files := WorkTreeRuleFiles(filepath.Join(root, "tools", "gen"))
+	if !slices.Contains(files, filepath.Join(root, "tools", "gen", ".git", "info", "exclude")) || !slices.Contains(files, filepath.Join(root, "tools", "gen", ".git", "index")) {
+		t.Errorf("rule files %v, want its info/exclude and its index", files)
+	}
+	if got := WorkTreeRuleFiles(filepath.Join(root, "docs")); got != nil {
+		t.Errorf("rule files of a folder that is no work tree: %v, want none", got)
+	}
+}

@@ -62,6 +62,13 @@ type Options struct {
 	// them.
 	Dir func(path string)
 
+	// WorkTree, if not nil, is called with the slash path of each folder
+	// below the root that is the top of a git work tree of its own (a
+	// submodule, or any nested repository), after Dir: git's files there
+	// (its info/exclude, its index) decide what the walk takes in it, and
+	// a caller that watches the repository watches them (WorkTreeRuleFiles).
+	WorkTree func(path string)
+
 	// Listings, if not nil, holds the entries of the directories earlier
 	// walks read: a directory whose status is unchanged is not read
 	// again (see Listings). The walk updates it.
@@ -204,7 +211,9 @@ type dirJob struct {
 	ignored bool
 	// tree is the work tree whose index says what is tracked in the
 	// directory: the root's, or a nested repository's (a submodule).
-	tree  *workIndex
+	tree *workIndex
+	// top: the directory is the top of a nested work tree, tree's own.
+	top   bool
 	state atomic.Uint32
 	done  sync.WaitGroup // done when read
 
@@ -376,6 +385,18 @@ func RuleFiles(root string) []string {
 	return slices.Compact(out)
 }
 
+// WorkTreeRuleFiles are the files of git's own that decide what the walk
+// takes in the nested work tree whose top is dir (see Options.WorkTree):
+// its info/exclude, its excludes file and the configuration naming it,
+// and its index. Nil when dir is no work tree's top.
+func WorkTreeRuleFiles(dir string) []string {
+	own, common := gitDirs(dir)
+	if common == "" {
+		return nil
+	}
+	return workTree{top: dir, gitDir: common, ownGitDir: own}.gitRuleFiles()
+}
+
 // gitRuleFiles are the files of git's own that decide what the work tree
 // ignores: the user's excludes file and the configuration naming it,
 // info/exclude, and the index (a file git's rules ignore is kept while git
@@ -417,11 +438,11 @@ func submoduleRuleFiles(top, root string, depth int) []string {
 		if rel, err := filepath.Rel(root, dir); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 			continue // outside the walk
 		}
-		own, common := gitDirs(dir)
-		if common == "" {
+		files := WorkTreeRuleFiles(dir)
+		if files == nil {
 			continue // not checked out
 		}
-		out = append(out, workTree{top: dir, gitDir: common, ownGitDir: own}.gitRuleFiles()...)
+		out = append(out, files...)
 		out = append(out, submoduleRuleFiles(dir, dir, depth+1)...)
 	}
 	return out
@@ -513,6 +534,9 @@ func (w *walker) walkDir(j *dirJob) error {
 			rel = "."
 		}
 		w.opts.Dir(rel)
+	}
+	if w.opts.WorkTree != nil && j.top {
+		w.opts.WorkTree(j.rel)
 	}
 	for i := range j.entries {
 		e := &j.entries[i]
@@ -713,6 +737,7 @@ func (w *walker) read(j *dirJob, s *scratch) {
 					wt := workTree{top: j.abs, gitDir: common, ownGitDir: own}
 					j.tree = &workIndex{wt: wt, prefix: j.rel + "/", memo: w.listings}
 					j.rules = w.nestedRules(j, wt)
+					j.top = true
 				}
 				break
 			}

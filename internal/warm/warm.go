@@ -10,7 +10,9 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -350,9 +352,15 @@ func (p *Pool) watch(root string, e *entry) {
 	if err == nil {
 		// The walk reads files it does not walk: the repository's
 		// info/exclude, the ignore files above a root inside a work tree,
-		// the user's excludes file and the configuration naming it. An
-		// edit of one changes which files are in.
-		err = e.watcher.WatchFiles(walk.RuleFiles(root))
+		// the user's excludes file and the configuration naming it, and
+		// those of each nested repository the walk met (its index too).
+		// An edit of one changes which files are in.
+		files := walk.RuleFiles(root)
+		for _, rel := range e.ix.WorkTrees() {
+			files = append(files, walk.WorkTreeRuleFiles(filepath.Join(root, filepath.FromSlash(rel)))...)
+		}
+		slices.Sort(files)
+		err = e.watcher.WatchFiles(slices.Compact(files))
 	}
 	if err != nil {
 		p.log.Warn("every call walks the repository: cannot watch all its folders (on Linux, raise fs.inotify.max_user_watches)", "repo", root, "err", err)

@@ -110,6 +110,41 @@ func TestExcludeFileWatched(t *testing.T) {
 	}
 }
 
+// An edit of a nested repository's .git/info/exclude (a repository inside
+// this one that is no submodule), which the walk reads but does not walk,
+// is seen by the next call too.
+func TestNestedExcludeFileWatched(t *testing.T) {
+	if !watch.Supported {
+		t.Skip("watching needs Linux")
+	}
+	repo := t.TempDir()
+	for _, d := range []string{filepath.Join(repo, ".git", "info"), filepath.Join(repo, "nested", ".git", "info")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, f := range []string{"a.go", "nested/b.go", "nested/c.go"} {
+		if err := os.WriteFile(filepath.Join(repo, f), []byte("package a\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	files, walked := countingPool(t, repo)
+	files()
+	if n := files(); n != 3 {
+		t.Fatalf("%d files, want 3", n)
+	}
+	settled := walked()
+	if files(); walked() != settled {
+		t.Fatalf("a call walked with nothing changed: the repository is not watched")
+	}
+	if err := os.WriteFile(filepath.Join(repo, "nested", ".git", "info", "exclude"), []byte("c.go\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if n := files(); n != 2 {
+		t.Errorf("after nested/c.go was excluded: %d files, want 2", n)
+	}
+}
+
 // The files a walk reads from outside the repository are watched too: an
 // edit of an ignore file above a repository that is a folder inside a
 // work tree, or of the user's excludes file, is seen by the next call; a
