@@ -267,7 +267,10 @@ import (
 //	66    a connection string's password (?user=a&password=x, libpq's
 //	      user=a password=x, ADO.NET's Password=x;, MySQL's
 //	      a:x@tcp(...)) and a bearer token written out are masked.
-const schemaVersion = "66"
+//	67    a .h file's code for C++ readers alone (#ifdef __cplusplus)
+//	      does not make it C++'s, and a .hpp header it includes by
+//	      quotes ("detail/impl.hpp") does.
+const schemaVersion = "67"
 
 // hashSize is the length of a file's content hash, SHA-256 cut short: it
 // tells a file's content from its last (a chance of 2^-128 to take one

@@ -1282,7 +1282,7 @@ func TestByteCutKeepsTheSignature(t *testing.T) {
 // .h file by its text: C's, or C++'s.
 func TestFenceLanguage(t *testing.T) {
 	for _, tt := range []struct{ path, text, want string }{
-		{"include/json/detail/output/serializer.hpp", "", "cpp"},
+		{"include/doc/detail/output/writer.hpp", "", "cpp"},
 		{"src/a.cc", "", "cpp"},
 		{"lib/state.dart", "", "dart"},
 		{"app/Main.KT", "", "kt"},
@@ -1292,7 +1292,7 @@ func TestFenceLanguage(t *testing.T) {
 		{"LICENSE", "", ""},
 		{"data.bin", "", ""},
 		{"src/list.h", "#ifdef __cplusplus\nextern \"C\" {\n#endif\nint list_len(const struct list *l);\n", "c"},
-		{"include/fmt/chars.h", "#include <string>\n\ntemplate <typename Char> auto to_n(Char c) -> int;\n", "cpp"},
+		{"include/txt/chars.h", "#include <string>\n\ntemplate <typename Char> auto to_n(Char c) -> int;\n", "cpp"},
 	} {
 		lines := strings.Split(tt.text, "\n")
 		if got := fence(tt.path, structure.LanguageOfLines(tt.path, lines)); got != tt.want {

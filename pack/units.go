@@ -912,7 +912,7 @@ func withPreambles(lang string, lines []string, groups ...[]iv) {
 		from := d.from
 		if lang == "cpp" {
 			// A template head over lines (template <typename T,
-			// FMT_ENABLE_IF(...)>) comes whole with its definition (a
+			// TXT_ENABLE_IF(...)>) comes whole with its definition (a
 			// .h file with templates is C++'s: structure.LanguageOf).
 			from = templateHead(lines, from)
 		}

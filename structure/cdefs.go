@@ -16,7 +16,7 @@ import (
 //     {
 //
 //   - C++ definitions indented in a namespace or a class;
-//   - a return type that a macro wraps (CJSON_PUBLIC(char *) name);
+//   - a return type that a macro wraps (LIB_PUBLIC(char *) name);
 //   - a constructor or destructor defined outside its class
 //     (Pool::Pool(int size)), which has none.
 //
@@ -28,7 +28,7 @@ var (
 	// cBareName is a name at the margin, its parameters opening.
 	cBareName = lazyre.New(`^((?:\w+::)*~?\w+)\s*\(`)
 	// cMacroType is a definition at the margin whose return type a macro
-	// wraps: "CJSON_PUBLIC(char *) cJSON_SetValuestring(".
+	// wraps: "LIB_PUBLIC(char *) lib_set_string(".
 	cMacroType = lazyre.New(`^(?:[\w*&]+\s+)*\w+\([^()]*\)[\s*&]*((?:\w+::)*~?\w+)\s*\(`)
 	// cQualified is a constructor or destructor at the margin, with no
 	// return type: "Pool::Pool(int size) : size_(size) {".

@@ -1,42 +1,44 @@
 package structure
 
 import (
+	"iter"
 	"path"
+	"slices"
 	"strings"
 	"unsafe"
 )
 
 // LanguageOf is Language, told by the file's text where the name leaves
 // the language open: a .h file is C's by its name, and C++'s when its code
-// says so (see cppHeader). The text is read, never kept.
+// says so (see cppReader). The text is read, never kept.
 func LanguageOf(p, text string) string {
-	lang := Language(p)
-	if !openHeader(p, lang) {
-		return lang
-	}
-	var r cppReader
-	for text != "" {
-		line := text
-		if i := strings.IndexByte(text, '\n'); i >= 0 {
-			line, text = text[:i], text[i+1:]
-		} else {
-			text = ""
+	return languageOfLines(p, func(yield func(string) bool) {
+		for text != "" {
+			line := text
+			if i := strings.IndexByte(text, '\n'); i >= 0 {
+				line, text = text[:i], text[i+1:]
+			} else {
+				text = ""
+			}
+			if !yield(line) {
+				return
+			}
 		}
-		if r.cpp(line) {
-			return "cpp"
-		}
-	}
-	return lang
+	})
 }
 
 // LanguageOfLines is LanguageOf of a text split into lines.
 func LanguageOfLines(p string, lines []string) string {
+	return languageOfLines(p, slices.Values(lines))
+}
+
+func languageOfLines(p string, lines iter.Seq[string]) string {
 	lang := Language(p)
 	if !openHeader(p, lang) {
 		return lang
 	}
 	var r cppReader
-	for _, l := range lines {
+	for l := range lines {
 		if r.cpp(l) {
 			return "cpp"
 		}
@@ -51,17 +53,30 @@ func openHeader(p, lang string) bool {
 }
 
 // cppReader reads a header's lines in turn, for what only C++ writes in
-// its code (comments, strings and a macro's continued lines left out): a
-// namespace, a template, a class, an access label, a using declaration, a
-// scope (std::, a::b), a C++ cast, extern "C++", or an included header
-// named without .h (<string>, <cstdint>) or as C++'s (.hpp, .hh). A C
-// header's guard for C++ readers (#ifdef __cplusplus / extern "C" {) is
-// none of these, nor C23's attributes ([[gnu::unused]]).
+// its code (comments, strings, a macro's continued lines and the code for
+// C++ readers alone left out): a namespace, a template, a class, an access
+// label, a using declaration, a scope (std::, a::b), a C++ cast, extern
+// "C++", or an included header named without .h (<string>, <cstdint>) or
+// as C++'s (.hpp, .hh, .hxx). A C header's code for C++ readers (#ifdef
+// __cplusplus / extern "C" { / #endif, or a C++ include or helper in such
+// a block) is none of these, nor C23's attributes ([[gnu::unused]]).
 type cppReader struct {
 	inComment bool   // inside a /* */ comment begun on an earlier line
 	continued bool   // on a preprocessor line that the last one continued
 	buf       []byte // the code of the line being read
+	// conds are the conditionals open (#if ... #endif), innermost last:
+	// cxxOnly for a branch that only a C++ compiler reads (#ifdef
+	// __cplusplus), cOnly for one only a C compiler reads (its #else,
+	// #ifndef __cplusplus), other for any other.
+	conds []int8
 }
+
+// The kinds of a conditional's branch (cppReader.conds).
+const (
+	other int8 = iota
+	cxxOnly
+	cOnly
+)
 
 // cpp reads the next line and reports whether it is C++'s alone.
 func (r *cppReader) cpp(l string) bool {
@@ -74,15 +89,51 @@ func (r *cppReader) cpp(l string) bool {
 		return false
 	}
 	if t[0] == '#' {
-		d := strings.TrimSpace(t[1:])
-		if rest, ok := strings.CutPrefix(d, "include"); ok {
-			rest = strings.TrimSpace(rest)
-			if strings.HasPrefix(rest, "<") {
-				name, _, closed := strings.Cut(rest[1:], ">")
-				ext := path.Ext(name)
-				return closed && name != "" && (!strings.Contains(name, ".") || ext == ".hpp" || ext == ".hh" || ext == ".hxx")
+		word, rest := leadingWord(strings.TrimSpace(t[1:]))
+		switch word {
+		case "if", "ifdef", "ifndef":
+			kind := other
+			if strings.Contains(rest, "__cplusplus") {
+				kind = cxxOnly
+				if word == "ifndef" || strings.Contains(strings.ReplaceAll(rest, " ", ""), "!defined(__cplusplus)") || strings.Contains(rest, "!defined __cplusplus") || strings.Contains(rest, "!__cplusplus") {
+					kind = cOnly
+				}
+			}
+			r.conds = append(r.conds, kind)
+		case "else", "elif", "elifdef", "elifndef":
+			if n := len(r.conds); n > 0 && r.conds[n-1] != other {
+				r.conds[n-1] = cxxOnly + cOnly - r.conds[n-1] // the other compiler's branch
+			}
+		case "endif":
+			if n := len(r.conds); n > 0 {
+				r.conds = r.conds[:n-1]
+			}
+		case "include":
+			// The header's name as written, which the code's strings
+			// left empty: <string>, "detail/impl.hpp".
+			if wasComment || r.forCxx() {
+				return false
+			}
+			_, name, _ := strings.Cut(strings.TrimSpace(l), "include")
+			name = strings.TrimSpace(name)
+			var closed bool
+			switch {
+			case strings.HasPrefix(name, "<"):
+				name, _, closed = strings.Cut(name[1:], ">")
+				if closed && name != "" && !strings.Contains(name, ".") {
+					return true // a standard header of C++'s: <string>
+				}
+			case strings.HasPrefix(name, `"`):
+				name, _, closed = strings.Cut(name[1:], `"`)
+			}
+			switch strings.ToLower(path.Ext(name)) {
+			case ".hpp", ".hh", ".hxx":
+				return closed
 			}
 		}
+		return false
+	}
+	if r.forCxx() {
 		return false
 	}
 	if !wasComment && strings.HasPrefix(strings.TrimSpace(l), `extern "C++"`) {
@@ -104,18 +155,24 @@ func (r *cppReader) cpp(l string) bool {
 	case "public", "private", "protected":
 		return strings.HasPrefix(rest, ":")
 	case "namespace":
-		// namespace fmt {, namespace detail, namespace {, namespace a::b {
+		// namespace txt {, namespace detail, namespace {, namespace a::b {
 		return rest == "" || rest[0] == '{' || isWordByte(rest[0])
 	case "template":
 		return rest == "" || strings.HasPrefix(rest, "<")
 	case "class":
-		// class name, class FMT_API name : base {, class name;
+		// class name, class TXT_API name : base {, class name;
 		return rest != "" && (isWordByte(rest[0]) && !strings.ContainsAny(rest, "=(") || rest[0] == '{')
 	case "using":
 		// using namespace std; using value_type = T; using base::f;
 		return rest != "" && isWordByte(rest[0])
 	}
 	return false
+}
+
+// forCxx reports whether the line read lies in code that only a C++
+// compiler reads, inside #ifdef __cplusplus.
+func (r *cppReader) forCxx() bool {
+	return slices.Contains(r.conds, cxxOnly)
 }
 
 // code is a line's code: its comments left out (a /* */ comment may go on

@@ -15,10 +15,10 @@ func TestLanguageOf(t *testing.T) {
 		{"C header guarded for C++", "include/codec.h", "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\ntypedef struct codec codec;\n\n#ifdef __cplusplus\n}\n#endif\n", "c"},
 		{"C words in comments", "lib/a.h", "/* a class of errors;\n   namespace of the library,\n   template <for the reader> */\n// using namespace std in C++ callers\nint a(void);\n", "c"},
 		{"a C identifier named class", "lib/b.h", "struct token {\n  int class;\n  class = 3,\n};\n", "c"},
-		{"namespace", "include/fmt/base.h", "#pragma once\nnamespace fmt {\nint f();\n}\n", "cpp"},
-		{"inline namespace", "include/fmt/base.h", "inline namespace v11 {\n}\n", "cpp"},
-		{"template", "include/xchar.h", "/* the chars */\ntemplate <typename Char>\nauto to_n(Char c) -> int;\n", "cpp"},
-		{"class with a macro", "src/db.h", "class ROCKS_API Reader : public Base {\n};\n", "cpp"},
+		{"namespace", "include/txt/base.h", "#pragma once\nnamespace txt {\nint f();\n}\n", "cpp"},
+		{"inline namespace", "include/txt/base.h", "inline namespace v11 {\n}\n", "cpp"},
+		{"template", "include/wchars.h", "/* the chars */\ntemplate <typename Char>\nauto to_n(Char c) -> int;\n", "cpp"},
+		{"class with a macro", "src/db.h", "class DB_API Reader : public Base {\n};\n", "cpp"},
 		{"forward class", "src/fwd.h", "class Reader;\n", "cpp"},
 		{"access label", "src/s.h", "struct S {\n public:\n  int x;\n};\n", "cpp"},
 		{"std", "src/s.h", "typedef std::vector<int> ints;\n", "cpp"},
@@ -43,6 +43,13 @@ func TestLanguageOf(t *testing.T) {
 		{"a scope", "src/x.h", "#define LOG(x) x\nvoid f() { LIB_NS::Log(1); }\n", "cpp"},
 		{"a C23 attribute", "src/x.h", "[[gnu::unused]] static int x;\n", "c"},
 		{"extern C++", "src/x.h", "extern \"C++\" {\n", "cpp"},
+		{"a C++ header included by quotes", "src/x.h", "#include \"detail/impl.HPP\"\n", "cpp"},
+		{"a C header included by quotes", "src/x.h", "#include \"detail/impl.h\"\n", "c"},
+		{"a C++ include for C++ readers", "src/x.h", "#ifdef __cplusplus\n#include <cstddef>\nextern \"C\" {\n#else\n#include <stddef.h>\n#endif\nint f(void);\n", "c"},
+		{"a C++ helper for C++ readers", "src/x.h", "#if defined(__cplusplus) && __cplusplus >= 201103L\ntemplate <typename T> T cast(long x) { return static_cast<T>(x); }\n#endif\nint f(void);\n", "c"},
+		{"the C++ branch of ifndef", "src/x.h", "#ifndef __cplusplus\ntypedef int bool_t;\n#else\nnamespace lib {}\n#endif\n", "c"},
+		{"C++ after a guard for C++ readers", "src/x.h", "#ifdef __cplusplus\nextern \"C\" {\n#endif\n#ifdef __cplusplus\n}\n#endif\nnamespace lib {\n}\n", "cpp"},
+		{"C++ under another conditional", "src/x.h", "#if defined(__cplusplus) && !defined(NO_LIB)\n#endif\n#ifdef HAVE_X\nclass Reader;\n#endif\n", "cpp"},
 		{"not a header", "src/a.c", "namespace x {\n", "c"},
 		{"C++ by name", "src/a.hpp", "int f(void);\n", "cpp"},
 		{"Python", "a.py", "class A:\n", "python"},
@@ -62,8 +69,8 @@ func TestLanguageOf(t *testing.T) {
 // outline's language says so, and a template's name is its own, not that
 // of the function its body calls.
 func TestExtractCppHeader(t *testing.T) {
-	src := "#pragma once\n#include <string>\n\nnamespace fmt {\n\ntemplate <typename OutputIt, typename... T>\nauto format_to_n(OutputIt out, size_t n, const T&... args) -> result<OutputIt> {\n  return vformat_to_n(out, n, args...);\n}\n\n}  // namespace fmt\n"
-	for _, o := range []Outline{Extract("include/fmt/chars.h", []byte(src)), ExtractFallback("include/fmt/chars.h", []byte(src))} {
+	src := "#pragma once\n#include <string>\n\nnamespace txt {\n\ntemplate <typename OutputIt, typename... T>\nauto render_to_n(OutputIt out, size_t n, const T&... args) -> result<OutputIt> {\n  return vrender_to_n(out, n, args...);\n}\n\n}  // namespace txt\n"
+	for _, o := range []Outline{Extract("include/txt/chars.h", []byte(src)), ExtractFallback("include/txt/chars.h", []byte(src))} {
 		if o.Lang != "cpp" {
 			t.Errorf("%s: language %q, want cpp", o.Parser, o.Lang)
 		}
@@ -71,8 +78,8 @@ func TestExtractCppHeader(t *testing.T) {
 		for _, d := range o.Defs {
 			names = append(names, d.Name)
 		}
-		if !strings.Contains(strings.Join(names, " "), "format_to_n") || strings.Contains(" "+strings.Join(names, " ")+" ", " vformat_to_n ") {
-			t.Errorf("%s: definitions %q, want format_to_n and not vformat_to_n", o.Parser, names)
+		if !strings.Contains(strings.Join(names, " "), "render_to_n") || strings.Contains(" "+strings.Join(names, " ")+" ", " vrender_to_n ") {
+			t.Errorf("%s: definitions %q, want render_to_n and not vrender_to_n", o.Parser, names)
 		}
 	}
 }

@@ -335,7 +335,7 @@ var (
 		r(`^(\s*)macro_rules!\s*(\w+)`, "macro", 2),
 	}
 	// C and C++: a type's name may follow a template's parameters on its
-	// line, and an export macro or attribute (class FMT_API buffer,
+	// line, and an export macro or attribute (class TXT_API buffer,
 	// struct [[nodiscard]] result), and come before final, a base list
 	// (class json : public base {) or an enum's type; a declaration
 	// (class Foo;) defines nothing, but a body whole on its line does
@@ -736,10 +736,10 @@ func ExtractFallbackText(p, text string) Outline {
 // ExtractFallbackDefs is ExtractFallbackText without the calls, for a
 // caller that needs their names alone (CallNames).
 func ExtractFallbackDefs(p, text string) Outline {
-	o := Outline{Lang: LanguageOf(p, text), Parser: ParserFallback}
-	rules := familyRules[o.Lang]
 	lp := linePool.Get().(*[]string)
 	lines := splitTextInto((*lp)[:0], text)
+	o := Outline{Lang: LanguageOfLines(p, lines), Parser: ParserFallback}
+	rules := familyRules[o.Lang]
 	if rules != nil {
 		o.Defs = extractDefs(o.Lang, rules, lines)
 	}
