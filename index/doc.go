@@ -1,6 +1,7 @@
 package index
 
 import (
+	"fmt"
 	"io"
 	"io/fs"
 	"math"
@@ -379,7 +380,7 @@ func shorter(a, b string) bool {
 // the walk's status is kept and checked is walked, when the walk began),
 // 0 when the file kept changing as it was read: the content is then the
 // last read. err says why a file could not be read: an fs.ErrNotExist for
-// one that vanished since the walk met it.
+// one that vanished since the walk met it, or is no longer a regular file.
 func readFile(root string, f walk.File, walked, maxSize int64) (src []byte, read walk.File, checked int64, err error) {
 	if f.Kind.Has(walk.Secret) {
 		return nil, f, walked, nil
@@ -413,7 +414,9 @@ func readFile(root string, f walk.File, walked, maxSize int64) (src []byte, read
 			return nil, f, walked, err
 		}
 		if !before.Mode().IsRegular() {
-			return nil, withStat(before), checked, nil
+			// A folder or a FIFO now where the walk met a file: the file
+			// is gone, as one removed is.
+			return nil, f, walked, fmt.Errorf("%s is no longer a regular file: %w", f.Path, fs.ErrNotExist)
 		}
 		b, err := readAll(fh, before.Size(), maxSize)
 		if err != nil {

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -79,6 +80,14 @@ func ownFolderLeftOut(t *testing.T, name, repo, dir string) {
 		var paths []string
 		for _, e := range ix.Entries() {
 			paths = append(paths, e.Path)
+		}
+		// Nor is it a folder a server watches: every update writes there.
+		real, _ := filepath.EvalSymlinks(repo)
+		db, _ := filepath.EvalSymlinks(ix.Path)
+		for _, p := range ix.Walked() {
+			if p != "." && strings.HasPrefix(db, filepath.Join(real, filepath.FromSlash(p))+string(filepath.Separator)) {
+				t.Errorf("%s, build %d: the walked folders %v hold the index's own %s", name, i, ix.Walked(), p)
+			}
 		}
 		ix.Close()
 		if !slices.Equal(paths, []string{"a.go", "b/b.go"}) {

@@ -117,8 +117,21 @@ func safeError(err error) error {
 	isRPC := errors.As(err, &we)
 	var data json.RawMessage
 	if isRPC && len(we.Data) > 0 {
-		d, dn := redact.String(string(we.Data))
-		data, n = json.RawMessage(d), n+dn
+		// Its strings redacted as values, not as JSON's text, whose
+		// escapes would hide a secret from the rules.
+		var v any
+		if json.Unmarshal(we.Data, &v) == nil {
+			if dn := redact.Value(&v); dn > 0 {
+				if b, err := json.Marshal(v); err == nil {
+					data, n = b, n+dn
+				}
+			} else {
+				data = we.Data
+			}
+		} else {
+			d, dn := redact.String(string(we.Data))
+			data, n = json.RawMessage(d), n+dn
+		}
 	}
 	if n == 0 && len(msg) <= maxErrorBytes {
 		return err

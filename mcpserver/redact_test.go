@@ -250,3 +250,17 @@ func TestSafeErrorRedactsData(t *testing.T) {
 		t.Errorf("data %s: want valid JSON with the token redacted", we.Data)
 	}
 }
+
+// TestSafeErrorRedactsDataValues: a secret in a string of the data, which
+// JSON's escapes would hide from the rules read as text, is redacted.
+func TestSafeErrorRedactsDataValues(t *testing.T) {
+	data := json.RawMessage(`{"k":"api_key=\"abcd1234efgh5678ijkl\""}`)
+	err := safeError(&jsonrpc.Error{Code: -32002, Message: "resource not found", Data: data})
+	we, ok := err.(*jsonrpc.Error)
+	if !ok {
+		t.Fatalf("safeError gave %T, want a *jsonrpc.Error", err)
+	}
+	if strings.Contains(string(we.Data), "abcd1234efgh5678ijkl") || !json.Valid(we.Data) {
+		t.Errorf("data %s: want valid JSON with the key redacted", we.Data)
+	}
+}

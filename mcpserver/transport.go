@@ -55,8 +55,9 @@ type Transport struct {
 	// MaxLine bounds one message in bytes; 0 means DefaultMaxLine.
 	MaxLine int
 
-	// inFlight, when set, learns the count of requests in progress each
-	// time it changes (for tests).
+	// inFlight, when set, learns the count of slots taken each time it
+	// changes: the requests in progress and the replies not yet written
+	// (for tests).
 	inFlight func(n int)
 }
 
@@ -409,7 +410,10 @@ func (c *boundedConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 		} else if c.ending != nil {
 			// The client closed its end: the requests in progress are
 			// answered before the session ends, so that a script that
-			// writes its requests and closes gets every reply.
+			// writes its requests and closes gets every reply, provided
+			// it reads them: the replies it leaves unread hold their
+			// slots, and the server reads no more than the slots and
+			// the queue hold.
 			if errors.Is(c.ending, io.EOF) {
 				c.drain(ctx, drainLimit)
 			}
@@ -601,8 +605,8 @@ func (c *boundedConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 // server long.
 const drainLimit = 2 * time.Minute
 
-// drain waits until no request is in progress, the connection closes, ctx
-// ends, or limit passes.
+// drain waits until no slot is taken (every request answered and its
+// reply written), the connection closes, ctx ends, or limit passes.
 func (c *boundedConn) drain(ctx context.Context, limit time.Duration) {
 	deadline := time.After(limit)
 	tick := time.NewTicker(10 * time.Millisecond)

@@ -22,6 +22,7 @@ import (
 	"net/url"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/hone-tools/hone"
 	"github.com/hone-tools/hone/internal/fanout"
@@ -329,7 +330,11 @@ func errorMessage(b []byte) string {
 		s, _ := redact.String(e.Error)
 		s = strings.Join(strings.Fields(s), " ")
 		if len(s) > 200 {
-			s = s[:200] + "…"
+			cut := 200
+			for cut > 0 && !utf8.RuneStart(s[cut]) { // not inside a character
+				cut--
+			}
+			s = s[:cut] + "…"
 		}
 		return ": " + s
 	}

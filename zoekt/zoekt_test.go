@@ -19,6 +19,7 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/hone-tools/hone"
 )
@@ -346,4 +347,18 @@ func readGzip(f string) ([]byte, error) {
 		return nil, err
 	}
 	return io.ReadAll(zr)
+}
+
+// TestErrorMessage: the cluster's error is redacted before it is cut (a
+// token the cut split would pass in pieces), and cut between characters.
+func TestErrorMessage(t *testing.T) {
+	const token = "ghp_rPmvA1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6"
+	got := errorMessage([]byte(`{"Error":"` + strings.Repeat("x", 185) + " " + token + `"}`))
+	if strings.Contains(got, "ghp_rPmv") {
+		t.Errorf("the error shows the token's head: %q", got)
+	}
+	got = errorMessage([]byte(`{"Error":"` + strings.Repeat("é", 150) + `"}`))
+	if !utf8.ValidString(got) {
+		t.Errorf("the error is cut inside a character: %q", got)
+	}
 }

@@ -96,6 +96,8 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return usagef("unknown bench command %q: use %s, or --data and --repos to run a benchmark (\"hone help bench\" shows each)", redact.Line(words[0]), subcommands)
 	case len(words) > 0:
 		return usagef("hone bench takes no arguments but its flags, not %q (\"hone help bench\" shows them)", redact.Line(words[0]))
+	case isSet(fs, "zoekt-index-cmd") && bf.kind != "zoekt":
+		return usagef("--zoekt-index-cmd is for a zoekt cluster: give --backend zoekt (or HONE_BACKEND=zoekt), or leave --zoekt-index-cmd out")
 	case *data == "" || *repos == "":
 		return usagef("hone bench needs --data FILE.jsonl and --repos DIR, or a command: %s (\"hone help bench\" shows each)", subcommands)
 	}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -47,13 +46,12 @@ func givenOf(fs *flag.FlagSet, names ...string) string {
 	if fs == nil {
 		return ""
 	}
-	given := ""
-	fs.Visit(func(fl *flag.Flag) {
-		if given == "" && slices.Contains(names, fl.Name) {
-			given = fl.Name
+	for _, name := range names {
+		if isSet(fs, name) {
+			return name
 		}
-	})
-	return given
+	}
+	return ""
 }
 
 // open dials the evaluator the flags ask for, nil for none; what it has
