@@ -371,16 +371,15 @@ func shorter(a, b string) bool {
 }
 
 // readFile reads a walked file for indexing. It returns the content, nil
-// for secret-bearing files, whose contents are never read, and for files
-// that turned binary or grew past maxSize (negative for no limit) since
-// the walk; and f with the status of the content read, taken
+// for secret-bearing files, whose contents are never read; and f with the status of the content read, taken
 // from the open file before and after reading it, so that the index never
 // records a status with a content it does not belong to. checked is when
 // that status was taken (nanoseconds since the epoch; for a file not read,
 // the walk's status is kept and checked is walked, when the walk began),
 // 0 when the file kept changing as it was read: the content is then the
 // last read. err says why a file could not be read: an fs.ErrNotExist for
-// one that vanished since the walk met it, or is no longer a regular file.
+// one that vanished since the walk met it, is no longer a regular file, or
+// turned binary or grew past maxSize (negative for no limit).
 func readFile(root string, f walk.File, walked, maxSize int64) (src []byte, read walk.File, checked int64, err error) {
 	if f.Kind.Has(walk.Secret) {
 		return nil, f, walked, nil
@@ -433,12 +432,24 @@ func readFile(root string, f walk.File, walked, maxSize int64) (src []byte, read
 			src = b
 		}
 		if sameStatus(read, withStat(before)) && (int64(len(b)) == after.Size() || src == nil) {
+			if src == nil {
+				return nil, f, walked, errNotText
+			}
 			return src, read, checked, nil
 		}
 		// Written to as it was read: read it again.
 	}
+	if src == nil {
+		return nil, f, walked, errNotText
+	}
 	return src, read, 0, nil
 }
+
+// errNotText is readFile's error for a file that turned binary, or grew
+// past the size limit, since the walk met it: the walk would pass it by
+// now, and the index holds it no more than a file removed (an
+// fs.ErrNotExist).
+var errNotText = fmt.Errorf("no longer a text file of the size the index takes: %w", fs.ErrNotExist)
 
 // sameStatus reports whether two statuses of a file are the same.
 func sameStatus(a, b walk.File) bool {

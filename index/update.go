@@ -430,6 +430,12 @@ func (ix *Index) update(ctx context.Context, progress func(Progress)) (Stats, er
 					it.res <- change{file: f, err: err}
 					continue
 				}
+				if src != nil {
+					// The kind of the content read, as a walk now would
+					// give it: a file may have become generated since
+					// the walk read its head.
+					f.Kind = walk.Classify(f.Path, src[:min(len(src), walk.HeadSize)])
+				}
 				sum := sha256.Sum256(src)
 				c := change{file: f, hash: sum[:hashSize], checked: fileChecked}
 				var e *Entry
