@@ -18,6 +18,7 @@ func TestMainLanguage(t *testing.T) {
 		{"build and shell files aside", map[string]string{"Makefile": "all:\n", "build.sh": "echo\n", "ci.sh": "echo\n", "main.java": "class Main {}\n"}, "java"},
 		{"headers beside C++ sources are C++'s", map[string]string{"a.cc": "int a;\n", "a.h": "int a;\n", "b.h": "int b;\n", "c.h": "int c;\n", "d.c": "int d;\n", "e.c": "int e;\n"}, "cpp"},
 		{"headers alone are C's", map[string]string{"a.h": "int a;\n", "b.h": "int b;\n", "x.py": "x = 1\n"}, "c"},
+		{"C++ headers by their text", map[string]string{"a.h": "namespace a {}\n", "b.h": "class B;\n", "c.c": "int c;\n"}, "cpp"},
 		{"a tie, the first by name", map[string]string{"a.go": "package a\n", "b.py": "x = 1\n"}, "go"},
 		{"no code", map[string]string{"README.md": "# a\n", "data.json": "{}\n"}, ""},
 	} {

@@ -358,17 +358,18 @@ var notMain = map[string]bool{"shell": true, "make": true, "dockerfile": true, "
 // written in: the one with the most files among those that are code and
 // neither tests, vendored, generated, documentation nor examples, build
 // and shell scripts aside; the first by name on a tie; "" when no such
-// file is indexed. A .h header counts for C++ where any C++ source is,
-// else for C.
+// file is indexed. A .h header whose text is C++'s (structure.LanguageOf)
+// counts for C++; one that reads as either counts for C++ where any C++
+// source is, else for C.
 func (ix *Index) MainLanguage() string {
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
 	const aside = walk.Test | walk.Vendor | walk.Generated | walk.Docs | walk.Example
 	n := map[string]int{}
-	headers := 0 // .h files: C's, or C++'s in a repository with C++ sources
+	headers := 0 // .h files whose text reads as C's: C's, or C++'s beside C++ sources
 	for _, e := range ix.entries() {
 		if e.Kind&aside == 0 && e.Lang != "" && !notMain[e.Lang] && structure.IsCode(e.Lang) {
-			if strings.HasSuffix(e.Path, ".h") {
+			if e.Lang == "c" && strings.HasSuffix(strings.ToLower(e.Path), ".h") {
 				headers++
 				continue
 			}
