@@ -16,16 +16,8 @@ import (
 func TestVanishedAfterWalk(t *testing.T) {
 	noRacy(t)
 	repo := t.TempDir()
-	writeTree(t, repo, map[string]string{"keep.go": "package a\n\nfunc Keep() {}\n", "old.go": "package a\n\nfunc Capybara() {}\n", "swap.go": "package a\n"})
 	ctx := context.Background()
-	ix, err := Open(ctx, repo, Options{Dir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ix.Close()
-	if _, err := ix.Update(ctx, nil); err != nil {
-		t.Fatal(err)
-	}
+	ix := updatedAt(t, repo, map[string]string{"keep.go": "package a\n\nfunc Keep() {}\n", "old.go": "package a\n\nfunc Capybara() {}\n", "swap.go": "package a\n"})
 	// old.go changes, and new.go comes: the update reads both after its
 	// walk, by which time both are gone.
 	writeTree(t, repo, map[string]string{"old.go": "package a\n\nfunc Capybara() { return }\n", "new.go": "package a\n\nfunc Wombat() {}\n", "swap.go": "package a // changed\n"})
@@ -67,16 +59,8 @@ func TestVanishedAfterWalk(t *testing.T) {
 func TestContentReadAfterWalk(t *testing.T) {
 	noRacy(t)
 	repo := t.TempDir()
-	writeTree(t, repo, map[string]string{"a.go": "package a\n\nfunc A() {}\n", "b.go": "package a\n\nfunc B() {}\n", "keep.go": "package a\n"})
 	ctx := context.Background()
-	ix, err := Open(ctx, repo, Options{Dir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ix.Close()
-	if _, err := ix.Update(ctx, nil); err != nil {
-		t.Fatal(err)
-	}
+	ix := updatedAt(t, repo, map[string]string{"a.go": "package a\n\nfunc A() {}\n", "b.go": "package a\n\nfunc B() {}\n", "keep.go": "package a\n"})
 	writeTree(t, repo, map[string]string{"a.go": "package a\n\nfunc A() { return }\n", "b.go": "package a\n\nfunc B() { return }\n"})
 	testHookAfterWalk = func() {
 		writeTree(t, repo, map[string]string{
@@ -94,4 +78,21 @@ func TestContentReadAfterWalk(t *testing.T) {
 	if e := ix.Entry("b.go"); e == nil || !e.Kind.Has(walk.Generated) {
 		t.Errorf("b.go, generated before it was read: entry %+v, want its kind generated", e)
 	}
+}
+
+// updatedAt writes files into repo and returns its index, up to date,
+// closed when the test ends.
+func updatedAt(t *testing.T, repo string, files map[string]string) *Index {
+	t.Helper()
+	writeTree(t, repo, files)
+	ctx := context.Background()
+	ix, err := Open(ctx, repo, Options{Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ix.Close() })
+	if _, err := ix.Update(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	return ix
 }
