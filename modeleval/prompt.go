@@ -215,19 +215,8 @@ func snippet(s string) string {
 }
 
 // oneLine is s on one line, of n bytes at most, redacted before it is
-// cut: a secret the cut split would pass the redaction in pieces.
-func oneLine(s string, n int) string {
-	s, _ = redact.String(s)
-	s = strings.Join(strings.Fields(s), " ")
-	if len(s) > n {
-		cut := n
-		for cut > 0 && s[cut]&0xC0 == 0x80 {
-			cut--
-		}
-		s = s[:cut] + "…"
-	}
-	return s
-}
+// cut (redact.Short).
+func oneLine(s string, n int) string { return redact.Short(s, n) }
 
 func clip(ss []string, n int) []string {
 	var out []string

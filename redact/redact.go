@@ -914,6 +914,23 @@ func needsQuote(p string) bool {
 	return false
 }
 
+// Short is s redacted, on one line (its runs of white space one space),
+// and cut to n bytes at most, between characters, with "…" where it was
+// cut: redacted before it is cut, so that no secret the cut splits passes
+// the rules in pieces.
+func Short(s string, n int) string {
+	s, _ = String(s)
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) > n {
+		cut := n
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+		s = s[:cut] + "…"
+	}
+	return s
+}
+
 // Line makes a text one line of output: control characters go, as
 // CleanText has them, and line ends become spaces, so that a commit subject
 // or a reason cannot forge a line.

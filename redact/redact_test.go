@@ -1,6 +1,7 @@
 package redact_test
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"reflect"
@@ -454,4 +455,9 @@ func TestPassAndKeyData(t *testing.T) {
 			t.Errorf("%q redacted: %q", code, out)
 		}
 	}
+}
+
+func ExampleShort() {
+	fmt.Println(redact.Short("the endpoint said:\n  token ghp_rPmvA1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6 is not valid for this model", 60))
+	// Output: the endpoint said: token [redacted: github-pat] is not valid…
 }

@@ -22,7 +22,6 @@ import (
 	"net/url"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/hone-tools/hone"
 	"github.com/hone-tools/hone/internal/fanout"
@@ -325,18 +324,7 @@ func (c *Client) once(ctx context.Context, path string, body []byte, out any) er
 func errorMessage(b []byte) string {
 	var e struct{ Error string }
 	if json.Unmarshal(b, &e) == nil && e.Error != "" {
-		// Redacted before it is cut: a secret the cut split would pass
-		// the redaction in pieces.
-		s, _ := redact.String(e.Error)
-		s = strings.Join(strings.Fields(s), " ")
-		if len(s) > 200 {
-			cut := 200
-			for cut > 0 && !utf8.RuneStart(s[cut]) { // not inside a character
-				cut--
-			}
-			s = s[:cut] + "…"
-		}
-		return ": " + s
+		return ": " + redact.Short(e.Error, 200)
 	}
 	return ""
 }
