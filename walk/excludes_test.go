@@ -160,7 +160,7 @@ func TestRuleFiles(t *testing.T) {
 	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
 	top := t.TempDir()
 	writeTree(t, top, map[string]string{".git/HEAD": "ref: refs/heads/main\n", "a/b/c.go": ""})
-	got := RuleFiles(filepath.Join(top, "a", "b"))
+	got := RuleFiles(filepath.Join(top, "a", "b"), nil)
 	for _, want := range []string{
 		filepath.Join(top, ".gitignore"), filepath.Join(top, ".honeignore"), filepath.Join(top, "a", ".gitignore"),
 		filepath.Join(top, ".git", "info", "exclude"), filepath.Join(top, ".git", "config"),
@@ -176,7 +176,7 @@ func TestRuleFiles(t *testing.T) {
 			t.Errorf("RuleFiles holds %s", p)
 		}
 	}
-	if got := RuleFiles(t.TempDir()); got != nil {
+	if got := RuleFiles(t.TempDir(), nil); got != nil {
 		t.Errorf("RuleFiles outside a work tree: %q", got)
 	}
 }

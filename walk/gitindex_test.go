@@ -1,6 +1,7 @@
 package walk
 
 import (
+	"context"
 	"encoding/binary"
 	"fmt"
 	"os"
@@ -349,8 +350,13 @@ func TestSubmoduleOwnRules(t *testing.T) {
 	for _, p := range listed(sm) {
 		want = append(want, "third/sub/"+p)
 	}
-	// The files that decide what the submodule ignores are watched.
-	rules := RuleFiles(root)
+	// The files that decide what the submodule ignores are watched: the
+	// walk names it among the work trees it met.
+	var trees []string
+	if _, err := Files(context.Background(), root, Options{WorkTree: func(p string) { trees = append(trees, p) }}); err != nil {
+		t.Fatal(err)
+	}
+	rules := RuleFiles(root, trees)
 	for _, f := range []string{filepath.Join(infoDir, "exclude"), filepath.Join(filepath.Dir(infoDir), "index")} {
 		if !slices.Contains(rules, f) {
 			t.Errorf("RuleFiles lacks %s: %q", f, rules)

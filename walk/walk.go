@@ -363,10 +363,13 @@ func (w *walker) loadExclude() ([]*rule, error) {
 // decides what it ignores: the ignore files of the folders above root in
 // its git work tree, the repository's info/exclude, the user's excludes
 // file and the git configuration files read to find it, and the index
-// of the files git tracks (which no rule of git's ignores). Some may not
-// exist: made, they would count. Nil where root is in no work tree. A
-// process that watches root for changes watches these too.
-func RuleFiles(root string) []string {
+// of the files git tracks (which no rule of git's ignores); and the same
+// git files of each nested work tree the walk met, trees, slash paths
+// below root as Options.WorkTree names them (a submodule's live in the
+// superproject's .git/modules). Some may not exist: made, they would
+// count. Nil where root is in no work tree. A process that watches root
+// for changes watches these too.
+func RuleFiles(root string, trees []string) []string {
 	if abs, err := filepath.Abs(root); err == nil {
 		root = abs
 	}
@@ -380,7 +383,9 @@ func RuleFiles(root string) []string {
 			out = append(out, filepath.Join(dir, name))
 		}
 	}
-	out = append(out, submoduleRuleFiles(wt.top, root, 0)...)
+	for _, rel := range trees {
+		out = append(out, WorkTreeRuleFiles(filepath.Join(root, filepath.FromSlash(rel)))...)
+	}
 	slices.Sort(out)
 	return slices.Compact(out)
 }
@@ -406,44 +411,6 @@ func (wt workTree) gitRuleFiles() []string {
 	out := append(configs, wt.infoExclude(), filepath.Join(wt.ownGitDir, "index"))
 	if file != "" {
 		out = append(out, file)
-	}
-	return out
-}
-
-// maxSubmoduleDepth bounds the submodules within submodules whose rule
-// files are listed.
-const maxSubmoduleDepth = 4
-
-// submoduleRuleFiles are the files outside the walk that decide what the
-// submodules of the work tree at top, below root, ignore (see nestedRules):
-// each one's excludes file and the configuration naming it, its
-// info/exclude and its index, which live in the superproject's git
-// directory (.git/modules/NAME); and those of the submodules within.
-// The submodules are those .gitmodules lists, checked out.
-func submoduleRuleFiles(top, root string, depth int) []string {
-	if depth >= maxSubmoduleDepth {
-		return nil
-	}
-	data, err := os.ReadFile(filepath.Join(top, ".gitmodules"))
-	if err != nil {
-		return nil
-	}
-	var out []string
-	for line := range strings.Lines(string(data)) {
-		k, v, ok := strings.Cut(strings.TrimSpace(line), "=")
-		if !ok || strings.TrimSpace(k) != "path" {
-			continue
-		}
-		dir := filepath.Join(top, filepath.FromSlash(strings.Trim(strings.TrimSpace(v), `"`)))
-		if rel, err := filepath.Rel(root, dir); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-			continue // outside the walk
-		}
-		files := WorkTreeRuleFiles(dir)
-		if files == nil {
-			continue // not checked out
-		}
-		out = append(out, files...)
-		out = append(out, submoduleRuleFiles(dir, dir, depth+1)...)
 	}
 	return out
 }

@@ -10,9 +10,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
-	"path/filepath"
 	"runtime"
-	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -355,12 +353,7 @@ func (p *Pool) watch(root string, e *entry) {
 		// the user's excludes file and the configuration naming it, and
 		// those of each nested repository the walk met (its index too).
 		// An edit of one changes which files are in.
-		files := walk.RuleFiles(root)
-		for _, rel := range e.ix.WorkTrees() {
-			files = append(files, walk.WorkTreeRuleFiles(filepath.Join(root, filepath.FromSlash(rel)))...)
-		}
-		slices.Sort(files)
-		err = e.watcher.WatchFiles(slices.Compact(files))
+		err = e.watcher.WatchFiles(walk.RuleFiles(root, e.ix.WorkTrees()))
 	}
 	if err != nil {
 		p.log.Warn("every call walks the repository: cannot watch all its folders (on Linux, raise fs.inotify.max_user_watches)", "repo", root, "err", err)
