@@ -277,9 +277,6 @@ func scores(r SignalRow, w []float64) []float64 {
 	return out
 }
 
-// MaxFiles bounds the returned files as hone's default does.
-var MaxFiles = hone.DefaultMaxFiles
-
 // Rerank applies a ranker to signal rows, giving each gold file's rank as
 // benchmark rows carry it, so that Summarize scores the model. Each
 // file's relevance, and the returned files, are as the shipped
@@ -303,7 +300,7 @@ func Rerank(rows []SignalRow, m Ranker) []Row {
 		for i, v := range p {
 			shown[i] = math.Round(v*100) / 100
 		}
-		picked, _ := rankmodel.Choose(shown, hone.DefaultThreshold, MaxFiles)
+		picked, _ := rankmodel.Choose(shown, hone.DefaultThreshold, hone.DefaultMaxFiles)
 		return picked
 	}
 	return rankRows(rows, m, relevance, pick)

@@ -3,6 +3,7 @@ package bench
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -161,8 +162,8 @@ func ReadPackDumps(dir string) ([]PackDump, error) {
 // the hunks, the result's files, what went in and what was left out;
 // else the dumps are replayed side by side, a core each. weights, if not
 // nil, gives the unit weights of each repository's packs (see
-// pack.Options.UnitWeights).
-func ReplayPacks(dir string, dumps []PackDump, budgets []int, count func(string) int, weights func(repo string) []float64, verbose io.Writer) []Row {
+// pack.BuildWeighted).
+func ReplayPacks(dir string, dumps []PackDump, budgets []int, count func(string) int, weights func(repo string) []float64, verbose io.Writer) ([]Row, error) {
 	rows := make([]Row, len(dumps))
 	one := func(i int) error {
 		d := dumps[i]
@@ -173,7 +174,16 @@ func ReplayPacks(dir string, dumps []PackDump, budgets []int, count func(string)
 			w = weights(d.Repo)
 		}
 		for _, b := range budgets {
-			p := pack.Build(d.Result, root, pack.Options{Budget: b, Count: count, UnitWeights: w, PastLines: d.Past})
+			opts := pack.Options{Budget: b, Count: count, PastLines: d.Past}
+			var p *pack.Pack
+			if w == nil {
+				p = pack.Build(d.Result, root, opts)
+			} else {
+				var err error
+				if p, err = pack.BuildWeighted(d.Result, root, opts, w); err != nil {
+					return fmt.Errorf("%s: %w", d.ID, err)
+				}
+			}
 			pr := packRow(p, b, d.Hunks)
 			row.Packs = append(row.Packs, pr)
 			if verbose != nil && pr.Held < pr.Hunks {
@@ -200,12 +210,16 @@ func ReplayPacks(dir string, dumps []PackDump, budgets []int, count func(string)
 	}
 	if verbose != nil {
 		for i := range dumps {
-			one(i)
+			if err := one(i); err != nil {
+				return nil, err
+			}
 		}
-		return rows
+		return rows, nil
 	}
-	fanout.Each(context.Background(), make(chan struct{}, runtime.NumCPU()), len(dumps), one)
-	return rows
+	if err := errors.Join(fanout.Each(context.Background(), make(chan struct{}, runtime.NumCPU()), len(dumps), one)...); err != nil {
+		return nil, err
+	}
+	return rows, nil
 }
 
 func heldMark(p *pack.Pack, h Hunk) string {

@@ -24,6 +24,7 @@ type PackSet struct {
 // that hold a line the fix changed as its gold.
 func unitRows(set PackSet) []SignalRow {
 	var rows []SignalRow
+	features := pack.UnitFeatures()
 	for _, d := range set.Dumps {
 		root := filepath.Join(set.Dir, dumpName(d.ID))
 		byPath := map[string][]Hunk{}
@@ -42,7 +43,7 @@ func unitRows(set PackSet) []SignalRow {
 			if len(units) < 2 {
 				continue
 			}
-			r := SignalRow{ID: d.ID + " " + path, Repo: d.Repo, Names: pack.UnitFeatures, Gold: 1}
+			r := SignalRow{ID: d.ID + " " + path, Repo: d.Repo, Names: features, Gold: 1}
 			for _, u := range units {
 				g := false
 				for _, h := range byPath[path] {
@@ -78,12 +79,12 @@ func changedLines(h Hunk) (from, to int) {
 // not fitted on: their packs are built with the weights fitted on all of
 // sets, beside the shipped weights. It writes the report to w and returns
 // the weights fitted on all the sets.
-func FitPackUnits(w io.Writer, sets, test []PackSet, budgets []int, count func(string) int, cfg FitConfig) []float64 {
+func FitPackUnits(w io.Writer, sets, test []PackSet, budgets []int, count func(string) int, cfg FitConfig) ([]float64, error) {
 	var all []SignalRow
 	for _, s := range sets {
 		all = append(all, unitRows(s)...)
 	}
-	dim := len(pack.UnitFeatures)
+	dim := len(pack.UnitFeatures())
 	folds := byRepository(all)
 	fits := make([][]float64, len(folds))
 	fanout.Each(context.Background(), make(chan struct{}, runtime.NumCPU()), len(folds), func(i int) error {
@@ -100,8 +101,9 @@ func FitPackUnits(w io.Writer, sets, test []PackSet, budgets []int, count func(s
 	// of the gold files, how often the unit scored best is gold, and the
 	// mean reciprocal rank of the first gold unit.
 	fmt.Fprintf(w, "\ngold files' units: the best unit gold, MRR of the first gold (shipped weights / fitted)\n")
+	shippedWeights := pack.UnitWeights()
 	unitReport := func(name string, rows []SignalRow, weights func(repo string) []float64, fit string) {
-		s, f := unitRanks(rows, func(string) []float64 { return pack.UnitWeights }), unitRanks(rows, weights)
+		s, f := unitRanks(rows, func(string) []float64 { return shippedWeights }), unitRanks(rows, weights)
 		fmt.Fprintf(w, " %-24s %5d files   %5.1f%% %.3f   %5.1f%% %.3f (%s)\n", name, len(rows), 100*s.top, s.mrr, 100*f.top, f.mrr, fit)
 	}
 	for _, s := range sets {
@@ -118,33 +120,45 @@ func FitPackUnits(w io.Writer, sets, test []PackSet, budgets []int, count func(s
 	if len(budgets) == 0 {
 		sets, test = nil, nil // no pack to build
 	}
-	report := func(s PackSet, weights func(repo string) []float64, fit string) {
-		shipped := ReplayPacks(s.Dir, s.Dumps, budgets, count, nil, nil)
-		cv := ReplayPacks(s.Dir, s.Dumps, budgets, count, weights, nil)
+	report := func(s PackSet, weights func(repo string) []float64, fit string) error {
+		shipped, err := ReplayPacks(s.Dir, s.Dumps, budgets, count, nil, nil)
+		if err != nil {
+			return err
+		}
+		cv, err := ReplayPacks(s.Dir, s.Dumps, budgets, count, weights, nil)
+		if err != nil {
+			return err
+		}
 		fmt.Fprintf(w, "\n== %s: %d instances, %d with a gold hunk; packs holding every gold hunk / at least one\n", s.Name, len(s.Dumps), WithHunks(s.Dumps))
 		fmt.Fprintf(w, " budget   shipped weights   %s\n", fit)
 		a, b := SummarizePacks(shipped), SummarizePacks(cv)
 		for i := range a {
 			fmt.Fprintf(w, " %6d   %5.1f%% %5.1f%%    %5.1f%% %5.1f%%\n", a[i].Budget, a[i].Every, a[i].Any, b[i].Every, b[i].Any)
 		}
+		return nil
 	}
 	for _, s := range sets {
-		report(s, func(repo string) []float64 {
+		err := report(s, func(repo string) []float64 {
 			if w, ok := held[repo]; ok {
 				return w
 			}
 			return fitted // a repository with no gold file to fit on
 		}, "held-out fit")
+		if err != nil {
+			return nil, err
+		}
 	}
 	for _, s := range test {
-		report(s, func(string) []float64 { return fitted }, "fit on the others")
+		if err := report(s, func(string) []float64 { return fitted }, "fit on the others"); err != nil {
+			return nil, err
+		}
 	}
 	var parts []string
-	for i, name := range pack.UnitFeatures {
+	for i, name := range pack.UnitFeatures() {
 		parts = append(parts, fmt.Sprintf("%s %.4g", name, sig4(fitted[i])))
 	}
 	fmt.Fprintf(w, "\nfitted on all: %s\n", strings.Join(parts, ", "))
-	return fitted
+	return fitted, nil
 }
 
 // unitRank is how well weights rank the units of gold files: the share of

@@ -96,7 +96,10 @@ func TestPackDumpReplays(t *testing.T) {
 	}
 	budgets := []int{300, 4000}
 	var misses strings.Builder
-	rows := ReplayPacks(dir, dumps, budgets, pack.CountTokens, nil, &misses)
+	rows, err := ReplayPacks(dir, dumps, budgets, pack.CountTokens, nil, &misses)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for i, b := range budgets {
 		want := packRow(pack.Build(res, root, pack.Options{Budget: b, PastLines: past}), b, in.GoldHunks)
 		if got := rows[0].Packs[i]; got != want {
@@ -121,7 +124,10 @@ func TestPackDumpReplays(t *testing.T) {
 	// rows, each in its dump's place.
 	three := []PackDump{dumps[0], dumps[0], dumps[0]}
 	three[1].ID = "other"
-	side := ReplayPacks(dir, three, budgets, pack.CountTokens, nil, nil)
+	side, err := ReplayPacks(dir, three, budgets, pack.CountTokens, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if len(side) != 3 || side[1].ID != "other" || !slices.Equal(side[0].Packs, rows[0].Packs) || !slices.Equal(side[2].Packs, rows[0].Packs) {
 		t.Errorf("replayed side by side: %+v, want the rows %+v", side, rows[0])
 	}
@@ -169,9 +175,12 @@ func TestFitPackUnits(t *testing.T) {
 		t.Fatal(err)
 	}
 	var report strings.Builder
-	w := FitPackUnits(&report, []PackSet{{Name: "s", Dir: dir, Dumps: dumps}}, []PackSet{{Name: "t", Dir: dir, Dumps: dumps[:2]}}, []int{200}, pack.CountTokens, FitConfig{Iters: 300})
-	name := slices.Index(pack.UnitFeatures, "name")
-	if len(w) != len(pack.UnitFeatures) || w[name] <= 0 {
+	w, err := FitPackUnits(&report, []PackSet{{Name: "s", Dir: dir, Dumps: dumps}}, []PackSet{{Name: "t", Dir: dir, Dumps: dumps[:2]}}, []int{200}, pack.CountTokens, FitConfig{Iters: 300})
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := slices.Index(pack.UnitFeatures(), "name")
+	if len(w) != len(pack.UnitFeatures()) || w[name] <= 0 {
 		t.Fatalf("fitted weights %v: want the name's weight above 0\n%s", w, report.String())
 	}
 	heldOut := regexp.MustCompile(`(?m)^\s+200\s+\S+\s+\S+\s+100\.0%`)
@@ -185,7 +194,9 @@ func TestFitPackUnits(t *testing.T) {
 	}
 	// Without budgets, the units' ranking alone.
 	var alone strings.Builder
-	FitPackUnits(&alone, []PackSet{{Name: "s", Dir: dir, Dumps: dumps}}, nil, nil, pack.CountTokens, FitConfig{Iters: 300})
+	if _, err := FitPackUnits(&alone, []PackSet{{Name: "s", Dir: dir, Dumps: dumps}}, nil, nil, pack.CountTokens, FitConfig{Iters: 300}); err != nil {
+		t.Fatal(err)
+	}
 	if !strings.Contains(alone.String(), "(held out)") || strings.Contains(alone.String(), "== s") {
 		t.Errorf("with no budget, the report is not the units' ranking alone:\n%s", alone.String())
 	}

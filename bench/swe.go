@@ -583,7 +583,7 @@ func signalRow(in Instance, res *hone.Result) SignalRow {
 	if lang == "" && len(res.Ranking) > 0 {
 		lang = NoLanguage
 	}
-	r := SignalRow{ID: in.ID, Repo: in.Repo, Language: lang, Names: retrieve.SignalNames, Gold: len(in.Gold), Paths: []string{}, IsG: []bool{}, X: [][]float64{}}
+	r := SignalRow{ID: in.ID, Repo: in.Repo, Language: lang, Names: retrieve.SignalNames(), Gold: len(in.Gold), Paths: []string{}, IsG: []bool{}, X: [][]float64{}}
 	weighed := slices.ContainsFunc(res.Ranking, func(f hone.Ranked) bool { return f.Signals != nil })
 	for _, f := range res.Ranking {
 		if weighed && f.Signals == nil {
@@ -687,8 +687,8 @@ type Summary struct {
 	Errors     int
 }
 
-// AccK are the k of Acc@k.
-var AccK = []int{1, 3, 5, 10}
+// accK are the k of Acc@k.
+var accK = []int{1, 3, 5, 10}
 
 // Summarize computes the figures of a set of rows.
 func Summarize(rows []Row) Summary {
@@ -717,7 +717,7 @@ func Summarize(rows []Row) Summary {
 				in10++
 			}
 		}
-		for _, k := range AccK {
+		for _, k := range accK {
 			if worst <= k {
 				s.Acc[k]++
 			}
@@ -752,7 +752,7 @@ func Summarize(rows []Row) Summary {
 		times = append(times, time.Duration(r.ElapsedMS)*time.Millisecond)
 	}
 	n := float64(len(rows))
-	for _, k := range AccK {
+	for _, k := range accK {
 		s.Acc[k] = 100 * s.Acc[k] / n
 	}
 	s.Recall5 = 100 * s.Recall5 / n
@@ -1142,14 +1142,14 @@ func PrintPacks(w io.Writer, rows []Row) {
 type TestsSummary struct {
 	N int
 	// At are the shares of them, in percent, whose first k tests to run
-	// (k of TestsK) hold one of those tests.
+	// (k of 1, 3 and 5) hold one of those tests.
 	At map[int]float64
 	// Listed is the mean number of tests to run.
 	Listed float64
 }
 
-// TestsK are the k of TestsSummary.At.
-var TestsK = []int{1, 3, 5}
+// testsK are the k of TestsSummary.At.
+var testsK = []int{1, 3, 5}
 
 // SummarizeTests computes the tests-to-run figures of a set of rows.
 func SummarizeTests(rows []Row) TestsSummary {
@@ -1168,7 +1168,7 @@ func SummarizeTests(rows []Row) TestsSummary {
 				break
 			}
 		}
-		for _, k := range TestsK {
+		for _, k := range testsK {
 			if first > 0 && first <= k {
 				s.At[k]++
 			}
@@ -1191,7 +1191,7 @@ func PrintTests(w io.Writer, rows []Row) {
 		return
 	}
 	fmt.Fprintf(w, "\ntests to run: of %d instances whose change modified a test of the base commit, those with one among the first k (mean %.1f listed)\n", s.N, s.Listed)
-	for _, k := range TestsK {
+	for _, k := range testsK {
 		fmt.Fprintf(w, "  first %d: %5.1f%%\n", k, s.At[k])
 	}
 }

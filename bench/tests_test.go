@@ -69,7 +69,7 @@ func TestSummarizeTests(t *testing.T) {
 			if s.N != tt.n {
 				t.Errorf("N = %d, want %d", s.N, tt.n)
 			}
-			for _, k := range TestsK {
+			for _, k := range testsK {
 				if s.At[k] != tt.at[k] {
 					t.Errorf("At[%d] = %.1f, want %.1f", k, s.At[k], tt.at[k])
 				}

@@ -16,9 +16,9 @@ import (
 	"github.com/hone-tools/hone/walk"
 )
 
-// FieldWeights are the BM25F weights of the fields: a term in a file's name
+// fieldWeights are the BM25F weights of the fields: a term in a file's name
 // says more than one in its body. Comments are part of the body already.
-var FieldWeights = [NumFields]float64{Name: 5, Dir: 2, Def: 3, Body: 1, Comment: 0}
+var fieldWeights = [NumFields]float64{Name: 5, Dir: 2, Def: 3, Body: 1, Comment: 0}
 
 // BM25 parameters.
 const (
@@ -750,7 +750,7 @@ func (ix *Index) saturate(e *Entry, tf [NumFields]uint16) float64 {
 	var t float64
 	n := float64(len(ix.cat))
 	for f := Field(0); f < NumFields; f++ {
-		if tf[f] == 0 || FieldWeights[f] == 0 {
+		if tf[f] == 0 || fieldWeights[f] == 0 {
 			continue
 		}
 		norm := 1.0
@@ -759,7 +759,7 @@ func (ix *Index) saturate(e *Entry, tf [NumFields]uint16) float64 {
 			avg := math.Max(1, float64(ix.total[f])/n)
 			norm = 1 - b + b*float64(e.Len[f])/avg
 		}
-		t += FieldWeights[f] * float64(tf[f]) / norm
+		t += fieldWeights[f] * float64(tf[f]) / norm
 	}
 	return t / (k1 + t)
 }

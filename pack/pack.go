@@ -49,9 +49,6 @@ type Options struct {
 	// larger one: the caller's name for it, such as MCP's budget_tokens;
 	// empty means the command line's --budget.
 	BudgetName string
-	// UnitWeights, if set, weigh the units' features in place of
-	// UnitWeights: for fitting them, and for measuring a fit held out.
-	UnitWeights []float64
 	// PastLines are, for each file, the lines that past commits like the
 	// task (the result's PastCommits) wrote there, trimmed: a unit that
 	// still holds them is code that changed for tasks like this one.
@@ -99,6 +96,21 @@ type Range struct {
 // Build makes the pack of a result; root is the repository the paths are
 // relative to.
 func Build(res *hone.Result, root string, opts Options) *Pack {
+	return build(res, root, opts, unitWeights)
+}
+
+// BuildWeighted makes the pack of a result as Build does, with weights
+// on the units' features in place of the fitted ones (UnitWeights), in
+// the order of UnitFeatures: for fitting them, and for measuring a fit
+// held out.
+func BuildWeighted(res *hone.Result, root string, opts Options, weights []float64) (*Pack, error) {
+	if len(weights) != len(unitFeatures) {
+		return nil, fmt.Errorf("pack: %d unit weights for %d features (%s): give one weight a feature", len(weights), len(unitFeatures), strings.Join(unitFeatures, ", "))
+	}
+	return build(res, root, opts, weights), nil
+}
+
+func build(res *hone.Result, root string, opts Options, weights []float64) *Pack {
 	if res == nil {
 		res = &hone.Result{} // a pack of no result: its header alone
 	}
@@ -122,10 +134,6 @@ func Build(res *hone.Result, root string, opts Options) *Pack {
 		}
 	}
 	c := taskConcepts(res)
-	weights := UnitWeights
-	if len(opts.UnitWeights) == len(UnitFeatures) {
-		weights = opts.UnitWeights
-	}
 	texts := make([][]string, len(files))
 	// Each file's language, read once: a .h file's is its text's.
 	langs := make([]string, len(files))

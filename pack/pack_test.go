@@ -149,6 +149,32 @@ func TestBudgetName(t *testing.T) {
 	}
 }
 
+func TestBuildWeighted(t *testing.T) {
+	res := run(t, fixture, "fix the auth token expiry bug")
+	opts := Options{Budget: 1200}
+	// The shipped weights make Build's pack.
+	p, err := BuildWeighted(res, fixture, opts, UnitWeights())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := Build(res, fixture, opts); p.Text != want.Text {
+		t.Errorf("BuildWeighted with UnitWeights() differs from Build:\n%s\n---\n%s", p.Text, want.Text)
+	}
+	for _, n := range []int{0, len(UnitFeatures()) - 1, len(UnitFeatures()) + 1} {
+		if _, err := BuildWeighted(res, fixture, opts, make([]float64, n)); err == nil || !strings.Contains(err.Error(), "give one weight a feature") {
+			t.Errorf("%d weights: error %v, want one that says to give one weight a feature", n, err)
+		}
+	}
+	// The slices handed out are copies: changing one changes no pack.
+	w, f := UnitWeights(), UnitFeatures()
+	for i := range w {
+		w[i], f[i] = -1, ""
+	}
+	if q := Build(res, fixture, opts); q.Text != p.Text {
+		t.Error("changing UnitWeights' or UnitFeatures' slice changed Build's pack")
+	}
+}
+
 func TestPastCommitsInThePack(t *testing.T) {
 	res := run(t, fixture, "fix the auth token expiry bug")
 	res.PastCommits = []hone.PastCommit{
@@ -572,7 +598,7 @@ func TestLongUnitWorthMore(t *testing.T) {
 	}, Files: []hone.File{{Path: "tokens.py", Relevance: 0.9, Role: hone.RoleTarget}}}
 	lines := strings.Split(strings.TrimRight(b.String(), "\n"), "\n")
 	byName := map[string]*unit{}
-	for _, u := range fileUnits(0, "tokens.py", structure.LanguageOfLines("tokens.py", lines), lines, nil, 0.9, taskConcepts(res), UnitWeights) {
+	for _, u := range fileUnits(0, "tokens.py", structure.LanguageOfLines("tokens.py", lines), lines, nil, 0.9, taskConcepts(res), unitWeights) {
 		byName[u.symbol] = u
 	}
 	best, long, helper := byName["rotate_token"], byName["refresh_expiry"], byName["helper_0"]
@@ -1696,7 +1722,7 @@ func TestDocCommentABlankLineAbove(t *testing.T) {
 // file of relevance 0.9 with no task's concepts.
 func unitsOf(path, src string) ([]string, []*unit) {
 	lines := strings.Split(strings.TrimRight(src, "\n"), "\n")
-	return lines, fileUnits(0, path, structure.LanguageOfLines(path, lines), lines, nil, 0.9, taskConcepts(&hone.Result{}), UnitWeights)
+	return lines, fileUnits(0, path, structure.LanguageOfLines(path, lines), lines, nil, 0.9, taskConcepts(&hone.Result{}), unitWeights)
 }
 
 func TestDocAbove(t *testing.T) {

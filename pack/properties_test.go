@@ -242,7 +242,7 @@ func TestPackProperties(t *testing.T) {
 // a digit: a NaN worth would compare false with every other.
 func TestUnitsOfNoWordsWorthNothing(t *testing.T) {
 	lines := strings.Split(strings.Repeat("----\n\n", 60), "\n")
-	us := fileUnits(0, "sep.txt", structure.LanguageOfLines("sep.txt", lines), lines, nil, 0.9, concepts{}, UnitWeights)
+	us := fileUnits(0, "sep.txt", structure.LanguageOfLines("sep.txt", lines), lines, nil, 0.9, concepts{}, unitWeights)
 	if len(us) == 0 {
 		t.Fatal("no units")
 	}

@@ -5,6 +5,7 @@ import (
 	"math"
 	pathpkg "path"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -121,9 +122,17 @@ func (u *unit) trimmed() bool { return u.cut[0] > 0 || u.bytes[1] > 0 }
 // 1 to 5 instances a budget on each fitted set, held out, and the kinds'
 // weights alone held 4 to 10 points fewer on SWE-bench Lite.
 var (
-	UnitFeatures = []string{"lines", "match", "imports", "gap", "callee", "caller", "concepts", "name", "mentions", "framed", "literal", "quoted", "named", "owner", "past"}
-	UnitWeights  = []float64{0.145, 0.4194, 0.9575, -0.09735, 0.04559, -0.02127, 3.021, 2.138, 0.2879, 1.182, 0.8619, 1.02, 1.026, 0.7044, 0.7904}
+	unitFeatures = []string{"lines", "match", "imports", "gap", "callee", "caller", "concepts", "name", "mentions", "framed", "literal", "quoted", "named", "owner", "past"}
+	unitWeights  = []float64{0.145, 0.4194, 0.9575, -0.09735, 0.04559, -0.02127, 3.021, 2.138, 0.2879, 1.182, 0.8619, 1.02, 1.026, 0.7044, 0.7904}
 )
+
+// UnitFeatures names a unit's features, in the order of UnitWeights and
+// of BuildWeighted's weights. The slice is the caller's own.
+func UnitFeatures() []string { return slices.Clone(unitFeatures) }
+
+// UnitWeights returns the fitted weights of a unit's features, in the
+// order of UnitFeatures. The slice is the caller's own.
+func UnitWeights() []float64 { return slices.Clone(unitWeights) }
 
 // unitKinds are the kinds of unit that have a feature of their own, in
 // UnitFeatures' order from its second.
@@ -532,7 +541,7 @@ func (c concepts) held(text string) (share float64, mentions int) {
 // features are a unit's features, in UnitFeatures' order; text is its
 // lines.
 func (c concepts) features(path string, u *unit, text string) []float64 {
-	x := make([]float64, len(UnitFeatures))
+	x := make([]float64, len(unitFeatures))
 	x[0] = math.Log(float64(u.to - u.from + 1))
 	if k, ok := unitKinds[u.why]; ok {
 		x[k] = 1
@@ -1411,7 +1420,7 @@ func FileUnits(res *hone.Result, root, path string, past []string) []Unit {
 	var out []Unit
 	c := taskConcepts(res)
 	c.past = pastSet(past)
-	for _, u := range fileUnits(0, path, structure.LanguageOfLines(path, lines), lines, spans, 1, c, UnitWeights) {
+	for _, u := range fileUnits(0, path, structure.LanguageOfLines(path, lines), lines, spans, 1, c, unitWeights) {
 		if u.x != nil && !u.whole {
 			out = append(out, Unit{From: u.from, To: u.to, Kind: u.why, X: u.x})
 		}

@@ -35,7 +35,7 @@ func TestFileUnits(t *testing.T) {
 		{Kind: "word", Weight: 0.5, Terms: []string{"cooki"}},
 	}}
 	spans := []hone.Span{{Start: 10, End: 11, Symbol: "Session.delete_cookie", Why: "match"}}
-	us := fileUnits(0, "sessions.py", structure.LanguageOfLines("sessions.py", lines), lines, spans, 0.9, taskConcepts(res), UnitWeights)
+	us := fileUnits(0, "sessions.py", structure.LanguageOfLines("sessions.py", lines), lines, spans, 0.9, taskConcepts(res), unitWeights)
 	next := 1
 	byName := map[string]*unit{}
 	for _, u := range us {
@@ -88,7 +88,7 @@ func TestFileUnits(t *testing.T) {
 		t.Errorf("the units are worth %v in all, want the file's relevance 0.9", total)
 	}
 	// A small file is one unit, the whole file.
-	small := fileUnits(0, "a.py", structure.LanguageOfLines("a.py", lines[:20]), lines[:20], nil, 0.5, taskConcepts(res), UnitWeights)
+	small := fileUnits(0, "a.py", structure.LanguageOfLines("a.py", lines[:20]), lines[:20], nil, 0.5, taskConcepts(res), unitWeights)
 	if len(small) != 1 || !small[0].whole || small[0].name("a.py") != "a.py" {
 		t.Errorf("a small file's units: %+v, want the whole file", small)
 	}
@@ -167,7 +167,7 @@ func TestTraceFrames(t *testing.T) {
 	for i := 0; i < 100; i++ {
 		src = append(src, fmt.Sprintf("def f%d():", i), "    return 1", "")
 	}
-	us := fileUnits(0, "app/models.py", structure.LanguageOfLines("app/models.py", src), src, nil, 0.9, c, UnitWeights)
+	us := fileUnits(0, "app/models.py", structure.LanguageOfLines("app/models.py", src), src, nil, 0.9, c, unitWeights)
 	var framed, plain *unit
 	for _, u := range us {
 		switch {
@@ -258,7 +258,7 @@ func padded(b *strings.Builder) []string {
 // unitWorths is the worth of each unit of the file, by its symbol.
 func unitWorths(path string, lines []string, c concepts) map[string]float64 {
 	worth := map[string]float64{}
-	for _, u := range fileUnits(0, path, structure.LanguageOfLines(path, lines), lines, nil, 1, c, UnitWeights) {
+	for _, u := range fileUnits(0, path, structure.LanguageOfLines(path, lines), lines, nil, 1, c, unitWeights) {
 		worth[u.symbol] = u.worth
 	}
 	return worth
@@ -328,7 +328,7 @@ func TestSplitSpan(t *testing.T) {
 		{Start: 1, End: 93, Symbol: "Session", Why: "match"},
 		{Start: n - 3, End: n, Symbol: "outer", Why: "caller"},
 	}
-	us := fileUnits(0, "sessions.py", structure.LanguageOfLines("sessions.py", lines), lines, spans, 0.9, taskConcepts(res), UnitWeights)
+	us := fileUnits(0, "sessions.py", structure.LanguageOfLines("sessions.py", lines), lines, spans, 0.9, taskConcepts(res), unitWeights)
 	byName := map[string]*unit{}
 	var best *unit
 	for _, u := range us {
@@ -465,7 +465,7 @@ func TestPreamble(t *testing.T) {
 		for len(lines) <= smallFile {
 			lines = append(lines, "")
 		}
-		us := fileUnits(0, tc.path, structure.LanguageOfLines(tc.path, lines), lines, nil, 0.9, taskConcepts(&hone.Result{}), UnitWeights)
+		us := fileUnits(0, tc.path, structure.LanguageOfLines(tc.path, lines), lines, nil, 0.9, taskConcepts(&hone.Result{}), unitWeights)
 		var got *unit
 		for _, u := range us {
 			if u.symbol == tc.symbol {
@@ -507,7 +507,7 @@ func TestLocalImportsStayInTheirDefinition(t *testing.T) {
 	} {
 		lines := strings.Split(strings.TrimRight(tt.src, "\n"), "\n")
 		var names []string
-		for _, u := range fileUnits(0, tt.path, structure.LanguageOfLines(tt.path, lines), lines, nil, 0.9, concepts{}, UnitWeights) {
+		for _, u := range fileUnits(0, tt.path, structure.LanguageOfLines(tt.path, lines), lines, nil, 0.9, concepts{}, unitWeights) {
 			names = append(names, u.name(tt.path))
 		}
 		for _, w := range tt.want {
@@ -539,7 +539,7 @@ func TestNestedDefinitionsName(t *testing.T) {
 	}
 	b.WriteString("}\n\nfunction after() {\n  return 1;\n}\n")
 	lines := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
-	us := fileUnits(0, "lib/http.js", structure.LanguageOfLines("lib/http.js", lines), lines, nil, 0.9, concepts{}, UnitWeights)
+	us := fileUnits(0, "lib/http.js", structure.LanguageOfLines("lib/http.js", lines), lines, nil, 0.9, concepts{}, unitWeights)
 	parts := 0
 	for _, u := range us {
 		inOuter := u.why == "lines" && u.to >= 3 && u.from <= 107 // the function's own lines: 3-107
@@ -612,7 +612,7 @@ func TestGapRunsKeepComments(t *testing.T) {
 					t.Fatalf("line %d is %q, not the comment's", l, lines[l-1])
 				}
 			}
-			for _, u := range fileUnits(0, tt.path, structure.LanguageOfLines(tt.path, lines), lines, nil, 1, concepts{}, UnitWeights) {
+			for _, u := range fileUnits(0, tt.path, structure.LanguageOfLines(tt.path, lines), lines, nil, 1, concepts{}, unitWeights) {
 				if u.from > tt.from && u.from <= tt.to {
 					t.Errorf("unit %d-%d (%s %s) starts in the comment's lines %d-%d", u.from, u.to, u.why, u.symbol, tt.from, tt.to)
 				}
@@ -662,7 +662,7 @@ func TestLongDataTypeIsCut(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			lines := strings.Split(strings.TrimRight(tt.src, "\n"), "\n")
 			whole, longest, parts := false, 0, 0
-			for _, u := range fileUnits(0, tt.path, structure.LanguageOfLines(tt.path, lines), lines, nil, 1, concepts{}, UnitWeights) {
+			for _, u := range fileUnits(0, tt.path, structure.LanguageOfLines(tt.path, lines), lines, nil, 1, concepts{}, unitWeights) {
 				if u.symbol == tt.symbol {
 					whole = true
 				}
@@ -755,7 +755,7 @@ func TestLongDocstringIsCut(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			lines := strings.Split(strings.TrimRight(tt.src, "\n"), "\n")
 			var got []part
-			for _, u := range fileUnits(0, tt.path, structure.LanguageOfLines(tt.path, lines), lines, tt.spans, 1, concepts{}, UnitWeights) {
+			for _, u := range fileUnits(0, tt.path, structure.LanguageOfLines(tt.path, lines), lines, tt.spans, 1, concepts{}, unitWeights) {
 				switch {
 				case u.symbol == tt.symbol:
 					got = append(got, part{u.from, u.to, true})

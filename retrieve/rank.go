@@ -26,8 +26,8 @@ import (
 // benchmarks by `hone bench fit`, which reports them under leave-one-
 // repository-out cross-validation.
 
-// SignalNames names the signals, in the order of Ranked.Signals.
-var SignalNames = []string{
+// signalNames names the signals, in the order of Ranked.Signals.
+var signalNames = []string{
 	"search",       // BM25F score of the task's own terms, against the best file's
 	"search_rr",    // reciprocal rank in that search
 	"first",        // the evaluator's score when the file was first evaluated
@@ -70,6 +70,10 @@ var SignalNames = []string{
 	"data",         // neither code nor documentation: configuration, CI, data
 	"aux",          // it lies under the project's scripts, benchmarks, tools or CI, beside the product
 }
+
+// SignalNames names the signals, in the order of Ranked.Signals. The
+// slice is the caller's own.
+func SignalNames() []string { return slices.Clone(signalNames) }
 
 // Signal indexes.
 const (
@@ -438,11 +442,11 @@ var allWeights = sync.OnceValue(func() map[*rankmodel.Model]*weights {
 	m := rankmodel.Default()
 	out := map[*rankmodel.Model]*weights{}
 	for _, s := range append([]*rankmodel.Model{m}, m.Sets...) {
-		w, err := s.Vector(SignalNames)
+		w, err := s.Vector(signalNames)
 		if err != nil {
 			panic(err)
 		}
-		c, err := s.CalibrationVector(SignalNames)
+		c, err := s.CalibrationVector(signalNames)
 		if err != nil {
 			panic(err)
 		}

@@ -251,14 +251,14 @@ func TestReadEvidenceSameName(t *testing.T) {
 // its weights names a signal the ranking computes, and each signal is
 // weighed.
 func TestSignalsNamed(t *testing.T) {
-	if len(SignalNames) != numSignals {
-		t.Fatalf("%d names for %d signals", len(SignalNames), numSignals)
+	if len(signalNames) != numSignals {
+		t.Fatalf("%d names for %d signals", len(signalNames), numSignals)
 	}
 	m := rankmodel.Default()
-	if _, err := m.Vector(SignalNames); err != nil {
+	if _, err := m.Vector(signalNames); err != nil {
 		t.Fatal(err)
 	}
-	for _, n := range SignalNames {
+	for _, n := range signalNames {
 		if _, ok := m.Weights[n]; !ok {
 			t.Errorf("the model has no weight for the signal %q", n)
 		}
@@ -271,7 +271,7 @@ func TestSignalsNamed(t *testing.T) {
 		if w == nil {
 			t.Fatalf("the set for %v is not laid out", s.Languages)
 		}
-		for i, n := range SignalNames {
+		for i, n := range signalNames {
 			if _, ok := s.Weights[n]; !ok {
 				t.Errorf("the set for %v has no weight for the signal %q", s.Languages, n)
 			}
@@ -279,11 +279,11 @@ func TestSignalsNamed(t *testing.T) {
 				t.Errorf("set for %v: signal %q weighed %g, the model says %g", s.Languages, n, w.rank[i], s.Weights[n])
 			}
 		}
-		if _, err := s.CalibrationVector(SignalNames); err != nil {
+		if _, err := s.CalibrationVector(signalNames); err != nil {
 			t.Fatal(err)
 		}
-		if len(w.calibration) != len(rankmodel.CalibrationNames(SignalNames)) {
-			t.Errorf("%d calibration weights for %d features", len(w.calibration), len(rankmodel.CalibrationNames(SignalNames)))
+		if len(w.calibration) != len(rankmodel.CalibrationNames(signalNames)) {
+			t.Errorf("%d calibration weights for %d features", len(w.calibration), len(rankmodel.CalibrationNames(signalNames)))
 		}
 	}
 	for _, s := range m.Sets {

@@ -29,9 +29,9 @@ func TestSpanSignals(t *testing.T) {
 		sig[r.Path] = r.Signals
 	}
 	api, scatter := sig["pkg/api.py"], sig["pkg/scatter.py"]
-	sigSpanCover, sigSpanTitle := slices.Index(retrieve.SignalNames, "span_cover"), slices.Index(retrieve.SignalNames, "span_title")
+	sigSpanCover, sigSpanTitle := slices.Index(retrieve.SignalNames(), "span_cover"), slices.Index(retrieve.SignalNames(), "span_title")
 	if sigSpanCover < 0 || sigSpanTitle < 0 {
-		t.Fatalf("SignalNames %v lacks span_cover or span_title", retrieve.SignalNames)
+		t.Fatalf("SignalNames %v lacks span_cover or span_title", retrieve.SignalNames())
 	}
 	if api == nil || scatter == nil {
 		t.Fatalf("ranking %v lacks a file", res.Ranking)

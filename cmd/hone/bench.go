@@ -973,8 +973,8 @@ func cmdBenchPacks(args []string, stdout io.Writer) error {
 				return err
 			}
 		}
-		bench.FitPackUnits(stdout, sets, test, budgets, pack.CountTokens, bench.FitConfig{L2: *l2})
-		return nil
+		_, err := bench.FitPackUnits(stdout, sets, test, budgets, pack.CountTokens, bench.FitConfig{L2: *l2})
+		return err
 	}
 	// The rows' file is made first, so that a path that cannot be
 	// written fails before the work.
@@ -990,7 +990,10 @@ func cmdBenchPacks(args []string, stdout io.Writer) error {
 	}
 	var all []bench.Row
 	for _, s := range sets {
-		rows := bench.ReplayPacks(s.Dir, s.Dumps, budgets, pack.CountTokens, nil, verbose)
+		rows, err := bench.ReplayPacks(s.Dir, s.Dumps, budgets, pack.CountTokens, nil, verbose)
+		if err != nil {
+			return err
+		}
 		fmt.Fprintf(stdout, "== %s: %d instances, %d with a gold hunk\n", s.Name, len(rows), bench.WithHunks(s.Dumps))
 		bench.PrintPacks(stdout, rows)
 		all = append(all, rows...)
