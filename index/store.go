@@ -270,7 +270,10 @@ import (
 //	67    a .h file's code for C++ readers alone (#ifdef __cplusplus)
 //	      does not make it C++'s, and a .hpp header it includes by
 //	      quotes ("detail/impl.hpp") does.
-const schemaVersion = "67"
+//	68    a .h file that writes a word only C++ keeps (nullptr,
+//	      constexpr, noexcept, virtual) or a member = default; or
+//	      = delete; is C++'s.
+const schemaVersion = "68"
 
 // hashSize is the length of a file's content hash, SHA-256 cut short: it
 // tells a file's content from its last (a chance of 2^-128 to take one

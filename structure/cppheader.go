@@ -55,9 +55,11 @@ func openHeader(p, lang string) bool {
 // cppReader reads a header's lines in turn, for what only C++ writes in
 // its code (comments, strings, a macro's continued lines and the code for
 // C++ readers alone left out): a namespace, a template, a class, an access
-// label, a using declaration, a scope (std::, a::b), a C++ cast, extern
-// "C++", or an included header named without .h (<string>, <cstdint>) or
-// as C++'s (.hpp, .hh, .hxx). A C header's code for C++ readers (#ifdef
+// label, a using declaration, a scope (std::, a::b), a C++ cast, a word
+// only C++ keeps (cxxWords: nullptr, constexpr, noexcept), a special
+// member defaulted or deleted (= default;), extern "C++", or an included
+// header named without .h (<string>, <cstdint>) or as C++'s (.hpp, .hh,
+// .hxx). A C header's code for C++ readers (#ifdef
 // __cplusplus / extern "C" { / #endif, or a C++ include or helper in such
 // a block) is none of these, nor C23's attributes ([[gnu::unused]]).
 type cppReader struct {
@@ -147,6 +149,12 @@ func (r *cppReader) cpp(l string) bool {
 			return true
 		}
 	}
+	if hasCxxWord(t) {
+		return true
+	}
+	if s := strings.ReplaceAll(t, " ", ""); strings.HasSuffix(s, "=default;") || strings.HasSuffix(s, "=delete;") {
+		return true
+	}
 	word, rest := leadingWord(t)
 	if word == "inline" || word == "export" {
 		word, rest = leadingWord(rest)
@@ -165,6 +173,36 @@ func (r *cppReader) cpp(l string) bool {
 	case "using":
 		// using namespace std; using value_type = T; using base::f;
 		return rest != "" && isWordByte(rest[0])
+	}
+	return false
+}
+
+// cxxWords are words that only C++ keeps: a C program may name a field
+// class or new, and C23 took nullptr and constexpr too, but a header that
+// writes them is C++'s far more often than C23's, and the C++ grammar
+// reads C as well as the C grammar does (the other way, it reads no
+// class).
+var cxxWords = map[string]bool{
+	"nullptr": true, "constexpr": true, "consteval": true, "constinit": true,
+	"noexcept": true, "decltype": true, "virtual": true, "typename": true,
+	"co_await": true, "co_return": true, "co_yield": true,
+}
+
+// hasCxxWord reports whether a line's code holds a word of cxxWords.
+func hasCxxWord(t string) bool {
+	for i := 0; i < len(t); {
+		if !isWordByte(t[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(t) && isWordByte(t[j]) {
+			j++
+		}
+		if j-i >= 7 && cxxWords[t[i:j]] {
+			return true
+		}
+		i = j
 	}
 	return false
 }
