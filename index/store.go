@@ -273,7 +273,9 @@ import (
 //	68    a .h file that writes a word only C++ keeps (nullptr,
 //	      constexpr, noexcept, virtual) or a member = default; or
 //	      = delete; is C++'s.
-const schemaVersion = "68"
+//	69    an AWS key id joined to a word by "_" and an OpenAI project's
+//	      key of any length are masked.
+const schemaVersion = "69"
 
 // hashSize is the length of a file's content hash, SHA-256 cut short: it
 // tells a file's content from its last (a chance of 2^-128 to take one

@@ -457,6 +457,42 @@ func TestPassAndKeyData(t *testing.T) {
 	}
 }
 
+// TestVendorKeysJoined: an AWS key id joined to a word by "_", and an
+// OpenAI project's key of a length gitleaks does not know, are hidden;
+// the same shapes inside a word, or an AWS example id, are not.
+func TestVendorKeysJoined(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 9))
+	pick := func(alphabet string, n int) string {
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = alphabet[rng.IntN(len(alphabet))]
+		}
+		return string(b)
+	}
+	aws := "AKIA" + pick("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567", 16)
+	openai := "sk-proj-" + pick("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-", 100)
+	for _, tt := range []struct {
+		text, secret string
+		hidden       bool
+	}{
+		{"DEPLOY_KEY_" + aws + " in the log", aws, true},
+		{"export AWS_" + aws, aws, true},
+		{"key=" + aws, aws, true},
+		{"clone: OPENAI_API_KEY=" + openai, openai, true},
+		{"the key " + openai + " was revoked", openai, true},
+		{"deploy/" + openai + "/x", openai, true},
+		{"X" + aws + " is a word", aws, false},
+		{"AWS_AKIAIOSFODNN7EXAMPLE", "AKIAIOSFODNN7EXAMPLE", false},
+		{"risk-proj-" + openai[8:], "risk-proj-", false},
+		{"sk-proj-shortname", "sk-proj-shortname", false},
+	} {
+		out, _ := redact.String(tt.text)
+		if got := !strings.Contains(out, tt.secret); got != tt.hidden {
+			t.Errorf("%q: hidden %v, want %v: %q", tt.text, got, tt.hidden, out)
+		}
+	}
+}
+
 func ExampleShort() {
 	fmt.Println(redact.Short("the endpoint said:\n  token ghp_rPmvA1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6 is not valid for this model", 60))
 	// Output: the endpoint said: token [redacted: github-pat] is not valid…

@@ -13,7 +13,10 @@ import (
 // catch only with high entropy: a password in a URL or in a connection
 // string, a bearer token written out, a value assigned to a password or
 // secret name (quoted anywhere, unquoted in a config or env file's line),
-// and the default value of an environment lookup.
+// the default value of an environment lookup, and two vendors' keys that
+// gitleaks wants a word's boundary before (an AWS key id in
+// DEPLOY_AKIA..., joined by "_") or a length an OpenAI project key need
+// not have.
 func honeRules() []rule {
 	return []rule{
 		withMaybe(reRule("url-password", urlPassword, func(m []string) bool { return !placeholder(m[1]) }, "://"), mayURLUser),
@@ -29,6 +32,8 @@ func honeRules() []rule {
 		reRule("bearer-token", bearerToken, func(m []string) bool {
 			return shannon(m[1]) > 3.5 && strings.ContainsAny(m[1], "0123456789") && strings.IndexFunc(m[1], isLetter) >= 0
 		}, "bearer"),
+		reRule("aws-access-token", awsKeyID, func(m []string) bool { return !strings.HasSuffix(m[1], "EXAMPLE") }, "akia", "asia", "abia", "acca", "a3t"),
+		reRule("openai-api-key", openAIKey, func(m []string) bool { return shannon(m[1]) > 3.5 }, "sk-proj-", "sk-svcacct-", "sk-admin-"),
 		reRule("env-default", envDefault, func(m []string) bool { return !placeholder(m[2]) }, "getenv", "environ", "env"),
 		reRule("env-default", jsEnvDefault, func(m []string) bool { return !placeholder(m[2]) }, "process.env"),
 	}
@@ -60,6 +65,12 @@ var (
 	tcpPassword = lazyre.New(`[\w.-]{1,64}:([^\s:@/'"<>]{1,256})@(?:tcp|unix)\(`)
 	// A bearer token written out: "Authorization: Bearer 9fKq2...".
 	bearerToken = lazyre.New(`(?i)\bbearer[ \t]+([A-Za-z0-9._~+/-]{20,512}=*)`)
+	// An AWS access key id after anything but a letter or a digit: gitleaks'
+	// rule wants a word's boundary, which "_" is not (AWS_KEY_AKIA...).
+	awsKeyID = lazyre.New(`(?:^|[^A-Za-z0-9])((?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16})(?:$|[^A-Za-z0-9])`)
+	// An OpenAI key of a project, service account or admin: its prefix
+	// is the vendor's own, whatever the length after it.
+	openAIKey = lazyre.New(`(?:^|[^A-Za-z0-9])(sk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{32,512})`)
 	// os.environ.get("API_KEY", "default"), getenv('TOKEN', 'x'), ENV.fetch("SECRET", "x")
 	envDefault = lazyre.New(`(?i)\b(?:getenv|environ\.get|environ\.setdefault|env\.get|env\.fetch|env)\s*\(\s*["']([A-Z0-9_]*(?:KEY|SECRET|TOKEN|PASS|PWD|CREDENTIAL|AUTH)[A-Z0-9_]*)["']\s*,\s*(?:default\s*=\s*)?["']([^"'\n]{4,512})["']`)
 	// process.env.API_KEY || "default"
