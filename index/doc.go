@@ -378,8 +378,9 @@ func shorter(a, b string) bool {
 // the walk's status is kept and checked is walked, when the walk began),
 // 0 when the file kept changing as it was read: the content is then the
 // last read. err says why a file could not be read: an fs.ErrNotExist for
-// one that vanished since the walk met it, is no longer a regular file, or
-// turned binary or grew past maxSize (negative for no limit).
+// one that vanished since the walk met it, is no longer a regular file (a
+// link, a folder, a FIFO), or turned binary or grew past maxSize
+// (negative for no limit).
 func readFile(root string, f walk.File, walked, maxSize int64) (src []byte, read walk.File, checked int64, err error) {
 	if f.Kind.Has(walk.Secret) {
 		return nil, f, walked, nil
@@ -390,7 +391,12 @@ func readFile(root string, f walk.File, walked, maxSize int64) (src []byte, read
 	fh, err := os.OpenFile(filepath.Join(root, filepath.FromSlash(f.Path)), openFlags, 0)
 	if err != nil {
 		// A file gone since the walk met it (an ErrNotExist) is the
-		// caller's to take out of the index, not a file of no content.
+		// caller's to take out of the index, not a file of no content;
+		// so is one that a link took the place of, which the walk
+		// would pass by now.
+		if isLink(err) {
+			return nil, f, walked, fmt.Errorf("%s is now a link: %w", f.Path, fs.ErrNotExist)
+		}
 		return nil, f, walked, err
 	}
 	defer fh.Close()
