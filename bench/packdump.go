@@ -17,6 +17,7 @@ import (
 	"github.com/hone-tools/hone/history"
 	"github.com/hone-tools/hone/internal/fanout"
 	"github.com/hone-tools/hone/pack"
+	"github.com/hone-tools/hone/redact"
 )
 
 // A pack dump keeps, for each instance, what building its context packs
@@ -75,11 +76,18 @@ func dumpPack(dir string, in Instance, res *hone.Result, root string, past map[s
 		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 			return fmt.Errorf("pack dump: %w", err)
 		}
-		if err := os.WriteFile(dst, b, 0o644); err != nil {
+		// The copy passes the redaction, line for line, as the pack
+		// that reads it again does.
+		text, _ := redact.FileLines(p, string(b))
+		if err := os.WriteFile(dst, []byte(text), 0o644); err != nil {
 			return fmt.Errorf("pack dump: %w", err)
 		}
 	}
-	b, err := json.Marshal(PackDump{ID: in.ID, Repo: in.Repo, Hunks: in.GoldHunks, Result: res, Past: past})
+	d, err := redactedCopy(PackDump{ID: in.ID, Repo: in.Repo, Hunks: in.GoldHunks, Result: res, Past: past})
+	if err != nil {
+		return fmt.Errorf("pack dump: %w", err)
+	}
+	b, err := json.Marshal(d)
 	if err != nil {
 		return fmt.Errorf("pack dump: %w", err)
 	}

@@ -441,13 +441,13 @@ func RunSWE(ctx context.Context, cfg SWEConfig) ([]Row, error) {
 		byRepo[in.Repo] = append(byRepo[in.Repo], in)
 	}
 	var rows []Row
-	enc := json.NewEncoder(io.Discard)
+	enc := NewEncoder(io.Discard)
 	if cfg.Out != nil {
-		enc = json.NewEncoder(cfg.Out)
+		enc = NewEncoder(cfg.Out)
 	}
-	var sig *json.Encoder
+	var sig *Encoder
 	if cfg.Signals != nil {
-		sig = json.NewEncoder(cfg.Signals)
+		sig = NewEncoder(cfg.Signals)
 		cfg.Options.Signals = true
 	}
 	done := 0

@@ -757,7 +757,7 @@ func cmdBenchMine(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		defer f.Close()
 		w, report = f, stdout
 	}
-	enc := json.NewEncoder(w)
+	enc := bench.NewEncoder(w)
 	for _, in := range ins {
 		if err := enc.Encode(in); err != nil {
 			return fmt.Errorf("write the instances: %w", err)
@@ -1006,7 +1006,7 @@ func cmdBenchPacks(args []string, stdout io.Writer) error {
 
 // writeRows writes rows to f, a JSON object a line, and closes it.
 func writeRows(f *os.File, rows []bench.Row) error {
-	enc := json.NewEncoder(f)
+	enc := bench.NewEncoder(f)
 	for _, r := range rows {
 		if err := enc.Encode(r); err != nil {
 			f.Close()

@@ -168,11 +168,12 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		stdout = out
 		// What the commands say beside their results (notices, progress,
 		// paths) passes the redaction as it is written, as do the index's
-		// and the status's reports, which are made of paths and counts:
-		// a repository's path may hold a token (a clone's folder named
-		// for it). The servers' logs are redacted as they are made.
+		// and the status's reports, which are made of paths and counts,
+		// and the benchmark's: a repository's path may hold a token (a
+		// clone's folder named for it). The servers' logs are redacted
+		// as they are made.
 		stderr = redactWriter{stderr}
-		if args[0] == "index" || args[0] == "status" {
+		if args[0] == "index" || args[0] == "status" || args[0] == "bench" {
 			stdout = redactWriter{stdout}
 		}
 	}
