@@ -275,7 +275,11 @@ import (
 //	      = delete; is C++'s.
 //	69    an AWS key id joined to a word by "_" and an OpenAI project's
 //	      key of any length are masked.
-const schemaVersion = "69"
+//	70    a .h file's virtual (a C field's name) or typename no longer
+//	      makes it C++'s, a virtual method does; an AWS key id of low
+//	      entropy (AKIAXXXX..., a DNA primer) and an OpenAI-like name in
+//	      kebab case are not masked.
+const schemaVersion = "70"
 
 // hashSize is the length of a file's content hash, SHA-256 cut short: it
 // tells a file's content from its last (a chance of 2^-128 to take one

@@ -152,7 +152,7 @@ func (r *cppReader) cpp(l string) bool {
 	if hasCxxWord(t) {
 		return true
 	}
-	if s := strings.ReplaceAll(t, " ", ""); strings.HasSuffix(s, "=default;") || strings.HasSuffix(s, "=delete;") {
+	if defaultedOrDeleted(t) {
 		return true
 	}
 	word, rest := leadingWord(t)
@@ -160,6 +160,10 @@ func (r *cppReader) cpp(l string) bool {
 		word, rest = leadingWord(rest)
 	}
 	switch word {
+	case "virtual":
+		// virtual ~Env();, virtual Status Get(...) = 0; not C's
+		// void *virtual; (a page's address in a kernel's header).
+		return rest != "" && (isWordByte(rest[0]) || rest[0] == '~')
 	case "public", "private", "protected":
 		return strings.HasPrefix(rest, ":")
 	case "namespace":
@@ -177,15 +181,41 @@ func (r *cppReader) cpp(l string) bool {
 	return false
 }
 
-// cxxWords are words that only C++ keeps: a C program may name a field
-// class or new, and C23 took nullptr and constexpr too, but a header that
-// writes them is C++'s far more often than C23's, and the C++ grammar
-// reads C as well as the C grammar does (the other way, it reads no
-// class).
+// cxxWords are words that only C++ keeps, and no C program names a
+// field or a variable by (C names them class, new, virtual, typename):
+// C23 took nullptr and constexpr too, but a header that writes them is
+// C++'s far more often than C23's, and the C++ grammar reads such C as
+// well as the C grammar does (the other way, it reads no class).
 var cxxWords = map[string]bool{
 	"nullptr": true, "constexpr": true, "consteval": true, "constinit": true,
-	"noexcept": true, "decltype": true, "virtual": true, "typename": true,
+	"noexcept": true, "decltype": true,
 	"co_await": true, "co_return": true, "co_yield": true,
+}
+
+// defaultedOrDeleted reports whether a line's code ends a special member
+// defaulted or deleted: A() = default;, A(const A&) = delete;.
+func defaultedOrDeleted(t string) bool {
+	s, ok := strings.CutSuffix(strings.TrimRight(t, " \t"), ";")
+	if !ok {
+		return false
+	}
+	s = strings.TrimRight(s, " \t")
+	if s, ok = cutWord(s, "default"); !ok {
+		if s, ok = cutWord(s, "delete"); !ok {
+			return false
+		}
+	}
+	s = strings.TrimRight(s, " \t")
+	return strings.HasSuffix(s, "=") && !strings.HasSuffix(s, "==") && len(s) > 1
+}
+
+// cutWord cuts a word off the end of s, where it is a word of its own.
+func cutWord(s, w string) (string, bool) {
+	rest, ok := strings.CutSuffix(s, w)
+	if !ok || rest != "" && isWordByte(rest[len(rest)-1]) {
+		return s, false
+	}
+	return rest, true
 }
 
 // hasCxxWord reports whether a line's code holds a word of cxxWords.
