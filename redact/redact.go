@@ -837,19 +837,35 @@ func (r *Redactor) value(v reflect.Value, depth int, quote bool) int {
 			n += r.value(v.Index(i), depth+1, quote)
 		}
 	case reflect.Map:
+		// A value is redacted in a copy, set back; a string key (a
+		// path, mostly) too, its entry moved to the redacted key (two
+		// keys that redact alike keep one of their values).
 		iter := v.MapRange()
-		type kv struct{ k, v reflect.Value }
+		type kv struct{ old, k, v reflect.Value }
 		var updates []kv
 		for iter.Next() {
 			val := iter.Value()
 			cp := reflect.New(val.Type()).Elem()
 			cp.Set(val)
-			if k := r.value(cp, depth+1, quote); k > 0 {
+			k := r.value(cp, depth+1, quote)
+			key, moved := iter.Key(), false
+			if key.Kind() == reflect.String {
+				kc := reflect.New(key.Type()).Elem()
+				kc.Set(key)
+				k += r.value(kc, depth+1, quote)
+				if moved = kc.String() != key.String(); moved {
+					key = kc
+				}
+			}
+			if k > 0 || moved {
 				n += k
-				updates = append(updates, kv{iter.Key(), cp})
+				updates = append(updates, kv{iter.Key(), key, cp})
 			}
 		}
 		for _, u := range updates {
+			if u.k.String() != u.old.String() {
+				v.SetMapIndex(u.old, reflect.Value{})
+			}
 			v.SetMapIndex(u.k, u.v)
 		}
 	}

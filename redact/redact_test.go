@@ -106,6 +106,7 @@ func TestValueWalksStructs(t *testing.T) {
 	type inner struct {
 		Lines []string
 		Notes map[string]string
+		ByKey map[string]int
 	}
 	type result struct {
 		Task   string
@@ -115,12 +116,21 @@ func TestValueWalksStructs(t *testing.T) {
 	}
 	r := &result{
 		Task:   ps[0].Text,
-		Inner:  &inner{Lines: []string{ps[2].Text}, Notes: map[string]string{"a": ps[5].Text}},
+		Inner:  &inner{Lines: []string{ps[2].Text}, Notes: map[string]string{"a": ps[5].Text}, ByKey: map[string]int{"deploy/" + ps[0].Secret + "/a.go": 7, "b.go": 8}},
 		Any:    ps[6].Text,
 		hidden: "kept",
 	}
-	if n := redact.Value(r); n != 4 {
-		t.Fatalf("Value counted %d secrets, want 4", n)
+	if n := redact.Value(r); n != 5 {
+		t.Fatalf("Value counted %d secrets, want 5", n)
+	}
+	// A key is redacted, its value kept under the redacted key.
+	for k, v := range r.Inner.ByKey {
+		if strings.Contains(k, ps[0].Secret) || k != "b.go" && (v != 7 || !redact.HasPlaceholder(k)) {
+			t.Errorf("key %q (value %d) after Value", k, v)
+		}
+	}
+	if len(r.Inner.ByKey) != 2 || r.Inner.ByKey["b.go"] != 8 {
+		t.Errorf("the keys after Value: %v", r.Inner.ByKey)
 	}
 	all := r.Task + strings.Join(r.Inner.Lines, "") + r.Inner.Notes["a"] + r.Any.(string)
 	for _, i := range []int{0, 2, 5, 6} {
@@ -470,6 +480,7 @@ func TestVendorKeysJoined(t *testing.T) {
 		return string(b)
 	}
 	aws := "AKIA" + pick("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567", 16)
+	aws2 := "ASIA" + pick("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567", 16)
 	openai := "sk-proj-" + pick("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-", 100)
 	for _, tt := range []struct {
 		text, secret string
@@ -485,6 +496,11 @@ func TestVendorKeysJoined(t *testing.T) {
 		{"AWS_AKIAIOSFODNN7EXAMPLE", "AKIAIOSFODNN7EXAMPLE", false},
 		{"risk-proj-" + openai[8:], "risk-proj-", false},
 		{"sk-proj-shortname", "sk-proj-shortname", false},
+		{"KEY_" + aws + "_" + aws2, aws2, true},
+		{"primer = \"ACCAGTTGACCATGGACTGA\"", "ACCAGTTGACCATGGACTGA", false},
+		{"aws_access_key_id = AKIAXXXXXXXXXXXXXXXX", "AKIAXXXXXXXXXXXXXXXX", false},
+		{"name: sk-svcacct-billing-reconciliation-worker-pool", "sk-svcacct-billing", false},
+		{"sk-admin-dashboard-deployment-configuration-v2", "sk-admin-dashboard", false},
 	} {
 		out, _ := redact.String(tt.text)
 		if got := !strings.Contains(out, tt.secret); got != tt.hidden {

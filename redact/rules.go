@@ -32,8 +32,13 @@ func honeRules() []rule {
 		reRule("bearer-token", bearerToken, func(m []string) bool {
 			return shannon(m[1]) > 3.5 && strings.ContainsAny(m[1], "0123456789") && strings.IndexFunc(m[1], isLetter) >= 0
 		}, "bearer"),
-		reRule("aws-access-token", awsKeyID, func(m []string) bool { return !strings.HasSuffix(m[1], "EXAMPLE") }, "akia", "asia", "abia", "acca", "a3t"),
-		reRule("openai-api-key", openAIKey, func(m []string) bool { return shannon(m[1]) > 3.5 }, "sk-proj-", "sk-svcacct-", "sk-admin-"),
+		{id: "aws-access-token", match: matchAWSKeyID, keywords: []string{"akia", "asia", "abia", "acca", "a3t"}},
+		reRule("openai-api-key", openAIKey, func(m []string) bool {
+			// A key's random part, not a name in kebab case
+			// (sk-admin-dashboard-deployment).
+			k := m[1][strings.IndexByte(m[1][3:], '-')+4:]
+			return shannon(k) > 4 && strings.ContainsAny(k, "0123456789") && strings.ContainsAny(k, upper) && strings.ContainsAny(k, lower)
+		}, "sk-proj-", "sk-svcacct-", "sk-admin-"),
 		reRule("env-default", envDefault, func(m []string) bool { return !placeholder(m[2]) }, "getenv", "environ", "env"),
 		reRule("env-default", jsEnvDefault, func(m []string) bool { return !placeholder(m[2]) }, "process.env"),
 	}
@@ -65,9 +70,10 @@ var (
 	tcpPassword = lazyre.New(`[\w.-]{1,64}:([^\s:@/'"<>]{1,256})@(?:tcp|unix)\(`)
 	// A bearer token written out: "Authorization: Bearer 9fKq2...".
 	bearerToken = lazyre.New(`(?i)\bbearer[ \t]+([A-Za-z0-9._~+/-]{20,512}=*)`)
-	// An AWS access key id after anything but a letter or a digit: gitleaks'
-	// rule wants a word's boundary, which "_" is not (AWS_KEY_AKIA...).
-	awsKeyID = lazyre.New(`(?:^|[^A-Za-z0-9])((?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16})(?:$|[^A-Za-z0-9])`)
+	// An AWS access key id; matchAWSKeyID wants no letter or digit on
+	// either side of it, where gitleaks' rule wants a word's boundary,
+	// which "_" is not (AWS_KEY_AKIA...).
+	awsKeyID = lazyre.New(`(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16}`)
 	// An OpenAI key of a project, service account or admin: its prefix
 	// is the vendor's own, whatever the length after it.
 	openAIKey = lazyre.New(`(?:^|[^A-Za-z0-9])(sk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{32,512})`)
@@ -76,6 +82,28 @@ var (
 	// process.env.API_KEY || "default"
 	jsEnvDefault = lazyre.New(`(?i)process\.env\.(\w*(?:KEY|SECRET|TOKEN|PASS|PWD|CREDENTIAL|AUTH)\w*)\s*(?:\|\||\?\?)\s*["'` + "`" + `]([^"'` + "`" + `\n]{4,512})["'` + "`" + `]`)
 )
+
+const (
+	upper = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	lower = "abcdefghijklmnopqrstuvwxyz"
+)
+
+// matchAWSKeyID finds AWS access key ids (awsKeyID) that no letter or
+// digit touches, of gitleaks' entropy (3 bits a byte: not AKIAXXXX...,
+// not a DNA primer) and not AWS's documented examples (...EXAMPLE). Two
+// ids joined by "_" are two.
+func matchAWSKeyID(text string, from, to int, emit func(start, end int)) {
+	alnum := func(i int) bool {
+		return i >= 0 && i < len(text) && (isLetter(rune(text[i])) || '0' <= text[i] && text[i] <= '9')
+	}
+	for _, m := range awsKeyID().FindAllStringIndex(text[from:to], -1) {
+		s, e := from+m[0], from+m[1]
+		if alnum(s-1) || alnum(e) || shannon(text[s:e]) <= 3 || strings.HasSuffix(text[s:e], "EXAMPLE") {
+			continue
+		}
+		emit(s, e)
+	}
+}
 
 // reRule makes a rule of a regular expression whose last group is the
 // secret, kept where ok says so.
