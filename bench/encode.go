@@ -10,17 +10,21 @@ import (
 )
 
 // An Encoder writes values as JSON lines, as json.Encoder does, with
-// every string in them passed through the redaction first: a benchmark's
-// rows, signals and dumps hold paths, task texts and errors, and what
-// hone writes passes the redaction. The values themselves are left as
-// they were.
+// every string in them, a map's keys included, passed through the
+// redaction first: a benchmark's rows, signals and dumps hold paths, task
+// texts and errors, and what hone writes passes the redaction. The values
+// themselves are left as they were.
 type Encoder struct{ enc *json.Encoder }
 
 // NewEncoder returns an Encoder that writes to w.
 func NewEncoder(w io.Writer) *Encoder { return &Encoder{enc: json.NewEncoder(w)} }
 
-// Encode writes v's JSON, redacted, and a newline.
+// Encode writes v's JSON, redacted, and a newline. A nil Encoder writes
+// nothing, at no cost.
 func (e *Encoder) Encode(v any) error {
+	if e == nil {
+		return nil
+	}
 	c, err := redactedCopy(v)
 	if err != nil {
 		return err

@@ -23,6 +23,9 @@ func TestEncoderRedacts(t *testing.T) {
 			row := Row{ID: "x-1", Repo: "o/r", Files: []string{"a.go", "deploy/" + p.Text}, Error: "clone: " + p.Text}
 			sig := SignalRow{ID: "x-1", Paths: []string{p.Text}, X: [][]float64{{0.25}}, Names: []string{"search"}}
 			var b bytes.Buffer
+			if err := (*Encoder)(nil).Encode(row); err != nil {
+				t.Errorf("a nil Encoder: %v", err)
+			}
 			enc := NewEncoder(&b)
 			for _, v := range []any{row, &sig} {
 				if err := enc.Encode(v); err != nil {
@@ -72,10 +75,23 @@ func TestPackDumpRedacts(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(root, "deploy.go"), []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	res := &hone.Result{Task: "deploy with " + planted.Secret, Files: []hone.File{{Path: "deploy.go", Relevance: 0.9, Reason: "holds " + planted.Secret}}}
-	dir := t.TempDir()
-	if err := dumpPack(dir, Instance{ID: "o__r-1", Repo: "o/r"}, res, root, nil); err != nil {
+	// A file whose path holds the secret: its copy is left out, and the
+	// past lines' key is redacted.
+	secretDir := filepath.Join(root, "keys", planted.Secret)
+	if err := os.MkdirAll(secretDir, 0o755); err != nil {
 		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(secretDir, "a.go"), []byte("package a\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	secretPath := "keys/" + planted.Secret + "/a.go"
+	res := &hone.Result{Task: "deploy with " + planted.Secret, Files: []hone.File{{Path: "deploy.go", Relevance: 0.9, Reason: "holds " + planted.Secret}, {Path: secretPath, Relevance: 0.5}}}
+	dir := t.TempDir()
+	if err := dumpPack(dir, Instance{ID: "o__r-1", Repo: "o/r"}, res, root, map[string][]string{secretPath: {"package a"}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "o__r-1", "keys")); !os.IsNotExist(err) {
+		t.Errorf("the file whose path holds the secret was copied: %v", err)
 	}
 	copied, err := os.ReadFile(filepath.Join(dir, "o__r-1", "deploy.go"))
 	if err != nil {
@@ -93,7 +109,7 @@ func TestPackDumpRedacts(t *testing.T) {
 	if got, want := strings.Count(string(copied), "\n"), strings.Count(src, "\n"); got != want {
 		t.Errorf("the copy has %d lines, the file %d", got, want)
 	}
-	if !strings.Contains(res.Files[0].Reason, planted.Secret) {
+	if !strings.Contains(res.Files[0].Reason, planted.Secret) || res.Files[1].Path != secretPath {
 		t.Error("the dump changed the result it was given")
 	}
 }

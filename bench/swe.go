@@ -441,7 +441,7 @@ func RunSWE(ctx context.Context, cfg SWEConfig) ([]Row, error) {
 		byRepo[in.Repo] = append(byRepo[in.Repo], in)
 	}
 	var rows []Row
-	enc := NewEncoder(io.Discard)
+	var enc *Encoder
 	if cfg.Out != nil {
 		enc = NewEncoder(cfg.Out)
 	}

@@ -379,8 +379,9 @@ func shorter(a, b string) bool {
 // 0 when the file kept changing as it was read: the content is then the
 // last read. err says why a file could not be read: an fs.ErrNotExist for
 // one that vanished since the walk met it, is no longer a regular file (a
-// link, a folder, a FIFO), or turned binary or grew past maxSize
-// (negative for no limit).
+// folder, a FIFO, or a link where the open does not follow links: Linux,
+// macOS and the BSDs but NetBSD, whose EFTYPE counts it unreadable), or
+// turned binary or grew past maxSize (negative for no limit).
 func readFile(root string, f walk.File, walked, maxSize int64) (src []byte, read walk.File, checked int64, err error) {
 	if f.Kind.Has(walk.Secret) {
 		return nil, f, walked, nil
