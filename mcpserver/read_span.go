@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -38,6 +39,9 @@ type SpanResult struct {
 	// the start_line and start_column of the next call.
 	NextLine   int `json:"next_line,omitempty"`
 	NextColumn int `json:"next_column,omitempty"`
+	// Text is the answer's text, the lines with their numbers: some
+	// clients hand the model the structured form alone.
+	Text string `json:"text"`
 }
 
 // Bounds of one read.
@@ -129,7 +133,7 @@ func (s *Server) readSpan(ctx context.Context, req *mcp.CallToolRequest, in Span
 		if i == 0 && ln.from > 0 {
 			out.StartColumn = ln.from + 1
 		}
-		if tokens := pack.CountTokens(text); used+tokens > maxAnswerTokens {
+		if tokens := escapedTokens(text); used+tokens > spanRoom {
 			if i > 0 {
 				// Whole lines only past the first: read on from the next.
 				out.EndLine, out.Truncated = ln.no-1, true
@@ -139,14 +143,14 @@ func (s *Server) readSpan(ctx context.Context, req *mcp.CallToolRequest, in Span
 			lo, hi := 1, n
 			for lo < hi {
 				mid := (lo + hi + 1) / 2
-				if t, _ := ln.show(mid); pack.CountTokens(t) <= maxAnswerTokens {
+				if t, _ := ln.show(mid); escapedTokens(t) <= spanRoom {
 					lo = mid
 				} else {
 					hi = mid - 1
 				}
 			}
 			text, n = ln.show(lo)
-			used += pack.CountTokens(text)
+			used += escapedTokens(text)
 		} else {
 			used += tokens
 		}
@@ -165,7 +169,23 @@ func (s *Server) readSpan(ctx context.Context, req *mcp.CallToolRequest, in Span
 	if out.NextLine > 0 && out.NextColumn == 0 {
 		fmt.Fprintf(&b, "(Cut at line %d to stay within the answer size: read on from start_line %d.)\n", out.EndLine, out.NextLine)
 	}
-	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: b.String()}}}, out, nil
+	out.Text = b.String()
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: out.Text}}}, out, nil
+}
+
+// spanRoom bounds the tokens of read_span's lines as JSON writes them in
+// the structured form, whose escapes (\n, \t, \") make code longer in
+// tokens than its text: the room maxAnswerTokens leaves the form's other
+// fields and the note of a cut.
+const spanRoom = maxAnswerTokens - 200
+
+// escapedTokens counts the tokens of a text as a JSON string.
+func escapedTokens(s string) int {
+	b, err := json.Marshal(s)
+	if err != nil {
+		return pack.CountTokens(s)
+	}
+	return pack.CountTokens(string(b))
 }
 
 // spanLine is a line read_span shows: its number, its size in bytes, and

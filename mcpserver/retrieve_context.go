@@ -49,9 +49,13 @@ type RetrieveResult struct {
 	PastCommits []hone.PastCommit `json:"past_commits,omitempty"`
 	StopReason  string            `json:"stop_reason"`
 	Notice      string            `json:"notice,omitempty"`
+	// Pack is the context pack, the answer's text: the files, why each
+	// matters, and their code within the budget. Some clients hand the
+	// model the structured form alone, so it holds the text too.
+	Pack string `json:"pack"`
 	// Omitted lists what the pack left out for its budget, the most worth
-	// first, as many as the answer's size leaves room for; OmittedMore
-	// counts the rest, which the list leaves out.
+	// first, as many as a quarter of the budget holds (and the answer's
+	// size leaves room for); OmittedMore counts the rest.
 	Omitted     []string `json:"omitted"`
 	OmittedMore int      `json:"omitted_more,omitempty"`
 	Tokens      int      `json:"tokens"`
@@ -104,6 +108,9 @@ func (s *Server) retrieveContext(ctx context.Context, req *mcp.CallToolRequest, 
 	// on between round trips sends none once the call that started it
 	// has its answer.
 	progress := progressOf(ctx, req)
+	if in.MaxCycles < 0 || in.MaxCycles > hone.MaxCycles {
+		return nil, RetrieveResult{}, fmt.Errorf("max_cycles must be from 1 to %d, or 0 for the default (%d), not %d", hone.MaxCycles, hone.DefaultMaxCycles, in.MaxCycles)
+	}
 	if in.BudgetTokens > maxAnswerTokens {
 		return nil, RetrieveResult{}, fmt.Errorf("budget_tokens must be at most %d, not %d: an answer holds that many tokens at most", maxAnswerTokens, in.BudgetTokens)
 	}
@@ -192,10 +199,44 @@ func (s *Server) answer(ctx context.Context, ss *mcp.ServerSession, progress fun
 	if err != nil {
 		s.log.Warn("read the past commits' lines for the pack", "err", err)
 	}
-	budget = packBudget(res, budget)
-	p := packWithin(res, ix.Root, pack.Options{Budget: budget, BudgetName: "budget_tokens", PastLines: past}, "")
-	call, out := answerOf(res, p, "", budget)
+	call, out := answerWithin(res, ix.Root, pack.Options{Budget: budget, BudgetName: "budget_tokens", PastLines: past}, "")
 	return call, out, nil
+}
+
+// answerWithin builds retrieve_context's answer within opts.Budget, the
+// caller's budget, and within maxAnswerTokens in each of its forms: the
+// text, and the structured form that holds it (some clients hand the model
+// one, some the other). JSON's escapes make the text's code a sixth
+// longer or so in tokens, so a pack whose structured form is over is
+// built again in less.
+func answerWithin(res *hone.Result, root string, opts pack.Options, head string) (*mcp.CallToolResult, RetrieveResult) {
+	asked := opts.Budget
+	opts.Budget = packBudget(res, opts.Budget)
+	limit := maxAnswerTokens - structuredSlack - omittedRoom
+	var (
+		p    *pack.Pack
+		text string
+		out  RetrieveResult
+	)
+	for try := 0; ; try++ {
+		p = packWithin(res, root, opts, head)
+		text = p.Text
+		if head != "" && pack.CountTokens(head+text) <= opts.Budget {
+			text = head + text
+		}
+		out = structuredOf(res, p)
+		out.Pack = text
+		n := structuredTokens(out)
+		if n <= limit || try == 3 || opts.Budget <= pack.MinBudget {
+			break
+		}
+		opts.Budget = max(pack.MinBudget, opts.Budget*limit/n*97/100)
+	}
+	// The list of what was left out takes a quarter of the budget at
+	// most: a small budget asked for a small answer.
+	room := min(maxAnswerTokens, structuredTokens(out)+max(asked/4, minOmittedRoom))
+	listOmitted(&out, p.Omitted, room)
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}, out
 }
 
 // packWithin builds the pack so that the answer, head with it, stays
@@ -236,23 +277,6 @@ func (s *Server) runOptions(in RetrieveParams, ev hone.Evaluator, note string) (
 			res.Notice += n
 		}
 	}
-}
-
-// answerOf is retrieve_context's answer: head, then the pack's text, and the
-// result's structured form. The answer stays within budget: head goes in
-// where it fits (a budget too small for the pack built again in what it
-// leaves, see packWithin). The structured
-// form lists as much of what the pack left out as keeps the whole answer,
-// text and structured form together, within maxAnswerTokens (budget is
-// packBudget's, which leaves room for the rest of it).
-func answerOf(res *hone.Result, p *pack.Pack, head string, budget int) (*mcp.CallToolResult, RetrieveResult) {
-	out := structuredOf(res, p)
-	text := p.Text
-	if head != "" && pack.CountTokens(head+text) <= budget {
-		text = head + text
-	}
-	listOmitted(&out, p.Omitted, maxAnswerTokens-pack.CountTokens(text))
-	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}, out
 }
 
 // structuredOf is the structured form of a result and its pack, but for
@@ -330,13 +354,16 @@ func structuredTokens(v any) int {
 
 // omittedRoom is the room packBudget leaves the structured form's list of
 // what the pack left out, at least: a pack at the largest budget still
-// lists its first omissions there.
-const omittedRoom = 1000
+// lists its first omissions there. minOmittedRoom is the list's room
+// however small the budget.
+const (
+	omittedRoom    = 1000
+	minOmittedRoom = 200
+)
 
 // packBudget is the budget of a result's pack: budget, but no more than
-// what maxAnswerTokens leaves once the structured form and omittedRoom
-// are counted, so that the text and the structured form together stay
-// within maxAnswerTokens. It is pack.MinBudget at least.
+// what maxAnswerTokens leaves once the rest of the structured form and
+// omittedRoom are counted. It is pack.MinBudget at least.
 func packBudget(res *hone.Result, budget int) int {
 	room := maxAnswerTokens - structuredTokens(structuredOf(res, &pack.Pack{})) - structuredSlack - omittedRoom
 	return max(min(budget, room), pack.MinBudget)

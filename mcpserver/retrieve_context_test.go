@@ -1,7 +1,9 @@
 package mcpserver
 
 import (
+	"cmp"
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -100,10 +102,11 @@ func TestRetrieveNamesNotUTF8(t *testing.T) {
 	}
 }
 
-// retrieve_context's whole answer, its text and its structured form
-// together, stays within maxAnswerTokens however much the pack leaves out:
-// the structured form lists the most worth first, as the text does, and
-// counts the rest.
+// retrieve_context's answer, its text and its structured form (which
+// holds the text: some clients hand the model that alone), each stays
+// within maxAnswerTokens however much the pack leaves out: the structured
+// form lists the most worth first, as the text does, as many as a quarter
+// of the budget holds, and counts the rest.
 func TestRetrieveOmittedBounded(t *testing.T) {
 	var src strings.Builder
 	for i := range 6000 {
@@ -114,7 +117,7 @@ func TestRetrieveOmittedBounded(t *testing.T) {
 		t.Fatal(err)
 	}
 	cs := connect(t, repo)
-	for _, budget := range []int{0, 6000, maxAnswerTokens} {
+	for _, budget := range []int{0, 700, 6000, maxAnswerTokens} {
 		args := map[string]any{"task": "calc_item sum items"}
 		if budget > 0 {
 			args["budget_tokens"] = budget
@@ -124,8 +127,18 @@ func TestRetrieveOmittedBounded(t *testing.T) {
 			t.Fatalf("budget %d: %s", budget, text)
 		}
 		out, raw := structuredAs[RetrieveResult](t, res.StructuredContent)
-		if n := pack.CountTokens(text) + pack.CountTokens(raw); n > maxAnswerTokens {
-			t.Errorf("budget %d: the answer holds %d tokens (text %d), over %d", budget, n, pack.CountTokens(text), maxAnswerTokens)
+		if n := pack.CountTokens(text); n > min(cmp.Or(budget, defaultBudget), maxAnswerTokens) {
+			t.Errorf("budget %d: the text holds %d tokens", budget, n)
+		}
+		if n := pack.CountTokens(raw); n > maxAnswerTokens {
+			t.Errorf("budget %d: the structured form holds %d tokens (text %d), over %d", budget, n, pack.CountTokens(text), maxAnswerTokens)
+		}
+		if out.Pack != text {
+			t.Errorf("budget %d: the structured form's pack is not the text", budget)
+		}
+		listed, _ := json.Marshal(out.Omitted)
+		if n := pack.CountTokens(string(listed)); n > max(cmp.Or(budget, defaultBudget)/4, minOmittedRoom)+structuredSlack {
+			t.Errorf("budget %d: the omitted list holds %d tokens", budget, n)
 		}
 		t.Logf("budget %d: text %d, json %d, listed %d, more %d, tokens %d", budget, pack.CountTokens(text), pack.CountTokens(raw), len(out.Omitted), out.OmittedMore, out.Tokens)
 		if len(out.Omitted) == 0 || out.OmittedMore == 0 {

@@ -51,14 +51,12 @@ func (s *Server) retrieveZoekt(ctx context.Context, task string, opts hone.Optio
 	}
 	noted(res)
 	head := "Searched: " + res.Repo + "\n\n"
-	budget = packBudget(res, budget)
-	p := packWithin(res, tree, pack.Options{Budget: budget, BudgetName: "budget_tokens"}, head)
+	call, out := answerWithin(res, tree, pack.Options{Budget: budget, BudgetName: "budget_tokens"}, head)
 	// The result's files, and the rest of what was fetched, stay for
 	// read_span.
 	if err := keepFiles(tree, s.root); err != nil {
 		s.log.Warn("keep the fetched files", "err", err)
 	}
-	call, out := answerOf(res, p, head, budget)
 	return call, out, nil
 }
 
