@@ -12,6 +12,7 @@ import (
 	"os"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 	"unicode/utf8"
@@ -371,6 +372,37 @@ type boundedConn struct {
 	ending error
 }
 
+// protocolError gives an error of the SDK's own that has no JSON-RPC
+// code (it sends such as code 0, which JSON-RPC has not) its code, and
+// says what to do where the client broke the session's order.
+func protocolError(err error) error {
+	var we *jsonrpc.Error
+	if errors.As(err, &we) && we.Code != 0 {
+		return err
+	}
+	msg := err.Error()
+	switch {
+	case strings.Contains(msg, "during session initialization"):
+		return &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: msg + ": send initialize first, then notifications/initialized once its reply comes"}
+	case strings.Contains(msg, `duplicate "initialize"`):
+		return &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: msg + ": the session is initialized already; send initialize once a session"}
+	}
+	return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: msg}
+}
+
+// unanswered takes one of the server's requests to the client out of
+// asked and returns an error reply to it, made in the client's place;
+// nil when none is left.
+func (c *boundedConn) unanswered() *jsonrpc.Response {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for id := range c.asked {
+		delete(c.asked, id)
+		return &jsonrpc.Response{ID: id, Error: &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "the client closed its input before it answered"}}
+	}
+	return nil
+}
+
 // awaiting reports whether the server waits on a reply from the client.
 func (c *boundedConn) awaiting() bool {
 	c.mu.Lock()
@@ -415,9 +447,29 @@ func (c *boundedConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 			// slots, and the server reads no more than the slots and
 			// the queue hold.
 			if errors.Is(c.ending, io.EOF) {
+				// What the server asked the client (its model's
+				// verdicts) can have no answer now: each is answered
+				// with an error in the client's place, so that the
+				// run goes on without it.
+				if resp := c.unanswered(); resp != nil {
+					return resp, nil
+				}
 				c.drain(ctx, drainLimit)
 			}
 			return nil, c.ending
+		}
+		if free != nil {
+			// A request that waits goes first when a slot is free:
+			// a notification read after it (initialized, after
+			// initialize) must not overtake it.
+			select {
+			case free <- struct{}{}:
+				req := c.queue[0]
+				c.queue = c.queue[1:]
+				c.admit(req)
+				return req, nil
+			default:
+			}
 		}
 		msgs := c.msgs
 		if c.ending != nil || len(c.queue) >= cap(c.slots) && !c.awaiting() {
@@ -550,7 +602,7 @@ func (c *boundedConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 		// method's name, whatever its size): it goes out short and
 		// redacted, as a tool's errors do (cutErrors).
 		r := *resp
-		r.Error = safeError(resp.Error)
+		r.Error = protocolError(safeError(resp.Error))
 		msg = &r
 	}
 	if req, ok := msg.(*jsonrpc.Request); ok && req.IsCall() {

@@ -499,6 +499,85 @@ func TestRepliesBeforeTheInputsEnd(t *testing.T) {
 	}
 }
 
+// A call before initialize, or a second initialize, is refused with
+// JSON-RPC's code for an invalid request and what to do, not the SDK's
+// code 0.
+func TestSessionOrderErrors(t *testing.T) {
+	w := serveWire(t, quietServer(t), &Transport{}, 16)
+	w.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"read_span","arguments":{"path":"a","start_line":1}}}`)
+	r, ok := w.await("1")
+	if !ok || r.Error == nil || r.Error.Code != jsonrpc.CodeInvalidRequest || !strings.Contains(r.Error.Message, "send initialize first") {
+		t.Errorf("a call before initialize: %+v", r.Error)
+	}
+	w.initialize()
+	w.send(`{"jsonrpc":"2.0","id":2,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"test","version":"0"}}}`)
+	r, ok = w.await("2")
+	if !ok || r.Error == nil || r.Error.Code == 0 {
+		t.Errorf("a second initialize: %+v", r.Error)
+	}
+}
+
+// Arguments that are not an object of named values are refused in the
+// tool's terms, not Go's.
+func TestArgumentsNotAnObject(t *testing.T) {
+	w := serveWire(t, quietServer(t), &Transport{}, 16)
+	w.initialize()
+	w.send(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"retrieve_context","arguments":"auth"}}`)
+	r, ok := w.await("7")
+	if !ok {
+		t.Fatal("no reply")
+	}
+	msg := string(r.Result)
+	if r.Error != nil {
+		msg = r.Error.Message
+	}
+	if !strings.Contains(msg, "the arguments must be a JSON object of named values, not a string") || strings.Contains(msg, "map[string]") {
+		t.Errorf("arguments a string: %s", msg)
+	}
+}
+
+// A client that closes its input while the server waits on its model's
+// verdict (sampling) still gets its reply at once: the server answers its
+// own question in the client's place and goes on without the model,
+// rather than wait out drainLimit.
+func TestInputsEndAnswersWhatTheServerAsked(t *testing.T) {
+	w := serveWire(t, quietServer(t), &Transport{}, 16)
+	w.send(`{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{"sampling":{}},"clientInfo":{"name":"test","version":"0"}}}`)
+	if r, ok := w.await(`"init"`); !ok || r.Error != nil {
+		t.Fatalf("initialize: %+v", r)
+	}
+	w.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	w.send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"retrieve_context","arguments":{"task":"token expiry","budget_tokens":300,"use_my_model":true}}}`)
+	// The server asks the client's model.
+	for {
+		_, line, ok := w.next()
+		if !ok {
+			t.Fatal("the server asked the client nothing")
+		}
+		if strings.Contains(line, `"sampling/createMessage"`) {
+			break
+		}
+	}
+	start := time.Now()
+	w.in.Close()
+	for {
+		r, line, ok := w.next()
+		if !ok {
+			t.Fatal("no reply to the call once the input ended")
+		}
+		if string(r.ID) != "2" {
+			continue
+		}
+		if r.Error != nil || strings.Contains(line, `"isError":true`) {
+			t.Errorf("the call failed: %.300s", line)
+		}
+		break
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("the reply took %v after the input ended", d)
+	}
+}
+
 // A request's id is free again once its reply is read: a client that
 // sends each ping under the same id, after the last one's reply, is never
 // told that one is still in progress.

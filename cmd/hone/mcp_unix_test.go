@@ -1,0 +1,58 @@
+//go:build unix
+
+package main
+
+import (
+	"bufio"
+	"io"
+	"os"
+	"os/exec"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// hone mcp stops on SIGTERM, as an MCP client ends its server, with its
+// input still open: it says so and exits, rather than die by the signal
+// with its indexes open.
+func TestMCPStopsOnSIGTERM(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds hone and runs its server")
+	}
+	bin := buildHone(t)
+	cmd := exec.Command(bin, "mcp", "--repo", "../../testdata/repos/auth-expiry")
+	cmd.Env = append(os.Environ(), "HONE_INDEX_DIR="+t.TempDir())
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.Close()
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	io.WriteString(in, `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`+"\n")
+	if line, err := bufio.NewReader(out).ReadString('\n'); err != nil || !strings.Contains(line, `"id":0`) {
+		t.Fatalf("initialize: %q, %v", line, err)
+	}
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		if cmd.ProcessState.ExitCode() != 130 || !strings.Contains(stderr.String(), "hone: interrupted") {
+			t.Errorf("after SIGTERM: %v, exit %d, stderr:\n%s", err, cmd.ProcessState.ExitCode(), stderr.String())
+		}
+	case <-time.After(20 * time.Second):
+		cmd.Process.Kill()
+		t.Fatal("hone mcp did not stop on SIGTERM")
+	}
+}
