@@ -29,7 +29,9 @@ func ThresholdText(t float64) string {
 
 // Defaults of the loop.
 const (
-	DefaultMaxCycles  = 3
+	DefaultMaxCycles = 3
+	// MaxCycles bounds Options.MaxCycles.
+	MaxCycles         = 10
 	DefaultThreshold  = 0.7
 	DefaultCandidates = 25
 	// MaxCandidates bounds Options.Candidates: a cycle evaluates no more
@@ -448,8 +450,8 @@ func (o Options) Check() error {
 	if o.MaxFiles < 1 {
 		return optionErr("max files must be at least 1, not %d", o.MaxFiles)
 	}
-	if o.MaxCycles < 1 || o.MaxCycles > 10 {
-		return optionErr("max cycles must be between 1 and 10, not %d", o.MaxCycles)
+	if o.MaxCycles < 1 || o.MaxCycles > MaxCycles {
+		return optionErr("max cycles must be between 1 and %d, not %d", MaxCycles, o.MaxCycles)
 	}
 	if !(o.Threshold > 0 && o.Threshold <= 1) { // NaN too
 		return optionErr("threshold must be in (0, 1], not %g", o.Threshold)

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -147,9 +148,38 @@ func safeError(err error) error {
 // its field: a number past the field's type, a fraction for a count.
 var decodeFailed = regexp.MustCompile(`^json: cannot unmarshal .* into Go struct field [\w.]*\.(\w+) of type (\w+)`)
 
-// wrongType matches the schema validator's message for an argument of the
-// wrong JSON type: its name, its type and the type it must have.
-var wrongType = regexp.MustCompile(`(?s)validating /properties/(\w+): type: .* has type "(\w+)", want "(\w+)"$`)
+// The schema validator's messages, and Go's, that argumentError says
+// again in the terms of the tool's arguments:
+var (
+	// an argument of the wrong JSON type: its name, its type and the
+	// type, or the types, it must have;
+	wrongType = regexp.MustCompile(`(?s)validating /properties/(\w+): type: .* has type "(\w+)", want (?:one of )?"([\w, ]+)"$`)
+	// arguments the tool needs, left out;
+	missingArgs = regexp.MustCompile(`required: missing properties: \[(.*)\]$`)
+	// arguments the tool has not;
+	unknownArgs = regexp.MustCompile(`unexpected additional properties \[(.*)\]$`)
+	// arguments that are not a JSON object of named values: Go names
+	// the value's type, or quotes the value.
+	notObject = regexp.MustCompile(`json: cannot unmarshal (.+) into Go value of type map\[string\]`)
+)
+
+// quotedNames are the names of a validator's list, ["a" "b"], as a
+// person writes them: a and b, each cut to maxEcho bytes; and how many.
+func quotedNames(list string) (string, int) {
+	var names []string
+	for _, q := range regexp.MustCompile(`"(?:[^"\\]|\\.)*"`).FindAllString(list, -1) {
+		if s, err := strconv.Unquote(q); err == nil {
+			names = append(names, cut(s))
+		}
+	}
+	switch len(names) {
+	case 0:
+		return cut(list), 1
+	case 1:
+		return names[0], 1
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1], len(names)
+}
 
 // jsonType is a JSON type as a person says it.
 func jsonType(t string) string {
@@ -172,6 +202,26 @@ func jsonType(t string) string {
 	return t
 }
 
+// valueType is the JSON type of a value Go's message names: by its
+// type's name, or quoted.
+func valueType(s string) string {
+	if v, err := strconv.Unquote(s); err == nil {
+		switch {
+		case strings.HasPrefix(v, `"`):
+			return "a string"
+		case strings.HasPrefix(v, "["):
+			return "an array"
+		case v == "true" || v == "false":
+			return "true or false"
+		case v == "null":
+			return "null"
+		case v != "":
+			return "a number"
+		}
+	}
+	return jsonType(s)
+}
+
 // maxIntArgument is the largest whole number a tool's argument may be:
 // the largest 64-bit float below 2^63, as JSON's numbers reach the tools
 // as floats.
@@ -183,8 +233,33 @@ const maxIntArgument = 1<<63 - 1<<10
 func argumentError(msg string) string {
 	if m := wrongType.FindStringSubmatch(msg); m != nil {
 		// The schema's message repeats the value before what it wants:
-		// a long value, cut, would leave out what to give.
-		return fmt.Sprintf("%s must be %s, not %s: give another value, or leave it out if it may be", m[1], jsonType(m[3]), jsonType(m[2]))
+		// a long value, cut, would leave out what to give. An optional
+		// argument may be null too, which no one means to give.
+		var want []string
+		for _, t := range strings.Split(m[3], ", ") {
+			if t != "null" {
+				want = append(want, jsonType(t))
+			}
+		}
+		has := jsonType(m[2])
+		if m[2] == "number" && slices.Contains(want, "a whole number") {
+			has = "a fraction"
+		}
+		return fmt.Sprintf("%s must be %s, not %s: give another value, or leave it out if it may be", m[1], strings.Join(want, " or "), has)
+	}
+	if m := missingArgs.FindStringSubmatch(msg); m != nil {
+		names, n := quotedNames(m[1])
+		if n > 1 {
+			return fmt.Sprintf("%s are needed: give them (tools/list describes each argument)", names)
+		}
+		return fmt.Sprintf("%s is needed: give it (tools/list describes each argument)", names)
+	}
+	if m := unknownArgs.FindStringSubmatch(msg); m != nil {
+		names, _ := quotedNames(m[1])
+		return fmt.Sprintf("%s: no such argument of this tool; tools/list names its arguments", names)
+	}
+	if m := notObject.FindStringSubmatch(msg); m != nil {
+		return fmt.Sprintf("the arguments must be a JSON object of named values, not %s: e.g. {\"task\": \"...\"}", valueType(m[1]))
 	}
 	m := decodeFailed.FindStringSubmatch(msg)
 	if m == nil {

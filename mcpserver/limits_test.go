@@ -41,7 +41,15 @@ func TestInputLimits(t *testing.T) {
 		{"start_line a 2 MB string", "read_span", map[string]any{"path": "a.go", "start_line": mid}, "start_line must be a whole number, not a string"},
 		{"path null", "read_span", map[string]any{"path": nil, "start_line": 1}, "path must be a string, not null"},
 		{"path an array", "read_span", map[string]any{"path": []string{"a"}, "start_line": 1}, "path must be a string, not an array"},
-		{"a 2 MB argument name", "read_span", map[string]any{"path": "a.go", "start_line": 1, mid: 1}, "unexpected additional properties"},
+		{"a 2 MB argument name", "read_span", map[string]any{"path": "a.go", "start_line": 1, mid: 1}, ": no such argument of this tool; tools/list names its arguments"},
+		{"an unknown argument", "retrieve_context", map[string]any{"task": "token expiry", "bogus": 1}, "bogus: no such argument of this tool"},
+		{"two unknown arguments", "search_code", map[string]any{"query": "token", "bogus": 1, "other": 2}, "bogus and other: no such argument"},
+		{"no task", "retrieve_context", map[string]any{}, "task is needed: give it"},
+		{"no path nor start_line", "read_span", map[string]any{}, "path and start_line are needed: give them"},
+		{"a glob for a list", "retrieve_context", map[string]any{"task": "token expiry", "include": "src/**"}, "include must be an array, not a string"},
+		{"a fraction for a count", "retrieve_context", map[string]any{"task": "token expiry", "budget_tokens": 1.5}, "budget_tokens must be a whole number, not a fraction"},
+		{"max_cycles below 0", "retrieve_context", map[string]any{"task": "token expiry", "max_cycles": -3}, "max_cycles must be from 1 to 10, or 0 for the default (3), not -3"},
+		{"max_cycles over 10", "retrieve_context", map[string]any{"task": "token expiry", "max_cycles": 11}, "max_cycles must be from 1 to 10"},
 		// Globs that are none, and counts below any default, are refused
 		// as the command line refuses them, not taken for the default.
 		{"a bracket that does not close", "search_code", map[string]any{"query": "token", "include": []string{"["}}, `bad glob "[" in include: check its brackets and braces`},

@@ -17,6 +17,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -139,6 +140,7 @@ func (s *Server) repo(ctx context.Context, ss *mcp.ServerSession) (string, error
 		return s.root, nil
 	}
 	var unusable []string // the client's roots that are no local folder
+	unanswered := false   // the client did not answer roots/list in time
 	if clientHasRoots(ss) {
 		// A client that said it has roots may still answer that it has
 		// no such method; one that did not say so is not asked, for
@@ -169,6 +171,7 @@ func (s *Server) repo(ctx context.Context, ss *mcp.ServerSession) (string, error
 		} else if ctx.Err() != nil {
 			return "", ctx.Err()
 		} else {
+			unanswered = errors.Is(err, context.DeadlineExceeded)
 			s.log.Info("the client named no workspace roots", "err", err)
 		}
 	}
@@ -182,16 +185,27 @@ func (s *Server) repo(ctx context.Context, ss *mcp.ServerSession) (string, error
 		}
 		return "", fmt.Errorf("no repository: the client's workspace roots (%s) are no local folder (a file:// URI of a folder that exists, outside .git), and hone mcp did not start in a git repository; start it with --repo DIR", quote(named))
 	}
+	if unanswered {
+		return "", fmt.Errorf("no repository: the client did not answer roots/list, which names its workspace folders, within %v, and hone mcp did not start in a git repository; start it with --repo DIR", rootsTimeout)
+	}
 	return "", errors.New("no repository: the client named no workspace folder (MCP roots), and hone mcp did not start in a git repository; start it with --repo DIR")
 }
 
-// rootDir turns a root's file:// URI into a folder that exists.
+// rootDir turns a root's file:// URI into a folder that exists on this
+// machine: its host empty or localhost, not another machine's folder of
+// the same path (on Windows, a share's UNC path, \\host\share).
 func rootDir(uri string) (string, bool) {
 	u, err := url.Parse(uri)
 	if err != nil || u.Scheme != "file" || u.Path == "" {
 		return "", false
 	}
 	dir := filepath.FromSlash(u.Path)
+	if u.Host != "" && !strings.EqualFold(u.Host, "localhost") {
+		if runtime.GOOS != "windows" {
+			return "", false
+		}
+		dir = `\\` + u.Host + dir
+	}
 	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() || walk.InGitDir(dir) {
 		return "", false
 	}
@@ -208,9 +222,43 @@ func (s *Server) MCP() *mcp.Server {
 	s.addIndexStatus(srv)
 	s.addReindex(srv)
 	srv.AddReceivingMiddleware(redactResults, agreedVersion)
-	// Outermost: no error repeats more than a little of its input.
-	srv.AddReceivingMiddleware(cutErrors)
+	// Outermost: no error repeats more than a little of its input, and
+	// the log says what each call was, as the client got it.
+	srv.AddReceivingMiddleware(s.logCalls, cutErrors)
 	return srv
+}
+
+// logCalls logs each tool call once it is answered: the tool, how long
+// it took, and its error, as the client got it (cut and redacted), so
+// that an agent's session can be followed in the server's log.
+func (s *Server) logCalls(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		if method != "tools/call" {
+			return next(ctx, method, req)
+		}
+		start := time.Now()
+		res, err := next(ctx, method, req)
+		tool := ""
+		if p, ok := req.GetParams().(*mcp.CallToolParamsRaw); ok {
+			tool = redact.Line(cut(p.Name))
+		}
+		attrs := []any{"tool", tool, "ms", time.Since(start).Milliseconds()}
+		switch r, _ := res.(*mcp.CallToolResult); {
+		case err != nil:
+			s.log.Info("tool call failed", append(attrs, "err", err.Error())...)
+		case r != nil && r.IsError:
+			msg := ""
+			for _, c := range r.Content {
+				if t, ok := c.(*mcp.TextContent); ok {
+					msg += t.Text
+				}
+			}
+			s.log.Info("tool call refused", append(attrs, "err", msg)...)
+		default:
+			s.log.Info("tool call", attrs...)
+		}
+		return res, err
+	}
 }
 
 // Run serves over a transport until the client goes, then closes the

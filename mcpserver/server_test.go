@@ -8,7 +8,9 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/hone-tools/hone"
@@ -224,4 +226,45 @@ func TestRetrieveContextWithinBudget(t *testing.T) {
 			t.Errorf("budget %d: the answer holds %d tokens", budget, n)
 		}
 	}
+}
+
+// The server's log says what each tool call was: the tool, its time, and
+// its error as the client got it.
+func TestCallsLogged(t *testing.T) {
+	var log syncBuffer
+	srv, err := New(fixture, t.TempDir(), slog.New(slog.NewTextHandler(&log, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	cs := connectServer(t, srv)
+	call(t, cs, "read_span", map[string]any{"path": "src/auth/tokens.ts", "start_line": 1, "end_line": 3})
+	call(t, cs, "read_span", map[string]any{"path": "../outside.ts", "start_line": 1})
+	got := log.String()
+	for _, want := range []*regexp.Regexp{
+		regexp.MustCompile(`msg="tool call" tool=read_span ms=\d+`),
+		regexp.MustCompile(`msg="tool call refused" tool=read_span ms=\d+ err=".*outside`),
+	} {
+		if !want.MatchString(got) {
+			t.Errorf("the log lacks %s:\n%s", want, got)
+		}
+	}
+}
+
+// syncBuffer is a buffer safe for a logger's and a test's goroutines.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }

@@ -357,3 +357,26 @@ func TestWorkspaceTooBroad(t *testing.T) {
 		w.close()
 	}
 }
+
+// rootDir takes a file:// URI of a folder on this machine, and no other
+// machine's folder of the same path.
+func TestRootDir(t *testing.T) {
+	dir := t.TempDir()
+	slash := filepath.ToSlash(dir)
+	for _, tt := range []struct {
+		uri string
+		ok  bool
+	}{
+		{"file://" + slash, true},
+		{"file://localhost" + slash, true},
+		{"file://LOCALHOST" + slash, true},
+		{"file://otherhost" + slash, false}, // on Windows, a share that does not exist
+		{"https://example.com" + slash, false},
+		{"file://" + slash + "/missing", false},
+	} {
+		got, ok := rootDir(tt.uri)
+		if ok != tt.ok || ok && got != dir {
+			t.Errorf("rootDir(%q) = %q, %v; want ok %v", tt.uri, got, ok, tt.ok)
+		}
+	}
+}
