@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/big"
 	"regexp"
 	"slices"
 	"strconv"
@@ -158,6 +159,9 @@ var (
 	missingArgs = regexp.MustCompile(`required: missing properties: \[(.*)\]$`)
 	// arguments the tool has not;
 	unknownArgs = regexp.MustCompile(`unexpected additional properties \[(.*)\]$`)
+	// a number out of its argument's range: its name, which end, the
+	// number as given and the bound;
+	outOfRange = regexp.MustCompile(`validating /properties/(\w+): (minimum|maximum): (\S+) is (?:less|greater) than (\S+)$`)
 	// arguments that are not a JSON object of named values: Go names
 	// the value's type, or quotes the value.
 	notObject = regexp.MustCompile(`json: cannot unmarshal (.+) into Go value of type map\[string\]`)
@@ -246,6 +250,20 @@ func argumentError(msg string) string {
 			has = "a fraction"
 		}
 		return fmt.Sprintf("%s must be %s, not %s: give another value, or leave it out if it may be", m[1], strings.Join(want, " or "), has)
+	}
+	if m := outOfRange.FindStringSubmatch(msg); m != nil {
+		end := "at least"
+		if m[2] == "maximum" {
+			end = "at most"
+		}
+		limit, _ := strconv.ParseFloat(m[4], 64)
+		// The validator writes the number as a fraction (-3/1).
+		given := cut(m[3])
+		if r, ok := new(big.Rat).SetString(m[3]); ok {
+			f, _ := r.Float64()
+			given = strconv.FormatFloat(f, 'g', -1, 64)
+		}
+		return fmt.Sprintf("%s must be %s %g, not %s: give another value, or leave it out for the default", m[1], end, limit, given)
 	}
 	if m := missingArgs.FindStringSubmatch(msg); m != nil {
 		names, n := quotedNames(m[1])

@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -48,25 +49,25 @@ func TestInputLimits(t *testing.T) {
 		{"no path nor start_line", "read_span", map[string]any{}, "path and start_line are needed: give them"},
 		{"a glob for a list", "retrieve_context", map[string]any{"task": "token expiry", "include": "src/**"}, "include must be an array, not a string"},
 		{"a fraction for a count", "retrieve_context", map[string]any{"task": "token expiry", "budget_tokens": 1.5}, "budget_tokens must be a whole number, not a fraction"},
-		{"max_cycles below 0", "retrieve_context", map[string]any{"task": "token expiry", "max_cycles": -3}, "max_cycles must be from 1 to 10, or 0 for the default (3), not -3"},
-		{"max_cycles over 10", "retrieve_context", map[string]any{"task": "token expiry", "max_cycles": 11}, "max_cycles must be from 1 to 10"},
+		{"max_cycles below 0", "retrieve_context", map[string]any{"task": "token expiry", "max_cycles": -3}, "max_cycles must be at least 0, not -3: give another value, or leave it out for the default"},
+		{"max_cycles over 10", "retrieve_context", map[string]any{"task": "token expiry", "max_cycles": 11}, "max_cycles must be at most 10, not 11"},
 		// Globs that are none, and counts below any default, are refused
 		// as the command line refuses them, not taken for the default.
 		{"a bracket that does not close", "search_code", map[string]any{"query": "token", "include": []string{"["}}, `bad glob "[" in include: check its brackets and braces`},
 		{"a brace that does not close", "search_code", map[string]any{"query": "token", "exclude": []string{"{a,b"}}, `bad glob "{a,b" in exclude`},
 		{"a bad glob in retrieve_context", "retrieve_context", map[string]any{"task": "token expiry", "include": []string{"src/[a"}}, `bad glob "src/[a" in include`},
-		{"max_files below 0", "retrieve_context", map[string]any{"task": "token expiry", "max_files": -3}, "max_files must be 0 or more"},
-		{"budget_tokens below 0", "retrieve_context", map[string]any{"task": "token expiry", "budget_tokens": -5}, "budget_tokens must be 0 or more"},
+		{"max_files below 0", "retrieve_context", map[string]any{"task": "token expiry", "max_files": -3}, "max_files must be at least 0, not -3"},
+		{"budget_tokens below 0", "retrieve_context", map[string]any{"task": "token expiry", "budget_tokens": -5}, "budget_tokens must be at least 0, not -5"},
 		{"budget_tokens too small for a pack", "retrieve_context", map[string]any{"task": "token expiry", "budget_tokens": 5}, "budget_tokens must be at least 32, not 5"},
-		{"limit below 0", "search_code", map[string]any{"query": "token", "limit": -1}, "limit must be 0 or more"},
+		{"limit below 0", "search_code", map[string]any{"query": "token", "limit": -1}, "limit must be at least 0, not -1"},
 		{"start_line 0", "read_span", map[string]any{"path": "src/auth/tokens.ts", "start_line": 0}, "start_line is 1-based: give 1 or more, not 0"},
 		{"start_line below 0", "read_span", map[string]any{"path": "src/auth/tokens.ts", "start_line": -1}, "start_line is 1-based"},
-		{"start_column below 0", "read_span", map[string]any{"path": "src/auth/tokens.ts", "start_line": 1, "start_column": -4}, "start_column must be 0 or more"},
-		{"end_line below 0", "read_span", map[string]any{"path": "src/auth/tokens.ts", "start_line": 1, "end_line": -2}, "end_line must be 0 or more"},
+		{"start_column below 0", "read_span", map[string]any{"path": "src/auth/tokens.ts", "start_line": 1, "start_column": -4}, "start_column must be at least 0, not -4"},
+		{"end_line below 0", "read_span", map[string]any{"path": "src/auth/tokens.ts", "start_line": 1, "end_line": -2}, "end_line must be at least 0, not -2"},
 		// JSON's numbers reach the tools as floats: the largest int64
 		// arrives as 2^63, and the error says what is taken.
-		{"budget_tokens past an integer", "retrieve_context", map[string]any{"task": "token expiry", "budget_tokens": 1e30}, "budget_tokens must be a whole number from -9223372036854775808 to 9223372036854774784: give another value"},
-		{"budget_tokens far below an integer", "retrieve_context", map[string]any{"task": "token expiry", "budget_tokens": -1e30}, "budget_tokens must be a whole number from -9223372036854775808 to 9223372036854774784"},
+		{"budget_tokens past an integer", "retrieve_context", map[string]any{"task": "token expiry", "budget_tokens": 1e30}, "budget_tokens must be at most 20000, not 1e+30: give another value"},
+		{"budget_tokens far below an integer", "retrieve_context", map[string]any{"task": "token expiry", "budget_tokens": -1e30}, "budget_tokens must be at least 0, not -1e+30"},
 		{"start_line past an integer", "read_span", map[string]any{"path": "src/auth/tokens.ts", "start_line": 9223372036854775807.0 * 4}, "start_line must be a whole number from"},
 		{"start_line the largest int64", "read_span", map[string]any{"path": "src/auth/tokens.ts", "start_line": int64(9223372036854775807)}, "start_line must be a whole number from -9223372036854775808 to 9223372036854774784"},
 		{"start_line the largest taken", "read_span", map[string]any{"path": "src/auth/tokens.ts", "start_line": int64(maxIntArgument)}, "start_line is past the end of every file read_span reads (1073741824 lines at most)"},
@@ -126,5 +127,41 @@ func TestFileOutlineSizeLimit(t *testing.T) {
 	}
 	if res, text := call(t, cs, "file_outline", map[string]any{"path": "small.go"}); res.IsError || !strings.Contains(text, "function F") {
 		t.Errorf("file_outline small.go: %q", text)
+	}
+}
+
+// The ranges of the count arguments are in the tools' input schemas, each
+// named for a property the tool has, for a model to read in tools/list.
+func TestSchemaBounds(t *testing.T) {
+	cs := connect(t, fixture)
+	tools, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	schemas := map[string]map[string]any{}
+	for _, tl := range tools.Tools {
+		b, _ := json.Marshal(tl.InputSchema)
+		var s struct {
+			Properties map[string]any `json:"properties"`
+		}
+		if err := json.Unmarshal(b, &s); err != nil {
+			t.Fatal(err)
+		}
+		schemas[tl.Name] = s.Properties
+	}
+	for tool, bounds := range map[string]map[string]bound{"retrieve_context": retrieveBounds, "search_code": searchBounds, "read_span": spanBounds} {
+		for name, b := range bounds {
+			p, ok := schemas[tool][name].(map[string]any)
+			if !ok {
+				t.Errorf("%s has no property %s", tool, name)
+				continue
+			}
+			if p["minimum"] != b.min || b.max != 0 && p["maximum"] != b.max {
+				t.Errorf("%s.%s: minimum %v, maximum %v; want %v, %v", tool, name, p["minimum"], p["maximum"], b.min, b.max)
+			}
+		}
+	}
+	if p := schemas["retrieve_context"]["budget_tokens"].(map[string]any); p["maximum"] != float64(maxAnswerTokens) {
+		t.Errorf("budget_tokens' maximum %v", p["maximum"])
 	}
 }

@@ -27,6 +27,10 @@ type SpanParams struct {
 	StartColumn int    `json:"start_column,omitempty" jsonschema:"byte of start_line to start at, 1-based (default 1): to read on in a line too long to show whole, as a cut line says"`
 }
 
+// spanBounds are the ranges of read_span's numbers below: start_line's is
+// its own check's, which says it is 1-based.
+var spanBounds = map[string]bound{"end_line": {0, 0}, "start_column": {0, 0}}
+
 // SpanResult is read_span's structured result.
 type SpanResult struct {
 	Path        string `json:"path"`
@@ -63,6 +67,7 @@ func (s *Server) addReadSpan(srv *mcp.Server) {
 		Name: "read_span",
 		Description: "Read lines of a file inside the repository, with line numbers. Paths are relative to the repository root; files outside it, under .git and secret-bearing files cannot be read. " +
 			"A line too long to show whole is cut, and the cut says the start_line and start_column that read on.",
+		InputSchema: boundedSchema[SpanParams](spanBounds),
 	}, s.readSpan)
 }
 

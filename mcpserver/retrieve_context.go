@@ -66,12 +66,17 @@ type RetrieveResult struct {
 
 const defaultBudget = 6000
 
+// retrieveBounds are the ranges of retrieve_context's counts; 0 takes the
+// default.
+var retrieveBounds = map[string]bound{"budget_tokens": {0, maxAnswerTokens}, "max_cycles": {0, hone.MaxCycles}, "max_files": {0, 0}}
+
 func (s *Server) addRetrieveContext(srv *mcp.Server) {
 	mcp.AddTool(srv, &mcp.Tool{
 		Name: "retrieve_context",
 		Description: "Find the files that matter for a task and return a context pack: the files, each with its relevance (the probability the task needs it) and role (target to change, context to read, test), " +
 			"why each matters, what each still misses, the tests to run, the past commits most like the task or named in it, and their code within a token budget: the definitions most likely to need the change, whole, then the rest by worth per token, with what did not fit listed by path and line range. " +
 			"Use it first, before reading files one by one.",
+		InputSchema: boundedSchema[RetrieveParams](retrieveBounds),
 	}, s.retrieveContext)
 }
 

@@ -18,6 +18,9 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
+// searchBounds is the range of search_code's limit; 0 takes the default.
+var searchBounds = map[string]bound{"limit": {0, maxSearchLimit}}
+
 // SearchParams are search_code's arguments.
 type SearchParams struct {
 	Query   string   `json:"query" jsonschema:"keywords or identifiers, e.g. refreshSession token expiry"`
@@ -47,6 +50,7 @@ func (s *Server) addSearchCode(srv *mcp.Server) {
 		Description: "Search the repository's files for keywords or identifiers (identifier-aware: refreshSession matches refresh_session " +
 			"and session refresh), ranked by BM25 over file names, definitions and text, the files that define a name of the query first among equals and tests, docs and examples lower unless the query asks for them, " +
 			"with the lines of each file that hold the most of the query.",
+		InputSchema: boundedSchema[SearchParams](searchBounds),
 	}, s.searchCode)
 }
 
