@@ -297,7 +297,7 @@ func (rk *ranker) signals(d *index.Doc, first, best verdict, hitScore float64, h
 	} else if !structure.IsCode(d.Lang) {
 		x[sigData] = 1
 	}
-	if isAux(d.Path) {
+	if isAux(d.Path) || !rk.tp.aboutTests && isTestHelper(d.Path) {
 		x[sigAux] = 1
 	}
 	return x
@@ -879,6 +879,29 @@ var auxFolders = map[string]bool{
 	"tools": false, "tool": false, "interop": false, "contrib": false, "hack": true, "ci": true, ".github": true,
 	".circleci": true, "devtools": true, "legacy": true,
 	"microbench": true, "microbenchmark": true, "microbenchmarks": true, "jmh": true,
+}
+
+// testHelperFolders hold what a project's tests share (a daemon to test
+// against, an environment to clean), which walk counts as source, for
+// some libraries publish such a package for their users' tests: beside
+// the product all the same, unless the task is about tests.
+var testHelperFolders = map[string]bool{
+	"testutil": true, "testutils": true, "test_utils": true, "testhelper": true, "testhelpers": true,
+	"test_helper": true, "test_helpers": true, "testsupport": true, "test_support": true, "testenv": true,
+}
+
+// isTestHelper reports whether a file lies under one of the
+// testHelperFolders.
+func isTestHelper(p string) bool {
+	dir, _, ok := strings.Cut(p, "/")
+	for ok {
+		if testHelperFolders[strings.ToLower(dir)] {
+			return true
+		}
+		p = p[len(dir)+1:]
+		dir, _, ok = strings.Cut(p, "/")
+	}
+	return false
 }
 
 // sourceRoots are the folders a source tree starts at: src/main/java,

@@ -391,6 +391,24 @@ func TestKindAndFormSignals(t *testing.T) {
 	}
 }
 
+func TestIsTestHelper(t *testing.T) {
+	for _, tt := range []struct {
+		path string
+		want bool
+	}{
+		{"internal/testutil/daemon/daemon.go", true},
+		{"pkg/TestUtils/env.ts", true},
+		{"src/test_helpers.rb", false},
+		{"testutil.go", false},
+		{"internal/testing/x.go", false},
+		{"daemon/daemon.go", false},
+	} {
+		if got := isTestHelper(tt.path); got != tt.want {
+			t.Errorf("isTestHelper(%q) = %v, want %v", tt.path, got, tt.want)
+		}
+	}
+}
+
 func TestIsAux(t *testing.T) {
 	for _, tt := range []struct {
 		path string
