@@ -526,6 +526,12 @@ func finishDefs(lang string, defs []tsDef) []Def {
 		}
 		if len(stack) > 0 {
 			parent := &defs[stack[len(stack)-1]]
+			if !parent.scope && !d.scope && parent.Name == d.Name && parent.Kind == d.Kind && parent.end == d.end {
+				// The function an assignment names for itself
+				// (View.prototype.lookup = function lookup(...) {...}):
+				// one definition, the assignment's, not two.
+				continue
+			}
 			if !d.explicit {
 				d.Container = parent.Name
 			}

@@ -307,3 +307,16 @@ func FuzzTreeSitter(f *testing.F) {
 		}
 	})
 }
+
+// A function an assignment names for itself is one definition: the
+// assignment's, whose container its nested functions take.
+func TestTreeSitterSelfNamedAssignment(t *testing.T) {
+	needTreeSitter(t)
+	src := "function View() {}\n\nView.prototype.lookup = function lookup(name) {\n  return name;\n};\n\nView.prototype.render = function render(fn) {\n  function onRender() {\n    return fn();\n  }\n  return onRender;\n};\n\nconst call = function call() {};\nexports.other = function inner() {};\n"
+	o := Extract("view.js", []byte(src))
+	got := outlineDefs(o)
+	want := []string{"View function  1-1", "lookup function  3-5", "render function  7-12", "onRender function render 8-10", "call function  14-14", "other function  15-15", "inner function other 15-15"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("defs:\n got  %q\n want %q", got, want)
+	}
+}
