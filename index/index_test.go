@@ -207,8 +207,12 @@ func TestOpenErrors(t *testing.T) {
 	if err := os.WriteFile(file, []byte("package a\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Open(context.Background(), file, Options{Dir: t.TempDir()}); err == nil || !strings.Contains(err.Error(), "not a directory") {
+	if _, err := Open(context.Background(), file, Options{Dir: t.TempDir()}); !errors.Is(err, walk.ErrNotDir) || !strings.Contains(err.Error(), "not a directory") {
 		t.Errorf("a file as the root: %v; want an error that says it is not a directory", err)
+	}
+	// An empty path is no repository, not the working directory.
+	if _, err := Open(context.Background(), "", Options{Dir: t.TempDir()}); !errors.Is(err, ErrNoRepository) {
+		t.Errorf("an empty path: %v; want ErrNoRepository", err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()

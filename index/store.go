@@ -639,8 +639,22 @@ func PathOf(root string, opts Options) (string, error) {
 	return dbPath(dir, abs), nil
 }
 
+// IsOpen reports whether ix is an index that Open, OpenUpdate or
+// OpenExisting opened and that is not closed: an Index made any other
+// way, or closed, answers nothing.
+func (ix *Index) IsOpen() bool { return ix != nil && ix.db != nil }
+
+// ErrNoRepository is the error of an index opened with no repository's
+// path.
+var ErrNoRepository = errors.New("no repository: the repository's path is empty; give its folder (\".\" for the working directory)")
+
 // With lazy, the catalog is left for the update that follows to read.
 func openIndex(ctx context.Context, root string, opts Options, create, lazy bool) (*Index, error) {
+	if root == "" {
+		// Not the working directory: an empty path is a caller's value
+		// left unset, and the folder it would index may be anything.
+		return nil, ErrNoRepository
+	}
 	abs, err := filepath.Abs(root)
 	if err != nil {
 		return nil, fmt.Errorf("open index of %s: %w", root, err)
@@ -652,7 +666,7 @@ func openIndex(ctx context.Context, root string, opts Options, create, lazy bool
 	case err != nil:
 		return nil, fmt.Errorf("open index of %s: %w", root, err)
 	case !fi.IsDir():
-		return nil, fmt.Errorf("open index of %s: not a directory: give the path of a repository's folder, not a file in it", root)
+		return nil, fmt.Errorf("open index of %s: %w: give the path of a repository's folder, not a file in it", root, walk.ErrNotDir)
 	}
 	path, err := PathOf(abs, opts)
 	if err != nil {

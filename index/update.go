@@ -20,6 +20,7 @@ import (
 
 	"github.com/hone-tools/hone/internal/atomicfile"
 	"github.com/hone-tools/hone/internal/filelock"
+	"github.com/hone-tools/hone/redact"
 	"github.com/hone-tools/hone/walk"
 )
 
@@ -234,12 +235,19 @@ func (ix *Index) Update(ctx context.Context, progress func(Progress)) (Stats, er
 			ErrFull, ix.Root, ix.readOnly, filepath.Dir(filepath.Dir(ix.Path)))
 	}
 	// One update of an index at a time: a second process waits, then
-	// finds what the first wrote, rather than redo it beside it.
+	// finds what the first wrote, rather than redo it beside it. It says
+	// that it waits: the other may be a large repository's first index.
 	unlock, waited, err := func() (func(), bool, error) {
 		if testHookNoUpdateLock {
 			return func() {}, false, nil
 		}
-		return filelock.Lock(ctx, ix.Path+".lock", true)
+		unlock, _, err := filelock.Lock(ctx, ix.Path+".lock", false)
+		if !errors.Is(err, filelock.ErrHeld) {
+			return unlock, false, err
+		}
+		ix.notice(fmt.Sprintf("waiting for another process that updates the index of %s", redact.QuotePath(ix.Root)))
+		unlock, _, err = filelock.Lock(ctx, ix.Path+".lock", true)
+		return unlock, true, err
 	}()
 	if err != nil {
 		return Stats{}, fmt.Errorf("lock the updates of index %s: %w", ix.Path, err)
