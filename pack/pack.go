@@ -31,9 +31,9 @@ import (
 // DefaultBudget is the budget when none is given, in tokens.
 const DefaultBudget = 8000
 
-// MinBudget is the least budget whose pack says something: below it not
-// even the line saying the budget is too small fits, and the pack is
-// empty. The command and the MCP tool refuse a budget under it.
+// MinBudget is the least budget the command and the MCP tool take: below
+// it the pack holds no more than the line saying the budget is too small
+// (which takes some 22 tokens), or nothing at all.
 const MinBudget = 32
 
 // smallFile: a file this short goes in whole.
@@ -41,7 +41,8 @@ const smallFile = 80 // lines
 
 // Options controls Build.
 type Options struct {
-	// Budget is the most tokens the pack may hold; 0 means DefaultBudget.
+	// Budget is the most tokens the pack may hold; 0 means DefaultBudget,
+	// and less than 0 a pack of nothing.
 	Budget int
 	// Count counts a text's tokens; nil uses the o200k tokenizer.
 	Count func(string) int
@@ -114,8 +115,13 @@ func build(res *hone.Result, root string, opts Options, weights []float64) *Pack
 	if res == nil {
 		res = &hone.Result{} // a pack of no result: its header alone
 	}
-	if opts.Budget <= 0 {
+	switch {
+	case opts.Budget == 0:
 		opts.Budget = DefaultBudget
+	case opts.Budget < 0:
+		// A budget a caller worked out as what is left, and nothing is:
+		// a pack of nothing, not the default's 8,000 tokens.
+		opts.Budget = 0
 	}
 	count := opts.Count
 	if count == nil {

@@ -149,6 +149,18 @@ func TestBudgetName(t *testing.T) {
 	}
 }
 
+// A budget below 0, what a caller's window left, is a pack of nothing,
+// not the default's.
+func TestNegativeBudget(t *testing.T) {
+	res := run(t, fixture, "fix the auth token expiry bug")
+	for _, b := range []int{-1, -5000} {
+		p := Build(res, fixture, Options{Budget: b})
+		if p.Tokens != 0 || p.Text != "" || len(p.Included) != 0 {
+			t.Errorf("budget %d: %d tokens, %d included: %q", b, p.Tokens, len(p.Included), p.Text)
+		}
+	}
+}
+
 func TestBuildWeighted(t *testing.T) {
 	res := run(t, fixture, "fix the auth token expiry bug")
 	opts := Options{Budget: 1200}
