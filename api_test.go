@@ -54,6 +54,7 @@ func TestOptionsCheck(t *testing.T) {
 		{"candidates past any search", func(o *hone.Options) { o.Candidates = 230584300921369396 }, "candidates must be between 1 and 10000"},
 		{"a bad glob", func(o *hone.Options) { o.Include = []string{"src/[a"} }, `bad glob "src/[a"`},
 		{"an unbalanced brace", func(o *hone.Options) { o.Exclude = []string{"{a,b"} }, "bad glob"},
+		{"an empty glob", func(o *hone.Options) { o.Include = []string{"src/**", ""} }, "an empty glob matches no file: leave it out"},
 	} {
 		o := ok
 		tt.edit(&o)

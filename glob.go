@@ -3,8 +3,9 @@ package hone
 // ValidGlob reports whether pat is a glob that Options.Include and
 // Options.Exclude take, in doublestar's grammar (** for any folders):
 // every escape escapes something, every character class is closed and not
-// empty, and braces balance.
-func ValidGlob(pat string) bool { return validGlob(pat) }
+// empty, and braces balance. An empty pattern, which matches no file, is
+// none.
+func ValidGlob(pat string) bool { return pat != "" && validGlob(pat) }
 
 // validGlob reports whether a pattern of Options.Include or
 // Options.Exclude is well formed: every escape escapes something, every

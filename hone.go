@@ -360,14 +360,16 @@ type Options struct {
 	MaxCycles  int     // default DefaultMaxCycles
 	Threshold  float64 // the relevance a result's file needs, and the evaluator's score the loop counts as relevant; default DefaultThreshold
 	Candidates int     // files evaluated per cycle at most; default DefaultCandidates
-	MaxFiles   int     // the result's files at most; default DefaultMaxFiles
+	MaxFiles   int     // the result's files at most, its context files counted; default DefaultMaxFiles
 	// Evaluator joins the lexical evaluator, which judges every cycle's
 	// candidates and needs nothing but the index: nil, the default, means
 	// the lexical one alone. See Evaluator.
 	Evaluator Evaluator
 	Include   []string // globs: only these files are searched
 	Exclude   []string // globs or paths never searched
-	// MaxFileSize skips larger files; 0 means 1 MiB.
+	// MaxFileSize skips larger files; 0 means 1 MiB, less than 0 no
+	// limit. An index holds the files of one limit: two callers that
+	// share IndexDir with different limits index again in turn.
 	MaxFileSize int64
 	// IndexDir holds the indexes; empty means $HONE_INDEX_DIR, else the
 	// user's cache directory.
@@ -460,6 +462,9 @@ func (o Options) Check() error {
 		return optionErr("candidates must be between 1 and %d, not %d", MaxCandidates, o.Candidates)
 	}
 	for _, g := range append(append([]string{}, o.Include...), o.Exclude...) {
+		if g == "" {
+			return optionErr("an empty glob matches no file: leave it out")
+		}
 		if !validGlob(g) {
 			return optionErr("bad glob %q: check its brackets and braces", g)
 		}

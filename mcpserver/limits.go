@@ -77,6 +77,9 @@ func checkGlobs(name string, globs []string) error {
 		if len(g) > maxGlobBytes {
 			return fmt.Errorf("%s glob %d is %d bytes long, over the %d bytes a glob may have: shorten it", name, i+1, len(g), maxGlobBytes)
 		}
+		if g == "" {
+			return fmt.Errorf("%s glob %d is empty, which matches no file: leave it out", name, i+1)
+		}
 		if !hone.ValidGlob(g) {
 			return fmt.Errorf("bad glob %s in %s: check its brackets and braces", quote(g), name)
 		}

@@ -55,6 +55,7 @@ func TestInputLimits(t *testing.T) {
 		// as the command line refuses them, not taken for the default.
 		{"a bracket that does not close", "search_code", map[string]any{"query": "token", "include": []string{"["}}, `bad glob "[" in include: check its brackets and braces`},
 		{"a brace that does not close", "search_code", map[string]any{"query": "token", "exclude": []string{"{a,b"}}, `bad glob "{a,b" in exclude`},
+		{"an empty glob", "search_code", map[string]any{"query": "token", "include": []string{"src/**", ""}}, "include glob 2 is empty, which matches no file: leave it out"},
 		{"a bad glob in retrieve_context", "retrieve_context", map[string]any{"task": "token expiry", "include": []string{"src/[a"}}, `bad glob "src/[a" in include`},
 		{"max_files below 0", "retrieve_context", map[string]any{"task": "token expiry", "max_files": -3}, "max_files must be at least 0, not -3"},
 		{"budget_tokens below 0", "retrieve_context", map[string]any{"task": "token expiry", "budget_tokens": -5}, "budget_tokens must be at least 0, not -5"},

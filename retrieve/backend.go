@@ -1,6 +1,7 @@
 package retrieve
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"os"
@@ -27,7 +28,8 @@ const (
 
 // RetrieveFrom runs the loop over what a backend finds, rather than over a
 // repository on disk. The files the task's first search finds are written
-// under tree, as REPO/PATH, and indexed in indexDir; a first pass of the
+// under tree, as REPO/PATH, and indexed in indexDir (opts.IndexDir when it
+// is empty, as for Retrieve); a first pass of the
 // loop over them learns the task's concepts in the codebase's words and
 // the definitions it misses; each of those makes another search of the
 // backend, whose files join the others; and the loop runs again, for the
@@ -47,7 +49,7 @@ func RetrieveFrom(ctx context.Context, be hone.Backend, tree, indexDir, task str
 	}
 	clean, _ := redact.String(task)
 	include, exclude := opts.Include, opts.Exclude
-	ix, err := index.Open(ctx, tree, index.Options{Dir: indexDir, MaxFileSize: opts.MaxFileSize, Notice: opts.Notice, NoThesaurus: true})
+	ix, err := index.Open(ctx, tree, index.Options{Dir: cmp.Or(indexDir, opts.IndexDir), MaxFileSize: opts.MaxFileSize, Notice: opts.Notice, NoThesaurus: true})
 	if err != nil {
 		return nil, err
 	}

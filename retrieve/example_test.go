@@ -13,7 +13,9 @@ import (
 )
 
 // Retrieve runs the loop and returns the files at or above the threshold,
-// best first, with the trace of every cycle.
+// best first, with the trace of every cycle. When none reaches it, as in
+// this small repository, the files are the best few the evidence
+// supports, and the notice says so.
 func ExampleRetrieve() {
 	res, err := retrieve.Retrieve(context.Background(), "../testdata/repos/auth-expiry",
 		"fix the auth token expiry bug", hone.Options{})
@@ -21,13 +23,15 @@ func ExampleRetrieve() {
 		log.Fatal(err)
 	}
 	for _, f := range res.Files {
-		fmt.Printf("%s: %s, found in cycle %d\n", f.Path, f.Role, f.Cycle)
+		fmt.Printf("%s: %s at %.2f, found in cycle %d\n", f.Path, f.Role, f.Relevance, f.Cycle)
 	}
 	fmt.Println("stopped:", res.StopReason)
+	fmt.Println(strings.SplitN(res.Notice, ":", 2)[0])
 	// Output:
-	// src/auth/tokens.ts: target, found in cycle 1
-	// src/auth/auth.ts: target, found in cycle 1
+	// src/auth/tokens.ts: target at 0.47, found in cycle 1
+	// src/auth/auth.ts: target at 0.30, found in cycle 1
 	// stopped: max_cycles
+	// no file reached relevance 0.70
 }
 
 // RetrieveIndex runs the loop over an index the caller opens, keeps up to

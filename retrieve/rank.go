@@ -639,7 +639,8 @@ func (rk *ranker) rank() (ranking []hone.Ranked, files map[string]chosen, fallba
 	}
 	// The context the targets need, which the loop judged relevant: the
 	// definitions they call on the task's lines, then the files they
-	// import; contextFiles at most, and none past resultFiles in all.
+	// import; contextFiles at most, and none past resultFiles, nor past
+	// the caller's MaxFiles, in all.
 	type need struct {
 		path, why string
 		critical  bool
@@ -672,7 +673,7 @@ func (rk *ranker) rank() (ranking []hone.Ranked, files map[string]chosen, fallba
 	})
 	added := 0
 	for _, n := range needs {
-		if added == contextFiles || len(files) >= resultFiles {
+		if added == contextFiles || len(files) >= min(resultFiles, rk.opts.MaxFiles) {
 			break
 		}
 		if _, ok := files[n.path]; ok {

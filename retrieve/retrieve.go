@@ -85,8 +85,8 @@ const historyBeside = 200
 // index alone rebuilds it (Index.Rebuild) and asks again; hone's server
 // and MCP server do.
 func RetrieveIndex(ctx context.Context, ix *index.Index, task string, opts hone.Options) (*hone.Result, error) {
-	if ix == nil || ix.Path == "" {
-		return nil, errors.New("retrieve: no index: open one with index.Open or index.OpenUpdate")
+	if !ix.IsOpen() {
+		return nil, errors.New("retrieve: no open index: open one with index.Open or index.OpenUpdate, and close it after the last retrieval")
 	}
 	start := time.Now()
 	task, opts, err := prepare(task, opts)
@@ -119,6 +119,13 @@ func prepare(task string, opts hone.Options) (string, hone.Options, error) {
 		return "", opts, hone.ErrNothingToSearch
 	}
 	opts, err = opts.WithDefaults()
+	if err == nil && opts.GitDir != "" {
+		// Relative to the caller's working directory, as the
+		// repository's path is, not to the repository git runs in.
+		if abs, aerr := filepath.Abs(opts.GitDir); aerr == nil {
+			opts.GitDir = abs
+		}
+	}
 	return task, opts, err
 }
 

@@ -16,6 +16,7 @@ import (
 	"testing"
 
 	"github.com/hone-tools/hone"
+	"github.com/hone-tools/hone/index"
 	"github.com/hone-tools/hone/retrieve"
 )
 
@@ -436,6 +437,17 @@ func TestOptions(t *testing.T) {
 		t.Errorf("a task about tests: no test file evaluated in %v", res.Ranking)
 	}
 
+	// One file at most is one file, though the target calls on another.
+	for _, th := range []float64{0.3, 0.2} {
+		res, err = retrieve.Retrieve(ctx, dir, "fix the auth token expiry bug", hone.Options{Threshold: th, MaxFiles: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Files) != 1 {
+			t.Errorf("threshold %v, max files 1: %d files %v", th, len(res.Files), res.Files)
+		}
+	}
+
 	// A low threshold, and a few files at most: as many files as allowed,
 	// the best first.
 	for _, n := range []int{2, 0} {
@@ -463,6 +475,10 @@ func TestOptions(t *testing.T) {
 		}
 		if len(picked) != want {
 			t.Errorf("threshold 0.01, max files %d: %d files %v, want %d", n, len(picked), picked, want)
+		}
+		// MaxFiles bounds the result, its context files counted.
+		if n > 0 && len(res.Files) > n {
+			t.Errorf("max files %d: %d files %v", n, len(res.Files), res.Files)
 		}
 		for i, p := range picked {
 			if res.Ranking[i].Path != p {
@@ -574,6 +590,46 @@ func TestPastCommits(t *testing.T) {
 	}
 	for _, fillers := range []int{0, 250} {
 		t.Run(fmt.Sprintf("%d more files", fillers), func(t *testing.T) { testPastCommits(t, fillers) })
+	}
+}
+
+// RetrieveIndex refuses an index it cannot read (none, one made by hand,
+// one closed) with an error, never a panic.
+func TestRetrieveIndexNotOpen(t *testing.T) {
+	ctx := context.Background()
+	ix, _, err := index.OpenUpdate(ctx, "../testdata/repos/auth-expiry", index.Options{Dir: t.TempDir()}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix.Close()
+	for name, ix := range map[string]*index.Index{"nil": nil, "made by hand": {Root: "x", Path: "x"}, "closed": ix} {
+		if _, err := retrieve.RetrieveIndex(ctx, ix, "fix the auth token expiry bug", hone.Options{}); err == nil || !strings.Contains(err.Error(), "no open index") {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+}
+
+// A relative GitDir is the caller's, as a relative repository is, not
+// one relative to the repository.
+func TestRelativeGitDir(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	repo := retrieve.WriteFiles(t, map[string]string{"billing/invoice.py": "def total(lines):\n    return sum(l.amount for l in lines)\n"})
+	git := gitIn(t, repo)
+	git("init", "-q")
+	git("add", ".")
+	git("commit", "-q", "-m", "Round invoice totals to the cent")
+	t.Chdir(filepath.Dir(repo))
+	var notices []string
+	res, err := retrieve.Retrieve(context.Background(), repo, "invoice totals are off by a cent", hone.Options{
+		IndexDir: t.TempDir(), GitDir: filepath.Join(filepath.Base(repo), ".git"), Rev: "HEAD",
+		Notice: func(s string) { notices = append(notices, s) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.PastCommits) == 0 {
+		t.Errorf("no past commit read from the relative git directory; notices %q", notices)
 	}
 }
 
