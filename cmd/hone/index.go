@@ -122,8 +122,17 @@ func parseFlags(fs *flag.FlagSet, args []string, stdout io.Writer, usage string)
 	})
 	if errors.Is(err, flag.ErrHelp) {
 		fmt.Fprintln(stdout, "Usage: "+usage)
-		fs.SetOutput(stdout)
-		fs.PrintDefaults()
+		// The flags that are gone are refused with what to use instead,
+		// not offered.
+		shown := flag.NewFlagSet(fs.Name(), flag.ContinueOnError)
+		fs.VisitAll(func(f *flag.Flag) {
+			if _, gone := f.Value.(goneFlag); !gone {
+				shown.Var(f.Value, f.Name, f.Usage)
+				shown.Lookup(f.Name).DefValue = f.DefValue
+			}
+		})
+		shown.SetOutput(stdout)
+		shown.PrintDefaults()
 		return nil, errHelp
 	}
 	if empty != "" {
