@@ -362,6 +362,12 @@ func helperPath(p string) bool {
 	if len(testSubjects(p)) > 0 || walk.Classify(path.Base(p), nil).Has(walk.Test) {
 		return false
 	}
+	// A file the tests source or load before they run (tests/setup,
+	// test/common.js, spec/spec_helper.rb is named as one already).
+	base := strings.ToLower(path.Base(p))
+	if helperNames[strings.TrimSuffix(base, path.Ext(base))] {
+		return true
+	}
 	// The folder of helpers counts below the tests' own folder, not above
 	// it: src/helpers/__tests__/format.js is a test of a source folder of
 	// helpers, which Jest runs.
@@ -375,6 +381,13 @@ func helperPath(p string) bool {
 		}
 	}
 	return helper
+}
+
+// helperNames are the names, their extension left out, of the files a
+// test folder keeps for its tests to share: no test runs in them.
+var helperNames = map[string]bool{
+	"setup": true, "teardown": true, "common": true, "helper": true, "helpers": true, "util": true, "utils": true,
+	"support": true, "conftest": true, "mocks": true, "globalsetup": true, "global-setup": true, "setuptests": true, "setup-tests": true,
 }
 
 // testRoots are the folders that hold a repository's tests, or its

@@ -317,6 +317,13 @@ func TestHelperPath(t *testing.T) {
 		"src/helpers/__tests__/format.js": false,
 		"lib/support/test/parse.js":       false,
 		"src/__tests__/__mocks__/fs.js":   true,
+		// the files the tests source or load before they run
+		"tests/setup":         true,
+		"test/common.js":      true,
+		"tests/utils.ts":      true,
+		"test/setup.test.js":  false,
+		"tests/shtest":        false,
+		"tests/setup_test.go": false,
 	} {
 		if got := helperPath(p); got != want {
 			t.Errorf("helperPath(%q) = %v, want %v", p, got, want)
