@@ -15,6 +15,13 @@ import (
 const traceRows = 12
 
 // writeText prints the per-cycle trace, then the result.
+// The text's list of the ranking's next files: maxNextShown at most, at
+// nextFloor or more, the relevance of a tangential file.
+const (
+	maxNextShown = 5
+	nextFloor    = 0.2
+)
+
 func writeText(w io.Writer, res *hone.Result) error {
 	b := bufio.NewWriter(w)
 	task := res.Task
@@ -190,6 +197,25 @@ func writeText(w io.Writer, res *hone.Result) error {
 		if len(f.MissingContext) > 0 {
 			fmt.Fprintf(b, "        missing: %s\n", redact.Line(strings.Join(f.MissingContext, "; ")))
 		}
+	}
+	// The ranking's next files that the task may well need (tangential or
+	// more on the relevance scale), as a context pack shows them: a
+	// threshold that left out the file a user wanted leaves it in sight.
+	inFiles := map[string]bool{}
+	for _, f := range res.Files {
+		inFiles[f.Path] = true
+	}
+	var next []string
+	for _, r := range res.Ranking {
+		if len(next) == maxNextShown || r.Relevance < nextFloor {
+			break
+		}
+		if !inFiles[r.Path] {
+			next = append(next, fmt.Sprintf("%s %.2f", redact.QuotePath(r.Path), r.Relevance))
+		}
+	}
+	if len(next) > 0 {
+		fmt.Fprintf(b, "\nNext in the ranking: %s\n", strings.Join(next, ", "))
 	}
 	if len(res.RelatedTests) > 0 {
 		fmt.Fprintf(b, "\nTests to run:\n")
