@@ -390,6 +390,15 @@ func protocolError(err error) error {
 	return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: msg}
 }
 
+// dequeue admits the first request of the queue, whose slot the caller
+// took, and returns it.
+func (c *boundedConn) dequeue() *jsonrpc.Request {
+	req := c.queue[0]
+	c.queue = c.queue[1:]
+	c.admit(req)
+	return req
+}
+
 // unanswered takes one of the server's requests to the client out of
 // asked and returns an error reply to it, made in the client's place;
 // nil when none is left.
@@ -464,10 +473,7 @@ func (c *boundedConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 			// initialize) must not overtake it.
 			select {
 			case free <- struct{}{}:
-				req := c.queue[0]
-				c.queue = c.queue[1:]
-				c.admit(req)
-				return req, nil
+				return c.dequeue(), nil
 			default:
 			}
 		}
@@ -477,10 +483,7 @@ func (c *boundedConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 		}
 		select {
 		case free <- struct{}{}:
-			req := c.queue[0]
-			c.queue = c.queue[1:]
-			c.admit(req)
-			return req, nil
+			return c.dequeue(), nil
 		case r := <-msgs:
 			if r.err != nil {
 				c.ending = r.err
