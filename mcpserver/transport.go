@@ -370,6 +370,9 @@ type boundedConn struct {
 	msgs   chan readResult
 	queue  []*jsonrpc.Request
 	ending error
+	// drainUntil bounds the wait, after the input's end, for the
+	// requests in progress (drainLimit from the end); Read's alone.
+	drainUntil time.Time
 }
 
 // protocolError gives an error of the SDK's own that has no JSON-RPC
@@ -445,6 +448,17 @@ func (c *boundedConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 		go c.reader()
 	})
 	for {
+		eof := errors.Is(c.ending, io.EOF)
+		if eof {
+			// What the server asked the client (its model's verdicts,
+			// its roots), before the input's end or since, can have no
+			// answer now: each is answered with an error in the
+			// client's place, so that the run goes on without it, and
+			// frees its slot for the calls still queued.
+			if resp := c.unanswered(); resp != nil {
+				return resp, nil
+			}
+		}
 		var free chan struct{} // a slot, when a call waits for one
 		if len(c.queue) > 0 {
 			free = c.slots
@@ -455,15 +469,13 @@ func (c *boundedConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 			// it reads them: the replies it leaves unread hold their
 			// slots, and the server reads no more than the slots and
 			// the queue hold.
-			if errors.Is(c.ending, io.EOF) {
-				// What the server asked the client (its model's
-				// verdicts) can have no answer now: each is answered
-				// with an error in the client's place, so that the
-				// run goes on without it.
-				if resp := c.unanswered(); resp != nil {
-					return resp, nil
+			if eof {
+				if c.drainUntil.IsZero() {
+					c.drainUntil = time.Now().Add(drainLimit)
 				}
-				c.drain(ctx, drainLimit)
+				if c.drain(ctx, c.drainUntil) {
+					continue // the server asked the client something
+				}
 			}
 			return nil, c.ending
 		}
@@ -661,9 +673,11 @@ func (c *boundedConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 const drainLimit = 2 * time.Minute
 
 // drain waits until no slot is taken (every request answered and its
-// reply written), the connection closes, ctx ends, or limit passes.
-func (c *boundedConn) drain(ctx context.Context, limit time.Duration) {
-	deadline := time.After(limit)
+// reply written), the connection closes, ctx ends, or until passes; or,
+// reporting true, until the server asks the client something, which Read
+// answers in the client's place.
+func (c *boundedConn) drain(ctx context.Context, until time.Time) (asked bool) {
+	deadline := time.After(time.Until(until))
 	tick := time.NewTicker(10 * time.Millisecond)
 	defer tick.Stop()
 	for {
@@ -671,16 +685,18 @@ func (c *boundedConn) drain(ctx context.Context, limit time.Duration) {
 		n := c.held
 		c.mu.Unlock()
 		if n == 0 {
-			return
+			return false
 		}
 		select {
 		case <-tick.C:
+		case <-c.wakeup():
+			return true
 		case <-deadline:
-			return
+			return false
 		case <-ctx.Done():
-			return
+			return false
 		case <-c.done:
-			return
+			return false
 		}
 	}
 }

@@ -541,40 +541,67 @@ func TestArgumentsNotAnObject(t *testing.T) {
 // own question in the client's place and goes on without the model,
 // rather than wait out drainLimit.
 func TestInputsEndAnswersWhatTheServerAsked(t *testing.T) {
-	w := serveWire(t, quietServer(t), &Transport{}, 16)
-	w.send(`{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{"sampling":{}},"clientInfo":{"name":"test","version":"0"}}}`)
-	if r, ok := w.await(`"init"`); !ok || r.Error != nil {
-		t.Fatalf("initialize: %+v", r)
-	}
-	w.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
-	w.send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"retrieve_context","arguments":{"task":"token expiry","budget_tokens":300,"use_my_model":true}}}`)
-	// The server asks the client's model.
-	for {
-		_, line, ok := w.next()
-		if !ok {
-			t.Fatal("the server asked the client nothing")
-		}
-		if strings.Contains(line, `"sampling/createMessage"`) {
-			break
-		}
-	}
-	start := time.Now()
-	w.in.Close()
-	for {
-		r, line, ok := w.next()
-		if !ok {
-			t.Fatal("no reply to the call once the input ended")
-		}
-		if string(r.ID) != "2" {
-			continue
-		}
-		if r.Error != nil || strings.Contains(line, `"isError":true`) {
-			t.Errorf("the call failed: %.300s", line)
-		}
-		break
-	}
-	if d := time.Since(start); d > 5*time.Second {
-		t.Errorf("the reply took %v after the input ended", d)
+	for _, tt := range []struct {
+		name string
+		// closeFirst: the input ends right after the calls, before the
+		// server asks; queued: a second call waits for the one slot.
+		closeFirst, queued bool
+	}{
+		{"asked, then the input's end", false, false},
+		{"the input's end, then asked", true, false},
+		{"a call queued behind the one that asked", true, true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			tr := &Transport{}
+			if tt.queued {
+				tr.MaxInFlight = 1
+			}
+			w := serveWire(t, quietServer(t), tr, 16)
+			w.send(`{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{"sampling":{}},"clientInfo":{"name":"test","version":"0"}}}`)
+			if r, ok := w.await(`"init"`); !ok || r.Error != nil {
+				t.Fatalf("initialize: %+v", r)
+			}
+			w.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+			w.send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"retrieve_context","arguments":{"task":"token expiry","budget_tokens":300,"use_my_model":true}}}`)
+			want := map[string]bool{"2": true}
+			if tt.queued {
+				w.send(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"read_span","arguments":{"path":"src/auth/tokens.ts","start_line":1,"end_line":2}}}`)
+				want["3"] = true
+			}
+			start := time.Now()
+			if tt.closeFirst {
+				w.in.Close()
+			} else {
+				// The server asks the client's model, then the input ends.
+				for {
+					_, line, ok := w.next()
+					if !ok {
+						t.Fatal("the server asked the client nothing")
+					}
+					if strings.Contains(line, `"sampling/createMessage"`) {
+						break
+					}
+				}
+				start = time.Now()
+				w.in.Close()
+			}
+			for len(want) > 0 {
+				r, line, ok := w.next()
+				if !ok {
+					t.Fatalf("no reply to %v once the input ended", want)
+				}
+				if !want[string(r.ID)] {
+					continue
+				}
+				delete(want, string(r.ID))
+				if r.Error != nil || strings.Contains(line, `"isError":true`) {
+					t.Errorf("call %s failed: %.300s", r.ID, line)
+				}
+			}
+			if d := time.Since(start); d > 5*time.Second {
+				t.Errorf("the replies took %v after the input ended", d)
+			}
+		})
 	}
 }
 
