@@ -170,18 +170,25 @@ var (
 	notObject = regexp.MustCompile(`json: cannot unmarshal (.+) into Go value of type map\[string\]`)
 )
 
-// quotedNames are the names of a validator's list, ["a" "b"], as a
-// person writes them: a and b, each cut to maxEcho bytes; and how many.
+// quotedNames are the names of a validator's list, ["b" "a"], as a
+// person writes them, in order and quoted: "a" and "b", each cut to
+// maxEcho bytes (a name may hold anything: a control character, nothing);
+// and how many.
 func quotedNames(list string) (string, int) {
 	var names []string
 	for _, q := range regexp.MustCompile(`"(?:[^"\\]|\\.)*"`).FindAllString(list, -1) {
 		if s, err := strconv.Unquote(q); err == nil {
-			names = append(names, cut(s))
+			names = append(names, s)
 		}
+	}
+	// The validator lists them in a map's order.
+	slices.Sort(names)
+	for i, n := range names {
+		names[i] = quote(n)
 	}
 	switch len(names) {
 	case 0:
-		return cut(list), 1
+		return quote(list), 1
 	case 1:
 		return names[0], 1
 	}

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -186,7 +185,7 @@ const spanRoom = maxAnswerTokens - 200
 
 // escapedTokens counts the tokens of a text as a JSON string.
 func escapedTokens(s string) int {
-	b, err := json.Marshal(s)
+	b, err := modelJSON(s)
 	if err != nil {
 		return pack.CountTokens(s)
 	}

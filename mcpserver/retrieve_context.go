@@ -1,6 +1,7 @@
 package mcpserver
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -330,7 +331,7 @@ func listOmitted(out *RetrieveResult, omitted []string, room int) {
 	out.Omitted, out.OmittedMore = []string{}, len(omitted)
 	used := structuredTokens(out)
 	n := fitting(len(omitted), func(i int) int {
-		b, _ := json.Marshal(redact.JSONName(omitted[i]))
+		b, _ := modelJSON(redact.JSONName(omitted[i]))
 		return pack.CountTokens(string(b)) + 1 // and its comma
 	}, &used, room)
 	out.Omitted, out.OmittedMore = jsonNames(omitted[:n]), len(omitted)-n
@@ -350,11 +351,25 @@ func listOmitted(out *RetrieveResult, omitted []string, room int) {
 // structuredTokens counts the tokens of a structured result as it is
 // sent, its JSON.
 func structuredTokens(v any) int {
-	b, err := json.Marshal(v)
+	b, err := modelJSON(v)
 	if err != nil {
 		return 0
 	}
 	return pack.CountTokens(string(b))
+}
+
+// modelJSON is v's JSON as a client hands it to its model: decoded and
+// written again, so without the \u003c, \u003e and \u0026 that Go's
+// encoding writes for <, > and & on the wire (a review's TSX pack asked
+// for 15,000 tokens had come out at 8,600, its JSX counted escaped).
+func modelJSON(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }
 
 // omittedRoom is the room packBudget leaves the structured form's list of
