@@ -362,10 +362,11 @@ func helperPath(p string) bool {
 	if len(testSubjects(p)) > 0 || walk.Classify(path.Base(p), nil).Has(walk.Test) {
 		return false
 	}
-	// A file the tests source or load before they run (tests/setup,
-	// test/common.js, spec/spec_helper.rb is named as one already).
+	// A file the tests source or load before they run (tests/setup;
+	// spec/spec_helper.rb is named as one already), but under __tests__,
+	// every file of which Jest runs.
 	base := strings.ToLower(path.Base(p))
-	if helperNames[strings.TrimSuffix(base, path.Ext(base))] {
+	if helperNames[strings.TrimSuffix(base, path.Ext(base))] && !slices.Contains(strings.Split(path.Dir(p), "/"), "__tests__") {
 		return true
 	}
 	// The folder of helpers counts below the tests' own folder, not above
@@ -384,10 +385,12 @@ func helperPath(p string) bool {
 }
 
 // helperNames are the names, their extension left out, of the files a
-// test folder keeps for its tests to share: no test runs in them.
+// test folder keeps for its tests to set up and tear down: no test runs in
+// them. Not utils or common: test/utils.js is as often the test of
+// lib/utils.js.
 var helperNames = map[string]bool{
-	"setup": true, "teardown": true, "common": true, "helper": true, "helpers": true, "util": true, "utils": true,
-	"support": true, "conftest": true, "mocks": true, "globalsetup": true, "global-setup": true, "setuptests": true, "setup-tests": true,
+	"setup": true, "teardown": true, "conftest": true, "globalsetup": true, "global-setup": true,
+	"globalteardown": true, "global-teardown": true, "setuptests": true, "setup-tests": true,
 }
 
 // testRoots are the folders that hold a repository's tests, or its

@@ -318,12 +318,13 @@ func TestHelperPath(t *testing.T) {
 		"lib/support/test/parse.js":       false,
 		"src/__tests__/__mocks__/fs.js":   true,
 		// the files the tests source or load before they run
-		"tests/setup":         true,
-		"test/common.js":      true,
-		"tests/utils.ts":      true,
-		"test/setup.test.js":  false,
-		"tests/shtest":        false,
-		"tests/setup_test.go": false,
+		"tests/setup":            true,
+		"test/globalSetup.ts":    true,
+		"test/utils.js":          false, // the test of lib/utils.js, as often as not
+		"src/__tests__/setup.js": false, // Jest runs every file under __tests__
+		"test/setup.test.js":     false,
+		"tests/shtest":           false,
+		"tests/setup_test.go":    false,
 	} {
 		if got := helperPath(p); got != want {
 			t.Errorf("helperPath(%q) = %v, want %v", p, got, want)
