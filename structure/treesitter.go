@@ -526,10 +526,12 @@ func finishDefs(lang string, defs []tsDef) []Def {
 		}
 		if len(stack) > 0 {
 			parent := &defs[stack[len(stack)-1]]
-			if !parent.scope && !d.scope && parent.Name == d.Name && parent.Kind == d.Kind && parent.end == d.end {
-				// The function an assignment names for itself
-				// (View.prototype.lookup = function lookup(...) {...}):
-				// one definition, the assignment's, not two.
+			if !parent.scope && !d.scope && parent.Name == d.Name && parent.Kind == d.Kind && parent.end == d.end && parent.Line == d.Line {
+				// The function an assignment names for itself, on the
+				// assignment's line (View.prototype.lookup = function
+				// lookup(...) {...}): one definition, the assignment's,
+				// not two. A function nested in one of its name, on a
+				// line of its own, is its own.
 				continue
 			}
 			if !d.explicit {

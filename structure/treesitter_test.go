@@ -319,4 +319,10 @@ func TestTreeSitterSelfNamedAssignment(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("defs:\n got  %q\n want %q", got, want)
 	}
+	// A function nested in one of its name, ending where it ends, is
+	// its own definition.
+	py := Extract("retry.py", []byte("def retry(fn):\n    x = 1\n    def retry(*a):\n        return fn(*a)\n"))
+	if got, want := outlineDefs(py), []string{"retry function  1-4", "retry function retry 3-4"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("nested python defs:\n got  %q\n want %q", got, want)
+	}
 }
