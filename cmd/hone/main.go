@@ -19,6 +19,7 @@ import (
 	"runtime/pprof"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"syscall"
 
 	"github.com/hone-tools/hone"
@@ -28,12 +29,28 @@ import (
 
 func main() {
 	// SIGTERM too: an MCP client ends its server so, and hone mcp then
-	// stops its runs and closes its indexes as on Ctrl-C.
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	// stops its runs and closes its indexes as on Ctrl-C. A second
+	// signal, while that goes on, ends the process at once.
+	ctx, cancel := context.WithCancel(context.Background())
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	var got atomic.Value
+	go func() {
+		s := <-sigs
+		got.Store(s)
+		signal.Stop(sigs)
+		cancel()
+	}()
 	code := runProfiled(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
-	stop()
+	if code == exitInterrupted && got.Load() == syscall.SIGTERM {
+		code = 128 + 15 // the shell's code for a process SIGTERM ended
+	}
 	os.Exit(code)
 }
+
+// exitInterrupted is the code of a command Ctrl-C stopped, the shell's
+// 128 + SIGINT.
+const exitInterrupted = 130
 
 // runProfiled is run, under the CPU profile that HONE_CPUPROFILE asks for.
 func runProfiled(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -207,7 +224,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	if errors.Is(err, context.Canceled) {
 		fmt.Fprintln(stderr, "hone: interrupted")
-		return 130
+		return exitInterrupted
 	}
 	msg, _ := redact.String(err.Error())
 	fmt.Fprintf(stderr, "hone: %s\n", redact.Line(msg))

@@ -48,7 +48,7 @@ func TestMCPStopsOnSIGTERM(t *testing.T) {
 	go func() { done <- cmd.Wait() }()
 	select {
 	case err := <-done:
-		if cmd.ProcessState.ExitCode() != 130 || !strings.Contains(stderr.String(), "hone: interrupted") {
+		if cmd.ProcessState.ExitCode() != 143 || !strings.Contains(stderr.String(), "hone: interrupted") {
 			t.Errorf("after SIGTERM: %v, exit %d, stderr:\n%s", err, cmd.ProcessState.ExitCode(), stderr.String())
 		}
 	case <-time.After(20 * time.Second):

@@ -14,7 +14,6 @@ import (
 // traceRows is how many evaluated files a cycle's block shows.
 const traceRows = 12
 
-// writeText prints the per-cycle trace, then the result.
 // The text's list of the ranking's next files: maxNextShown at most, at
 // nextFloor or more, the relevance of a tangential file.
 const (
@@ -22,6 +21,7 @@ const (
 	nextFloor    = 0.2
 )
 
+// writeText prints the per-cycle trace, then the result.
 func writeText(w io.Writer, res *hone.Result) error {
 	b := bufio.NewWriter(w)
 	task := res.Task
@@ -207,6 +207,9 @@ func writeText(w io.Writer, res *hone.Result) error {
 	}
 	var next []string
 	for _, r := range res.Ranking {
+		if len(res.Files) == 0 {
+			break // nothing found: no file of it is next
+		}
 		if len(next) == maxNextShown || r.Relevance < nextFloor {
 			break
 		}

@@ -159,3 +159,29 @@ func TestTextCounts(t *testing.T) {
 		}
 	}
 }
+
+// Under the result, the ranking's next files still tangential or more are
+// named, best first, five at most; none when nothing was found.
+func TestTextNextInRanking(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		files []hone.File
+		want  string // "" for no line
+	}{
+		{"a result", []hone.File{{Path: "a.go", Relevance: 0.8, Role: hone.RoleTarget}}, "Next in the ranking: b.go 0.40, c.go 0.30, d.go 0.25, e.go 0.22, f.go 0.21\n"},
+		{"nothing found", nil, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res := &hone.Result{Task: "t", Threshold: hone.DefaultThreshold, StopReason: hone.StopMaxCycles, Files: tc.files,
+				Ranking: []hone.Ranked{{Path: "a.go", Relevance: 0.8}, {Path: "b.go", Relevance: 0.4}, {Path: "c.go", Relevance: 0.3},
+					{Path: "d.go", Relevance: 0.25}, {Path: "e.go", Relevance: 0.22}, {Path: "f.go", Relevance: 0.21}, {Path: "g.go", Relevance: 0.2}, {Path: "h.go", Relevance: 0.1}}}
+			var b strings.Builder
+			if err := writeText(&b, res); err != nil {
+				t.Fatal(err)
+			}
+			if got := strings.Contains(b.String(), "Next in the ranking"); got != (tc.want != "") || tc.want != "" && !strings.Contains(b.String(), tc.want) {
+				t.Errorf("want %q in:\n%s", tc.want, b.String())
+			}
+		})
+	}
+}
