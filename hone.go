@@ -388,7 +388,8 @@ type Options struct {
 	// GitDir and Rev say whose history to read when the repository is not
 	// a git work tree checked out at the revision (a benchmark's checkout
 	// of a bare mirror): empty GitDir means the git repository enclosing
-	// the repository, empty Rev its HEAD.
+	// the repository, empty Rev its HEAD. A relative GitDir is the
+	// caller's, as a relative repository is, not the repository's.
 	GitDir, Rev string
 }
 
