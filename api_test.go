@@ -43,18 +43,20 @@ func TestOptionsCheck(t *testing.T) {
 		name string
 		edit func(*hone.Options)
 		err  string
+		// option is the field OptionError names
+		option string
 	}{
-		{"the defaults", func(*hone.Options) {}, ""},
-		{"no cycles", func(o *hone.Options) { o.MaxCycles = 0 }, "max cycles must be between 1 and 10, not 0"},
-		{"too many cycles", func(o *hone.Options) { o.MaxCycles = 11 }, "max cycles"},
-		{"threshold NaN", func(o *hone.Options) { o.Threshold = math.NaN() }, "threshold must be in (0, 1], not NaN"},
-		{"threshold over 1", func(o *hone.Options) { o.Threshold = 1.5 }, "threshold"},
-		{"no files", func(o *hone.Options) { o.MaxFiles = 0 }, "max files must be at least 1"},
-		{"no candidates", func(o *hone.Options) { o.Candidates = 0 }, "candidates must be between 1 and 10000, not 0"},
-		{"candidates past any search", func(o *hone.Options) { o.Candidates = 230584300921369396 }, "candidates must be between 1 and 10000"},
-		{"a bad glob", func(o *hone.Options) { o.Include = []string{"src/[a"} }, `bad glob "src/[a"`},
-		{"an unbalanced brace", func(o *hone.Options) { o.Exclude = []string{"{a,b"} }, "bad glob"},
-		{"an empty glob", func(o *hone.Options) { o.Include = []string{"src/**", ""} }, "an empty glob matches no file: leave it out"},
+		{"the defaults", func(*hone.Options) {}, "", ""},
+		{"no cycles", func(o *hone.Options) { o.MaxCycles = 0 }, "max cycles must be between 1 and 10, not 0", "MaxCycles"},
+		{"too many cycles", func(o *hone.Options) { o.MaxCycles = 11 }, "max cycles", "MaxCycles"},
+		{"threshold NaN", func(o *hone.Options) { o.Threshold = math.NaN() }, "threshold must be in (0, 1], not NaN", "Threshold"},
+		{"threshold over 1", func(o *hone.Options) { o.Threshold = 1.5 }, "threshold", "Threshold"},
+		{"no files", func(o *hone.Options) { o.MaxFiles = 0 }, "max files must be at least 1", "MaxFiles"},
+		{"no candidates", func(o *hone.Options) { o.Candidates = 0 }, "candidates must be between 1 and 10000, not 0", "Candidates"},
+		{"candidates past any search", func(o *hone.Options) { o.Candidates = 230584300921369396 }, "candidates must be between 1 and 10000", "Candidates"},
+		{"a bad glob", func(o *hone.Options) { o.Include = []string{"src/[a"} }, `bad glob "src/[a"`, "Include"},
+		{"an unbalanced brace", func(o *hone.Options) { o.Exclude = []string{"{a,b"} }, "bad glob", "Exclude"},
+		{"an empty glob", func(o *hone.Options) { o.Include = []string{"src/**", ""} }, "an empty glob matches no file: leave it out", "Include"},
 	} {
 		o := ok
 		tt.edit(&o)
@@ -65,6 +67,9 @@ func TestOptionsCheck(t *testing.T) {
 		var oe *hone.OptionError
 		if err != nil && !errors.As(err, &oe) {
 			t.Errorf("%s: %T is no OptionError", tt.name, err)
+		}
+		if oe != nil && oe.Option != tt.option {
+			t.Errorf("%s: the error names option %q, want %q", tt.name, oe.Option, tt.option)
 		}
 	}
 	if _, err := (hone.Options{}).WithDefaults(); err != nil {

@@ -419,13 +419,18 @@ func TaskText(task string) (string, error) {
 	return task, nil
 }
 
-// OptionError reports an option out of range; the message says which.
-type OptionError struct{ Msg string }
+// OptionError reports an option out of range: Option names its field of
+// Options (MaxFiles, Include), for a caller that branches on it; Msg says
+// what is wrong in the terms a user sets it in.
+type OptionError struct {
+	Option string
+	Msg    string
+}
 
 func (e *OptionError) Error() string { return e.Msg }
 
-func optionErr(format string, args ...any) error {
-	return &OptionError{Msg: fmt.Sprintf(format, args...)}
+func optionErr(option, format string, args ...any) error {
+	return &OptionError{Option: option, Msg: fmt.Sprintf(format, args...)}
 }
 
 // WithDefaults fills in the defaults of the zero fields, then checks
@@ -451,23 +456,27 @@ func (o Options) WithDefaults() (Options, error) {
 // default, a command line as a mistake.
 func (o Options) Check() error {
 	if o.MaxFiles < 1 {
-		return optionErr("max files must be at least 1, not %d", o.MaxFiles)
+		return optionErr("MaxFiles", "max files must be at least 1, not %d", o.MaxFiles)
 	}
 	if o.MaxCycles < 1 || o.MaxCycles > MaxCycles {
-		return optionErr("max cycles must be between 1 and %d, not %d", MaxCycles, o.MaxCycles)
+		return optionErr("MaxCycles", "max cycles must be between 1 and %d, not %d", MaxCycles, o.MaxCycles)
 	}
 	if !(o.Threshold > 0 && o.Threshold <= 1) { // NaN too
-		return optionErr("threshold must be in (0, 1], not %g", o.Threshold)
+		return optionErr("Threshold", "threshold must be in (0, 1], not %g", o.Threshold)
 	}
 	if o.Candidates < 1 || o.Candidates > MaxCandidates {
-		return optionErr("candidates must be between 1 and %d, not %d", MaxCandidates, o.Candidates)
+		return optionErr("Candidates", "candidates must be between 1 and %d, not %d", MaxCandidates, o.Candidates)
 	}
-	for _, g := range append(append([]string{}, o.Include...), o.Exclude...) {
+	for i, g := range append(append([]string{}, o.Include...), o.Exclude...) {
+		option := "Include"
+		if i >= len(o.Include) {
+			option = "Exclude"
+		}
 		if g == "" {
-			return optionErr("an empty glob matches no file: leave it out")
+			return optionErr(option, "an empty glob matches no file: leave it out")
 		}
 		if !validGlob(g) {
-			return optionErr("bad glob %q: check its brackets and braces", g)
+			return optionErr(option, "bad glob %q: check its brackets and braces", g)
 		}
 	}
 	return nil
