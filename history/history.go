@@ -28,7 +28,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
-	"unicode/utf8"
 	"unsafe"
 
 	"github.com/hone-tools/hone/index"
@@ -1003,7 +1002,7 @@ func parseLog(out []byte) []*Commit {
 		// for it, and its tokens never reach the cache's terms.
 		subject, _, _ := strings.Cut(string(msg), "\n")
 		subject, _ = redact.String(subject)
-		subject = cutSubject(strings.TrimSpace(subject))
+		subject = redact.Cut(strings.TrimSpace(subject), maxSubject)
 		masked, _ := redact.Mask("", msg)
 		cm := &Commit{Hash: ids[0], time: at, parents: ids[2:], Subject: strings.TrimSpace(subject), terms: messageTerms(string(masked))}
 		sc := bufio.NewScanner(bytes.NewReader(files))
@@ -1038,19 +1037,6 @@ func gitPath(line string) string {
 
 // maxSubject bounds a commit's subject as it is kept and shown, in bytes.
 const maxSubject = 300
-
-// cutSubject cuts a subject past maxSubject at a rune's start, marking the
-// cut.
-func cutSubject(s string) string {
-	if len(s) <= maxSubject {
-		return s
-	}
-	i := maxSubject
-	for i > 0 && !utf8.RuneStart(s[i]) {
-		i--
-	}
-	return s[:i] + "…"
-}
 
 // messageTerms are the stems of a message's words and identifiers' parts,
 // each once, as a task's are read: no stop words.

@@ -7,13 +7,12 @@ import (
 	"fmt"
 	"math"
 	"math/big"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/hone-tools/hone"
+	"github.com/hone-tools/hone/internal/lazyre"
 	"github.com/hone-tools/hone/redact"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -37,16 +36,7 @@ func cut(s string) string { return cutTo(s, maxEcho) }
 
 // cutTo shortens text to at most limit bytes, on a character boundary,
 // marking the cut with "…".
-func cutTo(s string, limit int) string {
-	if len(s) <= limit {
-		return s
-	}
-	n := limit
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + "…"
-}
+func cutTo(s string, limit int) string { return redact.Cut(s, limit) }
 
 // quote quotes user input for an error message, cut to maxEcho bytes.
 func quote(s string) string { return strconv.Quote(cut(s)) }
@@ -150,24 +140,26 @@ func safeError(err error) error {
 
 // decodeFailed matches Go's message for an argument JSON could not put in
 // its field: a number past the field's type, a fraction for a count.
-var decodeFailed = regexp.MustCompile(`^json: cannot unmarshal .* into Go struct field [\w.]*\.(\w+) of type (\w+)`)
+var decodeFailed = lazyre.New(`^json: cannot unmarshal .* into Go struct field [\w.]*\.(\w+) of type (\w+)`)
 
 // The schema validator's messages, and Go's, that argumentError says
 // again in the terms of the tool's arguments:
 var (
 	// an argument of the wrong JSON type: its name, its type and the
 	// type, or the types, it must have;
-	wrongType = regexp.MustCompile(`(?s)validating /properties/(\w+): type: .* has type "(\w+)", want (?:one of )?"([\w, ]+)"$`)
+	wrongType = lazyre.New(`(?s)validating /properties/(\w+): type: .* has type "(\w+)", want (?:one of )?"([\w, ]+)"$`)
 	// arguments the tool needs, left out;
-	missingArgs = regexp.MustCompile(`required: missing properties: \[(.*)\]$`)
+	missingArgs = lazyre.New(`required: missing properties: \[(.*)\]$`)
 	// arguments the tool has not;
-	unknownArgs = regexp.MustCompile(`unexpected additional properties \[(.*)\]$`)
+	unknownArgs = lazyre.New(`unexpected additional properties \[(.*)\]$`)
 	// a number out of its argument's range: its name, which end, the
 	// number as given and the bound;
-	outOfRange = regexp.MustCompile(`validating /properties/(\w+): (minimum|maximum): (\S+) is (?:less|greater) than (\S+)$`)
+	outOfRange = lazyre.New(`validating /properties/(\w+): (minimum|maximum): (\S+) is (?:less|greater) than (\S+)$`)
+	// a name in a validator's list, quoted as JSON quotes it;
+	quotedName = lazyre.New(`"(?:[^"\\]|\\.)*"`)
 	// arguments that are not a JSON object of named values: Go names
 	// the value's type, or quotes the value.
-	notObject = regexp.MustCompile(`json: cannot unmarshal (.+) into Go value of type map\[string\]`)
+	notObject = lazyre.New(`json: cannot unmarshal (.+) into Go value of type map\[string\]`)
 )
 
 // quotedNames are the names of a validator's list, ["b" "a"], as a
@@ -176,7 +168,7 @@ var (
 // and how many.
 func quotedNames(list string) (string, int) {
 	var names []string
-	for _, q := range regexp.MustCompile(`"(?:[^"\\]|\\.)*"`).FindAllString(list, -1) {
+	for _, q := range quotedName().FindAllString(list, -1) {
 		if s, err := strconv.Unquote(q); err == nil {
 			names = append(names, s)
 		}
@@ -245,7 +237,7 @@ const maxIntArgument = 1<<63 - 1<<10
 // argument and what it takes, rather than Go's own message; other errors
 // are as they are.
 func argumentError(msg string) string {
-	if m := wrongType.FindStringSubmatch(msg); m != nil {
+	if m := wrongType().FindStringSubmatch(msg); m != nil {
 		// The schema's message repeats the value before what it wants:
 		// a long value, cut, would leave out what to give. An optional
 		// argument may be null too, which no one means to give.
@@ -261,7 +253,7 @@ func argumentError(msg string) string {
 		}
 		return fmt.Sprintf("%s must be %s, not %s: give another value, or leave it out if it may be", m[1], strings.Join(want, " or "), has)
 	}
-	if m := outOfRange.FindStringSubmatch(msg); m != nil {
+	if m := outOfRange().FindStringSubmatch(msg); m != nil {
 		end := "at least"
 		if m[2] == "maximum" {
 			end = "at most"
@@ -275,21 +267,21 @@ func argumentError(msg string) string {
 		}
 		return fmt.Sprintf("%s must be %s %g, not %s: give another value, or leave it out for the default", m[1], end, limit, given)
 	}
-	if m := missingArgs.FindStringSubmatch(msg); m != nil {
+	if m := missingArgs().FindStringSubmatch(msg); m != nil {
 		names, n := quotedNames(m[1])
 		if n > 1 {
 			return fmt.Sprintf("%s are needed: give them (tools/list describes each argument)", names)
 		}
 		return fmt.Sprintf("%s is needed: give it (tools/list describes each argument)", names)
 	}
-	if m := unknownArgs.FindStringSubmatch(msg); m != nil {
+	if m := unknownArgs().FindStringSubmatch(msg); m != nil {
 		names, _ := quotedNames(m[1])
 		return fmt.Sprintf("%s: no such argument of this tool; tools/list names its arguments", names)
 	}
-	if m := notObject.FindStringSubmatch(msg); m != nil {
+	if m := notObject().FindStringSubmatch(msg); m != nil {
 		return fmt.Sprintf("the arguments must be a JSON object of named values, not %s: e.g. {\"task\": \"...\"}", valueType(m[1]))
 	}
-	m := decodeFailed.FindStringSubmatch(msg)
+	m := decodeFailed().FindStringSubmatch(msg)
 	if m == nil {
 		return msg
 	}

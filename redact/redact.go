@@ -936,15 +936,19 @@ func needsQuote(p string) bool {
 // the rules in pieces.
 func Short(s string, n int) string {
 	s, _ = String(s)
-	s = strings.Join(strings.Fields(s), " ")
-	if len(s) > n {
-		cut := n
-		for cut > 0 && !utf8.RuneStart(s[cut]) {
-			cut--
-		}
-		s = s[:cut] + "…"
+	return Cut(strings.Join(strings.Fields(s), " "), n)
+}
+
+// Cut is s cut to n bytes at most, between characters, with "…" where it
+// was cut. It redacts nothing: cut a text that passed the redaction.
+func Cut(s string, n int) string {
+	if len(s) <= n {
+		return s
 	}
-	return s
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
 }
 
 // Line makes a text one line of output: control characters go, as

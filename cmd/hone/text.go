@@ -207,11 +207,8 @@ func writeText(w io.Writer, res *hone.Result) error {
 	}
 	var next []string
 	for _, r := range res.Ranking {
-		if len(res.Files) == 0 {
-			break // nothing found: no file of it is next
-		}
-		if len(next) == maxNextShown || r.Relevance < nextFloor {
-			break
+		if len(res.Files) == 0 || len(next) == maxNextShown || r.Relevance < nextFloor {
+			break // nothing found has no next file
 		}
 		if !inFiles[r.Path] {
 			next = append(next, fmt.Sprintf("%s %.2f", redact.QuotePath(r.Path), r.Relevance))
