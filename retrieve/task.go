@@ -732,8 +732,8 @@ func addProse(words []string, add func(*concept)) (phrased map[string]int) {
 // write as one: two plain words in a row, apart by spaces, or the two
 // parts of a name a hyphen joins ("back-off"), whose joined stem is a
 // term of the index that no more files hold than hold either word (where
-// the code says it at all). A word and a particle ("back off" for
-// backoff, "log in", "time out") make a concept of their own, which the
+// the code says it at all). A word and the particle after it ("back off"
+// for backoff, "log in", "time out") make a concept of their own, which the
 // particle alone never was, unless addProse made that mention a phrase
 // of the synonym table (phrased); a word and another stop word ("element
 // it") make nothing. Two words ("time stamp", "file name", "health
@@ -777,6 +777,13 @@ func addCompounds(task string, ix *index.Index, add func(*concept), conceptOf fu
 		hyphened := a.pos == b.pos && parts[a.pos] == 3 && len(task)-a.pos >= len(a.text)+1+len(b.text) &&
 			strings.EqualFold(task[a.pos:a.pos+len(a.text)+1+len(b.text)], a.text+"-"+b.text)
 		if !hyphened && (!plain(a) || !plain(b) || strings.Trim(task[a.pos+len(a.text):b.pos], " \t") != "") {
+			continue
+		}
+		// A particle after its word is a phrasal verb, which code writes
+		// as one word (back off, log in, time out); before it, in prose,
+		// it is a preposition of what follows ("in form", "on line 5",
+		// "by name"), so it joins only when hyphened ("on-line").
+		if a.stop && !hyphened {
 			continue
 		}
 		stem := tokenize.Stem(a.text + b.text)

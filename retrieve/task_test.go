@@ -192,6 +192,7 @@ func TestCompounds(t *testing.T) {
 		"retry.go": "package x\n\n// wait before the next try\nvar backoff = 2\n\nfunc wait() {}\n",
 		"log.go":   "package x\n\nvar timestamp int\n\nfunc stamp() {}\n",
 		"check.go": "package x\n\n// check the times\nfunc checkTimes() {}\n\ntype ElementIt struct{}\n",
+		"form.go":  "package x\n\n// inform the user; a form of one line\nfunc inform() {}\n\nvar online, inline bool\n",
 	}), index.Options{Dir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
@@ -211,6 +212,9 @@ func TestCompounds(t *testing.T) {
 		{task: "go back, off we go"},
 		{task: "log it in to the file"},
 		{task: "the element it points at"}, // "it" is no particle
+		{task: "a typo in form labels"},    // a preposition, not inform
+		{task: "the error on line 5"},
+		{task: "show it on-line", concept: "on line", stem: "onlin"},
 	} {
 		cs := analyzeTask(tt.task, ix)
 		var found []string
