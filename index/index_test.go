@@ -214,6 +214,9 @@ func TestOpenErrors(t *testing.T) {
 	if _, err := Open(context.Background(), "", Options{Dir: t.TempDir()}); !errors.Is(err, ErrNoRepository) {
 		t.Errorf("an empty path: %v; want ErrNoRepository", err)
 	}
+	if p, err := PathOf("", Options{Dir: t.TempDir()}); !errors.Is(err, ErrNoRepository) {
+		t.Errorf("PathOf an empty path: %q, %v; want ErrNoRepository", p, err)
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	if _, err := buildAt(ctx, t.TempDir(), Options{Dir: t.TempDir()}); err == nil {

@@ -622,7 +622,11 @@ func OpenExisting(ctx context.Context, root string, opts Options) (*Index, error
 // one index a folder, by its path once symbolic links are followed, so
 // that a repository reached through a link (a checkout under ~/src linked
 // from elsewhere) is not indexed twice.
+// An empty root is ErrNoRepository, as Open has it.
 func PathOf(root string, opts Options) (string, error) {
+	if root == "" {
+		return "", ErrNoRepository
+	}
 	abs, err := filepath.Abs(root)
 	if err != nil {
 		return "", fmt.Errorf("find the index of %s: %w", root, err)
