@@ -199,6 +199,16 @@ func read(ctx context.Context, root, gitDir, rev, cacheDir string, m mode) (*Log
 // is negative, with lock taking the lock of a read from git.
 func readLocking(ctx context.Context, root, gitDir, rev, cacheDir string, m mode, most int,
 	lock func(ctx context.Context, p string, wait bool) (unlock func(), waited bool, err error)) (*Log, int, error) {
+	// A relative root is the caller's working directory's: git runs in
+	// it, and the paths its answers hold are joined to it, so it is made
+	// absolute once, here.
+	if root != "" {
+		abs, err := filepath.Abs(root)
+		if err != nil {
+			return nil, 0, fmt.Errorf("read history of %s: %w", root, err)
+		}
+		root = abs
+	}
 	if _, err := exec.LookPath("git"); err != nil {
 		if _, serr := os.Stat(filepath.Join(root, ".git")); serr == nil {
 			// A repository, and no git to read its history with.

@@ -247,6 +247,20 @@ func TestFolderOfARepository(t *testing.T) {
 	}
 }
 
+// A root given relative to the working directory reads the history as
+// its absolute path does: git runs in it, from wherever the caller is.
+func TestRelativeRoot(t *testing.T) {
+	r := newRepo(t)
+	r.commit("Tune the scheduler's queue", "svc/sched/queue.go", "web/page.go", "testdata/repos/one/a.go")
+	t.Chdir(filepath.Join(r.dir, "web"))
+	for _, root := range []string{"..", "../svc", "../svc/sched", "../testdata/repos/one"} {
+		l, err := Read(context.Background(), root, "", "", t.TempDir())
+		if err != nil || len(l.Commits) != 1 {
+			t.Errorf("%s: %v, %+v; want one commit", root, err, l)
+		}
+	}
+}
+
 func TestPackRoundTrip(t *testing.T) {
 	cs := []*Commit{
 		{Hash: "aaa", time: 1700000000, parents: []string{"bbb", "ccc"}, Subject: "Fix the parser", terms: []string{"fix", "parser"}, Files: []string{"src/a.py", "src/b.py"}},

@@ -65,13 +65,13 @@ func Retrieve(ctx context.Context, repoDir, task string, opts hone.Options) (*ho
 	}
 	startHistory()
 	defer ix.Close()
-	if err != nil {
-		// The disk is full: answer from the index as it was, saying so.
-		if opts.Notice != nil {
-			opts.Notice(err.Error())
-		}
+	res, rerr := runRepaired(ctx, ix, task, opts, pc, start)
+	if err != nil && res != nil {
+		// The disk is full: the answer is from the index as it was, and
+		// says so.
+		addNotice(res, fmt.Sprintf("answered from the index as it was before this update failed: %v", err))
 	}
-	return runRepaired(ctx, ix, task, opts, pc, start)
+	return res, rerr
 }
 
 // historyBeside: an update that reads this many files or more, about as
@@ -300,8 +300,8 @@ func run(ctx context.Context, ix *index.Index, raw string, opts hone.Options, pc
 	// The history is read beside the index's update and the loop, and
 	// searched for the task as soon as it is read, on a core the loop
 	// leaves free: the ranking waits for it when it first needs it, after
-	// the first cycle's search. Its notices are said from here, when it
-	// is waited for; and the loop does not return before it.
+	// the first cycle's search. The loop does not return before it, and
+	// its notices join the result's.
 	found := make(chan past, 1)
 	go func() {
 		var notes []string
@@ -313,11 +313,6 @@ func run(ctx context.Context, ix *index.Index, raw string, opts hone.Options, pc
 		waited := time.Now()
 		p := <-found
 		res.Timings.History = time.Since(waited).Milliseconds()
-		for _, n := range p.notes {
-			if opts.Notice != nil {
-				opts.Notice(n)
-			}
-		}
 		return p
 	})
 	defer pastOf()
@@ -457,6 +452,11 @@ func run(ctx context.Context, ix *index.Index, raw string, opts hone.Options, pc
 	// exclude node_modules out of habit where git ignores it already.
 	if idle := idlePatterns(ix, opts.Include); idle != "" && !noneSearchable {
 		addNotice(res, idle)
+	}
+	// A history asked for and not read makes the answer doubtful: the
+	// result says so, in every form it takes (text, JSON, pack, MCP).
+	for _, n := range pastOf().notes {
+		addNotice(res, n)
 	}
 	if gone := unreadable(ix.Root, res.Files); len(gone) > 0 {
 		note := fmt.Sprintf("%s could not be read since it was indexed (moved, deleted or its permissions changed): run hone index", strings.Join(gone, ", "))

@@ -953,6 +953,19 @@ func TestOwnDefinitionsAreNoCalls(t *testing.T) {
 // A library caller's task is checked as the CLI's is, and a caller's
 // evaluator that panics leaves the run to the lexical evaluator, saying
 // so; it gets the candidates' paths as they are, a name that is not
+// A repository named relative to the working directory, a folder of a
+// larger git repository (hone's own checkout), has its history read:
+// none is said left out.
+func TestRelativeRepository(t *testing.T) {
+	res, err := Retrieve(context.Background(), "../testdata/repos/auth-expiry", expiryTask, hone.Options{IndexDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(res.Notice, "history left out") {
+		t.Errorf("notice %q: the history of a relative path was not read", res.Notice)
+	}
+}
+
 // UTF-8 too, to ask their excerpts by.
 func TestLibraryCallersGuarded(t *testing.T) {
 	dir := t.TempDir()
@@ -1009,14 +1022,14 @@ func TestLibraryCallersGuarded(t *testing.T) {
 		}
 	}
 
-	// A revision asked for that git has not: said, not passed over.
-	notices = nil
-	if _, err := Retrieve(context.Background(), "../testdata/repos/auth-expiry", expiryTask, hone.Options{IndexDir: dir, Rev: "no-such-revision",
-		Notice: func(n string) { notices = append(notices, n) }}); err != nil {
+	// A revision asked for that git has not: said in the result, not
+	// passed over.
+	res, err = Retrieve(context.Background(), "../testdata/repos/auth-expiry", expiryTask, hone.Options{IndexDir: dir, Rev: "no-such-revision"})
+	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.ContainsFunc(notices, func(n string) bool { return strings.Contains(n, `no commit "no-such-revision"`) }) {
-		t.Errorf("a revision git has not: notices %q", notices)
+	if !strings.Contains(res.Notice, `no commit "no-such-revision"`) {
+		t.Errorf("a revision git has not: notice %q", res.Notice)
 	}
 
 	repo := writeFiles(t, map[string]string{"auth/tok\xffen.go": "package auth\n\n// TokenExpired reports whether the token's expiry passed.\nfunc TokenExpired(expiry int64) bool { return expiry < now() }\n"})
