@@ -108,6 +108,40 @@ func ExpireSession(row model.Row, token string) {
 	}
 }
 
+// A package's files that define the same names under different build
+// tags are its variants: the package is a gap once, by its file of the
+// shortest name; a name only one of its files defines is a call's gap.
+func TestImportGapsOfVariants(t *testing.T) {
+	repo := writeFiles(t, map[string]string{
+		"go.mod": "module example.com/app\n\ngo 1.22\n",
+		"session/expire.go": `package session
+
+import "example.com/app/codec"
+
+// ExpireSession expires the session when its token expiry passes.
+func ExpireSession(token string) {
+	codec.Marshal(token)
+	codec.Seal(token)
+}
+`,
+		"codec/go_json.go": "//go:build go_json\n\npackage codec\n\nfunc Marshal(v any) []byte { return nil }\n",
+		"codec/json.go":    "//go:build !go_json && !sonic\n\npackage codec\n\nfunc Marshal(v any) []byte { return nil }\n",
+		"codec/sonic.go":   "//go:build sonic\n\npackage codec\n\nfunc Marshal(v any) []byte { return nil }\n",
+		"codec/seal.go":    "package codec\n\nfunc Seal(v any) {}\n",
+		"codec/unused.go":  "package codec\n\nfunc Unused() {}\n",
+	})
+	var gaps []string
+	for _, g := range firstCycleGaps(t, repo) {
+		if g.From == "session/expire.go" {
+			gaps = append(gaps, g.Kind+" "+g.Where)
+		}
+	}
+	slices.Sort(gaps)
+	if want := []string{"call codec/seal.go", "import codec/json.go"}; !slices.Equal(gaps, want) {
+		t.Errorf("import gaps of session/expire.go %q, want %q", gaps, want)
+	}
+}
+
 // Two files of one folder that a Python file imports by name are no
 // package imported whole: the gap to each stays.
 func TestImportGapsOfSiblings(t *testing.T) {

@@ -434,7 +434,8 @@ func (rf *refiner) gapsOf(d *index.Doc, q, next *query, rec *record) []hone.Gap 
 		}
 	}
 	definers := rf.ix.DefinersOf(names)
-	called := map[string]bool{} // the files that define a name the file calls, plainly
+	called := map[string]bool{}      // the files that define a name the file calls, plainly
+	namesOf := map[string][]string{} // and the names each defines
 	var gaps []hone.Gap
 	seen := map[string]bool{}
 	perTarget := map[string]int{}
@@ -452,6 +453,7 @@ func (rf *refiner) gapsOf(d *index.Doc, q, next *query, rec *record) []hone.Gap 
 		}
 		for _, o := range reach {
 			called[o.Path] = true
+			namesOf[o.Path] = append(namesOf[o.Path], c.Name)
 		}
 		var target *index.Entry
 		var defs []*index.Entry
@@ -518,11 +520,48 @@ func (rf *refiner) gapsOf(d *index.Doc, q, next *query, rec *record) []hone.Gap 
 			whole[path.Dir(p)] = n + 1
 		}
 	}
+	// Of a package's files, those that define only names one listed
+	// already defines are its variants (Go's build tags: json.go,
+	// go_json.go, sonic.go), and the package is named once, by its file
+	// of the shortest name.
+	order := make([]string, 0, len(imports))
+	grouped := map[string]bool{}
 	for _, p := range imports {
-		if whole[path.Dir(p)] > 1 && !called[p] {
+		dir := path.Dir(p)
+		if whole[dir] <= 1 {
+			order = append(order, p)
 			continue
 		}
+		if grouped[dir] {
+			continue
+		}
+		grouped[dir] = true
+		var group []string
+		for _, o := range imports {
+			if path.Dir(o) == dir {
+				group = append(group, o)
+			}
+		}
+		slices.SortStableFunc(group, func(a, b string) int { return len(path.Base(a)) - len(path.Base(b)) })
+		order = append(order, group...)
+	}
+	listed := map[string]map[string]bool{} // a whole folder's names that its listed files define
+	for _, p := range order {
+		dir := path.Dir(p)
+		if whole[dir] > 1 {
+			if !called[p] || listed[dir] != nil && !slices.ContainsFunc(namesOf[p], func(n string) bool { return !listed[dir][n] }) {
+				continue
+			}
+		}
 		if o := rf.ix.Entry(p); o != nil && !targets[p] && q.keep(o) {
+			if whole[dir] > 1 {
+				if listed[dir] == nil {
+					listed[dir] = map[string]bool{}
+				}
+				for _, n := range namesOf[p] {
+					listed[dir][n] = true
+				}
+			}
 			if _, evaluated := rec.seen[p]; !evaluated {
 				gaps = append(gaps, hone.Gap{Name: path.Base(p), Kind: "import", From: d.Path, Where: p})
 			}
