@@ -199,7 +199,7 @@ func rootDir(uri string) (string, bool) {
 	if err != nil || u.Scheme != "file" || u.Path == "" {
 		return "", false
 	}
-	dir := filepath.FromSlash(u.Path)
+	dir := filepath.Clean(filepath.FromSlash(u.Path)) // "/src/app/." is /src/app, one index
 	if u.Host != "" && !strings.EqualFold(u.Host, "localhost") {
 		if runtime.GOOS != "windows" {
 			return "", false

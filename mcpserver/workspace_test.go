@@ -6,6 +6,7 @@ import (
 	"io"
 	"log/slog"
 	"net/url"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -347,9 +348,14 @@ func TestCancelledWhileQueued(t *testing.T) {
 func TestWorkspaceTooBroad(t *testing.T) {
 	home := t.TempDir()
 	t.Setenv("HOME", home)
-	for _, dir := range []string{"/", home} {
+	// The root written otherwise is the root: "/tmp/..", "//", "/.".
+	up := "/" + strings.Split(filepath.ToSlash(home), "/")[1] + "/.." // "/tmp/.."
+	if err := os.Mkdir(filepath.Join(home, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, dir := range []string{"/", home, up, "//", "/.", home + "/sub/.."} {
 		w := workspaceWire(t, `{"roots":{"listChanged":true}}`)
-		roots, _ := json.Marshal([]map[string]string{{"uri": (&url.URL{Scheme: "file", Path: filepath.ToSlash(dir)}).String()}})
+		roots, _ := json.Marshal([]map[string]string{{"uri": "file://" + filepath.ToSlash(dir)}})
 		line, _ := callWithRoots(t, w, roots, `{"name":"index_status","arguments":{}}`)
 		if !strings.Contains(line, `"isError":true`) || !strings.Contains(line, "does not index unasked") {
 			t.Errorf("a workspace of %s: %s", dir, line)
@@ -362,6 +368,9 @@ func TestWorkspaceTooBroad(t *testing.T) {
 // machine's folder of the same path.
 func TestRootDir(t *testing.T) {
 	dir := t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	slash := filepath.ToSlash(dir)
 	for _, tt := range []struct {
 		uri string
@@ -373,6 +382,8 @@ func TestRootDir(t *testing.T) {
 		{"file://otherhost" + slash, false}, // on Windows, a share that does not exist
 		{"https://example.com" + slash, false},
 		{"file://" + slash + "/missing", false},
+		{"file://" + slash + "/.", true},
+		{"file://" + slash + "/sub/..", true},
 	} {
 		got, ok := rootDir(tt.uri)
 		if ok != tt.ok || ok && got != dir {

@@ -527,16 +527,19 @@ func FindRepository(dir string) (Repository, bool) {
 }
 
 // TooBroad reports whether a folder is the user's home or the file
-// system's root: what hone never indexes unless it is named.
+// system's root: what hone never indexes unless it is named. The folder
+// is judged as written and as its links lead: "/tmp/..", "//" and a link
+// to the root are the root.
 func TooBroad(dir string) bool {
-	if filepath.Dir(dir) == dir {
+	dir = filepath.Clean(dir)
+	real, err := filepath.EvalSymlinks(dir)
+	if filepath.Dir(dir) == dir || err == nil && filepath.Dir(real) == real {
 		return true
 	}
-	home, err := os.UserHomeDir()
-	if err != nil {
+	home, herr := os.UserHomeDir()
+	if herr != nil {
 		return false
 	}
-	a, errA := filepath.EvalSymlinks(dir)
-	b, errB := filepath.EvalSymlinks(home)
-	return errA == nil && errB == nil && a == b
+	h, herr := filepath.EvalSymlinks(home)
+	return err == nil && herr == nil && real == h
 }
