@@ -279,7 +279,10 @@ import (
 //	      makes it C++'s, a virtual method does; an AWS key id of low
 //	      entropy (AKIAXXXX..., a DNA primer) and an OpenAI-like name in
 //	      kebab case are not masked.
-const schemaVersion = "70"
+//	71    a name in camel case assigned to a secret's name in code
+//	      (change_password_form = AdminPasswordChangeForm) is not
+//	      masked.
+const schemaVersion = "71"
 
 // hashSize is the length of a file's content hash, SHA-256 cut short: it
 // tells a file's content from its last (a chance of 2^-128 to take one

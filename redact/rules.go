@@ -407,8 +407,8 @@ func bareIsSecret(m []string) bool {
 	if strings.ContainsAny(v, "()[]{}<>") || dotted().MatchString(strings.TrimLeft(v, "!~&*")) {
 		return false // code: a call, an index, an attribute
 	}
-	if op == "=" && ident().MatchString(v) && !(shannon(v) > 3.5 && hasDigitOrMixed(v)) {
-		return false // password = password_input
+	if op == "=" && ident().MatchString(v) && (!(shannon(v) > 3.5 && hasDigitOrMixed(v)) || camelWords().MatchString(v)) {
+		return false // password = password_input; change_password_form = AdminPasswordChangeForm
 	}
 	if passwordName(strings.ToLower(name)) {
 		return true
@@ -491,6 +491,11 @@ func settingName(name string) bool {
 var (
 	dotted = lazyre.New(`^[A-Za-z_]\w*(\.[A-Za-z_]\w*)+$`)
 	ident  = lazyre.New(`^[A-Za-z_]\w*$`)
+	// A name of words in camel case (AdminPasswordChangeForm,
+	// getUserToken, HTTPBasicAuth), each of two lower-case letters or
+	// more after its capitals: a class or a function, where a random
+	// password's letters change case more often (XkQpTzLm).
+	camelWords = lazyre.New(`^(?:[a-z]{2,}|[A-Z]+[a-z]{2,})(?:[A-Z]+[a-z]{2,})+$`)
 )
 
 func passwordName(name string) bool {
