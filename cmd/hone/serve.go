@@ -481,16 +481,19 @@ func serveStatus(ctx context.Context, dir string) (served bool, line string) {
 // repeat what they hold.
 func redactedLog(w io.Writer, level slog.Level) *slog.Logger {
 	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: level, ReplaceAttr: func(_ []string, a slog.Attr) slog.Attr {
+		// A string, an error, and whatever else a value prints as (a
+		// named string type, a slice, a Stringer: a client's own words
+		// can come as any of them).
 		var text string
-		switch v := a.Value.Any(); {
-		case a.Value.Kind() == slog.KindString:
+		switch a.Value.Kind() {
+		case slog.KindString:
 			text = a.Value.String()
-		case a.Value.Kind() == slog.KindAny:
-			err, ok := v.(error)
-			if !ok {
-				return a
+		case slog.KindAny:
+			if err, ok := a.Value.Any().(error); ok {
+				text = err.Error()
+			} else {
+				text = fmt.Sprint(a.Value.Any())
 			}
-			text = err.Error()
 		default:
 			return a
 		}

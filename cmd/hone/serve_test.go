@@ -318,12 +318,15 @@ func TestStatusSaysServe(t *testing.T) {
 }
 
 // The long-running processes' log passes the redaction: its messages,
-// its strings and its errors.
+// its strings, its errors, and values of other types that print them (a
+// client's log level, a list of its roots).
 func TestRedactedLog(t *testing.T) {
+	type level string
 	for _, p := range redacttest.Formats(7)[:3] {
 		var b strings.Builder
 		log := redactedLog(&b, slog.LevelInfo)
-		log.Info("read "+p.Text, "path", p.Text, "err", errors.New("open "+p.Text+": denied"), "n", 3)
+		log.Info("read "+p.Text, "path", p.Text, "err", errors.New("open "+p.Text+": denied"), "n", 3,
+			"level", level(p.Text), "roots", []string{"file:///src", p.Text})
 		out := b.String()
 		if strings.Contains(out, p.Secret) {
 			t.Errorf("%s: the log holds the secret: %s", p.Name, out)
