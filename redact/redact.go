@@ -774,7 +774,10 @@ func File(path, text string) (string, int) { return Default().File(path, text) }
 // Value hides the secrets in every string that v points to (struct
 // fields, slices, maps, pointers; unexported fields are left alone), in
 // place, and counts the secrets hidden in them: those it hides and those
-// hidden before it (a commit subject is redacted as it is read). It is for results about to be encoded as JSON,
+// hidden before it (a commit subject is redacted as it is read). What v
+// holds but does not point to (a struct passed by value) cannot be
+// changed, and is neither changed nor counted: pass a pointer. It is for
+// results about to be encoded as JSON,
 // so it also quotes a string that is not UTF-8 (a file name, mostly), as
 // QuotePath does: encoding would turn its bytes into U+FFFD, a name that
 // does not exist.
@@ -800,12 +803,15 @@ func (r *Redactor) value(v reflect.Value, depth int, quote bool) int {
 			return 0
 		}
 		if v.Kind() == reflect.Interface && v.Elem().Kind() == reflect.String {
+			if !v.CanSet() {
+				return 0 // as a string that cannot be set: hidden, it would be counted and left
+			}
 			old := v.Elem().String()
 			s, _ := r.String(old)
 			if quote {
 				s = JSONName(s)
 			}
-			if s != old && v.CanSet() {
+			if s != old {
 				v.Set(reflect.ValueOf(s).Convert(v.Elem().Type()))
 			}
 			return strings.Count(s, placeholderPrefix)
@@ -931,17 +937,18 @@ func needsQuote(p string) bool {
 }
 
 // Short is s redacted, on one line (its runs of white space one space),
-// and cut to n bytes at most, between characters, with "…" where it was
-// cut: redacted before it is cut, so that no secret the cut splits passes
-// the rules in pieces.
+// and cut as Cut has it: redacted before it is cut, so that no secret the
+// cut splits passes the rules in pieces.
 func Short(s string, n int) string {
 	s, _ = String(s)
 	return Cut(strings.Join(strings.Fields(s), " "), n)
 }
 
-// Cut is s cut to n bytes at most, between characters, with "…" where it
-// was cut. It redacts nothing: cut a text that passed the redaction.
+// Cut is s cut to n bytes at most, between characters, then "…" (3
+// bytes more) where it was cut; a negative n is 0. It redacts nothing:
+// cut a text that passed the redaction.
 func Cut(s string, n int) string {
+	n = max(n, 0)
 	if len(s) <= n {
 		return s
 	}
@@ -952,21 +959,34 @@ func Cut(s string, n int) string {
 }
 
 // Line makes a text one line of output: control characters go, as
-// CleanText has them, and line ends become spaces, so that a commit subject
-// or a reason cannot forge a line.
+// CleanText has them, and so do the controls that reorder a line
+// (bidirectional overrides and isolates, U+202A–U+202E, U+2066–U+2069);
+// line ends and line separators become spaces, so that a commit subject
+// or a reason cannot forge a line, nor show its words in another order.
 func Line(s string) string {
 	s, _ = CleanText(s)
-	return strings.NewReplacer("\n", " ", "\r", " ").Replace(s)
+	return lineReplacer.Replace(s)
+}
+
+var lineReplacer = strings.NewReplacer("\n", " ", "\r", " ", "\u2028", " ", "\u2029", " ",
+	"\u202a", "\ufffd", "\u202b", "\ufffd", "\u202c", "\ufffd", "\u202d", "\ufffd", "\u202e", "\ufffd",
+	"\u2066", "\ufffd", "\u2067", "\ufffd", "\u2068", "\ufffd", "\u2069", "\ufffd")
+
+// control is a character CleanText replaces: a C0 control but tab, line
+// feed and carriage return, DEL, and a C1 control (U+0080–U+009F, of
+// which U+009B is a terminal's escape sequence's start).
+func control(c rune) bool {
+	return c < 0x20 && c != '\t' && c != '\n' && c != '\r' || c >= 0x7f && c < 0xa0
 }
 
 // CleanText makes file contents safe to print: NUL bytes and bytes that
-// are not UTF-8 become U+FFFD, and other control characters but tab, line
-// feed and carriage return become U+FFFD too, so that no escape sequence
-// reaches a terminal. It counts what it replaced.
+// are not UTF-8 become U+FFFD, and so do the control characters (control),
+// so that no escape sequence reaches a terminal. It counts what it
+// replaced.
 func CleanText(s string) (string, int) {
 	clean := true
 	for _, c := range s {
-		if c == utf8.RuneError || c < 0x20 && c != '\t' && c != '\n' && c != '\r' || c == 0x7f {
+		if c == utf8.RuneError || control(c) {
 			clean = false
 			break
 		}
@@ -979,7 +999,7 @@ func CleanText(s string) (string, int) {
 	n := 0
 	for i := 0; i < len(s); {
 		c, size := utf8.DecodeRuneInString(s[i:])
-		if c == utf8.RuneError && size <= 1 || c < 0x20 && c != '\t' && c != '\n' && c != '\r' || c == 0x7f {
+		if c == utf8.RuneError && size <= 1 || control(c) {
 			b.WriteRune(utf8.RuneError)
 			n++
 		} else {
