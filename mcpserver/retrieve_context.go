@@ -24,7 +24,7 @@ type RetrieveParams struct {
 	Task         string   `json:"task" jsonschema:"what you need context for, in plain words; a whole issue with stack traces is fine, and so are the flags, error codes, commit hashes and issue numbers (#123) it cites"`
 	BudgetTokens int      `json:"budget_tokens,omitempty" jsonschema:"most tokens the context pack may hold (at most 20000; 0 or left out: 6000)"`
 	MaxCycles    int      `json:"max_cycles,omitempty" jsonschema:"retrieval cycles at most (1-10; 0 or left out: 3)"`
-	MaxFiles     int      `json:"max_files,omitempty" jsonschema:"target files at most (0 or left out: 10)"`
+	MaxFiles     int      `json:"max_files,omitempty" jsonschema:"the result's files at most, targets, tests and the context files they need counted (0 or left out: 10)"`
 	Include      []string `json:"include,omitempty" jsonschema:"search only files matching these globs, e.g. src/**/*.ts"`
 	Exclude      []string `json:"exclude,omitempty" jsonschema:"never search files matching these globs or under these paths"`
 	UseMyModel   bool     `json:"use_my_model,omitempty" jsonschema:"have your own model judge each cycle's best candidates, through MCP sampling (your client may ask its user to approve each request; the files' excerpts, with secrets hidden, go to your model); off by default"`

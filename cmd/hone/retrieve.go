@@ -73,12 +73,15 @@ func parseTokens(s string) (int, error) {
 	return int(math.Round(f * 1000)), nil
 }
 
-// goneFlag is a flag hone no longer has: it takes any value, so that its
-// command can say what to do instead, whatever the value.
+// goneFlag is a flag hone no longer has: it takes any value, or none, so
+// that its command can say what to do instead, whatever was written
+// (--coverage, --coverage=0.5, --coverage 0.5), and takes no flag after
+// it for its value.
 type goneFlag struct{}
 
 func (goneFlag) String() string   { return "" }
 func (goneFlag) Set(string) error { return nil }
+func (goneFlag) IsBoolFlag() bool { return true }
 
 // maxTaskBytes bounds a task, from words, a file or standard input: the
 // same limit as over MCP.
@@ -97,7 +100,7 @@ func cmdRetrieve(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		format    = fs.String("format", "text", "text (the trace), json, or context (a pack to paste into a prompt)")
 		maxCycles = fs.Int("max-cycles", hone.DefaultMaxCycles, "cycles of the loop at most (1-10)")
 		threshold = fs.Float64("threshold", hone.DefaultThreshold, "the relevance a file needs to be among the result's files (0-1]: the probability that the task needs it")
-		maxFiles  = fs.Int("max-files", hone.DefaultMaxFiles, "the result's files at the threshold at most (the context files that come with them, two at most, are not counted)")
+		maxFiles  = fs.Int("max-files", hone.DefaultMaxFiles, "the result's files at most, the context files that come with the targets counted")
 		taskFile  = fs.String("task-file", "", "read the task from FILE, or from standard input with -")
 		noHistory = fs.Bool("no-history", false, "leave the repository's git history out of the ranking")
 		noServer  = fs.Bool("no-server", false, "work in this process, even where a hone serve runs for the index folder")
