@@ -142,6 +142,50 @@ var unitKinds = map[string]int{"match": 1, "imports": 2, "lines": 3, "callee": 4
 // the definitions it holds.
 const splitSpan = 80
 
+// smallContainer: a definition of this many lines at most that holds
+// others is one unit with them.
+const smallContainer = 6
+
+// goGroup opens a group of Go declarations at a line's start.
+var goGroup = lazyre.New(`^(const|var|type)\s*\(\s*(//.*)?$`)
+
+// goGroups are the groups of Go declarations in lines (const ( ... )),
+// from their opening to their closing parenthesis at a line's start, each
+// named by the definitions in it (its first, and how many more); a group
+// of none is left out.
+func goGroups(lines []string, defs []iv) []iv {
+	var out []iv
+	for l := 1; l <= len(lines); l++ {
+		if !goGroup().MatchString(lines[l-1]) {
+			continue
+		}
+		end := l + 1
+		for end <= len(lines) && !strings.HasPrefix(lines[end-1], ")") {
+			end++
+		}
+		if end > len(lines) {
+			break
+		}
+		first, n := iv{from: end}, 0
+		for _, d := range defs {
+			if l < d.from && d.to < end {
+				if n++; d.from < first.from {
+					first = d
+				}
+			}
+		}
+		if n > 0 {
+			sym := first.symbol
+			if n > 1 {
+				sym += fmt.Sprintf(" and %d more", n-1)
+			}
+			out = append(out, iv{l, end, sym, "definition"})
+		}
+		l = end
+	}
+	return out
+}
+
 // dataKinds are the kinds of definition that may hold no code of their
 // own, only values, fields or signatures: one longer than splitSpan lines
 // (a C enum of a hundred parameters, each with its comment; a Go struct's
@@ -647,6 +691,36 @@ func fileUnits(file int, path, lang string, lines []string, spans []hone.Span, r
 			}
 		}
 	}
+	// Go's grouped declarations, const ( ... ), var ( ... ), type ( ... ):
+	// the group is a definition, whose names are its own.
+	if lang == "go" {
+		defIvs = append(defIvs, goGroups(lines, defIvs)...)
+	}
+	// A short definition that holds others (a class of a method or two,
+	// a group of constants) is one unit, its inner definitions and the
+	// spans within it in it: cut into pieces, its pieces would go in
+	// without one another (a class's line without its method, a
+	// constant without its group's opening).
+	smallOwner := func(v iv) (iv, bool) {
+		for _, d := range defIvs {
+			if d.from <= v.from && v.to <= d.to && d.to-d.from > v.to-v.from && d.to-d.from+1 <= smallContainer {
+				return d, true
+			}
+		}
+		return iv{}, false
+	}
+	inner := defIvs[:0:0]
+	for _, d := range defIvs {
+		if _, ok := smallOwner(d); !ok {
+			inner = append(inner, d)
+		}
+	}
+	defIvs = inner
+	for i, sp := range spanIvs {
+		if d, ok := smallOwner(sp); ok {
+			spanIvs[i] = iv{d.from, d.to, d.symbol, sp.why}
+		}
+	}
 	// A long span that holds definitions (a class the task names, around
 	// its methods) gives way to them: each inner definition is a unit of
 	// the span's kind, so that the change's method can go in without the
@@ -721,6 +795,7 @@ func fileUnits(file int, path, lang string, lines []string, spans []hone.Span, r
 		}
 		if end-l+1 == maxGap && end < n && owner[end+1] == 0 {
 			end = blankEnd(lines, l, end)
+			end = closedEnd(lang, lines, l, end, func(k int) bool { return k <= n && owner[k] == 0 })
 			// Nor in a comment's middle: the run ends above a comment
 			// that the cut would split, or takes a long one (a doc
 			// comment longer than a preamble, left above its definition)
@@ -874,6 +949,34 @@ func blankEnd(lines []string, l, end int) int {
 	for b := end; b > l+(end-l+1)/2; b-- {
 		if b < len(lines) && strings.HasPrefix(strings.TrimSpace(lines[b]), "@") {
 			return b
+		}
+	}
+	return end
+}
+
+// closedEnd is the end of a run of lines from l to end that closes every
+// bracket it opens: no statement is cut in its middle (a tuple of
+// fieldsets over forty lines, a call's arguments). Where the run leaves
+// one open, it ends at its last line that closes them, in its second
+// half; or, where none does, goes on, over free lines, until they close,
+// twice maxGap lines in all at most; or stays as it was.
+func closedEnd(lang string, lines []string, l, end int, free func(int) bool) int {
+	slashes := lang != "python"
+	depth, last := 0, 0
+	for k := l; k <= end; k++ {
+		if depth += brackets(structure.LineCode(lines[k-1], slashes)); depth <= 0 {
+			depth, last = 0, k
+		}
+	}
+	if depth == 0 {
+		return end
+	}
+	if last > l+(end-l+1)/2 {
+		return last
+	}
+	for k := end + 1; k <= len(lines) && k-l < 2*maxGap && free(k); k++ {
+		if depth += brackets(structure.LineCode(lines[k-1], slashes)); depth <= 0 {
+			return k
 		}
 	}
 	return end

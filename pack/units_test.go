@@ -433,6 +433,67 @@ func TestPastWorth(t *testing.T) {
 	}
 }
 
+// A short definition that holds others is one unit with them: a class
+// of one short method, a Go group of constants with its parentheses. A
+// longer one gives way to its definitions.
+func TestSmallContainers(t *testing.T) {
+	for _, tc := range []struct {
+		path, src string
+		symbol    string
+		from, to  int
+	}{
+		{"log.py", "import logging\n\n\nclass RequireDebugFalse(logging.Filter):\n    def filter(self, record):\n        return not DEBUG\n", "RequireDebugFalse", 4, 6},
+		{"pull.go", "package pull\n\nimport \"time\"\n\nconst (\n\tbackoff  = 250 * time.Millisecond\n\tattempts = 5\n)\n", "backoff and 1 more", 5, 8},
+		{"long.py", "import os\n\n\nclass Long:\n    def a(self):\n        return 1\n\n    def b(self):\n        return 2\n\n    def c(self):\n        return 3\n", "Long.b", 8, 9},
+	} {
+		lines := strings.Split(strings.TrimRight(tc.src, "\n"), "\n")
+		for len(lines) <= smallFile {
+			lines = append(lines, "")
+		}
+		us := fileUnits(0, tc.path, structure.LanguageOfLines(tc.path, lines), lines, nil, 0.9, taskConcepts(&hone.Result{}), unitWeights)
+		var got []string
+		found := false
+		for _, u := range us {
+			if u.symbol != "" {
+				got = append(got, fmt.Sprintf("%s %d-%d", u.symbol, u.from, u.to))
+			}
+			found = found || u.symbol == tc.symbol && u.from == tc.from && u.to == tc.to
+		}
+		if !found {
+			t.Errorf("%s: units %q, want %s %d-%d", tc.path, got, tc.symbol, tc.from, tc.to)
+		}
+	}
+}
+
+// A run of lines between definitions ends where its brackets close: a
+// tuple over the run's bound is not cut in its middle.
+func TestRunsCloseTheirBrackets(t *testing.T) {
+	src := "import os\n\n\nclass UserAdmin:\n"
+	for i := range 30 {
+		src += fmt.Sprintf("    field_%d = %d\n", i, i)
+	}
+	src += "    fieldsets = (\n"
+	for i := range 20 {
+		src += fmt.Sprintf("        (\"part %d\", {\"fields\": (\"f%d\",)}),\n", i, i)
+	}
+	src += "    )\n    ordering = (\"username\",)\n"
+	for i := range 30 {
+		src += fmt.Sprintf("    other_%d = %d\n", i, i)
+	}
+	src += "\n    def get_urls(self):\n        return []\n"
+	lines := strings.Split(strings.TrimRight(src, "\n"), "\n")
+	us := fileUnits(0, "admin.py", "python", lines, nil, 0.9, taskConcepts(&hone.Result{}), unitWeights)
+	for _, u := range us {
+		depth := 0
+		for _, l := range lines[u.from-1 : u.to] {
+			depth += brackets(structure.LineCode(l, false))
+		}
+		if depth != 0 {
+			t.Errorf("unit %d-%d (%s%s) leaves %d brackets open: it ends on %q", u.from, u.to, u.symbol, u.within, depth, lines[u.to-1])
+		}
+	}
+}
+
 // A definition's decorators, attributes and doc comment go in with it:
 // the lines just above it, with no blank line between, that the language
 // writes for it.
@@ -445,7 +506,7 @@ func TestPreamble(t *testing.T) {
 		symbol    string
 		from, to  int // the definition's unit
 	}{
-		{"a.py", "import os\n\nX = 1\n\nclass A:\n    # the query, made once\n    @property\n    def query(self):\n        return self._query\n", "A.query", 6, 9},
+		{"a.py", "import os\n\nX = 1\n\nclass A:\n    def other(self):\n        return 1\n\n    # the query, made once\n    @property\n    def query(self):\n        return self._query\n", "A.query", 9, 12},
 		{"a.py", "import os\n\nX = 1\n\n# a note, not the function's\n\ndef run():\n    return 1\n", "run", 7, 8},
 		{"a.go", "package a\n\nimport \"os\"\n\n// Run runs.\n//\n// It never fails.\nfunc Run() {\n\tos.Exit(0)\n}\n", "Run", 5, 10},
 		{"a.rs", "use std::io;\n\nconst X: u32 = 1;\n\n/// Reads a line.\n#[inline]\n#[must_use]\npub fn read() -> u32 {\n    1\n}\n", "read", 5, 10},
