@@ -84,6 +84,11 @@ type Pack struct {
 	// Withheld lists the result's files whose paths hold a secret: the
 	// result names them redacted, and the pack holds none of their code.
 	Withheld []string
+	// HeaderNeeds is, where the budget is too small for the pack's
+	// header (the task, the files and their reasons), the budget that
+	// holds it; 0 where it fits. The pack then holds code first, and a
+	// line that says so.
+	HeaderNeeds int
 
 	budgetName string // what the caller calls the budget, for the text
 }
@@ -195,6 +200,7 @@ func build(res *hone.Result, root string, opts Options, weights []float64) *Pack
 		// room: the code goes first.
 		// It says how much would hold it.
 		need := (used*100 + headerMost - 1) / headerMost
+		p.HeaderNeeds = need
 		head = fmt.Sprintf("# Context pack from hone\nThe budget is too small for the header; raise %s to %d.\n", budgetName, need)
 		used = count(head)
 		if used > opts.Budget {

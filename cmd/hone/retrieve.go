@@ -297,6 +297,11 @@ func printRetrieve(res *hone.Result, root, format string, budget int, stdout, st
 		return enc.Encode(res)
 	case "context":
 		p := pack.Build(res, root, pack.Options{Budget: budget, PastLines: pastLines(root, res)})
+		if p.HeaderNeeds > 0 && len(p.Included) == 0 && len(res.Files) > 0 {
+			// A pack of no code, only the line that says the budget is
+			// too small, is no answer: the budget is the user's to mend.
+			return usagef("--budget %d holds no code of the %d files found, nor the pack's header: raise --budget to %d or more", budget, len(res.Files), p.HeaderNeeds)
+		}
 		_, err := io.WriteString(stdout, p.Text)
 		if n := res.Redacted + p.Redacted; n > 0 {
 			fmt.Fprintf(stderr, "hone: %d secrets were redacted\n", n)
