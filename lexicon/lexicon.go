@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -91,6 +92,57 @@ func Segment(text string) []Span {
 		out = append(out, Span{Start: start, End: end, English: slices.Clone(en)})
 	})
 	return out
+}
+
+// Unread returns the runs of Chinese, Japanese or Korean text, two
+// characters long or longer, that no glossary entry covers, blockers
+// aside: the words a search through the glossary leaves out, in order,
+// each once, without the particles at their ends. A single character
+// left between entries (很, 后) is a particle more often than a word, and
+// is not listed.
+func Unread(text string) []string {
+	covered := make([]bool, len(text)+1)
+	segment(text, func(start, end int, _ []string) {
+		for i := start; i < end; i++ {
+			covered[i] = true
+		}
+	})
+	var out []string
+	seen := map[string]bool{}
+	flush := func(from, to, runes int) {
+		w := strings.Trim(text[from:to], particles)
+		if utf8.RuneCountInString(w) >= 2 && !seen[w] {
+			seen[w] = true
+			out = append(out, w)
+		}
+	}
+	from, runes := -1, 0
+	for i, r := range text {
+		if !covered[i] && cjk(r) {
+			if from < 0 {
+				from, runes = i, 0
+			}
+			runes++
+			continue
+		}
+		if from >= 0 {
+			flush(from, i, runes)
+			from = -1
+		}
+	}
+	if from >= 0 {
+		flush(from, len(text), runes)
+	}
+	return out
+}
+
+// particles are the Chinese characters that join words more often than
+// they are one: a run unread is listed without them at its ends.
+const particles = "的了很是在和与也都就还又着过吗呢吧啊被把"
+
+// cjk reports whether r is a letter of Chinese, Japanese or Korean.
+func cjk(r rune) bool {
+	return unicode.Is(unicode.Han, r) || unicode.Is(unicode.Hiragana, r) || unicode.Is(unicode.Katakana, r) || unicode.Is(unicode.Hangul, r)
 }
 
 // segment calls fn with the byte span and the English terms of each

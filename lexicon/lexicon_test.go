@@ -457,3 +457,20 @@ func ExampleLanguageCodes() {
 	fmt.Println(LanguageCodes("Portuguese"), LanguageCodes("Norwegian"))
 	// Output: [pt] [no nb nn]
 }
+
+// Unread lists the runs of Chinese the glossary does not know, two
+// characters or more, once each; blockers are known, and so is English.
+func TestUnread(t *testing.T) {
+	for text, want := range map[string][]string{
+		"容器重启后日志丢失":           nil, // 后 alone is a particle
+		"修复 the token 过期 bug": nil,
+		"检查麒麟蝴蝶的日志，麒麟蝴蝶":      {"麒麟蝴蝶"},
+		"没有令牌":                nil, // 没有 is a blocker
+		"":                    nil,
+		"ログイン画面":              {"ログイン画面"},
+	} {
+		if got := Unread(text); !slices.Equal(got, want) {
+			t.Errorf("Unread(%q) = %q, want %q", text, got, want)
+		}
+	}
+}

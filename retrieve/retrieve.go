@@ -26,6 +26,7 @@ import (
 	"github.com/hone-tools/hone"
 	"github.com/hone-tools/hone/history"
 	"github.com/hone-tools/hone/index"
+	"github.com/hone-tools/hone/lexicon"
 	"github.com/hone-tools/hone/redact"
 	"github.com/hone-tools/hone/walk"
 )
@@ -292,6 +293,9 @@ func run(ctx context.Context, ix *index.Index, raw string, opts hone.Options, pc
 	if len(tp.concepts) == 0 {
 		res.StopReason = hone.StopNoProgress
 		res.Notice = "nothing found: the task has no words or identifiers hone can search for; describe it with the names of the things involved"
+		if unread := lexicon.Unread(raw); len(unread) > 0 {
+			res.Notice = fmt.Sprintf("nothing found: hone's glossary does not know the task's words (%s); write them in English, or as the code names them", strings.Join(unread, ", "))
+		}
 		res.Ranking, res.Files, res.RelatedTests = []hone.Ranked{}, []hone.File{}, []hone.RelatedTest{}
 		res.Concepts, res.Cycles = []hone.Concept{}, []hone.Cycle{}
 		res.ElapsedMS = time.Since(start).Milliseconds()
@@ -452,6 +456,11 @@ func run(ctx context.Context, ix *index.Index, raw string, opts hone.Options, pc
 	// exclude node_modules out of habit where git ignores it already.
 	if idle := idlePatterns(ix, opts.Include); idle != "" && !noneSearchable {
 		addNotice(res, idle)
+	}
+	// Words of the task that the glossary cannot read went unsearched:
+	// said, so that the user can write them another way.
+	if unread := lexicon.Unread(raw); len(unread) > 0 {
+		addNotice(res, fmt.Sprintf("left out of the search, as hone's glossary does not know them: %s; write them in English, or as the code names them", strings.Join(unread, ", ")))
 	}
 	// A history asked for and not read makes the answer doubtful: the
 	// result says so, in every form it takes (text, JSON, pack, MCP).

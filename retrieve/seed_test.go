@@ -245,11 +245,21 @@ func TestSeedChinese(t *testing.T) {
 	}
 }
 
+// Words of a Chinese task that the glossary does not know are left out
+// of the search, and the notice names them; the rest still find the code.
+func TestUnreadWordsSaid(t *testing.T) {
+	res := run(t, "auth-expiry", "修复令牌过期的蝴蝶问题")
+	if len(res.Files) == 0 || !strings.Contains(res.Notice, "glossary does not know them: 蝴蝶") {
+		t.Errorf("files %v, notice %q; want files, and 蝴蝶 said left out", resultPaths(res), res.Notice)
+	}
+}
+
 func TestNothingFound(t *testing.T) {
 	tests := []struct {
 		task, notice string
 	}{
-		{"你好", "the task has no words or identifiers hone can search for"},
+		{"你好", "hone's glossary does not know the task's words (你好)"},
+		{"fix it", "the task has no words or identifiers hone can search for"},
 		{"quaternion spectrogram", "no file matched the task's terms"},
 	}
 	for _, tt := range tests {
