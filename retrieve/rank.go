@@ -488,6 +488,7 @@ type ranker struct {
 	// commits are those commits.
 	history map[string]float64
 	commits []history.Match
+	shown   map[string]bool // the hashes of the past commits the result shows
 	opts    hone.Options
 	// w weighs the signals: the model's set for the repository's main
 	// language.
@@ -535,6 +536,13 @@ func (rk *ranker) result(res *hone.Result) {
 	}
 	ranking, chosen, fallback := rk.rank()
 	res.Ranking = ranking
+	// The past commits the result shows, which the files' reasons cite:
+	// a reason names no commit the result does not list.
+	res.PastCommits = shownCommitsOf(rk.commits, ranking)
+	rk.shown = map[string]bool{}
+	for _, c := range res.PastCommits {
+		rk.shown[c.Hash] = true
+	}
 	if len(chosen) == 0 && len(ranking) > 0 {
 		res.Notice = "nothing found: no file holds any of the task's words"
 	}

@@ -1,6 +1,7 @@
 package retrieve
 
 import (
+	"github.com/hone-tools/hone/history"
 	"testing"
 
 	"github.com/hone-tools/hone/index"
@@ -170,5 +171,27 @@ func TestConceptEvidenceNamesTheFilesWord(t *testing.T) {
 		if e == 0 || at.field != "name" || at.as != c.want {
 			t.Errorf("%s for %q: evidence %.2f in %q as %q, want the name as %q", c.path, c.word, e, at.field, at.as, c.want)
 		}
+	}
+}
+
+// A reason names only the past commits the result shows: one that changed
+// the file, like the task or named in it, but that the result leaves out
+// (its files' relevance under the floor, or past the commits shown) goes
+// unnamed, so that no reason cites what the reader cannot look up.
+func TestReasonCitesShownCommits(t *testing.T) {
+	commit := func(hash string, files ...string) history.Match {
+		return history.Match{Commit: &history.Commit{Hash: hash, Files: files}, Score: 1}
+	}
+	rk := &ranker{tp: &taskParse{}, commits: []history.Match{
+		commit("aaaaaaaaaaaa1", "a.go"),
+		commit("bbbbbbbbbbbb2", "a.go", "b.go"),
+		commit("cccccccccccc3", "a.go"),
+	}, shown: map[string]bool{"bbbbbbbbbbbb2": true, "cccccccccccc3": true}}
+	got := rk.rankedReason("a.go", "defines Total")
+	if want := "defines Total; changed by past commits like the task: bbbbbbbbbb, cccccccccc"; got != want {
+		t.Errorf("reason %q, want %q", got, want)
+	}
+	if got := rk.rankedReason("c.go", "defines C"); got != "defines C" {
+		t.Errorf("a file no commit changed: %q", got)
 	}
 }

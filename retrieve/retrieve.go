@@ -430,7 +430,6 @@ func run(ctx context.Context, ix *index.Index, raw string, opts hone.Options, pc
 	inResult(res)
 	res.Timings.Rank = lap()
 	res.Evaluator = jd.usage()
-	res.PastCommits = shownCommitsOf(past.commits, res.Ranking)
 	noneSearchable := false // no file passes the patterns: the notice says so already
 	if len(res.Ranking) == 0 {
 		filtered := len(opts.Include) > 0 || len(opts.Exclude) > 0
@@ -755,17 +754,19 @@ func shownCommitsOf(ms []history.Match, ranking []hone.Ranked) []hone.PastCommit
 
 // rankedReason adds to a returned file's reason what the ranking saw and
 // the evaluator did not: the flags, keys and codes it declares, and the
-// past commits that changed it.
+// past commits that changed it, of those the result shows.
 func (rk *ranker) rankedReason(p, reason string) string {
 	var add []string
-	if d := rk.ix.Doc(p); d != nil && len(rk.tp.evidence.keys) > 0 {
-		if found := rk.declaredBy(d); len(found) > 0 {
-			add = append(add, "declares "+strings.Join(found, ", "))
+	if len(rk.tp.evidence.keys) > 0 {
+		if d := rk.ix.Doc(p); d != nil {
+			if found := rk.declaredBy(d); len(found) > 0 {
+				add = append(add, "declares "+strings.Join(found, ", "))
+			}
 		}
 	}
 	var named, like []string
 	for _, m := range rk.commits {
-		if !slices.Contains(m.Commit.Files, p) {
+		if !rk.shown[m.Commit.Hash] || !slices.Contains(m.Commit.Files, p) {
 			continue
 		}
 		h := m.Commit.Hash[:min(10, len(m.Commit.Hash))]
