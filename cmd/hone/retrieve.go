@@ -99,7 +99,7 @@ func cmdRetrieve(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		asJSON    = fs.Bool("json", false, "print one JSON object instead of the trace (the same as --format json)")
 		format    = fs.String("format", "text", "text (the trace), json, or context (a pack to paste into a prompt)")
 		maxCycles = fs.Int("max-cycles", hone.DefaultMaxCycles, "cycles of the loop at most (1-10)")
-		threshold = fs.Float64("threshold", hone.DefaultThreshold, "the relevance a file needs to be among the result's files (0-1]: the probability that the task needs it")
+		threshold = fs.Float64("threshold", hone.DefaultThreshold, "the relevance a file needs to be among the result's files (0-1]: the probability that the task needs it; also the evaluator's score the loop aims its next search from, so another threshold can run another loop")
 		maxFiles  = fs.Int("max-files", hone.DefaultMaxFiles, "the result's files at most, the context files that come with the targets counted")
 		taskFile  = fs.String("task-file", "", "read the task from FILE, or from standard input with -")
 		noHistory = fs.Bool("no-history", false, "leave the repository's git history out of the ranking")
