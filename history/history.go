@@ -234,6 +234,12 @@ func readLocking(ctx context.Context, root, gitDir, rev, cacheDir string, m mode
 		args := []string{"rev-parse", "--absolute-git-dir", "--show-prefix", "--git-path", "shallow", rev + "^{commit}"}
 		out, err := git(ctx, root, gitDir, nil, args...)
 		if err != nil {
+			if gitDir != "" || rev != "HEAD" {
+				// Asked for: what git said of it (an unknown revision,
+				// a folder that is no git directory) is the caller's to
+				// act on.
+				return nil, 0, fmt.Errorf("%w: %v", ErrNoGit, err)
+			}
 			return nil, 0, ErrNoGit
 		}
 		lines := strings.Split(strings.TrimRight(string(out), "\n"), "\n")

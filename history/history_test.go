@@ -152,6 +152,26 @@ func TestHistoryOfARevision(t *testing.T) {
 	}
 }
 
+// A revision or a git directory asked for that git cannot read is
+// ErrNoGit, with what git said of it; a folder with no git at all, not
+// asked for, is ErrNoGit alone.
+func TestAskedForAndMissing(t *testing.T) {
+	r := newRepo(t)
+	r.commit("Parse the config file", "config.go")
+	for _, tc := range []struct{ gitDir, rev, says string }{
+		{"", "nosuchrev", "nosuchrev"},
+		{filepath.Join(t.TempDir(), "none"), "", "git"},
+	} {
+		_, err := Read(context.Background(), r.dir, tc.gitDir, tc.rev, t.TempDir())
+		if !errors.Is(err, ErrNoGit) || err == ErrNoGit || !strings.Contains(err.Error(), tc.says) {
+			t.Errorf("git dir %q, revision %q: %v; want ErrNoGit with git's words", tc.gitDir, tc.rev, err)
+		}
+	}
+	if _, err := Read(context.Background(), t.TempDir(), "", "", t.TempDir()); err != ErrNoGit {
+		t.Errorf("a folder without git: %v, want ErrNoGit", err)
+	}
+}
+
 // A bare mirror's history is read through its git directory, at a
 // revision: as a benchmark's checkouts are.
 func TestBareMirror(t *testing.T) {
