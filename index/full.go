@@ -56,7 +56,7 @@ func (ix *Index) full(ctx context.Context, cause error) error {
 		if rerr := ix.remove(); rerr != nil {
 			return fmt.Errorf("the disk is full: the index of %s could not be built, nor its start removed: %w", ix.Root, rerr)
 		}
-		return fmt.Errorf("the disk is full: the index of %s could not be built in %s (%v); free some space there, or choose another place with --index-dir or HONE_INDEX_DIR, and run hone index again",
+		return fmt.Errorf("the disk is full: the index of %s could not be built in %s (%v); free some space there, or choose another place for indexes (hone's --index-dir, HONE_INDEX_DIR, or Options.Dir), and update the index again",
 			ix.Root, where, cause)
 	}
 	ix.db.ExecContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`)

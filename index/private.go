@@ -52,7 +52,7 @@ func privateDir(dir string) error {
 // errIndexDir says that the folder of an index could not be made, and
 // what to do.
 func errIndexDir(err error) error {
-	return fmt.Errorf("create index directory: %w (indexes go in --index-dir, else $HONE_INDEX_DIR, else the user's cache folder: give one that is a folder you can write)", err)
+	return fmt.Errorf("create index directory: %w (indexes go in the folder asked for (hone's --index-dir, or Options.Dir), else $HONE_INDEX_DIR, else the user's cache folder: give one that is a folder you can write)", err)
 }
 
 // private takes away the group's and others' permissions on p, if it

@@ -75,7 +75,7 @@ func (a *Anthropic) Complete(ctx context.Context, p Prompt) (Reply, error) {
 	}
 	switch resp.StopReason {
 	case "max_tokens":
-		return r, fmt.Errorf("%s: %w at %d tokens: raise --model-answer-tokens or lower --model-batch", a.Name(), ErrTruncated, p.MaxTokens)
+		return r, fmt.Errorf("%s: %w at %d tokens: raise the answer's tokens (hone's --model-answer-tokens, Config.AnswerTokens) or lower the batch (--model-batch, Config.Batch)", a.Name(), ErrTruncated, p.MaxTokens)
 	case "refusal":
 		return r, fmt.Errorf("%s: %w", a.Name(), ErrRefused)
 	}

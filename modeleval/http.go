@@ -72,7 +72,7 @@ func (e *statusError) hint() string {
 	case http.StatusUnauthorized, http.StatusForbidden:
 		return " (check the API key, and that it may use this model)"
 	case http.StatusNotFound:
-		return " (check --model, and that --base-url is the API's root, such as https://api.openai.com/v1)"
+		return " (check the model's name, and that the base URL, hone's --base-url, is the API's root, such as https://api.openai.com/v1)"
 	}
 	return ""
 }
@@ -199,13 +199,13 @@ func (ep *Endpoint) once(ctx context.Context, client *http.Client, url string, h
 		data = bytes.ReplaceAll(data, []byte(ep.Key), []byte("[redacted: api key]"))
 	}
 	if resp.StatusCode >= 300 && resp.StatusCode < 400 {
-		return fmt.Errorf("the endpoint redirects (HTTP %d) to %q: give --base-url that address; hone follows no redirect with a key", resp.StatusCode, resp.Header.Get("Location"))
+		return fmt.Errorf("the endpoint redirects (HTTP %d) to %q: give that address as the base URL (hone's --base-url); hone follows no redirect with a key", resp.StatusCode, resp.Header.Get("Location"))
 	}
 	if resp.StatusCode != http.StatusOK {
 		return &statusError{status: resp.StatusCode, msg: oneLine(errMsg(data), 200), retryAfter: retryAfter(resp.Header.Get("Retry-After"))}
 	}
 	if err := json.Unmarshal(data, out); err != nil {
-		return fmt.Errorf("the answer is not the API's JSON (is --base-url the API's root?): %s", snippet(string(data)))
+		return fmt.Errorf("the answer is not the API's JSON (is the base URL, hone's --base-url, the API's root?): %s", snippet(string(data)))
 	}
 	return nil
 }

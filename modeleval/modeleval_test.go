@@ -259,7 +259,7 @@ func TestFailures(t *testing.T) {
 		{"anthropic truncated", "anthropic", 200, nil, anthropicBody(`{}`, "max_tokens"), "cut short", ErrTruncated},
 		{"bad key", "openai", 401, nil, `{"error":{"message":"Incorrect API key provided: ` + testKey + `. You can find your API key at https://platform.openai.com/account/api-keys.","type":"invalid_request_error","param":null,"code":"invalid_api_key"}}`, "HTTP 401: Incorrect API key provided: [redacted", nil},
 		{"key quoted where the message is cut", "openai", 401, nil, `{"error":{"message":"` + strings.Repeat("refused ", 22) + "now " + testKey + ` is not a key of this project"}}`, "HTTP 401: refused refused", nil},
-		{"no such model", "openai", 404, nil, `{"error":{"message":"The model gpt-test does not exist"}}`, "does not exist (check --model, and that --base-url is the API's root", nil},
+		{"no such model", "openai", 404, nil, `{"error":{"message":"The model gpt-test does not exist"}}`, "does not exist (check the model's name, and that the base URL, hone's --base-url, is the API's root", nil},
 		{"a key refused says what to do", "openai", 401, nil, `{"error":{"message":"Incorrect API key provided"}}`, "(check the API key", nil},
 		{"anthropic bad request", "anthropic", 400, nil, `{"type":"error","error":{"type":"invalid_request_error","message":"model: field required"}}`, "HTTP 400: invalid_request_error: model: field required", nil},
 		{"not the API", "openai", 200, nil, `<html>hello</html>`, "not the API's JSON", nil},

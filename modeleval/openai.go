@@ -119,7 +119,7 @@ func (o *OpenAI) Complete(ctx context.Context, p Prompt) (Reply, error) {
 	}
 	switch c.FinishReason {
 	case "length":
-		return r, fmt.Errorf("%s: %w at %d tokens: raise --model-answer-tokens or lower --model-batch", o.Name(), ErrTruncated, p.MaxTokens)
+		return r, fmt.Errorf("%s: %w at %d tokens: raise the answer's tokens (hone's --model-answer-tokens, Config.AnswerTokens) or lower the batch (--model-batch, Config.Batch)", o.Name(), ErrTruncated, p.MaxTokens)
 	case "content_filter":
 		return r, fmt.Errorf("%s: %w: its content filter stopped the answer", o.Name(), ErrRefused)
 	}
@@ -164,11 +164,11 @@ func isOpenAI(base string) bool {
 // checkEndpoint says what to do when an endpoint is not set up.
 func checkEndpoint(ep Endpoint, which string) error {
 	if ep.Model == "" {
-		return fmt.Errorf("the %s evaluator needs a model: give --model NAME (or HONE_MODEL)", which)
+		return fmt.Errorf("the %s evaluator needs a model: give one (hone's --model NAME or HONE_MODEL, or Endpoint.Model)", which)
 	}
 	u, err := url.Parse(ep.BaseURL)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return fmt.Errorf("the %s evaluator's base URL %q is not an http(s) URL: give --base-url such as http://localhost:11434/v1", which, ep.BaseURL)
+		return fmt.Errorf("the %s evaluator's base URL %q is not an http(s) URL: give one such as http://localhost:11434/v1 (hone's --base-url, or Endpoint.BaseURL)", which, ep.BaseURL)
 	}
 	if u.User != nil {
 		return errors.New("the base URL holds a user or password: give the key in the environment instead")

@@ -467,9 +467,9 @@ func run(ctx context.Context, ix *index.Index, raw string, opts hone.Options, pc
 		addNotice(res, n)
 	}
 	if gone := unreadable(ix.Root, res.Files); len(gone) > 0 {
-		note := fmt.Sprintf("%s could not be read since it was indexed (moved, deleted or its permissions changed): run hone index", strings.Join(gone, ", "))
+		note := fmt.Sprintf("%s could not be read since it was indexed (moved, deleted or its permissions changed): update the index (hone index, or Index.Update)", strings.Join(gone, ", "))
 		if len(gone) > 1 {
-			note = fmt.Sprintf("%d files could not be read since they were indexed (moved, deleted or their permissions changed): %s; run hone index", len(gone), strings.Join(gone, ", "))
+			note = fmt.Sprintf("%d files could not be read since they were indexed (moved, deleted or their permissions changed): %s; update the index (hone index, or Index.Update)", len(gone), strings.Join(gone, ", "))
 		}
 		addNotice(res, note)
 	}

@@ -58,7 +58,7 @@ type Client struct {
 func New(rawURL string, repos []string) (*Client, error) {
 	u, err := url.Parse(rawURL)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, fmt.Errorf("the zoekt URL %q is not an http(s) URL: give --zoekt-url such as http://localhost:6070", rawURL)
+		return nil, fmt.Errorf("the zoekt URL %q is not an http(s) URL: give one such as http://localhost:6070 (hone's --zoekt-url)", rawURL)
 	}
 	if u.User != nil {
 		return nil, errors.New("the zoekt URL holds a user or password: hone does not send credentials to zoekt")
@@ -301,7 +301,7 @@ func (c *Client) once(ctx context.Context, path string, body []byte, out any) er
 		return &transient{fmt.Errorf("%s broke off its answer: %v", c.Name(), err)}
 	}
 	if int64(len(data)) > maxBytes {
-		return fmt.Errorf("%s answered with over %d MiB: narrow the search with --zoekt-repos", c.Name(), maxBytes>>20)
+		return fmt.Errorf("%s answered with over %d MiB: narrow the search to fewer repositories (hone's --zoekt-repos)", c.Name(), maxBytes>>20)
 	}
 	if resp.StatusCode != http.StatusOK {
 		msg := errorMessage(data)

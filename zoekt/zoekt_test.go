@@ -182,7 +182,7 @@ func TestErrors(t *testing.T) {
 		{"not found", func(w http.ResponseWriter, r *http.Request) { http.NotFound(w, r) }, "has no search API (HTTP 404): start zoekt-webserver with -rpc"},
 		{"too large", func(w http.ResponseWriter, r *http.Request) {
 			w.Write(bytes.Repeat([]byte("x"), 2<<20))
-		}, "answered with over 1 MiB: narrow the search with --zoekt-repos"},
+		}, "answered with over 1 MiB: narrow the search to fewer repositories (hone's --zoekt-repos)"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := httptest.NewServer(tt.handler)
