@@ -5,6 +5,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/hone-tools/hone"
 
@@ -149,8 +151,12 @@ func (rk *ranker) relatedTests(files []hone.File) []hone.RelatedTest {
 				add(e.Path, f.Path, at*0.9, "named for "+redact.QuotePath(path.Base(f.Path))+", imports it")
 			}
 		}
-		// Tests that use its most distinctive definitions.
-		var terms []index.QueryTerm
+		// Tests that use its most distinctive definitions. A Go name
+		// that is not exported (autoRemove) is its package's alone: only
+		// a test beside the file can use it, and one elsewhere that
+		// writes it (a field AutoRemove, which the index's stems do not
+		// tell from it) uses something else.
+		var terms, local []index.QueryTerm
 		n := 0
 		for _, def := range d.Defs {
 			if def.Kind == "section" || len(def.Name) < 6 || n == 6 {
@@ -158,21 +164,29 @@ func (rk *ranker) relatedTests(files []hone.File) []hone.RelatedTest {
 			}
 			for _, ws := range wholeStems(def.Name) {
 				if df := rk.ix.DF(ws); df > 0 && df <= 50 {
-					terms = append(terms, index.QueryTerm{Stem: ws, Weight: 1})
+					if d.Lang == "go" && !goExported(def.Name) {
+						local = append(local, index.QueryTerm{Stem: ws, Weight: 1})
+					} else {
+						terms = append(terms, index.QueryTerm{Stem: ws, Weight: 1})
+					}
 					n++
 				}
 			}
 		}
-		if len(terms) == 0 {
-			continue
-		}
-		for i, h := range rk.ix.Run(index.Search{Terms: terms, Keep: isTest, Limit: 3}) {
-			reason := "uses its definitions"
-			score := 0.6 - 0.1*float64(i)
-			if imports(rk.ix, h.Entry.Path, f.Path) {
-				reason, score = "imports it", score+0.3
+		dir := path.Dir(f.Path)
+		beside := func(e *index.Entry) bool { return isTest(e) && path.Dir(e.Path) == dir }
+		for _, s := range []index.Search{{Terms: terms, Keep: isTest, Limit: 3}, {Terms: local, Keep: beside, Limit: 3}} {
+			if len(s.Terms) == 0 {
+				continue
 			}
-			add(h.Entry.Path, f.Path, at*score, reason)
+			for i, h := range rk.ix.Run(s) {
+				reason := "uses its definitions"
+				score := 0.6 - 0.1*float64(i)
+				if imports(rk.ix, h.Entry.Path, f.Path) {
+					reason, score = "imports it", score+0.3
+				}
+				add(h.Entry.Path, f.Path, at*score, reason)
+			}
 		}
 	}
 	out := make([]hone.RelatedTest, 0, len(found))
@@ -190,6 +204,13 @@ func (rk *ranker) relatedTests(files []hone.File) []hone.RelatedTest {
 		out = out[:maxRelatedTests]
 	}
 	return out
+}
+
+// goExported reports whether a Go name is exported: its first letter
+// upper case.
+func goExported(name string) bool {
+	r, _ := utf8.DecodeRuneInString(name)
+	return unicode.IsUpper(r)
 }
 
 // callsInto returns what tells, for a test and one of files, a name the

@@ -219,6 +219,30 @@ func TestRelatedTestsReasonAndFor(t *testing.T) {
 	}
 }
 
+// A Go definition that is not exported is its package's: a test in
+// another folder that writes its name with another case (a field
+// AutoRemove, not the method autoRemove) does not use it; one beside it
+// may.
+func TestRelatedTestsGoUnexported(t *testing.T) {
+	repo := writeFiles(t, map[string]string{
+		"go.mod": "module example.com/d\n\ngo 1.22\n",
+		"daemon/monitor.go": "package daemon\n\n// handleContainerExit removes a container that exits, when asked.\n" +
+			"func handleContainerExit(c int) {\n\tautoRemoveContainer(c)\n}\n\nfunc autoRemoveContainer(c int) {}\n",
+		"daemon/monitor_test.go": "package daemon\n\nimport \"testing\"\n\nfunc TestExit(t *testing.T) {\n\tautoRemoveContainer(1)\n}\n",
+		"client/create_test.go":  "package client\n\nimport \"testing\"\n\nfunc TestCreate(t *testing.T) {\n\t_ = HostConfig{AutoRemoveContainer: true}\n}\n",
+		"client/create.go":       "package client\n\ntype HostConfig struct{ AutoRemoveContainer bool }\n",
+	})
+	res, err := Retrieve(context.Background(), repo, "a container that exits is not removed", hone.Options{IndexDir: t.TempDir(), MaxCycles: 1, Threshold: 0.01})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, rt := range res.RelatedTests {
+		if rt.Path == "client/create_test.go" && slices.Contains(rt.For, "daemon/monitor.go") {
+			t.Errorf("%s tied to daemon/monitor.go (%s): its AutoRemoveContainer is a field, not the package's autoRemoveContainer", rt.Path, rt.Reason)
+		}
+	}
+}
+
 func TestRunnerCollects(t *testing.T) {
 	for _, c := range []struct {
 		path, lang string
