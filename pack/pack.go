@@ -1119,7 +1119,7 @@ func header(res *hone.Result, extra []hone.File, level int) string {
 		// Above the list, not among its entries.
 		fmt.Fprintf(&b, "Note: %s.\n\n", res.Notice)
 	}
-	fmt.Fprintf(&b, "Files (each with its role, target to change, context to read or test, and its relevance, the probability the task needs it; stopped: %s):\n", res.StopReason)
+	fmt.Fprintf(&b, "Files (each with its role, target to change, context to read or test, and its relevance, the probability the task needs it; %s):\n", stopWords(res.StopReason))
 	for _, f := range res.Files {
 		role := f.Role
 		if role == "" {
@@ -1211,6 +1211,19 @@ var terse = []terseness{
 	// files alone, so that the best file's best unit has room at least
 	// for its head and tail.
 	{task: 200, reason: 40},
+}
+
+// stopWords says in words why the loop stopped, as the header gives it.
+func stopWords(r hone.StopReason) string {
+	switch r {
+	case hone.StopSufficient:
+		return "stopped with enough relevant files"
+	case hone.StopNoProgress:
+		return "stopped when a cycle found nothing new"
+	case hone.StopMaxCycles:
+		return "stopped after the most cycles"
+	}
+	return "stopped: " + string(r)
 }
 
 // headerShare: the share of the budget the header may take, when its

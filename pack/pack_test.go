@@ -104,7 +104,7 @@ func TestBudgetRespected(t *testing.T) {
 func TestHeader(t *testing.T) {
 	res := run(t, fixture, "fix the auth token expiry bug")
 	p := Build(res, fixture, Options{})
-	for _, want := range []string{"Task: fix the auth token expiry bug", "stopped: max_cycles", "src/auth/auth.ts (target, 0.", "refreshSession", "Tests to run after a change:\n- src/auth/auth.test.ts"} {
+	for _, want := range []string{"Task: fix the auth token expiry bug", "stopped after the most cycles", "src/auth/auth.ts (target, 0.", "refreshSession", "Tests to run after a change:\n- src/auth/auth.test.ts"} {
 		if !strings.Contains(p.Text, want) {
 			t.Errorf("the pack lacks %q", want)
 		}
