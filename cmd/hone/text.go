@@ -34,6 +34,10 @@ func writeText(w io.Writer, res *hone.Result) error {
 	task, _ = redact.CleanText(task)
 	fmt.Fprintf(b, "Task: %s\n", task)
 	fmt.Fprintf(b, "Repo: %s\n", redact.QuotePath(res.Repo))
+	place := make(map[string]int, len(res.Ranking)) // each file's place in the ranking, from 1
+	for i, r := range res.Ranking {
+		place[r.Path] = i + 1
+	}
 
 	for _, c := range res.Cycles {
 		fmt.Fprintf(b, "\n── Cycle %d ──\n", c.N)
@@ -94,7 +98,16 @@ func writeText(w io.Writer, res *hone.Result) error {
 			if utf8.RuneCountInString(name) >= 40 {
 				gap = "  " // a long path stands apart from its band
 			}
-			fmt.Fprintf(b, "  %.2f  %.2f  %-40s%s%s%s\n", ev.Score, ev.Relevance, name, gap, band(ev.Relevance), model)
+			// A file the evaluator scored high that the result holds
+			// irrelevant says where the ranking put it: below files
+			// that stand far above it.
+			where := ""
+			if ev.Score >= res.Threshold && ev.Relevance < 0.2 {
+				if k, ok := place[ev.Path]; ok {
+					where = fmt.Sprintf(", %s in the ranking", ordinal(k))
+				}
+			}
+			fmt.Fprintf(b, "  %.2f  %.2f  %-40s%s%s%s%s\n", ev.Score, ev.Relevance, name, gap, band(ev.Relevance), where, model)
 		}
 		if u := c.ModelUsage; u != nil {
 			fmt.Fprintf(b, "  model:       %s\n", usageLine(*u))
@@ -326,6 +339,21 @@ func stopText(res *hone.Result) string {
 		return "max cycles reached"
 	}
 	return string(res.StopReason)
+}
+
+// ordinal is n as a place: 1st, 2nd, 3rd, 4th, 11th, 21st.
+func ordinal(n int) string {
+	suffix := "th"
+	switch {
+	case n%100 >= 11 && n%100 <= 13:
+	case n%10 == 1:
+		suffix = "st"
+	case n%10 == 2:
+		suffix = "nd"
+	case n%10 == 3:
+		suffix = "rd"
+	}
+	return fmt.Sprintf("%d%s", n, suffix)
 }
 
 func band(r float64) string {

@@ -185,3 +185,33 @@ func TestTextNextInRanking(t *testing.T) {
 		})
 	}
 }
+
+// A file the evaluator scored at the threshold or more that the result
+// holds irrelevant says where the ranking put it; one of middling score,
+// or relevant, says nothing more.
+func TestTextPlaceOfTheHighScored(t *testing.T) {
+	res := &hone.Result{
+		Task: "t", Threshold: hone.DefaultThreshold, StopReason: "max_cycles",
+		Ranking: []hone.Ranked{{Path: "best.go", Relevance: 0.9}, {Path: "b.go", Relevance: 0.1}, {Path: "c.go", Relevance: 0.05}},
+		Cycles: []hone.Cycle{{N: 1, Evaluated: []hone.Evaluation{
+			{Path: "best.go", Score: 0.9, Relevance: 0.9},
+			{Path: "b.go", Score: 0.95, Relevance: 0.1},
+			{Path: "c.go", Score: 0.5, Relevance: 0.05},
+		}}},
+	}
+	var b strings.Builder
+	if err := writeText(&b, res); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, want := range []string{"b.go                                     irrelevant, 2nd in the ranking\n", "c.go                                     irrelevant\n", "best.go                                  direct\n"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("text lacks %q:\n%s", want, out)
+		}
+	}
+	for n, want := range map[int]string{1: "1st", 2: "2nd", 3: "3rd", 4: "4th", 11: "11th", 12: "12th", 13: "13th", 21: "21st", 102: "102nd", 111: "111th"} {
+		if got := ordinal(n); got != want {
+			t.Errorf("ordinal(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
