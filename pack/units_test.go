@@ -433,6 +433,16 @@ func TestPastWorth(t *testing.T) {
 	}
 }
 
+// paddedUnits are the units of a file of src, padded with blank lines
+// past smallFile so that it is not taken whole.
+func paddedUnits(path, src string) []*unit {
+	lines := strings.Split(strings.TrimRight(src, "\n"), "\n")
+	for len(lines) <= smallFile {
+		lines = append(lines, "")
+	}
+	return fileUnits(0, path, structure.LanguageOfLines(path, lines), lines, nil, 0.9, taskConcepts(&hone.Result{}), unitWeights)
+}
+
 // A short definition that holds others is one unit with them: a class
 // of one short method, a Go group of constants with its parentheses. A
 // longer one gives way to its definitions.
@@ -446,11 +456,7 @@ func TestSmallContainers(t *testing.T) {
 		{"pull.go", "package pull\n\nimport \"time\"\n\nconst (\n\tbackoff  = 250 * time.Millisecond\n\tattempts = 5\n)\n", "backoff and 1 more", 5, 8},
 		{"long.py", "import os\n\n\nclass Long:\n    def a(self):\n        return 1\n\n    def b(self):\n        return 2\n\n    def c(self):\n        return 3\n", "Long.b", 8, 9},
 	} {
-		lines := strings.Split(strings.TrimRight(tc.src, "\n"), "\n")
-		for len(lines) <= smallFile {
-			lines = append(lines, "")
-		}
-		us := fileUnits(0, tc.path, structure.LanguageOfLines(tc.path, lines), lines, nil, 0.9, taskConcepts(&hone.Result{}), unitWeights)
+		us := paddedUnits(tc.path, tc.src)
 		var got []string
 		found := false
 		for _, u := range us {
@@ -522,11 +528,7 @@ func TestPreamble(t *testing.T) {
 		{"a.php", "<?php\n\nuse A\\B;\n\n/** Reads. */\n#[Pure]\nfunction read() {\n    return 1;\n}\n", "read", 5, 9},
 		{"a.cpp", "#include <vector>\n\nint x;\n\n// Sums.\ntemplate <typename T>\nT sum(T a, T b) {\n    return a + b;\n}\n", "sum", 5, 9},
 	} {
-		lines := strings.Split(strings.TrimRight(tc.src, "\n"), "\n")
-		for len(lines) <= smallFile {
-			lines = append(lines, "")
-		}
-		us := fileUnits(0, tc.path, structure.LanguageOfLines(tc.path, lines), lines, nil, 0.9, taskConcepts(&hone.Result{}), unitWeights)
+		us := paddedUnits(tc.path, tc.src)
 		var got *unit
 		for _, u := range us {
 			if u.symbol == tc.symbol {
