@@ -282,7 +282,9 @@ import (
 //	71    a name in camel case assigned to a secret's name in code
 //	      (change_password_form = AdminPasswordChangeForm) is not
 //	      masked.
-const schemaVersion = "71"
+//	72    a Go method whose receiver has no name (func (errT) Error())
+//	      is its type's, not a type named by the name's last letter.
+const schemaVersion = "72"
 
 // hashSize is the length of a file's content hash, SHA-256 cut short: it
 // tells a file's content from its last (a chance of 2^-128 to take one

@@ -32,3 +32,10 @@ func (s *Server[T]) Start() error {
 }
 
 func (s Server[T]) Stop() {}
+
+// errNotFound's methods have a receiver with no name.
+type errNotFound struct{}
+
+func (errNotFound) Error() string { return "not found" }
+
+func (*errNotFound) NotFound() {}
