@@ -284,7 +284,9 @@ import (
 //	      masked.
 //	72    a Go method whose receiver has no name (func (errT) Error())
 //	      is its type's, not a type named by the name's last letter.
-const schemaVersion = "72"
+//	73    a pointer's value or an address assigned to a secret's name in
+//	      code (cred = *authConfig) is not masked.
+const schemaVersion = "73"
 
 // hashSize is the length of a file's content hash, SHA-256 cut short: it
 // tells a file's content from its last (a chance of 2^-128 to take one

@@ -75,6 +75,8 @@ func TestCodeIsLeftAlone(t *testing.T) {
 		`    change_password_form = AdminPasswordChangeForm`,
 		`auth_token_class = HTTPBasicAuthToken`,
 		`password_hasher = makePasswordHasher`,
+		`	credentialAuthConfig = *authConfig`,
+		`secretRef = &secret_value`,
 		`- name: password`,
 		`secret: ${SECRET_FROM_VAULT}`,
 		`PASSWORD_FIELD = "password"`,

@@ -407,7 +407,10 @@ func bareIsSecret(m []string) bool {
 	if strings.ContainsAny(v, "()[]{}<>") || dotted().MatchString(strings.TrimLeft(v, "!~&*")) {
 		return false // code: a call, an index, an attribute
 	}
-	if op == "=" && ident().MatchString(v) && (!(shannon(v) > 3.5 && hasDigitOrMixed(v)) || camelWords().MatchString(v)) {
+	if op == "=" && (v[0] == '*' || v[0] == '&') && (camelWords().MatchString(v[1:]) || snakeWords().MatchString(v[1:])) {
+		return false // a pointer's value or an address: cred = *authConfig, not password=*Welcome1
+	}
+	if op == "=" && codeName(v) {
 		return false // password = password_input; change_password_form = AdminPasswordChangeForm
 	}
 	if passwordName(strings.ToLower(name)) {
@@ -496,7 +499,15 @@ var (
 	// more after its capitals: a class or a function, where a random
 	// password's letters change case more often (XkQpTzLm).
 	camelWords = lazyre.New(`^(?:[a-z]{2,}|[A-Z]+[a-z]{2,})(?:[A-Z]+[a-z]{2,})+$`)
+	// A name of words in snake case: auth_config, secret_value.
+	snakeWords = lazyre.New(`^[a-z]{2,}(?:_[a-z]{2,})+$`)
 )
+
+// codeName reports whether v reads as a name in code: an identifier not
+// random-looking, or of words in camel case.
+func codeName(v string) bool {
+	return ident().MatchString(v) && (!(shannon(v) > 3.5 && hasDigitOrMixed(v)) || camelWords().MatchString(v))
+}
 
 func passwordName(name string) bool {
 	for _, k := range []string{"pass", "pwd", "secret", "credential", "private"} {
