@@ -143,8 +143,12 @@ var unitKinds = map[string]int{"match": 1, "imports": 2, "lines": 3, "callee": 4
 const splitSpan = 80
 
 // smallContainer: a definition of this many lines at most that holds
-// others is one unit with them.
-const smallContainer = 6
+// others is one unit with them; smallGroup, a group of Go declarations
+// (const ( ... )), whose lines are each a name's.
+const (
+	smallContainer = 6
+	smallGroup     = 24
+)
 
 // goGroup opens a group of Go declarations at a line's start.
 var goGroup = lazyre.New(`^(const|var|type)\s*\(\s*(//.*)?$`)
@@ -693,8 +697,13 @@ func fileUnits(file int, path, lang string, lines []string, spans []hone.Span, r
 	}
 	// Go's grouped declarations, const ( ... ), var ( ... ), type ( ... ):
 	// the group is a definition, whose names are its own.
+	groups := map[int]bool{} // the first lines of Go's groups
 	if lang == "go" {
-		defIvs = append(defIvs, goGroups(lines, defIvs)...)
+		gs := goGroups(lines, defIvs)
+		for _, g := range gs {
+			groups[g.from] = true
+		}
+		defIvs = append(defIvs, gs...)
 	}
 	// A short definition that holds others (a class of a method or two,
 	// a group of constants) is one unit, its inner definitions and the
@@ -703,7 +712,11 @@ func fileUnits(file int, path, lang string, lines []string, spans []hone.Span, r
 	// constant without its group's opening).
 	smallOwner := func(v iv) (iv, bool) {
 		for _, d := range defIvs {
-			if d.from <= v.from && v.to <= d.to && d.to-d.from > v.to-v.from && d.to-d.from+1 <= smallContainer {
+			limit := smallContainer
+			if groups[d.from] && d.why == "definition" {
+				limit = smallGroup
+			}
+			if d.from <= v.from && v.to <= d.to && d.to-d.from > v.to-v.from && d.to-d.from+1 <= limit {
 				return d, true
 			}
 		}
@@ -759,8 +772,12 @@ func fileUnits(file int, path, lang string, lines []string, spans []hone.Span, r
 			owner[l] = len(kept)
 		}
 	}
-	if from, to := importLines(lines, func(l int) bool { return inDef[l] }); to > 0 {
-		take(iv{from, to, "imports", "imports"})
+	// Only code imports: a line of prose that begins "use ..." or
+	// "import ..." in a text file is no import.
+	if structure.IsCode(lang) {
+		if from, to := importLines(lines, func(l int) bool { return inDef[l] }); to > 0 {
+			take(iv{from, to, "imports", "imports"})
+		}
 	}
 	for _, v := range spanIvs {
 		take(v)

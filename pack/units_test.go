@@ -454,6 +454,8 @@ func TestSmallContainers(t *testing.T) {
 	}{
 		{"log.py", "import logging\n\n\nclass RequireDebugFalse(logging.Filter):\n    def filter(self, record):\n        return not DEBUG\n", "RequireDebugFalse", 4, 6},
 		{"pull.go", "package pull\n\nimport \"time\"\n\nconst (\n\tbackoff  = 250 * time.Millisecond\n\tattempts = 5\n)\n", "backoff and 1 more", 5, 8},
+		{"ipc.go", "package ipc\n\ntype Mode string\n\n// The modes.\nconst (\n\tNone Mode = \"none\"\n\tHost Mode = \"host\"\n\tPrivate Mode = \"private\"\n\tShareable Mode = \"shareable\"\n\tContainer Mode = \"container\"\n)\n", "None and 4 more", 5, 12},
+		{"notes.txt", "use with the built-in gettext support\nimport the strings first\n\nThe command writes them out.\n", "", 0, 0},
 		{"long.py", "import os\n\n\nclass Long:\n    def a(self):\n        return 1\n\n    def b(self):\n        return 2\n\n    def c(self):\n        return 3\n", "Long.b", 8, 9},
 	} {
 		us := paddedUnits(tc.path, tc.src)
@@ -464,6 +466,15 @@ func TestSmallContainers(t *testing.T) {
 				got = append(got, fmt.Sprintf("%s %d-%d", u.symbol, u.from, u.to))
 			}
 			found = found || u.symbol == tc.symbol && u.from == tc.from && u.to == tc.to
+		}
+		if tc.symbol == "" {
+			// Prose: no unit of imports.
+			for _, u := range us {
+				if u.why == "imports" {
+					t.Errorf("%s: prose taken for imports, lines %d-%d", tc.path, u.from, u.to)
+				}
+			}
+			continue
 		}
 		if !found {
 			t.Errorf("%s: units %q, want %s %d-%d", tc.path, got, tc.symbol, tc.from, tc.to)
