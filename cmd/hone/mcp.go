@@ -2,12 +2,15 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"log/slog"
 	"os"
+	"os/signal"
 	"path/filepath"
+	"syscall"
 
 	"github.com/hone-tools/hone/mcpserver"
 )
@@ -31,6 +34,10 @@ func cmdMCP(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err := noArgs("mcp", "to serve", words); err != nil {
 		return err
 	}
+	// A client that ends with a call under way leaves the server writing
+	// to a pipe no one reads: the session's end, whose write fails, not a
+	// SIGPIPE that kills the server before it closes its indexes.
+	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
 	model, err := ef.open(notifier(stderr))
 	if err != nil {
 		return err
@@ -90,5 +97,11 @@ func cmdMCP(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	// The transport checks every line, answering a bad one with an error
 	// reply, and bounds the requests in progress.
-	return srv.Run(ctx, mcpserver.NewStdioTransport(stdout))
+	err = srv.Run(ctx, mcpserver.NewStdioTransport(stdout))
+	if errors.Is(err, syscall.EPIPE) {
+		// The client stopped reading: its session is over, as at the
+		// end of its input.
+		return nil
+	}
+	return err
 }

@@ -56,3 +56,47 @@ func TestMCPStopsOnSIGTERM(t *testing.T) {
 		t.Fatal("hone mcp did not stop on SIGTERM")
 	}
 }
+
+// A client that stops reading with a call under way ends its session:
+// the server's write fails and it exits 0, where a SIGPIPE had killed it
+// before it closed its indexes.
+func TestMCPClientStopsReading(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds hone and runs its server")
+	}
+	bin := buildHone(t)
+	cmd := exec.Command(bin, "mcp", "--repo", "../../testdata/repos/auth-expiry")
+	cmd.Env = append(os.Environ(), "HONE_INDEX_DIR="+t.TempDir())
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.Close()
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	io.WriteString(in, `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`+"\n")
+	if line, err := bufio.NewReader(out).ReadString('\n'); err != nil || !strings.Contains(line, `"id":0`) {
+		t.Fatalf("initialize: %q, %v", line, err)
+	}
+	out.Close() // the client stops reading
+	io.WriteString(in, `{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n")
+	io.WriteString(in, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"reindex","arguments":{"rebuild":true},"_meta":{"progressToken":"p"}}}`+"\n")
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("after the client stopped reading: %v, exit %d, stderr:\n%s", err, cmd.ProcessState.ExitCode(), stderr.String())
+		}
+	case <-time.After(30 * time.Second):
+		cmd.Process.Kill()
+		t.Fatal("hone mcp did not end when its client stopped reading")
+	}
+}
