@@ -292,5 +292,5 @@ func argumentError(msg string) string {
 		// largest float below it.
 		what = fmt.Sprintf("a whole number from %d to %d", math.MinInt64, maxIntArgument)
 	}
-	return fmt.Sprintf("%s must be %s: give another value, or leave it out for the default", m[1], what)
+	return fmt.Sprintf("%s must be %s: give another value (tools/list gives its range; an optional one may be left out for its default)", m[1], what)
 }

@@ -66,6 +66,11 @@ type Server struct {
 
 	// pool keeps the repositories' indexes open and watched.
 	pool *warm.Pool
+
+	// silent are the sessions whose client said it has roots and left
+	// roots/list unanswered: not asked again, each call waiting out the
+	// timeout, until it says its roots changed; under mu.
+	silent map[*mcp.ServerSession]bool
 }
 
 // New serves the repository at root; indexDir may be empty for the
@@ -141,7 +146,12 @@ func (s *Server) repo(ctx context.Context, ss *mcp.ServerSession) (string, error
 	}
 	var unusable []string // the client's roots that are no local folder
 	unanswered := false   // the client did not answer roots/list in time
-	if clientHasRoots(ss) {
+	s.mu.Lock()
+	silent := s.silent[ss]
+	s.mu.Unlock()
+	if silent {
+		unanswered = true
+	} else if clientHasRoots(ss) {
 		// A client that said it has roots may still answer that it has
 		// no such method; one that did not say so is not asked, for
 		// it may never answer.
@@ -166,13 +176,21 @@ func (s *Server) repo(ctx context.Context, ss *mcp.ServerSession) (string, error
 				}
 			}
 			if broad != "" && s.fallback == "" {
-				return "", fmt.Errorf("the client's workspace is %s, a home folder or the file system's root, which hone does not index unasked: open a repository in the client, or start hone mcp with --repo DIR", quote(broad))
+				return "", fmt.Errorf("open a repository in the client, or start hone mcp with --repo DIR: the client's workspace is a home folder or the file system's root, which hone does not index unasked: %s", quote(broad))
 			}
 		} else if ctx.Err() != nil {
 			return "", ctx.Err()
 		} else {
 			unanswered = errors.Is(err, context.DeadlineExceeded)
 			s.log.Info("the client named no workspace roots", "err", err)
+			if unanswered {
+				s.mu.Lock()
+				if s.silent == nil {
+					s.silent = map[*mcp.ServerSession]bool{}
+				}
+				s.silent[ss] = true
+				s.mu.Unlock()
+			}
 		}
 	}
 	if s.fallback != "" {
@@ -183,7 +201,9 @@ func (s *Server) repo(ctx context.Context, ss *mcp.ServerSession) (string, error
 		if len(unusable) > 3 {
 			named += fmt.Sprintf(" and %d more", len(unusable)-3)
 		}
-		return "", fmt.Errorf("no repository: the client's workspace roots (%s) are no local folder (a file:// URI of a folder that exists, outside .git), and hone mcp did not start in a git repository; start it with --repo DIR", quote(named))
+		// What to do first: the roots, the client's words, come last, where
+		// an error cut to its length loses them and not the advice.
+		return "", fmt.Errorf("no repository: open a local folder in the client, or start hone mcp with --repo DIR; the client's roots are no local folder: %s", quote(named))
 	}
 	if unanswered {
 		return "", fmt.Errorf("no repository: the client did not answer roots/list, which names its workspace folders, within %v, and hone mcp did not start in a git repository; start it with --repo DIR", rootsTimeout)
@@ -214,7 +234,14 @@ func rootDir(uri string) (string, bool) {
 
 // MCP builds the MCP server with hone's tools.
 func (s *Server) MCP() *mcp.Server {
-	srv := mcp.NewServer(&mcp.Implementation{Name: "hone", Version: hone.Version}, &mcp.ServerOptions{Instructions: instructions, Logger: s.log})
+	srv := mcp.NewServer(&mcp.Implementation{Name: "hone", Version: hone.Version}, &mcp.ServerOptions{Instructions: instructions, Logger: s.log,
+		// A client that left roots/list unanswered is asked again once
+		// it says its roots changed.
+		RootsListChangedHandler: func(_ context.Context, req *mcp.RootsListChangedRequest) {
+			s.mu.Lock()
+			delete(s.silent, req.Session)
+			s.mu.Unlock()
+		}})
 	s.addRetrieveContext(srv)
 	s.addSearchCode(srv)
 	s.addFileOutline(srv)

@@ -84,14 +84,20 @@ func TestWorkspaceRoots(t *testing.T) {
 }
 
 // A client whose roots are no local folder hears so, not that it named
-// none.
+// none, and what to do before its roots, which a long list may cut.
 func TestWorkspaceRootsNotFolders(t *testing.T) {
 	w := workspaceWire(t, `{"roots":{"listChanged":true}}`)
 	defer w.close()
 	roots, _ := json.Marshal([]map[string]string{{"uri": "https://example.com/x"}, {"uri": "file:///no/such/folder"}})
 	line, asked := callWithRoots(t, w, roots, `{"name":"index_status","arguments":{}}`)
-	if !asked || !strings.Contains(line, `are no local folder`) || !strings.Contains(line, `https://example.com/x, file:///no/such/folder`) || !strings.Contains(line, "start it with --repo") {
+	if !asked || !strings.Contains(line, `are no local folder`) || !strings.Contains(line, `https://example.com/x, file:///no/such/folder`) || !strings.Contains(line, "start hone mcp with --repo DIR") {
 		t.Errorf("index_status with roots that are no folder (asked: %v): %s", asked, line)
+	}
+	w2 := workspaceWire(t, `{"roots":{"listChanged":true}}`)
+	defer w2.close()
+	long, _ := json.Marshal([]map[string]string{{"uri": "https://example.com/" + strings.Repeat("p", 200)}, {"uri": "vscode-remote://ssh-remote+box/" + strings.Repeat("q", 200)}})
+	if line, _ := callWithRoots(t, w2, long, `{"name":"index_status","arguments":{}}`); !strings.Contains(line, "start hone mcp with --repo DIR") {
+		t.Errorf("long roots cut the advice: %s", line)
 	}
 }
 
@@ -278,10 +284,39 @@ func TestRootsNeverAnswered(t *testing.T) {
 	w := serveWire(t, srv.MCP(), NewStdioTransport(io.Discard), 16)
 	defer w.close()
 	w.initializeAs(`{"roots":{}}`)
-	w.send(`{"jsonrpc":"2.0","id":"call","method":"tools/call","params":{"name":"read_span","arguments":{"path":"src/auth/auth.ts","start_line":1,"end_line":2}}}`)
-	r, ok := w.await(`"call"`)
-	if !ok || r.Error != nil || !strings.Contains(string(r.Result), "import") {
-		t.Errorf("a call whose roots were never answered: %+v", r)
+	// Each call, until the client says its roots changed: the first asks
+	// and waits; the second is not asked again, and waits for nothing; a
+	// call after the client said its roots changed asks again.
+	asks := func(id string) int {
+		t.Helper()
+		w.send(`{"jsonrpc":"2.0","id":"` + id + `","method":"tools/call","params":{"name":"read_span","arguments":{"path":"src/auth/auth.ts","start_line":1,"end_line":2}}}`)
+		n := 0
+		for {
+			r, line, ok := w.next()
+			if !ok {
+				t.Fatalf("call %s: no answer", id)
+			}
+			if strings.Contains(line, `"method":"roots/list"`) {
+				n++
+				continue
+			}
+			if string(r.ID) == `"`+id+`"` {
+				if r.Error != nil || !strings.Contains(string(r.Result), "import") {
+					t.Errorf("call %s, whose roots were never answered: %+v", id, r)
+				}
+				return n
+			}
+		}
+	}
+	if n := asks("first"); n != 1 {
+		t.Errorf("the first call asked for the roots %d times, want once", n)
+	}
+	if n := asks("second"); n != 0 {
+		t.Errorf("the second call asked for the roots %d times, want none: the client did not answer the first", n)
+	}
+	w.send(`{"jsonrpc":"2.0","method":"notifications/roots/list_changed"}`)
+	if n := asks("third"); n != 1 {
+		t.Errorf("a call after the roots changed asked for them %d times, want once", n)
 	}
 }
 
