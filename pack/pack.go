@@ -232,8 +232,19 @@ func build(res *hone.Result, root string, opts Options, weights []float64) *Pack
 		}
 		return nil, false
 	}
+	// A file's imports say what its code uses: alone, with none of its
+	// code, they are a block of names that tells nothing, and wait for a
+	// unit of their file.
+	codeIn := func(file int) bool {
+		for _, v := range units {
+			if v.file == file && v.chosen && v.why != "imports" && v.worth > 0 {
+				return true
+			}
+		}
+		return false
+	}
 	choose := func(u *unit) {
-		if u.chosen {
+		if u.chosen || u.why == "imports" && !codeIn(u.file) {
 			return
 		}
 		c := u.tokens
@@ -277,7 +288,7 @@ func build(res *hone.Result, root string, opts Options, weights []float64) *Pack
 		}
 		var best, fits *unit
 		for _, u := range units {
-			if u.file != i {
+			if u.file != i || u.why == "imports" {
 				continue
 			}
 			if best == nil || u.worth > best.worth {
@@ -309,13 +320,17 @@ func build(res *hone.Result, root string, opts Options, weights []float64) *Pack
 	})
 	// Blank lines and lone braces are worth nothing alone: they go in
 	// only between two chosen units, with the second (see link).
+	// Twice: the imports that waited for their file's code are taken
+	// when it came after them.
 	fill := func() {
-		for _, u := range rest {
-			if used+minUnitTokens > limit {
-				break
-			}
-			if u.worth > 0 {
-				choose(u)
+		for range 2 {
+			for _, u := range rest {
+				if used+minUnitTokens > limit {
+					break
+				}
+				if u.worth > 0 {
+					choose(u)
+				}
 			}
 		}
 	}
@@ -384,6 +399,18 @@ func build(res *hone.Result, root string, opts Options, weights []float64) *Pack
 		}
 		blocks = nb
 	}
+	// The refills can leave new short runs out between two chosen units:
+	// they join their blocks too, where the count holds.
+	if was := chosenOf(units); true {
+		fillGaps(units, measure(blocks), limit)
+		if !slices.Equal(was, chosenOf(units)) {
+			if nb := layout(files, texts, langs, units); measure(nb) <= limit {
+				blocks = nb
+			} else {
+				setChosen(units, was)
+			}
+		}
+	}
 	text := p.assemble(head, files, texts, blocks)
 	// Tokens of a whole are not always the sum of its parts, and a file's
 	// rate can be off (a license at its head counts as prose): make sure.
@@ -438,6 +465,7 @@ func build(res *hone.Result, root string, opts Options, weights []float64) *Pack
 			}
 		}
 		unbridge(units)
+		dropLoneImports(units)
 		blocks = layout(files, texts, langs, units)
 		text = p.assemble(head, files, texts, blocks)
 	}
@@ -538,6 +566,22 @@ func leftOut(units []*unit, blocks []block, texts [][]string) []*unit {
 	return omitted
 }
 
+// dropLoneImports leaves out the imports of a file none of whose code is
+// chosen: what they name tells nothing without it (see choose).
+func dropLoneImports(units []*unit) {
+	code := map[int]bool{}
+	for _, u := range units {
+		if u.chosen && u.why != "imports" && u.worth > 0 {
+			code[u.file] = true
+		}
+	}
+	for _, u := range units {
+		if u.chosen && u.why == "imports" && !code[u.file] {
+			u.chosen = false
+		}
+	}
+}
+
 // fillGaps takes the short runs of units left out between two chosen
 // units of a file, shortest first, while the budget holds: a few lines
 // that join two blocks cost little more than the second block's title
@@ -583,7 +627,7 @@ func adjacent(a, b *unit) bool {
 
 // gapLines: the longest run of lines left out between two chosen units
 // of a file that fillGaps takes.
-const gapLines = 6
+const gapLines = 8
 
 // freedBy is what leaving units[k] out of the pack frees, about: its
 // lines, and its block's title and fences only where no chosen neighbour

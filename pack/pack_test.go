@@ -1038,7 +1038,7 @@ func TestFillGaps(t *testing.T) {
 	}{
 		{"short gap", []spec{{0, 5, true}, {0, 2, false}, {0, 5, true}}, 100, []bool{true, true, true}, 1000 + 40 - blockTokens},
 		{"two units in the gap", []spec{{0, 5, true}, {0, 2, false}, {0, 3, false}, {0, 5, true}}, 100, []bool{true, true, true, true}, 1000 + 40 + 60 - blockTokens},
-		{"a gap of gapLines", []spec{{0, 5, true}, {0, gapLines, false}, {0, 5, true}}, 100, []bool{true, true, true}, 1000 + 20*gapLines - blockTokens},
+		{"a gap of gapLines", []spec{{0, 5, true}, {0, gapLines, false}, {0, 5, true}}, 20 * gapLines, []bool{true, true, true}, 1000 + 20*gapLines - blockTokens},
 		{"long gap", []spec{{0, 5, true}, {0, gapLines + 1, false}, {0, 5, true}}, 1000, []bool{true, false, true}, 1000},
 		{"at the file's end", []spec{{0, 5, true}, {0, 2, false}}, 100, []bool{true, false}, 1000},
 		{"at the file's head", []spec{{0, 2, false}, {0, 5, true}}, 100, []bool{false, true}, 1000},
@@ -1782,4 +1782,30 @@ func langsOf(files []hone.File, texts [][]string) []string {
 		langs[i] = structure.LanguageOfLines(f.Path, texts[i])
 	}
 	return langs
+}
+
+// A file's imports go in with some of its code, never alone: a file whose
+// code does not fit shows no block of its imports.
+func TestImportsNotAlone(t *testing.T) {
+	repo := t.TempDir()
+	var imports strings.Builder
+	for i := range 12 {
+		fmt.Fprintf(&imports, "import mod_%d\n", i)
+	}
+	var body strings.Builder
+	for i := range 400 {
+		fmt.Fprintf(&body, "    total_%d = compute_value(%d) + other_value(%d)\n", i, i, i)
+	}
+	os.WriteFile(filepath.Join(repo, "target.py"), []byte("def expire_token(token):\n    return token.expiry < now()\n"), 0o644)
+	os.WriteFile(filepath.Join(repo, "helper.py"), []byte(imports.String()+"\n\ndef huge():\n"+body.String()), 0o644)
+	res := &hone.Result{Task: "token expiry", Threshold: 0.7, StopReason: hone.StopSufficient, Files: []hone.File{
+		{Path: "target.py", Relevance: 0.9, Role: hone.RoleTarget, Reason: "test"},
+		{Path: "helper.py", Relevance: 0.3, Role: hone.RoleTarget, Reason: "test"},
+	}}
+	for _, budget := range []int{600, 1000} {
+		p := Build(res, repo, Options{Budget: budget})
+		if strings.Contains(p.Text, "### helper.py: imports") {
+			t.Errorf("budget %d: helper.py's imports alone:\n%s", budget, p.Text)
+		}
+	}
 }
