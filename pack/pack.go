@@ -1667,8 +1667,10 @@ const (
 // is none, blank lines alone, or a line too long.
 func leadContext(lines []string, from, shown int) int {
 	for l := from - 1; l > shown && l >= 1 && from-l <= contextLines; l-- {
-		if strings.TrimSpace(lines[l-1]) != "" {
-			if len(lines[l-1]) > maxContextBytes {
+		if t := strings.TrimSpace(lines[l-1]); t != "" {
+			if len(lines[l-1]) > maxContextBytes || strings.Trim(t, "\"'`") == "" {
+				// A docstring's closing quotes alone would show the
+				// block's code as if inside a string.
 				return from
 			}
 			return l
@@ -1691,12 +1693,25 @@ func tailContext(lines []string, to int, next []*unit) int {
 		}
 	}
 	for l := to + 1; l < stop && l <= len(lines) && l-to <= contextLines; l++ {
-		if strings.TrimSpace(lines[l-1]) != "" {
-			if len(lines[l-1]) > maxContextBytes {
+		if t := strings.TrimSpace(lines[l-1]); t != "" {
+			if len(lines[l-1]) > maxContextBytes || commentStart(t) {
+				// The next definition's comment, not its signature: its
+				// first line alone would end the block mid-sentence.
 				return to
 			}
 			return l
 		}
 	}
 	return to
+}
+
+// commentStart reports whether a trimmed line begins a comment, in the
+// common syntaxes: //, /*, *, #, --, ;.
+func commentStart(t string) bool {
+	for _, p := range []string{"//", "/*", "*", "#", "--", ";"} {
+		if strings.HasPrefix(t, p) {
+			return true
+		}
+	}
+	return false
 }
