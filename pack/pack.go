@@ -1249,12 +1249,14 @@ var terse = []terseness{
 	{task: 600, reason: 200, missing: 3, tests: 5, commits: 5, commitFiles: 3, next: extraFiles},
 	{task: 400, reason: 120, missing: 2, tests: 3, commits: 3, commitFiles: 2, next: extraFiles},
 	{task: 200, reason: 80, missing: 1, tests: 2, commits: 2, commitFiles: 1, next: extraFiles},
-	// The files, and the two tests to run first.
-	{task: 200, reason: 60, tests: 2},
+	// The files, and the two tests to run first; and at every level the
+	// files past the result whose code the pack may show, which it would
+	// otherwise show unnamed, with no relevance.
+	{task: 200, reason: 60, tests: 2, next: extraFiles},
 	// The tersest, for budgets of a few hundred tokens: the result's
-	// files alone, so that the best file's best unit has room at least
-	// for its head and tail.
-	{task: 200, reason: 40},
+	// files and the next two, so that the best file's best unit has room
+	// at least for its head and tail.
+	{task: 200, reason: 40, next: 2},
 }
 
 // stopWords says in words why the loop stopped, as the header gives it.
