@@ -286,7 +286,10 @@ import (
 //	      is its type's, not a type named by the name's last letter.
 //	73    a pointer's value or an address assigned to a secret's name in
 //	      code (cred = *authConfig) is not masked.
-const schemaVersion = "73"
+//	74    those of 71 and 73 only where the name and the value share a
+//	      word that names no secret (smtp_pass = BlueSkyMorning is
+//	      masked again).
+const schemaVersion = "74"
 
 // hashSize is the length of a file's content hash, SHA-256 cut short: it
 // tells a file's content from its last (a chance of 2^-128 to take one

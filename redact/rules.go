@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"regexp"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/hone-tools/hone/internal/lazyre"
@@ -407,11 +408,14 @@ func bareIsSecret(m []string) bool {
 	if strings.ContainsAny(v, "()[]{}<>") || dotted().MatchString(strings.TrimLeft(v, "!~&*")) {
 		return false // code: a call, an index, an attribute
 	}
-	if op == "=" && (v[0] == '*' || v[0] == '&') && (camelWords().MatchString(v[1:]) || snakeWords().MatchString(v[1:])) {
-		return false // a pointer's value or an address: cred = *authConfig, not password=*Welcome1
+	if op == "=" && (v[0] == '*' || v[0] == '&') && (camelWords().MatchString(v[1:]) || snakeWords().MatchString(v[1:])) && sharesWord(name, v[1:]) {
+		return false // a pointer's value or an address: cred_config = *authConfig, not password=*Welcome1
 	}
-	if op == "=" && codeName(v) {
-		return false // password = password_input; change_password_form = AdminPasswordChangeForm
+	if op == "=" && ident().MatchString(v) && !(shannon(v) > 3.5 && hasDigitOrMixed(v)) {
+		return false // password = password_input
+	}
+	if op == "=" && camelWords().MatchString(v) && sharesWord(name, v) {
+		return false // change_password_form = AdminPasswordChangeForm, not smtp_pass = BlueSkyMorning
 	}
 	if passwordName(strings.ToLower(name)) {
 		return true
@@ -503,10 +507,59 @@ var (
 	snakeWords = lazyre.New(`^[a-z]{2,}(?:_[a-z]{2,})+$`)
 )
 
-// codeName reports whether v reads as a name in code: an identifier not
-// random-looking, or of words in camel case.
-func codeName(v string) bool {
-	return ident().MatchString(v) && (!(shannon(v) > 3.5 && hasDigitOrMixed(v)) || camelWords().MatchString(v))
+// sharesWord reports whether a name and a value in words share one that
+// is not a secret's (password, token, key, auth...): a name in code
+// assigned to a name (change_password_form = AdminPasswordChangeForm,
+// cred_config = *authConfig) most often shares what it names, a password
+// of words (CorrectHorseBattery, SuperSecretPassword) nothing but the
+// secret's word.
+func sharesWord(name, value string) bool {
+	own := map[string]bool{}
+	for _, w := range splitWords(name) {
+		own[w] = true
+	}
+	for _, w := range splitWords(value) {
+		if own[w] && !secretWord(w) {
+			return true
+		}
+	}
+	return false
+}
+
+// secretWord reports whether a word names a secret or its kind.
+func secretWord(w string) bool {
+	for _, k := range []string{"pass", "pwd", "secret", "token", "key", "credential", "auth", "private"} {
+		if strings.HasPrefix(w, k) {
+			return true
+		}
+	}
+	return false
+}
+
+// splitWords are the words of a name, lower-cased: split at _, -, . and
+// where camel case begins a word (HTTPBasicAuth is http, basic, auth).
+func splitWords(s string) []string {
+	var out []string
+	var w []rune
+	rs := []rune(s)
+	flush := func() {
+		if len(w) > 1 {
+			out = append(out, strings.ToLower(string(w)))
+		}
+		w = w[:0]
+	}
+	for i, r := range rs {
+		switch {
+		case !unicode.IsLetter(r) && !unicode.IsDigit(r):
+			flush()
+			continue
+		case unicode.IsUpper(r) && len(w) > 0 && (unicode.IsLower(w[len(w)-1]) || i+1 < len(rs) && unicode.IsLower(rs[i+1])):
+			flush()
+		}
+		w = append(w, r)
+	}
+	flush()
+	return out
 }
 
 func passwordName(name string) bool {

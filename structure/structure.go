@@ -202,7 +202,7 @@ var (
 		// The receiver's name, if any, stands apart from its type: in
 		// func (errValues) Error(), errValues is the type, not a name
 		// before the type s.
-		r(`^func\s+\(\s*(?:\w+\s+)?\*?\s*(\w+)(?:\[[^\]]*\])?\s*\)\s*(\w+)`, "method", 2),
+		r(`^func\s+\(\s*(?:\w+\s*\*\s*|\*\s*|\w+\s+)?(\w+)(?:\[[^\]]*\])?\s*\)\s*(\w+)`, "method", 2),
 		r(`^func\s+(\w+)`, "function", 1),
 		r(`^type\s+(\w+)(?:\[[^\]]*\])?\s+interface\b`, "interface", 1),
 		r(`^type\s+(\w+)`, "type", 1),

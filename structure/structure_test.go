@@ -1687,3 +1687,23 @@ func TestFallbackCEnumKind(t *testing.T) {
 		t.Errorf("defs %q, want %q", got, want)
 	}
 }
+
+// A Go method's receiver, named or not, written as gofmt writes it or not:
+// the method is its type's.
+func TestGoReceivers(t *testing.T) {
+	for _, line := range []string{
+		"func (e *errNotFound) Error() string",
+		"func (e errNotFound) Error() string",
+		"func (errNotFound) Error() string",
+		"func (*errNotFound) Error() string",
+		"func (e*errNotFound) Error() string",
+		"func (e* errNotFound) Error() string",
+		"func ( e  *errNotFound ) Error() string",
+		"func (e *errNotFound[T]) Error() string",
+	} {
+		defs := ExtractFallback("a.go", []byte("package a\n\n"+line+" { return \"\" }\n")).Defs
+		if len(defs) != 1 || defs[0].Container != "errNotFound" || defs[0].Name != "Error" {
+			t.Errorf("%s: %+v, want errNotFound.Error", line, defs)
+		}
+	}
+}

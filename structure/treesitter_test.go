@@ -47,7 +47,7 @@ var treeSitterCases = []struct {
 	{"sample.go",
 		[]string{"Server type  9-11", "Handler interface  13-15", "Alias type  17-17", "MaxConns constant  19-19",
 			"registry variable  22-22", "New function  25-27", "Start method Server 29-32", "Stop method Server 34-34",
-			"errNotFound type  37-37", "Error method errNotFound 39-39", "NotFound method errNotFound 41-41"},
+			"errNotFound type  37-37", "Error method errNotFound 39-39", "NotFound method errNotFound 41-41", "Unformatted method errNotFound 43-43"},
 		[]string{"Println:30", "Open:31"},
 		[]string{"Server/type:17", "Handler/type:22", "Server/type:29"},
 		[]string{"example.com/m/index", "fmt"}},

@@ -39,3 +39,5 @@ type errNotFound struct{}
 func (errNotFound) Error() string { return "not found" }
 
 func (*errNotFound) NotFound() {}
+
+func (n *errNotFound) Unformatted() {}
