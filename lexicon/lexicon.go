@@ -140,9 +140,11 @@ func Unread(text string) []string {
 // they are one: a run unread is listed without them at its ends.
 const particles = "的了很是在和与也都就还又着过吗呢吧啊被把"
 
-// cjk reports whether r is a letter of Chinese, Japanese or Korean.
+// cjk reports whether r is a letter of Chinese, Japanese or Korean, or
+// katakana's long-vowel mark, of no script of its own (サーバー).
 func cjk(r rune) bool {
-	return unicode.Is(unicode.Han, r) || unicode.Is(unicode.Hiragana, r) || unicode.Is(unicode.Katakana, r) || unicode.Is(unicode.Hangul, r)
+	return unicode.Is(unicode.Han, r) || unicode.Is(unicode.Hiragana, r) || unicode.Is(unicode.Katakana, r) || unicode.Is(unicode.Hangul, r) ||
+		r == 'ー' || r == 'ｰ'
 }
 
 // segment calls fn with the byte span and the English terms of each

@@ -468,6 +468,7 @@ func TestUnread(t *testing.T) {
 		"没有令牌":                nil, // 没有 is a blocker
 		"":                    nil,
 		"ログイン画面":              {"ログイン画面"},
+		"サーバーが落ちる":            {"サーバーが落ちる"}, // the long-vowel mark is of the word
 	} {
 		if got := Unread(text); !slices.Equal(got, want) {
 			t.Errorf("Unread(%q) = %q, want %q", text, got, want)
