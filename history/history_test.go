@@ -268,7 +268,10 @@ func TestFolderOfARepository(t *testing.T) {
 }
 
 // A root given relative to the working directory reads the history as
-// its absolute path does: git runs in it, from wherever the caller is.
+// its absolute path does: git runs in it, from wherever the caller is;
+// and below GIT_CEILING_DIRECTORIES it has none, as git has it, where a
+// relative path passed the ceiling and git's refusal came back as an
+// error.
 func TestRelativeRoot(t *testing.T) {
 	r := newRepo(t)
 	r.commit("Tune the scheduler's queue", "svc/sched/queue.go", "web/page.go", "testdata/repos/one/a.go")
@@ -278,6 +281,10 @@ func TestRelativeRoot(t *testing.T) {
 		if err != nil || len(l.Commits) != 1 {
 			t.Errorf("%s: %v, %+v; want one commit", root, err, l)
 		}
+	}
+	t.Setenv("GIT_CEILING_DIRECTORIES", filepath.Join(r.dir, "svc"))
+	if _, err := Read(context.Background(), "../svc/sched", "", "", t.TempDir()); err != ErrNoGit {
+		t.Errorf("below the ceiling: %v, want ErrNoGit", err)
 	}
 }
 

@@ -950,22 +950,25 @@ func TestOwnDefinitionsAreNoCalls(t *testing.T) {
 	}
 }
 
-// A library caller's task is checked as the CLI's is, and a caller's
-// evaluator that panics leaves the run to the lexical evaluator, saying
-// so; it gets the candidates' paths as they are, a name that is not
-// A repository named relative to the working directory, a folder of a
-// larger git repository (hone's own checkout), has its history read:
-// none is said left out.
+// A repository named relative to the working directory is judged as its
+// absolute path is: the tests' fixtures lie below GIT_CEILING_DIRECTORIES
+// (testenv.Setup), and hone's search for their git repository stops there
+// as git's does, so that they have no history, silently, where a
+// relative path had led hone to hone's own repository and git to refuse
+// it, said as a history that failed.
 func TestRelativeRepository(t *testing.T) {
 	res, err := Retrieve(context.Background(), "../testdata/repos/auth-expiry", expiryTask, hone.Options{IndexDir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if strings.Contains(res.Notice, "history left out") {
-		t.Errorf("notice %q: the history of a relative path was not read", res.Notice)
+		t.Errorf("notice %q: a relative path's history said failed", res.Notice)
 	}
 }
 
+// A library caller's task is checked as the CLI's is, and a caller's
+// evaluator that panics leaves the run to the lexical evaluator, saying
+// so; it gets the candidates' paths as they are, a name that is not
 // UTF-8 too, to ask their excerpts by.
 func TestLibraryCallersGuarded(t *testing.T) {
 	dir := t.TempDir()
