@@ -155,9 +155,6 @@ func errNoWords(query string) error {
 	return fmt.Errorf("the query %s has no words to search for: common words (the, of, and), the languages' keywords (func, import, return) and single letters are left out; give names or other words", quote(query))
 }
 
-// hitsAnswer is search_code's answer of its hits, best first, as many as
-// the answer's size allows; head goes before them.
-
 // hitsAnswer is search_code's answer: head, then the hits as fit the
 // answer's size; more says that the limit left files out.
 func hitsAnswer(head string, hits []SearchHit, more bool) (*mcp.CallToolResult, SearchResult) {
