@@ -1249,14 +1249,12 @@ var terse = []terseness{
 	{task: 600, reason: 200, missing: 3, tests: 5, commits: 5, commitFiles: 3, next: extraFiles},
 	{task: 400, reason: 120, missing: 2, tests: 3, commits: 3, commitFiles: 2, next: extraFiles},
 	{task: 200, reason: 80, missing: 1, tests: 2, commits: 2, commitFiles: 1, next: extraFiles},
-	// The files, and the two tests to run first; and at every level the
-	// files past the result whose code the pack may show, which it would
-	// otherwise show unnamed, with no relevance.
-	{task: 200, reason: 60, tests: 2, next: extraFiles},
+	// The files, and the two tests to run first.
+	{task: 200, reason: 60, tests: 2},
 	// The tersest, for budgets of a few hundred tokens: the result's
-	// files and the next two, so that the best file's best unit has room
-	// at least for its head and tail.
-	{task: 200, reason: 40, next: 2},
+	// files alone, so that the best file's best unit has room at least
+	// for its head and tail.
+	{task: 200, reason: 40},
 }
 
 // stopWords says in words why the loop stopped, as the header gives it.
@@ -1669,10 +1667,8 @@ const (
 // is none, blank lines alone, or a line too long.
 func leadContext(lines []string, from, shown int) int {
 	for l := from - 1; l > shown && l >= 1 && from-l <= contextLines; l-- {
-		if t := strings.TrimSpace(lines[l-1]); t != "" {
-			if len(lines[l-1]) > maxContextBytes || strings.Trim(t, "\"'`") == "" {
-				// A docstring's closing quotes alone would show the
-				// block's code as if inside a string.
+		if strings.TrimSpace(lines[l-1]) != "" {
+			if len(lines[l-1]) > maxContextBytes {
 				return from
 			}
 			return l
@@ -1695,25 +1691,12 @@ func tailContext(lines []string, to int, next []*unit) int {
 		}
 	}
 	for l := to + 1; l < stop && l <= len(lines) && l-to <= contextLines; l++ {
-		if t := strings.TrimSpace(lines[l-1]); t != "" {
-			if len(lines[l-1]) > maxContextBytes || commentStart(t) {
-				// The next definition's comment, not its signature: its
-				// first line alone would end the block mid-sentence.
+		if strings.TrimSpace(lines[l-1]) != "" {
+			if len(lines[l-1]) > maxContextBytes {
 				return to
 			}
 			return l
 		}
 	}
 	return to
-}
-
-// commentStart reports whether a trimmed line begins a comment, in the
-// common syntaxes: //, /*, *, #, --, ;.
-func commentStart(t string) bool {
-	for _, p := range []string{"//", "/*", "*", "#", "--", ";"} {
-		if strings.HasPrefix(t, p) {
-			return true
-		}
-	}
-	return false
 }

@@ -1141,16 +1141,6 @@ func TestBlockContext(t *testing.T) {
 	if got := tailContext(long, 2, nil); got != 2 {
 		t.Errorf("tailContext over a line of %d bytes = %d, want 2", len(long[2]), got)
 	}
-	// Nor a docstring's closing quotes alone above (code that would seem
-	// to sit in a string), nor the next definition's comment below (a
-	// block that would end mid-sentence).
-	doc := strings.Split("def a():\n    \"\"\"A.\n    \"\"\"\n\ndef b():\n    return 2\n\n// C's comment\nfunc c() {}", "\n")
-	if got := leadContext(doc, 5, 0); got != 5 {
-		t.Errorf("leadContext under a docstring's quotes = %d, want 5", got)
-	}
-	if got := tailContext(doc, 6, nil); got != 6 {
-		t.Errorf("tailContext over a comment = %d, want 6", got)
-	}
 	lines := strings.Split("def a():\n    return 1\n\ndef b():\n    return 2\n\ndef c():\n    return 3\n\n\n\ndef d():\n    return 4", "\n")
 	chosen := func(from, to int) []*unit { return []*unit{{from: from, to: to}} }
 	tests := []struct {
