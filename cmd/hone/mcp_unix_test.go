@@ -20,27 +20,8 @@ func TestMCPStopsOnSIGTERM(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds hone and runs its server")
 	}
-	bin := buildHone(t)
-	cmd := exec.Command(bin, "mcp", "--repo", "../../testdata/repos/auth-expiry")
-	cmd.Env = append(os.Environ(), "HONE_INDEX_DIR="+t.TempDir())
-	in, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
+	cmd, in, _, stderr := startInitializedMCP(t)
 	defer in.Close()
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	io.WriteString(in, `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`+"\n")
-	if line, err := bufio.NewReader(out).ReadString('\n'); err != nil || !strings.Contains(line, `"id":0`) {
-		t.Fatalf("initialize: %q, %v", line, err)
-	}
 	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
@@ -64,27 +45,8 @@ func TestMCPClientStopsReading(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds hone and runs its server")
 	}
-	bin := buildHone(t)
-	cmd := exec.Command(bin, "mcp", "--repo", "../../testdata/repos/auth-expiry")
-	cmd.Env = append(os.Environ(), "HONE_INDEX_DIR="+t.TempDir())
-	in, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
+	cmd, in, out, stderr := startInitializedMCP(t)
 	defer in.Close()
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	io.WriteString(in, `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`+"\n")
-	if line, err := bufio.NewReader(out).ReadString('\n'); err != nil || !strings.Contains(line, `"id":0`) {
-		t.Fatalf("initialize: %q, %v", line, err)
-	}
 	out.Close() // the client stops reading
 	io.WriteString(in, `{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n")
 	io.WriteString(in, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"reindex","arguments":{"rebuild":true},"_meta":{"progressToken":"p"}}}`+"\n")
@@ -99,4 +61,30 @@ func TestMCPClientStopsReading(t *testing.T) {
 		cmd.Process.Kill()
 		t.Fatal("hone mcp did not end when its client stopped reading")
 	}
+}
+
+// startInitializedMCP starts hone mcp on the first fixture, its input and output
+// piped, and initializes its session.
+func startInitializedMCP(t *testing.T) (cmd *exec.Cmd, in io.WriteCloser, out io.ReadCloser, stderr *strings.Builder) {
+	t.Helper()
+	cmd = exec.Command(buildHone(t), "mcp", "--repo", "../../testdata/repos/auth-expiry")
+	cmd.Env = append(os.Environ(), "HONE_INDEX_DIR="+t.TempDir())
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err = cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stderr = &strings.Builder{}
+	cmd.Stderr = stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	io.WriteString(in, `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`+"\n")
+	if line, err := bufio.NewReader(out).ReadString('\n'); err != nil || !strings.Contains(line, `"id":0`) {
+		t.Fatalf("initialize: %q, %v", line, err)
+	}
+	return cmd, in, out, stderr
 }
