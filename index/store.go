@@ -280,7 +280,7 @@ import (
 //	      entropy (AKIAXXXX..., a DNA primer) and an OpenAI-like name in
 //	      kebab case are not masked.
 //	71    a name in camel case assigned to a secret's name in code
-//	      (change_password_form = AdminPasswordChangeForm) is not
+//	      (reset_password_form = AccountPasswordResetForm) is not
 //	      masked.
 //	72    a Go method whose receiver has no name (func (errT) Error())
 //	      is its type's, not a type named by the name's last letter.

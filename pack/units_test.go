@@ -452,7 +452,7 @@ func TestSmallContainers(t *testing.T) {
 		symbol    string
 		from, to  int
 	}{
-		{"log.py", "import logging\n\n\nclass RequireDebugFalse(logging.Filter):\n    def filter(self, record):\n        return not DEBUG\n", "RequireDebugFalse", 4, 6},
+		{"log.py", "import logging\n\n\nclass QuietFilter(logging.Filter):\n    def filter(self, record):\n        return not DEBUG\n", "QuietFilter", 4, 6},
 		{"pull.go", "package pull\n\nimport \"time\"\n\nconst (\n\tbackoff  = 250 * time.Millisecond\n\tattempts = 5\n)\n", "backoff and 1 more", 5, 8},
 		{"ipc.go", "package ipc\n\ntype Mode string\n\n// The modes.\nconst (\n\tNone Mode = \"none\"\n\tHost Mode = \"host\"\n\tPrivate Mode = \"private\"\n\tShareable Mode = \"shareable\"\n\tContainer Mode = \"container\"\n)\n", "None and 4 more", 5, 12},
 		{"notes.txt", "use with the built-in gettext support\nimport the strings first\n\nThe command writes them out.\n", "", 0, 0},
@@ -485,7 +485,7 @@ func TestSmallContainers(t *testing.T) {
 // A run of lines between definitions ends where its brackets close: a
 // tuple over the run's bound is not cut in its middle.
 func TestRunsCloseTheirBrackets(t *testing.T) {
-	src := "import os\n\n\nclass UserAdmin:\n"
+	src := "import os\n\n\nclass AccountAdmin:\n"
 	for i := range 30 {
 		src += fmt.Sprintf("    field_%d = %d\n", i, i)
 	}

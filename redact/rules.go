@@ -415,7 +415,7 @@ func bareIsSecret(m []string) bool {
 		return false // password = password_input
 	}
 	if op == "=" && camelWords().MatchString(v) && sharesWord(name, v) {
-		return false // change_password_form = AdminPasswordChangeForm, not smtp_pass = BlueSkyMorning
+		return false // reset_password_form = AccountPasswordResetForm, not smtp_pass = BlueSkyMorning
 	}
 	if passwordName(strings.ToLower(name)) {
 		return true
@@ -498,7 +498,7 @@ func settingName(name string) bool {
 var (
 	dotted = lazyre.New(`^[A-Za-z_]\w*(\.[A-Za-z_]\w*)+$`)
 	ident  = lazyre.New(`^[A-Za-z_]\w*$`)
-	// A name of words in camel case (AdminPasswordChangeForm,
+	// A name of words in camel case (AccountPasswordResetForm,
 	// getUserToken, HTTPBasicAuth), each of two lower-case letters or
 	// more after its capitals: a class or a function, where a random
 	// password's letters change case more often (XkQpTzLm).
@@ -509,7 +509,7 @@ var (
 
 // sharesWord reports whether a name and a value in words share one that
 // is not a secret's (password, token, key, auth...): a name in code
-// assigned to a name (change_password_form = AdminPasswordChangeForm,
+// assigned to a name (reset_password_form = AccountPasswordResetForm,
 // cred_config = *authConfig) most often shares what it names, a password
 // of words (CorrectHorseBattery, SuperSecretPassword) nothing but the
 // secret's word.
