@@ -3,11 +3,12 @@ package redact
 import (
 	"bytes"
 	"regexp"
+	"slices"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/hone-tools/hone/internal/lazyre"
+	"github.com/hone-tools/hone/tokenize"
 )
 
 // honeRules are the formats that gitleaks' rules leave to other tools, or
@@ -355,13 +356,13 @@ func looksLikeName(v string) bool {
 		return false
 	}
 	lv := strings.ToLower(v)
-	for _, k := range []string{"pass", "pwd", "secret", "token", "key", "credential", "auth"} {
-		if strings.Contains(lv, k) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(secretNameWords, func(k string) bool { return strings.Contains(lv, k) })
 }
+
+// secretNameWords are the words that make a name a secret's: a value
+// that holds one names a field (looksLikeName), and a word that begins
+// with one is no word a name in code shares with its value (sharesWord).
+var secretNameWords = []string{"pass", "pwd", "secret", "token", "key", "credential", "auth"}
 
 // quotedIsSecret judges a quoted value assigned to a secret name.
 func quotedIsSecret(m []string) bool {
@@ -513,53 +514,25 @@ var (
 // cred_config = *authConfig) most often shares what it names, a password
 // of words (CorrectHorseBattery, SuperSecretPassword) nothing but the
 // secret's word.
+// The words are an identifier's parts as the index reads them
+// (tokenize.Each: HTTPBasicAuth is http, basic, auth).
 func sharesWord(name, value string) bool {
 	own := map[string]bool{}
-	for _, w := range splitWords(name) {
-		own[w] = true
-	}
-	for _, w := range splitWords(value) {
-		if own[w] && !secretWord(w) {
-			return true
+	tokenize.Each(name, func(t tokenize.Token) {
+		if !t.Whole {
+			own[t.Text] = true
 		}
-	}
-	return false
+	})
+	shared := false
+	tokenize.Each(value, func(t tokenize.Token) {
+		shared = shared || !t.Whole && own[t.Text] && !secretWord(t.Text)
+	})
+	return shared
 }
 
 // secretWord reports whether a word names a secret or its kind.
 func secretWord(w string) bool {
-	for _, k := range []string{"pass", "pwd", "secret", "token", "key", "credential", "auth", "private"} {
-		if strings.HasPrefix(w, k) {
-			return true
-		}
-	}
-	return false
-}
-
-// splitWords are the words of a name, lower-cased: split at _, -, . and
-// where camel case begins a word (HTTPBasicAuth is http, basic, auth).
-func splitWords(s string) []string {
-	var out []string
-	var w []rune
-	rs := []rune(s)
-	flush := func() {
-		if len(w) > 1 {
-			out = append(out, strings.ToLower(string(w)))
-		}
-		w = w[:0]
-	}
-	for i, r := range rs {
-		switch {
-		case !unicode.IsLetter(r) && !unicode.IsDigit(r):
-			flush()
-			continue
-		case unicode.IsUpper(r) && len(w) > 0 && (unicode.IsLower(w[len(w)-1]) || i+1 < len(rs) && unicode.IsLower(rs[i+1])):
-			flush()
-		}
-		w = append(w, r)
-	}
-	flush()
-	return out
+	return strings.HasPrefix(w, "private") || slices.ContainsFunc(secretNameWords, func(k string) bool { return strings.HasPrefix(w, k) })
 }
 
 func passwordName(name string) bool {
