@@ -236,12 +236,7 @@ func build(res *hone.Result, root string, opts Options, weights []float64) *Pack
 	// code, they are a block of names that tells nothing, and wait for a
 	// unit of their file.
 	codeIn := func(file int) bool {
-		for _, v := range units {
-			if v.file == file && v.chosen && v.why != "imports" && v.worth > 0 {
-				return true
-			}
-		}
-		return false
+		return slices.ContainsFunc(units, func(v *unit) bool { return v.file == file && chosenCode(v) })
 	}
 	choose := func(u *unit) {
 		if u.chosen || u.why == "imports" && !codeIn(u.file) {
@@ -571,7 +566,7 @@ func leftOut(units []*unit, blocks []block, texts [][]string) []*unit {
 func dropLoneImports(units []*unit) {
 	code := map[int]bool{}
 	for _, u := range units {
-		if u.chosen && u.why != "imports" && u.worth > 0 {
+		if chosenCode(u) {
 			code[u.file] = true
 		}
 	}
@@ -581,6 +576,10 @@ func dropLoneImports(units []*unit) {
 		}
 	}
 }
+
+// chosenCode reports whether a unit is chosen code of its file: not its
+// imports, nor blank lines that join two blocks.
+func chosenCode(u *unit) bool { return u.chosen && u.why != "imports" && u.worth > 0 }
 
 // fillGaps takes the short runs of units left out between two chosen
 // units of a file, shortest first, while the budget holds: a few lines

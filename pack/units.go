@@ -710,13 +710,24 @@ func fileUnits(file int, path, lang string, lines []string, spans []hone.Span, r
 	// spans within it in it: cut into pieces, its pieces would go in
 	// without one another (a class's line without its method, a
 	// constant without its group's opening).
+	// The short definitions, by their first lines: an owner of v begins
+	// at most smallGroup lines above its end, so that a file of
+	// thousands of one-line constants is not searched whole for each.
+	var small []iv
+	for _, d := range defIvs {
+		limit := smallContainer
+		if groups[d.from] && d.why == "definition" {
+			limit = smallGroup
+		}
+		if d.to-d.from+1 <= limit {
+			small = append(small, d)
+		}
+	}
+	slices.SortStableFunc(small, func(a, b iv) int { return a.from - b.from })
 	smallOwner := func(v iv) (iv, bool) {
-		for _, d := range defIvs {
-			limit := smallContainer
-			if groups[d.from] && d.why == "definition" {
-				limit = smallGroup
-			}
-			if d.from <= v.from && v.to <= d.to && d.to-d.from > v.to-v.from && d.to-d.from+1 <= limit {
+		k, _ := slices.BinarySearchFunc(small, v.to-smallGroup+1, func(d iv, from int) int { return d.from - from })
+		for ; k < len(small) && small[k].from <= v.from; k++ {
+			if d := small[k]; v.to <= d.to && d.to-d.from > v.to-v.from {
 				return d, true
 			}
 		}
